@@ -1,0 +1,34 @@
+/**
+ * @file velstatus.h
+ * @brief libvelstatus: Velero's status decisions as a pure, I/O-free C library.
+ *
+ * The umbrella header: it includes every module header and nothing else.
+ *
+ * libvelstatus has no mutable global state and no global init or cleanup
+ * function. Distinct ::velstatus_ctx objects may be used concurrently from
+ * different threads. A single ctx, and anything obtained from it, must not
+ * be used by two threads at once; libvelstatus does no locking. Objects
+ * documented as immutable may be read concurrently. Errors come back in the
+ * caller's ::velstatus_error and are never stored in thread-local state. Host
+ * callbacks run synchronously on the calling thread, during the call.
+ * jansson seeds its hash function lazily; multi-threaded hosts should call
+ * `json_object_seed(0)` once before starting threads.
+ */
+#ifndef VELSTATUS_H
+#define VELSTATUS_H
+
+#include "velstatus/common.h"
+#include "velstatus/status.h"
+#include "velstatus/version.h"
+#include "velstatus/host.h"
+#include "velstatus/time.h"
+#include "velstatus/policy.h"
+#include "velstatus/phase.h"
+/* @AREA_HEADERS@ : each decision area adds its header below, in this order. */
+#include "velstatus/server_status.h"
+#include "velstatus/operations.h"
+#include "velstatus/progress.h"
+#include "velstatus/retry.h"
+#include "velstatus/json.h"
+
+#endif /* VELSTATUS_H */

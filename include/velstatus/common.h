@@ -1,0 +1,44 @@
+/**
+ * @file velstatus/common.h
+ * @brief Export and linkage macros shared by every libvelstatus header.
+ *
+ * @defgroup common Common macros
+ * @{
+ */
+#ifndef VELSTATUS_COMMON_H
+#define VELSTATUS_COMMON_H
+
+#ifndef VELSTATUS_CDEF
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+/**
+ * @def VELSTATUS_API
+ * @brief Marks a public function: default visibility in the archive, nothing
+ * in a cffi cdef (`VELSTATUS_CDEF`).
+ */
+#if defined(VELSTATUS_CDEF)
+#define VELSTATUS_API
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define VELSTATUS_API __attribute__((visibility("default")))
+#else
+#define VELSTATUS_API
+#endif
+
+/**
+ * @def VELSTATUS_BEGIN_DECLS
+ * @brief Opens a C-linkage block when compiled as C++.
+ * @def VELSTATUS_END_DECLS
+ * @brief Closes the block opened by #VELSTATUS_BEGIN_DECLS.
+ */
+#if defined(__cplusplus) && !defined(VELSTATUS_CDEF)
+#define VELSTATUS_BEGIN_DECLS extern "C" {
+#define VELSTATUS_END_DECLS }
+#else
+#define VELSTATUS_BEGIN_DECLS
+#define VELSTATUS_END_DECLS
+#endif
+
+/** @} */
+#endif /* VELSTATUS_COMMON_H */

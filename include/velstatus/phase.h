@@ -1,0 +1,177 @@
+/**
+ * @file velstatus/phase.h
+ * @brief Backup and restore phases: wire spelling, terminal phases, legal
+ * transitions, the phase after the main run, and restart handling.
+ *
+ * One enum covers both kinds: a backup has all 13 phases, a restore the 10
+ * that SPEC-velero §5.1 lists (no Queued, ReadyToStart or Deleting).
+ * Phase tokens are Velero's own wire spelling (`WaitingForPluginOperations`),
+ * not lower-case tokens, because they cross the API exactly as Velero writes
+ * them into the CRs; the empty string reads as New.
+ *
+ * @defgroup phase Phases
+ * @{
+ */
+#ifndef VELSTATUS_PHASE_H
+#define VELSTATUS_PHASE_H
+
+#include "common.h"
+#include "policy.h"
+#include "status.h"
+
+VELSTATUS_BEGIN_DECLS
+
+/** @brief Which CR a phase belongs to. */
+typedef enum velstatus_kind {
+    VELSTATUS_KIND_BACKUP = 0,  /**< A Velero Backup. */
+    VELSTATUS_KIND_RESTORE = 1  /**< A Velero Restore. */
+} velstatus_kind;
+
+/** @brief Backup and restore phases (SPEC-velero §5.1). */
+typedef enum velstatus_phase {
+    VELSTATUS_PHASE_NEW = 0,                                      /**< "New" (also ""). */
+    VELSTATUS_PHASE_QUEUED = 1,                                   /**< "Queued" (backup only). */
+    VELSTATUS_PHASE_READY_TO_START = 2,                           /**< "ReadyToStart" (backup only). */
+    VELSTATUS_PHASE_FAILED_VALIDATION = 3,                        /**< "FailedValidation". */
+    VELSTATUS_PHASE_IN_PROGRESS = 4,                              /**< "InProgress". */
+    VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS = 5,            /**< "WaitingForPluginOperations". */
+    VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED = 6, /**< "WaitingForPluginOperationsPartiallyFailed". */
+    VELSTATUS_PHASE_FINALIZING = 7,                               /**< "Finalizing". */
+    VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED = 8,              /**< "FinalizingPartiallyFailed". */
+    VELSTATUS_PHASE_COMPLETED = 9,                                /**< "Completed". */
+    VELSTATUS_PHASE_PARTIALLY_FAILED = 10,                        /**< "PartiallyFailed". */
+    VELSTATUS_PHASE_FAILED = 11,                                  /**< "Failed". */
+    VELSTATUS_PHASE_DELETING = 12                                 /**< "Deleting" (backup only). */
+} velstatus_phase;
+
+/** @brief What the server does with a CR in a given phase when it restarts. */
+typedef enum velstatus_restart_action {
+    VELSTATUS_RESTART_NONE = 0,        /**< Nothing: the phase is terminal, or (Velero) nobody picks it up. */
+    VELSTATUS_RESTART_MARK_FAILED = 1, /**< Patch it to Failed (InProgress: its in-memory run is lost). */
+    VELSTATUS_RESTART_REQUEUE = 2      /**< A controller picks it up again in the same phase. */
+} velstatus_restart_action;
+
+/**
+ * @brief The kind's name: "backup" or "restore".
+ * @param[in] kind The kind.
+ * @return A static string, or NULL for an unknown value.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_kind_to_string(velstatus_kind kind);
+
+/**
+ * @brief Parses "backup" or "restore" (exact, case-sensitive).
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] out The kind.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID.
+ */
+VELSTATUS_API velstatus_status velstatus_kind_from_string(const char *s, size_t len, velstatus_kind *out);
+
+/**
+ * @brief The phase in Velero's wire spelling, e.g. "WaitingForPluginOperations".
+ * @param[in] phase The phase.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_phase_to_string(velstatus_phase phase);
+
+/**
+ * @brief Parses a phase of the given kind; "" reads as New.
+ * @param[out] out The phase.
+ * @param[in] kind The kind the phase must belong to.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (unknown phase, or a phase
+ *         the kind does not have, such as a restore "Queued").
+ */
+VELSTATUS_API velstatus_status velstatus_phase_from_string(velstatus_phase *out, velstatus_kind kind,
+                                                           const char *s, size_t len, velstatus_error *err);
+
+/**
+ * @brief Whether the kind has this phase.
+ * @param[in] kind The kind.
+ * @param[in] phase The phase.
+ * @return 1 if it does, 0 if not (or either value is unknown).
+ */
+VELSTATUS_API int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase);
+
+/**
+ * @brief Whether `velero ... create --wait` stops at this phase:
+ * FailedValidation, Completed, PartiallyFailed and Failed (SPEC §5.1).
+ * @param[in] kind The kind.
+ * @param[in] phase The phase.
+ * @return 1 for a terminal phase, 0 otherwise (and for invalid values).
+ */
+VELSTATUS_API int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase);
+
+/**
+ * @brief Whether Velero ever moves a CR of this kind from `from` to `to`,
+ * and which controller does (SPEC §5.2, §5.3).
+ *
+ * A phase "moved" to itself is reported legal with the controller "none"
+ * (no transition, nothing to patch).
+ * @param[out] legal 1 if the transition exists, else 0.
+ * @param[out] controller Receives the controller(s) that make it, such as
+ *             "backup-operations" or "backup, server-startup"; "" when
+ *             illegal. May be NULL.
+ * @param[in] kind The kind.
+ * @param[in] from The current phase.
+ * @param[in] to The next phase.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL legal, or a phase
+ *         the kind does not have).
+ * @borrowed The controller string is static.
+ */
+VELSTATUS_API velstatus_status velstatus_phase_transition(int *legal, const char **controller,
+                                                          velstatus_kind kind, velstatus_phase from,
+                                                          velstatus_phase to, velstatus_error *err);
+
+/**
+ * @brief The phase after the main backup or restore run (SPEC §2.7).
+ *
+ * Failed if `fatal`; otherwise, by whether errors were logged and whether an
+ * item operation is still in progress: WaitingForPluginOperations[PartiallyFailed]
+ * or Finalizing[PartiallyFailed].
+ * @param[in] kind The kind (the table is the same for both).
+ * @param[in] fatal Non-zero if the run had fatal errors.
+ * @param[in] errors_logged The number of errors logged by the run (negative is treated as 0).
+ * @param[in] in_progress Non-zero if an item operation is still New or InProgress.
+ * @return The next phase.
+ */
+VELSTATUS_API velstatus_phase velstatus_phase_after_run(velstatus_kind kind, int fatal, int64_t errors_logged,
+                                                        int in_progress);
+
+/**
+ * @brief What the server does at restart with a CR in `phase`.
+ *
+ * InProgress is marked Failed (its run was in memory). Waiting* and
+ * Finalizing* are requeued by their periodic controllers; New and Queued by
+ * the queue/backup controllers; Deleting by the deletion controller. A
+ * ReadyToStart backup is not picked up by Velero (SPEC §6.17); with
+ * `requeue_ready_to_start_on_restart` it is requeued. Terminal phases: none.
+ * @param[out] action What to do.
+ * @param[out] next The phase after the action (Failed for MARK_FAILED, else unchanged). May be NULL.
+ * @param[in] kind The kind.
+ * @param[in] phase The phase found at restart.
+ * @param[in] policy The policy, or NULL for the hardened preset.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_ABI (policy size).
+ */
+VELSTATUS_API velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, velstatus_phase *next,
+                                                          velstatus_kind kind, velstatus_phase phase,
+                                                          const velstatus_policy *policy, velstatus_error *err);
+
+/**
+ * @brief The restart action's name: "none", "mark_failed" or "requeue".
+ * @param[in] action The action.
+ * @return A static string, or NULL for an unknown value.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_restart_action_to_string(velstatus_restart_action action);
+
+VELSTATUS_END_DECLS
+
+/** @} */
+#endif /* VELSTATUS_PHASE_H */

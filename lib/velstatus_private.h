@@ -1,0 +1,78 @@
+/* Internal helpers shared by the library's modules. Not installed.
+ * Every non-static symbol here is named velstatus__<module>_<verb>. */
+#ifndef VELSTATUS_PRIVATE_H
+#define VELSTATUS_PRIVATE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "velstatus.h"
+
+#if defined(__GNUC__)
+#define VS__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define VS__PRINTF(f, a)
+#endif
+
+struct velstatus_ctx {
+    velstatus_allocator alloc;
+};
+
+/* ---- allocation (through the ctx allocator) ---- */
+void *velstatus__alloc(velstatus_ctx *ctx, size_t n);
+void *velstatus__calloc(velstatus_ctx *ctx, size_t count, size_t size); /* overflow-checked, zeroed */
+void *velstatus__realloc(velstatus_ctx *ctx, void *p, size_t n);        /* p may be NULL */
+void velstatus__free(velstatus_ctx *ctx, void *p);
+char *velstatus__strndup(velstatus_ctx *ctx, const char *s, size_t len); /* NUL-terminates; s may be NULL if len 0 */
+
+/* ---- errors ---- */
+/* Overwrites *err (if non-NULL) with code and a formatted message; returns code. */
+velstatus_status velstatus__error_set(velstatus_error *err, velstatus_status code, const char *fmt, ...)
+    VS__PRINTF(3, 4);
+velstatus_status velstatus__error_setv(velstatus_error *err, velstatus_status code, const char *fmt,
+                                       va_list ap) VS__PRINTF(3, 0);
+/* Same, with a JSON/text position (1-based line/column, byte offset). */
+velstatus_status velstatus__error_set_pos(velstatus_error *err, velstatus_status code, uint32_t line,
+                                          uint32_t column, uint64_t offset, const char *fmt, ...)
+    VS__PRINTF(6, 7);
+/* The standard out-of-memory error. */
+velstatus_status velstatus__error_nomem(velstatus_error *err);
+/* E_HOST with the callback's return value recorded in host_code. */
+velstatus_status velstatus__error_host(velstatus_error *err, int rc, const char *what);
+
+/* ---- size-tagged struct copy (allocator, vtables, policy, options) ----
+ * Copies src (whose first field is uint32_t struct_size) into dst of
+ * dst_size bytes, zero-filling. src->struct_size < min_size, or a larger
+ * size with a non-zero tail, gives E_ABI naming `what`. */
+velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_size, const void *src,
+                                       const char *what, velstatus_error *err);
+
+/* ---- growable byte buffer ----
+ * Appends never fail loudly: on allocation failure `failed` is set and all
+ * later appends are no-ops; check it once at the end (velstatus__buf_finish). */
+typedef struct velstatus__buf {
+    velstatus_ctx *ctx;
+    char *p;
+    size_t len, cap;
+    int failed;
+} velstatus__buf;
+
+void velstatus__buf_init(velstatus__buf *b, velstatus_ctx *ctx);
+void velstatus__buf_append(velstatus__buf *b, const char *s, size_t len);
+void velstatus__buf_puts(velstatus__buf *b, const char *s);
+void velstatus__buf_putc(velstatus__buf *b, char c);
+void velstatus__buf_printf(velstatus__buf *b, const char *fmt, ...) VS__PRINTF(2, 3);
+void velstatus__buf_reset(velstatus__buf *b); /* frees */
+/* Hands the NUL-terminated contents to the caller (*out, *out_len) or
+ * returns E_NOMEM (and frees) if any append failed. */
+velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *out_len, velstatus_error *err);
+
+/* ---- JSON helpers (jansson inside; json_t never crosses the public API) ---- */
+/* Writes s as a JSON string exactly as Go's encoding/json does: "\"" "\\"
+ * escaped, \n \r \t, other control chars as \u00XX, and with html != 0 also
+ * < > & as \u003c \u003e \u0026; U+2028/2029 as \u2028/\u2029; invalid UTF-8
+ * bytes as \ufffd. */
+void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html);
+
+#endif /* VELSTATUS_PRIVATE_H */
