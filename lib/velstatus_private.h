@@ -75,4 +75,9 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
  * bytes as \ufffd. */
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html);
 
+/* ---- policy ---- */
+/* Copies a caller's policy (NULL = the hardened preset) into *out, checking
+ * struct_size (E_ABI). Every function taking a policy calls this first. */
+velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
+
 #endif /* VELSTATUS_PRIVATE_H */

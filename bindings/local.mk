@@ -1,0 +1,1 @@
+# bindings: filled in by its issue.

@@ -1,0 +1,31 @@
+# The library: a static, PIC libtool archive (lib/.libs/libvelstatus.a).
+lib_LTLIBRARIES = lib/libvelstatus.la
+lib_libvelstatus_la_SOURCES = \
+	lib/velstatus_private.h \
+	lib/core.c \
+	lib/version.c \
+	lib/policy.c \
+	lib/phase.c \
+	lib/time.c
+lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
+lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS) $(JANSSON_CFLAGS)
+lib_libvelstatus_la_LIBADD = $(JANSSON_LIBS)
+lib_libvelstatus_la_LDFLAGS = -no-undefined \
+	-version-info $(VS_LT_CURRENT):$(VS_LT_REVISION):$(VS_LT_AGE) \
+	-export-symbols-regex '^velstatus_[a-z]'
+
+velstatusincdir = $(includedir)/velstatus
+include_HEADERS = include/velstatus.h
+velstatusinc_HEADERS = \
+	include/velstatus/common.h \
+	include/velstatus/status.h \
+	include/velstatus/host.h \
+	include/velstatus/time.h \
+	include/velstatus/policy.h \
+	include/velstatus/phase.h \
+	include/velstatus/server_status.h \
+	include/velstatus/operations.h \
+	include/velstatus/progress.h \
+	include/velstatus/retry.h \
+	include/velstatus/json.h
+nodist_velstatusinc_HEADERS = include/velstatus/version.h

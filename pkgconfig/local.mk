@@ -1,0 +1,2 @@
+pkgconfig_DATA = pkgconfig/libvelstatus.pc
+DISTCLEANFILES += pkgconfig/libvelstatus-uninstalled.pc

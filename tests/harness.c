@@ -1,0 +1,46 @@
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *vs_test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+char *vs_test_read_data(const char *rel, size_t *len)
+{
+    const char *dir = getenv("VS_TEST_DATA");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/data", rel);
+    return vs_test_read_file(path, len);
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(velstatus_test_suite());
+    int failed;
+    srunner_set_log(sr, NULL);
+    srunner_set_tap(sr, "-");
+    if (getenv("VALGRIND") || getenv("VS_NOFORK"))
+        srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_SILENT);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

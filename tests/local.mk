@@ -1,0 +1,55 @@
+# Tests: one check binary per area (TAP through automake's tap-driver) and
+# shell tests (exit status: 0 pass, 77 skip, else fail).
+VS_TEST_COMMON = tests/harness.c tests/harness.h tests/failalloc.c tests/failalloc.h
+VS_TEST_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/tests
+VS_TEST_CFLAGS_ALL = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
+VS_TEST_LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
+
+VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi
+
+tests_check_core_SOURCES = tests/check_core.c $(VS_TEST_COMMON)
+tests_check_core_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_core_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_core_LDADD = $(VS_TEST_LDADD)
+
+tests_check_time_SOURCES = tests/check_time.c $(VS_TEST_COMMON)
+tests_check_time_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_time_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_time_LDADD = $(VS_TEST_LDADD)
+
+tests_check_phase_SOURCES = tests/check_phase.c $(VS_TEST_COMMON)
+tests_check_phase_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_phase_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_phase_LDADD = $(VS_TEST_LDADD)
+
+tests_check_abi_SOURCES = tests/check_abi.c $(VS_TEST_COMMON)
+tests_check_abi_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_abi_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_abi_LDADD = $(VS_TEST_LDADD)
+
+VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
+
+TEST_EXTENSIONS = .sh
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/build-aux/test-driver
+AM_TESTS_ENVIRONMENT = \
+	VS_TEST_DATA='$(abs_top_srcdir)/tests/data'; export VS_TEST_DATA; \
+	VS_SRCDIR='$(abs_top_srcdir)'; export VS_SRCDIR; \
+	VS_BUILDDIR='$(abs_top_builddir)'; export VS_BUILDDIR; \
+	VS_CONFORMANCE='$(VS_CONFORMANCE_DIR)'; export VS_CONFORMANCE; \
+	VELSTATUS='$(abs_top_builddir)/tools/velstatus'; export VELSTATUS; \
+	PKG_CONFIG_PATH='$(abs_top_builddir)/pkgconfig'; export PKG_CONFIG_PATH; \
+	PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \
+	CC='$(CC)'; export CC; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
+	PYTHON='$(PYTHON)'; export PYTHON; GO='$(GO)'; export GO; \
+	DOXYGEN='$(DOXYGEN)'; export DOXYGEN; \
+	VS_SANITIZERS='$(enable_sanitizers)'; export VS_SANITIZERS; \
+	VS_DOCS='$(enable_docs)'; export VS_DOCS; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1; export ASAN_OPTIONS; \
+	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS;
+
+@VALGRIND_CHECK_RULES@
+VALGRIND_SUPPRESSIONS_FILES = $(top_srcdir)/tests/valgrind.supp
+VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes \
+	--error-exitcode=1 --show-leak-kinds=definite,indirect
+EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)

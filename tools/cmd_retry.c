@@ -1,0 +1,9 @@
+/* Placeholder until its decision area lands: replaced by that area's issue. */
+#include "cli.h"
+
+int cmd_backoff(int argc, char **argv)
+{
+    (void)argc;
+    return cli_fail(argv[0], "not available in this build yet");
+}
+

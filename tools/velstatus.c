@@ -1,0 +1,47 @@
+/* velstatus: the command-line face of libvelstatus. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"version", cmd_version, "print the tool's and the library's version"},
+    {"phase", cmd_phase, "phase check: is a backup/restore phase transition legal"},
+    {"server-status", cmd_server_status, "server status from `kubectl get bsl -o json`"},
+    {"operations", cmd_operations, "reconcile, format or check an itemoperations file"},
+    {"progress", cmd_progress, "aggregate progress over an itemoperations file"},
+    {"describe-operations", cmd_describe_operations, "print the operations section of `velero describe`"},
+    {"backoff", cmd_backoff, "print a retry backoff schedule"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: velstatus COMMAND [ARGS...]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(f, "  %-20s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nRun `velstatus COMMAND --help` for a command's options.\n"
+               "Exit status: 0 success, 1 a check answered no, 2 bad input or usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    if (cli_is_help(argv[1])) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+        return cmd_version(1, argv + 1);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "%s: unknown command \"%s\" (see velstatus --help)\n", cli_prog, argv[1]);
+    return CLI_BAD_INPUT;
+}
