@@ -667,6 +667,65 @@ START_TEST(duration_parse_go_vectors)
 }
 END_TEST
 
+/* Go: time.ParseDuration on fractions where Go's float64 evaluation
+ * f * (unit / scale) differs from both the other float order and from
+ * exact decimal truncation; found by a random search against Go. */
+static const struct {
+    const char *s;
+    int64_t ns;
+} go_dparse_rounding[] = {
+    {"98.438394627m", INT64_C(5906303677620)}, /* f*unit/scale would give 5906303677619, exact 5906303677620 */
+    {"78.24858237h", INT64_C(281694896532000)}, /* f*unit/scale would give 281694896531999, exact 281694896532000 */
+    {"81.44762355695m", INT64_C(4886857413417)}, /* f*unit/scale would give 4886857413416, exact 4886857413417 */
+    {"1.5434055070m", INT64_C(92604330420)}, /* f*unit/scale would give 92604330419, exact 92604330420 */
+    {"70.888842494m", INT64_C(4253330549640)}, /* f*unit/scale would give 4253330549639, exact 4253330549640 */
+    {"1.11624815651h", INT64_C(4018493363436)}, /* f*unit/scale would give 4018493363435, exact 4018493363436 */
+    {"20.95883311h", INT64_C(75451799196000)}, /* f*unit/scale would give 75451799195999, exact 75451799196000 */
+    {"11.2730985010h", INT64_C(40583154603600)}, /* f*unit/scale would give 40583154603599, exact 40583154603600 */
+    {"33.06082517908h", INT64_C(119018970644688)}, /* f*unit/scale would give 119018970644687, exact 119018970644688 */
+    {"23.6028168267h", INT64_C(84970140576120)}, /* f*unit/scale would give 84970140576119, exact 84970140576120 */
+    {"95.334552771m", INT64_C(5720073166260)}, /* f*unit/scale would give 5720073166259, exact 5720073166260 */
+    {"64.597429712h", INT64_C(232550746963200)}, /* f*unit/scale would give 232550746963199, exact 232550746963200 */
+    {"36.93236408824h", INT64_C(132956510717664)}, /* f*unit/scale would give 132956510717663, exact 132956510717664 */
+    {"91.4966685927m", INT64_C(5489800115562)}, /* f*unit/scale would give 5489800115561, exact 5489800115562 */
+    {"64.24945790329h", INT64_C(231298048451844)}, /* f*unit/scale would give 231298048451843, exact 231298048451844 */
+    {"5.51338604597500h", INT64_C(19848189765509)}, /* exact decimal truncation would give 19848189765510 */
+    {"86.94164512147000h", INT64_C(312989922437291)}, /* exact decimal truncation would give 312989922437292 */
+    {"55.02935222081000h", INT64_C(198105667994915)}, /* exact decimal truncation would give 198105667994916 */
+    {"42.59768367999750h", INT64_C(153351661247990)}, /* exact decimal truncation would give 153351661247991 */
+    {"80.4179529509230555h", INT64_C(289504630623323)}, /* exact decimal truncation would give 289504630623322 */
+    {"97.45619185179500h", INT64_C(350842290666461)}, /* exact decimal truncation would give 350842290666462 */
+    {"41.54869912339000h", INT64_C(149575316844203)}, /* exact decimal truncation would give 149575316844204 */
+    {"9.70204102079361101h", INT64_C(34927347674857)}, /* exact decimal truncation would give 34927347674856 */
+    {"65.8020112622233333h", INT64_C(236887240544004)}, /* exact decimal truncation would give 236887240544003 */
+    {"29.11935284751750h", INT64_C(104829670251062)}, /* exact decimal truncation would give 104829670251063 */
+    {"41.96376634224750h", INT64_C(151069558832090)}, /* exact decimal truncation would give 151069558832091 */
+    {"34.01714814878500h", INT64_C(122461733335625)}, /* exact decimal truncation would give 122461733335626 */
+    {"2.53144677999500h", INT64_C(9113208407981)}, /* exact decimal truncation would give 9113208407982 */
+    {"5.335049732563055542h", INT64_C(19206179037227)}, /* exact decimal truncation would give 19206179037226 */
+    {"54.26065642243750h", INT64_C(195338363120774)}, /* exact decimal truncation would give 195338363120775 */
+};
+
+START_TEST(duration_parse_go_rounding)
+{
+    for (size_t i = 0; i < sizeof(go_dparse_rounding) / sizeof(go_dparse_rounding[0]); i++) {
+        int64_t ns = 0;
+        const char *s = go_dparse_rounding[i].s;
+        ck_assert_int_eq(velstatus_duration_parse(&ns, s, strlen(s), NULL), VELSTATUS_OK);
+        ck_assert_msg(ns == go_dparse_rounding[i].ns, "\"%s\": %" PRId64 ", Go says %" PRId64, s, ns,
+                      go_dparse_rounding[i].ns);
+        /* the sign only negates */
+        {
+            char neg[64];
+            int64_t nns = 0;
+            snprintf(neg, sizeof(neg), "-%s", s);
+            ck_assert_int_eq(velstatus_duration_parse(&nns, neg, strlen(neg), NULL), VELSTATUS_OK);
+            ck_assert(nns == -ns);
+        }
+    }
+}
+END_TEST
+
 typedef struct {
     int64_t ns;
     const char *s;
@@ -872,6 +931,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, format_null_arguments);
     tcase_add_test(tc, roundtrip_instants);
     tcase_add_test(tc, duration_parse_go_vectors);
+    tcase_add_test(tc, duration_parse_go_rounding);
     tcase_add_test(tc, duration_format_go_vectors);
     tcase_add_test(tc, duration_brief_cases);
     tcase_add_test(tc, duration_long_input_quoted_and_cut);
