@@ -545,7 +545,7 @@ static velstatus_status loop_hardened(vs_run *run, const velstatus_retry_schedul
         int failed, interrupted;
         velstatus_retry_class cls;
         int64_t d;
-        uint64_t elapsed;
+        uint64_t elapsed = 0;
         st = do_attempt(run, &failed, &cls, &interrupted, err);
         if (st != VELSTATUS_OK)
             return st;

@@ -45,6 +45,16 @@ static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase 
     return 0;
 }
 
+static velstatus_status phase_error(velstatus_error *err, const char *field, velstatus_kind kind,
+                                    velstatus_phase phase)
+{
+    const char *name = velstatus_phase_to_string(phase);
+    if (name)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: a %s has no phase \"%s\"", field,
+                                    velstatus_kind_to_string(kind), name);
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: unknown phase %d", field, (int)phase);
+}
+
 velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, velstatus_phase from,
                                             velstatus_phase to, int at_startup, const velstatus_policy *policy,
                                             velstatus_error *err)
@@ -56,11 +66,9 @@ velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, v
     if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown kind %d", (int)kind);
     if (!velstatus_phase_valid(kind, from))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "from: %s has no phase %d",
-                                    velstatus_kind_to_string(kind), (int)from);
+        return phase_error(err, "from", kind, from);
     if (!velstatus_phase_valid(kind, to))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "to: %s has no phase %d",
-                                    velstatus_kind_to_string(kind), (int)to);
+        return phase_error(err, "to", kind, to);
     st = velstatus__policy_load(&p, policy, err);
     if (st != VELSTATUS_OK)
         return st;
