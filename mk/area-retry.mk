@@ -12,3 +12,5 @@ tests_check_retry_vectors_SOURCES = tests/check_retry_vectors.c $(VS_TEST_COMMON
 tests_check_retry_vectors_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_retry_vectors_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_retry_vectors_LDADD = $(VS_TEST_LDADD)
+
+VS_SH_TESTS += tests/cli-retry.sh
