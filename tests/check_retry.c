@@ -838,6 +838,18 @@ START_TEST(run_by_policy)
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_DEADLINE);
     ck_assert_int_le(f.clock, 60 * SEC);
     velstatus_retry_result_free(r);
+    /* A longer timeout: the 30-attempt limit ends it first (0.1 .. 25.6 s, then 20 x 30 s). */
+    {
+        int64_t total;
+        memset(&f, 0, sizeof(f));
+        f.fail_until = 1000;
+        ck_assert_int_eq(velstatus_retry_run(&r, ctx, 3600 * SEC, &h, &hp, &e), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_EXHAUSTED);
+        ck_assert_uint_eq(velstatus_retry_result_attempts(r), 30);
+        ck_assert_int_eq(velstatus_retry_result_total_sleep(&total, r), 1);
+        ck_assert_int_eq(total, 651100 * MS);
+        velstatus_retry_result_free(r);
+    }
     /* Hardened without classification: everything transient. */
     hp.retry_classify_errors = 0;
     f.cls[1] = VELSTATUS_RETRY_CLASS_TERMINAL;
