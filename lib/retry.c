@@ -192,8 +192,7 @@ void velstatus_retry_schedule_init(velstatus_retry_schedule *s, size_t struct_si
         return;
     h = velstatus_retry_schedule_hardened();
     h.struct_size = (uint32_t)struct_size;
-    if (struct_size > sizeof(h))
-        memset(s, 0, struct_size);
+    /* Like the other _init twins: only the bytes both sides know are written. */
     memcpy(s, &h, struct_size < sizeof(h) ? struct_size : sizeof(h));
 }
 

@@ -5,6 +5,7 @@
  * allocation failure. The golden vectors are in check_retry_vectors.c. */
 #include <check.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,32 @@
 #define P(x) VELSTATUS_PHASE_##x
 #define B VELSTATUS_KIND_BACKUP
 #define R VELSTATUS_KIND_RESTORE
+
+/* The layout of the transparent retry structs (v1), pinned as check_abi.c
+ * pins the core ones: appending a field means updating a size deliberately. */
+_Static_assert(offsetof(velstatus_backoff, struct_size) == 0, "backoff.struct_size");
+_Static_assert(offsetof(velstatus_backoff, flags) == 4, "backoff.flags");
+_Static_assert(offsetof(velstatus_backoff, duration_ns) == 8, "backoff.duration_ns");
+_Static_assert(offsetof(velstatus_backoff, factor) == 16, "backoff.factor");
+_Static_assert(offsetof(velstatus_backoff, jitter) == 24, "backoff.jitter");
+_Static_assert(offsetof(velstatus_backoff, steps) == 32, "backoff.steps");
+_Static_assert(offsetof(velstatus_backoff, cap_ns) == 40, "backoff.cap_ns");
+_Static_assert(sizeof(velstatus_backoff) == 48, "backoff size");
+_Static_assert(offsetof(velstatus_retry_schedule, base_ns) == 8, "schedule.base_ns");
+_Static_assert(offsetof(velstatus_retry_schedule, factor) == 16, "schedule.factor");
+_Static_assert(offsetof(velstatus_retry_schedule, jitter) == 24, "schedule.jitter");
+_Static_assert(offsetof(velstatus_retry_schedule, max_sleep_ns) == 32, "schedule.max_sleep_ns");
+_Static_assert(offsetof(velstatus_retry_schedule, max_attempts) == 40, "schedule.max_attempts");
+_Static_assert(offsetof(velstatus_retry_schedule, deadline_ns) == 48, "schedule.deadline_ns");
+_Static_assert(sizeof(velstatus_retry_schedule) == 56, "schedule size");
+_Static_assert(offsetof(velstatus_retry_host, flags) == 4, "host.flags");
+_Static_assert(offsetof(velstatus_retry_host, userdata) == 8, "host.userdata");
+_Static_assert(offsetof(velstatus_retry_host, attempt) == 8 + sizeof(void *), "host.attempt");
+_Static_assert(offsetof(velstatus_retry_host, classify) == 8 + 2 * sizeof(void *), "host.classify");
+_Static_assert(offsetof(velstatus_retry_host, sleep) == 8 + 3 * sizeof(void *), "host.sleep");
+_Static_assert(offsetof(velstatus_retry_host, random) == 8 + 4 * sizeof(void *), "host.random");
+_Static_assert(offsetof(velstatus_retry_host, now) == 8 + 5 * sizeof(void *), "host.now");
+_Static_assert(sizeof(velstatus_retry_host) == 8 + 6 * sizeof(void *), "host size");
 
 /* ---- a fake host ---- */
 
