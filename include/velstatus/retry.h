@@ -326,9 +326,11 @@ VELSTATUS_API velstatus_status velstatus_retry_run(velstatus_retry_result **out,
  * @brief A dry run of velstatus_retry_on_error() in which every attempt fails
  * retriably: the sleeps the loop takes, in order, and the attempts it makes.
  *
- * Stops after `max_sleeps` sleeps with ::VELSTATUS_RETRY_OUTCOME_TRUNCATED
- * if the loop would go on (a cap of 0 never stops); the attempts are then
- * those made so far. Only the host's `random` slot is used (jitter); `host`
+ * Stops with ::VELSTATUS_RETRY_OUTCOME_TRUNCATED when the loop would take
+ * sleep `max_sleeps + 1` (a cap of 0 never stops); the attempts are then
+ * those made before the cut, one more than the sleeps. Otherwise the outcome
+ * is ::VELSTATUS_RETRY_OUTCOME_EXHAUSTED (or NOT_ATTEMPTED for `steps <= 0`)
+ * and the returned error is always nil. Only the host's `random` slot is used (jitter); `host`
  * may be NULL (r = 0). Sleeps are the raw `Step()` values, overflowed
  * (negative) ones included.
  * @param[out] out Receives the result (only on ::VELSTATUS_OK).
