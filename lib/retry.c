@@ -791,15 +791,76 @@ uint64_t velstatus_retry_result_error_attempt(const velstatus_retry_result *resu
     return result && result->err_text ? result->err_attempt : 0;
 }
 
+/* ---- enum <-> token (STYLE 2.4): one table per enum, indexed by value ---- */
+
+static const char *const outcome_names[] = {"succeeded", "not_attempted", "terminal",
+                                            "exhausted", "deadline",      "truncated"};
+static const char *const class_names[] = {"transient", "conflict", "terminal"};
+static const char *const backoff_kind_names[] = {"velero_cap", "default_backoff", "default_retry"};
+
+_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VELSTATUS_RETRY_OUTCOME_TRUNCATED + 1,
+               "outcome table");
+_Static_assert(sizeof(class_names) / sizeof(class_names[0]) == VELSTATUS_RETRY_CLASS_TERMINAL + 1, "class table");
+_Static_assert(sizeof(backoff_kind_names) / sizeof(backoff_kind_names[0]) == VELSTATUS_BACKOFF_DEFAULT_RETRY + 1,
+               "backoff kind table");
+
+static const char *token_of(const char *const *table, size_t n, int v)
+{
+    return v >= 0 && (size_t)v < n ? table[v] : NULL;
+}
+
+static velstatus_status token_parse(const char *const *table, size_t n, const char *s, size_t len, int *out)
+{
+    if (!s || !out)
+        return VELSTATUS_E_INVALID;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(table[i]) == len && memcmp(table[i], s, len) == 0) {
+            *out = (int)i;
+            return VELSTATUS_OK;
+        }
+    return VELSTATUS_E_INVALID;
+}
+
+#define VS_N(t) (sizeof(t) / sizeof((t)[0]))
+
 const char *velstatus_retry_outcome_to_string(velstatus_retry_outcome outcome)
 {
-    switch (outcome) {
-    case VELSTATUS_RETRY_OUTCOME_SUCCEEDED: return "succeeded";
-    case VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED: return "not_attempted";
-    case VELSTATUS_RETRY_OUTCOME_TERMINAL: return "terminal";
-    case VELSTATUS_RETRY_OUTCOME_EXHAUSTED: return "exhausted";
-    case VELSTATUS_RETRY_OUTCOME_DEADLINE: return "deadline";
-    case VELSTATUS_RETRY_OUTCOME_TRUNCATED: return "truncated";
-    }
-    return NULL;
+    return token_of(outcome_names, VS_N(outcome_names), (int)outcome);
+}
+
+velstatus_status velstatus_retry_outcome_from_string(const char *s, size_t len, velstatus_retry_outcome *out)
+{
+    int v = 0;
+    velstatus_status st = token_parse(outcome_names, VS_N(outcome_names), s, len, &v);
+    if (st == VELSTATUS_OK && out)
+        *out = (velstatus_retry_outcome)v;
+    return out ? st : VELSTATUS_E_INVALID;
+}
+
+const char *velstatus_retry_class_to_string(velstatus_retry_class cls)
+{
+    return token_of(class_names, VS_N(class_names), (int)cls);
+}
+
+velstatus_status velstatus_retry_class_from_string(const char *s, size_t len, velstatus_retry_class *out)
+{
+    int v = 0;
+    velstatus_status st = token_parse(class_names, VS_N(class_names), s, len, &v);
+    if (st == VELSTATUS_OK && out)
+        *out = (velstatus_retry_class)v;
+    return out ? st : VELSTATUS_E_INVALID;
+}
+
+const char *velstatus_backoff_kind_to_string(velstatus_backoff_kind kind)
+{
+    return token_of(backoff_kind_names, VS_N(backoff_kind_names), (int)kind);
+}
+
+velstatus_status velstatus_backoff_kind_from_string(const char *s, size_t len, velstatus_backoff_kind *out)
+{
+    int v = 0;
+    velstatus_status st = token_parse(backoff_kind_names, VS_N(backoff_kind_names), s, len, &v);
+    if (st == VELSTATUS_OK && out)
+        *out = (velstatus_backoff_kind)v;
+    return out ? st : VELSTATUS_E_INVALID;
 }

@@ -934,6 +934,85 @@ START_TEST(result_getters_on_null)
 }
 END_TEST
 
+static int is_token(const char *t)
+{
+    if (!t || !(*t >= 'a' && *t <= 'z'))
+        return 0;
+    for (; *t; t++)
+        if (!((*t >= 'a' && *t <= 'z') || (*t >= '0' && *t <= '9') || *t == '_'))
+            return 0;
+    return 1;
+}
+
+START_TEST(enum_tokens_round_trip)
+{
+    /* STYLE 2.4: every value has a unique lowercase token that parses back. */
+    const char *seen[16];
+    size_t nseen = 0;
+    int n;
+    for (n = 0; velstatus_retry_outcome_to_string((velstatus_retry_outcome)n); n++) {
+        const char *t = velstatus_retry_outcome_to_string((velstatus_retry_outcome)n);
+        velstatus_retry_outcome o = (velstatus_retry_outcome)99;
+        ck_assert(is_token(t));
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(t, strlen(t), &o), VELSTATUS_OK);
+        ck_assert_int_eq(o, n);
+        for (size_t j = 0; j < nseen; j++)
+            ck_assert_str_ne(seen[j], t);
+        seen[nseen++] = t;
+    }
+    ck_assert_int_eq(n, 6);
+    nseen = 0;
+    for (n = 0; velstatus_retry_class_to_string((velstatus_retry_class)n); n++) {
+        const char *t = velstatus_retry_class_to_string((velstatus_retry_class)n);
+        velstatus_retry_class c = (velstatus_retry_class)99;
+        ck_assert(is_token(t));
+        ck_assert_int_eq(velstatus_retry_class_from_string(t, strlen(t), &c), VELSTATUS_OK);
+        ck_assert_int_eq(c, n);
+        for (size_t j = 0; j < nseen; j++)
+            ck_assert_str_ne(seen[j], t);
+        seen[nseen++] = t;
+    }
+    ck_assert_int_eq(n, 3);
+    nseen = 0;
+    for (n = 0; velstatus_backoff_kind_to_string((velstatus_backoff_kind)n); n++) {
+        const char *t = velstatus_backoff_kind_to_string((velstatus_backoff_kind)n);
+        velstatus_backoff_kind k = (velstatus_backoff_kind)99;
+        velstatus_backoff b;
+        ck_assert(is_token(t));
+        ck_assert_int_eq(velstatus_backoff_kind_from_string(t, strlen(t), &k), VELSTATUS_OK);
+        ck_assert_int_eq(k, n);
+        ck_assert_int_eq(velstatus_backoff_preset(&b, k, 0, NULL), VELSTATUS_OK);
+        for (size_t j = 0; j < nseen; j++)
+            ck_assert_str_ne(seen[j], t);
+        seen[nseen++] = t;
+    }
+    ck_assert_int_eq(n, 3);
+    ck_assert_ptr_null(velstatus_retry_outcome_to_string((velstatus_retry_outcome)-1));
+    ck_assert_ptr_null(velstatus_retry_class_to_string((velstatus_retry_class)3));
+    ck_assert_ptr_null(velstatus_backoff_kind_to_string((velstatus_backoff_kind)-1));
+    {
+        velstatus_retry_outcome o = VELSTATUS_RETRY_OUTCOME_DEADLINE;
+        velstatus_retry_class c = VELSTATUS_RETRY_CLASS_CONFLICT;
+        velstatus_backoff_kind k = VELSTATUS_BACKOFF_DEFAULT_RETRY;
+        /* Exact and case-sensitive: prefixes, case and extra bytes fail, and leave *out alone. */
+        ck_assert_int_eq(velstatus_retry_outcome_from_string("exhaust", 7, &o), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string("Exhausted", 9, &o), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string("exhaustedx", 10, &o), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(o, VELSTATUS_RETRY_OUTCOME_DEADLINE);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string("terminal!", 8, &o), VELSTATUS_OK);
+        ck_assert_int_eq(o, VELSTATUS_RETRY_OUTCOME_TERMINAL);
+        ck_assert_int_eq(velstatus_retry_class_from_string("TERMINAL", 8, &c), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_class_from_string("", 0, &c), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(c, VELSTATUS_RETRY_CLASS_CONFLICT);
+        ck_assert_int_eq(velstatus_backoff_kind_from_string("velero", 6, &k), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(k, VELSTATUS_BACKOFF_DEFAULT_RETRY);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(NULL, 0, &o), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_class_from_string("conflict", 8, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_backoff_kind_from_string(NULL, 3, &k), VELSTATUS_E_INVALID);
+    }
+}
+END_TEST
+
 /* ---- the transition table ---- */
 
 typedef struct row {
@@ -1183,6 +1262,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, hardened_attempts_conflict_terminal_jitter);
     tcase_add_test(tc, run_by_policy);
     tcase_add_test(tc, result_getters_on_null);
+    tcase_add_test(tc, enum_tokens_round_trip);
     tcase_add_test(tc, failalloc_drivers);
     suite_add_tcase(s, tc);
     tc = tcase_create("transitions");

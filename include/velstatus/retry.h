@@ -427,6 +427,52 @@ VELSTATUS_API uint64_t velstatus_retry_result_error_attempt(const velstatus_retr
 VELSTATUS_API const char *velstatus_retry_outcome_to_string(velstatus_retry_outcome outcome);
 
 /**
+ * @brief Parses an outcome token (the names velstatus_retry_outcome_to_string() gives).
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] out The outcome.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ */
+VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(const char *s, size_t len,
+                                                                   velstatus_retry_outcome *out);
+
+/**
+ * @brief The class's name: "transient", "conflict" or "terminal".
+ * @param[in] cls The class.
+ * @return A static string, or NULL for an unknown value.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_retry_class_to_string(velstatus_retry_class cls);
+
+/**
+ * @brief Parses "transient", "conflict" or "terminal" (exact, case-sensitive).
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] out The class.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ */
+VELSTATUS_API velstatus_status velstatus_retry_class_from_string(const char *s, size_t len,
+                                                                 velstatus_retry_class *out);
+
+/**
+ * @brief The backoff preset's name: "velero_cap", "default_backoff" or "default_retry".
+ * @param[in] kind The preset.
+ * @return A static string, or NULL for an unknown value.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_backoff_kind_to_string(velstatus_backoff_kind kind);
+
+/**
+ * @brief Parses "velero_cap", "default_backoff" or "default_retry" (exact, case-sensitive).
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] out The preset.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ */
+VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(const char *s, size_t len,
+                                                                  velstatus_backoff_kind *out);
+
+/**
  * @brief Whether the status patch that moves a CR from `from` to `to` is
  * retried (SPEC §4.3; the hardened preset adds §6.15).
  *
