@@ -6,4 +6,4 @@ tests_check_server_status_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_server_status_CFLAGS = $(VS_TEST_CFLAGS_ALL) -Wno-missing-field-initializers
 tests_check_server_status_LDADD = $(VS_TEST_LDADD)
 VS_SH_TESTS += tests/cli-server-status.sh
-EXTRA_DIST += examples/bsl doc/server-status.md
+EXTRA_DIST += examples/bsl
