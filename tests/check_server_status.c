@@ -4,6 +4,8 @@
  * the controller step over a fake host, the BSL JSON codec, the examples'
  * golden verdicts, and a failalloc loop on every allocating function. */
 #include <check.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,32 @@
 
 #include "failalloc.h"
 #include "harness.h"
+
+/* Layout and values of this area's public structs and enums (STYLE §2.5),
+ * pinned here for LP64; candidates for tests/check_abi.c. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(velstatus_server_status_options, struct_size) == 0, "opts.struct_size");
+_Static_assert(offsetof(velstatus_server_status_options, flags) == 4, "opts.flags");
+_Static_assert(offsetof(velstatus_server_status_options, default_location) == 8, "opts.default_location");
+_Static_assert(offsetof(velstatus_server_status_options, default_location_len) == 16, "opts.default_location_len");
+_Static_assert(offsetof(velstatus_server_status_options, now_ns) == 24, "opts.now_ns");
+_Static_assert(offsetof(velstatus_server_status_options, stale_after_ns) == 32, "opts.stale_after_ns");
+_Static_assert(offsetof(velstatus_server_status_options, check_stale) == 40, "opts.check_stale");
+_Static_assert(offsetof(velstatus_server_status_options, three_state) == 44, "opts.three_state");
+_Static_assert(sizeof(velstatus_server_status_options) == 48, "opts size");
+_Static_assert(offsetof(velstatus_server_status_host, struct_size) == 0, "host.struct_size");
+_Static_assert(offsetof(velstatus_server_status_host, flags) == 4, "host.flags");
+_Static_assert(offsetof(velstatus_server_status_host, userdata) == 8, "host.userdata");
+_Static_assert(offsetof(velstatus_server_status_host, list_bsls) == 16, "host.list_bsls");
+_Static_assert(offsetof(velstatus_server_status_host, read_status) == 24, "host.read_status");
+_Static_assert(offsetof(velstatus_server_status_host, publish) == 32, "host.publish");
+_Static_assert(sizeof(velstatus_server_status_host) == 40, "host size");
+#endif
+_Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 &&
+                   VELSTATUS_SERVER_WAITING == 2 && VELSTATUS_SERVER_NOT_READY == 3,
+               "status values");
+_Static_assert(VELSTATUS_SERVER_REASON_NO_BSL == 1 && VELSTATUS_SERVER_REASON_UNKNOWN_PHASE == 1024, "reason values");
+_Static_assert(VELSTATUS_BSL_READ_WRITE == 0 && VELSTATUS_BSL_READ_ONLY == 1, "access values");
 
 #define RS(x) VELSTATUS_SERVER_REASON_##x
 #define S_READY VELSTATUS_SERVER_READY

@@ -134,11 +134,11 @@ typedef struct velstatus_server_status_options {
      *  given", as Velero's empty flag does nothing (SPEC §1.5 D1). */
     const char *default_location;
     size_t default_location_len; /**< Length of default_location in bytes. */
+    int64_t now_ns;         /**< The present instant, ns since the epoch (only with check_stale). */
+    int64_t stale_after_ns; /**< The staleness bound in ns, >= 0 (only with check_stale). */
     /** Non-zero: an Available BSL whose last validation is older than
      *  stale_after_ns at now_ns (`now - last > bound`), or missing, counts as pending. */
     int check_stale;
-    int64_t now_ns;         /**< The present instant, ns since the epoch (only with check_stale). */
-    int64_t stale_after_ns; /**< The staleness bound in ns, >= 0 (only with check_stale). */
     /** Non-zero: map ::VELSTATUS_SERVER_NOT_READY to ::VELSTATUS_SERVER_WAITING
      *  (the three-status reading of Velero PR #4270). Reasons are unchanged. */
     int three_state;
