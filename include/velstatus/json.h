@@ -25,6 +25,81 @@ VELSTATUS_BEGIN_DECLS
 
 /* ---- Item operations and plugin progress (operations.h) ---- */
 
+#include "operations.h"
+
+/**
+ * @brief Decodes a `<name>-itemoperations.json` file (SPEC-velero §2.1)
+ * into a new list.
+ *
+ * The input is the uncompressed JSON text Velero writes: a top-level array
+ * of `{"spec": ..., "status": ...}` records, or `null` (a nil list). The
+ * array is walked record by record; no whole-file DOM is built, so peak
+ * memory stays close to the size of the input (DESIGN §9).
+ *
+ * Keys are matched case-sensitively (Go's `encoding/json` would also accept
+ * a case-folded `Phase`; files Velero writes never contain one, and such a
+ * key is kept here as an unknown key). Every key it does not know, at every level it decodes (the
+ * record, `spec`, `status`, `resourceIdentifier` and each post-operation
+ * item), is kept with its value and written back by
+ * velstatus_oplist_to_json(), in its original order, after the known keys.
+ * Keys of the other kind (e.g. `restoreName` in a backup list) count as
+ * unknown. Timestamps are RFC 3339 strings (any offset, with or without a
+ * fraction) or `null`; absent and `null` both read as "no time".
+ *
+ * Rejected (no list is returned; `err` names the JSON path, e.g.
+ * `[3].status.nTotal`, with the line, column and byte offset): malformed
+ * JSON, duplicate keys (::VELSTATUS_E_PARSE); a value of the wrong type,
+ * a number that is not an integer or does not fit int64, a malformed or
+ * out-of-range timestamp (::VELSTATUS_E_SCHEMA / ::VELSTATUS_E_RANGE).
+ * Unknown phase text is *not* an error: it is kept (velstatus_op_phase_value()
+ * is then ::VELSTATUS_OP_PHASE_UNKNOWN); use the `check` tool or the
+ * reconcile step to act on it.
+ *
+ * @param[out] out Receives the list.
+ * @param[in] ctx The context whose allocator the list uses.
+ * @param[in] kind The file's kind: ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[in] p The JSON text (need not be NUL-terminated).
+ * @param[in] len Its length in bytes.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out, ctx, or p with
+ *         len > 0; unknown kind), ::VELSTATUS_E_PARSE (not JSON, trailing
+ *         text, duplicate key, top level not an array or null),
+ *         ::VELSTATUS_E_SCHEMA (a field of the wrong type),
+ *         ::VELSTATUS_E_RANGE (a number or time out of range) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_oplist_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ctx *ctx,
+                                                          velstatus_kind kind, const char *p, size_t len,
+                                                          velstatus_error *err);
+
+/**
+ * @brief Encodes a list exactly as Velero writes it (SPEC-velero §2.1): Go
+ * `json.Encoder` output of `[]*BackupOperation` / `[]*RestoreOperation`.
+ *
+ * Compact, keys in Go struct order (`spec` then `status`; spec fields all
+ * present; status fields omitted when empty/zero, `started`/`updated`
+ * written as `null` when absent, `created` omitted when absent;
+ * `postOperationItems` written as `null` when nil), Go's HTML-safe string
+ * escaping, times as second-precision UTC RFC 3339, and a trailing newline.
+ * A nil list is `null\n`, an empty one `[]\n`. Unknown keys kept by the
+ * decoder follow the known keys of their object, in their original order
+ * and with their original values (re-serialised compactly).
+ *
+ * For a file Velero wrote, decode + encode gives back the same bytes. A file
+ * from another writer comes back normalised: fractional seconds are
+ * truncated and offsets converted to UTC (Velero reads times into local
+ * time and writes UTC), `"started":null` is added when absent, and so on.
+ * @param[out] out Receives the NUL-terminated text (the NUL is not counted in out_len).
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] list The list.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or list) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release *out with velstatus_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const velstatus_oplist *list,
+                                                        velstatus_error *err);
 
 
 /* ---- Progress reports (progress.h) ---- */
