@@ -187,7 +187,7 @@ void *velstatus__calloc(velstatus_ctx *ctx, size_t count, size_t size)
         return NULL;
     p = velstatus__alloc(ctx, count * size);
     if (p)
-        memset(p, 0, count * size ? count * size : 1);
+        memset(p, 0, count * size > 0 ? count * size : 1);
     return p;
 }
 

@@ -36,7 +36,9 @@ typedef enum velstatus_status {
 } velstatus_status;
 
 /** @brief Size of velstatus_error::message, including the terminating NUL. */
-enum { VELSTATUS_ERROR_MESSAGE_SIZE = 256 };
+enum {
+    VELSTATUS_ERROR_MESSAGE_SIZE = 256 /**< sizeof(velstatus_error::message). */
+};
 
 /**
  * @brief Caller-owned error details, filled on failure.

@@ -8,6 +8,17 @@
  * are `int64_t` nanoseconds, as Go's `time.Duration`. No libc time, locale or
  * TZ function is used: output is the same on every host.
  *
+ * "As Go does" means Go 1.20 and later (what Velero is built with). Text
+ * arguments are `(s, len)` spans: `s` need not be NUL-terminated, nothing
+ * past `len` is read, and `(NULL, 0)` is the empty text (a parse error, not
+ * a NULL-pointer error). Error messages quote the input as Go's time package
+ * does (double quote and backslash escaped, control and non-ASCII bytes as
+ * hex escapes), cut after 64 bytes with `...` after the closing quote.
+ *
+ * Formatters write into a caller buffer. When it is too small they return
+ * ::VELSTATUS_E_RANGE and leave an empty string in it (if cap > 0) rather
+ * than a truncated timestamp that could be mistaken for a real one.
+ *
  * @defgroup time Time and durations
  * @{
  */
@@ -28,9 +39,24 @@ enum {
 /**
  * @brief Parses an RFC 3339 timestamp into nanoseconds since the epoch.
  *
- * Accepts `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` as Go's
- * `time.RFC3339Nano` parser does: `T`/`Z` upper case, 1 to 9 fraction digits,
- * calendar-checked day (leap years included), hour < 24, minute and second < 60.
+ * Accepts `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` exactly as Go's
+ * `time.Parse(time.RFC3339Nano, s)` does: `T`/`Z` upper case; a
+ * calendar-checked day (leap years included); hour < 24, minute and second
+ * < 60 (no leap second); 1 to 9 fraction digits. Go's laxities are kept, so
+ * that whatever Velero accepts is accepted here too:
+ * - the hour may have one digit (`2024-05-01T1:00:00Z`);
+ * - the fraction separator may be `,` as well as `.`;
+ * - offsets are range-checked with `>`: `+24:00` and `+00:60` are accepted
+ *   (`+25:00`, `+00:61` are not);
+ * - more than 9 fraction digits are accepted (the extra ones truncated) when
+ *   the text is otherwise strict RFC 3339 (`.` separator, two-digit hour,
+ *   offset at most 23:59), as Go's RFC 3339 fast path does.
+ *
+ * On ::VELSTATUS_E_PARSE, `err->offset` is the 0-based byte position of the
+ * problem, `err->line` is 1 and `err->column` is offset + 1; the message
+ * quotes the input, says what was expected and names the byte. A date that
+ * does not exist (2023-02-29) is a parse error; a real instant outside the
+ * int64 range is ::VELSTATUS_E_RANGE. *out_ns is written only on success.
  * @param[out] out_ns The instant, in nanoseconds since the epoch (UTC).
  * @param[in] s The text (need not be NUL-terminated).
  * @param[in] len Its length in bytes.
@@ -48,8 +74,10 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
  * @param[out] buf Receives the NUL-terminated text.
  * @param[in] cap Size of buf; #VELSTATUS_TIME_BUFSIZE always suffices.
  * @param[in] ns The instant.
- * @param[in] fraction 0 to print whole seconds (truncated, as `metav1.Time`
- *            does), non-zero for RFC3339Nano.
+ * @param[in] fraction 0 to print whole seconds (`time.RFC3339`, as
+ *            `metav1.Time` marshals: the fraction is dropped, i.e. the instant
+ *            is floored to its second, also before 1970), non-zero for
+ *            `time.RFC3339Nano`.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (buf NULL) or
  *         ::VELSTATUS_E_RANGE (cap too small).
@@ -73,6 +101,15 @@ VELSTATUS_API velstatus_status velstatus_time_format_go(char *buf, size_t cap, i
 /**
  * @brief Parses a Go duration string (`4h0m0s`, `1h30m`, `10ms`, `1.5s`,
  * `-2m`, `300us`, `0`) exactly as Go's `time.ParseDuration` does.
+ *
+ * Units `ns`, `us`, micro sign + `s` (U+00B5 or U+03BC), `ms`, `s`, `m`, `h`; an
+ * optional sign; a bare `0` needs no unit. Fractions (`1.5h`) are scaled the
+ * way Go does it, in IEEE double arithmetic, then truncated, so the result
+ * is bit-identical to Go's. Error messages are Go's text:
+ * `time: invalid duration "..."`, `time: missing unit in duration "..."`,
+ * `time: unknown unit "x" in duration "..."`. Overflow keeps Go's
+ * `invalid duration` text but returns ::VELSTATUS_E_RANGE; `-2562047h47m16.854775808s`
+ * (the int64 minimum) is accepted.
  * @param[out] out_ns The duration in nanoseconds.
  * @param[in] s The text (need not be NUL-terminated).
  * @param[in] len Its length in bytes.
@@ -85,7 +122,9 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
 
 /**
  * @brief Formats a duration exactly as Go's `time.Duration.String()` does
- * (`4h0m0s`, `1.5s`, `10ms`, `0s`, `-2m0s`).
+ * (`4h0m0s`, `1.5s`, `10ms`, `0s`, `-2m0s`; microseconds with the U+00B5
+ * micro sign in UTF-8, as Go prints them; the int64 minimum as
+ * `-2562047h47m16.854775808s`).
  * @param[out] buf Receives the NUL-terminated text.
  * @param[in] cap Size of buf; #VELSTATUS_DURATION_BUFSIZE always suffices.
  * @param[in] ns The duration.

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs the Debian 12 packages libvelstatus needs to build and test, if
+# any is missing. Debian's registry only; run as root.
+set -eu
+pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev doxygen
+valgrind golang-go python3 python3-cffi python3-pytest python3-pycparser git"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing
+fi

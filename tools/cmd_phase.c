@@ -1,0 +1,100 @@
+/* velstatus version; velstatus phase check. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cmd_version(int argc, char **argv)
+{
+    if (argc > 1 && cli_is_help(argv[1])) {
+        printf("usage: velstatus version\n\nPrints the tool's version and the linked library's version.\n");
+        return CLI_OK;
+    }
+    if (argc > 1)
+        return cli_fail("version", "unexpected argument \"%s\"", argv[1]);
+    printf("velstatus %s (libvelstatus %s)\n", VELSTATUS_VERSION_STRING, velstatus_version_string());
+    return CLI_OK;
+}
+
+static void phase_usage(FILE *f)
+{
+    fprintf(f, "usage: velstatus phase check --kind backup|restore FROM TO [-o text|json]\n"
+               "\n"
+               "Says whether Velero ever moves a backup or restore from phase FROM to phase TO\n"
+               "(SPEC-velero §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
+               "\n"
+               "Exit status: 0 legal, 1 illegal, 2 bad input.\n");
+}
+
+int cmd_phase(int argc, char **argv)
+{
+    const char *cmd = "phase check";
+    const char *kind_s = NULL, *fmt_s = "text", *pos[2];
+    int npos = 0, legal = 0;
+    velstatus_kind kind;
+    velstatus_phase from, to;
+    const char *controller = "";
+    cli_format fmt;
+    velstatus_error err;
+
+    if (argc < 2 || cli_is_help(argv[1])) {
+        phase_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
+    }
+    if (strcmp(argv[1], "check") != 0)
+        return cli_fail("phase", "unknown subcommand \"%s\" (only \"check\")", argv[1]);
+    for (int i = 2; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            phase_usage(stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0) {
+            if (r < 0)
+                return CLI_BAD_INPUT;
+            continue;
+        }
+        if ((r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
+            if (r < 0)
+                return CLI_BAD_INPUT;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
+        if (npos == 2)
+            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
+        pos[npos++] = argv[i];
+    }
+    if (!kind_s)
+        return cli_fail(cmd, "--kind backup|restore is required");
+    if (velstatus_kind_from_string(kind_s, strlen(kind_s), &kind) != VELSTATUS_OK)
+        return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
+    if (npos != 2)
+        return cli_fail(cmd, "needs FROM and TO phases");
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
+        return CLI_BAD_INPUT;
+    if (velstatus_phase_from_string(&from, kind, pos[0], strlen(pos[0]), &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "FROM", &err);
+    if (velstatus_phase_from_string(&to, kind, pos[1], strlen(pos[1]), &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "TO", &err);
+    if (velstatus_phase_transition(&legal, &controller, kind, from, to, &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "transition", &err);
+
+    if (fmt == CLI_JSON) {
+        printf("{\"kind\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"legal\":%s,\"controller\":",
+               velstatus_kind_to_string(kind), velstatus_phase_to_string(from), velstatus_phase_to_string(to),
+               legal ? "true" : "false");
+        if (legal)
+            printf("\"%s\"", controller);
+        else
+            printf("null");
+        printf("}\n");
+    } else if (legal) {
+        printf("legal: %s %s -> %s (%s)\n", velstatus_kind_to_string(kind), velstatus_phase_to_string(from),
+               velstatus_phase_to_string(to), controller);
+    } else {
+        printf("illegal: Velero never moves a %s from %s to %s\n", velstatus_kind_to_string(kind),
+               velstatus_phase_to_string(from), velstatus_phase_to_string(to));
+    }
+    return legal ? CLI_OK : CLI_FALSE;
+}
