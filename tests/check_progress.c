@@ -669,6 +669,175 @@ START_TEST(agg_rate_extremes)
 }
 END_TEST
 
+/* A naive reference (128-bit integers, one pass per unit) against the
+ * library on 3000 random lists of extreme values. */
+typedef __int128 i128;
+
+static uint64_t rng_state = 88172645463325252u;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int64_t rnd_value(void)
+{
+    static const int64_t pool[] = {0, 1, -1, 2, 100, 1000, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
+                                   INT64_C(1) << 40, -(INT64_C(1) << 40)};
+    if (rnd() % 3 == 0)
+        return (int64_t)rnd();
+    return pool[rnd() % (sizeof(pool) / sizeof(pool[0]))];
+}
+
+START_TEST(agg_reference_random)
+{
+    static const char *const units[] = {"", "Bytes", "bytes", "B", "items", "Bytes\xff"};
+    velstatus_ctx *ctx = new_ctx();
+    int round;
+    uint32_t seen = 0;
+    size_t etas = 0, groups = 0;
+    for (round = 0; round < 3000; round++) {
+        velstatus__prog_op ops[12], copy[12];
+        size_t n = (size_t)(rnd() % 13), i, u, g = 0;
+        int64_t now = rnd_value();
+        velstatus_progress *r;
+        uint32_t want_report_flags = 0;
+        size_t counts[7] = {0};
+        for (i = 0; i < n; i++) {
+            memset(&ops[i], 0, sizeof(ops[i]));
+            ops[i].phase = (velstatus_op_phase)(rnd() % 5);
+            ops[i].n_completed = rnd_value();
+            ops[i].n_total = rnd() % 4 == 0 ? 0 : rnd_value();
+            ops[i].units = units[rnd() % 6];
+            ops[i].units_len = strlen(ops[i].units);
+            ops[i].has_started = (int)(rnd() % 4 != 0);
+            ops[i].started = ops[i].has_started ? rnd_value() : 0;
+            ops[i].has_updated = (int)(rnd() % 2);
+            ops[i].updated = ops[i].has_updated ? rnd_value() : 0;
+            copy[i] = ops[i];
+        }
+        r = build(ctx, ops, n, now);
+        counts[VELSTATUS_PROGRESS_ATTEMPTED] = n;
+        for (i = 0; i < n; i++) {
+            const velstatus__prog_op *op = &copy[i];
+            static const velstatus_progress_counter by_phase[] = {
+                VELSTATUS_PROGRESS_UNKNOWN_PHASE, VELSTATUS_PROGRESS_NEW, VELSTATUS_PROGRESS_IN_PROGRESS,
+                VELSTATUS_PROGRESS_COMPLETED, VELSTATUS_PROGRESS_FAILED};
+            counts[by_phase[op->phase]]++;
+            if (op->phase == VELSTATUS_OP_PHASE_UNKNOWN) {
+                want_report_flags |= VELSTATUS_PROGRESS_F_UNKNOWN_PHASE;
+                continue;
+            }
+            if (op->n_total == 0)
+                counts[VELSTATUS_PROGRESS_UNQUANTIFIED]++;
+            if (op->n_completed < 0 || op->n_total < 0)
+                want_report_flags |= VELSTATUS_PROGRESS_F_NEGATIVE;
+            if (op->n_completed > op->n_total)
+                want_report_flags |= VELSTATUS_PROGRESS_F_OVER_TOTAL;
+        }
+        for (i = 0; i < 7; i++)
+            ck_assert_uint_eq(velstatus_progress_count(r, (velstatus_progress_counter)i), counts[i]);
+        /* Units in sorted order: "", "B", "Bytes", "Bytes\xff", "bytes", "items". */
+        for (u = 0; u < 6; u++) {
+            static const int order[] = {0, 3, 1, 5, 2, 4};
+            const char *unit = units[order[u]];
+            i128 c = 0, t = 0, rem = 0;
+            size_t nops = 0;
+            uint32_t flags = 0, pct;
+            double rate = 0;
+            int rated = 0;
+            int64_t lo = INT64_MIN, hi = INT64_MAX;
+            for (i = 0; i < n; i++) {
+                const velstatus__prog_op *op = &copy[i];
+                if (op->phase == VELSTATUS_OP_PHASE_UNKNOWN || op->n_total == 0 || strcmp(op->units, unit) != 0)
+                    continue;
+                nops++;
+                c += op->n_completed;
+                t += op->n_total;
+                if (op->n_completed < 0 || op->n_total < 0)
+                    flags |= VELSTATUS_PROGRESS_F_NEGATIVE;
+                if (op->n_completed > op->n_total)
+                    flags |= VELSTATUS_PROGRESS_F_OVER_TOTAL;
+                if ((op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) &&
+                    op->n_total > (op->n_completed > 0 ? op->n_completed : 0))
+                    rem += (i128)op->n_total - (op->n_completed > 0 ? op->n_completed : 0);
+                if (op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+                    int64_t end = op->has_updated ? op->updated : now;
+                    if (!op->has_started || end <= op->started || op->n_completed < 0) {
+                        flags |= VELSTATUS_PROGRESS_F_UNTIMED;
+                    } else {
+                        rate += (double)op->n_completed * 1e9 / (double)((i128)end - op->started);
+                        rated = 1;
+                    }
+                }
+            }
+            if (nops == 0)
+                continue;
+            ck_assert_uint_lt(g, velstatus_progress_unit_count(r));
+            ck_unit(r, g, unit);
+            ck_assert_uint_eq(velstatus_progress_unit_operations(r, g), nops);
+            if (c > 0 && t > 0 && c > t)
+                flags |= VELSTATUS_PROGRESS_F_OVER_TOTAL;
+            if (c > hi || c < lo || t > hi || t < lo)
+                flags |= VELSTATUS_PROGRESS_F_SATURATED;
+            ck_assert_int_eq(velstatus_progress_unit_completed(r, g), c > hi ? hi : c < lo ? lo : (int64_t)c);
+            ck_assert_int_eq(velstatus_progress_unit_total(r, g), t > hi ? hi : t < lo ? lo : (int64_t)t);
+            pct = (t <= 0 || c <= 0) ? 0 : c >= t ? 10000 : (uint32_t)(c * 10000 / t);
+            ck_assert_double_eq(velstatus_progress_unit_percent(r, g), (double)pct / 100.0);
+            ck_assert_int_eq(velstatus_progress_unit_rate(r, g, NULL), rated);
+            if (rated) {
+                double got, want_rate, eta_d;
+                uint64_t milli;
+                int64_t eta;
+                if (rate * 1000.0 < 1e15) {
+                    milli = (uint64_t)(rate * 1000.0 + 0.5);
+                } else if (rate < 9007199254740992.0) {
+                    milli = (uint64_t)(rate + 0.5) * 1000u;
+                } else {
+                    milli = UINT64_C(9007199254740992000);
+                    flags |= VELSTATUS_PROGRESS_F_SATURATED;
+                }
+                want_rate = milli % 1000u ? (double)milli / 1000.0 : (double)(milli / 1000u);
+                velstatus_progress_unit_rate(r, g, &got);
+                ck_assert_double_eq(got, want_rate);
+                ck_assert_int_eq(velstatus_progress_unit_eta(r, g, &eta), milli > 0);
+                if (milli > 0) {
+                    eta_d = (double)rem / want_rate;
+                    if (eta_d > 9223372036.0) {
+                        ck_assert_int_eq(eta, INT64_C(9223372036));
+                        flags |= VELSTATUS_PROGRESS_F_SATURATED;
+                    } else {
+                        int64_t want_eta = (int64_t)eta_d; /* ceil, exactly */
+                        if ((double)want_eta < eta_d)
+                            want_eta++;
+                        ck_assert_msg(eta == want_eta, "eta %lld for %g", (long long)eta, eta_d);
+                    }
+                }
+            } else {
+                ck_assert_int_eq(velstatus_progress_unit_eta(r, g, NULL), 0);
+            }
+            ck_assert_uint_eq(velstatus_progress_unit_flags(r, g), flags);
+            want_report_flags |= flags;
+            seen |= flags;
+            etas += (size_t)velstatus_progress_unit_eta(r, g, NULL);
+            g++;
+        }
+        ck_assert_uint_eq(velstatus_progress_unit_count(r), g);
+        ck_assert_uint_eq(velstatus_progress_flags(r), want_report_flags);
+        groups += g;
+        velstatus_progress_free(r);
+    }
+    /* The random lists did reach every case. */
+    ck_assert_uint_eq(seen, VELSTATUS_PROGRESS_F_OVER_TOTAL | VELSTATUS_PROGRESS_F_NEGATIVE |
+                                VELSTATUS_PROGRESS_F_SATURATED | VELSTATUS_PROGRESS_F_UNTIMED);
+    ck_assert_uint_gt(etas, 100);
+    ck_assert_uint_gt(groups, 5000);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* through the public API, from an oplist                              */
 /* ------------------------------------------------------------------ */
@@ -881,6 +1050,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, agg_rate_and_eta);
     tcase_add_test(tc, agg_missing_timestamps);
     tcase_add_test(tc, agg_rate_extremes);
+    tcase_add_test(tc, agg_reference_random);
     suite_add_tcase(s, tc);
     tc = tcase_create("api");
     tcase_add_test(tc, api_example);
