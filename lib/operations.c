@@ -494,14 +494,6 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
 /* Replies                                                                    */
 /* ------------------------------------------------------------------------ */
 
-struct velstatus_op_reply {
-    velstatus_ctx *ctx;
-    int is_cancel;
-    int set;
-    int oom;                 /* a setter failed for lack of memory */
-    velstatus_op_progress p; /* texts point into `text` */
-    char *text[3];           /* err, units, description: owned copies */
-};
 
 static void reply_clear(velstatus_op_reply *rp)
 {

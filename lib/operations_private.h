@@ -103,6 +103,16 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase);
  * other bytes are copied. */
 void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len);
 
+/* The out-object a callback answers through. */
+struct velstatus_op_reply {
+    velstatus_ctx *ctx;
+    int is_cancel;
+    int set;
+    int oom;                 /* a setter (or the library's own client) ran out of memory */
+    velstatus_op_progress p; /* texts point into `text` */
+    char *text[3];           /* err, units, description: owned copies */
+};
+
 /* ---- lib/operations_reports.c ---- */
 typedef struct vs__report_entry {
     vs__str id;

@@ -130,6 +130,7 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
     velstatus__buf_puts(&b, " is invalid");
     if (b.failed) {
         velstatus__buf_reset(&b);
+        reply->oom = 1;
         return -1;
     }
     velstatus_op_progress_init(&p, sizeof p);

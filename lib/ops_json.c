@@ -577,7 +577,7 @@ static velstatus_status decode_list(dec *d)
         if (i >= n)
             return syntax_at(d, i, "unexpected end of input inside the array");
         d->rec_off = i;
-        rec = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &jerr);
+        rec = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
         if (rec == NULL) {
             char what[48];
             snprintf(what, sizeof what, "[%zu]: invalid JSON", d->idx);
@@ -981,7 +981,7 @@ static velstatus_status rdecode(rdec *d)
         if (i >= n || p[i] != '"')
             return rsyntax(d, i, "expected an operation ID (a string)");
         kend = rw_str_end(p, i, n);
-        k = json_loadb(p + i, kend - i, JSON_DECODE_ANY, &jerr);
+        k = json_loadb(p + i, kend - i, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
         if (k == NULL)
             return rjansson(d, &jerr, i);
         if (json_string_length(k) > UINT32_MAX) {
@@ -1004,7 +1004,7 @@ static velstatus_status rdecode(rdec *d)
             return rsyntax(d, i, "expected ':' after an operation ID");
         i = rw_ws(p, i + 1, n);
         d->off = i;
-        v = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &jerr);
+        v = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
         if (v == NULL)
             return rjansson(d, &jerr, i);
         st = rentry(d, e, v);
