@@ -46,7 +46,9 @@
  *
  * The report-level flags are the union of the group flags, plus
  * ::VELSTATUS_PROGRESS_F_UNKNOWN_PHASE, plus the checks on unquantified
- * records (a negative or non-zero `nCompleted` with `nTotal == 0`).
+ * records: with `nTotal == 0`, a negative `nCompleted` sets
+ * ::VELSTATUS_PROGRESS_F_NEGATIVE and a positive one
+ * ::VELSTATUS_PROGRESS_F_OVER_TOTAL.
  *
  * doc/progress.md gives the reasons for each choice.
  *
