@@ -165,18 +165,6 @@ struct velstatus_progress {
 #define MAX_ETA_SECONDS INT64_C(9223372036) /* floor(INT64_MAX ns / 1e9) */
 #define RATE_INT_LIMIT 9007199254740992.0   /* 2^53 */
 
-static int cmp_op(const void *a, const void *b)
-{
-    const velstatus__prog_op *x = a, *y = b;
-    size_t n = x->units_len < y->units_len ? x->units_len : y->units_len;
-    int c = n ? memcmp(x->units, y->units, n) : 0;
-    if (c != 0)
-        return c;
-    if (x->units_len != y->units_len)
-        return x->units_len < y->units_len ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static int is_quantified(const velstatus__prog_op *op)
 {
     return op->phase != VELSTATUS_OP_PHASE_UNKNOWN && op->n_total != 0;
@@ -193,40 +181,53 @@ static uint32_t op_value_flags(const velstatus__prog_op *op)
     return f;
 }
 
-/* Aggregates the records [ops, ops + n) that share one unit. */
-static void build_group(prog_group *g, const velstatus__prog_op *ops, size_t n, int64_t now)
+/* A unit group while the records are read (in list order). */
+typedef struct prog_acc {
+    const char *unit; /* borrowed from the input */
+    size_t unit_len;
+    uint64_t hash;
+    size_t operations;
+    ssum completed, total;
+    u128 remaining;
+    double rate;
+    int rated;
+    uint32_t flags;
+} prog_acc;
+
+static void acc_add(prog_acc *a, const velstatus__prog_op *op, int64_t now)
 {
-    ssum completed = {{0, 0}, {0, 0}}, total = {{0, 0}, {0, 0}};
-    u128 remaining = {0, 0}, cmag, tmag;
-    double rate = 0.0;
-    int rated = 0, sat = 0, cs, ts;
-    size_t i;
-    g->operations = n;
-    for (i = 0; i < n; i++) {
-        const velstatus__prog_op *op = &ops[i];
-        g->flags |= op_value_flags(op);
-        ssum_add(&completed, op->n_completed);
-        ssum_add(&total, op->n_total);
-        if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
-            uint64_t done = op->n_completed > 0 ? (uint64_t)op->n_completed : 0;
-            if (op->n_total > 0 && (uint64_t)op->n_total > done)
-                u128_add64(&remaining, (uint64_t)op->n_total - done);
-        }
-        if (op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
-            int64_t end = op->has_updated ? op->updated : now;
-            if (!op->has_started || end <= op->started || op->n_completed < 0) {
-                g->flags |= VELSTATUS_PROGRESS_F_UNTIMED;
-            } else {
-                uint64_t elapsed = (uint64_t)end - (uint64_t)op->started;
-                rate += (double)op->n_completed * 1e9 / (double)elapsed;
-                rated = 1;
-            }
+    a->operations++;
+    a->flags |= op_value_flags(op);
+    ssum_add(&a->completed, op->n_completed);
+    ssum_add(&a->total, op->n_total);
+    if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+        uint64_t done = op->n_completed > 0 ? (uint64_t)op->n_completed : 0;
+        if (op->n_total > 0 && (uint64_t)op->n_total > done)
+            u128_add64(&a->remaining, (uint64_t)op->n_total - done);
+    }
+    if (op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+        int64_t end = op->has_updated ? op->updated : now;
+        if (!op->has_started || end <= op->started || op->n_completed < 0) {
+            a->flags |= VELSTATUS_PROGRESS_F_UNTIMED;
+        } else {
+            uint64_t elapsed = (uint64_t)end - (uint64_t)op->started;
+            a->rate += (double)op->n_completed * 1e9 / (double)elapsed;
+            a->rated = 1;
         }
     }
-    g->completed = ssum_clamp(&completed, &sat);
-    g->total = ssum_clamp(&total, &sat);
-    cs = ssum_value(&completed, &cmag);
-    ts = ssum_value(&total, &tmag);
+}
+
+/* Turns an accumulated group into its reported values. */
+static void acc_finish(prog_group *g, const prog_acc *a)
+{
+    u128 cmag, tmag;
+    int sat = 0, cs, ts;
+    g->operations = a->operations;
+    g->flags = a->flags;
+    g->completed = ssum_clamp(&a->completed, &sat);
+    g->total = ssum_clamp(&a->total, &sat);
+    cs = ssum_value(&a->completed, &cmag);
+    ts = ssum_value(&a->total, &tmag);
     if (cs > 0 && ts > 0 && u128_cmp(cmag, tmag) > 0)
         g->flags |= VELSTATUS_PROGRESS_F_OVER_TOTAL;
     if (ts <= 0 || cs <= 0)
@@ -235,24 +236,24 @@ static void build_group(prog_group *g, const velstatus__prog_op *ops, size_t n, 
         g->pct = 10000;
     else
         g->pct = pct_hundredths(cmag, tmag);
-    if (rated) {
+    if (a->rated) {
         g->has_rate = 1;
-        if (rate * 1000.0 < 1e15) {
-            g->rate_milli = (uint64_t)(rate * 1000.0 + 0.5);
-        } else if (rate < RATE_INT_LIMIT) {
-            g->rate_milli = (uint64_t)(rate + 0.5) * 1000u;
+        if (a->rate * 1000.0 < 1e15) {
+            g->rate_milli = (uint64_t)(a->rate * 1000.0 + 0.5);
+        } else if (a->rate < RATE_INT_LIMIT) {
+            g->rate_milli = (uint64_t)(a->rate + 0.5) * 1000u;
         } else {
             g->rate_milli = (uint64_t)RATE_INT_LIMIT * 1000u;
             sat = 1;
         }
         if (g->rate_milli > 0) {
-            double eta = u128_to_double(remaining) / ((double)g->rate_milli / 1000.0);
+            double eta = u128_to_double(a->remaining) / ((double)g->rate_milli / 1000.0);
             g->has_eta = 1;
             if (eta > (double)MAX_ETA_SECONDS) {
                 g->eta = MAX_ETA_SECONDS;
                 sat = 1;
             } else {
-                g->eta = (int64_t)eta;
+                g->eta = (int64_t)eta; /* ceil without libm */
                 if ((double)g->eta < eta)
                     g->eta++;
             }
@@ -273,20 +274,111 @@ void velstatus_progress_free(velstatus_progress *report)
     velstatus__free(report->ctx, report);
 }
 
-velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx, velstatus__prog_op *ops,
-                                           size_t n, int64_t now_ns, velstatus_error *err)
+/* ---- grouping: a hash table of the distinct units, then a sort of those ---- */
+
+typedef struct prog_groups {
+    velstatus_ctx *ctx;
+    prog_acc *accs;
+    size_t n, cap;
+    size_t *slots; /* acc index + 1; 0 = empty */
+    size_t nslots; /* a power of two, > 2 * n */
+} prog_groups;
+
+static uint64_t hash_unit(const char *s, size_t len)
+{
+    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+    size_t i;
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+static int same_unit(const prog_acc *a, const char *s, size_t len)
+{
+    return a->unit_len == len && (len == 0 || memcmp(a->unit, s, len) == 0);
+}
+
+static void slot_put(size_t *slots, size_t nslots, uint64_t h, size_t value)
+{
+    size_t i = (size_t)h & (nslots - 1);
+    while (slots[i])
+        i = (i + 1) & (nslots - 1);
+    slots[i] = value;
+}
+
+/* The accumulator of a unit, created on first sight; NULL when out of memory. */
+static prog_acc *group_of(prog_groups *t, const char *s, size_t len)
+{
+    uint64_t h = hash_unit(s, len);
+    size_t i, k;
+    prog_acc *a;
+    if (t->nslots) {
+        for (i = (size_t)h & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+            a = &t->accs[t->slots[i] - 1];
+            if (a->hash == h && same_unit(a, s, len))
+                return a;
+        }
+    }
+    if (t->n == t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 8;
+        prog_acc *na = ncap <= SIZE_MAX / sizeof(*na) ? velstatus__realloc(t->ctx, t->accs, ncap * sizeof(*na))
+                                                      : NULL;
+        if (!na)
+            return NULL;
+        t->accs = na;
+        t->cap = ncap;
+    }
+    if ((t->n + 1) * 2 >= t->nslots) {
+        size_t nn = t->nslots ? t->nslots * 2 : 16;
+        size_t *ns = velstatus__calloc(t->ctx, nn, sizeof(*ns));
+        if (!ns)
+            return NULL;
+        for (k = 0; k < t->n; k++)
+            slot_put(ns, nn, t->accs[k].hash, k + 1);
+        velstatus__free(t->ctx, t->slots);
+        t->slots = ns;
+        t->nslots = nn;
+    }
+    a = &t->accs[t->n];
+    memset(a, 0, sizeof(*a));
+    a->unit = s;
+    a->unit_len = len;
+    a->hash = h;
+    slot_put(t->slots, t->nslots, h, ++t->n);
+    return a;
+}
+
+static int cmp_acc(const void *x, const void *y)
+{
+    const prog_acc *a = *(const prog_acc *const *)x, *b = *(const prog_acc *const *)y;
+    size_t n = a->unit_len < b->unit_len ? a->unit_len : b->unit_len;
+    int c = n ? memcmp(a->unit, b->unit, n) : 0;
+    if (c != 0)
+        return c;
+    return a->unit_len < b->unit_len ? -1 : a->unit_len > b->unit_len; /* never equal: units are distinct */
+}
+
+velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
+                                           const velstatus__prog_op *ops, size_t n, int64_t now_ns,
+                                           velstatus_error *err)
 {
     velstatus_progress *r;
-    size_t i, nq = 0, ngroups = 0, g;
+    prog_groups t;
+    prog_acc *last = NULL, **order = NULL;
+    size_t i;
+    memset(&t, 0, sizeof(t));
+    t.ctx = ctx;
     r = velstatus__calloc(ctx, 1, sizeof(*r));
     if (!r)
         return velstatus__error_nomem(err);
     r->ctx = ctx;
     r->counts[VELSTATUS_PROGRESS_ATTEMPTED] = n;
-    /* Count phases; move the quantified records to the front. */
+    /* One pass in list order: phase counts, then each quantified record
+     * into its unit's accumulator (the previous record's unit is tried first). */
     for (i = 0; i < n; i++) {
-        velstatus__prog_op *op = &ops[i];
-        op->seq = i;
+        const velstatus__prog_op *op = &ops[i];
         switch (op->phase) {
         case VELSTATUS_OP_PHASE_NEW:
             r->counts[VELSTATUS_PROGRESS_NEW]++;
@@ -311,46 +403,43 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
             r->flags |= op_value_flags(op);
             continue;
         }
-        if (nq != i) {
-            velstatus__prog_op tmp = ops[nq];
-            ops[nq] = *op;
-            ops[i] = tmp;
+        if (!last || !same_unit(last, op->units, op->units_len)) {
+            last = group_of(&t, op->units, op->units_len);
+            if (!last)
+                goto nomem;
         }
-        nq++;
+        acc_add(last, op, now_ns);
     }
-    if (nq > 1)
-        qsort(ops, nq, sizeof(*ops), cmp_op);
-    for (i = 0; i < nq; i++)
-        if (i == 0 || ops[i].units_len != ops[i - 1].units_len ||
-            (ops[i].units_len && memcmp(ops[i].units, ops[i - 1].units, ops[i].units_len) != 0))
-            ngroups++;
-    if (ngroups) {
-        r->groups = velstatus__calloc(ctx, ngroups, sizeof(*r->groups));
-        if (!r->groups) {
-            velstatus_progress_free(r);
-            return velstatus__error_nomem(err);
+    if (t.n) {
+        order = velstatus__calloc(ctx, t.n, sizeof(*order));
+        r->groups = velstatus__calloc(ctx, t.n, sizeof(*r->groups));
+        if (!order || !r->groups)
+            goto nomem;
+        for (i = 0; i < t.n; i++)
+            order[i] = &t.accs[i];
+        qsort(order, t.n, sizeof(*order), cmp_acc);
+        for (i = 0; i < t.n; i++) {
+            prog_group *g = &r->groups[i];
+            g->unit = velstatus__strndup(ctx, order[i]->unit, order[i]->unit_len);
+            if (!g->unit)
+                goto nomem;
+            r->ngroups = i + 1;
+            g->unit_len = order[i]->unit_len;
+            acc_finish(g, order[i]);
+            r->flags |= g->flags;
         }
     }
-    for (i = 0, g = 0; g < ngroups; g++) {
-        size_t j = i + 1;
-        prog_group *grp = &r->groups[g];
-        while (j < nq && ops[j].units_len == ops[i].units_len &&
-               (ops[i].units_len == 0 || memcmp(ops[j].units, ops[i].units, ops[i].units_len) == 0))
-            j++;
-        grp->unit = velstatus__strndup(ctx, ops[i].units, ops[i].units_len);
-        if (!grp->unit) {
-            r->ngroups = g;
-            velstatus_progress_free(r);
-            return velstatus__error_nomem(err);
-        }
-        grp->unit_len = ops[i].units_len;
-        build_group(grp, ops + i, j - i, now_ns);
-        r->flags |= grp->flags;
-        i = j;
-    }
-    r->ngroups = ngroups;
+    velstatus__free(ctx, order);
+    velstatus__free(ctx, t.slots);
+    velstatus__free(ctx, t.accs);
     *out = r;
     return VELSTATUS_OK;
+nomem:
+    velstatus__free(ctx, order);
+    velstatus__free(ctx, t.slots);
+    velstatus__free(ctx, t.accs);
+    velstatus_progress_free(r);
+    return velstatus__error_nomem(err);
 }
 
 velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx *ctx, const velstatus_oplist *ops,

@@ -18,12 +18,12 @@ typedef struct velstatus__prog_op {
     size_t units_len;
     int has_started, has_updated;
     int64_t started, updated;
-    size_t seq; /* set by the build: position in the input */
 } velstatus__prog_op;
 
-/* Builds a report from n records (the array is reordered). */
-velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx, velstatus__prog_op *ops,
-                                           size_t n, int64_t now_ns, velstatus_error *err);
+/* Builds a report from n records. Unit strings are copied into the report. */
+velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
+                                           const velstatus__prog_op *ops, size_t n, int64_t now_ns,
+                                           velstatus_error *err);
 
 /* ---- number formatting ---- */
 

@@ -509,6 +509,41 @@ START_TEST(agg_order_independent)
 }
 END_TEST
 
+/* Many distinct units (the grouping table grows many times), given in
+ * reverse order, come out sorted, each with its own records. */
+START_TEST(agg_many_units)
+{
+    enum { N = 5000 };
+    velstatus_ctx *ctx = new_ctx();
+    velstatus__prog_op *ops = calloc(2 * N, sizeof(*ops));
+    char (*names)[8] = calloc(N, sizeof(*names));
+    velstatus_progress *r;
+    size_t i;
+    for (i = 0; i < N; i++)
+        snprintf(names[i], sizeof(names[i]), "u%05zu", N - 1 - i);
+    for (i = 0; i < N; i++) {
+        ops[2 * i] = P(VELSTATUS_OP_PHASE_COMPLETED, (int64_t)i, 10000, names[i]);
+        ops[2 * i + 1] = P(VELSTATUS_OP_PHASE_NEW, 1, 10000, names[(i * 7919) % N]);
+    }
+    r = build(ctx, ops, 2 * N, 0);
+    ck_assert_uint_eq(velstatus_progress_unit_count(r), N);
+    for (i = 0; i < N; i++) {
+        char want[8];
+        size_t len;
+        snprintf(want, sizeof(want), "u%05zu", i);
+        ck_assert_str_eq(velstatus_progress_unit_name(r, i, &len), want);
+        ck_assert_uint_eq(len, 6);
+        ck_assert_uint_eq(velstatus_progress_unit_operations(r, i), 2);
+        ck_assert_int_eq(velstatus_progress_unit_completed(r, i), (int64_t)(N - 1 - i) + 1);
+        ck_assert_int_eq(velstatus_progress_unit_total(r, i), 20000);
+    }
+    velstatus_progress_free(r);
+    free(names);
+    free(ops);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(agg_over_total_and_negative)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -990,6 +1025,29 @@ START_TEST(api_invalid)
 }
 END_TEST
 
+START_TEST(agg_failalloc_many_units)
+{
+    static const char *const units[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+                                        "n", "o", "p", "q", "r", "s", "t"};
+    velstatus__prog_op ops[40];
+    velstatus_status st = VELSTATUS_OK;
+    size_t i;
+    for (i = 0; i < 40; i++)
+        ops[i] = P(VELSTATUS_OP_PHASE_IN_PROGRESS, 1, 2, units[(i * 7) % 20]);
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_progress *r = NULL;
+        st = velstatus__progress_build(&r, ctx, ops, 40, 0, NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert_uint_eq(velstatus_progress_unit_count(r), 20);
+            ck_unit(r, 19, "t");
+        }
+        velstatus_progress_free(r);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
 START_TEST(api_failalloc)
 {
     velstatus_ctx *lctx = new_ctx();
@@ -1046,6 +1104,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, agg_zero_totals);
     tcase_add_test(tc, agg_overflow_sums);
     tcase_add_test(tc, agg_order_independent);
+    tcase_add_test(tc, agg_many_units);
     tcase_add_test(tc, agg_over_total_and_negative);
     tcase_add_test(tc, agg_rate_and_eta);
     tcase_add_test(tc, agg_missing_timestamps);
@@ -1057,6 +1116,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, api_summary_shapes);
     tcase_add_test(tc, api_invalid);
     tcase_add_test(tc, api_failalloc);
+    tcase_add_test(tc, agg_failalloc_many_units);
     suite_add_tcase(s, tc);
     return s;
 }
