@@ -283,7 +283,8 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
     size_t fail_len = 0;
     int fail_lookup = 0, completed_now = 0;
 
-    memset(&pl, 0, sizeof pl);
+    pl.nstrs = 0;
+    pl.has_msg = 0;
     velstatus__buf_init(&pl.msg, l->ctx);
     work.n_completed = op->n_completed;
     work.n_total = op->n_total;
@@ -461,7 +462,9 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
                                        int64_t timeout_ns, const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_policy pol;
+    const velstatus_policy *pp;
     velstatus_op_progress r;
+    const velstatus_op_progress *rp = NULL;
     velstatus__buf msg;
     velstatus_status st;
     uint32_t f = 0;
@@ -472,9 +475,14 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     if (index >= list->n)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
                                     index, list->n);
-    st = velstatus__policy_load(&pol, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    if (policy != NULL && policy->struct_size == sizeof pol) {
+        pp = policy; /* the common case: no copy */
+    } else {
+        st = velstatus__policy_load(&pol, policy, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        pp = &pol;
+    }
     op = &list->ops[index];
     needs = op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
     if (needs) {
@@ -482,12 +490,21 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
             return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                         "report is NULL but operation %zu is %s and needs one", index,
                                         op->s[VELSTATUS_OP_FIELD_PHASE].p);
-        st = load_report(&r, report, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        if (report->struct_size == sizeof r && report->flags == 0 && report->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
+            (report->err != NULL || report->err_len == 0) &&
+            (report->operation_units != NULL || report->operation_units_len == 0) &&
+            (report->description != NULL || report->description_len == 0) && report->err_len <= UINT32_MAX &&
+            report->operation_units_len <= UINT32_MAX && report->description_len <= UINT32_MAX) {
+            rp = report; /* the common case: already valid, no copy */
+        } else {
+            st = load_report(&r, report, err);
+            if (st != VELSTATUS_OK)
+                return st;
+            rp = &r;
+        }
     }
     memset(&msg, 0, sizeof msg);
-    st = step_core(&f, &msg, list, index, needs ? &r : NULL, now_ns, timeout_ns, &pol, err);
+    st = step_core(&f, &msg, list, index, rp, now_ns, timeout_ns, pp, err);
     if (st != VELSTATUS_OK)
         return st;
     *flags = f;
