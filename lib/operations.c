@@ -270,7 +270,12 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
                                   const velstatus_policy *pol, velstatus_error *err)
 {
     velstatus_op *op = &l->ops[index];
-    velstatus_op work;
+    struct {
+        int64_t n_completed, n_total, err_since;
+        int64_t t[3];
+        uint8_t tstate[3];
+        uint8_t phase, has_err_since;
+    } work; /* the scalar fields, decided on a copy */
     uint32_t flags = 0;
     plan pl;
     velstatus_status st;
@@ -278,9 +283,16 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
     size_t fail_len = 0;
     int fail_lookup = 0, completed_now = 0;
 
-    memset(&pl, 0, sizeof pl);
+    pl.nstrs = 0;
+    pl.has_msg = 0;
     velstatus__buf_init(&pl.msg, l->ctx);
-    work = *op; /* scalar fields are decided on a copy */
+    work.n_completed = op->n_completed;
+    work.n_total = op->n_total;
+    work.err_since = op->err_since;
+    memcpy(work.t, op->t, sizeof work.t);
+    memcpy(work.tstate, op->tstate, sizeof work.tstate);
+    work.phase = op->phase;
+    work.has_err_since = op->has_err_since;
 
     if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS) {
         /* Step 0. */
@@ -426,10 +438,12 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
         int move_to_progress = r->report == VELSTATUS_OP_REPORT_PROGRESS && fail_text == NULL && !completed_now &&
                                work.phase == VELSTATUS_OP_PHASE_NEW &&
                                t_nonnil(work.tstate[VELSTATUS_OP_TIME_STARTED]);
-        vs__str keep[VS__OP_NFIELDS];
-        memcpy(keep, op->s, sizeof keep);
-        *op = work;
-        memcpy(op->s, keep, sizeof keep);
+        op->n_completed = work.n_completed;
+        op->n_total = work.n_total;
+        op->err_since = work.err_since;
+        memcpy(op->t, work.t, sizeof work.t);
+        memcpy(op->tstate, work.tstate, sizeof work.tstate);
+        op->has_err_since = work.has_err_since;
         plan_commit(l, &pl);
         if (fail_text != NULL)
             velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_FAILED);
@@ -448,7 +462,9 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
                                        int64_t timeout_ns, const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_policy pol;
+    const velstatus_policy *pp;
     velstatus_op_progress r;
+    const velstatus_op_progress *rp = NULL;
     velstatus__buf msg;
     velstatus_status st;
     uint32_t f = 0;
@@ -459,9 +475,14 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     if (index >= list->n)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
                                     index, list->n);
-    st = velstatus__policy_load(&pol, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    if (policy != NULL && policy->struct_size == sizeof pol) {
+        pp = policy; /* the common case: no copy */
+    } else {
+        st = velstatus__policy_load(&pol, policy, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        pp = &pol;
+    }
     op = &list->ops[index];
     needs = op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
     if (needs) {
@@ -469,12 +490,21 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
             return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                         "report is NULL but operation %zu is %s and needs one", index,
                                         op->s[VELSTATUS_OP_FIELD_PHASE].p);
-        st = load_report(&r, report, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        if (report->struct_size == sizeof r && report->flags == 0 && report->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
+            (report->err != NULL || report->err_len == 0) &&
+            (report->operation_units != NULL || report->operation_units_len == 0) &&
+            (report->description != NULL || report->description_len == 0) && report->err_len <= UINT32_MAX &&
+            report->operation_units_len <= UINT32_MAX && report->description_len <= UINT32_MAX) {
+            rp = report; /* the common case: already valid, no copy */
+        } else {
+            st = load_report(&r, report, err);
+            if (st != VELSTATUS_OK)
+                return st;
+            rp = &r;
+        }
     }
     memset(&msg, 0, sizeof msg);
-    st = step_core(&f, &msg, list, index, needs ? &r : NULL, now_ns, timeout_ns, &pol, err);
+    st = step_core(&f, &msg, list, index, rp, now_ns, timeout_ns, pp, err);
     if (st != VELSTATUS_OK)
         return st;
     *flags = f;
@@ -495,33 +525,47 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
 /* ------------------------------------------------------------------------ */
 
 
+/* Forgets the answer; keeps the text buffers for the next call. */
 static void reply_clear(velstatus_op_reply *rp)
 {
-    int i;
-    for (i = 0; i < 3; i++) {
-        velstatus__free(rp->ctx, rp->text[i]);
-        rp->text[i] = NULL;
-    }
     rp->set = 0;
     rp->oom = 0;
     memset(&rp->p, 0, sizeof rp->p);
 }
 
-static velstatus_status copy_text(velstatus_ctx *ctx, char **dst, const char *s, size_t len)
+static void reply_release(velstatus_op_reply *rp)
 {
-    *dst = NULL;
-    if (len == 0)
-        return VELSTATUS_OK;
-    *dst = velstatus__strndup(ctx, s, len);
-    return *dst != NULL ? VELSTATUS_OK : VELSTATUS_E_NOMEM;
+    int i;
+    for (i = 0; i < 3; i++) {
+        velstatus__free(rp->ctx, rp->text[i]);
+        rp->text[i] = NULL;
+        rp->cap[i] = 0;
+    }
+}
+
+/* Copies s into text slot k (growing it), NUL-terminated. */
+static const char *reply_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
+{
+    if (len + 1 > rp->cap[k]) {
+        size_t cap = len + 1 < 64 ? 64 : len + 1;
+        char *t = velstatus__realloc(rp->ctx, rp->text[k], cap);
+        if (t == NULL)
+            return NULL;
+        rp->text[k] = t;
+        rp->cap[k] = cap;
+    }
+    if (len > 0)
+        memcpy(rp->text[k], s, len);
+    rp->text[k][len] = '\0';
+    return rp->text[k];
 }
 
 velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, const velstatus_op_progress *progress,
                                                  velstatus_error *err)
 {
     velstatus_op_progress r;
-    char *t[3];
     velstatus_status st;
+    const char *t0, *t1, *t2;
     if (reply == NULL || progress == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", reply == NULL ? "reply" : "progress");
     if (reply->is_cancel)
@@ -529,29 +573,18 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     st = load_report(&r, progress, err);
     if (st != VELSTATUS_OK)
         return st;
-    if (copy_text(reply->ctx, &t[0], r.err, r.err_len) != VELSTATUS_OK) {
+    reply->set = 0; /* unanswered until every text is copied */
+    t0 = reply_text(reply, 0, r.err, r.err_len);
+    t1 = t0 != NULL ? reply_text(reply, 1, r.operation_units, r.operation_units_len) : NULL;
+    t2 = t1 != NULL ? reply_text(reply, 2, r.description, r.description_len) : NULL;
+    if (t2 == NULL) {
         reply->oom = 1;
         return velstatus__error_nomem(err);
     }
-    if (copy_text(reply->ctx, &t[1], r.operation_units, r.operation_units_len) != VELSTATUS_OK) {
-        velstatus__free(reply->ctx, t[0]);
-        reply->oom = 1;
-        return velstatus__error_nomem(err);
-    }
-    if (copy_text(reply->ctx, &t[2], r.description, r.description_len) != VELSTATUS_OK) {
-        velstatus__free(reply->ctx, t[0]);
-        velstatus__free(reply->ctx, t[1]);
-        reply->oom = 1;
-        return velstatus__error_nomem(err);
-    }
-    reply_clear(reply);
     reply->p = r;
-    reply->text[0] = t[0];
-    reply->text[1] = t[1];
-    reply->text[2] = t[2];
-    reply->p.err = t[0];
-    reply->p.operation_units = t[1];
-    reply->p.description = t[2];
+    reply->p.err = t0;
+    reply->p.operation_units = t1;
+    reply->p.description = t2;
     reply->set = 1;
     return VELSTATUS_OK;
 }
@@ -559,21 +592,20 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
 velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, const char *msg, size_t len,
                                                      velstatus_error *err)
 {
-    char *t;
+    const char *t;
     if (reply == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
     if (msg == NULL && len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "msg is NULL with length %zu", len);
     if (!reply->is_cancel)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a progress reply: use velstatus_op_reply_set_progress()");
-    /* An empty error is still an error: keep a real allocation for it. */
-    t = velstatus__strndup(reply->ctx, msg != NULL ? msg : "", len);
+    reply->set = 0;
+    t = reply_text(reply, 0, msg, len);
     if (t == NULL) {
         reply->oom = 1;
         return velstatus__error_nomem(err);
     }
-    reply_clear(reply);
-    reply->text[0] = t;
+    memset(&reply->p, 0, sizeof reply->p);
     reply->p.err = t;
     reply->p.err_len = len;
     reply->set = 1;
@@ -996,7 +1028,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
             st = record_cancel(r, list, i, &reply, pol.report_cancel_results, err);
         }
     }
-    reply_clear(&reply);
+    reply_release(&reply);
     velstatus__buf_reset(&lk);
     if (st != VELSTATUS_OK) {
         velstatus_reconcile_result_free(r);

@@ -14,3 +14,5 @@ tests_check_operations_machine_SOURCES = tests/check_operations_machine.c $(VS_T
 tests_check_operations_machine_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_operations_machine_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_operations_machine_LDADD = $(VS_TEST_LDADD)
+VS_SH_TESTS += tests/cli-operations.sh
+EXTRA_DIST += examples/operations
