@@ -1022,6 +1022,21 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         if (st != VELSTATUS_OK)
             break;
         count_flags(r, f);
+        if (msg.p != NULL && o.phase == VELSTATUS_PHASE_IN_PROGRESS && list->kind == VELSTATUS_KIND_RESTORE) {
+            /* RC:runValidatedRestore records them as restore errors, prefixed (SPEC §2.7) */
+            velstatus__buf pre;
+            char *s2;
+            size_t n2;
+            velstatus__buf_init(&pre, list->ctx);
+            velstatus__buf_puts(&pre, "error from restore item operation: ");
+            velstatus__buf_append(&pre, msg.p, msg.len);
+            velstatus__buf_reset(&msg);
+            st = velstatus__buf_finish(&pre, &s2, &n2, err);
+            if (st != VELSTATUS_OK)
+                break;
+            msg.p = s2;
+            msg.len = n2;
+        }
         if (msg.p != NULL) {
             st = result_add_error(r, msg.p, msg.len, err);
             if (st != VELSTATUS_OK)

@@ -1178,6 +1178,12 @@ START_TEST(after_run_2_7)
                 r = reconcile_ok(l, &f, &o);
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu: %s", i,
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
+                if (rows[i].op_error) {
+                    const char *want = k == 0 ? "failed, plugin: act-0"
+                                       : p == 0 ? "error from restore item operation: failed"
+                                                : "error from restore item operation: failed, plugin: act-0";
+                    assert_errors(r, &want, 1);
+                }
                 velstatus_reconcile_result_free(r);
                 velstatus_oplist_free(l);
             }
@@ -1605,6 +1611,27 @@ START_TEST(reconcile_fails_cleanly_without_memory)
             } VS_FAILALLOC_END(fa, ctx, st);
         }
     }
+    /* a restore's first evaluation: the prefixed messages */
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *l = NULL;
+        velstatus_op_reports *reports = NULL;
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_RESTORE, in, strlen(in), NULL);
+        if (st == VELSTATUS_OK)
+            st = velstatus_op_reports_from_json(&reports, ctx, rep, strlen(rep), NULL);
+        if (st == VELSTATUS_OK) {
+            velstatus_policy pol = velstatus_policy_velero();
+            velstatus_plugin_client c;
+            velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC, &pol);
+            velstatus_reconcile_result *r = NULL;
+            velstatus_op_reports_client(&c, reports, NULL);
+            st = velstatus_oplist_reconcile(&r, l, &c, &o, NULL);
+            if (st == VELSTATUS_OK)
+                ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, NULL), "error from restore item operation: bad");
+            velstatus_reconcile_result_free(r);
+        }
+        velstatus_op_reports_free(reports);
+        velstatus_oplist_free(l);
+    } VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 

@@ -775,7 +775,9 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
  *   E or already partially failed, and becomes Finalizing /
  *   FinalizingPartiallyFailed when nothing is in progress (§2.5 table).
  * - InProgress: velstatus_phase_after_run() with the run's errors plus the
- *   new ones (and `failed > 0` when level-triggered).
+ *   new ones (and `failed > 0` when level-triggered). A restore's new errors
+ *   then read `error from restore item operation: <msg>`, as the restore
+ *   controller records them.
  *
  * With the BSL missing or read-only (Waiting phases only) no callback is
  * called and the list is not modified. A backup goes to PartiallyFailed
