@@ -642,7 +642,9 @@ typedef struct velstatus_op_reply velstatus_op_reply;
 
 /**
  * @brief Answers a progress callback: copies the report (texts included)
- * into the reply. A later call replaces an earlier one.
+ * into the reply. A later call replaces an earlier one; a call that fails
+ * leaves the reply unanswered (return its failure from the callback: after
+ * ::VELSTATUS_E_NOMEM here the pass ends with ::VELSTATUS_E_NOMEM).
  * @param[in,out] reply The reply the callback was given.
  * @param[in] progress What the plugin said.
  * @param[out] err Error details on failure, or NULL.
