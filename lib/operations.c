@@ -629,6 +629,8 @@ enum { VS__NFLAGS = 10 };
 struct velstatus_reconcile_result {
     velstatus_ctx *ctx;
     velstatus_phase phase;
+    velstatus_persist_action persist;
+    int64_t errors_added;
     int still;
     int changes;
     size_t completed, failed, in_progress;
@@ -691,6 +693,16 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
 velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
 {
     return r != NULL ? r->phase : VELSTATUS_PHASE_NEW;
+}
+
+velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->persist : VELSTATUS_PERSIST_NONE;
+}
+
+int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->errors_added : 0;
 }
 
 int velstatus_reconcile_result_still_in_progress(const velstatus_reconcile_result *r)
@@ -890,6 +902,8 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
     r->still = r->in_progress > 0;
     r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
+    r->errors_added = 0;                  /* SPEC §6.7 */
     return bsl_error(r, o, err);
 }
 
@@ -929,8 +943,9 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
                                     velstatus_kind_to_string(list->kind), velstatus_phase_to_string(o.phase));
     if ((int)o.bsl < 0 || (int)o.bsl > (int)VELSTATUS_BSL_READONLY)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl %d is not a velstatus_bsl_state", (int)o.bsl);
-    if (o.errors < 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.errors is negative (%lld)", (long long)o.errors);
+    if (o.errors < 0 || o.completed_before < 0 || o.failed_before < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.%s is negative",
+                                    o.errors < 0 ? "errors" : o.completed_before < 0 ? "completed_before" : "failed_before");
     if (o.phase == VELSTATUS_PHASE_IN_PROGRESS && o.bsl != VELSTATUS_BSL_AVAILABLE)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "options.bsl must be available with phase InProgress: a missing or read-only "
@@ -1007,6 +1022,21 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         if (st != VELSTATUS_OK)
             break;
         count_flags(r, f);
+        if (msg.p != NULL && o.phase == VELSTATUS_PHASE_IN_PROGRESS && list->kind == VELSTATUS_KIND_RESTORE) {
+            /* RC:runValidatedRestore records them as restore errors, prefixed (SPEC §2.7) */
+            velstatus__buf pre;
+            char *s2;
+            size_t n2;
+            velstatus__buf_init(&pre, list->ctx);
+            velstatus__buf_puts(&pre, "error from restore item operation: ");
+            velstatus__buf_append(&pre, msg.p, msg.len);
+            velstatus__buf_reset(&msg);
+            st = velstatus__buf_finish(&pre, &s2, &n2, err);
+            if (st != VELSTATUS_OK)
+                break;
+            msg.p = s2;
+            msg.len = n2;
+        }
         if (msg.p != NULL) {
             st = result_add_error(r, msg.p, msg.len, err);
             if (st != VELSTATUS_OK)
@@ -1050,6 +1080,28 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
             ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
                                                                      : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
         r->phase = ph;
+    }
+    {
+        int64_t added = (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr);
+        int pending, finished;
+        if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
+            r->errors_added = added;
+            r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
+        } else {
+            r->errors_added = sat_add(o.errors, added);
+            pending = r->errors_added > 0;
+            finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+            if (list->kind == VELSTATUS_KIND_BACKUP)
+                finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED ||
+                           r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
+            if (pending || finished)
+                r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
+            else if ((uint64_t)o.completed_before != (uint64_t)r->completed ||
+                     (uint64_t)o.failed_before != (uint64_t)r->failed)
+                r->persist = VELSTATUS_PERSIST_PATCH;
+            else
+                r->persist = VELSTATUS_PERSIST_NONE;
+        }
     }
     *out = r;
     return VELSTATUS_OK;

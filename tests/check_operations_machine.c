@@ -1080,6 +1080,74 @@ START_TEST(bsl_missing_or_readonly)
 }
 END_TEST
 
+/* SPEC §2.5 step 6 (status.errors) and step 11 (what is written), §2.6, §6.7. */
+START_TEST(persist_and_errors_added)
+{
+    static const char *const st[] = {"{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}",
+                                     "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}"};
+    static const struct {
+        int kind;           /* 0 backup, 1 restore */
+        velstatus_phase phase;
+        int done0, done1;   /* operation completes in this pass */
+        int err0;           /* operation 0 fails in this pass */
+        int64_t pending, completed_before;
+        int bsl;
+        velstatus_persist_action want;
+        int64_t added;
+    } rows[] = {
+        {0, W, 0, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_NONE, 0},             /* progress only: memory */
+        {0, W, 1, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_PATCH, 0},            /* completion counts changed */
+        {0, W, 1, 0, 0, 0, 1, 0, VELSTATUS_PERSIST_NONE, 0},             /* ... but already known */
+        {0, W, 0, 0, 1, 0, 0, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 1}, /* a new error */
+        {0, WPF, 0, 0, 0, 2, 0, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 2}, /* pending errors */
+        {0, W, 1, 1, 0, 0, 2, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0}, /* Finalizing */
+        {0, W, 0, 0, 0, 0, 0, 1, VELSTATUS_PERSIST_PATCH, 0},            /* BSL missing: no store, no count */
+        {0, W, 0, 0, 0, 0, 0, 2, VELSTATUS_PERSIST_PATCH, 0},            /* BSL read-only */
+        {1, W, 1, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_PATCH, 0},
+        {1, W, 1, 1, 0, 0, 2, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0},
+        {1, W, 0, 0, 0, 0, 0, 1, VELSTATUS_PERSIST_PATCH, 0},
+        {0, VELSTATUS_PHASE_IN_PROGRESS, 0, 0, 1, 3, 0, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 1},
+    };
+    velstatus_ctx *ctx = new_ctx();
+    for (int p = 0; p < 2; p++) {
+        velstatus_policy pol = preset((velstatus_preset)p);
+        pol.progress_error_grace_ns = 0;
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            velstatus_oplist *l = make_list(ctx, rows[i].kind ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
+            velstatus_reconcile_options o = opts(rows[i].phase, T0 + SEC, &pol);
+            velstatus_reconcile_result *r;
+            fake f;
+            fake_init(&f);
+            f.ans[0] = rows[i].err0 ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "e") : progress(rows[i].done0, NULL, 0, 0);
+            f.ans[1] = progress(rows[i].done1, NULL, 0, 0);
+            o.errors = rows[i].pending;
+            o.completed_before = rows[i].completed_before;
+            o.bsl = (velstatus_bsl_state)rows[i].bsl;
+            r = reconcile_ok(l, &f, &o);
+            ck_assert_msg(velstatus_reconcile_result_persist(r) == rows[i].want, "row %zu preset %d: persist %d", i, p,
+                          (int)velstatus_reconcile_result_persist(r));
+            ck_assert_int_eq(velstatus_reconcile_result_errors_added(r), rows[i].added);
+            velstatus_reconcile_result_free(r);
+            velstatus_oplist_free(l);
+        }
+    }
+    {
+        velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
+        velstatus_reconcile_options o = opts(W, T0, NULL);
+        velstatus_reconcile_result *r = NULL;
+        o.failed_before = -1;
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL), VELSTATUS_E_INVALID);
+        o.failed_before = 0;
+        o.completed_before = -1;
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL), VELSTATUS_E_INVALID);
+        velstatus_oplist_free(l);
+    }
+    ck_assert_int_eq(velstatus_reconcile_result_persist(NULL), VELSTATUS_PERSIST_NONE);
+    ck_assert_int_eq(velstatus_reconcile_result_errors_added(NULL), 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* SPEC §2.7: the first evaluation at the end of the main run. */
 START_TEST(after_run_2_7)
 {
@@ -1110,6 +1178,12 @@ START_TEST(after_run_2_7)
                 r = reconcile_ok(l, &f, &o);
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu: %s", i,
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
+                if (rows[i].op_error) {
+                    const char *want = k == 0 ? "failed, plugin: act-0"
+                                       : p == 0 ? "error from restore item operation: failed"
+                                                : "error from restore item operation: failed, plugin: act-0";
+                    assert_errors(r, &want, 1);
+                }
                 velstatus_reconcile_result_free(r);
                 velstatus_oplist_free(l);
             }
@@ -1414,6 +1488,8 @@ START_TEST(init_functions_and_null_getters)
     ck_assert_int_eq(o.errors, 0);
     ck_assert_ptr_null(o.policy);
     ck_assert_ptr_null(o.bsl_name);
+    ck_assert_int_eq(o.completed_before, 0);
+    ck_assert_int_eq(o.failed_before, 0);
     memset(&p, 0x55, sizeof p);
     velstatus_op_progress_init(&p, sizeof p);
     ck_assert_uint_eq(p.struct_size, sizeof p);
@@ -1535,6 +1611,27 @@ START_TEST(reconcile_fails_cleanly_without_memory)
             } VS_FAILALLOC_END(fa, ctx, st);
         }
     }
+    /* a restore's first evaluation: the prefixed messages */
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *l = NULL;
+        velstatus_op_reports *reports = NULL;
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_RESTORE, in, strlen(in), NULL);
+        if (st == VELSTATUS_OK)
+            st = velstatus_op_reports_from_json(&reports, ctx, rep, strlen(rep), NULL);
+        if (st == VELSTATUS_OK) {
+            velstatus_policy pol = velstatus_policy_velero();
+            velstatus_plugin_client c;
+            velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC, &pol);
+            velstatus_reconcile_result *r = NULL;
+            velstatus_op_reports_client(&c, reports, NULL);
+            st = velstatus_oplist_reconcile(&r, l, &c, &o, NULL);
+            if (st == VELSTATUS_OK)
+                ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, NULL), "error from restore item operation: bad");
+            velstatus_reconcile_result_free(r);
+        }
+        velstatus_op_reports_free(reports);
+        velstatus_oplist_free(l);
+    } VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -1564,6 +1661,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, partially_failed_edge_or_level);
     tcase_add_test(tc, pending_errors_set_partially_failed);
     tcase_add_test(tc, bsl_missing_or_readonly);
+    tcase_add_test(tc, persist_and_errors_added);
     tcase_add_test(tc, after_run_2_7);
     tcase_add_test(tc, cancel_on_timeout_only);
     tcase_add_test(tc, no_plugin_client);

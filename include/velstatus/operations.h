@@ -642,7 +642,9 @@ typedef struct velstatus_op_reply velstatus_op_reply;
 
 /**
  * @brief Answers a progress callback: copies the report (texts included)
- * into the reply. A later call replaces an earlier one.
+ * into the reply. A later call replaces an earlier one; a call that fails
+ * leaves the reply unanswered (return its failure from the callback: after
+ * ::VELSTATUS_E_NOMEM here the pass ends with ::VELSTATUS_E_NOMEM).
  * @param[in,out] reply The reply the callback was given.
  * @param[in] progress What the plugin said.
  * @param[out] err Error details on failure, or NULL.
@@ -734,6 +736,8 @@ typedef struct velstatus_reconcile_options {
     const char *bsl_name;           /**< The BSL's name, for the not-found error; NULL means "default". */
     size_t bsl_name_len;            /**< Length of bsl_name. */
     const velstatus_policy *policy; /**< The policy, or NULL for the hardened preset. */
+    int64_t completed_before;       /**< `status.backupItemOperationsCompleted` (or the restore's) before the pass, for velstatus_reconcile_result_persist(). Default 0; negative is E_INVALID. */
+    int64_t failed_before;          /**< `status.backupItemOperationsFailed` (or the restore's) before the pass. Default 0; negative is E_INVALID. */
 } velstatus_reconcile_options;
 
 /**
@@ -742,6 +746,19 @@ typedef struct velstatus_reconcile_options {
  * @param[in] struct_size sizeof(velstatus_reconcile_options) as the caller sees it.
  */
 VELSTATUS_API void velstatus_reconcile_options_init(velstatus_reconcile_options *opts, size_t struct_size);
+
+/** @brief What the host must write after a pass (SPEC §2.5 step 11, `updateBackupAndOperationsJSON`). */
+typedef enum velstatus_persist_action {
+    /** Nothing: incremental progress stays in memory (the host keeps the list). */
+    VELSTATUS_PERSIST_NONE = 0,
+    /** Patch the Backup/Restore CR only (new completion counts; or a BSL
+     *  problem, where Velero has no backup store to upload to). */
+    VELSTATUS_PERSIST_PATCH = 1,
+    /** Upload, then patch: for a backup `velero-backup.json` and, if the list
+     *  is not empty, the itemoperations file; for a restore the
+     *  itemoperations file if not empty. Then the pending errors are cleared. */
+    VELSTATUS_PERSIST_UPLOAD_AND_PATCH = 2
+} velstatus_persist_action;
 
 /** @brief The outcome of a reconcile pass; opaque, read with the getters below. */
 typedef struct velstatus_reconcile_result velstatus_reconcile_result;
@@ -760,7 +777,9 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
  *   E or already partially failed, and becomes Finalizing /
  *   FinalizingPartiallyFailed when nothing is in progress (§2.5 table).
  * - InProgress: velstatus_phase_after_run() with the run's errors plus the
- *   new ones (and `failed > 0` when level-triggered).
+ *   new ones (and `failed > 0` when level-triggered). A restore's new errors
+ *   then read `error from restore item operation: <msg>`, as the restore
+ *   controller records them.
  *
  * With the BSL missing or read-only (Waiting phases only) no callback is
  * called and the list is not modified. A backup goes to PartiallyFailed
@@ -781,7 +800,8 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
  * @param[in] opts The options (copied); required.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL out, list or opts;
- *         a phase of the wrong kind, an unknown BSL state, negative errors,
+ *         a phase of the wrong kind, an unknown BSL state, negative errors
+ *         or `*_before` counts,
  *         a BSL state other than available with phase InProgress);
  *         ::VELSTATUS_E_STATE (a phase other than InProgress and the two
  *         Waiting phases: Velero's controllers skip those); ::VELSTATUS_E_ABI
@@ -869,6 +889,31 @@ VELSTATUS_API size_t velstatus_reconcile_result_error_count(const velstatus_reco
  */
 VELSTATUS_API const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *result, size_t i,
                                                            size_t *len);
+
+/**
+ * @brief What to write after the pass, as Velero decides it (SPEC §2.5 step
+ * 11; the same rule for restores, §2.6): UPLOAD_AND_PATCH when errors are
+ * pending (velstatus_reconcile_options::errors plus the new ones) or the next
+ * phase is Completed, PartiallyFailed, Finalizing or FinalizingPartiallyFailed
+ * (for restores: Finalizing or FinalizingPartiallyFailed); otherwise PATCH when
+ * the completed or failed count differs from the options' `*_before` counts;
+ * otherwise NONE. With a BSL problem, PATCH (Velero has no store then). After
+ * the first evaluation (phase InProgress) the backup or restore controller
+ * always persists: UPLOAD_AND_PATCH.
+ * @param[in] result The result, or NULL (NONE).
+ * @return The action.
+ */
+VELSTATUS_API velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *result);
+
+/**
+ * @brief How much Velero adds to the CR's `status.errors` for this pass:
+ * the pending plus the new errors (SPEC §2.5 step 6); 0 on the BSL paths,
+ * where Velero does not count its own error (SPEC §6.7); the new errors after
+ * the main run (each is logged).
+ * @param[in] result The result, or NULL (0).
+ * @return The count.
+ */
+VELSTATUS_API int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *result);
 
 /**
  * @brief The number of operations Cancel was called for (in list order).
