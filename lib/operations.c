@@ -145,18 +145,18 @@ static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_
 /* The step                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static int t_nonnil(uint8_t s)
+static inline int t_nonnil(uint8_t s)
 {
     return s == VS__T_ZERO || s == VS__T_LOCAL || s == VS__T_UTC;
 }
 
-static int t_has(uint8_t s)
+static inline int t_has(uint8_t s)
 {
     return s == VS__T_LOCAL || s == VS__T_UTC;
 }
 
 /* SPEC §2.4 step 4 for one of started/updated. */
-static int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
+static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
         has = 0;
@@ -194,12 +194,16 @@ typedef struct pend {
     const char *fresh; /* pool copy when the text does not fit in place */
 } pend;
 
-static int str_eq(const vs__str *a, const char *p, size_t n)
+/* Lengths first; then the same pointer (a host answering with the stored
+ * text); the bytes last. */
+static inline int str_eq(const vs__str *a, const char *p, size_t n)
 {
-    return a->len == n && (n == 0 || memcmp(a->p, p, n) == 0);
+    return a->len == n && (n == 0 || a->p == p || memcmp(a->p, p, n) == 0);
 }
 
-/* Everything the step decided, applied only once every allocation succeeded. */
+/* Everything the step decided, applied only once every allocation succeeded.
+ * `msg` is initialised by plan_message() only (valid when has_msg): the
+ * steady step never touches it. */
 typedef struct plan {
     pend strs[3];
     int nstrs;
@@ -251,11 +255,12 @@ static void plan_commit(velstatus_oplist *l, plan *pl)
 }
 
 /* The message Velero records in `errs` for a newly failed operation. */
-static void plan_message(plan *pl, velstatus_kind kind, const velstatus_policy *pol, const velstatus_op *op,
+static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, const velstatus_policy *pol, const velstatus_op *op,
                          const char *text, size_t len, int lookup)
 {
     const vs__str *act = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     pl->has_msg = 1;
+    velstatus__buf_init(&pl->msg, ctx);
     if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_error_plugin_suffix)
         velstatus__buf_append(&pl->msg, text, len);
     else
@@ -285,15 +290,6 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
 
     pl.nstrs = 0;
     pl.has_msg = 0;
-    velstatus__buf_init(&pl.msg, l->ctx);
-    work.n_completed = op->n_completed;
-    work.n_total = op->n_total;
-    work.err_since = op->err_since;
-    memcpy(work.t, op->t, sizeof work.t);
-    memcpy(work.tstate, op->tstate, sizeof work.tstate);
-    work.phase = op->phase;
-    work.has_err_since = op->has_err_since;
-
     if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS) {
         /* Step 0. */
         if (op->phase == VELSTATUS_OP_PHASE_COMPLETED) {
@@ -320,11 +316,11 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
                 return velstatus__error_nomem(err);
             }
             plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
-            plan_message(&pl, l->kind, pol, op, t.p, t.len, 0);
+            plan_message(&pl, l->ctx, l->kind, pol, op, t.p, t.len, 0);
             st = plan_alloc(l, &pl, err);
             if (st != VELSTATUS_OK) {
                 velstatus__buf_reset(&t);
-                velstatus__buf_reset(&pl.msg);
+                velstatus__buf_reset(&pl.msg); /* plan_message() ran */
                 return st;
             }
             plan_commit(l, &pl);
@@ -335,6 +331,14 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
         *msg_out = pl.msg;
         return VELSTATUS_OK;
     }
+
+    work.n_completed = op->n_completed;
+    work.n_total = op->n_total;
+    work.err_since = op->err_since;
+    memcpy(work.t, op->t, sizeof work.t);
+    memcpy(work.tstate, op->tstate, sizeof work.tstate);
+    work.phase = op->phase;
+    work.has_err_since = op->has_err_since;
 
     if (r->report != VELSTATUS_OP_REPORT_PROGRESS) {
         /* Steps 1-2: lookup or Progress error, with the optional grace period. */
@@ -414,7 +418,7 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
 
     if (fail_text != NULL) {
         plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], fail_text, fail_len);
-        plan_message(&pl, l->kind, pol, op, fail_text, fail_len, fail_lookup);
+        plan_message(&pl, l->ctx, l->kind, pol, op, fail_text, fail_len, fail_lookup);
         flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
         flags &= ~(uint32_t)VELSTATUS_OP_STEP_MISSING_CREATED;
     } else if (completed_now) {
@@ -428,9 +432,16 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
         flags |= VELSTATUS_OP_STEP_IN_PROGRESS;
     }
 
+    if (!(flags & VELSTATUS_OP_STEP_CHANGED)) {
+        /* The steady state: nothing to allocate (a string or a message
+         * always comes with CHANGED), `work` equals the record. */
+        *flags_out = flags;
+        return VELSTATUS_OK;
+    }
     st = plan_alloc(l, &pl, err);
     if (st != VELSTATUS_OK) {
-        velstatus__buf_reset(&pl.msg);
+        if (pl.has_msg)
+            velstatus__buf_reset(&pl.msg);
         return st;
     }
     /* Commit: nothing below can fail. */
@@ -453,58 +464,78 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
             velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_IN_PROGRESS);
     }
     *flags_out = flags;
-    *msg_out = pl.msg;
+    if (pl.has_msg)
+        *msg_out = pl.msg;
     return VELSTATUS_OK;
+}
+
+/* A report valid as it stands (this library's struct size), checked without
+ * copying it: the common case. */
+static inline int report_ok(const velstatus_op_progress *p)
+{
+    return p->struct_size == sizeof *p && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
+           (p->err != NULL || p->err_len == 0) && (p->operation_units != NULL || p->operation_units_len == 0) &&
+           (p->description != NULL || p->description_len == 0) && p->err_len <= UINT32_MAX &&
+           p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX;
+}
+
+/* The step with a policy or report of another struct size (or an invalid
+ * one): both are copied into structs of this library's size first. Kept out
+ * of velstatus_oplist_step so that the common path has no large locals. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static velstatus_status step_copying(uint32_t *flags, velstatus__buf *msg, velstatus_oplist *list, size_t index,
+                                     const velstatus_op_progress *report, int64_t now_ns, int64_t timeout_ns,
+                                     const velstatus_policy *policy, velstatus_error *err)
+{
+    velstatus_policy pol;
+    velstatus_op_progress r;
+    velstatus_status st;
+    const velstatus_op *op = &list->ops[index];
+    if (policy == NULL || policy->struct_size != sizeof pol) {
+        st = velstatus__policy_load(&pol, policy, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        policy = &pol;
+    }
+    if (report == NULL && (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "report is NULL but operation %zu is %s and needs one",
+                                    index, op->s[VELSTATUS_OP_FIELD_PHASE].p);
+    if (report != NULL && !report_ok(report)) {
+        st = load_report(&r, report, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        report = &r;
+    }
+    return step_core(flags, msg, list, index, report, now_ns, timeout_ns, policy, err);
 }
 
 velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *message_len, velstatus_oplist *list,
                                        size_t index, const velstatus_op_progress *report, int64_t now_ns,
                                        int64_t timeout_ns, const velstatus_policy *policy, velstatus_error *err)
 {
-    velstatus_policy pol;
-    const velstatus_policy *pp;
-    velstatus_op_progress r;
-    const velstatus_op_progress *rp = NULL;
+    static const velstatus_op_progress missing; /* marks a NULL report that is needed */
     velstatus__buf msg;
     velstatus_status st;
     uint32_t f = 0;
     const velstatus_op *op;
-    int needs;
     if (flags == NULL || list == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", flags == NULL ? "flags" : "list");
     if (index >= list->n)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
                                     index, list->n);
-    if (policy != NULL && policy->struct_size == sizeof pol) {
-        pp = policy; /* the common case: no copy */
-    } else {
-        st = velstatus__policy_load(&pol, policy, err);
-        if (st != VELSTATUS_OK)
-            return st;
-        pp = &pol;
-    }
     op = &list->ops[index];
-    needs = op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
-    if (needs) {
-        if (report == NULL)
-            return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                        "report is NULL but operation %zu is %s and needs one", index,
-                                        op->s[VELSTATUS_OP_FIELD_PHASE].p);
-        if (report->struct_size == sizeof r && report->flags == 0 && report->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
-            (report->err != NULL || report->err_len == 0) &&
-            (report->operation_units != NULL || report->operation_units_len == 0) &&
-            (report->description != NULL || report->description_len == 0) && report->err_len <= UINT32_MAX &&
-            report->operation_units_len <= UINT32_MAX && report->description_len <= UINT32_MAX) {
-            rp = report; /* the common case: already valid, no copy */
-        } else {
-            st = load_report(&r, report, err);
-            if (st != VELSTATUS_OK)
-                return st;
-            rp = &r;
-        }
-    }
-    memset(&msg, 0, sizeof msg);
-    st = step_core(&f, &msg, list, index, rp, now_ns, timeout_ns, pp, err);
+    if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
+        report = NULL; /* not consulted, not checked */
+    else if (report == NULL)
+        report = &missing; /* step_copying() reports it, after the policy as before */
+    msg.p = NULL;
+    if (policy != NULL && policy->struct_size == sizeof *policy && report != &missing &&
+        (report == NULL || report_ok(report)))
+        st = step_core(&f, &msg, list, index, report, now_ns, timeout_ns, policy, err); /* no copy */
+    else
+        st = step_copying(&f, &msg, list, index, report == &missing ? NULL : report, now_ns, timeout_ns, policy, err);
     if (st != VELSTATUS_OK)
         return st;
     *flags = f;
@@ -516,7 +547,8 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     }
     if (message_len != NULL)
         *message_len = msg.p != NULL ? msg.len : 0;
-    velstatus__buf_reset(&msg);
+    if (msg.p != NULL)
+        velstatus__buf_reset(&msg);
     return VELSTATUS_OK;
 }
 
