@@ -858,20 +858,38 @@ const char *velstatus_reconcile_result_cancel_error(const velstatus_reconcile_re
 /* The driver                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static void count_flags(velstatus_reconcile_result *r, uint32_t f)
+/* Index of the lowest set bit of a non-zero f. */
+static inline int low_bit(uint32_t f)
 {
-    int bit;
-    for (bit = 0; bit < VS__NFLAGS; bit++)
-        if (f & (1u << bit))
-            r->counts[bit]++;
-    if (f & VELSTATUS_OP_STEP_COUNT_COMPLETED)
-        r->completed++;
-    if (f & VELSTATUS_OP_STEP_COUNT_FAILED)
-        r->failed++;
-    if (f & VELSTATUS_OP_STEP_IN_PROGRESS)
-        r->in_progress++;
-    if (f & VELSTATUS_OP_STEP_CHANGED)
-        r->changes = 1;
+#if defined(__GNUC__)
+    return __builtin_ctz(f);
+#else
+    int bit = 0;
+    while (!(f & 1u)) {
+        f >>= 1;
+        bit++;
+    }
+    return bit;
+#endif
+}
+
+/* Per operation: one increment per set flag (one or two in practice). */
+static inline void count_flags(velstatus_reconcile_result *r, uint32_t f)
+{
+    f &= (1u << VS__NFLAGS) - 1;
+    while (f != 0) {
+        r->counts[low_bit(f)]++;
+        f &= f - 1;
+    }
+}
+
+/* The totals, from the per-flag counts, once per pass. */
+static void count_totals(velstatus_reconcile_result *r)
+{
+    r->completed = r->counts[low_bit(VELSTATUS_OP_STEP_COUNT_COMPLETED)];
+    r->failed = r->counts[low_bit(VELSTATUS_OP_STEP_COUNT_FAILED)];
+    r->in_progress = r->counts[low_bit(VELSTATUS_OP_STEP_IN_PROGRESS)];
+    r->changes = r->counts[low_bit(VELSTATUS_OP_STEP_CHANGED)] > 0;
 }
 
 /* Velero's lookup error for a record whose plugin cannot be obtained. */
@@ -960,6 +978,7 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
         }
         count_flags(r, f);
     }
+    count_totals(r);
     r->still = r->in_progress > 0;
     r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
@@ -1126,6 +1145,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return st;
     }
 
+    count_totals(r);
     r->still = r->in_progress > 0;
     level = pol.level_triggered_partial_failure && r->failed > 0;
     if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
