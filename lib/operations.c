@@ -122,6 +122,16 @@ void velstatus_reconcile_options_init(velstatus_reconcile_options *opts, size_t 
     }
 }
 
+/* A report valid as it stands (this library's struct size), checked without
+ * copying it: the common case. */
+static inline int report_ok(const velstatus_op_progress *p)
+{
+    return p->struct_size == sizeof *p && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
+           (p->err != NULL || p->err_len == 0) && (p->operation_units != NULL || p->operation_units_len == 0) &&
+           (p->description != NULL || p->description_len == 0) && p->err_len <= UINT32_MAX &&
+           p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX;
+}
+
 /* A report is checked and copied into a local struct of this library's size. */
 static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_op_progress *src, velstatus_error *err)
 {
@@ -498,16 +508,6 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
     return VELSTATUS_OK;
 }
 
-/* A report valid as it stands (this library's struct size), checked without
- * copying it: the common case. */
-static inline int report_ok(const velstatus_op_progress *p)
-{
-    return p->struct_size == sizeof *p && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
-           (p->err != NULL || p->err_len == 0) && (p->operation_units != NULL || p->operation_units_len == 0) &&
-           (p->description != NULL || p->description_len == 0) && p->err_len <= UINT32_MAX &&
-           p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX;
-}
-
 /* The step with a policy or report of another struct size (or an invalid
  * one): both are copied into structs of this library's size first. Kept out
  * of velstatus_oplist_step so that the common path has no large locals. */
@@ -586,12 +586,12 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
 /* ------------------------------------------------------------------------ */
 
 
-/* Forgets the answer; keeps the text buffers for the next call. */
+/* Forgets the answer; keeps the text buffers for the next call. `p` is
+ * read only when `set`, and both setters write all of it. */
 static void reply_clear(velstatus_op_reply *rp)
 {
     rp->set = 0;
     rp->oom = 0;
-    memset(&rp->p, 0, sizeof rp->p);
 }
 
 static void reply_release(velstatus_op_reply *rp)
@@ -605,7 +605,7 @@ static void reply_release(velstatus_op_reply *rp)
 }
 
 /* Copies s into text slot k (growing it), NUL-terminated. */
-static const char *reply_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
+static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
 {
     if (len + 1 > rp->cap[k]) {
         size_t cap = len + 1 < 64 ? 64 : len + 1;
@@ -631,18 +631,21 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", reply == NULL ? "reply" : "progress");
     if (reply->is_cancel)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
-    st = load_report(&r, progress, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    if (!report_ok(progress)) { /* else the common case: used in place */
+        st = load_report(&r, progress, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        progress = &r;
+    }
     reply->set = 0; /* unanswered until every text is copied */
-    t0 = reply_text(reply, 0, r.err, r.err_len);
-    t1 = t0 != NULL ? reply_text(reply, 1, r.operation_units, r.operation_units_len) : NULL;
-    t2 = t1 != NULL ? reply_text(reply, 2, r.description, r.description_len) : NULL;
+    t0 = reply_text(reply, 0, progress->err, progress->err_len);
+    t1 = t0 != NULL ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
+    t2 = t1 != NULL ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
     if (t2 == NULL) {
         reply->oom = 1;
         return velstatus__error_nomem(err);
     }
-    reply->p = r;
+    reply->p = *progress;
     reply->p.err = t0;
     reply->p.operation_units = t1;
     reply->p.description = t2;
