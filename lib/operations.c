@@ -308,8 +308,14 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
     pl->msg.len--;
 }
 
-/* The step on a validated report (NULL for records that need none). */
-static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l, size_t index,
+/* The step on a validated report (NULL for records that need none). Inlined
+ * into its two callers, velstatus_oplist_step and the reconcile loop: the
+ * call itself (nine arguments, six saved registers) was a sixth of a steady
+ * step. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l, size_t index,
                                   const velstatus_op_progress *r, int64_t now, int64_t timeout,
                                   const velstatus_policy *pol, velstatus_error *err)
 {
@@ -508,36 +514,34 @@ static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, 
     return VELSTATUS_OK;
 }
 
-/* The step with a policy or report of another struct size (or an invalid
- * one): both are copied into structs of this library's size first. Kept out
- * of velstatus_oplist_step so that the common path has no large locals. */
+/* A policy or report of another struct size (or an invalid one): copied
+ * into *pol / *r, of this library's size, and *policy / *report pointed at
+ * them. Kept out of line: the common path validates in place. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static velstatus_status step_copying(uint32_t *flags, velstatus__buf *msg, velstatus_oplist *list, size_t index,
-                                     const velstatus_op_progress *report, int64_t now_ns, int64_t timeout_ns,
-                                     const velstatus_policy *policy, velstatus_error *err)
+static velstatus_status step_load(velstatus_policy *pol, velstatus_op_progress *r, const velstatus_policy **policy,
+                                  const velstatus_op_progress **report, const velstatus_oplist *list, size_t index,
+                                  velstatus_error *err)
 {
-    velstatus_policy pol;
-    velstatus_op_progress r;
     velstatus_status st;
     const velstatus_op *op = &list->ops[index];
-    if (policy == NULL || policy->struct_size != sizeof pol) {
-        st = velstatus__policy_load(&pol, policy, err);
+    if (*policy == NULL || (*policy)->struct_size != sizeof *pol) {
+        st = velstatus__policy_load(pol, *policy, err);
         if (st != VELSTATUS_OK)
             return st;
-        policy = &pol;
+        *policy = pol;
     }
-    if (report == NULL && (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
+    if (*report == NULL && (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "report is NULL but operation %zu is %s and needs one",
                                     index, op->s[VELSTATUS_OP_FIELD_PHASE].p);
-    if (report != NULL && !report_ok(report)) {
-        st = load_report(&r, report, err);
+    if (*report != NULL && !report_ok(*report)) {
+        st = load_report(r, *report, err);
         if (st != VELSTATUS_OK)
             return st;
-        report = &r;
+        *report = r;
     }
-    return step_core(flags, msg, list, index, report, now_ns, timeout_ns, policy, err);
+    return VELSTATUS_OK;
 }
 
 velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *message_len, velstatus_oplist *list,
@@ -545,6 +549,8 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
                                        int64_t timeout_ns, const velstatus_policy *policy, velstatus_error *err)
 {
     static const velstatus_op_progress missing; /* marks a NULL report that is needed */
+    velstatus_policy pol;
+    velstatus_op_progress r;
     velstatus__buf msg;
     velstatus_status st;
     uint32_t f = 0;
@@ -560,11 +566,15 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     else if (report == NULL)
         report = &missing; /* step_copying() reports it, after the policy as before */
     msg.p = NULL;
-    if (policy != NULL && policy->struct_size == sizeof *policy && report != &missing &&
-        (report == NULL || report_ok(report)))
-        st = step_core(&f, &msg, list, index, report, now_ns, timeout_ns, policy, err); /* no copy */
-    else
-        st = step_copying(&f, &msg, list, index, report == &missing ? NULL : report, now_ns, timeout_ns, policy, err);
+    if (policy == NULL || policy->struct_size != sizeof *policy || report == &missing ||
+        (report != NULL && !report_ok(report))) {
+        if (report == &missing)
+            report = NULL;
+        st = step_load(&pol, &r, &policy, &report, list, index, err);
+        if (st != VELSTATUS_OK)
+            return st;
+    }
+    st = step_core(&f, &msg, list, index, report, now_ns, timeout_ns, policy, err);
     if (st != VELSTATUS_OK)
         return st;
     *flags = f;
