@@ -6,6 +6,10 @@ VS_BINDING_TESTS += bindings/go/run-tests.sh
 VS_GO_DIST_FILES = \
 	bindings/go/go.mod \
 	bindings/go/velstatus.go \
+	bindings/go/callbacks.go \
+	bindings/go/shim.c \
+	bindings/go/serverstatus.go \
+	bindings/go/serverstatus_test.go \
 	bindings/go/handle.go \
 	bindings/go/phase.go \
 	bindings/go/policy.go \

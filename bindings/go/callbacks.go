@@ -1,0 +1,73 @@
+package velstatus
+
+// This file holds only the //export functions that the C trampolines of
+// shim.c call. Its preamble has declarations only, as cgo requires of a
+// file with //export.
+//
+// Every function here recovers panics (they must not unwind through the
+// library's C frames), records the first error or panic on the call's
+// callbackTarget, and returns a negative code; the Go API call returns the
+// recorded error once the library is back.
+
+/*
+#include <velstatus.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// ---- server status step (velstatus_server_status_host) ----
+
+//export vsGoServerListBSLs
+func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
+	call := cellValue(h).(*serverStepCall)
+	defer call.target.recoverInto(&ret)
+	b, err := call.host.ListBSLs()
+	if err != nil {
+		return call.target.fail(err)
+	}
+	// The text must outlive this callback (the library reads it after we
+	// return), so it goes to C memory, freed when the step is over.
+	p := C.CBytes(b)
+	call.listed = append(call.listed, p)
+	*json = (*C.char)(p)
+	*n = C.size_t(len(b))
+	return 0
+}
+
+//export vsGoServerReadStatus
+func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_status, reasons *C.uint32_t) (ret C.int) {
+	call := cellValue(h).(*serverStepCall)
+	defer call.target.recoverInto(&ret)
+	s, rs, ok, err := call.reader.ReadStatus()
+	if err != nil {
+		return call.target.fail(err)
+	}
+	if !ok {
+		*has = 0
+		return 0
+	}
+	cs, err := s.cvalue()
+	if err != nil {
+		return call.target.fail(err)
+	}
+	mask, err := reasonMask(rs)
+	if err != nil {
+		return call.target.fail(err)
+	}
+	*has, *status, *reasons = 1, cs, mask
+	return 0
+}
+
+//export vsGoServerPublish
+func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons C.uint32_t, json *C.char, n C.size_t) (ret C.int) {
+	call := cellValue(h).(*serverStepCall)
+	defer call.target.recoverInto(&ret)
+	js := C.GoBytes(unsafe.Pointer(json), C.int(n))
+	if err := call.host.Publish(serverStateOf(status), reasonsOf(reasons), js); err != nil {
+		return call.target.fail(err)
+	}
+	return 0
+}

@@ -1,0 +1,39 @@
+/* C trampolines for the Go binding (STYLE §2.16). A vtable's userdata is a
+ * C-allocated uintptr_t cell holding a runtime/cgo.Handle; each trampoline
+ * passes the handle's value to the //export function of callbacks.go. The
+ * vtables are filled here, in C, so Go never handles C function pointers. */
+#include <stdint.h>
+#include <string.h>
+#include <velstatus.h>
+#include "_cgo_export.h"
+
+#define VS_HANDLE(ud) (*(const uintptr_t *)(ud))
+
+/* ---- server status step ---- */
+
+static int vs_go_server_list_bsls(void *ud, const char **json, size_t *json_len)
+{
+    return vsGoServerListBSLs(VS_HANDLE(ud), (char **)json, json_len);
+}
+
+static int vs_go_server_read_status(void *ud, int *has_status, velstatus_server_status *status,
+                                    uint32_t *reasons)
+{
+    return vsGoServerReadStatus(VS_HANDLE(ud), has_status, status, reasons);
+}
+
+static int vs_go_server_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json,
+                                size_t json_len)
+{
+    return vsGoServerPublish(VS_HANDLE(ud), status, reasons, (char *)json, json_len);
+}
+
+void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read);
+void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read)
+{
+    velstatus_server_status_host_init(host, sizeof *host);
+    host->userdata = userdata;
+    host->list_bsls = vs_go_server_list_bsls;
+    host->read_status = with_read ? vs_go_server_read_status : NULL;
+    host->publish = vs_go_server_publish;
+}
