@@ -10,6 +10,8 @@ VS_GO_DIST_FILES = \
 	bindings/go/shim.c \
 	bindings/go/serverstatus.go \
 	bindings/go/serverstatus_test.go \
+	bindings/go/retry.go \
+	bindings/go/retry_test.go \
 	bindings/go/handle.go \
 	bindings/go/phase.go \
 	bindings/go/policy.go \

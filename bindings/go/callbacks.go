@@ -15,6 +15,8 @@ package velstatus
 import "C"
 
 import (
+	"errors"
+	"time"
 	"unsafe"
 )
 
@@ -69,5 +71,71 @@ func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons 
 	if err := call.host.Publish(serverStateOf(status), reasonsOf(reasons), js); err != nil {
 		return call.target.fail(err)
 	}
+	return 0
+}
+
+// ---- retry drivers (velstatus_retry_host) ----
+
+//export vsGoRetryAttempt
+func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, failed *C.int, text **C.char, n *C.size_t) (ret C.int) {
+	call := cellValue(h).(*retryCall)
+	defer call.target.recoverInto(&ret)
+	call.freeText()
+	for uint64(len(call.errs))+1 < uint64(attempt) {
+		call.errs = append(call.errs, nil)
+	}
+	err := call.fn()
+	call.errs = append(call.errs, err)
+	if err != nil {
+		// The library copies the text before the next callback runs; it is
+		// freed then, or when the run is over.
+		msg := err.Error()
+		call.text = C.CBytes([]byte(msg))
+		*failed, *text, *n = 1, (*C.char)(call.text), C.size_t(len(msg))
+	}
+	return 0
+}
+
+//export vsGoRetryClassify
+func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size_t, cls *C.velstatus_retry_class, interrupted *C.int) (ret C.int) {
+	call := cellValue(h).(*retryCall)
+	defer call.target.recoverInto(&ret)
+	err := call.errOf(uint64(attempt))
+	if err == nil {
+		err = errors.New(C.GoStringN(text, C.int(n)))
+	}
+	c, intr := call.hooks.Classify(err)
+	*cls = C.velstatus_retry_class(c)
+	*interrupted = cbool(intr)
+	return 0
+}
+
+//export vsGoRetrySleep
+func vsGoRetrySleep(h C.uintptr_t, ns C.int64_t) (ret C.int) {
+	call := cellValue(h).(*retryCall)
+	defer call.target.recoverInto(&ret)
+	if err := call.hooks.Sleep(time.Duration(ns)); err != nil {
+		return call.target.fail(err)
+	}
+	return 0
+}
+
+//export vsGoRetryRandom
+func vsGoRetryRandom(h C.uintptr_t, r *C.double) (ret C.int) {
+	call := cellValue(h).(*retryCall)
+	defer call.target.recoverInto(&ret)
+	*r = C.double(call.hooks.Random())
+	return 0
+}
+
+//export vsGoRetryNow
+func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
+	call := cellValue(h).(*retryCall)
+	defer call.target.recoverInto(&ret)
+	t := call.hooks.Now()
+	if !call.began {
+		call.start, call.began = t, true
+	}
+	*ns = C.int64_t(t.Sub(call.start))
 	return 0
 }

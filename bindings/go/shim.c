@@ -37,3 +37,45 @@ void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata,
     host->read_status = with_read ? vs_go_server_read_status : NULL;
     host->publish = vs_go_server_publish;
 }
+
+/* ---- retry drivers ---- */
+
+static int vs_go_retry_attempt(void *ud, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
+{
+    return vsGoRetryAttempt(VS_HANDLE(ud), attempt, failed, (char **)err_text, err_len);
+}
+
+static int vs_go_retry_classify(void *ud, uint64_t attempt, const char *err_text, size_t err_len,
+                                velstatus_retry_class *cls, int *interrupted)
+{
+    return vsGoRetryClassify(VS_HANDLE(ud), attempt, (char *)err_text, err_len, cls, interrupted);
+}
+
+static int vs_go_retry_sleep(void *ud, int64_t ns)
+{
+    return vsGoRetrySleep(VS_HANDLE(ud), ns);
+}
+
+static int vs_go_retry_random(void *ud, double *r)
+{
+    return vsGoRetryRandom(VS_HANDLE(ud), r);
+}
+
+static int vs_go_retry_now(void *ud, int64_t *ns)
+{
+    return vsGoRetryNow(VS_HANDLE(ud), ns);
+}
+
+void vs_go_retry_host_setup(velstatus_retry_host *host, void *userdata, int attempt, int classify, int sleep,
+                            int random, int now);
+void vs_go_retry_host_setup(velstatus_retry_host *host, void *userdata, int attempt, int classify, int sleep,
+                            int random, int now)
+{
+    velstatus_retry_host_init(host, sizeof *host);
+    host->userdata = userdata;
+    host->attempt = attempt ? vs_go_retry_attempt : NULL;
+    host->classify = classify ? vs_go_retry_classify : NULL;
+    host->sleep = sleep ? vs_go_retry_sleep : NULL;
+    host->random = random ? vs_go_retry_random : NULL;
+    host->now = now ? vs_go_retry_now : NULL;
+}
