@@ -26,6 +26,9 @@ import (
 func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
+	if call.target.panicked() {
+		return hostFailure
+	}
 	b, err := call.host.ListBSLs()
 	if err != nil {
 		return call.target.fail(err)
@@ -43,6 +46,9 @@ func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
 func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_status, reasons *C.uint32_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
+	if call.target.panicked() {
+		return hostFailure
+	}
 	s, rs, ok, err := call.reader.ReadStatus()
 	if err != nil {
 		return call.target.fail(err)
@@ -67,9 +73,18 @@ func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_
 func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons C.uint32_t, json *C.char, n C.size_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
+	if call.target.panicked() {
+		return hostFailure
+	}
 	js := C.GoBytes(unsafe.Pointer(json), C.int(n))
-	if err := call.host.Publish(serverStateOf(status), reasonsOf(reasons), js); err != nil {
-		return call.target.fail(err)
+	// A failed publish is one failed attempt of the retry driver: it is
+	// recorded for Classify and for the step's error, not as the call's
+	// failure (a later attempt may succeed).
+	call.publishes++
+	err := call.host.Publish(serverStateOf(status), reasonsOf(reasons), js)
+	call.record(call.publishes, err)
+	if err != nil {
+		return hostFailure
 	}
 	return 0
 }
@@ -81,11 +96,8 @@ func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, failed *C.int, text **C
 	call := cellValue(h).(*retryCall)
 	defer call.target.recoverInto(&ret)
 	call.freeText()
-	for uint64(len(call.errs))+1 < uint64(attempt) {
-		call.errs = append(call.errs, nil)
-	}
 	err := call.fn()
-	call.errs = append(call.errs, err)
+	call.record(uint64(attempt), err)
 	if err != nil {
 		// The library copies the text before the next callback runs; it is
 		// freed then, or when the run is over.
@@ -96,15 +108,21 @@ func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, failed *C.int, text **C
 	return 0
 }
 
+// The hook trampolines serve both the retry drivers and the server step's
+// publish retries. After a panic they fail at once, which ends the run.
+
 //export vsGoRetryClassify
 func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size_t, cls *C.velstatus_retry_class, interrupted *C.int) (ret C.int) {
-	call := cellValue(h).(*retryCall)
-	defer call.target.recoverInto(&ret)
-	err := call.errOf(uint64(attempt))
+	st := cellValue(h).(hooked).state()
+	defer st.target.recoverInto(&ret)
+	if st.target.panicked() {
+		return hostFailure
+	}
+	err := st.errOf(uint64(attempt))
 	if err == nil {
 		err = errors.New(C.GoStringN(text, C.int(n)))
 	}
-	c, intr := call.hooks.Classify(err)
+	c, intr := st.hooks.Classify(err)
 	*cls = C.velstatus_retry_class(c)
 	*interrupted = cbool(intr)
 	return 0
@@ -112,30 +130,39 @@ func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size
 
 //export vsGoRetrySleep
 func vsGoRetrySleep(h C.uintptr_t, ns C.int64_t) (ret C.int) {
-	call := cellValue(h).(*retryCall)
-	defer call.target.recoverInto(&ret)
-	if err := call.hooks.Sleep(time.Duration(ns)); err != nil {
-		return call.target.fail(err)
+	st := cellValue(h).(hooked).state()
+	defer st.target.recoverInto(&ret)
+	if st.target.panicked() {
+		return hostFailure
+	}
+	if err := st.hooks.Sleep(time.Duration(ns)); err != nil {
+		return st.target.fail(err)
 	}
 	return 0
 }
 
 //export vsGoRetryRandom
 func vsGoRetryRandom(h C.uintptr_t, r *C.double) (ret C.int) {
-	call := cellValue(h).(*retryCall)
-	defer call.target.recoverInto(&ret)
-	*r = C.double(call.hooks.Random())
+	st := cellValue(h).(hooked).state()
+	defer st.target.recoverInto(&ret)
+	if st.target.panicked() {
+		return hostFailure
+	}
+	*r = C.double(st.hooks.Random())
 	return 0
 }
 
 //export vsGoRetryNow
 func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
-	call := cellValue(h).(*retryCall)
-	defer call.target.recoverInto(&ret)
-	t := call.hooks.Now()
-	if !call.began {
-		call.start, call.began = t, true
+	st := cellValue(h).(hooked).state()
+	defer st.target.recoverInto(&ret)
+	if st.target.panicked() {
+		return hostFailure
 	}
-	*ns = C.int64_t(t.Sub(call.start))
+	t := st.hooks.Now()
+	if !st.began {
+		st.start, st.began = t, true
+	}
+	*ns = C.int64_t(t.Sub(st.start))
 	return 0
 }

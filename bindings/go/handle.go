@@ -58,6 +58,14 @@ type callbackTarget struct {
 	err error
 }
 
+// panicked reports whether a callback of this call panicked: the remaining
+// callbacks then fail at once, so that a driver that retries a failed
+// callback (the server step's publish) stops instead of going on.
+func (t *callbackTarget) panicked() bool {
+	_, ok := t.err.(*PanicError)
+	return ok
+}
+
 // hostFailure is the negative code every trampoline returns for a Go error
 // or panic (the library reports it as VELSTATUS_E_HOST with this host code).
 const hostFailure = -1

@@ -249,15 +249,58 @@ func (r *RetryResult) TotalSleep() time.Duration {
 	return sum
 }
 
-// retryCall is what the trampolines of one retry run see.
-type retryCall struct {
-	fn     func() error
+// hookState is the part of a call that the retry hooks' trampolines
+// (classify, sleep, random, now) see; the retry drivers and the server
+// step embed it.
+type hookState struct {
 	hooks  RetryHooks
 	target callbackTarget
-	errs   []error        // errs[k-1] is attempt k's error (nil on success)
-	text   unsafe.Pointer // C copy of the last error text (the library copies it before the next callback)
-	start  time.Time      // the first Now() reading: the library gets nanoseconds since it
+	errs   []error   // errs[k-1] is attempt k's error (nil on success)
+	start  time.Time // the first Now() reading: the library gets nanoseconds since it
 	began  bool
+}
+
+func (s *hookState) state() *hookState { return s }
+
+// hooked is implemented by every call type that embeds hookState.
+type hooked interface{ state() *hookState }
+
+// setHooks copies the hooks and fills the nil ones with the real thing.
+func (s *hookState) setHooks(h *RetryHooks) {
+	if h != nil {
+		s.hooks = *h
+	}
+	if s.hooks.Sleep == nil {
+		s.hooks.Sleep = func(d time.Duration) error { time.Sleep(d); return nil }
+	}
+	if s.hooks.Random == nil {
+		s.hooks.Random = rand.Float64
+	}
+	if s.hooks.Now == nil {
+		s.hooks.Now = time.Now
+	}
+}
+
+// record stores attempt k's error.
+func (s *hookState) record(attempt uint64, err error) {
+	for uint64(len(s.errs))+1 < attempt {
+		s.errs = append(s.errs, nil)
+	}
+	s.errs = append(s.errs, err)
+}
+
+func (s *hookState) errOf(attempt uint64) error {
+	if attempt >= 1 && attempt <= uint64(len(s.errs)) {
+		return s.errs[attempt-1]
+	}
+	return nil
+}
+
+// retryCall is what the trampolines of one retry run see.
+type retryCall struct {
+	hookState
+	fn   func() error
+	text unsafe.Pointer // C copy of the last error text (the library copies it before the next callback)
 }
 
 func (c *retryCall) freeText() {
@@ -267,30 +310,12 @@ func (c *retryCall) freeText() {
 	}
 }
 
-func (c *retryCall) errOf(attempt uint64) error {
-	if attempt >= 1 && attempt <= uint64(len(c.errs)) {
-		return c.errs[attempt-1]
-	}
-	return nil
-}
-
 // runRetry sets up the vtable, runs one C driver and converts the result.
 // withFn is false for the dry run (no attempt callback).
 func runRetry(fn func() error, hooks *RetryHooks, withFn bool,
 	drive func(c *C.velstatus_ctx, host *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status) (RetryResult, error) {
 	call := &retryCall{fn: fn}
-	if hooks != nil {
-		call.hooks = *hooks
-	}
-	if call.hooks.Sleep == nil {
-		call.hooks.Sleep = func(d time.Duration) error { time.Sleep(d); return nil }
-	}
-	if call.hooks.Random == nil {
-		call.hooks.Random = rand.Float64
-	}
-	if call.hooks.Now == nil {
-		call.hooks.Now = time.Now
-	}
+	call.setHooks(hooks)
 	cell := newHostCell(call)
 	defer func() {
 		call.freeText()

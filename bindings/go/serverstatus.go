@@ -5,7 +5,8 @@ package velstatus
 #include <velstatus.h>
 
 // shim.c: fills the vtable with the C trampolines of callbacks.go.
-extern void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read);
+extern void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read,
+                                    int with_classify);
 */
 import "C"
 
@@ -137,6 +138,11 @@ type Options struct {
 	StaleAfter time.Duration // the staleness bound, >= 0 (with CheckStale)
 	// ThreeState reports NotReady as Waiting (the three-status reading).
 	ThreeState bool
+	// Policy drives the publish retries of ServerStatusStep (nil: hardened).
+	Policy *Policy
+	// RetryTimeout is the retry budget of one publish (Velero's
+	// --resource-timeout); 0 means Velero's default, 10 minutes.
+	RetryTimeout time.Duration
 }
 
 // cOptions is a C options struct. The default-location text is copied into
@@ -162,6 +168,13 @@ func (o *Options) toC() (*cOptions, error) {
 		co.c.stale_after_ns = C.int64_t(o.StaleAfter)
 	}
 	co.c.three_state = cbool(o.ThreeState)
+	co.c.retry_timeout_ns = C.int64_t(o.RetryTimeout)
+	if o.Policy != nil {
+		// The options point at the policy, so it lives in C memory too.
+		cp := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
+		*cp = o.Policy.toC()
+		co.c.policy = cp
+	}
 	if o.DefaultLocation != "" {
 		co.c.default_location = (*C.char)(C.CBytes([]byte(o.DefaultLocation)))
 		co.c.default_location_len = C.size_t(len(o.DefaultLocation))
@@ -172,6 +185,10 @@ func (o *Options) toC() (*cOptions, error) {
 func (co *cOptions) ptr() *C.velstatus_server_status_options { return &co.c }
 
 func (co *cOptions) free() {
+	if co.c.policy != nil {
+		C.free(unsafe.Pointer(co.c.policy))
+		co.c.policy = nil
+	}
 	if co.c.default_location != nil {
 		C.free(unsafe.Pointer(co.c.default_location))
 		co.c.default_location = nil
@@ -527,17 +544,22 @@ type PublishedStatusReader interface {
 
 // serverStepCall is what the trampolines of one ServerStatusStep see.
 type serverStepCall struct {
-	host   ServerStatusHost
-	reader PublishedStatusReader
-	target callbackTarget
-	listed []unsafe.Pointer // C copies of the listed JSON, freed after the step
+	hookState // the publish retries' hooks; errs holds the publish errors
+	host      ServerStatusHost
+	reader    PublishedStatusReader
+	listed    []unsafe.Pointer // C copies of the listed JSON, freed after the step
+	publishes uint64           // publish attempts so far
 }
 
 // ServerStatusStep runs one controller step (velstatus_server_status_step):
 // list the BSLs, classify them, read the published status, and publish the
-// new one when it differs. An error returned by a host method, or a panic
-// in one, is returned (wrapped in an *Error with StatusHost).
-func ServerStatusStep(host ServerStatusHost, opts Options) (v Verdict, published bool, err error) {
+// new one when it differs. The publish is a status write, retried as
+// opts.Policy says within opts.RetryTimeout, with the hooks' sleep, random,
+// clock and classifier (nil hooks: real time; a nil Classify retries every
+// error). An error from ListBSLs or ReadStatus, a publish still failing when
+// the retries end (its last error), or a panic in any of them is returned,
+// wrapped in an *Error with StatusHost.
+func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v Verdict, published bool, err error) {
 	if host == nil {
 		return Verdict{}, false, errorf(StatusInvalid, "ServerStatusStep: nil host")
 	}
@@ -548,6 +570,7 @@ func ServerStatusStep(host ServerStatusHost, opts Options) (v Verdict, published
 	defer co.free()
 	call := &serverStepCall{host: host}
 	call.reader, _ = host.(PublishedStatusReader)
+	call.setHooks(hooks)
 	cell := newHostCell(call)
 	defer func() {
 		for _, p := range call.listed {
@@ -557,12 +580,15 @@ func ServerStatusStep(host ServerStatusHost, opts Options) (v Verdict, published
 	}()
 	err = withTempContext(func(c *C.velstatus_ctx) error {
 		var h C.velstatus_server_status_host
-		C.vs_go_server_host_setup(&h, cell.userdata(), cbool(call.reader != nil))
+		C.vs_go_server_host_setup(&h, cell.userdata(), cbool(call.reader != nil), cbool(call.hooks.Classify != nil))
 		var cv *C.velstatus_server_verdict
 		var pub C.int
 		var cerr C.velstatus_error
 		st := C.velstatus_server_status_step(&cv, &pub, c, &h, co.ptr(), &cerr)
 		runtime.KeepAlive(co)
+		if st == C.VELSTATUS_E_HOST && call.target.err == nil && call.publishes > 0 {
+			call.target.err = call.errOf(call.publishes) // the last publish's error
+		}
 		if err := call.target.result(st, &cerr); err != nil {
 			if cv != nil {
 				C.velstatus_server_verdict_free(cv)

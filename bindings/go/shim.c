@@ -28,14 +28,25 @@ static int vs_go_server_publish(void *ud, velstatus_server_status status, uint32
     return vsGoServerPublish(VS_HANDLE(ud), status, reasons, (char *)json, json_len);
 }
 
-void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read);
-void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read)
+/* The retry hooks' trampolines, shared with the retry drivers below. */
+static int vs_go_retry_classify(void *ud, uint64_t attempt, const char *err_text, size_t err_len,
+                                velstatus_retry_class *cls, int *interrupted);
+static int vs_go_retry_sleep(void *ud, int64_t ns);
+static int vs_go_retry_random(void *ud, double *r);
+static int vs_go_retry_now(void *ud, int64_t *ns);
+
+void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read, int with_classify);
+void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read, int with_classify)
 {
     velstatus_server_status_host_init(host, sizeof *host);
     host->userdata = userdata;
     host->list_bsls = vs_go_server_list_bsls;
     host->read_status = with_read ? vs_go_server_read_status : NULL;
     host->publish = vs_go_server_publish;
+    host->classify = with_classify ? vs_go_retry_classify : NULL;
+    host->sleep = vs_go_retry_sleep;
+    host->random = vs_go_retry_random;
+    host->now = vs_go_retry_now;
 }
 
 /* ---- retry drivers ---- */
