@@ -40,9 +40,12 @@ GOWORK=off
 GO111MODULE=on
 GOTOOLCHAIN=local
 CGO_ENABLED=1
+# The strict cgo pointer checks: every pointer passed to C is checked for Go
+# pointers inside it, the rule the callbacks and option structs must keep.
+GODEBUG=cgocheck=2
 GO=$go
 PKG_CONFIG_PATH=$builddir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-export HOME GOCACHE GOPATH GOTMPDIR GOENV GOFLAGS GOPROXY GOSUMDB GOWORK GO111MODULE GOTOOLCHAIN CGO_ENABLED GO
+export HOME GOCACHE GOPATH GOTMPDIR GOENV GOFLAGS GOPROXY GOSUMDB GOWORK GO111MODULE GOTOOLCHAIN CGO_ENABLED GODEBUG GO
 export PKG_CONFIG_PATH
 # cgo runs $CC; configure's compiler, when make check exported it.
 [ -n "${CC:-}" ] && export CC
