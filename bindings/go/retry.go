@@ -235,18 +235,8 @@ type RetryResult struct {
 	Sleeps        []time.Duration // the sleeps, raw Step() values, in order
 	TrailingSleep bool            // the last sleep bought no attempt (SPEC-velero §4.5)
 	ErrAttempt    uint64          // the 1-based attempt whose error the run returns; 0 for none
-}
-
-// TotalSleep is the sum of the sleeps (saturating at the int64 range).
-func (r *RetryResult) TotalSleep() time.Duration {
-	var sum time.Duration
-	for _, s := range r.Sleeps {
-		if s > 0 && sum > 1<<63-1-s {
-			return 1<<63 - 1
-		}
-		sum += s
-	}
-	return sum
+	TotalSleep    time.Duration   // the sum of the sleeps, when it fits in int64
+	TotalOverflow bool            // the sum does not fit (TotalSleep is then 0)
 }
 
 // hookState is the part of a call that the retry hooks' trampolines
@@ -345,6 +335,9 @@ func runRetry(fn func() error, hooks *RetryHooks, withFn bool,
 			res.Sleeps[i] = time.Duration(C.velstatus_retry_result_sleep(out, C.size_t(i)))
 		}
 		res.TrailingSleep = C.velstatus_retry_result_trailing_sleep(out) != 0
+		var total C.int64_t
+		res.TotalOverflow = C.velstatus_retry_result_total_sleep(&total, out) == 0
+		res.TotalSleep = time.Duration(total)
 		var text *C.char
 		var tlen C.size_t
 		if C.velstatus_retry_result_error(&text, &tlen, out) != 0 {

@@ -316,13 +316,13 @@ func TestRetryByPolicy(t *testing.T) {
 	res, err := Retry(10*time.Minute, func() error { return errTransient }, clock.hooks(), PolicyVelero())
 	if err != errTransient || res.Outcome != RetryExhausted || res.Attempts != 7 || !res.TrailingSleep ||
 		!reflect.DeepEqual(res.Sleeps, ms(10, 50, 250, 1250, 6250, 31250, 156250)) ||
-		res.TotalSleep() != 195310*time.Millisecond || clock.now.Sub(newFakeClock().now) != 195310*time.Millisecond {
+		res.TotalSleep != 195310*time.Millisecond || clock.now.Sub(newFakeClock().now) != 195310*time.Millisecond {
 		t.Errorf("velero: %+v %v", res, err)
 	}
 	clock = newFakeClock()
 	res, err = Retry(10*time.Minute, func() error { return errTransient }, clock.hooks(), nil)
 	if err != errTransient || (res.Outcome != RetryDeadline && res.Outcome != RetryExhausted) || res.Attempts > 30 ||
-		res.TotalSleep() > 10*time.Minute {
+		res.TotalSleep > 10*time.Minute {
 		t.Errorf("hardened: %+v %v", res, err)
 	}
 	// The hardened preset classifies: a terminal error is not retried.
@@ -385,6 +385,11 @@ func TestSimulateBackoff(t *testing.T) {
 	if err != nil || res.Outcome != RetryExhausted || res.Attempts != 3 || !res.TrailingSleep ||
 		!reflect.DeepEqual(res.Sleeps, ms(10, 50, 250)) {
 		t.Errorf("cap 1s: %+v %v", res, err)
+	}
+	// Cap 0 overflows int64 after sleep 18: the total does not fit.
+	res, err = SimulateBackoff(BackoffVeleroCap(0), 30, nil)
+	if err != nil || res.Outcome != RetryTruncated || !res.TotalOverflow || res.TotalSleep != 0 {
+		t.Errorf("cap 0, 30 sleeps: %v %v %v %v", res.Outcome, res.TotalOverflow, res.TotalSleep, err)
 	}
 	res, err = SimulateBackoff(BackoffVeleroCap(0), 5, func() float64 { return 0.5 })
 	if err != nil || res.Outcome != RetryTruncated || res.Attempts != 6 ||

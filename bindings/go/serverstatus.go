@@ -315,6 +315,37 @@ func ServerStatus(bslsJSON []byte, opts Options) (Verdict, error) {
 	return out, err
 }
 
+// DecodedBSL is what the decoder keeps of one BSL besides the fields that
+// classify it: its name, its phase verbatim and its status.message.
+type DecodedBSL struct {
+	Name, Phase, Message string
+}
+
+// DecodeBSLs decodes `kubectl get bsl -o json` output as ServerStatus does
+// (velstatus_json_decode_bsls) and lists the BSLs in input order.
+func DecodeBSLs(bslsJSON []byte) ([]DecodedBSL, error) {
+	var out []DecodedBSL
+	err := withTempContext(func(c *C.velstatus_ctx) error {
+		var set *C.velstatus_bsl_set
+		var cerr C.velstatus_error
+		p, n := cbuf(bslsJSON)
+		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		runtime.KeepAlive(bslsJSON)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_bsl_set_free(set)
+		count := C.velstatus_bsl_set_count(set)
+		out = make([]DecodedBSL, 0, int(count))
+		for i := C.size_t(0); i < count; i++ {
+			out = append(out, DecodedBSL{Name: goStr(C.velstatus_bsl_set_name(set, i)),
+				Phase: goStr(C.velstatus_bsl_set_phase(set, i)), Message: goStr(C.velstatus_bsl_set_message(set, i))})
+		}
+		return nil
+	})
+	return out, err
+}
+
 // ClassifyBSLs classifies a list of BSLs built in Go.
 func ClassifyBSLs(bsls []BSL, opts Options) (Verdict, error) {
 	co, err := opts.toC()

@@ -190,6 +190,18 @@ func TestServerStatusMatchesCLISynthetic(t *testing.T) {
 	}
 }
 
+func TestDecodeBSLs(t *testing.T) {
+	bsls, err := DecodeBSLs([]byte(`{"items":[{"metadata":{"name":"a"},"status":{"phase":"Unavailable",
+		"message":"BackupStorageLocation \"a\" is unavailable: bucket not found"}},{"metadata":{"name":"b"}}]}`))
+	want := []DecodedBSL{{"a", "Unavailable", `BackupStorageLocation "a" is unavailable: bucket not found`}, {"b", "", ""}}
+	if err != nil || !reflect.DeepEqual(bsls, want) {
+		t.Errorf("DecodeBSLs: %+v %v", bsls, err)
+	}
+	if _, err := DecodeBSLs([]byte(`[{"metadata":{}}]`)); !errors.Is(err, ErrSchema) {
+		t.Errorf("nameless BSL: %v", err)
+	}
+}
+
 func TestServerStatusErrors(t *testing.T) {
 	_, err := ServerStatus([]byte("{\"items\": [\n  {\"metadata\": }\n]}"), Options{})
 	var e *Error
