@@ -12,6 +12,9 @@ VS_GO_DIST_FILES = \
 	bindings/go/serverstatus_test.go \
 	bindings/go/retry.go \
 	bindings/go/retry_test.go \
+	bindings/go/operations.go \
+	bindings/go/operations_test.go \
+	bindings/go/reports.go \
 	bindings/go/handle.go \
 	bindings/go/phase.go \
 	bindings/go/policy.go \

@@ -166,3 +166,54 @@ func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
 	*ns = C.int64_t(t.Sub(st.start))
 	return 0
 }
+
+// ---- reconcile plugin client (velstatus_plugin_client) ----
+
+//export vsGoPluginProgress
+func vsGoPluginProgress(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t, reply *C.velstatus_op_reply) (ret C.int) {
+	call := cellValue(h).(*reconcileCall)
+	defer call.target.recoverInto(&ret)
+	if call.target.panicked() {
+		return hostFailure
+	}
+	r, perr := call.client.Progress(int(index), opFromC(C.velstatus_oplist_at(list, index)))
+	var abort *AbortError
+	if errors.As(perr, &abort) {
+		return call.target.fail(abort)
+	}
+	cp, err := toCProgress(r, perr)
+	if err != nil {
+		return call.target.fail(err)
+	}
+	defer cp.free()
+	var cerr C.velstatus_error
+	if st := C.velstatus_op_reply_set_progress(reply, &cp.c, &cerr); st != C.VELSTATUS_OK {
+		return call.target.fail(newError(st, &cerr))
+	}
+	return 0
+}
+
+//export vsGoPluginCancel
+func vsGoPluginCancel(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t, reply *C.velstatus_op_reply) (ret C.int) {
+	call := cellValue(h).(*reconcileCall)
+	defer call.target.recoverInto(&ret)
+	if call.target.panicked() {
+		return hostFailure
+	}
+	cerrGo := call.client.Cancel(int(index), opFromC(C.velstatus_oplist_at(list, index)))
+	if cerrGo == nil {
+		return 0
+	}
+	var abort *AbortError
+	if errors.As(cerrGo, &abort) {
+		return call.target.fail(abort)
+	}
+	msg := []byte(cerrGo.Error())
+	p, n := cbuf(msg)
+	var cerr C.velstatus_error
+	st := C.velstatus_op_reply_set_cancel_error(reply, p, n, &cerr)
+	if st != C.VELSTATUS_OK {
+		return call.target.fail(newError(st, &cerr))
+	}
+	return 0
+}

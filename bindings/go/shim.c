@@ -90,3 +90,24 @@ void vs_go_retry_host_setup(velstatus_retry_host *host, void *userdata, int atte
     host->random = random ? vs_go_retry_random : NULL;
     host->now = now ? vs_go_retry_now : NULL;
 }
+
+/* ---- reconcile plugin client ---- */
+
+static int vs_go_plugin_progress(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    return vsGoPluginProgress(VS_HANDLE(ud), (velstatus_oplist *)list, index, reply);
+}
+
+static int vs_go_plugin_cancel(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    return vsGoPluginCancel(VS_HANDLE(ud), (velstatus_oplist *)list, index, reply);
+}
+
+void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *userdata, int progress, int cancel);
+void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *userdata, int progress, int cancel)
+{
+    velstatus_plugin_client_init(client, sizeof *client);
+    client->userdata = userdata;
+    client->progress = progress ? vs_go_plugin_progress : NULL;
+    client->cancel = cancel ? vs_go_plugin_cancel : NULL;
+}
