@@ -1,6 +1,8 @@
 package velstatus
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +87,42 @@ func TestExampleMatchesCLI(t *testing.T) {
 		}
 	}
 	t.Logf("example output:\n%s", out)
+}
+
+// The example's reconcile, driven by its Go plugin client, reaches the
+// CLI's result; its panicking client comes back as an error.
+func TestExampleReconcileMatchesCLI(t *testing.T) {
+	bin := buildExample(t)
+	ops, progress := opsExample(t, "backup-itemoperations.json"), opsExample(t, "backup-progress.json")
+	for _, now := range []string{"2024-05-01T10:30:00Z", "2024-05-01T16:30:00Z"} {
+		out, err := exec.Command(bin, "-ops", ops, "-progress", progress, "-now", now, bslExamples(t)[0]).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", bin, err, out)
+		}
+		var cli cliReconcile
+		if err := json.Unmarshal(runCLI(t, "operations", "reconcile", "--kind", "backup", "--phase",
+			"WaitingForPluginOperations", "--now", now, "--timeout", "4h", "--policy", "velero", "--progress", progress,
+			"-o", "json", ops), &cli); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{fmt.Sprintf("  next phase %s (completed %d, failed %d, in progress %d)\n", cli.Phase,
+			cli.Completed, cli.Failed, cli.InProgress)}
+		for _, e := range cli.Errors {
+			want = append(want, "  error: "+e+"\n")
+		}
+		for _, c := range cli.Canceled {
+			want = append(want, "  canceled: "+c+"\n")
+		}
+		want = append(want, "== reconcile (Progress panics)\n  Reconcile returned: velstatus: ",
+			"callback panicked: plugin connection lost", "[VELSTATUS_E_HOST]")
+		text := string(out)
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("at %s the example lacks %q:\n%s", now, w, text)
+			}
+		}
+		t.Logf("example output at %s:\n%s", now, text)
+	}
 }
 
 func mustRead(t *testing.T, path string) []byte {
