@@ -1,1 +1,32 @@
-# bindings: filled in by its issue.
+# bindings: the Python (cffi) and Go (cgo) bindings. Each language keeps its
+# lines in its own block below.
+
+# python
+# The cffi cdef is the preprocessed umbrella header, generated here into the
+# build tree (never hand-copied); bindings/python/run-tests.sh compiles the
+# extension module next to it and runs pytest over the srcdir package.
+VS_BINDING_TESTS += bindings/python/run-tests.sh
+VS_PY_CDEF = bindings/python/velstatus.cdef
+$(VS_PY_CDEF): $(include_HEADERS) $(velstatusinc_HEADERS) $(nodist_velstatusinc_HEADERS)
+	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
+	$(CPP) -P -DVELSTATUS_CDEF -I$(top_srcdir)/include -I$(top_builddir)/include \
+	  $(top_srcdir)/include/velstatus.h > $@.tmp && mv $@.tmp $@
+bindings/python/run-tests.log: $(VS_PY_CDEF) lib/libvelstatus.la tools/velstatus$(EXEEXT)
+EXTRA_DIST += \
+	bindings/python/run-tests.sh \
+	bindings/python/_build_ffi.py \
+	bindings/python/callbacks.cdef \
+	bindings/python/velstatus/__init__.py \
+	bindings/python/velstatus/_ffi.py \
+	bindings/python/velstatus/_errors.py \
+	bindings/python/velstatus/_context.py \
+	bindings/python/velstatus/_enums.py \
+	bindings/python/velstatus/_core.py \
+	bindings/python/tests/conftest.py \
+	bindings/python/tests/test_core.py \
+	examples/python/host.py
+clean-local: clean-python
+clean-python:
+	-rm -rf bindings/python/_cffi_tmp bindings/python/_velstatus_cffi.* bindings/python/velstatus.cdef \
+	  bindings/python/velstatus.cdef.tmp bindings/python/build-ffi.out bindings/python/pytest.ini
+# end python
