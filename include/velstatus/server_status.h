@@ -2,7 +2,34 @@
  * @file velstatus/server_status.h
  * @brief Server status from the BackupStorageLocations (DESIGN §3, SPEC §1).
  *
- * @defgroup server_status server_status
+ * Velero never built a server status (SPEC-velero §1.6, §1.7); the rules of
+ * its issue #2488 leave most BSL sets undefined (§1.8). libvelstatus defines
+ * a total function and is the reference for it. With A / U / P the numbers of
+ * Available, Unavailable and pending BSLs (pending: an empty phase, a phase
+ * outside {Available, Unavailable}, or, when staleness is checked, an
+ * Available BSL whose last validation is older than the bound or missing),
+ * the status is, top to bottom:
+ *
+ * 1. no BSL → ::VELSTATUS_SERVER_WAITING
+ * 2. A = 0 and P > 0 → ::VELSTATUS_SERVER_WAITING
+ * 3. A = 0 → ::VELSTATUS_SERVER_NOT_READY (::VELSTATUS_SERVER_WAITING with
+ *    velstatus_server_status_options::three_state)
+ * 4. A = n, exactly one default (several `spec.default` never count as one)
+ *    and it is ReadWrite → ::VELSTATUS_SERVER_READY
+ * 5. otherwise → ::VELSTATUS_SERVER_PARTIALLY_READY
+ *
+ * The reason flags (::velstatus_server_reason) are set independently of the
+ * status, each exactly when its condition holds. `doc/server-status.md`
+ * explains every rule and decision.
+ *
+ * Three ways in:
+ * - a ::velstatus_bsl_set (built with velstatus_bsl_set_add() or decoded by
+ *   velstatus_json_decode_bsls()) classified by velstatus_server_status_classify();
+ * - a ::velstatus_server_tracker fed one upsert or delete at a time, O(1)
+ *   each, that says whether the status or the reasons changed;
+ * - velstatus_server_status_step(), a controller step over a host vtable.
+ *
+ * @defgroup server_status Server status
  * @{
  */
 #ifndef VELSTATUS_SERVER_STATUS_H
@@ -10,8 +37,500 @@
 
 #include "common.h"
 #include "status.h"
+#include "host.h"
 
 VELSTATUS_BEGIN_DECLS
+
+/** @brief The server status. Tokens (velstatus_server_status_to_string()) are the CLI's. */
+typedef enum velstatus_server_status {
+    VELSTATUS_SERVER_READY = 0,           /**< `Ready`: every BSL available, one ReadWrite default. */
+    VELSTATUS_SERVER_PARTIALLY_READY = 1, /**< `PartiallyReady`: some BSL available, something is wrong. */
+    VELSTATUS_SERVER_WAITING = 2,         /**< `Waiting`: no BSL, or none available and some pending. */
+    VELSTATUS_SERVER_NOT_READY = 3        /**< `NotReady`: BSLs exist, all Unavailable. */
+} velstatus_server_status;
+
+/**
+ * @brief The reason flags, a bitmask. Each is set exactly when its condition
+ * holds, whatever the status. n = number of BSLs; A, U, P as in the file comment.
+ */
+typedef enum velstatus_server_reason {
+    VELSTATUS_SERVER_REASON_NO_BSL = 1,                  /**< `no_bsl`: n = 0. */
+    VELSTATUS_SERVER_REASON_PENDING = 2,                 /**< `pending`: A = 0 and P > 0. */
+    VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE = 4,         /**< `all_unavailable`: n > 0 and U = n. */
+    VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE = 8,        /**< `some_unavailable`: 0 < U < n. */
+    VELSTATUS_SERVER_REASON_SOME_PENDING = 16,           /**< `some_pending`: 0 < P < n. */
+    VELSTATUS_SERVER_REASON_NO_DEFAULT = 32,             /**< `no_default`: n > 0 and no default resolved. */
+    VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS = 64,      /**< `multiple_defaults`: no default-location
+                                                              name given and more than one `spec.default`. */
+    VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE = 128, /**< `default_not_available`: the resolved
+                                                              default is not counted Available. */
+    VELSTATUS_SERVER_REASON_DEFAULT_READONLY = 256,      /**< `default_readonly`: the resolved default is ReadOnly. */
+    VELSTATUS_SERVER_REASON_STALE = 512,                 /**< `stale`: an Available BSL is counted
+                                                              pending because of staleness. */
+    VELSTATUS_SERVER_REASON_UNKNOWN_PHASE = 1024         /**< `unknown_phase`: a phase outside
+                                                              {Available, Unavailable, ""}. */
+} velstatus_server_reason;
+
+/** @brief A BSL's `spec.accessMode`. An empty value is ReadWrite, as in Velero (SPEC §1.1). */
+typedef enum velstatus_bsl_access {
+    VELSTATUS_BSL_READ_WRITE = 0, /**< `ReadWrite` (or empty). */
+    VELSTATUS_BSL_READ_ONLY = 1   /**< `ReadOnly`. */
+} velstatus_bsl_access;
+
+/**
+ * @brief The status token: `Ready`, `PartiallyReady`, `Waiting` or `NotReady`.
+ * @param[in] status The status.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_server_status_to_string(velstatus_server_status status);
+
+/**
+ * @brief Parses a status token (exact, case-sensitive).
+ * @param[out] out The status.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ */
+VELSTATUS_API velstatus_status velstatus_server_status_from_string(velstatus_server_status *out, const char *s,
+                                                                   size_t len, velstatus_error *err);
+
+/**
+ * @brief The reason token of one flag, e.g. `some_unavailable`.
+ * @param[in] reason Exactly one flag.
+ * @return A static string, or NULL when `reason` is not exactly one known flag.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_server_reason_to_string(velstatus_server_reason reason);
+
+/**
+ * @brief Parses a reason token (exact, lower case).
+ * @param[out] out The flag.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ */
+VELSTATUS_API velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *out, const char *s,
+                                                                   size_t len, velstatus_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Options                                                                */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * @brief How to classify. Size-tagged: fill it with
+ * velstatus_server_status_options_init(), then set what you need. A NULL
+ * options pointer means "all defaults" (no default-location name, no
+ * staleness check, four statuses).
+ */
+typedef struct velstatus_server_status_options {
+    uint32_t struct_size;  /**< sizeof(velstatus_server_status_options) as compiled by the caller. */
+    uint32_t flags;        /**< Reserved, must be 0. */
+    /** The server's default-location setting (`--default-backup-storage-location`),
+     *  or NULL. When given (non-NULL, length > 0) the BSL of that name alone is
+     *  the default and `spec.default` is ignored; an empty name means "not
+     *  given", as Velero's empty flag does nothing (SPEC §1.5 D1). */
+    const char *default_location;
+    size_t default_location_len; /**< Length of default_location in bytes. */
+    int64_t now_ns;         /**< The present instant, ns since the epoch (only with check_stale). */
+    int64_t stale_after_ns; /**< The staleness bound in ns, >= 0 (only with check_stale). */
+    /** Non-zero: an Available BSL whose last validation is older than
+     *  stale_after_ns at now_ns (`now - last > bound`), or missing, counts as pending. */
+    int check_stale;
+    /** Non-zero: map ::VELSTATUS_SERVER_NOT_READY to ::VELSTATUS_SERVER_WAITING
+     *  (the three-status reading of Velero PR #4270). Reasons are unchanged. */
+    int three_state;
+} velstatus_server_status_options;
+
+/**
+ * @brief Fills an options struct with the defaults and its struct_size.
+ * @param[out] opts The struct (NULL is ignored).
+ * @param[in] struct_size sizeof(velstatus_server_status_options) as the caller sees it.
+ */
+VELSTATUS_API void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size);
+
+/* ---------------------------------------------------------------------- */
+/* BSL sets                                                               */
+/* ---------------------------------------------------------------------- */
+
+/** @brief An opaque list of BSLs with unique names, in insertion order. */
+typedef struct velstatus_bsl_set velstatus_bsl_set;
+
+/**
+ * @brief Creates an empty BSL set.
+ * @param[out] out Receives the set.
+ * @param[in] ctx The context whose allocator the set uses.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer) or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_bsl_set_free().
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_new(velstatus_bsl_set **out, velstatus_ctx *ctx,
+                                                     velstatus_error *err);
+
+/**
+ * @brief Releases a set.
+ * @param[in] set The set, or NULL.
+ */
+VELSTATUS_API void velstatus_bsl_set_free(velstatus_bsl_set *set);
+
+/**
+ * @brief Appends a BSL. Every text is copied.
+ *
+ * The phase is kept verbatim: `Available`, `Unavailable`, `""` (never
+ * validated) or anything else (counted pending and flagged `unknown_phase`).
+ * @param[in,out] set The set.
+ * @param[in] name `metadata.name`: non-empty, no NUL byte, unique in the set.
+ * @param[in] name_len Its length.
+ * @param[in] phase `status.phase` (may be NULL when phase_len is 0).
+ * @param[in] phase_len Its length.
+ * @param[in] is_default `spec.default` (non-zero for true).
+ * @param[in] access `spec.accessMode`.
+ * @param[in] has_created Non-zero when `metadata.creationTimestamp` is known.
+ * @param[in] created_ns `metadata.creationTimestamp`, ns since the epoch.
+ * @param[in] has_validated Non-zero when `status.lastValidationTime` is set.
+ * @param[in] validated_ns `status.lastValidationTime`, ns since the epoch.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, empty name,
+ *         NUL byte, duplicate name, unknown access) or ::VELSTATUS_E_NOMEM
+ *         (the set is unchanged).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name, size_t name_len,
+                                                     const char *phase, size_t phase_len, int is_default,
+                                                     velstatus_bsl_access access, int has_created,
+                                                     int64_t created_ns, int has_validated, int64_t validated_ns,
+                                                     velstatus_error *err);
+
+/**
+ * @brief The number of BSLs in a set.
+ * @param[in] set The set (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_bsl_set_count(const velstatus_bsl_set *set);
+
+/**
+ * @brief The name of the i-th BSL, in insertion order.
+ * @param[in] set The set.
+ * @param[in] i The index.
+ * @return The NUL-terminated name, or NULL when out of range.
+ * @borrowed Valid until the set is freed.
+ */
+VELSTATUS_API const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i);
+
+/**
+ * @brief The phase of the i-th BSL, verbatim.
+ * @param[in] set The set.
+ * @param[in] i The index.
+ * @return The NUL-terminated phase (possibly empty), or NULL when out of range.
+ * @borrowed Valid until the set is freed.
+ */
+VELSTATUS_API const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i);
+
+/**
+ * @brief The `status.message` of the i-th BSL (set by the JSON decoder; empty otherwise).
+ * @param[in] set The set.
+ * @param[in] i The index.
+ * @return The NUL-terminated message, or NULL when out of range.
+ * @borrowed Valid until the set is freed.
+ */
+VELSTATUS_API const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i);
+
+/* ---------------------------------------------------------------------- */
+/* Verdicts                                                               */
+/* ---------------------------------------------------------------------- */
+
+/** @brief An opaque, immutable classification result. */
+typedef struct velstatus_server_verdict velstatus_server_verdict;
+
+/**
+ * @brief Classifies a set of BSLs (a full pass over the set).
+ * @param[out] out Receives the verdict.
+ * @param[in] set The BSLs.
+ * @param[in] opts Options, or NULL for the defaults.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, flags not 0,
+ *         negative stale bound, NULL default_location with a length),
+ *         ::VELSTATUS_E_ABI (options struct_size) or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_server_verdict_free().
+ */
+VELSTATUS_API velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out,
+                                                               const velstatus_bsl_set *set,
+                                                               const velstatus_server_status_options *opts,
+                                                               velstatus_error *err);
+
+/**
+ * @brief Releases a verdict.
+ * @param[in] verdict The verdict, or NULL.
+ */
+VELSTATUS_API void velstatus_server_verdict_free(velstatus_server_verdict *verdict);
+
+/**
+ * @brief The status.
+ * @param[in] verdict The verdict (NULL gives ::VELSTATUS_SERVER_WAITING).
+ * @return The status.
+ */
+VELSTATUS_API velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief The reason flags.
+ * @param[in] verdict The verdict (NULL gives 0).
+ * @return A bitmask of ::velstatus_server_reason values.
+ */
+VELSTATUS_API uint32_t velstatus_server_verdict_reasons(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief A = the BSLs counted Available (Available and not stale).
+ * @param[in] verdict The verdict (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_server_verdict_available(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief U = the BSLs whose phase is Unavailable.
+ * @param[in] verdict The verdict (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_server_verdict_unavailable(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief P = the BSLs counted pending (empty or unknown phase, or stale).
+ * @param[in] verdict The verdict (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_server_verdict_pending(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief n = all BSLs (A + U + P).
+ * @param[in] verdict The verdict (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_server_verdict_total(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief The name of the resolved default BSL.
+ * @param[in] verdict The verdict.
+ * @return The NUL-terminated name, or NULL when no default was resolved.
+ * @borrowed Valid until the verdict is freed.
+ */
+VELSTATUS_API const char *velstatus_server_verdict_default(const velstatus_server_verdict *verdict);
+
+/**
+ * @brief How many BSL names stand behind a reason flag (0 when it is not set).
+ *
+ * The names: `pending` and `some_pending` the pending BSLs;
+ * `all_unavailable` and `some_unavailable` the Unavailable ones;
+ * `multiple_defaults` every BSL with `spec.default`; `default_not_available`
+ * and `default_readonly` the default; `stale` the stale ones;
+ * `unknown_phase` those with an unknown phase; `no_bsl` and `no_default`
+ * none. Each list is sorted byte-wise.
+ * @param[in] verdict The verdict.
+ * @param[in] reason Exactly one flag.
+ * @return The count (0 for a NULL verdict or not exactly one flag).
+ */
+VELSTATUS_API size_t velstatus_server_verdict_name_count(const velstatus_server_verdict *verdict,
+                                                         velstatus_server_reason reason);
+
+/**
+ * @brief The i-th BSL name behind a reason flag.
+ * @param[in] verdict The verdict.
+ * @param[in] reason Exactly one flag.
+ * @param[in] i The index, below velstatus_server_verdict_name_count().
+ * @return The NUL-terminated name, or NULL when out of range.
+ * @borrowed Valid until the verdict is freed.
+ */
+VELSTATUS_API const char *velstatus_server_verdict_name(const velstatus_server_verdict *verdict,
+                                                        velstatus_server_reason reason, size_t i);
+
+/**
+ * @brief A one-line human message, without the status, e.g.
+ * `1 of 3 backup storage locations unavailable (secondary)`.
+ * @param[in] verdict The verdict.
+ * @return The NUL-terminated message ("" for a NULL verdict).
+ * @borrowed Valid until the verdict is freed.
+ */
+VELSTATUS_API const char *velstatus_server_verdict_message(const velstatus_server_verdict *verdict);
+
+/* ---------------------------------------------------------------------- */
+/* Tracker                                                                */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * @brief An opaque, incrementally maintained BSL set: "continuously updated".
+ *
+ * Upsert and delete cost O(1) expected (a hash table keyed by name,
+ * incremental counts) plus O(log d) for the d BSLs with `spec.default` (a
+ * heap finds the newest); no event rescans the set. The status and reasons
+ * are always current; velstatus_server_tracker_verdict() builds the full
+ * verdict (names, message) in O(n log n). Advancing the clock for the
+ * staleness check (velstatus_server_tracker_set_now()) is O(n).
+ */
+typedef struct velstatus_server_tracker velstatus_server_tracker;
+
+/**
+ * @brief Creates an empty tracker.
+ * @param[out] out Receives the tracker.
+ * @param[in] ctx The context whose allocator it uses.
+ * @param[in] opts Options (copied, default_location too), or NULL for the defaults.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID, ::VELSTATUS_E_ABI or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_server_tracker_free().
+ */
+VELSTATUS_API velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, velstatus_ctx *ctx,
+                                                           const velstatus_server_status_options *opts,
+                                                           velstatus_error *err);
+
+/**
+ * @brief Releases a tracker.
+ * @param[in] tracker The tracker, or NULL.
+ */
+VELSTATUS_API void velstatus_server_tracker_free(velstatus_server_tracker *tracker);
+
+/**
+ * @brief Inserts a BSL or replaces the one of the same name. The arguments
+ * are those of velstatus_bsl_set_add().
+ * @param[in,out] tracker The tracker.
+ * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
+ * @param[in] name `metadata.name`: non-empty, no NUL byte.
+ * @param[in] name_len Its length.
+ * @param[in] phase `status.phase`, verbatim (may be NULL when phase_len is 0).
+ * @param[in] phase_len Its length.
+ * @param[in] is_default `spec.default`.
+ * @param[in] access `spec.accessMode`.
+ * @param[in] has_created Non-zero when `metadata.creationTimestamp` is known.
+ * @param[in] created_ns `metadata.creationTimestamp`, ns since the epoch.
+ * @param[in] has_validated Non-zero when `status.lastValidationTime` is set.
+ * @param[in] validated_ns `status.lastValidationTime`, ns since the epoch.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM (the
+ *         tracker is unchanged).
+ */
+VELSTATUS_API velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *tracker, int *changed,
+                                                              const char *name, size_t name_len,
+                                                              const char *phase, size_t phase_len, int is_default,
+                                                              velstatus_bsl_access access, int has_created,
+                                                              int64_t created_ns, int has_validated,
+                                                              int64_t validated_ns, velstatus_error *err);
+
+/**
+ * @brief Removes the BSL of that name; removing an absent name is a no-op
+ * (a watch may replay deletes).
+ * @param[in,out] tracker The tracker.
+ * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
+ * @param[in] name The name.
+ * @param[in] name_len Its length.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer).
+ */
+VELSTATUS_API velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *tracker, int *changed,
+                                                              const char *name, size_t name_len,
+                                                              velstatus_error *err);
+
+/**
+ * @brief Moves the tracker's clock (velstatus_server_status_options::now_ns)
+ * and re-evaluates staleness: O(n).
+ * @param[in,out] tracker A tracker created with check_stale set.
+ * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
+ * @param[in] now_ns The new present instant.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL tracker) or
+ *         ::VELSTATUS_E_STATE (the tracker does not check staleness).
+ */
+VELSTATUS_API velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *tracker, int *changed,
+                                                               int64_t now_ns, velstatus_error *err);
+
+/**
+ * @brief The current status, O(1).
+ * @param[in] tracker The tracker (NULL gives ::VELSTATUS_SERVER_WAITING).
+ * @return The status.
+ */
+VELSTATUS_API velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *tracker);
+
+/**
+ * @brief The current reason flags, O(1).
+ * @param[in] tracker The tracker (NULL gives 0).
+ * @return A bitmask of ::velstatus_server_reason values.
+ */
+VELSTATUS_API uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *tracker);
+
+/**
+ * @brief The number of BSLs tracked, O(1).
+ * @param[in] tracker The tracker (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_server_tracker_count(const velstatus_server_tracker *tracker);
+
+/**
+ * @brief The full verdict of the tracked set, equal to what
+ * velstatus_server_status_classify() gives for the same BSLs and options.
+ * @param[out] out Receives the verdict.
+ * @param[in] tracker The tracker.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_server_verdict_free().
+ */
+VELSTATUS_API velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out,
+                                                               const velstatus_server_tracker *tracker,
+                                                               velstatus_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Controller step                                                        */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * @brief The host side of velstatus_server_status_step(). Size-tagged;
+ * fill it with velstatus_server_status_host_init(). Callbacks follow the
+ * contract in host.h (0 success, negative failure, ::VELSTATUS_PASSTHROUGH
+ * means "as if NULL").
+ */
+typedef struct velstatus_server_status_host {
+    uint32_t struct_size; /**< sizeof(velstatus_server_status_host) as compiled by the host. */
+    uint32_t flags;       /**< Reserved, must be 0. */
+    void *userdata;       /**< First argument of every callback. */
+    /** Required. Lists the BSLs: sets `*json`/`*json_len` to text in the form
+     *  velstatus_json_decode_bsls() reads (`kubectl get bsl -o json`). The text
+     *  must stay valid until the step returns; the library never frees it. */
+    int (*list_bsls)(void *userdata, const char **json, size_t *json_len);
+    /** Optional. Reads the status currently published: sets `*has_status` to 0
+     *  when nothing was published yet, else 1 with `*status` and `*reasons`.
+     *  NULL (or PASSTHROUGH): the step always publishes. */
+    int (*read_status)(void *userdata, int *has_status, velstatus_server_status *status, uint32_t *reasons);
+    /** Required. Publishes a new status; `json` (NUL-terminated, `json_len`
+     *  bytes) is the verdict as velstatus_json_encode_server_verdict() writes
+     *  it, valid during the call only. */
+    int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json,
+                   size_t json_len);
+} velstatus_server_status_host;
+
+/**
+ * @brief Fills a host struct with zeros and its struct_size.
+ * @param[out] host The struct (NULL is ignored).
+ * @param[in] struct_size sizeof(velstatus_server_status_host) as the caller sees it.
+ */
+VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_host *host, size_t struct_size);
+
+/**
+ * @brief One controller step: list the BSLs, classify them, read the
+ * published status, and publish the new one only when the status or the
+ * reasons differ (or nothing was published).
+ * @param[out] out Receives the verdict (may be NULL when not wanted).
+ * @param[out] published Set to 1 when publish() was called and succeeded, else 0 (may be NULL).
+ * @param[in] ctx The context.
+ * @param[in] host The host vtable (copied).
+ * @param[in] opts Options, or NULL for the defaults.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, missing
+ *         list_bsls or publish, flags not 0), ::VELSTATUS_E_ABI,
+ *         ::VELSTATUS_E_HOST (a callback failed; host_code holds its value),
+ *         ::VELSTATUS_E_PARSE / ::VELSTATUS_E_SCHEMA (the listed JSON; the
+ *         message names the path) or ::VELSTATUS_E_NOMEM.
+ * @owned `*out`: release with velstatus_server_verdict_free().
+ */
+VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published,
+                                                           velstatus_ctx *ctx,
+                                                           const velstatus_server_status_host *host,
+                                                           const velstatus_server_status_options *opts,
+                                                           velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

@@ -1,0 +1,1207 @@
+/* Server status from the BackupStorageLocations (DESIGN §3, SPEC-velero §1,
+ * doc/server-status.md): BSL sets, the total rule, verdicts, the incremental
+ * tracker and the controller step. */
+#include "server_status_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tokens ---- */
+
+static const char *const reason_tokens[VS_NREASONS] = {
+    "no_bsl",           "pending",          "all_unavailable",       "some_unavailable",
+    "some_pending",     "no_default",       "multiple_defaults",     "default_not_available",
+    "default_readonly", "stale",            "unknown_phase",
+};
+
+const unsigned char velstatus__ss_reason_sorted[VS_NREASONS] = {2, 7, 8, 6, 0, 5, 1, 4, 3, 9, 10};
+
+const char *velstatus__ss_reason_token(unsigned i)
+{
+    return i < VS_NREASONS ? reason_tokens[i] : NULL;
+}
+
+static const char *const status_tokens[] = {"Ready", "PartiallyReady", "Waiting", "NotReady"};
+
+const char *velstatus_server_status_to_string(velstatus_server_status status)
+{
+    unsigned s = (unsigned)status;
+    return s < 4 ? status_tokens[s] : NULL;
+}
+
+static int token_eq(const char *tok, const char *s, size_t len)
+{
+    return strlen(tok) == len && (len == 0 || memcmp(tok, s, len) == 0);
+}
+
+velstatus_status velstatus_server_status_from_string(velstatus_server_status *out, const char *s, size_t len,
+                                                     velstatus_error *err)
+{
+    if (!out || (!s && len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
+    for (unsigned i = 0; i < 4; i++)
+        if (token_eq(status_tokens[i], s, len)) {
+            *out = (velstatus_server_status)i;
+            return VELSTATUS_OK;
+        }
+    return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                "unknown server status \"%.*s\" (want Ready, PartiallyReady, Waiting or NotReady)",
+                                (int)(len > 64 ? 64 : len), s ? s : "");
+}
+
+/* Index of a single flag, or -1. */
+static int reason_index(uint32_t reason)
+{
+    if (reason == 0 || (reason & (reason - 1)) != 0 || reason >= (1u << VS_NREASONS))
+        return -1;
+    for (int i = 0; i < VS_NREASONS; i++)
+        if (reason == (1u << i))
+            return i;
+    return -1;
+}
+
+const char *velstatus_server_reason_to_string(velstatus_server_reason reason)
+{
+    int i = reason_index((uint32_t)reason);
+    return i < 0 ? NULL : reason_tokens[i];
+}
+
+velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *out, const char *s, size_t len,
+                                                     velstatus_error *err)
+{
+    if (!out || (!s && len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
+    for (unsigned i = 0; i < VS_NREASONS; i++)
+        if (token_eq(reason_tokens[i], s, len)) {
+            *out = (velstatus_server_reason)(1u << i);
+            return VELSTATUS_OK;
+        }
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown server-status reason \"%.*s\"",
+                                (int)(len > 64 ? 64 : len), s ? s : "");
+}
+
+/* ---- options ---- */
+
+typedef struct vs_opts {
+    const char *defloc; /* NULL: not given */
+    size_t defloc_len;
+    int check_stale;
+    int64_t now_ns, stale_after_ns;
+    int three_state;
+} vs_opts;
+
+void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, struct_size < sizeof(*opts) ? struct_size : sizeof(*opts));
+    opts->struct_size = (uint32_t)struct_size;
+}
+
+static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
+{
+    velstatus_server_status_options c;
+    velstatus_status st;
+    memset(o, 0, sizeof(*o));
+    if (!in)
+        return VELSTATUS_OK;
+    st = velstatus__sized_copy(&c, sizeof(c), sizeof(c), in, "server_status_options", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (c.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.flags must be 0");
+    if (!c.default_location && c.default_location_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.default_location is NULL but its length is %zu",
+                                    c.default_location_len);
+    if (c.default_location_len && memchr(c.default_location, '\0', c.default_location_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.default_location contains a NUL byte");
+    if (c.check_stale && c.stale_after_ns < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.stale_after_ns is negative (%lld)",
+                                    (long long)c.stale_after_ns);
+    o->defloc = c.default_location_len ? c.default_location : NULL;
+    o->defloc_len = c.default_location_len;
+    o->check_stale = c.check_stale != 0;
+    o->now_ns = c.now_ns;
+    o->stale_after_ns = c.stale_after_ns;
+    o->three_state = c.three_state != 0;
+    return VELSTATUS_OK;
+}
+
+/* ---- one BSL ---- */
+
+static uint64_t name_hash(const char *s, size_t len)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+static int name_eq(const vs_bsl *b, const char *s, size_t len)
+{
+    return b->name_len == len && memcmp(b->name, s, len) == 0;
+}
+
+static unsigned char phase_class(const char *p, size_t len)
+{
+    if (len == 0)
+        return VS_PH_EMPTY;
+    if (len == 9 && memcmp(p, "Available", 9) == 0)
+        return VS_PH_AVAILABLE;
+    if (len == 11 && memcmp(p, "Unavailable", 11) == 0)
+        return VS_PH_UNAVAILABLE;
+    return VS_PH_UNKNOWN;
+}
+
+static velstatus_status check_bsl_args(const char *name, size_t name_len, const char *phase, size_t phase_len,
+                                       const char *message, size_t message_len, velstatus_bsl_access access,
+                                       velstatus_error *err)
+{
+    if (!name)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is NULL");
+    if (name_len == 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is empty");
+    if (memchr(name, '\0', name_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name contains a NUL byte");
+    if (!phase && phase_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" is NULL but its length is %zu",
+                                    (int)(name_len > 64 ? 64 : name_len), name, phase_len);
+    if (phase_len && memchr(phase, '\0', phase_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" contains a NUL byte",
+                                    (int)(name_len > 64 ? 64 : name_len), name);
+    if (!message && message_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", message_len);
+    if (access != VELSTATUS_BSL_READ_WRITE && access != VELSTATUS_BSL_READ_ONLY)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access",
+                                    (int)(name_len > 64 ? 64 : name_len), name, (int)access);
+    return VELSTATUS_OK;
+}
+
+/* One allocation: the struct, then name, phase, message, each NUL-terminated. */
+static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, const char *phase, size_t phase_len,
+                       const char *message, size_t message_len, int is_default, velstatus_bsl_access access,
+                       int has_created, int64_t created_ns, int has_validated, int64_t validated_ns)
+{
+    size_t size = sizeof(vs_bsl);
+    vs_bsl *b;
+    char *p;
+    if (name_len > SIZE_MAX / 4 || phase_len > SIZE_MAX / 4 || message_len > SIZE_MAX / 4)
+        return NULL;
+    size += name_len + phase_len + message_len + 3;
+    b = velstatus__alloc(ctx, size);
+    if (!b)
+        return NULL;
+    memset(b, 0, sizeof(*b));
+    p = (char *)(b + 1);
+    memcpy(p, name, name_len);
+    p[name_len] = '\0';
+    b->name = p;
+    b->name_len = name_len;
+    p += name_len + 1;
+    if (phase_len)
+        memcpy(p, phase, phase_len);
+    p[phase_len] = '\0';
+    b->phase = p;
+    b->phase_len = phase_len;
+    p += phase_len + 1;
+    if (message_len)
+        memcpy(p, message, message_len);
+    p[message_len] = '\0';
+    b->message = p;
+    b->message_len = message_len;
+    b->is_default = is_default != 0;
+    b->access = access;
+    b->has_created = has_created != 0;
+    b->created_ns = has_created ? created_ns : 0;
+    b->has_validated = has_validated != 0;
+    b->validated_ns = has_validated ? validated_ns : 0;
+    b->hash = name_hash(name, name_len);
+    b->pclass = phase_class(phase, phase_len);
+    return b;
+}
+
+/* How a BSL counts under the options: A, U or P; *stale when an Available
+ * BSL is counted pending because its validation is too old or missing. */
+static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char *stale)
+{
+    *stale = 0;
+    switch (b->pclass) {
+    case VS_PH_UNAVAILABLE: return VS_CNT_U;
+    case VS_PH_EMPTY:
+    case VS_PH_UNKNOWN: return VS_CNT_P;
+    default: break;
+    }
+    if (o->check_stale) {
+        if (!b->has_validated) {
+            *stale = 1;
+        } else if (b->validated_ns < o->now_ns) {
+            /* now - last > bound, computed without overflow */
+            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->validated_ns;
+            if (age > (uint64_t)o->stale_after_ns)
+                *stale = 1;
+        }
+    }
+    return *stale ? VS_CNT_P : VS_CNT_A;
+}
+
+/* Byte-wise name order, shorter prefix first. */
+static int name_cmp(const vs_bsl *a, const vs_bsl *b)
+{
+    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(a->name, b->name, n);
+    if (c)
+        return c;
+    return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+}
+
+/* Is a a better default than b? Newest creationTimestamp first (a missing
+ * one ranks oldest, as Go's zero time), then the byte-wise smallest name
+ * (SPEC §1.5 D2; the name replaces D2's list-order tie-break). */
+static int default_better(const vs_bsl *a, const vs_bsl *b)
+{
+    if (a->has_created != b->has_created)
+        return a->has_created;
+    if (a->has_created && a->created_ns != b->created_ns)
+        return a->created_ns > b->created_ns;
+    return name_cmp(a, b) < 0;
+}
+
+/* ---- name table ---- */
+
+static size_t tab_find(const vs_nametab *t, const char *name, size_t len, uint64_t h)
+{
+    size_t mask, i;
+    if (t->cap == 0)
+        return SIZE_MAX;
+    mask = t->cap - 1;
+    for (i = (size_t)h & mask; t->slots[i]; i = (i + 1) & mask)
+        if (t->slots[i]->hash == h && name_eq(t->slots[i], name, len))
+            return i;
+    return SIZE_MAX;
+}
+
+static void tab_place(vs_nametab *t, vs_bsl *b)
+{
+    size_t mask = t->cap - 1, i;
+    for (i = (size_t)b->hash & mask; t->slots[i]; i = (i + 1) & mask)
+        ;
+    t->slots[i] = b;
+}
+
+/* Makes room for `want` entries at load <= 1/2. Leaves the table intact on failure. */
+static int tab_reserve(velstatus_ctx *ctx, vs_nametab *t, size_t want)
+{
+    size_t cap = t->cap ? t->cap : 8;
+    vs_bsl **slots;
+    if (want > SIZE_MAX / 4)
+        return 0;
+    while (cap < want * 2)
+        cap *= 2;
+    if (cap == t->cap)
+        return 1;
+    slots = velstatus__calloc(ctx, cap, sizeof(*slots));
+    if (!slots)
+        return 0;
+    {
+        vs_nametab nt = {slots, cap, t->n};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i])
+                tab_place(&nt, t->slots[i]);
+        velstatus__free(ctx, t->slots);
+        *t = nt;
+    }
+    return 1;
+}
+
+/* Backward-shift deletion of slot i. */
+static void tab_remove_at(vs_nametab *t, size_t i)
+{
+    size_t mask = t->cap - 1, j = i;
+    for (;;) {
+        size_t k;
+        j = (j + 1) & mask;
+        if (!t->slots[j])
+            break;
+        k = (size_t)t->slots[j]->hash & mask;
+        /* keep slots[j] where it is if its home k lies cyclically in (i, j] */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        t->slots[i] = t->slots[j];
+        i = j;
+    }
+    t->slots[i] = NULL;
+    t->n--;
+}
+
+/* ---- sets ---- */
+
+velstatus_status velstatus_bsl_set_new(velstatus_bsl_set **out, velstatus_ctx *ctx, velstatus_error *err)
+{
+    velstatus_bsl_set *s;
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
+    *out = NULL;
+    s = velstatus__calloc(ctx, 1, sizeof(*s));
+    if (!s)
+        return velstatus__error_nomem(err);
+    s->ctx = ctx;
+    *out = s;
+    return VELSTATUS_OK;
+}
+
+void velstatus_bsl_set_free(velstatus_bsl_set *set)
+{
+    if (!set)
+        return;
+    for (size_t i = 0; i < set->n; i++)
+        velstatus__free(set->ctx, set->items[i]);
+    velstatus__free(set->ctx, set->items);
+    velstatus__free(set->ctx, set->tab.slots);
+    velstatus__free(set->ctx, set);
+}
+
+velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
+                                       size_t phase_len, const char *message, size_t message_len, int is_default,
+                                       velstatus_bsl_access access, int has_created, int64_t created_ns,
+                                       int has_validated, int64_t validated_ns, velstatus_error *err)
+{
+    velstatus_status st;
+    vs_bsl *b;
+    if (!set)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
+    st = check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (tab_find(&set->tab, name, name_len, name_hash(name, name_len)) != SIZE_MAX)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
+                                    (int)(name_len > 64 ? 64 : name_len), name);
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 8;
+        vs_bsl **items;
+        if (cap > SIZE_MAX / sizeof(*items))
+            return velstatus__error_nomem(err);
+        items = velstatus__realloc(set->ctx, set->items, cap * sizeof(*items));
+        if (!items)
+            return velstatus__error_nomem(err);
+        set->items = items;
+        set->cap = cap;
+    }
+    if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
+        return velstatus__error_nomem(err);
+    b = bsl_new(set->ctx, name, name_len, phase, phase_len, message, message_len, is_default, access, has_created,
+                created_ns, has_validated, validated_ns);
+    if (!b)
+        return velstatus__error_nomem(err);
+    tab_place(&set->tab, b);
+    set->tab.n++;
+    set->items[set->n++] = b;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
+                                       size_t phase_len, int is_default, velstatus_bsl_access access, int has_created,
+                                       int64_t created_ns, int has_validated, int64_t validated_ns,
+                                       velstatus_error *err)
+{
+    return velstatus__ss_set_add(set, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created,
+                                 created_ns, has_validated, validated_ns, err);
+}
+
+int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
+{
+    return tab_find(&set->tab, name, name_len, name_hash(name, name_len)) != SIZE_MAX;
+}
+
+size_t velstatus_bsl_set_count(const velstatus_bsl_set *set)
+{
+    return set ? set->n : 0;
+}
+
+const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->name : NULL;
+}
+
+const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->phase : NULL;
+}
+
+const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->message : NULL;
+}
+
+/* ---- the rule ---- */
+
+/* Everything the status and reasons depend on; the tracker keeps it
+ * incrementally, a full classification counts it in one pass. */
+typedef struct vs_summary {
+    size_t n, a, u, p, stale, unknown, ndefault;
+    const vs_bsl *def; /* the resolved default, or NULL */
+} vs_summary;
+
+#define R(i) (1u << (i))
+
+static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_status *status, uint32_t *reasons)
+{
+    uint32_t r = 0;
+    velstatus_server_status st;
+    int def_available = 0;
+    if (s->def) {
+        unsigned char stale;
+        def_available = bsl_count(s->def, o, &stale) == VS_CNT_A;
+    }
+    if (s->n == 0)
+        r |= VELSTATUS_SERVER_REASON_NO_BSL;
+    if (s->a == 0 && s->p > 0)
+        r |= VELSTATUS_SERVER_REASON_PENDING;
+    if (s->n > 0 && s->u == s->n)
+        r |= VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE;
+    if (s->u > 0 && s->u < s->n)
+        r |= VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE;
+    if (s->p > 0 && s->p < s->n)
+        r |= VELSTATUS_SERVER_REASON_SOME_PENDING;
+    if (s->n > 0 && !s->def)
+        r |= VELSTATUS_SERVER_REASON_NO_DEFAULT;
+    if (!o->defloc && s->ndefault > 1)
+        r |= VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS;
+    if (s->def && !def_available)
+        r |= VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE;
+    if (s->def && s->def->access == VELSTATUS_BSL_READ_ONLY)
+        r |= VELSTATUS_SERVER_REASON_DEFAULT_READONLY;
+    if (s->stale > 0)
+        r |= VELSTATUS_SERVER_REASON_STALE;
+    if (s->unknown > 0)
+        r |= VELSTATUS_SERVER_REASON_UNKNOWN_PHASE;
+
+    if (s->n == 0)
+        st = VELSTATUS_SERVER_WAITING;
+    else if (s->a == 0 && s->p > 0)
+        st = VELSTATUS_SERVER_WAITING;
+    else if (s->a == 0)
+        st = o->three_state ? VELSTATUS_SERVER_WAITING : VELSTATUS_SERVER_NOT_READY;
+    else if (s->a == s->n && s->def && !(r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) &&
+             s->def->access == VELSTATUS_BSL_READ_WRITE)
+        st = VELSTATUS_SERVER_READY;
+    else
+        st = VELSTATUS_SERVER_PARTIALLY_READY;
+    *status = st;
+    *reasons = r;
+}
+
+/* Whether BSL b stands behind reason flag i. */
+static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char stale, const vs_summary *s)
+{
+    switch (i) {
+    case 1: /* pending */
+    case 4: /* some_pending */
+        return cnt == VS_CNT_P;
+    case 2: /* all_unavailable */
+    case 3: /* some_unavailable */
+        return cnt == VS_CNT_U;
+    case 6: /* multiple_defaults */
+        return b->is_default;
+    case 7: /* default_not_available */
+    case 8: /* default_readonly */
+        return b == s->def;
+    case 9: /* stale */
+        return stale;
+    case 10: /* unknown_phase */
+        return b->pclass == VS_PH_UNKNOWN;
+    default: /* no_bsl, no_default */
+        return 0;
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* "(a, b, c, +2 more)" from flag i's sorted list. */
+static void put_names(velstatus__buf *b, const velstatus_server_verdict *v, unsigned i)
+{
+    size_t n = v->start[i + 1] - v->start[i];
+    velstatus__buf_puts(b, " (");
+    for (size_t k = 0; k < n && k < 3; k++) {
+        if (k)
+            velstatus__buf_puts(b, ", ");
+        velstatus__buf_puts(b, v->names[v->start[i] + k]);
+    }
+    if (n > 3)
+        velstatus__buf_printf(b, ", +%zu more", n - 3);
+    velstatus__buf_putc(b, ')');
+}
+
+static void clause(velstatus__buf *b, int *first)
+{
+    if (!*first)
+        velstatus__buf_puts(b, "; ");
+    *first = 0;
+}
+
+static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, const vs_opts *o)
+{
+    uint32_t r = v->reasons;
+    size_t n = v->total;
+    int first = 1;
+    if (v->status == VELSTATUS_SERVER_READY) {
+        velstatus__buf_printf(b, "all %zu backup storage location%s available; default: %s", n, plural(n),
+                              v->default_name);
+        return;
+    }
+    if (r & VELSTATUS_SERVER_REASON_NO_BSL) {
+        clause(b, &first);
+        velstatus__buf_puts(b, "no backup storage locations");
+    }
+    if (r & (VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE | VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE)) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "%zu of %zu backup storage location%s unavailable", v->unavailable, n, plural(n));
+        put_names(b, v, (r & VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE) ? 2 : 3);
+    }
+    if (r & (VELSTATUS_SERVER_REASON_PENDING | VELSTATUS_SERVER_REASON_SOME_PENDING)) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "%zu of %zu backup storage location%s pending validation", v->pending, n,
+                              plural(n));
+        put_names(b, v, (r & VELSTATUS_SERVER_REASON_PENDING) ? 1 : 4);
+    }
+    if (r & VELSTATUS_SERVER_REASON_STALE) {
+        char d[VELSTATUS_DURATION_BUFSIZE];
+        if (velstatus_duration_format(d, sizeof(d), o->stale_after_ns, NULL) != VELSTATUS_OK)
+            d[0] = '\0';
+        clause(b, &first);
+        velstatus__buf_printf(b, "last validation missing or older than %s", d);
+        put_names(b, v, 9);
+    }
+    if (r & VELSTATUS_SERVER_REASON_UNKNOWN_PHASE) {
+        clause(b, &first);
+        velstatus__buf_puts(b, "unknown phase");
+        put_names(b, v, 10);
+    }
+    if (r & VELSTATUS_SERVER_REASON_NO_DEFAULT) {
+        clause(b, &first);
+        if (o->defloc)
+            velstatus__buf_printf(b, "default location \"%.*s\" not found", (int)(o->defloc_len > 253 ? 253 : o->defloc_len),
+                                  o->defloc);
+        else
+            velstatus__buf_puts(b, "no default backup storage location");
+    }
+    if (r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "%zu backup storage locations marked default", v->start[7] - v->start[6]);
+        put_names(b, v, 6);
+        velstatus__buf_printf(b, "; using the newest: %s", v->default_name);
+    }
+    if (r & VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "default not available (%s)", v->default_name);
+    }
+    if (r & VELSTATUS_SERVER_REASON_DEFAULT_READONLY) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "default is read-only (%s)", v->default_name);
+    }
+}
+
+/* Builds the verdict of the BSLs bs[0..n) under the summary s. */
+static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_ctx *ctx, vs_bsl *const *bs,
+                                      size_t n, const vs_summary *s, const vs_opts *o, velstatus_error *err)
+{
+    velstatus_server_verdict *v;
+    size_t counts[VS_NREASONS] = {0}, total = 0, bytes = 0, pos[VS_NREASONS];
+    char *pool;
+    velstatus__buf mb;
+    velstatus_status st;
+
+    v = velstatus__calloc(ctx, 1, sizeof(*v));
+    if (!v)
+        return velstatus__error_nomem(err);
+    v->ctx = ctx;
+    decide(s, o, &v->status, &v->reasons);
+    v->available = s->a;
+    v->unavailable = s->u;
+    v->pending = s->p;
+    v->total = s->n;
+
+    /* sizes */
+    for (size_t k = 0; k < n; k++) {
+        unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
+        for (unsigned i = 0; i < VS_NREASONS; i++)
+            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
+                counts[i]++;
+                total++;
+                bytes += bs[k]->name_len + 1;
+            }
+    }
+    if (s->def)
+        bytes += s->def->name_len + 1;
+    v->names = velstatus__calloc(ctx, total ? total : 1, sizeof(*v->names));
+    v->pool = velstatus__alloc(ctx, bytes ? bytes : 1);
+    if (!v->names || !v->pool) {
+        velstatus_server_verdict_free(v);
+        return velstatus__error_nomem(err);
+    }
+    pool = v->pool;
+    v->start[0] = 0;
+    for (unsigned i = 0; i < VS_NREASONS; i++) {
+        v->start[i + 1] = v->start[i] + counts[i];
+        pos[i] = v->start[i];
+    }
+    if (s->def) {
+        memcpy(pool, s->def->name, s->def->name_len + 1);
+        v->default_name = pool;
+        pool += s->def->name_len + 1;
+    }
+    /* each BSL's name is copied once per list it appears in; lists are short */
+    for (size_t k = 0; k < n; k++) {
+        unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
+        for (unsigned i = 0; i < VS_NREASONS; i++)
+            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
+                memcpy(pool, bs[k]->name, bs[k]->name_len + 1);
+                v->names[pos[i]++] = pool;
+                pool += bs[k]->name_len + 1;
+            }
+    }
+    for (unsigned i = 0; i < VS_NREASONS; i++)
+        if (counts[i] > 1)
+            qsort(v->names + v->start[i], counts[i], sizeof(*v->names), cmp_str);
+
+    velstatus__buf_init(&mb, ctx);
+    build_message(&mb, v, o);
+    st = velstatus__buf_finish(&mb, &v->message, NULL, err);
+    if (st != VELSTATUS_OK) {
+        velstatus_server_verdict_free(v);
+        return st;
+    }
+    *out = v;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out, const velstatus_bsl_set *set,
+                                                 const velstatus_server_status_options *opts, velstatus_error *err)
+{
+    vs_opts o;
+    vs_summary s;
+    velstatus_status st;
+    if (!out || !set)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
+    *out = NULL;
+    st = load_opts(&o, opts, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    memset(&s, 0, sizeof(s));
+    s.n = set->n;
+    for (size_t k = 0; k < set->n; k++) {
+        const vs_bsl *b = set->items[k];
+        unsigned char stale, cnt = bsl_count(b, &o, &stale);
+        s.a += cnt == VS_CNT_A;
+        s.u += cnt == VS_CNT_U;
+        s.p += cnt == VS_CNT_P;
+        s.stale += stale;
+        s.unknown += b->pclass == VS_PH_UNKNOWN;
+        if (b->is_default) {
+            s.ndefault++;
+            if (!o.defloc && (!s.def || default_better(b, s.def)))
+                s.def = b;
+        }
+    }
+    if (o.defloc) {
+        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, name_hash(o.defloc, o.defloc_len));
+        s.def = i == SIZE_MAX ? NULL : set->tab.slots[i];
+    }
+    return build_verdict(out, set->ctx, (vs_bsl *const *)set->items, set->n, &s, &o, err);
+}
+
+/* ---- verdict getters ---- */
+
+void velstatus_server_verdict_free(velstatus_server_verdict *v)
+{
+    if (!v)
+        return;
+    velstatus__free(v->ctx, v->names);
+    velstatus__free(v->ctx, v->pool);
+    velstatus__free(v->ctx, v->message);
+    velstatus__free(v->ctx, v);
+}
+
+velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *v)
+{
+    return v ? v->status : VELSTATUS_SERVER_WAITING;
+}
+
+uint32_t velstatus_server_verdict_reasons(const velstatus_server_verdict *v)
+{
+    return v ? v->reasons : 0;
+}
+
+size_t velstatus_server_verdict_available(const velstatus_server_verdict *v)
+{
+    return v ? v->available : 0;
+}
+
+size_t velstatus_server_verdict_unavailable(const velstatus_server_verdict *v)
+{
+    return v ? v->unavailable : 0;
+}
+
+size_t velstatus_server_verdict_pending(const velstatus_server_verdict *v)
+{
+    return v ? v->pending : 0;
+}
+
+size_t velstatus_server_verdict_total(const velstatus_server_verdict *v)
+{
+    return v ? v->total : 0;
+}
+
+const char *velstatus_server_verdict_default(const velstatus_server_verdict *v)
+{
+    return v ? v->default_name : NULL;
+}
+
+size_t velstatus_server_verdict_name_count(const velstatus_server_verdict *v, velstatus_server_reason reason)
+{
+    int i = reason_index((uint32_t)reason);
+    if (!v || i < 0)
+        return 0;
+    return v->start[i + 1] - v->start[i];
+}
+
+const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, velstatus_server_reason reason,
+                                          size_t k)
+{
+    int i = reason_index((uint32_t)reason);
+    if (!v || i < 0 || k >= v->start[i + 1] - v->start[i])
+        return NULL;
+    return v->names[v->start[i] + k];
+}
+
+const char *velstatus_server_verdict_message(const velstatus_server_verdict *v)
+{
+    return v ? v->message : "";
+}
+
+/* ---- tracker ---- */
+
+struct velstatus_server_tracker {
+    velstatus_ctx *ctx;
+    vs_opts o;
+    char *defloc; /* our copy of o.defloc */
+    vs_nametab tab;
+    /* Max-heap of the BSLs with spec.default, best default (default_better) on top. */
+    vs_bsl **heap;
+    size_t heap_n, heap_cap;
+    size_t a, u, p, stale, unknown;
+    vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
+    velstatus_server_status status;
+    uint32_t reasons;
+};
+
+static void heap_set(velstatus_server_tracker *t, size_t i, vs_bsl *b)
+{
+    t->heap[i] = b;
+    b->heap_idx = i;
+}
+
+static void heap_up(velstatus_server_tracker *t, size_t i)
+{
+    vs_bsl *b = t->heap[i];
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!default_better(b, t->heap[parent]))
+            break;
+        heap_set(t, i, t->heap[parent]);
+        i = parent;
+    }
+    heap_set(t, i, b);
+}
+
+static void heap_down(velstatus_server_tracker *t, size_t i)
+{
+    vs_bsl *b = t->heap[i];
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, best = i;
+        const vs_bsl *bb = b;
+        if (l < t->heap_n && default_better(t->heap[l], bb)) {
+            best = l;
+            bb = t->heap[l];
+        }
+        if (r < t->heap_n && default_better(t->heap[r], bb))
+            best = r;
+        if (best == i)
+            break;
+        heap_set(t, i, t->heap[best]);
+        i = best;
+    }
+    heap_set(t, i, b);
+}
+
+static void heap_push(velstatus_server_tracker *t, vs_bsl *b)
+{
+    heap_set(t, t->heap_n++, b);
+    heap_up(t, t->heap_n - 1);
+}
+
+static void heap_remove(velstatus_server_tracker *t, vs_bsl *b)
+{
+    size_t i = b->heap_idx;
+    vs_bsl *last = t->heap[--t->heap_n];
+    if (i == t->heap_n)
+        return;
+    heap_set(t, i, last);
+    heap_up(t, i);
+    heap_down(t, last->heap_idx);
+}
+
+static int heap_reserve(velstatus_server_tracker *t, size_t want)
+{
+    size_t cap;
+    vs_bsl **h;
+    if (want <= t->heap_cap)
+        return 1;
+    cap = t->heap_cap ? t->heap_cap * 2 : 4;
+    if (cap > SIZE_MAX / sizeof(*h))
+        return 0;
+    h = velstatus__realloc(t->ctx, t->heap, cap * sizeof(*h));
+    if (!h)
+        return 0;
+    t->heap = h;
+    t->heap_cap = cap;
+    return 1;
+}
+
+/* Adds (sign 1) or removes (sign 0) a BSL's contribution to the counts,
+ * using the classification cached in it. */
+static void contribute(velstatus_server_tracker *t, const vs_bsl *b, int add)
+{
+    size_t d = add ? 1 : (size_t)-1; /* unsigned wrap-around subtracts */
+    if (b->cnt == VS_CNT_A)
+        t->a += d;
+    else if (b->cnt == VS_CNT_U)
+        t->u += d;
+    else
+        t->p += d;
+    if (b->stale)
+        t->stale += d;
+    if (b->pclass == VS_PH_UNKNOWN)
+        t->unknown += d;
+}
+
+static void tracker_summary(const velstatus_server_tracker *t, vs_summary *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->n = t->tab.n;
+    s->a = t->a;
+    s->u = t->u;
+    s->p = t->p;
+    s->stale = t->stale;
+    s->unknown = t->unknown;
+    s->ndefault = t->heap_n;
+    s->def = t->o.defloc ? t->defloc_bsl : (t->heap_n ? t->heap[0] : NULL);
+}
+
+static void tracker_update(velstatus_server_tracker *t, int *changed)
+{
+    vs_summary s;
+    velstatus_server_status st;
+    uint32_t r;
+    tracker_summary(t, &s);
+    decide(&s, &t->o, &st, &r);
+    if (changed)
+        *changed = st != t->status || r != t->reasons;
+    t->status = st;
+    t->reasons = r;
+}
+
+velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, velstatus_ctx *ctx,
+                                             const velstatus_server_status_options *opts, velstatus_error *err)
+{
+    velstatus_server_tracker *t;
+    vs_opts o;
+    velstatus_status st;
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
+    *out = NULL;
+    st = load_opts(&o, opts, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    t = velstatus__calloc(ctx, 1, sizeof(*t));
+    if (!t)
+        return velstatus__error_nomem(err);
+    t->ctx = ctx;
+    t->o = o;
+    if (o.defloc) {
+        t->defloc = velstatus__strndup(ctx, o.defloc, o.defloc_len);
+        if (!t->defloc) {
+            velstatus__free(ctx, t);
+            return velstatus__error_nomem(err);
+        }
+        t->o.defloc = t->defloc;
+    }
+    tracker_update(t, NULL);
+    *out = t;
+    return VELSTATUS_OK;
+}
+
+void velstatus_server_tracker_free(velstatus_server_tracker *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->tab.cap; i++)
+        velstatus__free(t->ctx, t->tab.slots[i]);
+    velstatus__free(t->ctx, t->tab.slots);
+    velstatus__free(t->ctx, t->heap);
+    velstatus__free(t->ctx, t->defloc);
+    velstatus__free(t->ctx, t);
+}
+
+velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, int *changed, const char *name,
+                                                size_t name_len, const char *phase, size_t phase_len, int is_default,
+                                                velstatus_bsl_access access, int has_created, int64_t created_ns,
+                                                int has_validated, int64_t validated_ns, velstatus_error *err)
+{
+    velstatus_status st;
+    vs_bsl *b, *old = NULL;
+    size_t slot;
+    if (changed)
+        *changed = 0;
+    if (!t)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker is NULL");
+    st = check_bsl_args(name, name_len, phase, phase_len, NULL, 0, access, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    /* allocate everything first: a failure leaves the tracker as it was */
+    b = bsl_new(t->ctx, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created, created_ns,
+                has_validated, validated_ns);
+    if (!b)
+        return velstatus__error_nomem(err);
+    slot = tab_find(&t->tab, name, name_len, b->hash);
+    if (slot != SIZE_MAX)
+        old = t->tab.slots[slot];
+    if ((!old && !tab_reserve(t->ctx, &t->tab, t->tab.n + 1)) ||
+        (b->is_default && !(old && old->is_default) && !heap_reserve(t, t->heap_n + 1))) {
+        velstatus__free(t->ctx, b);
+        return velstatus__error_nomem(err);
+    }
+    if (old) {
+        /* tab_reserve was not called, so the slot is still valid */
+        contribute(t, old, 0);
+        if (old->is_default)
+            heap_remove(t, old);
+        t->tab.slots[slot] = b;
+        if (t->defloc_bsl == old)
+            t->defloc_bsl = NULL;
+        velstatus__free(t->ctx, old);
+    } else {
+        tab_place(&t->tab, b);
+        t->tab.n++;
+    }
+    b->cnt = bsl_count(b, &t->o, &b->stale);
+    contribute(t, b, 1);
+    if (b->is_default)
+        heap_push(t, b);
+    if (t->o.defloc && name_eq(b, t->o.defloc, t->o.defloc_len))
+        t->defloc_bsl = b;
+    tracker_update(t, changed);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, int *changed, const char *name,
+                                                size_t name_len, velstatus_error *err)
+{
+    size_t slot;
+    vs_bsl *b;
+    if (changed)
+        *changed = 0;
+    if (!t || (!name && name_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or name is NULL");
+    slot = tab_find(&t->tab, name, name_len, name_hash(name, name_len));
+    if (slot == SIZE_MAX)
+        return VELSTATUS_OK;
+    b = t->tab.slots[slot];
+    contribute(t, b, 0);
+    if (b->is_default)
+        heap_remove(t, b);
+    if (t->defloc_bsl == b)
+        t->defloc_bsl = NULL;
+    tab_remove_at(&t->tab, slot);
+    velstatus__free(t->ctx, b);
+    tracker_update(t, changed);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, int *changed, int64_t now_ns,
+                                                 velstatus_error *err)
+{
+    if (changed)
+        *changed = 0;
+    if (!t)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker is NULL");
+    if (!t->o.check_stale)
+        return velstatus__error_set(err, VELSTATUS_E_STATE,
+                                    "the tracker was created without check_stale: it has no clock to move");
+    t->o.now_ns = now_ns;
+    for (size_t i = 0; i < t->tab.cap; i++) {
+        vs_bsl *b = t->tab.slots[i];
+        if (!b || b->pclass != VS_PH_AVAILABLE)
+            continue;
+        contribute(t, b, 0);
+        b->cnt = bsl_count(b, &t->o, &b->stale);
+        contribute(t, b, 1);
+    }
+    tracker_update(t, changed);
+    return VELSTATUS_OK;
+}
+
+velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *t)
+{
+    return t ? t->status : VELSTATUS_SERVER_WAITING;
+}
+
+uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *t)
+{
+    return t ? t->reasons : 0;
+}
+
+size_t velstatus_server_tracker_count(const velstatus_server_tracker *t)
+{
+    return t ? t->tab.n : 0;
+}
+
+velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out,
+                                                 const velstatus_server_tracker *t, velstatus_error *err)
+{
+    vs_bsl **bs;
+    size_t n = 0;
+    vs_summary s;
+    velstatus_status st;
+    if (!out || !t)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or tracker is NULL");
+    *out = NULL;
+    bs = velstatus__calloc(t->ctx, t->tab.n ? t->tab.n : 1, sizeof(*bs));
+    if (!bs)
+        return velstatus__error_nomem(err);
+    for (size_t i = 0; i < t->tab.cap; i++)
+        if (t->tab.slots[i])
+            bs[n++] = t->tab.slots[i];
+    tracker_summary(t, &s);
+    st = build_verdict(out, t->ctx, bs, n, &s, &t->o, err);
+    velstatus__free(t->ctx, bs);
+    return st;
+}
+
+/* ---- controller step ---- */
+
+void velstatus_server_status_host_init(velstatus_server_status_host *host, size_t struct_size)
+{
+    if (!host)
+        return;
+    memset(host, 0, struct_size < sizeof(*host) ? struct_size : sizeof(*host));
+    host->struct_size = (uint32_t)struct_size;
+}
+
+/* The single place a new status is published. Issue "Retry" routes this
+ * call through the retry driver; nothing else in the step calls publish. */
+static velstatus_status step_publish(const velstatus_server_status_host *h, const velstatus_server_verdict *v,
+                                     velstatus_error *err)
+{
+    char *json = NULL;
+    size_t len = 0;
+    int rc;
+    velstatus_status st = velstatus_json_encode_server_verdict(&json, &len, v, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    rc = h->publish(h->userdata, v->status, v->reasons, json, len);
+    velstatus__free(v->ctx, json);
+    if (rc == VELSTATUS_PASSTHROUGH)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "host publish returned PASSTHROUGH, but publish is required");
+    if (rc < 0)
+        return velstatus__error_host(err, rc, "publish");
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
+                                             const velstatus_server_status_host *host,
+                                             const velstatus_server_status_options *opts, velstatus_error *err)
+{
+    velstatus_server_status_host h;
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL;
+    velstatus_status st;
+    vs_opts o;
+    const char *json = NULL;
+    size_t json_len = 0;
+    int rc, has = 0, must_publish = 1;
+    velstatus_server_status cur = VELSTATUS_SERVER_WAITING;
+    uint32_t cur_reasons = 0;
+
+    if (out)
+        *out = NULL;
+    if (published)
+        *published = 0;
+    if (!ctx || !host)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "ctx or host is NULL");
+    st = velstatus__sized_copy(&h, sizeof(h), sizeof(h), host, "server_status_host", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (h.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_host.flags must be 0");
+    if (!h.list_bsls || !h.publish)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_host.list_bsls and publish are required");
+    st = load_opts(&o, opts, err); /* validate before calling the host */
+    if (st != VELSTATUS_OK)
+        return st;
+
+    rc = h.list_bsls(h.userdata, &json, &json_len);
+    if (rc == VELSTATUS_PASSTHROUGH)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "host list_bsls returned PASSTHROUGH, but list_bsls is required");
+    if (rc < 0)
+        return velstatus__error_host(err, rc, "list_bsls");
+    if (!json && json_len)
+        return velstatus__error_set(err, VELSTATUS_E_HOST, "host list_bsls returned NULL text of length %zu",
+                                    json_len);
+    st = velstatus_json_decode_bsls(&set, ctx, json ? json : "", json ? json_len : 0, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = velstatus_server_status_classify(&v, set, opts, err);
+    velstatus_bsl_set_free(set);
+    if (st != VELSTATUS_OK)
+        return st;
+
+    if (h.read_status) {
+        rc = h.read_status(h.userdata, &has, &cur, &cur_reasons);
+        if (rc < 0 && rc != VELSTATUS_PASSTHROUGH) {
+            velstatus_server_verdict_free(v);
+            return velstatus__error_host(err, rc, "read_status");
+        }
+        if (rc != VELSTATUS_PASSTHROUGH && has)
+            must_publish = cur != v->status || cur_reasons != v->reasons;
+    }
+    if (must_publish) {
+        st = step_publish(&h, v, err);
+        if (st != VELSTATUS_OK) {
+            velstatus_server_verdict_free(v);
+            return st;
+        }
+        if (published)
+            *published = 1;
+    }
+    if (out)
+        *out = v;
+    else
+        velstatus_server_verdict_free(v);
+    return VELSTATUS_OK;
+}

@@ -1,0 +1,1513 @@
+/* Server status (DESIGN §3, SPEC-velero §1, doc/server-status.md): tokens,
+ * the total rule on every situation of SPEC §1.8, names and messages, the
+ * tracker (unit + a 12,000-event property test against full classification),
+ * the controller step over a fake host, the BSL JSON codec, the examples'
+ * golden verdicts, and a failalloc loop on every allocating function. */
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <velstatus.h>
+
+#include "failalloc.h"
+#include "harness.h"
+
+/* Layout and values of this area's public structs and enums (STYLE §2.5),
+ * pinned here for LP64; candidates for tests/check_abi.c. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(velstatus_server_status_options, struct_size) == 0, "opts.struct_size");
+_Static_assert(offsetof(velstatus_server_status_options, flags) == 4, "opts.flags");
+_Static_assert(offsetof(velstatus_server_status_options, default_location) == 8, "opts.default_location");
+_Static_assert(offsetof(velstatus_server_status_options, default_location_len) == 16, "opts.default_location_len");
+_Static_assert(offsetof(velstatus_server_status_options, now_ns) == 24, "opts.now_ns");
+_Static_assert(offsetof(velstatus_server_status_options, stale_after_ns) == 32, "opts.stale_after_ns");
+_Static_assert(offsetof(velstatus_server_status_options, check_stale) == 40, "opts.check_stale");
+_Static_assert(offsetof(velstatus_server_status_options, three_state) == 44, "opts.three_state");
+_Static_assert(sizeof(velstatus_server_status_options) == 48, "opts size");
+_Static_assert(offsetof(velstatus_server_status_host, struct_size) == 0, "host.struct_size");
+_Static_assert(offsetof(velstatus_server_status_host, flags) == 4, "host.flags");
+_Static_assert(offsetof(velstatus_server_status_host, userdata) == 8, "host.userdata");
+_Static_assert(offsetof(velstatus_server_status_host, list_bsls) == 16, "host.list_bsls");
+_Static_assert(offsetof(velstatus_server_status_host, read_status) == 24, "host.read_status");
+_Static_assert(offsetof(velstatus_server_status_host, publish) == 32, "host.publish");
+_Static_assert(sizeof(velstatus_server_status_host) == 40, "host size");
+#endif
+_Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 &&
+                   VELSTATUS_SERVER_WAITING == 2 && VELSTATUS_SERVER_NOT_READY == 3,
+               "status values");
+_Static_assert(VELSTATUS_SERVER_REASON_NO_BSL == 1 && VELSTATUS_SERVER_REASON_UNKNOWN_PHASE == 1024, "reason values");
+_Static_assert(VELSTATUS_BSL_READ_WRITE == 0 && VELSTATUS_BSL_READ_ONLY == 1, "access values");
+
+#define RS(x) VELSTATUS_SERVER_REASON_##x
+#define S_READY VELSTATUS_SERVER_READY
+#define S_PARTIAL VELSTATUS_SERVER_PARTIALLY_READY
+#define S_WAITING VELSTATUS_SERVER_WAITING
+#define S_NOTREADY VELSTATUS_SERVER_NOT_READY
+
+static const int64_t SEC = INT64_C(1000000000);
+static const int64_t T0 = INT64_C(1796043600) * INT64_C(1000000000); /* 2026-11-30T13:00:00Z */
+
+/* A BSL in a test table; name NULL ends the table. */
+typedef struct tb {
+    const char *name;
+    const char *phase;
+    int def;
+    int ro;
+    int has_created;
+    int64_t created;
+    int has_val;
+    int64_t val;
+} tb;
+
+static velstatus_ctx *mkctx(void)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    return ctx;
+}
+
+static velstatus_status add_all(velstatus_bsl_set *set, const tb *b)
+{
+    for (; b->name; b++) {
+        velstatus_status st = velstatus_bsl_set_add(
+            set, b->name, strlen(b->name), b->phase, b->phase ? strlen(b->phase) : 0, b->def,
+            b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE, b->has_created, b->created, b->has_val, b->val,
+            NULL);
+        if (st != VELSTATUS_OK)
+            return st;
+    }
+    return VELSTATUS_OK;
+}
+
+static char *encode(const velstatus_server_verdict *v)
+{
+    char *out = NULL;
+    ck_assert_int_eq(velstatus_json_encode_server_verdict(&out, NULL, v, NULL), VELSTATUS_OK);
+    return out;
+}
+
+/* Renders reason flags as their tokens, for assertion messages. */
+static const char *reasons_text(uint32_t r, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < 11; i++)
+        if (r & (1u << i))
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? "," : "",
+                                    velstatus_server_reason_to_string((velstatus_server_reason)(1u << i)));
+    return buf;
+}
+
+/* Classifies table b under opts, checks status and reasons, and checks that
+ * a tracker fed the same BSLs gives the same verdict, byte for byte. */
+static velstatus_server_verdict *expect(velstatus_ctx *ctx, const tb *b, const velstatus_server_status_options *o,
+                                        velstatus_server_status status, uint32_t reasons)
+{
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL, *tv = NULL;
+    velstatus_server_tracker *t = NULL;
+    velstatus_error err;
+    char got[256], want[256], *j1, *j2;
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(add_all(set, b), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, o, &err), VELSTATUS_OK);
+    ck_assert_msg(velstatus_server_verdict_status(v) == status, "status %s, want %s",
+                  velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
+                  velstatus_server_status_to_string(status));
+    ck_assert_msg(velstatus_server_verdict_reasons(v) == reasons, "reasons [%s], want [%s]",
+                  reasons_text(velstatus_server_verdict_reasons(v), got, sizeof(got)),
+                  reasons_text(reasons, want, sizeof(want)));
+    ck_assert_uint_eq(velstatus_server_verdict_available(v) + velstatus_server_verdict_unavailable(v) +
+                          velstatus_server_verdict_pending(v),
+                      velstatus_server_verdict_total(v));
+    ck_assert_uint_eq(velstatus_server_verdict_total(v), velstatus_bsl_set_count(set));
+
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, o, NULL), VELSTATUS_OK);
+    for (const tb *p = b; p->name; p++)
+        ck_assert_int_eq(velstatus_server_tracker_upsert(t, NULL, p->name, strlen(p->name), p->phase,
+                                                         p->phase ? strlen(p->phase) : 0, p->def,
+                                                         p->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
+                                                         p->has_created, p->created, p->has_val, p->val, NULL),
+                         VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), status);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t), reasons);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&tv, t, NULL), VELSTATUS_OK);
+    j1 = encode(v);
+    j2 = encode(tv);
+    ck_assert_str_eq(j1, j2);
+    velstatus_free(ctx, j1);
+    velstatus_free(ctx, j2);
+    velstatus_server_verdict_free(tv);
+    velstatus_server_tracker_free(t);
+    velstatus_bsl_set_free(set);
+    return v;
+}
+
+static void names_are(const velstatus_server_verdict *v, velstatus_server_reason r, const char *const *want)
+{
+    size_t n = 0;
+    while (want[n])
+        n++;
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, r), n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_str_eq(velstatus_server_verdict_name(v, r, i), want[i]);
+    ck_assert_ptr_null(velstatus_server_verdict_name(v, r, n));
+}
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define NONE ((const char *const[]){NULL})
+
+/* ---- tokens ---- */
+
+START_TEST(tokens_status)
+{
+    const char *want[] = {"Ready", "PartiallyReady", "Waiting", "NotReady"};
+    velstatus_error err;
+    for (int i = 0; i < 4; i++) {
+        velstatus_server_status s;
+        ck_assert_str_eq(velstatus_server_status_to_string((velstatus_server_status)i), want[i]);
+        ck_assert_int_eq(velstatus_server_status_from_string(&s, want[i], strlen(want[i]), NULL), VELSTATUS_OK);
+        ck_assert_int_eq(s, i);
+    }
+    ck_assert_ptr_null(velstatus_server_status_to_string((velstatus_server_status)4));
+    ck_assert_ptr_null(velstatus_server_status_to_string((velstatus_server_status)-1));
+    {
+        velstatus_server_status s = S_READY;
+        ck_assert_int_eq(velstatus_server_status_from_string(&s, "ready", 5, &err), VELSTATUS_E_INVALID);
+        ck_assert_ptr_nonnull(strstr(err.message, "\"ready\""));
+        ck_assert_int_eq(velstatus_server_status_from_string(&s, "Partially Ready", 15, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_status_from_string(&s, "Ready", 4, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_status_from_string(&s, "", 0, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_status_from_string(NULL, "Ready", 5, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_status_from_string(&s, NULL, 3, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(s, S_READY);
+    }
+}
+END_TEST
+
+START_TEST(tokens_reasons)
+{
+    /* the issue's lower-case names, flag by flag */
+    static const struct {
+        velstatus_server_reason r;
+        const char *tok;
+    } t[] = {
+        {RS(NO_BSL), "no_bsl"},
+        {RS(PENDING), "pending"},
+        {RS(ALL_UNAVAILABLE), "all_unavailable"},
+        {RS(SOME_UNAVAILABLE), "some_unavailable"},
+        {RS(SOME_PENDING), "some_pending"},
+        {RS(NO_DEFAULT), "no_default"},
+        {RS(MULTIPLE_DEFAULTS), "multiple_defaults"},
+        {RS(DEFAULT_NOT_AVAILABLE), "default_not_available"},
+        {RS(DEFAULT_READONLY), "default_readonly"},
+        {RS(STALE), "stale"},
+        {RS(UNKNOWN_PHASE), "unknown_phase"},
+    };
+    uint32_t all = 0;
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        velstatus_server_reason r;
+        ck_assert_uint_eq((uint32_t)t[i].r & all, 0);
+        all |= (uint32_t)t[i].r;
+        ck_assert_str_eq(velstatus_server_reason_to_string(t[i].r), t[i].tok);
+        ck_assert_int_eq(velstatus_server_reason_from_string(&r, t[i].tok, strlen(t[i].tok), NULL), VELSTATUS_OK);
+        ck_assert_int_eq(r, t[i].r);
+    }
+    ck_assert_uint_eq(all, 2047);
+    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)0));
+    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)3));
+    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)2048));
+    {
+        velstatus_server_reason r = RS(STALE);
+        velstatus_error err;
+        ck_assert_int_eq(velstatus_server_reason_from_string(&r, "NO_BSL", 6, &err), VELSTATUS_E_INVALID);
+        ck_assert_ptr_nonnull(strstr(err.message, "NO_BSL"));
+        ck_assert_int_eq(velstatus_server_reason_from_string(&r, "stal", 4, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_reason_from_string(NULL, "stale", 5, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(r, RS(STALE));
+    }
+}
+END_TEST
+
+/* ---- SPEC-velero §1.8: one test per row, expected status and reasons ---- */
+
+/* §1.8 row 1: n = 0. #2488: Waiting. */
+START_TEST(spec_1_8_row01_no_bsl)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_WAITING, RS(NO_BSL));
+    ck_assert_ptr_null(velstatus_server_verdict_default(v));
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "no backup storage locations");
+    names_are(v, RS(NO_BSL), NONE);
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 2: all Available, exactly one default (ReadWrite). #2488: Ready. */
+START_TEST(spec_1_8_row02_all_available_one_default)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"primary", "Available", 1}, {"secondary", "Available", 0}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_READY, 0);
+    ck_assert_str_eq(velstatus_server_verdict_default(v), "primary");
+    ck_assert_uint_eq(velstatus_server_verdict_available(v), 2);
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "all 2 backup storage locations available; default: primary");
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 3: n >= 2, all Available, no default. #2488 (b): Partially Ready. */
+START_TEST(spec_1_8_row03_all_available_no_default)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"primary", "Available"}, {"secondary", "Available"}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(NO_DEFAULT));
+    ck_assert_ptr_null(velstatus_server_verdict_default(v));
+    names_are(v, RS(NO_DEFAULT), NONE);
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "no default backup storage location");
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 4: n = 1, Available, not default (undefined in #2488): PartiallyReady, no_default. */
+START_TEST(spec_1_8_row04_single_available_not_default)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"only", "Available"}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(NO_DEFAULT));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 5: n = 1, Unavailable, default or not (undefined in #2488): NotReady;
+ * Waiting in three-state mode (the #4270 prose). */
+START_TEST(spec_1_8_row05_single_unavailable)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_status_options o;
+    tb d[] = {{"only", "Unavailable", 1}, {NULL}};
+    tb nd[] = {{"only", "Unavailable", 0}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, d, NULL, S_NOTREADY, RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE));
+    names_are(v, RS(ALL_UNAVAILABLE), NAMES("only"));
+    names_are(v, RS(DEFAULT_NOT_AVAILABLE), NAMES("only"));
+    ck_assert_str_eq(velstatus_server_verdict_message(v),
+                     "1 of 1 backup storage location unavailable (only); default not available (only)");
+    velstatus_server_verdict_free(v);
+    v = expect(ctx, nd, NULL, S_NOTREADY, RS(ALL_UNAVAILABLE) | RS(NO_DEFAULT));
+    velstatus_server_verdict_free(v);
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.three_state = 1;
+    v = expect(ctx, d, &o, S_WAITING, RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 6: n >= 2, all Unavailable (undefined in #2488): NotReady. */
+START_TEST(spec_1_8_row06_all_unavailable)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_status_options o;
+    tb b[] = {{"primary", "Unavailable", 1}, {"secondary", "Unavailable"}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_NOTREADY, RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE));
+    names_are(v, RS(ALL_UNAVAILABLE), NAMES("primary", "secondary"));
+    ck_assert_uint_eq(velstatus_server_verdict_unavailable(v), 2);
+    velstatus_server_verdict_free(v);
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.three_state = 1;
+    v = expect(ctx, b, &o, S_WAITING, RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 7: n >= 2, at least one Available and one Unavailable (P allowed).
+ * #2488 (a): Partially Ready. */
+START_TEST(spec_1_8_row07_available_and_unavailable)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Available", 1}, {"secondary", "Unavailable"}, {"tertiary", "Available"}, {NULL}};
+    tb p[] = {{"default", "Available", 1}, {"secondary", "Unavailable"}, {"new", ""}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_UNAVAILABLE));
+    /* the issue's own example line */
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "1 of 3 backup storage locations unavailable (secondary)");
+    names_are(v, RS(SOME_UNAVAILABLE), NAMES("secondary"));
+    velstatus_server_verdict_free(v);
+    v = expect(ctx, p, NULL, S_PARTIAL, RS(SOME_UNAVAILABLE) | RS(SOME_PENDING));
+    names_are(v, RS(SOME_PENDING), NAMES("new"));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 8: all pending (empty phase). #2488: Waiting. */
+START_TEST(spec_1_8_row08_all_pending)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "", 1}, {"archive", NULL}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_WAITING, RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE));
+    names_are(v, RS(PENDING), NAMES("archive", "default"));
+    ck_assert_uint_eq(velstatus_server_verdict_pending(v), 2);
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 9: Available + pending, no Unavailable (undefined in #2488): PartiallyReady. */
+START_TEST(spec_1_8_row09_available_and_pending)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Available", 1}, {"new", ""}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_PENDING));
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "1 of 2 backup storage locations pending validation (new)");
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 10: Unavailable + pending, no Available (undefined in #2488): Waiting
+ * (rule 2 comes before rule 3), every flag that holds reported. */
+START_TEST(spec_1_8_row10_unavailable_and_pending)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Unavailable", 1}, {"new", ""}, {NULL}};
+    velstatus_server_verdict *v = expect(
+        ctx, b, NULL, S_WAITING, RS(PENDING) | RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(DEFAULT_NOT_AVAILABLE));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 11: the default is Unavailable, the others Available. #2488 (a): Partially Ready. */
+START_TEST(spec_1_8_row11_default_unavailable)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Unavailable", 1}, {"secondary", "Available"}, {NULL}};
+    velstatus_server_verdict *v =
+        expect(ctx, b, NULL, S_PARTIAL, RS(SOME_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE));
+    names_are(v, RS(DEFAULT_NOT_AVAILABLE), NAMES("default"));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 12: the default is pending, the others Available (undefined): PartiallyReady. */
+START_TEST(spec_1_8_row12_default_pending)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "", 1}, {"secondary", "Available"}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_PENDING) | RS(DEFAULT_NOT_AVAILABLE));
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 13: several BSLs with spec.default (undefined): never Ready
+ * (DESIGN §3; D2 vs D3 in §1.5); the resolved default is D2's: newest
+ * creationTimestamp, then the byte-wise smallest name. */
+START_TEST(spec_1_8_row13_several_defaults)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb newest[] = {{"b-old", "Available", 1, 0, 1, T0 - 100 * SEC},
+                   {"a-new", "Available", 1, 0, 1, T0},
+                   {"c", "Available", 0, 0, 1, T0 + 50 * SEC},
+                   {NULL}};
+    tb tie[] = {{"beta", "Available", 1, 0, 1, T0}, {"alpha", "Available", 1, 0, 1, T0}, {"alphabet", "Available", 1, 0, 1, T0}, {NULL}};
+    tb missing[] = {{"a", "Available", 1, 0, 0, 0}, {"z", "Available", 1, 0, 1, INT64_MIN}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, newest, NULL, S_PARTIAL, RS(MULTIPLE_DEFAULTS));
+    ck_assert_str_eq(velstatus_server_verdict_default(v), "a-new");
+    names_are(v, RS(MULTIPLE_DEFAULTS), NAMES("a-new", "b-old"));
+    ck_assert_str_eq(velstatus_server_verdict_message(v),
+                     "2 backup storage locations marked default (a-new, b-old); using the newest: a-new");
+    velstatus_server_verdict_free(v);
+    v = expect(ctx, tie, NULL, S_PARTIAL, RS(MULTIPLE_DEFAULTS));
+    ck_assert_str_eq(velstatus_server_verdict_default(v), "alpha");
+    velstatus_server_verdict_free(v);
+    /* a missing creationTimestamp ranks below any present one */
+    v = expect(ctx, missing, NULL, S_PARTIAL, RS(MULTIPLE_DEFAULTS));
+    ck_assert_str_eq(velstatus_server_verdict_default(v), "z");
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 14: all Available but the default is ReadOnly (backups fail
+ * validation, §1.3): PartiallyReady, default_readonly. */
+START_TEST(spec_1_8_row14_default_readonly)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Available", 1, 1}, {"secondary", "Available"}, {NULL}};
+    tb ro_other[] = {{"default", "Available", 1, 0}, {"archive", "Available", 0, 1}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(DEFAULT_READONLY));
+    names_are(v, RS(DEFAULT_READONLY), NAMES("default"));
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "default is read-only (default)");
+    velstatus_server_verdict_free(v);
+    /* a ReadOnly BSL that is not the default does not matter */
+    v = expect(ctx, ro_other, NULL, S_READY, 0);
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 15: all Available but validation stale or never done (§1.4):
+ * Ready without the check; with it the stale ones count pending. */
+START_TEST(spec_1_8_row15_stale_validation)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_status_options o;
+    tb b[] = {{"default", "Available", 1, 0, 1, T0 - 3600 * SEC, 1, T0 - 600 * SEC},
+              {"fresh", "Available", 0, 0, 1, T0 - 3600 * SEC, 1, T0 - 60 * SEC},
+              {"never", "Available", 0, 0, 1, T0 - 3600 * SEC, 0, 0},
+              {"edge", "Available", 0, 0, 1, T0 - 3600 * SEC, 1, T0 - 300 * SEC},
+              {"future", "Available", 0, 0, 1, T0 - 3600 * SEC, 1, INT64_MAX},
+              {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_READY, 0);
+    velstatus_server_verdict_free(v);
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.check_stale = 1;
+    o.now_ns = T0;
+    o.stale_after_ns = 300 * SEC; /* 5m: "edge" is exactly 5m old, not stale (strict) */
+    v = expect(ctx, b, &o, S_PARTIAL, RS(SOME_PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE));
+    names_are(v, RS(STALE), NAMES("default", "never"));
+    names_are(v, RS(SOME_PENDING), NAMES("default", "never"));
+    ck_assert_uint_eq(velstatus_server_verdict_available(v), 3);
+    ck_assert_uint_eq(velstatus_server_verdict_pending(v), 2);
+    ck_assert_str_eq(velstatus_server_verdict_message(v),
+                     "2 of 5 backup storage locations pending validation (default, never); last validation missing "
+                     "or older than 5m0s (default, never); default not available (default)");
+    velstatus_server_verdict_free(v);
+    /* extreme instants do not overflow: now = INT64_MAX, last = INT64_MIN */
+    {
+        tb ex[] = {{"x", "Available", 1, 0, 0, 0, 1, INT64_MIN}, {NULL}};
+        o.now_ns = INT64_MAX;
+        o.stale_after_ns = INT64_MAX;
+        v = expect(ctx, ex, &o, S_WAITING, RS(PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE));
+        velstatus_server_verdict_free(v);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 16: the server's default-location name and spec.default disagree
+ * (§1.5 D1 vs D2): the name alone decides, no fallback, no multiple_defaults. */
+START_TEST(spec_1_8_row16_default_location_vs_spec_default)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_status_options o;
+    tb b[] = {{"default", "Available", 0}, {"other", "Available", 1}, {"third", "Available", 1}, {NULL}};
+    tb missing[] = {{"other", "Available", 1}, {NULL}};
+    velstatus_server_verdict *v;
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.default_location = "default";
+    o.default_location_len = 7;
+    v = expect(ctx, b, &o, S_READY, 0);
+    ck_assert_str_eq(velstatus_server_verdict_default(v), "default");
+    velstatus_server_verdict_free(v);
+    v = expect(ctx, missing, &o, S_PARTIAL, RS(NO_DEFAULT));
+    ck_assert_ptr_null(velstatus_server_verdict_default(v));
+    ck_assert_str_eq(velstatus_server_verdict_message(v), "default location \"default\" not found");
+    velstatus_server_verdict_free(v);
+    /* without the name, spec.default decides */
+    v = expect(ctx, b, NULL, S_PARTIAL, RS(MULTIPLE_DEFAULTS));
+    velstatus_server_verdict_free(v);
+    /* an empty name is "not given", as Velero's empty flag */
+    o.default_location = "";
+    o.default_location_len = 0;
+    v = expect(ctx, missing, &o, S_READY, 0);
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* §1.8 row 17: a phase outside the enum: pending, flagged, kept verbatim. */
+START_TEST(spec_1_8_row17_unknown_phase)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Available", 1}, {"odd", "Pending"}, {"lower", "available"}, {NULL}};
+    tb only[] = {{"odd", "Pending", 1}, {NULL}};
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_PENDING) | RS(UNKNOWN_PHASE));
+    names_are(v, RS(UNKNOWN_PHASE), NAMES("lower", "odd"));
+    velstatus_server_verdict_free(v);
+    v = expect(ctx, only, NULL, S_WAITING, RS(PENDING) | RS(UNKNOWN_PHASE) | RS(DEFAULT_NOT_AVAILABLE));
+    velstatus_server_verdict_free(v);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(add_all(set, b), VELSTATUS_OK);
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 1), "Pending");
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 2), "available");
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- messages, names, getters ---- */
+
+START_TEST(message_truncates_long_name_lists)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"d", "Available", 1}, {"u5", "Unavailable"}, {"u1", "Unavailable"}, {"u3", "Unavailable"},
+              {"u2", "Unavailable"}, {"u4", "Unavailable"}, {NULL}};
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_UNAVAILABLE));
+    ck_assert_str_eq(velstatus_server_verdict_message(v),
+                     "5 of 6 backup storage locations unavailable (u1, u2, u3, +2 more)");
+    names_are(v, RS(SOME_UNAVAILABLE), NAMES("u1", "u2", "u3", "u4", "u5"));
+    /* getters on flags that are not single, or not set */
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, (velstatus_server_reason)(RS(SOME_UNAVAILABLE) | 1)), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, RS(STALE)), 0);
+    ck_assert_ptr_null(velstatus_server_verdict_name(v, (velstatus_server_reason)0, 0));
+    velstatus_server_verdict_free(v);
+    /* NULL verdict getters */
+    ck_assert_int_eq(velstatus_server_verdict_status(NULL), S_WAITING);
+    ck_assert_uint_eq(velstatus_server_verdict_reasons(NULL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_total(NULL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_available(NULL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_unavailable(NULL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_pending(NULL), 0);
+    ck_assert_ptr_null(velstatus_server_verdict_default(NULL));
+    ck_assert_str_eq(velstatus_server_verdict_message(NULL), "");
+    velstatus_server_verdict_free(NULL);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(json_verdict_encoding)
+{
+    velstatus_ctx *ctx = mkctx();
+    tb b[] = {{"default", "Unavailable", 1, 1}, {"x\"y", "Phase\n"}, {"ok", "Available"}, {NULL}};
+    velstatus_server_verdict *v = expect(
+        ctx, b, NULL, S_PARTIAL,
+        RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(UNKNOWN_PHASE) | RS(DEFAULT_NOT_AVAILABLE) | RS(DEFAULT_READONLY));
+    char *j = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(velstatus_json_encode_server_verdict(&j, &len, v, NULL), VELSTATUS_OK);
+    ck_assert_str_eq(j, "{\"status\":\"PartiallyReady\",\"reasons\":[\"default_not_available\",\"default_readonly\","
+                        "\"some_pending\",\"some_unavailable\",\"unknown_phase\"],\"counts\":{\"available\":1,"
+                        "\"unavailable\":1,\"pending\":1,\"total\":3},\"default\":\"default\",\"bsls\":{"
+                        "\"default_not_available\":[\"default\"],\"default_readonly\":[\"default\"],\"some_pending\":"
+                        "[\"x\\\"y\"],\"some_unavailable\":[\"default\"],\"unknown_phase\":[\"x\\\"y\"]},\"message\":"
+                        "\"1 of 3 backup storage locations unavailable (default); 1 of 3 backup storage locations "
+                        "pending validation (x\\\"y); unknown phase (x\\\"y); default not available (default); default "
+                        "is read-only (default)\"}");
+    ck_assert_uint_eq(len, strlen(j));
+    velstatus_free(ctx, j);
+    ck_assert_int_eq(velstatus_json_encode_server_verdict(NULL, NULL, v, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_json_encode_server_verdict(&j, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    velstatus_server_verdict_free(v);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- sets and options: bad input ---- */
+
+START_TEST(set_rejects_bad_input)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_bsl_set_new(NULL, ctx, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "Available", 9, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "duplicate BSL name \"a\"");
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "BSL name is empty");
+    ck_assert_int_eq(velstatus_bsl_set_add(set, NULL, 3, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "b\0c", 3, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "NUL"));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "b", 1, NULL, 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "b", 1, "", 0, 0, (velstatus_bsl_access)7, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "access mode"));
+    ck_assert_int_eq(velstatus_bsl_set_add(NULL, "b", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                     VELSTATUS_E_INVALID);
+    /* nothing the failed calls passed was added */
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+    ck_assert_str_eq(velstatus_bsl_set_message(set, 0), "");
+    ck_assert_ptr_null(velstatus_bsl_set_name(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_phase(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_message(set, 1));
+    ck_assert_uint_eq(velstatus_bsl_set_count(NULL), 0);
+    velstatus_bsl_set_free(set);
+    velstatus_bsl_set_free(NULL);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(options_rejected)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL;
+    velstatus_server_tracker *t = NULL;
+    velstatus_error err;
+    struct {
+        velstatus_server_status_options o;
+        char tail[8];
+    } big;
+    velstatus_server_status_options o;
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_classify(NULL, set, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_classify(&v, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.struct_size = 4;
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_E_ABI);
+    memset(&big, 0, sizeof(big));
+    velstatus_server_status_options_init(&big.o, sizeof(big));
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &big.o, NULL), VELSTATUS_OK); /* zero tail: OK */
+    velstatus_server_verdict_free(v);
+    v = NULL;
+    big.tail[3] = 1;
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &big.o, &err), VELSTATUS_E_ABI);
+    ck_assert_ptr_null(v);
+
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.flags = 1;
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, NULL), VELSTATUS_E_INVALID);
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.default_location_len = 3;
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "default_location"));
+    o.default_location = "a\0b";
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, NULL), VELSTATUS_E_INVALID);
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.check_stale = 1;
+    o.stale_after_ns = -1;
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "stale_after_ns"));
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(t);
+    velstatus_server_status_options_init(NULL, sizeof(o));
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- tracker ---- */
+
+START_TEST(tracker_events_and_changes)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_tracker *t = NULL;
+    velstatus_error err;
+    int ch = -1;
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0,
+                                                     0, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1); /* no_bsl -> pending, default_not_available */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE));
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
+                                                     1, T0, 1, T0, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
+    /* the same again: nothing changed */
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
+                                                     1, T0, 1, T0 + SEC, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(ch, 0);
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1,
+                                                     T0 + SEC, 1, T0, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(MULTIPLE_DEFAULTS));
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+    /* removing the newest default leaves "default" as the only one */
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &ch, "second", 6, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
+    ch = -1;
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &ch, "absent", 6, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 0);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &ch, "default", 7, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
+    /* bad input leaves the tracker alone */
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                                     &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_upsert(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                                     NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_delete(NULL, &ch, "a", 1, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0, &err), VELSTATUS_E_STATE);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(NULL, &ch, T0, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(NULL, t, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_new(NULL, ctx, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
+    ck_assert_int_eq(velstatus_server_tracker_status(NULL), S_WAITING);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(NULL), 0);
+    ck_assert_uint_eq(velstatus_server_tracker_count(NULL), 0);
+    velstatus_server_tracker_free(t);
+    velstatus_server_tracker_free(NULL);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(tracker_clock_moves_staleness)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_tracker *t = NULL;
+    velstatus_server_status_options o;
+    int ch = -1;
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.check_stale = 1;
+    o.now_ns = T0;
+    o.stale_after_ns = 60 * SEC;
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0,
+                                                     1, T0 - 30 * SEC, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 30 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 0); /* exactly 60 s: not stale */
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 31 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE));
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0, NULL), VELSTATUS_OK); /* back in time */
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* xorshift64*: a deterministic stream for the property test. */
+static uint64_t rng;
+static uint64_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * UINT64_C(2685821657736338717);
+}
+static unsigned pick(unsigned n)
+{
+    return (unsigned)(rnd() % n);
+}
+
+typedef struct mirror_bsl {
+    int present;
+    const char *phase;
+    int def, ro, has_created, has_val;
+    int64_t created, val;
+} mirror_bsl;
+
+/* Tracker vs full classification: after every one of 12,000 random events
+ * (upserts, deletes, clock moves) over a pool of names, the tracker's status,
+ * reasons, count, change flag and full verdict (JSON, byte for byte) equal a
+ * fresh classification of the same set. Four option sets, fixed seed. */
+START_TEST(tracker_property_random_events)
+{
+    static const char *const names[] = {"a", "ab", "b", "default", "primary", "secondary", "x-1", "x-10", "x-2", "zeta"};
+    static const char *const phases[] = {"Available", "Available", "Available", "Unavailable", "", "Pending", "available"};
+    enum { NNAMES = 10, PER_CONFIG = 3000, CONFIGS = 4 };
+    velstatus_ctx *ctx = mkctx();
+    long events = 0, changes = 0;
+    uint32_t seen_reasons = 0;
+    unsigned seen_status = 0;
+    rng = UINT64_C(0x9E3779B97F4A7C15);
+    for (int cfg = 0; cfg < CONFIGS; cfg++) {
+        velstatus_server_status_options o;
+        velstatus_server_tracker *t = NULL;
+        mirror_bsl m[NNAMES];
+        /* small pools make small sets (all_unavailable, n = 0) frequent */
+        const unsigned pool = cfg == 0 ? 3 : cfg == 2 ? 5 : NNAMES;
+        memset(m, 0, sizeof(m));
+        velstatus_server_status_options_init(&o, sizeof(o));
+        if (cfg == 1 || cfg == 3) {
+            o.default_location = cfg == 1 ? "default" : "primary";
+            o.default_location_len = strlen(o.default_location);
+        }
+        if (cfg >= 2) {
+            o.check_stale = 1;
+            o.now_ns = T0;
+            o.stale_after_ns = 300 * SEC;
+        }
+        o.three_state = cfg == 3;
+        ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_OK);
+        for (int e = 0; e < PER_CONFIG; e++) {
+            velstatus_server_status before_s = velstatus_server_tracker_status(t);
+            uint32_t before_r = velstatus_server_tracker_reasons(t);
+            unsigned k = pick(pool), what = pick(20);
+            int ch = -1;
+            velstatus_bsl_set *set = NULL;
+            velstatus_server_verdict *v = NULL, *tv = NULL;
+            size_t n = 0;
+            char *j1, *j2;
+            if (what < 5) {
+                ck_assert_int_eq(velstatus_server_tracker_delete(t, &ch, names[k], strlen(names[k]), NULL),
+                                 VELSTATUS_OK);
+                m[k].present = 0;
+            } else if (what < 7 && o.check_stale) {
+                o.now_ns = T0 + ((int64_t)pick(800) - 100) * SEC;
+                ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, o.now_ns, NULL), VELSTATUS_OK);
+            } else {
+                mirror_bsl *b = &m[k];
+                b->present = 1;
+                b->phase = phases[pick(7)];
+                b->def = pick(5) < 2;
+                b->ro = pick(7) == 0;
+                b->has_created = pick(8) != 0;
+                b->created = T0 - (int64_t)pick(3) * SEC; /* few values: ties happen */
+                b->has_val = pick(6) != 0;
+                b->val = T0 - (int64_t)pick(900) * SEC;
+                ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, names[k], strlen(names[k]), b->phase,
+                                                                 strlen(b->phase), b->def,
+                                                                 b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
+                                                                 b->has_created, b->created, b->has_val, b->val, NULL),
+                                 VELSTATUS_OK);
+            }
+            events++;
+            /* the full classification of the mirrored set, in a rotated order */
+            ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+            for (unsigned i = 0, start = pick(NNAMES); i < NNAMES; i++) {
+                unsigned j = (start + i) % NNAMES;
+                if (!m[j].present)
+                    continue;
+                n++;
+                ck_assert_int_eq(velstatus_bsl_set_add(set, names[j], strlen(names[j]), m[j].phase, strlen(m[j].phase),
+                                                       m[j].def, m[j].ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
+                                                       m[j].has_created, m[j].created, m[j].has_val, m[j].val, NULL),
+                                 VELSTATUS_OK);
+            }
+            ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, NULL), VELSTATUS_OK);
+            ck_assert_uint_eq(velstatus_server_tracker_count(t), n);
+            ck_assert_int_eq(velstatus_server_tracker_status(t), velstatus_server_verdict_status(v));
+            ck_assert_uint_eq(velstatus_server_tracker_reasons(t), velstatus_server_verdict_reasons(v));
+            ck_assert_int_eq(ch, before_s != velstatus_server_verdict_status(v) ||
+                                     before_r != velstatus_server_verdict_reasons(v));
+            changes += ch;
+            seen_reasons |= velstatus_server_verdict_reasons(v);
+            seen_status |= 1u << velstatus_server_verdict_status(v);
+            ck_assert_int_eq(velstatus_server_tracker_verdict(&tv, t, NULL), VELSTATUS_OK);
+            j1 = encode(v);
+            j2 = encode(tv);
+            ck_assert_msg(strcmp(j1, j2) == 0, "event %ld (config %d): tracker %s, full %s", events, cfg, j2, j1);
+            velstatus_free(ctx, j1);
+            velstatus_free(ctx, j2);
+            velstatus_server_verdict_free(tv);
+            velstatus_server_verdict_free(v);
+            velstatus_bsl_set_free(set);
+        }
+        velstatus_server_tracker_free(t);
+    }
+    ck_assert_int_ge(events, 10000);
+    /* the stream really exercised the rule: every flag and every status was seen */
+    ck_assert_uint_eq(seen_reasons, 2047);
+    ck_assert_uint_eq(seen_status, 15);
+    ck_assert_int_gt(changes, 500);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- the controller step over a fake host ---- */
+
+typedef struct fake_host {
+    const char *json;
+    int list_rc, read_rc, publish_rc;
+    int has;
+    velstatus_server_status status;
+    uint32_t reasons;
+    int lists, reads, publishes;
+    char published_json[2048];
+} fake_host;
+
+static int fh_list(void *ud, const char **json, size_t *len)
+{
+    fake_host *h = ud;
+    h->lists++;
+    if (h->list_rc)
+        return h->list_rc;
+    *json = h->json;
+    *len = strlen(h->json);
+    return 0;
+}
+
+static int fh_read(void *ud, int *has, velstatus_server_status *status, uint32_t *reasons)
+{
+    fake_host *h = ud;
+    h->reads++;
+    if (h->read_rc)
+        return h->read_rc;
+    *has = h->has;
+    *status = h->status;
+    *reasons = h->reasons;
+    return 0;
+}
+
+static int fh_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
+{
+    fake_host *h = ud;
+    h->publishes++;
+    if (h->publish_rc)
+        return h->publish_rc;
+    ck_assert_uint_eq(strlen(json), len);
+    ck_assert_uint_lt(len, sizeof(h->published_json));
+    memcpy(h->published_json, json, len + 1);
+    h->has = 1;
+    h->status = status;
+    h->reasons = reasons;
+    return 0;
+}
+
+static const char *STEP_JSON =
+    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
+    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":\"Unavailable\"}}]}";
+
+static velstatus_server_status_host fh_vtable(fake_host *fh)
+{
+    velstatus_server_status_host h;
+    velstatus_server_status_host_init(&h, sizeof(h));
+    h.userdata = fh;
+    h.list_bsls = fh_list;
+    h.read_status = fh_read;
+    h.publish = fh_publish;
+    return h;
+}
+
+START_TEST(step_publishes_only_on_change)
+{
+    velstatus_ctx *ctx = mkctx();
+    fake_host fh;
+    velstatus_server_status_host h;
+    velstatus_server_verdict *v = NULL;
+    int published = -1;
+    char *j;
+    memset(&fh, 0, sizeof(fh));
+    fh.json = STEP_JSON;
+    h = fh_vtable(&fh);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    ck_assert_int_eq(fh.publishes, 1);
+    ck_assert_int_eq(fh.status, S_PARTIAL);
+    ck_assert_uint_eq(fh.reasons, RS(SOME_UNAVAILABLE));
+    j = encode(v);
+    ck_assert_str_eq(fh.published_json, j);
+    velstatus_free(ctx, j);
+    velstatus_server_verdict_free(v);
+    /* same status and reasons already published: no publish */
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 0);
+    ck_assert_int_eq(fh.publishes, 1);
+    ck_assert_int_eq(fh.reads, 2);
+    /* same status, other reasons: publish */
+    fh.reasons = RS(SOME_UNAVAILABLE) | RS(STALE);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    ck_assert_int_eq(fh.publishes, 2);
+    /* other status, same reasons: publish (three-state has no effect here, so force it) */
+    fh.status = S_READY;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    /* no read_status, or PASSTHROUGH from it: always publish */
+    h.read_status = NULL;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    h.read_status = fh_read;
+    fh.read_rc = VELSTATUS_PASSTHROUGH;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    ck_assert_int_eq(fh.publishes, 5);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(step_host_faults)
+{
+    velstatus_ctx *ctx = mkctx();
+    fake_host fh;
+    velstatus_server_status_host h;
+    velstatus_server_verdict *v = NULL;
+    velstatus_error err;
+    int published = -1;
+    memset(&fh, 0, sizeof(fh));
+    fh.json = STEP_JSON;
+    h = fh_vtable(&fh);
+
+    fh.list_rc = -7;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(err.host_code, -7);
+    ck_assert_ptr_nonnull(strstr(err.message, "list_bsls"));
+    ck_assert_int_eq(fh.publishes, 0);
+    ck_assert_ptr_null(v);
+    ck_assert_int_eq(published, 0);
+    fh.list_rc = VELSTATUS_PASSTHROUGH;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    fh.list_rc = 0;
+
+    fh.read_rc = -2;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(err.host_code, -2);
+    ck_assert_ptr_nonnull(strstr(err.message, "read_status"));
+    ck_assert_int_eq(fh.publishes, 0);
+    fh.read_rc = 0;
+
+    fh.publish_rc = -3;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(err.host_code, -3);
+    ck_assert_int_eq(published, 0);
+    ck_assert_ptr_null(v);
+    fh.publish_rc = VELSTATUS_PASSTHROUGH;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    fh.publish_rc = 0;
+
+    /* bad JSON from the host names the path */
+    fh.json = "{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":3}}]}";
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "items[0].status.phase"));
+    fh.json = "{";
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(fh.publishes, 2); /* only the two failing publish calls */
+    fh.json = STEP_JSON;
+
+    /* the vtable itself */
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, NULL, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    h.publish = NULL;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    h = fh_vtable(&fh);
+    h.flags = 1;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    h = fh_vtable(&fh);
+    h.struct_size = 8;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_ABI);
+    {
+        struct {
+            velstatus_server_status_host h;
+            char tail[8];
+        } big;
+        memset(&big, 0, sizeof(big));
+        big.h = fh_vtable(&fh);
+        big.h.struct_size = sizeof(big);
+        big.tail[0] = 9;
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &big.h, NULL, NULL), VELSTATUS_E_ABI);
+    }
+    {
+        velstatus_server_status_options o;
+        h = fh_vtable(&fh);
+        velstatus_server_status_options_init(&o, sizeof(o));
+        o.flags = 2;
+        fh.lists = 0;
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(fh.lists, 0); /* options are checked before the host is called */
+    }
+    velstatus_server_status_host_init(NULL, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- JSON input ---- */
+
+static velstatus_status decode(velstatus_ctx *ctx, const char *json, velstatus_bsl_set **set, velstatus_error *err)
+{
+    *set = NULL;
+    return velstatus_json_decode_bsls(set, ctx, json, strlen(json), err);
+}
+
+/* Asserts E_SCHEMA/E_PARSE with a message starting with `prefix` and the
+ * position of the first occurrence of `at` in the text. */
+static void decode_fails(const char *json, velstatus_status code, const char *prefix, const char *at)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(decode(ctx, json, &set, &err), code);
+    ck_assert_ptr_null(set);
+    ck_assert_int_eq(err.code, code);
+    ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "message \"%s\" does not start with \"%s\"",
+                  err.message, prefix);
+    if (at) {
+        const char *p = strstr(json, at);
+        uint32_t line = 1, col = 1;
+        ck_assert_ptr_nonnull(p);
+        for (const char *q = json; q < p; q++) {
+            if (*q == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        ck_assert_uint_eq(err.offset, (uint64_t)(p - json));
+        ck_assert_uint_eq(err.line, line);
+        ck_assert_uint_eq(err.column, col);
+    }
+    velstatus_ctx_free(ctx);
+}
+
+START_TEST(json_decode_shapes)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL;
+    /* a bare array, nulls, unknown fields, empty accessMode */
+    ck_assert_int_eq(decode(ctx,
+                            "[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":null,\"x\":[1,{\"y\":2}]},"
+                            "\"spec\":null,\"status\":null},"
+                            "{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"default\":null,"
+                            "\"accessMode\":\"\"},\"status\":{\"phase\":null,\"message\":null,\"lastValidationTime\":null}}]",
+                            &set, NULL),
+                     VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 2);
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "");
+    velstatus_bsl_set_free(set);
+    /* one object */
+    ck_assert_int_eq(decode(ctx,
+                            "{\"apiVersion\":\"velero.io/v1\",\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":"
+                            "\"solo\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":true,"
+                            "\"accessMode\":\"ReadOnly\"},\"status\":{\"phase\":\"Available\",\"lastValidationTime\":"
+                            "\"2026-11-30T12:59:00Z\",\"message\":\"m\\u00e9\"}}",
+                            &set, NULL),
+                     VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_message(set, 0), "m\xc3\xa9");
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_status(v), S_PARTIAL);
+    ck_assert_uint_eq(velstatus_server_verdict_reasons(v), RS(DEFAULT_READONLY));
+    velstatus_server_verdict_free(v);
+    velstatus_bsl_set_free(set);
+    /* a BackupStorageLocationList */
+    ck_assert_int_eq(decode(ctx, "{\"kind\":\"BackupStorageLocationList\",\"items\":[]}", &set, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 0);
+    velstatus_bsl_set_free(set);
+    ck_assert_int_eq(velstatus_json_decode_bsls(NULL, ctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, NULL, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, NULL), VELSTATUS_E_INVALID);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(json_decode_errors_name_path_and_position)
+{
+    const char *four = "{\n  \"kind\": \"List\",\n  \"items\": [\n"
+                       "    {\"metadata\": {\"name\": \"a\"}},\n"
+                       "    {\"metadata\": {\"name\": \"b\"}, \"status\": {\"phase\": \"Available\"}},\n"
+                       "    {\"metadata\": {\"name\": \"c\"}},\n"
+                       "    {\"metadata\": {\"name\": \"d\"}, \"status\": {\"message\": \"x\", \"phase\": 12345}}\n"
+                       "  ]\n}\n";
+    decode_fails(four, VELSTATUS_E_SCHEMA, "items[3].status.phase: expected a string, got a number", "12345");
+    decode_fails("{\"items\": [}", VELSTATUS_E_PARSE, "invalid JSON", NULL);
+    decode_fails("", VELSTATUS_E_PARSE, "invalid JSON", NULL);
+    decode_fails("{\"items\":[],\"items\":[]}", VELSTATUS_E_PARSE, "invalid JSON", NULL);
+    decode_fails("{\"kind\":\"PodList\",\"items\":[]}", VELSTATUS_E_SCHEMA, "kind: expected \"List\"", "\"PodList\"");
+    decode_fails("{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}}, \"b\"]}", VELSTATUS_E_SCHEMA,
+                 "items[1]: expected a BackupStorageLocation object, got a string", "\"b\"");
+    decode_fails("{\"items\":[{\"kind\":\"Backup\",\"metadata\":{\"name\":\"a\"}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].kind: expected \"BackupStorageLocation\"", "\"Backup\"");
+    decode_fails("{\"items\":[{\"spec\":{}}]}", VELSTATUS_E_SCHEMA, "items[0].metadata: missing", "{\"spec");
+    decode_fails("{\"items\":[{\"metadata\":{\"uid\":\"u\"}}]}", VELSTATUS_E_SCHEMA, "items[0].metadata.name: missing",
+                 "{\"uid");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"\"}}]}", VELSTATUS_E_SCHEMA, "items[0].metadata.name: empty name",
+                 "\"\"}");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":7}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].metadata.name: expected a string, got a number", "7");
+    decode_fails("{\"items\":[{\"metadata\":[]}]}", VELSTATUS_E_SCHEMA, "items[0].metadata: expected an object", "[]");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"a\"}}]}", VELSTATUS_E_SCHEMA,
+                 "items[1].metadata.name: duplicate name \"a\"", "\"a\"}}]");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"yesterday\"}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].metadata.creationTimestamp: not an RFC 3339 time", "\"yesterday\"");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"lastValidationTime\":\"2026-13-01T00:00:00Z\"}}]}",
+                 VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "\"2026-13");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"default\":\"true\"}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].spec.default: expected a boolean, got a string", "\"true\"");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"WriteOnly\"}}]}",
+                 VELSTATUS_E_SCHEMA, "items[0].spec.accessMode: expected \"ReadOnly\" or \"ReadWrite\", got \"WriteOnly\"",
+                 "\"WriteOnly\"");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":5}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].spec: expected an object, got a number", "5}");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"message\":false}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].status.message: expected a string, got a boolean", "false");
+    decode_fails("[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"b\"},\"status\":{\"phase\":[]}}]",
+                 VELSTATUS_E_SCHEMA, "[1].status.phase: expected a string, got an array", "[]}");
+    decode_fails("{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":{}}}", VELSTATUS_E_SCHEMA,
+                 "status.phase: expected a string, got an object", "{}}");
+    decode_fails("  42", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation", "42");
+    /* a key spelled with an escape is found by jansson; the position falls back to the enclosing object */
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"st\\u0061tus\":{\"phase\":1}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].status.phase: expected a string", "{\"metadata");
+}
+END_TEST
+
+/* ---- the examples: library verdicts against the golden files the CLI test also uses ---- */
+
+static char *read_example(const char *name, size_t *len)
+{
+    const char *src = getenv("VS_SRCDIR");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/examples/bsl/%s.json", src ? src : ".", name);
+    return vs_test_read_file(path, len);
+}
+
+START_TEST(examples_match_golden_verdicts)
+{
+    static const char *const ex[] = {"all-available", "one-unavailable", "not-yet-validated",
+                                     "no-default",    "two-defaults",    "empty"};
+    static const velstatus_server_status want[] = {S_READY, S_PARTIAL, S_WAITING, S_PARTIAL, S_PARTIAL, S_WAITING};
+    velstatus_ctx *ctx = mkctx();
+    for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+        size_t len, glen;
+        char *text = read_example(ex[i], &len), rel[256], *golden, *j;
+        velstatus_bsl_set *set = NULL;
+        velstatus_server_verdict *v = NULL;
+        velstatus_error err;
+        ck_assert_msg(velstatus_json_decode_bsls(&set, ctx, text, len, &err) == VELSTATUS_OK, "%s: %s", ex[i],
+                      err.message);
+        ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_server_verdict_status(v), want[i]);
+        j = encode(v);
+        snprintf(rel, sizeof(rel), "server-status/%s.json", ex[i]);
+        golden = vs_test_read_data(rel, &glen);
+        while (glen && golden[glen - 1] == '\n')
+            golden[--glen] = '\0';
+        ck_assert_msg(strcmp(j, golden) == 0, "%s:\n got  %s\n want %s", ex[i], j, golden);
+        free(golden);
+        velstatus_free(ctx, j);
+        velstatus_server_verdict_free(v);
+        velstatus_bsl_set_free(set);
+        free(text);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- failalloc: every allocating function ---- */
+
+START_TEST(failalloc_set_new_add)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_bsl_set *set = NULL;
+        st = velstatus_bsl_set_new(&set, ctx, NULL);
+        if (st != VELSTATUS_OK) {
+            ck_assert_ptr_null(set);
+            break;
+        }
+        for (int i = 0; i < 20 && st == VELSTATUS_OK; i++) {
+            char name[16];
+            snprintf(name, sizeof(name), "bsl-%d", i);
+            st = velstatus_bsl_set_add(set, name, strlen(name), "Available", 9, i == 3, VELSTATUS_BSL_READ_WRITE, 0, 0,
+                                       0, 0, NULL);
+            if (st != VELSTATUS_OK)
+                ck_assert_uint_eq(velstatus_bsl_set_count(set), (size_t)i); /* unchanged by the failure */
+        }
+        velstatus_bsl_set_free(set);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+static const tb FA_TABLE[] = {{"default", "Available", 1, 0, 1, 0, 1, 0},
+                              {"b", "Unavailable", 1},
+                              {"c", "", 0},
+                              {"d", "Odd", 0, 1},
+                              {NULL}};
+
+START_TEST(failalloc_classify)
+{
+    velstatus_status st;
+    velstatus_server_status_options o;
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.check_stale = 1;
+    o.stale_after_ns = SEC;
+    o.now_ns = T0;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_bsl_set *set = NULL;
+        velstatus_server_verdict *v = NULL;
+        st = velstatus_bsl_set_new(&set, ctx, NULL);
+        if (st == VELSTATUS_OK)
+            st = add_all(set, FA_TABLE);
+        if (st == VELSTATUS_OK) {
+            st = velstatus_server_status_classify(&v, set, &o, NULL);
+            if (st == VELSTATUS_OK)
+                ck_assert_uint_eq(velstatus_server_verdict_total(v), 4);
+            else
+                ck_assert_ptr_null(v);
+        }
+        velstatus_server_verdict_free(v);
+        velstatus_bsl_set_free(set);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+START_TEST(failalloc_tracker)
+{
+    velstatus_status st;
+    velstatus_server_status_options o;
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.default_location = "default";
+    o.default_location_len = 7;
+    o.check_stale = 1;
+    o.stale_after_ns = SEC;
+    o.now_ns = T0;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_server_tracker *t = NULL;
+        velstatus_server_verdict *v = NULL;
+        st = velstatus_server_tracker_new(&t, ctx, &o, NULL);
+        if (st != VELSTATUS_OK) {
+            ck_assert_ptr_null(t);
+            break;
+        }
+        for (int i = 0; i < 24 && st == VELSTATUS_OK; i++) {
+            char name[16];
+            size_t count = velstatus_server_tracker_count(t);
+            velstatus_server_status s = velstatus_server_tracker_status(t);
+            uint32_t r = velstatus_server_tracker_reasons(t);
+            int ch = -1;
+            snprintf(name, sizeof(name), i % 6 == 5 ? "default" : "bsl-%d", i % 13); /* replacements too */
+            st = velstatus_server_tracker_upsert(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable",
+                                                 i % 4 ? 9 : 11, i % 3 == 0, VELSTATUS_BSL_READ_WRITE, 1,
+                                                 T0 + i * SEC, 1, T0, NULL);
+            if (st != VELSTATUS_OK) { /* a failed upsert leaves the tracker as it was */
+                ck_assert_int_eq(ch, 0);
+                ck_assert_uint_eq(velstatus_server_tracker_count(t), count);
+                ck_assert_int_eq(velstatus_server_tracker_status(t), s);
+                ck_assert_uint_eq(velstatus_server_tracker_reasons(t), r);
+            }
+            if (st == VELSTATUS_OK && i % 5 == 4)
+                st = velstatus_server_tracker_delete(t, NULL, "bsl-0", 5, NULL);
+        }
+        if (st == VELSTATUS_OK)
+            st = velstatus_server_tracker_set_now(t, NULL, T0 + 2 * SEC, NULL);
+        if (st == VELSTATUS_OK) {
+            st = velstatus_server_tracker_verdict(&v, t, NULL);
+            if (st == VELSTATUS_OK)
+                ck_assert_uint_eq(velstatus_server_verdict_total(v), velstatus_server_tracker_count(t));
+            else
+                ck_assert_ptr_null(v);
+        }
+        velstatus_server_verdict_free(v);
+        velstatus_server_tracker_free(t);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+START_TEST(failalloc_json_decode_encode)
+{
+    velstatus_status st;
+    size_t len;
+    char *text = read_example("one-unavailable", &len);
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_bsl_set *set = NULL;
+        velstatus_server_verdict *v = NULL;
+        char *out = NULL;
+        st = velstatus_json_decode_bsls(&set, ctx, text, len, NULL);
+        if (st == VELSTATUS_OK)
+            st = velstatus_server_status_classify(&v, set, NULL, NULL);
+        if (st == VELSTATUS_OK) {
+            st = velstatus_json_encode_server_verdict(&out, NULL, v, NULL);
+            if (st == VELSTATUS_OK)
+                ck_assert_ptr_nonnull(strstr(out, "\"secondary\""));
+            else
+                ck_assert_ptr_null(out);
+        }
+        velstatus_free(ctx, out);
+        velstatus_server_verdict_free(v);
+        velstatus_bsl_set_free(set);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+    free(text);
+}
+END_TEST
+
+START_TEST(failalloc_step)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        fake_host fh;
+        velstatus_server_status_host h;
+        velstatus_server_verdict *v = NULL;
+        int published = -1;
+        memset(&fh, 0, sizeof(fh));
+        fh.json = STEP_JSON;
+        h = fh_vtable(&fh);
+        st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert_int_eq(published, 1);
+            ck_assert_int_eq(fh.publishes, 1);
+        } else {
+            ck_assert_ptr_null(v);
+            ck_assert_int_eq(published, 0);
+            ck_assert_int_eq(fh.publishes, 0); /* nothing published on a failed step */
+        }
+        velstatus_server_verdict_free(v);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("server_status");
+    TCase *tc = tcase_create("server_status");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, tokens_status);
+    tcase_add_test(tc, tokens_reasons);
+    tcase_add_test(tc, spec_1_8_row01_no_bsl);
+    tcase_add_test(tc, spec_1_8_row02_all_available_one_default);
+    tcase_add_test(tc, spec_1_8_row03_all_available_no_default);
+    tcase_add_test(tc, spec_1_8_row04_single_available_not_default);
+    tcase_add_test(tc, spec_1_8_row05_single_unavailable);
+    tcase_add_test(tc, spec_1_8_row06_all_unavailable);
+    tcase_add_test(tc, spec_1_8_row07_available_and_unavailable);
+    tcase_add_test(tc, spec_1_8_row08_all_pending);
+    tcase_add_test(tc, spec_1_8_row09_available_and_pending);
+    tcase_add_test(tc, spec_1_8_row10_unavailable_and_pending);
+    tcase_add_test(tc, spec_1_8_row11_default_unavailable);
+    tcase_add_test(tc, spec_1_8_row12_default_pending);
+    tcase_add_test(tc, spec_1_8_row13_several_defaults);
+    tcase_add_test(tc, spec_1_8_row14_default_readonly);
+    tcase_add_test(tc, spec_1_8_row15_stale_validation);
+    tcase_add_test(tc, spec_1_8_row16_default_location_vs_spec_default);
+    tcase_add_test(tc, spec_1_8_row17_unknown_phase);
+    tcase_add_test(tc, message_truncates_long_name_lists);
+    tcase_add_test(tc, json_verdict_encoding);
+    tcase_add_test(tc, set_rejects_bad_input);
+    tcase_add_test(tc, options_rejected);
+    tcase_add_test(tc, tracker_events_and_changes);
+    tcase_add_test(tc, tracker_clock_moves_staleness);
+    tcase_add_test(tc, tracker_property_random_events);
+    tcase_add_test(tc, step_publishes_only_on_change);
+    tcase_add_test(tc, step_host_faults);
+    tcase_add_test(tc, json_decode_shapes);
+    tcase_add_test(tc, json_decode_errors_name_path_and_position);
+    tcase_add_test(tc, examples_match_golden_verdicts);
+    tcase_add_test(tc, failalloc_set_new_add);
+    tcase_add_test(tc, failalloc_classify);
+    tcase_add_test(tc, failalloc_tracker);
+    tcase_add_test(tc, failalloc_json_decode_encode);
+    tcase_add_test(tc, failalloc_step);
+    suite_add_tcase(s, tc);
+    return s;
+}
