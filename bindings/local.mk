@@ -11,9 +11,7 @@ $(VS_PY_CDEF): $(include_HEADERS) $(velstatusinc_HEADERS) $(nodist_velstatusinc_
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
 	$(CPP) -P -DVELSTATUS_CDEF -I$(top_srcdir)/include -I$(top_builddir)/include \
 	  $(top_srcdir)/include/velstatus.h > $@.tmp && mv $@.tmp $@
-bindings/python/run-tests.log: $(VS_PY_CDEF) lib/libvelstatus.la tools/velstatus$(EXEEXT)
-EXTRA_DIST += \
-	bindings/python/run-tests.sh \
+VS_PY_FILES = \
 	bindings/python/_build_ffi.py \
 	bindings/python/callbacks.cdef \
 	bindings/python/velstatus/__init__.py \
@@ -22,9 +20,13 @@ EXTRA_DIST += \
 	bindings/python/velstatus/_context.py \
 	bindings/python/velstatus/_enums.py \
 	bindings/python/velstatus/_core.py \
+	bindings/python/velstatus/_server_status.py \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/test_core.py \
+	bindings/python/tests/test_server_status.py \
 	examples/python/host.py
+EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES)
+bindings/python/run-tests.log: $(VS_PY_CDEF) $(VS_PY_FILES) lib/libvelstatus.la tools/velstatus$(EXEEXT)
 clean-local: clean-python
 clean-python:
 	-rm -rf bindings/python/_cffi_tmp bindings/python/_velstatus_cffi.* bindings/python/velstatus.cdef \

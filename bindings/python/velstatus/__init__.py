@@ -14,10 +14,12 @@ from ._ffi import ffi, lib
 from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, SchemaError,
                       HostError, AbiError, RangeError, StateError, status_name, status_str)
 from ._enums import Kind, Phase, Preset, RestartAction, Status
-from ._context import Context
+from ._context import Context, DebugAllocator
 from ._core import (version, version_info, parse_time, format_time, format_time_go,
                     parse_duration, format_duration, time_ns, duration_ns, Policy,
                     Transition, Restart, phase_transition, phase_after_run, phase_on_restart)
+from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerVerdict, server_status,
+                             ServerTracker, StepResult, server_status_step)
 
 __version__ = version()
 
@@ -26,8 +28,10 @@ __all__ = [
     "VelstatusError", "NoMemory", "InvalidArgument", "ParseError", "SchemaError", "HostError",
     "AbiError", "RangeError", "StateError", "status_name", "status_str",
     "Kind", "Phase", "Preset", "RestartAction", "Status",
-    "Context",
+    "Context", "DebugAllocator",
     "version", "version_info", "parse_time", "format_time", "format_time_go", "parse_duration",
     "format_duration", "time_ns", "duration_ns", "Policy", "Transition", "Restart",
     "phase_transition", "phase_after_run", "phase_on_restart",
+    "ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
+    "ServerTracker", "StepResult", "server_status_step",
 ]

@@ -16,7 +16,7 @@ import threading
 from ._errors import StateError, check, error_from, new_error
 from ._ffi import ffi, lib
 
-__all__ = ["Context"]
+__all__ = ["Context", "DebugAllocator"]
 
 
 class Context:
@@ -30,10 +30,12 @@ class Context:
     object made from it are gone. Usable as a context manager.
     """
 
-    __slots__ = ("_ptr", "_lock", "_owner", "_refs", "_closed", "_pending", "__weakref__")
+    __slots__ = ("_ptr", "_lock", "_owner", "_refs", "_closed", "_pending", "_allocator", "__weakref__")
 
-    def __init__(self):
+    def __init__(self, allocator=None):
+        """``allocator``: None for the C library's malloc, or a DebugAllocator."""
         self._ptr = None
+        self._allocator = allocator
         self._lock = threading.Lock()
         self._owner = None
         self._refs = 0
@@ -41,7 +43,12 @@ class Context:
         self._pending = []
         out = ffi.new("velstatus_ctx **")
         err = new_error()
-        check(lib.velstatus_ctx_new(out, ffi.NULL, err), err)
+        calloc = ffi.NULL
+        if allocator is not None:
+            if not isinstance(allocator, DebugAllocator):
+                raise TypeError("allocator must be a DebugAllocator or None")
+            calloc = allocator._vtable()
+        check(lib.velstatus_ctx_new(out, calloc, err), err)
         self._ptr = out[0]
         self._refs = 1
         self._closed = False
@@ -56,6 +63,11 @@ class Context:
         if not self._closed:
             self._closed = True
             self._release()
+
+    @property
+    def allocator(self):
+        """The DebugAllocator given at creation, or None."""
+        return self._allocator
 
     @property
     def closed(self):
@@ -191,7 +203,10 @@ def _onerror(exc_type, exc_value, tb):
     try:
         userdata = tb.tb_frame.f_locals["userdata"]
         host = ffi.from_handle(userdata)
-        host._stash(exc_value if exc_value is not None else exc_type())
+        exc = exc_value if exc_value is not None else exc_type()
+        if tb is not None and exc.__traceback__ is None:
+            exc = exc.with_traceback(tb)  # keep the callback's frames for the re-raise
+        host._stash(exc)
     except BaseException:  # pragma: no cover - no usable userdata: still fail the call
         pass
     return HOST_FAILED
@@ -201,3 +216,81 @@ def _onerror_void(exc_type, exc_value, tb):
     """onerror for trampolines that return nothing (the value is ignored)."""
     _onerror(exc_type, exc_value, tb)
     return None
+
+
+def _onerror_null(exc_type, exc_value, tb):
+    """onerror for allocation hooks: a Python error is an allocation failure."""
+    _onerror(exc_type, exc_value, tb)
+    return ffi.NULL
+
+
+class DebugAllocator(_Host):
+    """Allocator hooks in Python, for tests and leak hunting (not for speed).
+
+    Every block the library allocates through a Context made with
+    ``Context(allocator=DebugAllocator())`` is Python-owned memory recorded
+    here: ``live`` is the number of blocks the library holds now (the C
+    context itself is one of them), ``calls`` the number of allocation calls
+    so far (alloc and realloc). Set ``fail_at = n`` to make allocation call
+    #n (0-based, counted from then on by ``calls``) fail, as tests/failalloc.c
+    does: the library then returns VELSTATUS_E_NOMEM (NoMemory) and must not
+    leak. jansson's own short-lived parse trees use jansson's allocator and
+    are not seen here.
+    """
+
+    __slots__ = ("blocks", "calls", "fail_at", "_c")
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = {}
+        self.calls = 0
+        self.fail_at = None
+        self._c = None
+
+    @property
+    def live(self):
+        return len(self.blocks)
+
+    def _vtable(self):
+        if self._c is None:
+            c = ffi.new("velstatus_allocator *")
+            lib.velstatus_allocator_init(c, ffi.sizeof("velstatus_allocator"))
+            c.userdata = self.userdata
+            c.alloc_fn = lib._vs_alloc
+            c.realloc_fn = lib._vs_realloc
+            c.free_fn = lib._vs_free
+            self._c = c
+        return self._c
+
+    def _block(self, size):
+        n = self.calls
+        self.calls += 1
+        if self.fail_at is not None and n == self.fail_at:
+            return ffi.NULL
+        # long double: the strictest alignment the C side may need.
+        buf = ffi.new("long double[]", max(1, (size + 15) // 16))
+        p = ffi.cast("void *", buf)
+        self.blocks[int(ffi.cast("uintptr_t", p))] = (buf, size)
+        return p
+
+
+@ffi.def_extern(onerror=_onerror_null)
+def _vs_alloc(userdata, size):
+    return ffi.from_handle(userdata)._block(size)
+
+
+@ffi.def_extern(onerror=_onerror_null)
+def _vs_realloc(userdata, ptr, size):
+    a = ffi.from_handle(userdata)
+    key = int(ffi.cast("uintptr_t", ptr))
+    old = a.blocks[key]
+    p = a._block(size)
+    if p != ffi.NULL:
+        ffi.memmove(p, ptr, min(size, old[1]))
+        del a.blocks[key]
+    return p
+
+
+@ffi.def_extern(onerror=_onerror_void)
+def _vs_free(userdata, ptr):
+    del ffi.from_handle(userdata).blocks[int(ffi.cast("uintptr_t", ptr))]

@@ -4,7 +4,8 @@ Members and their order come from the cdef (``ffi.typeof(...).elements``,
 i.e. the real header); each member's value is the wire string the C
 ``*_to_string`` function returns, so ``str(Phase.COMPLETED) == "Completed"``
 and ``Phase("Completed") is Phase.COMPLETED``. The C integer of a member is
-``member.c``.
+``member.c``. Members are also ``str`` (a str-mixin enum), so they compare
+equal to their wire strings: ``Phase.COMPLETED == "Completed"``.
 """
 
 import enum
@@ -57,7 +58,7 @@ def c_enum(name, ctype, prefix, to_string, doc):
             raise ImportError("velstatus: %s has no string for %s" % (ctype, cname))
         items.append((cname[len(prefix):], ffi.string(text).decode("utf-8")))
         cvals.append(value)
-    cls = CEnum(name, items, module=__name__.rpartition(".")[0], qualname=name)
+    cls = CEnum(name, items, module=__name__.rpartition(".")[0], qualname=name, type=str)
     cls.__doc__ = doc
     cls._c_of = {member: value for member, value in zip(cls, cvals)}
     cls._by_c = {value: member for member, value in cls._c_of.items()}
