@@ -22,9 +22,11 @@ check version 0 "" -- version
 "$v" version | grep -q '^velstatus [0-9]*\.[0-9]*\.[0-9]* (libvelstatus [0-9]' || { echo "FAIL version text"; fail=1; }
 check illegal 1 "illegal: Velero never moves a backup from InProgress to Completed" -- phase check --kind backup InProgress Completed
 check legal 0 "legal: backup InProgress -> Finalizing (backup)" -- phase check --kind backup InProgress Finalizing
-check json-legal 0 '{"kind":"backup","from":"WaitingForPluginOperations","to":"Finalizing","legal":true,"controller":"backup-operations"}' -- phase check --kind backup -o json WaitingForPluginOperations Finalizing
-check json-illegal 1 '{"kind":"restore","from":"Completed","to":"InProgress","legal":false,"controller":null}' -- phase check --kind=restore Completed InProgress -o json
+check json-legal 0 '{"kind":"backup","from":"WaitingForPluginOperations","to":"Finalizing","legal":true,"controller":"backup-operations","retryVelero":false,"retryHardened":false}' -- phase check --kind backup -o json WaitingForPluginOperations Finalizing
+check json-illegal 1 '{"kind":"restore","from":"Completed","to":"InProgress","legal":false,"controller":null,"retryVelero":false,"retryHardened":false}' -- phase check --kind=restore Completed InProgress -o json
 check empty-is-new 0 "legal: backup New -> Queued (backup-queue)" -- phase check --kind backup "" Queued
+check json-retried 0 '{"kind":"backup","from":"InProgress","to":"Failed","legal":true,"controller":"backup, server-startup","retryVelero":true,"retryHardened":true}' -- phase check --kind backup -o json InProgress Failed
+check json-retried-hardened 0 '{"kind":"restore","from":"New","to":"InProgress","legal":true,"controller":"restore","retryVelero":false,"retryHardened":true}' -- phase check --kind restore -o json New InProgress
 check restore-finalizer 0 "" -- phase check --kind restore Finalizing PartiallyFailed
 check backup-not-finalizer 1 "" -- phase check --kind backup Finalizing PartiallyFailed
 stderr_has unknown-phase 'unknown backup phase "Done"' -- phase check --kind backup InProgress Done

@@ -22,6 +22,8 @@ static void phase_usage(FILE *f)
                "\n"
                "Says whether Velero ever moves a backup or restore from phase FROM to phase TO\n"
                "(SPEC-velero §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
+               "The JSON also says whether that controller's status patch is retried, as Velero\n"
+               "does (retryVelero, SPEC §4.3) and with the hardened preset (retryHardened, §6.15).\n"
                "\n"
                "Exit status: 0 legal, 1 illegal, 2 bad input.\n");
 }
@@ -30,7 +32,7 @@ int cmd_phase(int argc, char **argv)
 {
     const char *cmd = "phase check";
     const char *kind_s = NULL, *fmt_s = "text", *pos[2];
-    int npos = 0, legal = 0;
+    int npos = 0, legal = 0, retry_velero = 0, retry_hardened = 0;
     velstatus_kind kind;
     velstatus_phase from, to;
     const char *controller = "";
@@ -79,6 +81,12 @@ int cmd_phase(int argc, char **argv)
         return cli_fail_err(cmd, "TO", &err);
     if (velstatus_phase_transition(&legal, &controller, kind, from, to, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "transition", &err);
+    {
+        velstatus_policy velero = velstatus_policy_velero(), hardened = velstatus_policy_hardened();
+        if (velstatus_retry_transition(&retry_velero, kind, from, to, 0, &velero, &err) != VELSTATUS_OK ||
+            velstatus_retry_transition(&retry_hardened, kind, from, to, 0, &hardened, &err) != VELSTATUS_OK)
+            return cli_fail_err(cmd, "retry", &err);
+    }
 
     if (fmt == CLI_JSON) {
         printf("{\"kind\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"legal\":%s,\"controller\":",
@@ -88,7 +96,9 @@ int cmd_phase(int argc, char **argv)
             printf("\"%s\"", controller);
         else
             printf("null");
-        printf("}\n");
+        /* Whether the status patch is retried (SPEC §4.3; hardened adds §6.15). */
+        printf(",\"retryVelero\":%s,\"retryHardened\":%s}\n", retry_velero ? "true" : "false",
+               retry_hardened ? "true" : "false");
     } else if (legal) {
         printf("legal: %s %s -> %s (%s)\n", velstatus_kind_to_string(kind), velstatus_phase_to_string(from),
                velstatus_phase_to_string(to), controller);

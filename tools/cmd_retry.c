@@ -1,9 +1,251 @@
-/* Placeholder until its decision area lands: replaced by that area's issue. */
+/* velstatus backoff: the sleeps of a retry loop (client-go retry.OnError over
+ * a wait.Backoff) when every attempt fails retriably. The tool owns the
+ * randomness for jitter (a seeded splitmix64); the library never draws. */
 #include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const CMD = "backoff";
+
+static void backoff_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: velstatus backoff (--velero-cap DURATION | --duration D --factor F --jitter J --steps N\n"
+            "                         [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
+            "\n"
+            "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
+            "attempt fails retriably (SPEC-velero §4.4, §4.5), the attempts it makes, the total sleep,\n"
+            "and whether the last sleep buys no attempt (the cap ended the loop right after it).\n"
+            "\n"
+            "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"
+            "                   with jitter 0 unless --jitter is given. Velero's default is 10m.\n"
+            "  --duration D --factor F --jitter J --steps N [--cap C]\n"
+            "                   a wait.Backoff spelled out (durations as Go writes them: 10ms, 1h30m).\n"
+            "  --seed N         seed for the jitter's random numbers (reproducible output); without it\n"
+            "                   a jittered schedule differs from run to run.\n"
+            "  --max-steps N    print at most N sleeps (default 60); a longer schedule is cut and\n"
+            "                   reported with \"truncated\": true.\n"
+            "  -o text|json     JSON keys: sleepsNs, attempts, totalSleepNs (null when the sum does not\n"
+            "                   fit in int64), trailingSleep, truncated. sleepsNs holds the raw Step()\n"
+            "                   values, int64 overflows (negative on amd64) included.\n"
+            "\n"
+            "Exit status: 0 success, 2 bad input.\n");
+}
+
+/* splitmix64: a small, well-mixed generator; r = top 53 bits / 2^53 in [0, 1). */
+typedef struct rng {
+    uint64_t state;
+} rng;
+
+static int rng_random(void *ud, double *r)
+{
+    rng *g = ud;
+    uint64_t z = (g->state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    z ^= z >> 31;
+    *r = (double)(z >> 11) * (1.0 / 9007199254740992.0);
+    return 0;
+}
+
+static int parse_duration(const char *opt, const char *v, int64_t *out)
+{
+    velstatus_error err;
+    if (velstatus_duration_parse(out, v, strlen(v), &err) != VELSTATUS_OK)
+        return cli_fail(CMD, "%s: %s", opt, err.message);
+    return 0;
+}
+
+static int parse_double(const char *opt, const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(*out))
+        return cli_fail(CMD, "%s must be a finite number, not \"%s\"", opt, v);
+    return 0;
+}
+
+static int parse_i64(const char *opt, const char *v, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    long long x;
+    errno = 0;
+    x = strtoll(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE || x < lo || x > hi)
+        return cli_fail(CMD, "%s must be an integer in [%lld, %lld], not \"%s\"", opt, (long long)lo, (long long)hi,
+                        v);
+    *out = (int64_t)x;
+    return 0;
+}
+
+static int parse_u64(const char *opt, const char *v, uint64_t *out)
+{
+    char *end;
+    unsigned long long x;
+    errno = 0;
+    if (*v == '-' || *v == '+' || *v == ' ')
+        return cli_fail(CMD, "%s must be a non-negative integer, not \"%s\"", opt, v);
+    x = strtoull(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE)
+        return cli_fail(CMD, "%s must be a non-negative integer, not \"%s\"", opt, v);
+    *out = (uint64_t)x;
+    return 0;
+}
+
+static void print_duration(int64_t ns)
+{
+    char buf[VELSTATUS_DURATION_BUFSIZE];
+    if (velstatus_duration_format(buf, sizeof(buf), ns, NULL) == VELSTATUS_OK)
+        fputs(buf, stdout);
+    else
+        printf("%lldns", (long long)ns);
+}
+
+static void print_json(const velstatus_retry_result *r)
+{
+    size_t n = velstatus_retry_result_sleep_count(r);
+    int64_t total;
+    printf("{\"sleepsNs\":[");
+    for (size_t i = 0; i < n; i++)
+        printf("%s%lld", i ? "," : "", (long long)velstatus_retry_result_sleep(r, i));
+    printf("],\"attempts\":%llu,\"totalSleepNs\":", (unsigned long long)velstatus_retry_result_attempts(r));
+    if (velstatus_retry_result_total_sleep(&total, r))
+        printf("%lld", (long long)total);
+    else
+        printf("null");
+    printf(",\"trailingSleep\":%s,\"truncated\":%s}\n", velstatus_retry_result_trailing_sleep(r) ? "true" : "false",
+           velstatus_retry_result_outcome(r) == VELSTATUS_RETRY_OUTCOME_TRUNCATED ? "true" : "false");
+}
+
+static void print_text(const velstatus_retry_result *r, const velstatus_backoff *b)
+{
+    size_t n = velstatus_retry_result_sleep_count(r);
+    uint64_t attempts = velstatus_retry_result_attempts(r);
+    int truncated = velstatus_retry_result_outcome(r) == VELSTATUS_RETRY_OUTCOME_TRUNCATED;
+    int trailing = velstatus_retry_result_trailing_sleep(r);
+    int64_t total;
+    printf("backoff: duration ");
+    print_duration(b->duration_ns);
+    printf(", factor %.17g, jitter %.17g, steps %lld, cap ", b->factor, b->jitter, (long long)b->steps);
+    print_duration(b->cap_ns);
+    printf("\n");
+    if (attempts == 0)
+        printf("no attempt: steps <= 0, so retry.OnError returns nil at once\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("attempt %zu fails, sleep ", i + 1);
+        print_duration(velstatus_retry_result_sleep(r, i));
+        if (trailing && i + 1 == n)
+            printf(" (wasted: the cap ended the retries, no attempt follows)");
+        printf("\n");
+    }
+    if (!trailing && !truncated && attempts > n)
+        printf("attempt %llu fails: no steps left, the last error is returned\n", (unsigned long long)attempts);
+    if (truncated)
+        printf("... cut after %zu sleeps (--max-steps); the schedule goes on\n", n);
+    printf("attempts: %llu%s\n", (unsigned long long)attempts, truncated ? " (before the cut)" : "");
+    printf("total sleep: ");
+    if (velstatus_retry_result_total_sleep(&total, r)) {
+        print_duration(total);
+        printf(" (%lld ns)\n", (long long)total);
+    } else {
+        printf("does not fit in int64\n");
+    }
+    printf("trailing sleep: %s\n", trailing ? "yes" : "no");
+}
 
 int cmd_backoff(int argc, char **argv)
 {
-    (void)argc;
-    return cli_fail(argv[0], "not available in this build yet");
-}
+    const char *velero_cap = NULL, *duration = NULL, *factor = NULL, *jitter = NULL, *steps = NULL, *cap = NULL;
+    const char *seed_s = NULL, *max_s = NULL, *fmt_s = "text";
+    velstatus_backoff b;
+    velstatus_retry_host host;
+    velstatus_retry_result *res = NULL;
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    cli_format fmt;
+    uint64_t max_steps = 60;
+    rng g;
+    static const struct {
+        const char *name;
+        size_t slot;
+    } opts[] = {{"--velero-cap", 0}, {"--duration", 1}, {"--factor", 2}, {"--jitter", 3}, {"--steps", 4},
+                {"--cap", 5},        {"--seed", 6},     {"--max-steps", 7}, {"-o", 8}};
+    const char **slots[] = {&velero_cap, &duration, &factor, &jitter, &steps, &cap, &seed_s, &max_s, &fmt_s};
 
+    for (int i = 1; i < argc; i++) {
+        int matched = 0;
+        if (cli_is_help(argv[i])) {
+            backoff_usage(stdout);
+            return CLI_OK;
+        }
+        for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]) && !matched; k++) {
+            int rc = cli_opt_value(CMD, argc, argv, &i, opts[k].name, slots[opts[k].slot]);
+            if (rc < 0)
+                return CLI_BAD_INPUT;
+            matched = rc;
+        }
+        if (!matched)
+            return cli_fail(CMD, "unexpected argument \"%s\" (see velstatus backoff --help)", argv[i]);
+    }
+    if (cli_parse_format(CMD, fmt_s, &fmt) != 0)
+        return CLI_BAD_INPUT;
+
+    if (velero_cap) {
+        int64_t c;
+        if (duration || factor || steps || cap)
+            return cli_fail(CMD, "--velero-cap cannot be combined with --duration, --factor, --steps or --cap");
+        if (parse_duration("--velero-cap", velero_cap, &c))
+            return CLI_BAD_INPUT;
+        b = velstatus_backoff_velero_cap(c);
+        b.jitter = 0; /* deterministic unless --jitter is given */
+        if (jitter && parse_double("--jitter", jitter, &b.jitter))
+            return CLI_BAD_INPUT;
+    } else {
+        if (!duration || !factor || !jitter || !steps)
+            return cli_fail(CMD, "give --velero-cap DURATION, or all of --duration, --factor, --jitter and --steps "
+                                 "(missing %s)",
+                            !duration ? "--duration" : !factor ? "--factor" : !jitter ? "--jitter" : "--steps");
+        velstatus_backoff_init(&b, sizeof(b));
+        if (parse_duration("--duration", duration, &b.duration_ns) || parse_double("--factor", factor, &b.factor) ||
+            parse_double("--jitter", jitter, &b.jitter) ||
+            parse_i64("--steps", steps, INT64_MIN, INT64_MAX, &b.steps) ||
+            (cap && parse_duration("--cap", cap, &b.cap_ns)))
+            return CLI_BAD_INPUT;
+    }
+    if (max_s) {
+        int64_t m;
+        if (parse_i64("--max-steps", max_s, 0, 1000000, &m))
+            return CLI_BAD_INPUT;
+        max_steps = (uint64_t)m;
+    }
+    if (seed_s) {
+        if (parse_u64("--seed", seed_s, &g.state))
+            return CLI_BAD_INPUT;
+    } else {
+        g.state = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock();
+    }
+
+    velstatus_retry_host_init(&host, sizeof(host));
+    host.userdata = &g;
+    host.random = rng_random;
+    if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
+        return cli_fail_err(CMD, "context", &err);
+    if (velstatus_backoff_simulate(&res, ctx, &b, max_steps, &host, &err) != VELSTATUS_OK) {
+        velstatus_ctx_free(ctx);
+        return cli_fail_err(CMD, "backoff", &err);
+    }
+    if (fmt == CLI_JSON)
+        print_json(res);
+    else
+        print_text(res, &b);
+    velstatus_retry_result_free(res);
+    velstatus_ctx_free(ctx);
+    return CLI_OK;
+}

@@ -1,0 +1,83 @@
+/* Which status patches Velero retries, per kind and preset (SPEC-velero
+ * §4.3; the hardened preset adds the writes of §6.15). Declared in
+ * include/velstatus/retry.h. */
+#include "velstatus_private.h"
+
+#define P(x) VELSTATUS_PHASE_##x
+
+/* The patches Velero sends through PatchResourceWithRetriesOnErrors /
+ * RetryOnErrorMaxBackOff(resourceTimeout) (SPEC §4.3). */
+static int velero_retries(velstatus_kind kind, velstatus_phase from, velstatus_phase to)
+{
+    (void)kind; /* the rows are the same for both kinds */
+    switch (from) {
+    case P(IN_PROGRESS):
+        /* BC:Reconcile line 370 / RC:Reconcile line 290: InProgress ->
+         * WaitingForPluginOperations[PartiallyFailed] / Finalizing[PartiallyFailed] / Failed. */
+        return to == P(WAITING_FOR_PLUGIN_OPERATIONS) || to == P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED) ||
+               to == P(FINALIZING) || to == P(FINALIZING_PARTIALLY_FAILED) || to == P(FAILED);
+    case P(FINALIZING):
+        /* BFC:Reconcile (deferred) Finalizing -> Completed; RFC:finishProcessing
+         * Finalizing -> Completed, or PartiallyFailed when the finalizer tasks
+         * report errors or the backup is gone (SPEC §5.3). A backup's
+         * Finalizing never goes to PartiallyFailed directly (SPEC §5.2). */
+        return to == P(COMPLETED) || (kind == VELSTATUS_KIND_RESTORE && to == P(PARTIALLY_FAILED));
+    case P(FINALIZING_PARTIALLY_FAILED):
+        /* BFC / RFC: FinalizingPartiallyFailed -> PartiallyFailed. */
+        return to == P(PARTIALLY_FAILED);
+    default:
+        return 0;
+    }
+}
+
+/* The writes Velero sends once and the hardened preset retries (SPEC §6.15). */
+static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase to)
+{
+    /* BC:Reconcile line 304 (ReadyToStart) and RC:Reconcile line 255 (New):
+     * -> InProgress / FailedValidation, which the design (SPEC §4.1) lists. */
+    velstatus_phase start = kind == VELSTATUS_KIND_BACKUP ? P(READY_TO_START) : P(NEW);
+    if (from == start && (to == P(IN_PROGRESS) || to == P(FAILED_VALIDATION)))
+        return 1;
+    /* backup_deletion_controller.go:patchBackup: any phase not being run
+     * (SPEC §5.2 "any phase not in the in-memory tracker") -> Deleting. */
+    if (kind == VELSTATUS_KIND_BACKUP && to == P(DELETING) && from != P(DELETING) && from != P(IN_PROGRESS))
+        return 1;
+    return 0;
+}
+
+static velstatus_status phase_error(velstatus_error *err, const char *field, velstatus_kind kind,
+                                    velstatus_phase phase)
+{
+    const char *name = velstatus_phase_to_string(phase);
+    if (name)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: a %s has no phase \"%s\"", field,
+                                    velstatus_kind_to_string(kind), name);
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: unknown phase %d", field, (int)phase);
+}
+
+velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, velstatus_phase from,
+                                            velstatus_phase to, int at_startup, const velstatus_policy *policy,
+                                            velstatus_error *err)
+{
+    velstatus_policy p;
+    velstatus_status st;
+    if (!retried)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "retried is NULL");
+    if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown kind %d", (int)kind);
+    if (!velstatus_phase_valid(kind, from))
+        return phase_error(err, "from", kind, from);
+    if (!velstatus_phase_valid(kind, to))
+        return phase_error(err, "to", kind, to);
+    st = velstatus__policy_load(&p, policy, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (at_startup) {
+        /* SRV:markInProgressBackupsFailed / ...RestoresFailed: client.Patch,
+         * no retry; the only write the startup pass makes. */
+        *retried = from == P(IN_PROGRESS) && to == P(FAILED) && p.retry_forgotten_patches;
+        return VELSTATUS_OK;
+    }
+    *retried = velero_retries(kind, from, to) || (p.retry_forgotten_patches && forgotten(kind, from, to));
+    return VELSTATUS_OK;
+}
