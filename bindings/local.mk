@@ -21,9 +21,11 @@ VS_PY_FILES = \
 	bindings/python/velstatus/_enums.py \
 	bindings/python/velstatus/_core.py \
 	bindings/python/velstatus/_server_status.py \
+	bindings/python/velstatus/_retry.py \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/test_core.py \
 	bindings/python/tests/test_server_status.py \
+	bindings/python/tests/test_retry.py \
 	examples/python/host.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES)
 bindings/python/run-tests.log: $(VS_PY_CDEF) $(VS_PY_FILES) lib/libvelstatus.la tools/velstatus$(EXEEXT)

@@ -20,6 +20,8 @@ from ._core import (version, version_info, parse_time, format_time, format_time_
                     Transition, Restart, phase_transition, phase_after_run, phase_on_restart)
 from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerVerdict, server_status,
                              ServerTracker, StepResult, server_status_step)
+from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedule, RetryResult, retry,
+                     retry_result, retry_transition)
 
 __version__ = version()
 
@@ -34,4 +36,6 @@ __all__ = [
     "phase_transition", "phase_after_run", "phase_on_restart",
     "ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
     "ServerTracker", "StepResult", "server_status_step",
+    "RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult", "retry",
+    "retry_result", "retry_transition",
 ]
