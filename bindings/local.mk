@@ -26,6 +26,7 @@ VS_PY_FILES = \
 	bindings/python/tests/test_core.py \
 	bindings/python/tests/test_server_status.py \
 	bindings/python/tests/test_retry.py \
+	bindings/python/tests/test_example.py \
 	examples/python/host.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES)
 bindings/python/run-tests.log: $(VS_PY_CDEF) $(VS_PY_FILES) lib/libvelstatus.la tools/velstatus$(EXEEXT)

@@ -1,0 +1,34 @@
+"""examples/python/host.py: classifies the bundled BSL examples exactly as the CLI does."""
+
+import glob
+import os
+import subprocess
+import sys
+
+
+def run_host(srcdir, *args):
+    host = os.path.join(srcdir, "examples", "python", "host.py")
+    out = subprocess.run([sys.executable, host, *args], check=True, stdout=subprocess.PIPE,
+                         env=dict(os.environ)).stdout
+    return out.decode("utf-8").splitlines()
+
+
+def test_example_classifies_like_the_cli(srcdir, cli):
+    lines = run_host(srcdir, "--json")
+    got = dict(line.split(" ", 1) for line in lines)
+    files = sorted(glob.glob(os.path.join(srcdir, "examples", "bsl", "*.json")))
+    assert sorted(got) == [os.path.basename(f) for f in files] and len(files) >= 6
+    for path in files:
+        want = subprocess.run([cli, "server-status", "-o", "json", path], check=True,
+                              stdout=subprocess.PIPE).stdout.decode("utf-8").rstrip("\n")
+        assert got[os.path.basename(path)] == want, path
+
+
+def test_example_runs_end_to_end(srcdir, cli):
+    lines = run_host(srcdir)
+    text = "\n".join(lines)
+    for path in glob.glob(os.path.join(srcdir, "examples", "bsl", "*.json")):
+        want = subprocess.run([cli, "server-status", path], check=True,
+                              stdout=subprocess.PIPE).stdout.decode("utf-8").rstrip("\n")
+        assert any(line.split(None, 1) == [os.path.basename(path), want] for line in lines), path
+    assert "retry: patched after 3 attempts, slept 10.5ms, 52.5ms" in text
