@@ -6,6 +6,9 @@
 # build tree (never hand-copied); bindings/python/run-tests.sh compiles the
 # extension module next to it and runs pytest over the srcdir package.
 VS_BINDING_TESTS += bindings/python/run-tests.sh
+# distcheck's own configure must test with the same interpreter (Debian's
+# /usr/bin/python3 has python3-cffi and python3-pytest; a pyenv one may not).
+AM_DISTCHECK_CONFIGURE_FLAGS += PYTHON='$(PYTHON)'
 VS_PY_CDEF = bindings/python/velstatus.cdef
 $(VS_PY_CDEF): $(include_HEADERS) $(velstatusinc_HEADERS) $(nodist_velstatusinc_HEADERS)
 	$(AM_V_GEN)$(MKDIR_P) bindings/python && \
