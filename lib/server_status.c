@@ -2,6 +2,8 @@
  * doc/server-status.md): BSL sets, the total rule, verdicts, the incremental
  * tracker and the controller step. */
 #include "server_status_private.h"
+#include "retry_private.h"
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,8 @@ typedef struct vs_opts {
     int check_stale;
     int64_t now_ns, stale_after_ns;
     int three_state;
+    const velstatus_policy *policy; /* NULL: hardened */
+    int64_t retry_timeout_ns;       /* 0: 10 minutes */
 } vs_opts;
 
 void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size)
@@ -105,7 +109,8 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
     memset(o, 0, sizeof(*o));
     if (!in)
         return VELSTATUS_OK;
-    st = velstatus__sized_copy(&c, sizeof(c), sizeof(c), in, "server_status_options", err);
+    st = velstatus__sized_copy(&c, sizeof(c), offsetof(velstatus_server_status_options, three_state) + sizeof(int),
+                               in, "server_status_options", err);
     if (st != VELSTATUS_OK)
         return st;
     if (c.flags != 0)
@@ -127,6 +132,11 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
     o->now_ns = c.now_ns;
     o->stale_after_ns = c.stale_after_ns;
     o->three_state = c.three_state != 0;
+    if (c.retry_timeout_ns < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.retry_timeout_ns is negative (%lld)",
+                                    (long long)c.retry_timeout_ns);
+    o->policy = c.policy;
+    o->retry_timeout_ns = c.retry_timeout_ns;
     return VELSTATUS_OK;
 }
 
@@ -1110,25 +1120,107 @@ void velstatus_server_status_host_init(velstatus_server_status_host *host, size_
     host->struct_size = (uint32_t)struct_size;
 }
 
-/* The single place a new status is published. Issue "Retry" routes this
- * call through the retry driver; nothing else in the step calls publish. */
-static velstatus_status step_publish(const velstatus_server_status_host *h, const velstatus_server_verdict *v,
-                                     velstatus_error *err)
+/* The single place a new status is published: one status write, retried
+ * by the retry driver (issue "Retry"; DESIGN §6) with the caller's policy. */
+typedef struct publish_call {
+    const velstatus_server_status_host *h;
+    const velstatus_server_verdict *v;
+    const char *json;
+    size_t len;
+    int last_rc;
+    int passthrough;
+    char msg[48];
+} publish_call;
+
+static int publish_attempt(void *ud, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
 {
+    publish_call *pc = ud;
+    int rc = pc->h->publish(pc->h->userdata, pc->v->status, pc->v->reasons, pc->json, pc->len);
+    (void)attempt;
+    if (rc == VELSTATUS_PASSTHROUGH) {
+        pc->passthrough = 1;
+        return -1; /* aborts the run; reported as E_INVALID below */
+    }
+    if (rc < 0) {
+        pc->last_rc = rc;
+        snprintf(pc->msg, sizeof(pc->msg), "publish returned %d", rc);
+        *failed = 1;
+        *err_text = pc->msg;
+        *err_len = strlen(pc->msg);
+    }
+    return 0;
+}
+
+static int publish_classify(void *ud, uint64_t attempt, const char *t, size_t n, velstatus_retry_class *cls,
+                            int *interrupted)
+{
+    const publish_call *pc = ud;
+    return pc->h->classify(pc->h->userdata, attempt, t, n, cls, interrupted);
+}
+
+static int publish_sleep(void *ud, int64_t ns)
+{
+    const publish_call *pc = ud;
+    return pc->h->sleep(pc->h->userdata, ns);
+}
+
+static int publish_random(void *ud, double *r)
+{
+    const publish_call *pc = ud;
+    return pc->h->random(pc->h->userdata, r);
+}
+
+static int publish_now(void *ud, int64_t *ns)
+{
+    const publish_call *pc = ud;
+    return pc->h->now(pc->h->userdata, ns);
+}
+
+static velstatus_status step_publish(const velstatus_server_status_host *h, const velstatus_server_verdict *v,
+                                     const vs_opts *o, velstatus_error *err)
+{
+    publish_call pc;
+    velstatus_retry_host rh;
+    velstatus_policy pol;
+    velstatus_retry_result *res = NULL;
+    int succeeded = 0;
     char *json = NULL;
     size_t len = 0;
-    int rc;
-    velstatus_status st = velstatus_json_encode_server_verdict(&json, &len, v, err);
+    velstatus_status st = velstatus__policy_load(&pol, o->policy, err);
     if (st != VELSTATUS_OK)
         return st;
-    rc = h->publish(h->userdata, v->status, v->reasons, json, len);
+    st = velstatus_json_encode_server_verdict(&json, &len, v, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    memset(&pc, 0, sizeof(pc));
+    pc.h = h;
+    pc.v = v;
+    pc.json = json;
+    pc.len = len;
+    velstatus_retry_host_init(&rh, sizeof(rh));
+    rh.userdata = &pc;
+    rh.attempt = publish_attempt;
+    rh.classify = h->classify ? publish_classify : NULL;
+    rh.sleep = h->sleep ? publish_sleep : NULL;
+    rh.random = h->random ? publish_random : NULL;
+    rh.now = h->now ? publish_now : NULL;
+    st = velstatus__retry_run(&res, &succeeded, v->ctx, &pol,
+                              o->retry_timeout_ns ? o->retry_timeout_ns : INT64_C(600000000000), &rh, err);
     velstatus__free(v->ctx, json);
-    if (rc == VELSTATUS_PASSTHROUGH)
+    if (pc.passthrough) {
+        velstatus_retry_result_free(res);
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "host publish returned PASSTHROUGH, but publish is required");
-    if (rc < 0)
-        return velstatus__error_host(err, rc, "publish");
-    return VELSTATUS_OK;
+    }
+    if (st == VELSTATUS_OK && !succeeded && pc.last_rc < 0) {
+        velstatus__error_set(err, VELSTATUS_E_HOST, "host callback publish failed with %d after %llu attempt(s)",
+                             pc.last_rc, (unsigned long long)velstatus_retry_result_attempts(res));
+        if (err)
+            err->host_code = pc.last_rc;
+        st = VELSTATUS_E_HOST;
+    }
+    velstatus_retry_result_free(res);
+    return st;
 }
 
 velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
@@ -1152,7 +1244,8 @@ velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, in
         *published = 0;
     if (!ctx || !host)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "ctx or host is NULL");
-    st = velstatus__sized_copy(&h, sizeof(h), sizeof(h), host, "server_status_host", err);
+    st = velstatus__sized_copy(&h, sizeof(h), offsetof(velstatus_server_status_host, publish) + sizeof(h.publish), host,
+                               "server_status_host", err);
     if (st != VELSTATUS_OK)
         return st;
     if (h.flags != 0)
@@ -1191,7 +1284,7 @@ velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, in
             must_publish = cur != v->status || cur_reasons != v->reasons;
     }
     if (must_publish) {
-        st = step_publish(&h, v, err);
+        st = step_publish(&h, v, &o, err);
         if (st != VELSTATUS_OK) {
             velstatus_server_verdict_free(v);
             return st;

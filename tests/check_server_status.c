@@ -26,14 +26,20 @@ _Static_assert(offsetof(velstatus_server_status_options, now_ns) == 24, "opts.no
 _Static_assert(offsetof(velstatus_server_status_options, stale_after_ns) == 32, "opts.stale_after_ns");
 _Static_assert(offsetof(velstatus_server_status_options, check_stale) == 40, "opts.check_stale");
 _Static_assert(offsetof(velstatus_server_status_options, three_state) == 44, "opts.three_state");
-_Static_assert(sizeof(velstatus_server_status_options) == 48, "opts size");
+_Static_assert(offsetof(velstatus_server_status_options, policy) == 48, "opts.policy");
+_Static_assert(offsetof(velstatus_server_status_options, retry_timeout_ns) == 56, "opts.retry_timeout_ns");
+_Static_assert(sizeof(velstatus_server_status_options) == 64, "opts size");
 _Static_assert(offsetof(velstatus_server_status_host, struct_size) == 0, "host.struct_size");
 _Static_assert(offsetof(velstatus_server_status_host, flags) == 4, "host.flags");
 _Static_assert(offsetof(velstatus_server_status_host, userdata) == 8, "host.userdata");
 _Static_assert(offsetof(velstatus_server_status_host, list_bsls) == 16, "host.list_bsls");
 _Static_assert(offsetof(velstatus_server_status_host, read_status) == 24, "host.read_status");
 _Static_assert(offsetof(velstatus_server_status_host, publish) == 32, "host.publish");
-_Static_assert(sizeof(velstatus_server_status_host) == 40, "host size");
+_Static_assert(offsetof(velstatus_server_status_host, classify) == 40, "host.classify");
+_Static_assert(offsetof(velstatus_server_status_host, sleep) == 48, "host.sleep");
+_Static_assert(offsetof(velstatus_server_status_host, random) == 56, "host.random");
+_Static_assert(offsetof(velstatus_server_status_host, now) == 64, "host.now");
+_Static_assert(sizeof(velstatus_server_status_host) == 72, "host size");
 #endif
 _Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 &&
                    VELSTATUS_SERVER_WAITING == 2 && VELSTATUS_SERVER_NOT_READY == 3,
@@ -1036,6 +1042,92 @@ START_TEST(step_publishes_only_on_change)
 }
 END_TEST
 
+/* Issue "Retry": the publish is a status write and goes through the retry
+ * driver. Velero preset: CapBackoff(--resource-timeout), every error retried
+ * (SPEC §4.2, §4.4); the host's sleep slot sees the CapBackoff sleeps. */
+typedef struct retry_fake {
+    fake_host fh;
+    int fail_first;   /* the first N publishes fail */
+    int64_t sleeps[16];
+    int nsleeps;
+} retry_fake;
+
+static int rf_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
+{
+    retry_fake *rf = ud;
+    int rc = fh_publish(&rf->fh, status, reasons, json, len);
+    return rf->fh.publishes <= rf->fail_first ? -11 : rc;
+}
+
+static int rf_list(void *ud, const char **json, size_t *len)
+{
+    return fh_list(&((retry_fake *)ud)->fh, json, len);
+}
+
+static int rf_sleep(void *ud, int64_t ns)
+{
+    retry_fake *rf = ud;
+    if (rf->nsleeps < 16)
+        rf->sleeps[rf->nsleeps] = ns;
+    rf->nsleeps++;
+    return 0;
+}
+
+START_TEST(step_publish_is_retried)
+{
+    velstatus_ctx *ctx = mkctx();
+    retry_fake rf;
+    velstatus_server_status_host h;
+    velstatus_server_status_options o;
+    velstatus_policy vel = velstatus_policy_velero();
+    velstatus_error err;
+    int published = -1;
+    memset(&rf, 0, sizeof(rf));
+    rf.fh.json = STEP_JSON;
+    velstatus_server_status_host_init(&h, sizeof(h));
+    h.userdata = &rf;
+    h.list_bsls = rf_list;
+    h.publish = rf_publish;
+    h.sleep = rf_sleep;
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.policy = &vel;
+
+    /* fails twice, then goes through: 3 attempts, sleeps 10ms and 50ms */
+    rf.fail_first = 2;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    ck_assert_int_eq(rf.fh.publishes, 3);
+    ck_assert_int_eq(rf.nsleeps, 2);
+    ck_assert_int_eq(rf.sleeps[0], 10000000);
+    ck_assert_int_eq(rf.sleeps[1], 50000000);
+
+    /* never goes through: Velero gives up after 7 attempts with the default
+     * 10m budget (SPEC §4.5), the 7th sleep wasted */
+    memset(&rf.fh, 0, sizeof(rf.fh));
+    rf.fh.json = STEP_JSON;
+    rf.nsleeps = 0;
+    rf.fail_first = 1000;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(err.host_code, -11);
+    ck_assert_int_eq(published, 0);
+    ck_assert_int_eq(rf.fh.publishes, 7);
+    ck_assert_int_eq(rf.nsleeps, 7);
+    ck_assert_int_eq(rf.sleeps[6], INT64_C(156250000000));
+
+    /* a 30 s budget: 5 attempts (SPEC §4.5 table) */
+    memset(&rf.fh, 0, sizeof(rf.fh));
+    rf.fh.json = STEP_JSON;
+    rf.nsleeps = 0;
+    o.retry_timeout_ns = INT64_C(30000000000);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(rf.fh.publishes, 5);
+    o.retry_timeout_ns = -1;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "retry_timeout_ns"));
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(step_host_faults)
 {
     velstatus_ctx *ctx = mkctx();
@@ -1066,11 +1158,16 @@ START_TEST(step_host_faults)
     ck_assert_int_eq(fh.publishes, 0);
     fh.read_rc = 0;
 
+    /* A failing publish is retried (hardened preset: no sleep slot, so the
+     * deadline counts the sleeps only; see step_publish_is_retried). */
     fh.publish_rc = -3;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -3);
     ck_assert_int_eq(published, 0);
     ck_assert_ptr_null(v);
+    ck_assert_int_gt(fh.publishes, 1);
+    ck_assert_ptr_nonnull(strstr(err.message, "attempt"));
+    fh.publishes = 0;
     fh.publish_rc = VELSTATUS_PASSTHROUGH;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
     fh.publish_rc = 0;
@@ -1081,7 +1178,7 @@ START_TEST(step_host_faults)
     ck_assert_ptr_nonnull(strstr(err.message, "items[0].status.phase"));
     fh.json = "{";
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
-    ck_assert_int_eq(fh.publishes, 2); /* only the two failing publish calls */
+    ck_assert_int_eq(fh.publishes, 1); /* only the PASSTHROUGH publish call */
     fh.json = STEP_JSON;
 
     /* the vtable itself */
@@ -1500,6 +1597,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, tracker_property_random_events);
     tcase_add_test(tc, step_publishes_only_on_change);
     tcase_add_test(tc, step_host_faults);
+    tcase_add_test(tc, step_publish_is_retried);
     tcase_add_test(tc, json_decode_shapes);
     tcase_add_test(tc, json_decode_errors_name_path_and_position);
     tcase_add_test(tc, examples_match_golden_verdicts);

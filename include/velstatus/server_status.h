@@ -37,6 +37,8 @@
 
 #include "common.h"
 #include "status.h"
+#include "policy.h"
+#include "retry.h"
 #include "host.h"
 
 VELSTATUS_BEGIN_DECLS
@@ -142,6 +144,14 @@ typedef struct velstatus_server_status_options {
     /** Non-zero: map ::VELSTATUS_SERVER_NOT_READY to ::VELSTATUS_SERVER_WAITING
      *  (the three-status reading of Velero PR #4270). Reasons are unchanged. */
     int three_state;
+    /* v1 ends here. Append only. */
+    /** The policy for the publish retries of velstatus_server_status_step(),
+     *  or NULL for the hardened preset (see velstatus_retry_run()). Not copied:
+     *  it must stay valid during the call. */
+    const velstatus_policy *policy;
+    /** The retry budget for one publish in ns (Velero's `--resource-timeout`);
+     *  0 means Velero's default, 10 minutes. Negative is ::VELSTATUS_E_INVALID. */
+    int64_t retry_timeout_ns;
 } velstatus_server_status_options;
 
 /**
@@ -500,6 +510,19 @@ typedef struct velstatus_server_status_host {
      *  it, valid during the call only. */
     int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json,
                    size_t json_len);
+    /* v1 ends here. Append only. The slots below drive the publish retries
+     * (velstatus_retry_host documents each); NULL behaves as it does there:
+     * classify NULL = every error transient, sleep NULL = no waiting,
+     * random NULL = r 0, now NULL = the deadline counts the sleeps only. */
+    /** Optional. Classifies a failed publish (`err_text` is "publish returned <code>"). */
+    int (*classify)(void *userdata, uint64_t attempt, const char *err_text, size_t err_len,
+                    velstatus_retry_class *cls, int *interrupted);
+    /** Optional. Sleeps `ns` nanoseconds between publish attempts. */
+    int (*sleep)(void *userdata, int64_t ns);
+    /** Optional. A uniform random number in [0, 1) for jitter. */
+    int (*random)(void *userdata, double *r);
+    /** Optional. A monotonic clock in ns, for the hardened deadline. */
+    int (*now)(void *userdata, int64_t *ns);
 } velstatus_server_status_host;
 
 /**
@@ -513,6 +536,13 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * @brief One controller step: list the BSLs, classify them, read the
  * published status, and publish the new one only when the status or the
  * reasons differ (or nothing was published).
+ *
+ * The publish is a status write, so it goes through the retry driver
+ * (velstatus_retry_run()) with `opts->policy` and `opts->retry_timeout_ns`:
+ * a publish returning a negative code is a failed attempt, retried with the
+ * host's classify/sleep/random/now slots; only when the retries end with the
+ * write still failing does the step fail with ::VELSTATUS_E_HOST, whose
+ * host_code is the last publish's code.
  * @param[out] out Receives the verdict (may be NULL when not wanted).
  * @param[out] published Set to 1 when publish() was called and succeeded, else 0 (may be NULL).
  * @param[in] ctx The context.
