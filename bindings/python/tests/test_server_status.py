@@ -194,6 +194,7 @@ class Boom(Exception):
 def test_step_callback_exception_surfaces_unchanged(where):
     boom = Boom("from " + where)
     calls = []
+    slept = []
 
     def cb(name, value):
         def f(*args):
@@ -205,18 +206,82 @@ def test_step_callback_exception_surfaces_unchanged(where):
 
     with pytest.raises(Boom) as ei:
         vs.server_status_step(cb("list_bsls", [bsl("a", default=True)]), cb("publish", None),
-                              cb("read_status", None))
+                              cb("read_status", None), sleep=slept.append, random=lambda: 0.0)
     assert ei.value is boom
     # the traceback reaches into the callback that raised
     assert any(fr.name == "f" for fr in __import__("traceback").extract_tb(ei.value.__traceback__))
     assert calls[-1] == where
+    if where == "publish":
+        # a failed publish is a failed status write: retried (hardened: 30 attempts), then raised
+        assert calls.count("publish") == 30 and len(slept) == 29
+    else:
+        assert "publish" not in calls and not slept
     # nothing stuck: the next step works
     assert vs.server_status_step(lambda: [], lambda *a: None).verdict.status == "Waiting"
 
 
+def test_step_publish_retried_with_fake_clock():
+    clock = {"ns": 0, "slept": []}
+
+    def sleep(seconds):
+        clock["slept"].append(round(seconds * 1e9))
+        clock["ns"] += round(seconds * 1e9)
+
+    attempts = []
+
+    def publish(status, reasons, text):
+        attempts.append(clock["ns"])
+        if len(attempts) < 3:
+            raise ConnectionError("apiserver unavailable")
+
+    r = vs.server_status_step(lambda: [bsl("a", default=True)], publish, sleep=sleep, random=lambda: 0.0,
+                              clock=lambda: clock["ns"])
+    assert r.published and r.verdict.status == "Ready"
+    # hardened schedule: 100 ms, then 200 ms, no jitter with r = 0
+    assert clock["slept"] == [100 * 10**6, 200 * 10**6] and attempts == [0, 100 * 10**6, 300 * 10**6]
+    # Velero's policy: CapBackoff(retry_timeout), 10 ms x5
+    attempts.clear()
+    clock["slept"].clear()
+    r = vs.server_status_step(lambda: [bsl("a", default=True)], publish, policy="velero",
+                              retry_timeout="1m", sleep=sleep, random=lambda: 0.0)
+    assert r.published and clock["slept"] == [10 * 10**6, 50 * 10**6]
+
+
+def test_step_publish_classified_terminal_is_not_retried():
+    errors = []
+
+    def publish(*a):
+        e = PermissionError("forbidden #%d" % (len(errors) + 1))
+        errors.append(e)
+        raise e
+
+    seen = []
+
+    def classify(exc):
+        seen.append(exc)
+        return "terminal"
+
+    with pytest.raises(PermissionError) as ei:
+        vs.server_status_step(lambda: [bsl("a", default=True)], publish, classify=classify,
+                              sleep=lambda s: pytest.fail("slept"))
+    assert ei.value is errors[0] and len(errors) == 1 and seen == errors
+
+
+def test_step_keyboard_interrupt_in_publish_stops_at_once():
+    calls = []
+
+    def publish(*a):
+        calls.append(1)
+        raise KeyboardInterrupt()
+
+    with pytest.raises(KeyboardInterrupt):
+        vs.server_status_step(lambda: [bsl("a", default=True)], publish, sleep=lambda s: None)
+    assert len(calls) == 1
+
+
 def test_step_negative_return_is_host_error():
     with pytest.raises(vs.HostError) as ei:
-        vs.server_status_step(lambda: [], lambda *a: -7)
+        vs.server_status_step(lambda: [], lambda *a: -7, sleep=None)
     assert ei.value.host_code == -7
 
 
@@ -311,7 +376,7 @@ def test_step_with_raising_callback_leaks_nothing():
 
     for _ in range(3):
         with pytest.raises(Boom):
-            vs.server_status_step(lambda: [bsl("a", default=True), bsl("b")], publish, ctx=ctx)
+            vs.server_status_step(lambda: [bsl("a", default=True), bsl("b")], publish, sleep=None, ctx=ctx)
         assert a.live == 1
     n, r = failalloc_loop(ctx, lambda: vs.server_status_step(lambda: [bsl("a", default=True)],
                                                               lambda *x: None, ctx=ctx))

@@ -12,7 +12,7 @@ import collections
 import random as _random
 import time as _time
 
-from ._context import Context, _Host, _onerror
+from ._context import HOST_FAILED, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr
 from ._enums import Kind, Phase, c_enum
 from ._errors import check, new_error
@@ -264,6 +264,8 @@ def _vs_rt_attempt(userdata, attempt, failed, err_text, err_len):
 @ffi.def_extern(onerror=_onerror)
 def _vs_rt_classify(userdata, attempt, err_text, err_len, cls, interrupted):
     host = ffi.from_handle(userdata)
+    if host._exc is not None:
+        return HOST_FAILED
     got = host.classify(host.errors[int(attempt)])
     intr = False
     if isinstance(got, tuple):
@@ -273,21 +275,34 @@ def _vs_rt_classify(userdata, attempt, err_text, err_len, cls, interrupted):
     return 0
 
 
+# A host callback returning a negative code aborts the run; after a fatal
+# exception (one that must surface, e.g. KeyboardInterrupt from fn) the next
+# callback does so at once rather than sleeping on.
+
 @ffi.def_extern(onerror=_onerror)
 def _vs_rt_sleep(userdata, ns):
-    ffi.from_handle(userdata).sleep(ns / 1e9)
+    host = ffi.from_handle(userdata)
+    if host._exc is not None:
+        return HOST_FAILED
+    host.sleep(ns / 1e9)
     return 0
 
 
 @ffi.def_extern(onerror=_onerror)
 def _vs_rt_random(userdata, r):
-    r[0] = float(ffi.from_handle(userdata).random())
+    host = ffi.from_handle(userdata)
+    if host._exc is not None:
+        return HOST_FAILED
+    r[0] = float(host.random())
     return 0
 
 
 @ffi.def_extern(onerror=_onerror)
 def _vs_rt_now(userdata, ns):
-    ns[0] = int(ffi.from_handle(userdata).clock())
+    host = ffi.from_handle(userdata)
+    if host._exc is not None:
+        return HOST_FAILED
+    ns[0] = int(host.clock())
     return 0
 
 

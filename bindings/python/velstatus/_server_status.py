@@ -13,13 +13,15 @@ column) are the library's own, exactly as for JSON text.
 import collections
 import enum
 import json
-import time
+import random as _random
+import time as _time
 
-from ._context import Context, _Host, _onerror
-from ._core import duration_ns, time_ns
+from ._context import HOST_FAILED, Context, _Host, _onerror
+from ._core import duration_ns, policy_ptr, time_ns
 from ._enums import c_enum
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
+from . import _retry  # noqa: F401  (defines the _vs_rt_* trampolines the step shares)
 
 __all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
            "ServerTracker", "StepResult", "server_status_step"]
@@ -190,9 +192,10 @@ def _take_verdict(pp, ctxptr):
 class _Options:
     """A velstatus_server_status_options and the bytes it points to."""
 
-    __slots__ = ("c", "_name")
+    __slots__ = ("c", "_name", "_policy")
 
-    def __init__(self, default_location=None, now=None, stale_after=None, three_state=False):
+    def __init__(self, default_location=None, now=None, stale_after=None, three_state=False, policy=None,
+                 retry_timeout=0):
         self.c = ffi.new("velstatus_server_status_options *")
         lib.velstatus_server_status_options_init(self.c, ffi.sizeof("velstatus_server_status_options"))
         self._name = None
@@ -205,11 +208,14 @@ class _Options:
             self.c.stale_after_ns = duration_ns(stale_after)
             # The library never reads a clock; Python is the host, so "now"
             # defaults to the wall clock here.
-            self.c.now_ns = time.time_ns() if now is None else time_ns(now)
+            self.c.now_ns = _time.time_ns() if now is None else time_ns(now)
         elif now is not None:
             raise InvalidArgument("now is only used with stale_after (the staleness check)",
                                   code=lib.VELSTATUS_E_INVALID)
         self.c.three_state = 1 if three_state else 0
+        self._policy = policy_ptr(policy)  # kept alive with the options
+        self.c.policy = self._policy
+        self.c.retry_timeout_ns = duration_ns(retry_timeout)
 
 
 def _bsls_json(bsls):
@@ -389,11 +395,14 @@ class ServerTracker:
 # -- controller step ------------------------------------------------------------
 
 StepResult = collections.namedtuple("StepResult", "verdict published")
-StepResult.__doc__ = "server_status_step()'s result: the ServerVerdict and whether publish() ran."
+StepResult.__doc__ = "server_status_step()'s result: the ServerVerdict and whether publish() ran and succeeded."
 
 
 class _StepHost(_Host):
-    __slots__ = ("list_bsls", "read_status", "publish", "keep")
+    # classify/sleep/random/clock/errors: the slots the retry trampolines
+    # (_retry.py) read, shared because the signatures are the same.
+    __slots__ = ("list_bsls", "read_status", "publish", "keep", "classify", "sleep", "random", "clock",
+                 "errors", "publishes")
 
 
 @ffi.def_extern(onerror=_onerror)
@@ -426,33 +435,58 @@ def _vs_ss_read_status(userdata, has_status, status, reasons):
 @ffi.def_extern(onerror=_onerror)
 def _vs_ss_publish(userdata, status, reasons, json_text, json_len):
     host = ffi.from_handle(userdata)
-    result = host.publish(ServerStatus.from_c(status), reasons_from_mask(reasons),
-                          ffi.unpack(json_text, json_len).decode("utf-8"))
-    return result if isinstance(result, int) and not isinstance(result, bool) and result < 0 else 0
+    if host._exc is not None:
+        return HOST_FAILED  # a fatal exception is pending: stop trying
+    host.publishes += 1
+    try:
+        result = host.publish(ServerStatus.from_c(status), reasons_from_mask(reasons),
+                              ffi.unpack(json_text, json_len).decode("utf-8"))
+    except Exception as exc:  # a failed write: the retry policy decides what happens next
+        host.errors[host.publishes] = exc
+        return HOST_FAILED
+    if isinstance(result, int) and not isinstance(result, bool) and result < 0:
+        return result
+    return 0
 
 
 def server_status_step(list_bsls, publish, read_status=None, default_location=None, now=None,
-                       stale_after=None, three_state=False, ctx=None):
+                       stale_after=None, three_state=False, policy=None, retry_timeout=0, classify=None,
+                       sleep=_time.sleep, random=_random.random, clock=_time.monotonic_ns, ctx=None):
     """One controller step with Python callables (velstatus_server_status_step).
 
     ``list_bsls()`` returns the BSLs (JSON text or dicts, as server_status()
     takes); ``read_status()`` (optional) returns None when nothing was
     published yet, else ``(status, reasons)``; ``publish(status, reasons,
-    json_text)`` is called only when the status or the reasons differ from
-    what read_status() gave. An exception raised by a callable propagates from
-    this call unchanged. A callable may also return a negative int to fail the
-    step with HostError (``host_code`` = that int). Returns StepResult(verdict,
-    published).
+    json_text)`` runs only when the status or the reasons differ from what
+    read_status() gave.
+
+    The publish is a status write, retried as ``policy`` says (None: hardened;
+    ``retry_timeout`` is Velero's --resource-timeout, 0 = 10 min): a publish
+    that raises an Exception (or returns a negative int) is a failed attempt;
+    ``classify(exc)``, ``sleep(seconds)``, ``random()`` and ``clock()`` are as
+    in retry(). When the retries end with the write still failing, the
+    exception of the last attempt is raised unchanged (HostError with
+    ``host_code`` for a negative int). An exception raised by any other
+    callable (or a BaseException such as KeyboardInterrupt from publish)
+    ends the step at once and propagates unchanged.
+
+    Returns StepResult(verdict, published).
     """
-    opts = _Options(default_location, now, stale_after, three_state)
+    opts = _Options(default_location, now, stale_after, three_state, policy, retry_timeout)
     host = _StepHost()
     host.list_bsls, host.read_status, host.publish, host.keep = list_bsls, read_status, publish, []
+    host.classify, host.sleep, host.random, host.clock = classify, sleep, random, clock
+    host.errors, host.publishes = {}, 0
     vt = ffi.new("velstatus_server_status_host *")
     lib.velstatus_server_status_host_init(vt, ffi.sizeof("velstatus_server_status_host"))
     vt.userdata = host.userdata
     vt.list_bsls = lib._vs_ss_list_bsls
     vt.read_status = lib._vs_ss_read_status if read_status is not None else ffi.NULL
     vt.publish = lib._vs_ss_publish
+    vt.classify = lib._vs_rt_classify if classify is not None else ffi.NULL
+    vt.sleep = lib._vs_rt_sleep if sleep is not None else ffi.NULL
+    vt.random = lib._vs_rt_random if random is not None else ffi.NULL
+    vt.now = lib._vs_rt_now if clock is not None else ffi.NULL
     own = ctx is None
     ctx = Context() if own else ctx
     try:
@@ -462,6 +496,9 @@ def server_status_step(list_bsls, publish, read_status=None, default_location=No
         with ctx._held() as p:
             status = lib.velstatus_server_status_step(out, published, p, vt, opts.c, err)
             try:
+                if (status == lib.VELSTATUS_E_HOST and host._exc is None and host.publishes
+                        and host.publishes in host.errors):
+                    raise host.errors[host.publishes]  # the last publish attempt's own exception
                 host.check(status, err)
                 return StepResult(_take_verdict(out, p), bool(published[0]))
             finally:
@@ -469,5 +506,6 @@ def server_status_step(list_bsls, publish, read_status=None, default_location=No
                     lib.velstatus_server_verdict_free(out[0])
     finally:
         host.keep.clear()
+        host.errors.clear()
         if own:
             ctx.close()
