@@ -47,16 +47,23 @@ class CEnum(enum.Enum):
         raise TypeError("expected %s, str or int, got %s" % (cls.__name__, type(value).__name__))
 
 
-def c_enum(name, ctype, prefix, to_string, doc):
-    """Builds a CEnum subclass from the C enum ``ctype``."""
+def c_enum(name, ctype, prefix, to_string, doc, null_value=None):
+    """Builds a CEnum subclass from the C enum ``ctype``.
+
+    ``null_value``: the value for a member whose to_string gives NULL (a
+    sentinel such as "unknown"); without it such a member is an error.
+    """
     elements = ffi.typeof(ctype).elements  # {int value: "VELSTATUS_..."}
     items, cvals = [], []
     for value in sorted(elements):
         cname = elements[value]
         text = to_string(value)
-        if text == ffi.NULL:  # pragma: no cover - a header/library mismatch
-            raise ImportError("velstatus: %s has no string for %s" % (ctype, cname))
-        items.append((cname[len(prefix):], ffi.string(text).decode("utf-8")))
+        if text == ffi.NULL:
+            if null_value is None:  # pragma: no cover - a header/library mismatch
+                raise ImportError("velstatus: %s has no string for %s" % (ctype, cname))
+            items.append((cname[len(prefix):], null_value))
+        else:
+            items.append((cname[len(prefix):], ffi.string(text).decode("utf-8")))
         cvals.append(value)
     cls = CEnum(name, items, module=__name__.rpartition(".")[0], qualname=name, type=str)
     cls.__doc__ = doc
