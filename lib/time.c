@@ -497,8 +497,12 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
             return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
         v *= unit;
         if (f > 0) {
-            /* Go computes this in float64 and truncates; so do we, keeping
-             * each intermediate a double. f <= 2^63 so fits exactly-rounded. */
+            /* Go computes float64(f) * (float64(unit) / scale) and
+             * truncates; so do we, in the same order (the other order, or
+             * exact decimal maths, differs in the last nanosecond; the tests
+             * pin cases). With SSE2 / any FLT_EVAL_METHOD 0 target this is
+             * bit-identical; on x87 (FLT_EVAL_METHOD 2) C11 rounds each
+             * assignment to double, but a rare double rounding may remain. */
             double fu = (double)unit / scale;
             double prod = (double)f * fu;
             v += (uint64_t)prod;

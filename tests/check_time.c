@@ -14,6 +14,14 @@
 #include "harness.h"
 #include "velstatus_private.h"
 
+/* For the sweeps: check's ck_assert records a mark point per call, which
+ * dominates loops of a million checks; this only calls into check on failure. */
+#define VS_REQUIRE(cond, ...)                                                                          \
+    do {                                                                                               \
+        if (!(cond))                                                                                   \
+            ck_abort_msg(__VA_ARGS__);                                                                 \
+    } while (0)
+
 /* ------------------------------------------------------------------ */
 /* velstatus_time_parse                                                */
 
@@ -101,6 +109,39 @@ static const parse_vec go_parse[] = {
     {"2024-01-01T00:00:00.5.5Z", 0, VELSTATUS_E_PARSE},
     {"2024-01-01T00:00:00\303\251", 0, VELSTATUS_E_PARSE},
     {"2024-01-01T00:00:00Z\012", 0, VELSTATUS_E_PARSE},
+    /* more Go vectors: edge cases */
+    {"2024-05-01T10:00:00.5+0200", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00.123456789+02:00", INT64_C(1714550400123456789), VELSTATUS_OK},
+    {"2024-05-01T9:05:06Z", INT64_C(1714554306000000000), VELSTATUS_OK},
+    {"2024-05-01T09:5:06Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00.5-00:30", INT64_C(1714559400500000000), VELSTATUS_OK},
+    {"2024-05-01T100:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00..5Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00.5,5Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00+02:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00ZZ", 0, VELSTATUS_E_PARSE},
+    {"02024-05-01T10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00+02:00:00", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00-02:30", INT64_C(1714566600000000000), VELSTATUS_OK},
+    {"2024-05-01T10:00:00+02;00", 0, VELSTATUS_E_PARSE},
+    {"1970-01-01T00:00:00-00:01", INT64_C(60000000000), VELSTATUS_OK},
+    {"1969-12-31T23:59:59.000000001+00:00", INT64_C(-999999999), VELSTATUS_OK},
+    {"2024-05-01T10:00:00,000000001Z", INT64_C(1714557600000000001), VELSTATUS_OK},
+    {"2024-05-01T0:00:00,5+23:59", INT64_C(1714435260500000000), VELSTATUS_OK},
+    {"\357\273\2772024-05-01T10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00.5 Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00 Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01t10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00UTC", 0, VELSTATUS_E_PARSE},
+    {"2024-05-01T10:00:00GMT", 0, VELSTATUS_E_PARSE},
+    {"2024-02-30T10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-06-31T10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-09-31T10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-11-31T10:00:00Z", 0, VELSTATUS_E_PARSE},
+    {"2024-04-30T10:00:00Z", INT64_C(1714471200000000000), VELSTATUS_OK},
+    {"1600-02-29T00:00:00Z", 0, VELSTATUS_E_RANGE},
+    {"2000-12-31T23:59:59.999999999-23:59", INT64_C(978393539999999999), VELSTATUS_OK},
+    {"1970-01-01T00:00:00+23:59", INT64_C(-86340000000000), VELSTATUS_OK},
 };
 
 /* Go 1.20+ (format.go parseRFC3339 fast path, then the layout reader):
@@ -335,20 +376,24 @@ START_TEST(calendar_every_day)
     ck_assert(midnight == INT64_C(-9223286400000000000));
     while (!(y == 2262 && m == 4 && d == 11)) {
         char want[64], got[VELSTATUS_TIME_BUFSIZE];
+        int64_t back = 0;
         int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
         snprintf(want, sizeof(want), "%04d-%02d-%02dT00:00:00Z", y, m, d);
-        ck_assert_int_eq(velstatus_time_format(got, sizeof(got), midnight, 1, NULL), VELSTATUS_OK);
-        ck_assert_str_eq(got, want);
-        ck_assert(parse_ok(want) == midnight);
+        VS_REQUIRE(velstatus_time_format(got, sizeof(got), midnight, 1, NULL) == VELSTATUS_OK, "%s", want);
+        VS_REQUIRE(strcmp(got, want) == 0, "%s formatted as %s", want, got);
+        VS_REQUIRE(velstatus_time_parse(&back, want, strlen(want), NULL) == VELSTATUS_OK && back == midnight,
+                   "%s", want);
         snprintf(want, sizeof(want), "%04d-%02d-%02dT23:59:59.999999999Z", y, m, d);
-        ck_assert_int_eq(velstatus_time_format(got, sizeof(got), midnight + day_ns - 1, 1, NULL), VELSTATUS_OK);
-        ck_assert_str_eq(got, want);
-        ck_assert(parse_ok(want) == midnight + day_ns - 1);
+        VS_REQUIRE(velstatus_time_format(got, sizeof(got), midnight + day_ns - 1, 1, NULL) == VELSTATUS_OK, "%s",
+                   want);
+        VS_REQUIRE(strcmp(got, want) == 0, "%s formatted as %s", want, got);
+        VS_REQUIRE(velstatus_time_parse(&back, want, strlen(want), NULL) == VELSTATUS_OK &&
+                       back == midnight + day_ns - 1,
+                   "%s", want);
         /* the day after the month's last is rejected */
         if (d == (m == 2 && leap ? 29 : dim[m - 1])) {
-            velstatus_error err;
             snprintf(want, sizeof(want), "%04d-%02d-%02dT00:00:00Z", y, m, d + 1);
-            ck_assert_int_eq(parse_fail(want, &err), VELSTATUS_E_PARSE);
+            VS_REQUIRE(velstatus_time_parse(&back, want, strlen(want), NULL) == VELSTATUS_E_PARSE, "%s", want);
             d = 1;
             if (++m == 13) {
                 m = 1;
@@ -515,18 +560,24 @@ static void roundtrip_instant(int64_t ns)
 {
     char buf[VELSTATUS_TIME_BUFSIZE];
     int64_t back = 0, sec, floor_ns;
+    velstatus_status st;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_time_format(buf, sizeof(buf), ns, 1, &err), VELSTATUS_OK);
-    ck_assert_msg(velstatus_time_parse(&back, buf, strlen(buf), &err) == VELSTATUS_OK, "%s: %s", buf, err.message);
-    ck_assert_msg(back == ns, "%" PRId64 " -> %s -> %" PRId64, ns, buf, back);
-    ck_assert_int_eq(velstatus_time_format(buf, sizeof(buf), ns, 0, &err), VELSTATUS_OK);
+    VS_REQUIRE(velstatus_time_format(buf, sizeof(buf), ns, 1, &err) == VELSTATUS_OK, "%" PRId64, ns);
+    VS_REQUIRE(velstatus_time_parse(&back, buf, strlen(buf), &err) == VELSTATUS_OK, "%s: %s", buf, err.message);
+    VS_REQUIRE(back == ns, "%" PRId64 " -> %s -> %" PRId64, ns, buf, back);
+    VS_REQUIRE(velstatus_time_format(buf, sizeof(buf), ns, 0, &err) == VELSTATUS_OK, "%" PRId64, ns);
     sec = ns / 1000000000;
     if (ns % 1000000000 < 0)
         sec--;
     floor_ns = sec * 1000000000;
-    ck_assert_int_eq(velstatus_time_parse(&back, buf, strlen(buf), &err), sec < INT64_MIN / 1000000000 ? VELSTATUS_E_RANGE : VELSTATUS_OK);
-    if (sec >= INT64_MIN / 1000000000)
-        ck_assert_msg(back == floor_ns, "%" PRId64 " -> %s -> %" PRId64, ns, buf, back);
+    st = velstatus_time_parse(&back, buf, strlen(buf), &err);
+    if (sec < INT64_MIN / 1000000000) {
+        /* the floor of the first partial second is before INT64_MIN */
+        VS_REQUIRE(st == VELSTATUS_E_RANGE, "%s: %d", buf, (int)st);
+    } else {
+        VS_REQUIRE(st == VELSTATUS_OK, "%s: %s", buf, err.message);
+        VS_REQUIRE(back == floor_ns, "%" PRId64 " -> %s -> %" PRId64, ns, buf, back);
+    }
 }
 
 START_TEST(roundtrip_instants)
@@ -642,6 +693,51 @@ static const dparse_vec go_dparse[] = {
     {"0.0s", INT64_C(0), VELSTATUS_OK, NULL},
     {"..5s", 0, VELSTATUS_E_PARSE, "time: invalid duration \"..5s\""},
     {"1..5s", 0, VELSTATUS_E_PARSE, "time: missing unit in duration \"1..5s\""},
+    /* more Go vectors: edge cases */
+    {"+-1s", 0, VELSTATUS_E_PARSE, "time: invalid duration \"+-1s\""},
+    {"-+1s", 0, VELSTATUS_E_PARSE, "time: invalid duration \"-+1s\""},
+    {"1.h", INT64_C(3600000000000), VELSTATUS_OK, NULL},
+    {"1h.", 0, VELSTATUS_E_PARSE, "time: invalid duration \"1h.\""},
+    {".0s", INT64_C(0), VELSTATUS_OK, NULL},
+    {"0.s", INT64_C(0), VELSTATUS_OK, NULL},
+    {"00s", INT64_C(0), VELSTATUS_OK, NULL},
+    {"-00", 0, VELSTATUS_E_PARSE, "time: missing unit in duration \"-00\""},
+    {"+00", 0, VELSTATUS_E_PARSE, "time: missing unit in duration \"+00\""},
+    {"1\302s", 0, VELSTATUS_E_PARSE, "time: unknown unit \"\\xc2s\" in duration \"1\\xc2s\""},
+    {"1\265s", 0, VELSTATUS_E_PARSE, "time: unknown unit \"\\xb5s\" in duration \"1\\xb5s\""},
+    {"1\377s", 0, VELSTATUS_E_PARSE, "time: unknown unit \"\\xffs\" in duration \"1\\xffs\""},
+    {"1ns1", 0, VELSTATUS_E_PARSE, "time: missing unit in duration \"1ns1\""},
+    {"1h 1m", 0, VELSTATUS_E_PARSE, "time: unknown unit \"h \" in duration \"1h 1m\""},
+    {"9223372036854775807.9ns", INT64_C(9223372036854775807), VELSTATUS_OK, NULL},
+    {"0.9223372036854775809h", INT64_C(3320413933267), VELSTATUS_OK, NULL},
+    {"1.9999999999999999999999ns", INT64_C(2), VELSTATUS_OK, NULL},
+    {"0x1s", 0, VELSTATUS_E_PARSE, "time: unknown unit \"x\" in duration \"0x1s\""},
+    {"1_000s", 0, VELSTATUS_E_PARSE, "time: unknown unit \"_\" in duration \"1_000s\""},
+    {"1,5s", 0, VELSTATUS_E_PARSE, "time: unknown unit \",\" in duration \"1,5s\""},
+    {"\331\243s", 0, VELSTATUS_E_PARSE, "time: invalid duration \"\\xd9\\xa3s\""},
+    {"1hm", 0, VELSTATUS_E_PARSE, "time: unknown unit \"hm\" in duration \"1hm\""},
+    {"1mh", 0, VELSTATUS_E_PARSE, "time: unknown unit \"mh\" in duration \"1mh\""},
+    {"1sms", 0, VELSTATUS_E_PARSE, "time: unknown unit \"sms\" in duration \"1sms\""},
+    {"5m30s", INT64_C(330000000000), VELSTATUS_OK, NULL},
+    {"1h1m1s1ms1us1ns", INT64_C(3661001001001), VELSTATUS_OK, NULL},
+    {"-1h-1m", 0, VELSTATUS_E_PARSE, "time: unknown unit \"h-\" in duration \"-1h-1m\""},
+    {"1h+1m", 0, VELSTATUS_E_PARSE, "time: unknown unit \"h+\" in duration \"1h+1m\""},
+    {"2562047h", INT64_C(9223369200000000000), VELSTATUS_OK, NULL},
+    {"-2562047h", INT64_C(-9223369200000000000), VELSTATUS_OK, NULL},
+    {"2562047h47m", INT64_C(9223372020000000000), VELSTATUS_OK, NULL},
+    {"2562047h48m", 0, VELSTATUS_E_RANGE, "time: invalid duration \"2562047h48m\""},
+    {"153722867m", INT64_C(9223372020000000000), VELSTATUS_OK, NULL},
+    {"153722868m", 0, VELSTATUS_E_RANGE, "time: invalid duration \"153722868m\""},
+    {"9223372036s", INT64_C(9223372036000000000), VELSTATUS_OK, NULL},
+    {"9223372037s", 0, VELSTATUS_E_RANGE, "time: invalid duration \"9223372037s\""},
+    {"9223372036.854775807s", INT64_C(9223372036854775807), VELSTATUS_OK, NULL},
+    {"9223372036.854775808s", 0, VELSTATUS_E_RANGE, "time: invalid duration \"9223372036.854775808s\""},
+    {"-9223372036.854775808s", INT64_MIN, VELSTATUS_OK, NULL},
+    {"-9223372036.854775809s", 0, VELSTATUS_E_RANGE, "time: invalid duration \"-9223372036.854775809s\""},
+    {"9223372036854775us", INT64_C(9223372036854775000), VELSTATUS_OK, NULL},
+    {"9223372036854776us", 0, VELSTATUS_E_RANGE, "time: invalid duration \"9223372036854776us\""},
+    {"0.000000000000000000000000000000000000000000000000000001h", INT64_C(0), VELSTATUS_OK, NULL},
+    {"1.00000000000000000000000000000000000000000000000000000000000000000000001s", INT64_C(1000000000), VELSTATUS_OK, NULL},
 };
 
 START_TEST(duration_parse_go_vectors)
@@ -662,6 +758,65 @@ START_TEST(duration_parse_go_vectors)
             ck_assert_int_eq(err.code, v->st);
             ck_assert_str_eq(err.message, v->msg);
             ck_assert_int_eq(velstatus_duration_parse(&ns, v->s, strlen(v->s), NULL), v->st);
+        }
+    }
+}
+END_TEST
+
+/* Go: time.ParseDuration on fractions where Go's float64 evaluation
+ * f * (unit / scale) differs from both the other float order and from
+ * exact decimal truncation; found by a random search against Go. */
+static const struct {
+    const char *s;
+    int64_t ns;
+} go_dparse_rounding[] = {
+    {"98.438394627m", INT64_C(5906303677620)}, /* f*unit/scale would give 5906303677619, exact 5906303677620 */
+    {"78.24858237h", INT64_C(281694896532000)}, /* f*unit/scale would give 281694896531999, exact 281694896532000 */
+    {"81.44762355695m", INT64_C(4886857413417)}, /* f*unit/scale would give 4886857413416, exact 4886857413417 */
+    {"1.5434055070m", INT64_C(92604330420)}, /* f*unit/scale would give 92604330419, exact 92604330420 */
+    {"70.888842494m", INT64_C(4253330549640)}, /* f*unit/scale would give 4253330549639, exact 4253330549640 */
+    {"1.11624815651h", INT64_C(4018493363436)}, /* f*unit/scale would give 4018493363435, exact 4018493363436 */
+    {"20.95883311h", INT64_C(75451799196000)}, /* f*unit/scale would give 75451799195999, exact 75451799196000 */
+    {"11.2730985010h", INT64_C(40583154603600)}, /* f*unit/scale would give 40583154603599, exact 40583154603600 */
+    {"33.06082517908h", INT64_C(119018970644688)}, /* f*unit/scale would give 119018970644687, exact 119018970644688 */
+    {"23.6028168267h", INT64_C(84970140576120)}, /* f*unit/scale would give 84970140576119, exact 84970140576120 */
+    {"95.334552771m", INT64_C(5720073166260)}, /* f*unit/scale would give 5720073166259, exact 5720073166260 */
+    {"64.597429712h", INT64_C(232550746963200)}, /* f*unit/scale would give 232550746963199, exact 232550746963200 */
+    {"36.93236408824h", INT64_C(132956510717664)}, /* f*unit/scale would give 132956510717663, exact 132956510717664 */
+    {"91.4966685927m", INT64_C(5489800115562)}, /* f*unit/scale would give 5489800115561, exact 5489800115562 */
+    {"64.24945790329h", INT64_C(231298048451844)}, /* f*unit/scale would give 231298048451843, exact 231298048451844 */
+    {"5.51338604597500h", INT64_C(19848189765509)}, /* exact decimal truncation would give 19848189765510 */
+    {"86.94164512147000h", INT64_C(312989922437291)}, /* exact decimal truncation would give 312989922437292 */
+    {"55.02935222081000h", INT64_C(198105667994915)}, /* exact decimal truncation would give 198105667994916 */
+    {"42.59768367999750h", INT64_C(153351661247990)}, /* exact decimal truncation would give 153351661247991 */
+    {"80.4179529509230555h", INT64_C(289504630623323)}, /* exact decimal truncation would give 289504630623322 */
+    {"97.45619185179500h", INT64_C(350842290666461)}, /* exact decimal truncation would give 350842290666462 */
+    {"41.54869912339000h", INT64_C(149575316844203)}, /* exact decimal truncation would give 149575316844204 */
+    {"9.70204102079361101h", INT64_C(34927347674857)}, /* exact decimal truncation would give 34927347674856 */
+    {"65.8020112622233333h", INT64_C(236887240544004)}, /* exact decimal truncation would give 236887240544003 */
+    {"29.11935284751750h", INT64_C(104829670251062)}, /* exact decimal truncation would give 104829670251063 */
+    {"41.96376634224750h", INT64_C(151069558832090)}, /* exact decimal truncation would give 151069558832091 */
+    {"34.01714814878500h", INT64_C(122461733335625)}, /* exact decimal truncation would give 122461733335626 */
+    {"2.53144677999500h", INT64_C(9113208407981)}, /* exact decimal truncation would give 9113208407982 */
+    {"5.335049732563055542h", INT64_C(19206179037227)}, /* exact decimal truncation would give 19206179037226 */
+    {"54.26065642243750h", INT64_C(195338363120774)}, /* exact decimal truncation would give 195338363120775 */
+};
+
+START_TEST(duration_parse_go_rounding)
+{
+    for (size_t i = 0; i < sizeof(go_dparse_rounding) / sizeof(go_dparse_rounding[0]); i++) {
+        int64_t ns = 0;
+        const char *s = go_dparse_rounding[i].s;
+        ck_assert_int_eq(velstatus_duration_parse(&ns, s, strlen(s), NULL), VELSTATUS_OK);
+        ck_assert_msg(ns == go_dparse_rounding[i].ns, "\"%s\": %" PRId64 ", Go says %" PRId64, s, ns,
+                      go_dparse_rounding[i].ns);
+        /* the sign only negates */
+        {
+            char neg[64];
+            int64_t nns = 0;
+            snprintf(neg, sizeof(neg), "-%s", s);
+            ck_assert_int_eq(velstatus_duration_parse(&nns, neg, strlen(neg), NULL), VELSTATUS_OK);
+            ck_assert(nns == -ns);
         }
     }
 }
@@ -827,10 +982,10 @@ static void roundtrip_duration(int64_t d)
     char buf[VELSTATUS_DURATION_BUFSIZE];
     int64_t back = 0;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_duration_format(buf, sizeof(buf), d, &err), VELSTATUS_OK);
-    ck_assert_msg(velstatus_duration_parse(&back, buf, strlen(buf), &err) == VELSTATUS_OK, "%s: %s", buf,
-                  err.message);
-    ck_assert_msg(back == d, "%" PRId64 " -> %s -> %" PRId64, d, buf, back);
+    VS_REQUIRE(velstatus_duration_format(buf, sizeof(buf), d, &err) == VELSTATUS_OK, "%" PRId64, d);
+    VS_REQUIRE(velstatus_duration_parse(&back, buf, strlen(buf), &err) == VELSTATUS_OK, "%s: %s", buf,
+               err.message);
+    VS_REQUIRE(back == d, "%" PRId64 " -> %s -> %" PRId64, d, buf, back);
 }
 
 START_TEST(roundtrip_durations)
@@ -872,6 +1027,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, format_null_arguments);
     tcase_add_test(tc, roundtrip_instants);
     tcase_add_test(tc, duration_parse_go_vectors);
+    tcase_add_test(tc, duration_parse_go_rounding);
     tcase_add_test(tc, duration_format_go_vectors);
     tcase_add_test(tc, duration_brief_cases);
     tcase_add_test(tc, duration_long_input_quoted_and_cut);
