@@ -283,6 +283,16 @@ def test_step_negative_return_is_host_error():
     with pytest.raises(vs.HostError) as ei:
         vs.server_status_step(lambda: [], lambda *a: -7, sleep=None)
     assert ei.value.host_code == -7
+    seen = []
+
+    def classify(exc):
+        seen.append(exc)
+        return "terminal"
+
+    with pytest.raises(vs.HostError) as ei:
+        vs.server_status_step(lambda: [], lambda *a: -9, classify=classify, sleep=None)
+    assert ei.value.host_code == -9
+    assert len(seen) == 1 and isinstance(seen[0], vs.HostError) and "-9" in str(seen[0])
 
 
 def test_step_callback_reentering_context_fails_cleanly():

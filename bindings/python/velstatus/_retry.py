@@ -15,7 +15,7 @@ import time as _time
 from ._context import HOST_FAILED, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr
 from ._enums import Kind, Phase, c_enum
-from ._errors import check, new_error
+from ._errors import HostError, check, new_error
 from ._ffi import ffi, lib
 
 __all__ = ["RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult",
@@ -266,7 +266,10 @@ def _vs_rt_classify(userdata, attempt, err_text, err_len, cls, interrupted):
     host = ffi.from_handle(userdata)
     if host._exc is not None:
         return HOST_FAILED
-    got = host.classify(host.errors[int(attempt)])
+    exc = host.errors.get(int(attempt))
+    if exc is None:  # a publish that returned a negative code rather than raising
+        exc = HostError(ffi.unpack(err_text, err_len).decode("utf-8", "replace"), code=lib.VELSTATUS_E_HOST)
+    got = host.classify(exc)
     intr = False
     if isinstance(got, tuple):
         got, intr = got
