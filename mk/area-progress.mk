@@ -1,8 +1,19 @@
-# Decision area "progress": library sources, its check suite, its CLI command and data.
-# lib_libvelstatus_la_SOURCES += lib/progress.c
-# VS_CHECK_PROGS += tests/check_progress
-# tests_check_progress_SOURCES = tests/check_progress.c $(VS_TEST_COMMON)
-# tests_check_progress_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-# tests_check_progress_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-# tests_check_progress_LDADD = $(VS_TEST_LDADD)
-# VS_SH_TESTS += tests/cli-progress.sh
+# Decision area "progress": library sources, its check suites, its CLI command and data.
+lib_libvelstatus_la_SOURCES += \
+	lib/progress_private.h \
+	lib/progress.c \
+	lib/describe.c \
+	lib/tabwriter.h \
+	lib/tabwriter.c
+
+VS_CHECK_PROGS += tests/check_progress tests/check_describe
+tests_check_progress_SOURCES = tests/check_progress.c $(VS_TEST_COMMON)
+tests_check_progress_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_progress_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_progress_LDADD = $(VS_TEST_LDADD)
+tests_check_describe_SOURCES = tests/check_describe.c $(VS_TEST_COMMON)
+tests_check_describe_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_describe_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_describe_LDADD = $(VS_TEST_LDADD)
+
+VS_SH_TESTS += tests/cli-progress.sh

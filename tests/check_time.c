@@ -584,7 +584,7 @@ START_TEST(roundtrip_instants)
 {
     uint64_t step = UINT64_C(0x9E3779B97F4A7C15); /* odd: visits all residues */
     uint64_t u = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (long i = 0, n = vs_test_iterations(200000); i < n; i++) {
         u += step;
         roundtrip_instant((int64_t)(u ^ (u >> 29)));
     }
@@ -991,7 +991,7 @@ static void roundtrip_duration(int64_t d)
 START_TEST(roundtrip_durations)
 {
     uint64_t u = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0, n = (int)vs_test_iterations(200000); i < n; i++) {
         u += UINT64_C(0x9E3779B97F4A7C15);
         roundtrip_duration((int64_t)(u ^ (u >> 31)));
         roundtrip_duration((int64_t)(u >> (i % 64))); /* every magnitude */

@@ -31,6 +31,14 @@ char *vs_test_read_data(const char *rel, size_t *len)
     return vs_test_read_file(path, len);
 }
 
+long vs_test_iterations(long n)
+{
+    const char *vg = getenv("VALGRIND");
+    if (vg && *vg)
+        return n / 100 > 0 ? n / 100 : 1;
+    return n;
+}
+
 int main(void)
 {
     SRunner *sr = srunner_create(velstatus_test_suite());

@@ -13,4 +13,10 @@ char *vs_test_read_data(const char *rel, size_t *len);
 /* Same for an absolute or cwd-relative path. */
 char *vs_test_read_file(const char *path, size_t *len);
 
+/* Iteration count for a randomized or sweeping test: n normally, n / 100
+ * (at least 1) under valgrind (the check-valgrind rules set $VALGRIND).
+ * Valgrind looks for memory errors, which the first iterations already
+ * exercise; the full count runs in the plain and sanitizer builds. */
+long vs_test_iterations(long n);
+
 #endif

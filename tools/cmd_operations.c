@@ -1,9 +1,597 @@
-/* Placeholder until its decision area lands: replaced by that area's issue. */
+/* velstatus operations reconcile|format|check: the item-operation state
+ * machine over an itemoperations file (DESIGN §4, SPEC-velero §2). */
 #include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ops_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: velstatus operations reconcile --kind backup|restore --phase PHASE --now RFC3339\n"
+            "                  --timeout DURATION [--policy velero|hardened]\n"
+            "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
+            "                  --progress PROGRESS.json [-o text|json] OPS.json|-\n"
+            "       velstatus operations format [--kind backup|restore] OPS.json|-\n"
+            "       velstatus operations check [--kind backup|restore] [-o text|json] OPS.json|-\n"
+            "\n"
+            "reconcile  runs one pass of Velero's operations controller over an itemoperations file\n"
+            "           (SPEC-velero §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
+            "           WaitingForPluginOperationsPartiallyFailed, or InProgress for the first\n"
+            "           evaluation at the end of the main run (§2.7; --errors N gives the errors the\n"
+            "           run logged before; with a Waiting phase, the errors still pending from\n"
+            "           earlier passes). PROGRESS.json maps operation ID to a progress object,\n"
+            "           {\"error\": \"...\"} (Progress failed) or {\"lookupError\": \"...\"} (no plugin); an\n"
+            "           ID absent from it fails with \"operation ID <id> is invalid\". --policy defaults\n"
+            "           to hardened. Prints the next phase, the counts, the new errors, the canceled\n"
+            "           operations and the updated records (Velero's format with -o json).\n"
+            "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
+            "           wrote comes back byte-identical).\n"
+            "check      validates a file and lists every problem with its JSON path.\n"
+            "\n"
+            "Without --kind, format and check take the kind from the first spec key found\n"
+            "(backupName / restoreName); backup if there is none.\n"
+            "\n"
+            "Exit status: 0 success, 1 check found problems, 2 bad input or usage.\n");
+}
+
+/* ---- small JSON writer for our own output ---- */
+
+static void json_str(FILE *f, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\r') {
+            fputs("\\r", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+/* ---- helpers ---- */
+
+/* The kind of a file from its first spec key, when --kind is not given. */
+static velstatus_kind sniff_kind(const char *p, size_t n)
+{
+    for (size_t i = 0; i + 13 <= n; i++) {
+        if (p[i] != '"' || (i > 0 && p[i - 1] == '\\'))
+            continue;
+        if (memcmp(p + i, "\"backupName\"", 12) == 0)
+            return VELSTATUS_KIND_BACKUP;
+        if (memcmp(p + i, "\"restoreName\"", 13) == 0)
+            return VELSTATUS_KIND_RESTORE;
+    }
+    return VELSTATUS_KIND_BACKUP;
+}
+
+static int parse_kind(const char *cmd, const char *s, velstatus_kind *out)
+{
+    if (velstatus_kind_from_string(s, strlen(s), out) != VELSTATUS_OK)
+        return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", s);
+    return 0;
+}
+
+static int load_list(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
+                     velstatus_oplist **out)
+{
+    size_t len;
+    char *buf = cli_read_input(cmd, path, &len);
+    velstatus_kind kind;
+    velstatus_error err;
+    velstatus_status st;
+    if (buf == NULL)
+        return CLI_BAD_INPUT;
+    if (kind_s != NULL) {
+        if (parse_kind(cmd, kind_s, &kind) != 0) {
+            free(buf);
+            return CLI_BAD_INPUT;
+        }
+    } else {
+        kind = sniff_kind(buf, len);
+    }
+    st = velstatus_oplist_from_json(out, ctx, kind, buf, len, &err);
+    free(buf);
+    if (st != VELSTATUS_OK)
+        return cli_fail_err(cmd, path != NULL ? path : "-", &err);
+    return CLI_OK;
+}
+
+/* ---- format ---- */
+
+static int ops_format(int argc, char **argv)
+{
+    const char *cmd = "operations format", *kind_s = NULL, *path = NULL;
+    velstatus_ctx *ctx;
+    velstatus_oplist *list = NULL;
+    velstatus_error err;
+    char *out;
+    size_t out_len;
+    int rc;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            ops_usage(stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0) {
+            if (r < 0)
+                return CLI_BAD_INPUT;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
+        if (path != NULL)
+            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
+        path = argv[i];
+    }
+    if (path == NULL)
+        return cli_fail(cmd, "missing OPS.json (use - for stdin)");
+    if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "context", &err);
+    rc = load_list(cmd, path, kind_s, ctx, &list);
+    if (rc == CLI_OK) {
+        if (velstatus_oplist_to_json(&out, &out_len, list, &err) != VELSTATUS_OK) {
+            rc = cli_fail_err(cmd, "encode", &err);
+        } else {
+            fwrite(out, 1, out_len, stdout);
+            velstatus_free(ctx, out);
+        }
+    }
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+    return rc;
+}
+
+/* ---- check ---- */
+
+typedef struct problem {
+    char path[96];
+    char *message;
+} problem;
+
+typedef struct problems {
+    problem *v;
+    size_t n, cap;
+} problems;
+
+static int add_problem(problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int add_problem(problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt, ...)
+{
+    va_list ap;
+    char buf[512];
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? ps->cap * 2 : 16;
+        problem *v = realloc(ps->v, cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        ps->v = v;
+        ps->cap = cap;
+    }
+    snprintf(ps->v[ps->n].path, sizeof ps->v[ps->n].path, "[%zu].%s.%s", idx, section, field);
+    va_start(ap, msg_fmt);
+    vsnprintf(buf, sizeof buf, msg_fmt, ap);
+    va_end(ap);
+    ps->v[ps->n].message = strdup(buf);
+    if (ps->v[ps->n].message == NULL)
+        return -1;
+    ps->n++;
+    return 0;
+}
+
+typedef struct id_ref {
+    const char *id;
+    size_t len;
+    size_t index;
+} id_ref;
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const id_ref *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = n ? memcmp(x->id, y->id, n) : 0;
+    if (c != 0)
+        return c;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+}
+
+/* The semantic checks (the codec already checked syntax and types). */
+static int collect_problems(const velstatus_oplist *list, problems *ps)
+{
+    size_t n = velstatus_oplist_count(list);
+    velstatus_kind kind = velstatus_oplist_kind(list);
+    const char *action_key = kind == VELSTATUS_KIND_RESTORE ? "restoreItemAction" : "backupItemAction";
+    id_ref *refs = n ? malloc(n * sizeof *refs) : NULL;
+    if (n && refs == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const velstatus_op *op = velstatus_oplist_at(list, i);
+        size_t len, plen;
+        const char *ph = velstatus_op_phase_text(op, &plen);
+        velstatus_op_phase phase = velstatus_op_phase_value(op);
+        int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
+        int r = 0;
+        refs[i].id = velstatus_op_operation_id(op, &refs[i].len);
+        refs[i].index = i;
+        if (phase == VELSTATUS_OP_PHASE_UNKNOWN)
+            r |= add_problem(ps, "status", i, "phase",
+                             "phase \"%.*s\" is not New, InProgress, Completed or Failed (Velero skips the "
+                             "operation: not counted, not waited for)",
+                             (int)(plen > 100 ? 100 : plen), ph);
+        if (!velstatus_op_created(op, NULL))
+            r |= add_problem(ps, "status", i, "created",
+                             "missing: the timeout cannot be evaluated (Velero would crash on it)");
+        if (refs[i].len == 0)
+            r |= add_problem(ps, "spec", i, "operationID", "empty: the plugin cannot be asked for progress");
+        velstatus_op_item_action(op, &len);
+        if (len == 0)
+            r |= add_problem(ps, "spec", i, action_key, "empty: no plugin can be looked up");
+        if (nc < 0)
+            r |= add_problem(ps, "status", i, "nCompleted", "negative (%lld)", (long long)nc);
+        if (nt < 0)
+            r |= add_problem(ps, "status", i, "nTotal", "negative (%lld)", (long long)nt);
+        if (nt > 0 && nc > nt)
+            r |= add_problem(ps, "status", i, "nCompleted", "%lld is more than nTotal %lld",
+                             (long long)nc, (long long)nt);
+        if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_error(op, &len), len == 0))
+            r |= add_problem(ps, "status", i, "error", "empty on a Failed operation");
+        if (r != 0) {
+            free(refs);
+            return -1;
+        }
+    }
+    if (n > 1) {
+        qsort(refs, n, sizeof *refs, cmp_ref);
+        for (size_t i = 1; i < n; i++) {
+            if (refs[i].len == 0 || refs[i].len != refs[i - 1].len || memcmp(refs[i].id, refs[i - 1].id, refs[i].len) != 0)
+                continue;
+            if (add_problem(ps, "spec", refs[i].index, "operationID",
+                            "\"%.*s\" is also the ID of operation [%zu]", (int)(refs[i].len > 100 ? 100 : refs[i].len),
+                            refs[i].id, refs[i - 1].index) != 0) {
+                free(refs);
+                return -1;
+            }
+        }
+    }
+    free(refs);
+    return 0;
+}
+
+static int cmp_problem(const void *a, const void *b)
+{
+    const problem *x = a, *y = b;
+    /* paths start with [index]: order by index, then text */
+    unsigned long ix = strtoul(x->path + 1, NULL, 10), iy = strtoul(y->path + 1, NULL, 10);
+    if (ix != iy)
+        return ix < iy ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+static int ops_check(int argc, char **argv)
+{
+    const char *cmd = "operations check", *kind_s = NULL, *path = NULL, *fmt_s = "text";
+    cli_format fmt;
+    velstatus_ctx *ctx;
+    velstatus_oplist *list = NULL;
+    velstatus_error err;
+    problems ps = {0};
+    int rc;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            ops_usage(stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
+            if (r < 0)
+                return CLI_BAD_INPUT;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
+        if (path != NULL)
+            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
+        path = argv[i];
+    }
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
+        return CLI_BAD_INPUT;
+    if (path == NULL)
+        return cli_fail(cmd, "missing OPS.json (use - for stdin)");
+    if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "context", &err);
+    rc = load_list(cmd, path, kind_s, ctx, &list);
+    if (rc != CLI_OK) {
+        velstatus_ctx_free(ctx);
+        return rc;
+    }
+    if (collect_problems(list, &ps) != 0) {
+        rc = cli_fail(cmd, "out of memory");
+    } else {
+        size_t n = velstatus_oplist_count(list);
+        if (ps.n > 1)
+            qsort(ps.v, ps.n, sizeof *ps.v, cmp_problem);
+        if (fmt == CLI_JSON) {
+            printf("{\"kind\":\"%s\",\"valid\":%s,\"operations\":%zu,\"problems\":[",
+                   velstatus_kind_to_string(velstatus_oplist_kind(list)), ps.n == 0 ? "true" : "false", n);
+            for (size_t i = 0; i < ps.n; i++) {
+                printf("%s{\"path\":", i ? "," : "");
+                json_str(stdout, ps.v[i].path, strlen(ps.v[i].path));
+                printf(",\"message\":");
+                json_str(stdout, ps.v[i].message, strlen(ps.v[i].message));
+                printf("}");
+            }
+            printf("]}\n");
+        } else {
+            for (size_t i = 0; i < ps.n; i++)
+                printf("%s: %s\n", ps.v[i].path, ps.v[i].message);
+            printf("%s: %zu %s operation%s, %zu problem%s\n", path, n,
+                   velstatus_kind_to_string(velstatus_oplist_kind(list)), n == 1 ? "" : "s", ps.n,
+                   ps.n == 1 ? "" : "s");
+        }
+        rc = ps.n == 0 ? CLI_OK : CLI_FALSE;
+    }
+    for (size_t i = 0; i < ps.n; i++)
+        free(ps.v[i].message);
+    free(ps.v);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+    return rc;
+}
+
+/* ---- reconcile ---- */
+
+static int parse_errors(const char *cmd, const char *s, int64_t *out)
+{
+    char *end;
+    long long v;
+    if (s[0] < '0' || s[0] > '9')
+        return cli_fail(cmd, "--errors must be a non-negative integer, not \"%s\"", s);
+    v = strtoll(s, &end, 10);
+    if (*end != '\0' || v < 0)
+        return cli_fail(cmd, "--errors must be a non-negative integer, not \"%s\"", s);
+    *out = (int64_t)v;
+    return 0;
+}
+
+static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res)
+{
+    size_t n = velstatus_oplist_count(list), ne = velstatus_reconcile_result_error_count(res);
+    size_t nc = velstatus_reconcile_result_canceled_count(res);
+    size_t missing = velstatus_reconcile_result_count(res, VELSTATUS_OP_STEP_MISSING_CREATED);
+    size_t deferred = velstatus_reconcile_result_count(res, VELSTATUS_OP_STEP_ERROR_DEFERRED);
+    size_t unknown = velstatus_reconcile_result_count(res, VELSTATUS_OP_STEP_UNKNOWN_PHASE);
+    printf("phase: %s\n", velstatus_phase_to_string(velstatus_reconcile_result_phase(res)));
+    printf("stillInProgress: %s\n", velstatus_reconcile_result_still_in_progress(res) ? "true" : "false");
+    printf("changes: %s\n", velstatus_reconcile_result_changes(res) ? "true" : "false");
+    printf("completed: %zu\nfailed: %zu\ninProgress: %zu\n", velstatus_reconcile_result_completed(res),
+           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res));
+    printf("errors: %zu\n", ne);
+    for (size_t i = 0; i < ne; i++) {
+        size_t len;
+        const char *e = velstatus_reconcile_result_error(res, i, &len);
+        printf("  %.*s\n", (int)len, e);
+    }
+    printf("canceled: %zu\n", nc);
+    for (size_t i = 0; i < nc; i++) {
+        size_t len, elen;
+        const char *id = velstatus_reconcile_result_canceled_id(res, i, &len);
+        const char *ce = velstatus_reconcile_result_cancel_error(res, i, &elen);
+        printf("  %.*s", (int)len, id);
+        if (ce != NULL)
+            printf(" (Cancel failed: %.*s)", (int)elen, ce);
+        printf("\n");
+    }
+    if (unknown)
+        printf("note: %zu operation(s) with an unknown phase\n", unknown);
+    if (missing)
+        printf("note: %zu running operation(s) without created: timeout not evaluated\n", missing);
+    if (deferred)
+        printf("note: %zu operation(s) with a Progress error inside the grace period\n", deferred);
+    printf("operations: %zu\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const velstatus_op *op = velstatus_oplist_at(list, i);
+        size_t il, pl, ul, el;
+        const char *id = velstatus_op_operation_id(op, &il);
+        const char *ph = velstatus_op_phase_text(op, &pl);
+        const char *un = velstatus_op_operation_units(op, &ul);
+        const char *er = velstatus_op_error(op, &el);
+        printf("  %.*s %.*s %lld/%lld", (int)il, id, (int)pl, pl ? ph : "\"\"", (long long)velstatus_op_n_completed(op),
+               (long long)velstatus_op_n_total(op));
+        if (ul)
+            printf(" %.*s", (int)ul, un);
+        if (el)
+            printf(" error=\"%.*s\"", (int)el, er);
+        printf("\n");
+    }
+}
+
+static int print_json(const velstatus_oplist *list, const velstatus_reconcile_result *res, velstatus_ctx *ctx,
+                      velstatus_error *err)
+{
+    size_t ne = velstatus_reconcile_result_error_count(res), nc = velstatus_reconcile_result_canceled_count(res);
+    char *ops;
+    size_t ops_len;
+    if (velstatus_oplist_to_json(&ops, &ops_len, list, err) != VELSTATUS_OK)
+        return -1;
+    if (ops_len > 0 && ops[ops_len - 1] == '\n')
+        ops_len--;
+    printf("{\"phase\":\"%s\",\"stillInProgress\":%s,\"changes\":%s,\"completed\":%zu,\"failed\":%zu,"
+           "\"inProgress\":%zu,\"errors\":[",
+           velstatus_phase_to_string(velstatus_reconcile_result_phase(res)),
+           velstatus_reconcile_result_still_in_progress(res) ? "true" : "false",
+           velstatus_reconcile_result_changes(res) ? "true" : "false", velstatus_reconcile_result_completed(res),
+           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res));
+    for (size_t i = 0; i < ne; i++) {
+        size_t len;
+        const char *e = velstatus_reconcile_result_error(res, i, &len);
+        if (i)
+            fputc(',', stdout);
+        json_str(stdout, e, len);
+    }
+    printf("],\"canceled\":[");
+    for (size_t i = 0; i < nc; i++) {
+        size_t len;
+        const char *id = velstatus_reconcile_result_canceled_id(res, i, &len);
+        if (i)
+            fputc(',', stdout);
+        json_str(stdout, id, len);
+    }
+    printf("],\"operations\":");
+    fwrite(ops, 1, ops_len, stdout);
+    printf("}\n");
+    velstatus_free(ctx, ops);
+    return 0;
+}
+
+static int ops_reconcile(int argc, char **argv)
+{
+    const char *cmd = "operations reconcile";
+    const char *kind_s = NULL, *phase_s = NULL, *now_s = NULL, *timeout_s = NULL, *policy_s = "hardened";
+    const char *bsl_s = "available", *bsl_name = "default", *errors_s = NULL, *progress_s = NULL, *fmt_s = "text";
+    const char *path = NULL;
+    velstatus_kind kind;
+    velstatus_phase phase;
+    velstatus_preset preset;
+    velstatus_policy pol;
+    velstatus_reconcile_options o;
+    velstatus_plugin_client client;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_op_reports *reports = NULL;
+    velstatus_oplist *list = NULL;
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    cli_format fmt;
+    int64_t now_ns, timeout_ns, errors = 0;
+    char *pbuf;
+    size_t plen;
+    int rc;
+
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (cli_is_help(argv[i])) {
+            ops_usage(stdout);
+            return CLI_OK;
+        }
+        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--phase", &phase_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--now", &now_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--timeout", &timeout_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--policy", &policy_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--bsl-name", &bsl_name)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--bsl", &bsl_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--errors", &errors_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "--progress", &progress_s)) != 0 ||
+            (r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
+            if (r < 0)
+                return CLI_BAD_INPUT;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
+        if (path != NULL)
+            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
+        path = argv[i];
+    }
+    if (kind_s == NULL || phase_s == NULL || now_s == NULL || timeout_s == NULL || progress_s == NULL)
+        return cli_fail(cmd, "missing %s", kind_s == NULL ? "--kind" : phase_s == NULL ? "--phase"
+                                          : now_s == NULL ? "--now" : timeout_s == NULL ? "--timeout" : "--progress");
+    if (path == NULL)
+        return cli_fail(cmd, "missing OPS.json (use - for stdin)");
+    if (parse_kind(cmd, kind_s, &kind) != 0 || cli_parse_format(cmd, fmt_s, &fmt) != 0)
+        return CLI_BAD_INPUT;
+    if (velstatus_phase_from_string(&phase, kind, phase_s, strlen(phase_s), &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "--phase", &err);
+    if (velstatus_time_parse(&now_ns, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "--now", &err);
+    if (velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "--timeout", &err);
+    if (velstatus_preset_from_string(policy_s, strlen(policy_s), &preset) != VELSTATUS_OK)
+        return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
+    if (errors_s != NULL && parse_errors(cmd, errors_s, &errors) != 0)
+        return CLI_BAD_INPUT;
+    velstatus_policy_preset(&pol, preset, NULL);
+    velstatus_reconcile_options_init(&o, sizeof o);
+    if (strcmp(bsl_s, "available") == 0)
+        o.bsl = VELSTATUS_BSL_AVAILABLE;
+    else if (strcmp(bsl_s, "missing") == 0)
+        o.bsl = VELSTATUS_BSL_MISSING;
+    else if (strcmp(bsl_s, "readonly") == 0)
+        o.bsl = VELSTATUS_BSL_READONLY;
+    else
+        return cli_fail(cmd, "--bsl must be available, missing or readonly, not \"%s\"", bsl_s);
+    o.phase = phase;
+    o.now_ns = now_ns;
+    o.timeout_ns = timeout_ns;
+    o.errors = errors;
+    o.bsl_name = bsl_name;
+    o.bsl_name_len = strlen(bsl_name);
+    o.policy = &pol;
+
+    if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "context", &err);
+    pbuf = cli_read_input(cmd, progress_s, &plen);
+    if (pbuf == NULL) {
+        velstatus_ctx_free(ctx);
+        return CLI_BAD_INPUT;
+    }
+    if (velstatus_op_reports_from_json(&reports, ctx, pbuf, plen, &err) != VELSTATUS_OK) {
+        free(pbuf);
+        velstatus_ctx_free(ctx);
+        return cli_fail_err(cmd, progress_s, &err);
+    }
+    free(pbuf);
+    rc = load_list(cmd, path, kind_s, ctx, &list);
+    if (rc == CLI_OK) {
+        velstatus_op_reports_client(&client, reports, NULL);
+        if (velstatus_oplist_reconcile(&res, list, &client, &o, &err) != VELSTATUS_OK) {
+            rc = cli_fail_err(cmd, "reconcile", &err);
+        } else if (fmt == CLI_JSON) {
+            if (print_json(list, res, ctx, &err) != 0)
+                rc = cli_fail_err(cmd, "encode", &err);
+        } else {
+            print_text(list, res);
+        }
+    }
+    velstatus_reconcile_result_free(res);
+    velstatus_oplist_free(list);
+    velstatus_op_reports_free(reports);
+    velstatus_ctx_free(ctx);
+    return rc;
+}
 
 int cmd_operations(int argc, char **argv)
 {
-    (void)argc;
-    return cli_fail(argv[0], "not available in this build yet");
+    if (argc < 2 || cli_is_help(argv[1])) {
+        ops_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
+    }
+    if (strcmp(argv[1], "reconcile") == 0)
+        return ops_reconcile(argc - 1, argv + 1);
+    if (strcmp(argv[1], "format") == 0)
+        return ops_format(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0)
+        return ops_check(argc - 1, argv + 1);
+    return cli_fail("operations", "unknown subcommand \"%s\" (reconcile, format or check)", argv[1]);
 }
-

@@ -66,11 +66,153 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
 
 /* ---- Item operations and plugin progress (operations.h) ---- */
 
+#include "operations.h"
 
+/**
+ * @brief Decodes a `<name>-itemoperations.json` file (SPEC-velero §2.1)
+ * into a new list.
+ *
+ * The input is the uncompressed JSON text Velero writes: a top-level array
+ * of `{"spec": ..., "status": ...}` records, or `null` (a nil list). The
+ * array is walked record by record; no whole-file DOM is built, so peak
+ * memory stays close to the size of the input (DESIGN §9).
+ *
+ * Keys are matched case-sensitively (Go's `encoding/json` would also accept
+ * a case-folded `Phase`; files Velero writes never contain one, and such a
+ * key is kept here as an unknown key). Every key it does not know, at every level it decodes (the
+ * record, `spec`, `status`, `resourceIdentifier` and each post-operation
+ * item), is kept with its value and written back by
+ * velstatus_oplist_to_json(), in its original order, after the known keys.
+ * Keys of the other kind (e.g. `restoreName` in a backup list) count as
+ * unknown. Timestamps are RFC 3339 strings (any offset, with or without a
+ * fraction) or `null`; both absent and `null` read as "no time"
+ * (velstatus_op_time_value() returns 0), and each is written back as it was.
+ *
+ * Rejected (no list is returned; `err` names the JSON path, e.g.
+ * `[3].status.nTotal`, with the line, column and byte offset): malformed
+ * JSON, duplicate keys (::VELSTATUS_E_PARSE); a value of the wrong type,
+ * a number that is not an integer or does not fit int64, a malformed or
+ * out-of-range timestamp (::VELSTATUS_E_SCHEMA / ::VELSTATUS_E_RANGE).
+ * Unknown phase text is *not* an error: it is kept (velstatus_op_phase_value()
+ * is then ::VELSTATUS_OP_PHASE_UNKNOWN); use the `check` tool or the
+ * reconcile step to act on it.
+ *
+ * @param[out] out Receives the list.
+ * @param[in] ctx The context whose allocator the list uses.
+ * @param[in] kind The file's kind: ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[in] p The JSON text (need not be NUL-terminated).
+ * @param[in] len Its length in bytes.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out, ctx, or p with
+ *         len > 0; unknown kind), ::VELSTATUS_E_PARSE (not JSON, trailing
+ *         text, duplicate key, top level not an array or null),
+ *         ::VELSTATUS_E_SCHEMA (a field of the wrong type),
+ *         ::VELSTATUS_E_RANGE (a number or time out of range) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_oplist_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ctx *ctx,
+                                                          velstatus_kind kind, const char *p, size_t len,
+                                                          velstatus_error *err);
+
+/**
+ * @brief Encodes a list exactly as Velero writes it (SPEC-velero §2.1): Go
+ * `json.Encoder` output of `[]*BackupOperation` / `[]*RestoreOperation`.
+ *
+ * Compact, keys in Go struct order (`spec` then `status`; every spec field
+ * present; status fields omitted when empty or zero; `postOperationItems`
+ * written as `null` when nil), Go's HTML-safe string escaping, times as
+ * second-precision UTC RFC 3339, and a trailing newline. A nil list is
+ * `null\n`, an empty one `[]\n`. Times follow `*metav1.Time` with
+ * `omitempty`: an absent time is omitted, and a time that is present but
+ * zero is written as `null` (a `null` read from the input, or a zero time a
+ * plugin reported, see velstatus_oplist_step()). Unknown keys kept by the
+ * decoder follow the known keys of their object, in their original order,
+ * with their values re-serialised compactly (strings with Go's escaping,
+ * numbers as jansson read them).
+ *
+ * For a file Velero wrote, decode + encode gives back the same bytes. A file
+ * from another writer comes back normalised: fractional seconds are
+ * truncated and offsets converted to UTC (Velero reads times into local
+ * time and writes them in UTC with second precision), absent spec fields
+ * are written as `""`, and so on.
+ *
+ * One key that Velero does not have may be written: the hardened policy's
+ * Progress-error grace period (velstatus_policy::progress_error_grace_ns)
+ * records when an operation's errors began as
+ * `"status":{...,"velstatusProgressErrorSince":"<RFC 3339>"}`, so that the
+ * grace period survives a round trip through the file. Velero ignores the
+ * key; it is never written under the Velero preset.
+ * @param[out] out Receives the NUL-terminated text (the NUL is not counted in out_len).
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] list The list.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or list) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release *out with velstatus_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const velstatus_oplist *list,
+                                                        velstatus_error *err);
+
+
+/**
+ * @brief Decodes a map of plugin answers by operation ID (the CLI's
+ * `--progress` file).
+ *
+ * The input is a JSON object whose keys are operation IDs and whose values
+ * are one of:
+ * - a progress object (SPEC §2.2): `completed` (bool), `err`, `nCompleted`,
+ *   `nTotal` (integers), `operationUnits`, `description` (strings),
+ *   `started`, `updated` (RFC 3339 strings; absent or `null` is Go's zero
+ *   time, `"1970-01-01T00:00:00Z"` is `time.Unix(0, 0)`); all optional;
+ * - `{"error": "..."}`: Progress() returned that error (even an empty one);
+ * - `{"lookupError": "..."}`: the plugin could not be obtained.
+ * Any of them may also carry `"cancelError": "..."`, the error the
+ * plugin's Cancel() returns. Other keys, or `error`/`lookupError` mixed with
+ * progress fields, are ::VELSTATUS_E_SCHEMA (this is libvelstatus's own
+ * format, so it is strict).
+ * @param[out] out Receives the map.
+ * @param[in] ctx The context to allocate from.
+ * @param[in] p The JSON text.
+ * @param[in] len Its length.
+ * @param[out] err Error details on failure, or NULL (the message names the
+ *             path, e.g. `["op-1"].nTotal`).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID, ::VELSTATUS_E_PARSE,
+ *         ::VELSTATUS_E_SCHEMA, ::VELSTATUS_E_RANGE or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_op_reports_free().
+ */
+VELSTATUS_API velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, velstatus_ctx *ctx,
+                                                              const char *p, size_t len, velstatus_error *err);
 
 /* ---- Progress reports (progress.h) ---- */
 
+#include "progress.h"
 
+/**
+ * @brief A progress report as compact JSON, keys in this order:
+ * `{"attempted":N,"new":N,"inProgress":N,"completed":N,"failed":N,`
+ * `"unquantified":N,"units":[{"units":"Bytes","operations":N,`
+ * `"completed":N,"total":N,"percent":37.5,"ratePerSecond":R|null,`
+ * `"etaSeconds":N|null},...],"summary":"..."}`.
+ *
+ * `units` lists the groups in report order (sorted by unit string);
+ * `percent` has at most two decimals and `ratePerSecond` at most three
+ * (trailing zeros dropped, no exponent: the text Go's `encoding/json`
+ * writes for the same float64); `ratePerSecond` and `etaSeconds` are
+ * `null` when unknown; `summary` is velstatus_progress_summary(). Strings
+ * use Go's HTML-safe escaping. No trailing newline. The flags and the
+ * unknown-phase count are not in the JSON (the count is `attempted` minus
+ * the four phase counts).
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] report The report.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or report) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release *out with velstatus_free() on the report's ctx.
+ */
+VELSTATUS_API velstatus_status velstatus_progress_to_json(char **out, size_t *out_len,
+                                                          const velstatus_progress *report, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

@@ -1,0 +1,1108 @@
+/* The item-operation state machine: the per-operation step (SPEC-velero
+ * §2.4) and the whole-list driver (§2.5-§2.7). Pure: `now` is an argument,
+ * the plugins are reached through the host's vtable. */
+#include <string.h>
+
+#include "operations_private.h"
+
+static const char timed_out[] = "Asynchronous action timed out";
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                              */
+/* ------------------------------------------------------------------------ */
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+    if (b < 0 && a > INT64_MAX + b)
+        return INT64_MAX;
+    if (b > 0 && a < INT64_MIN + b)
+        return INT64_MIN;
+    return a - b;
+}
+
+static int64_t floor_sec(int64_t ns)
+{
+    int64_t s = ns / 1000000000;
+    if (ns % 1000000000 < 0)
+        s--;
+    return s;
+}
+
+/* Go's %q for the texts Velero quotes (plugin and BSL names). */
+void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i;
+    velstatus__buf_putc(b, '"');
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': velstatus__buf_puts(b, "\\\""); continue;
+        case '\\': velstatus__buf_puts(b, "\\\\"); continue;
+        case '\a': velstatus__buf_puts(b, "\\a"); continue;
+        case '\b': velstatus__buf_puts(b, "\\b"); continue;
+        case '\f': velstatus__buf_puts(b, "\\f"); continue;
+        case '\n': velstatus__buf_puts(b, "\\n"); continue;
+        case '\r': velstatus__buf_puts(b, "\\r"); continue;
+        case '\t': velstatus__buf_puts(b, "\\t"); continue;
+        case '\v': velstatus__buf_puts(b, "\\v"); continue;
+        default: break;
+        }
+        if (c < 0x20 || c == 0x7f) {
+            char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+            velstatus__buf_append(b, e, 4);
+        } else {
+            velstatus__buf_putc(b, (char)c);
+        }
+    }
+    velstatus__buf_putc(b, '"');
+}
+
+static void wrap_into(velstatus__buf *b, const char *msg, size_t msg_len, const char *plugin, size_t plugin_len)
+{
+    if (msg_len > 0) {
+        velstatus__buf_append(b, msg, msg_len);
+        velstatus__buf_puts(b, ", ");
+    }
+    velstatus__buf_puts(b, "plugin: ");
+    if (plugin == NULL)
+        velstatus__buf_puts(b, "unknown");
+    else
+        velstatus__buf_append(b, plugin, plugin_len);
+}
+
+velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_ctx *ctx, const char *msg,
+                                         size_t msg_len, const char *plugin, size_t plugin_len, velstatus_error *err)
+{
+    velstatus__buf b;
+    if (out == NULL || ctx == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
+    if (msg == NULL && msg_len > 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "msg is NULL with length %zu", msg_len);
+    velstatus__buf_init(&b, ctx);
+    wrap_into(&b, msg, msg_len, plugin, plugin != NULL ? plugin_len : 0);
+    return velstatus__buf_finish(&b, out, out_len, err);
+}
+
+void velstatus_op_progress_init(velstatus_op_progress *progress, size_t struct_size)
+{
+    if (progress == NULL)
+        return;
+    memset(progress, 0, struct_size < sizeof *progress ? struct_size : sizeof *progress);
+    progress->struct_size = (uint32_t)struct_size;
+}
+
+void velstatus_plugin_client_init(velstatus_plugin_client *client, size_t struct_size)
+{
+    if (client == NULL)
+        return;
+    memset(client, 0, struct_size < sizeof *client ? struct_size : sizeof *client);
+    client->struct_size = (uint32_t)struct_size;
+}
+
+void velstatus_reconcile_options_init(velstatus_reconcile_options *opts, size_t struct_size)
+{
+    if (opts == NULL)
+        return;
+    memset(opts, 0, struct_size < sizeof *opts ? struct_size : sizeof *opts);
+    opts->struct_size = (uint32_t)struct_size;
+    if (struct_size >= sizeof *opts) {
+        opts->phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
+        opts->bsl = VELSTATUS_BSL_AVAILABLE;
+        opts->timeout_ns = INT64_C(4) * 3600 * 1000000000;
+    }
+}
+
+/* A report is checked and copied into a local struct of this library's size. */
+static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_op_progress *src, velstatus_error *err)
+{
+    velstatus_status st = velstatus__sized_copy(dst, sizeof *dst, sizeof *dst, src, "progress", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (dst->flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress.flags must be 0");
+    if (dst->report > VELSTATUS_OP_REPORT_LOOKUP_ERROR)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress.report %u is not a velstatus_op_report_kind",
+                                    (unsigned)dst->report);
+    if ((dst->err == NULL && dst->err_len > 0) || (dst->operation_units == NULL && dst->operation_units_len > 0) ||
+        (dst->description == NULL && dst->description_len > 0))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress: a text is NULL with a non-zero length");
+    if (dst->err_len > UINT32_MAX || dst->operation_units_len > UINT32_MAX || dst->description_len > UINT32_MAX)
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "progress: a text is longer than 4 GiB");
+    return VELSTATUS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The step                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int t_nonnil(uint8_t s)
+{
+    return s == VS__T_ZERO || s == VS__T_LOCAL || s == VS__T_UTC;
+}
+
+static int t_has(uint8_t s)
+{
+    return s == VS__T_LOCAL || s == VS__T_UTC;
+}
+
+/* SPEC §2.4 step 4 for one of started/updated. */
+static int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
+{
+    if (has && ns == 0 && pol->unix_epoch_is_unknown)
+        has = 0;
+    if (pol->compare_times_by_instant) {
+        if (!has)
+            return 0; /* zero after anything: ignored */
+        if (t_has(*state) && floor_sec(*t) == floor_sec(ns))
+            return 0;
+    } else {
+        int differs;
+        if (!t_nonnil(*state)) {
+            if (!has)
+                return 0;
+            differs = 1;
+        } else if (*state == VS__T_ZERO) {
+            differs = has;
+        } else if (*state == VS__T_LOCAL) {
+            differs = 1; /* Local zone vs UTC: Go struct inequality */
+        } else {
+            differs = !has || *t != ns;
+        }
+        if (!differs)
+            return 0;
+    }
+    *state = has ? VS__T_UTC : VS__T_ZERO;
+    *t = has ? ns : 0;
+    return 1;
+}
+
+/* A pending string change: in place, or a fresh pool copy. */
+typedef struct pend {
+    vs__str *dst;
+    const char *src;
+    size_t len;
+    const char *fresh; /* pool copy when the text does not fit in place */
+} pend;
+
+static int str_eq(const vs__str *a, const char *p, size_t n)
+{
+    return a->len == n && (n == 0 || memcmp(a->p, p, n) == 0);
+}
+
+/* Everything the step decided, applied only once every allocation succeeded. */
+typedef struct plan {
+    pend strs[3];
+    int nstrs;
+    velstatus__buf msg;
+    int has_msg;
+} plan;
+
+static void plan_str(plan *pl, vs__str *dst, const char *src, size_t len)
+{
+    pend *p = &pl->strs[pl->nstrs++];
+    p->dst = dst;
+    p->src = src;
+    p->len = len;
+    p->fresh = NULL;
+}
+
+/* Allocates what the plan needs; the record is still untouched. */
+static velstatus_status plan_alloc(velstatus_oplist *l, plan *pl, velstatus_error *err)
+{
+    int i;
+    for (i = 0; i < pl->nstrs; i++) {
+        pend *p = &pl->strs[i];
+        if (p->len > p->dst->len || p->dst->p == velstatus__empty || p->dst->len == 0) {
+            if (p->len == 0)
+                continue;
+            p->fresh = velstatus__oplist_pool_str(l, p->src, p->len);
+            if (p->fresh == NULL)
+                return velstatus__error_nomem(err);
+        }
+    }
+    if (pl->has_msg && pl->msg.failed)
+        return velstatus__error_nomem(err);
+    return VELSTATUS_OK;
+}
+
+static void plan_commit(velstatus_oplist *l, plan *pl)
+{
+    int i;
+    for (i = 0; i < pl->nstrs; i++) {
+        pend *p = &pl->strs[i];
+        if (p->fresh != NULL) {
+            p->dst->p = p->fresh;
+            p->dst->len = (uint32_t)p->len;
+        } else {
+            /* fits in place (or empty): cannot fail */
+            (void)velstatus__oplist_set_str(l, p->dst, p->src, p->len, NULL);
+        }
+    }
+}
+
+/* The message Velero records in `errs` for a newly failed operation. */
+static void plan_message(plan *pl, velstatus_kind kind, const velstatus_policy *pol, const velstatus_op *op,
+                         const char *text, size_t len, int lookup)
+{
+    const vs__str *act = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
+    pl->has_msg = 1;
+    if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_error_plugin_suffix)
+        velstatus__buf_append(&pl->msg, text, len);
+    else
+        wrap_into(&pl->msg, text, len, lookup ? NULL : act->p, act->len);
+    velstatus__buf_putc(&pl->msg, '\0'); /* ensures an allocation even for "" */
+    pl->msg.len--;
+}
+
+/* The step on a validated report (NULL for records that need none). */
+static velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l, size_t index,
+                                  const velstatus_op_progress *r, int64_t now, int64_t timeout,
+                                  const velstatus_policy *pol, velstatus_error *err)
+{
+    velstatus_op *op = &l->ops[index];
+    struct {
+        int64_t n_completed, n_total, err_since;
+        int64_t t[3];
+        uint8_t tstate[3];
+        uint8_t phase, has_err_since;
+    } work; /* the scalar fields, decided on a copy */
+    uint32_t flags = 0;
+    plan pl;
+    velstatus_status st;
+    const char *fail_text = NULL;
+    size_t fail_len = 0;
+    int fail_lookup = 0, completed_now = 0;
+
+    pl.nstrs = 0;
+    pl.has_msg = 0;
+    velstatus__buf_init(&pl.msg, l->ctx);
+    work.n_completed = op->n_completed;
+    work.n_total = op->n_total;
+    work.err_since = op->err_since;
+    memcpy(work.t, op->t, sizeof work.t);
+    memcpy(work.tstate, op->tstate, sizeof work.tstate);
+    work.phase = op->phase;
+    work.has_err_since = op->has_err_since;
+
+    if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS) {
+        /* Step 0. */
+        if (op->phase == VELSTATUS_OP_PHASE_COMPLETED) {
+            *flags_out = VELSTATUS_OP_STEP_COUNT_COMPLETED;
+            return VELSTATUS_OK;
+        }
+        if (op->phase == VELSTATUS_OP_PHASE_FAILED) {
+            *flags_out = VELSTATUS_OP_STEP_COUNT_FAILED;
+            return VELSTATUS_OK;
+        }
+        flags = VELSTATUS_OP_STEP_UNKNOWN_PHASE;
+        if (!pol->unknown_phase_fails) {
+            *flags_out = flags;
+            return VELSTATUS_OK;
+        }
+        {
+            velstatus__buf t;
+            const vs__str *ph = &op->s[VELSTATUS_OP_FIELD_PHASE];
+            velstatus__buf_init(&t, l->ctx);
+            velstatus__buf_puts(&t, "unknown operation phase ");
+            velstatus__go_quote(&t, ph->p, ph->len);
+            if (t.failed) {
+                velstatus__buf_reset(&t);
+                return velstatus__error_nomem(err);
+            }
+            plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
+            plan_message(&pl, l->kind, pol, op, t.p, t.len, 0);
+            st = plan_alloc(l, &pl, err);
+            if (st != VELSTATUS_OK) {
+                velstatus__buf_reset(&t);
+                velstatus__buf_reset(&pl.msg);
+                return st;
+            }
+            plan_commit(l, &pl);
+            velstatus__buf_reset(&t);
+        }
+        velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_FAILED);
+        *flags_out = flags | VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
+        *msg_out = pl.msg;
+        return VELSTATUS_OK;
+    }
+
+    if (r->report != VELSTATUS_OP_REPORT_PROGRESS) {
+        /* Steps 1-2: lookup or Progress error, with the optional grace period. */
+        int fail_now = 1;
+        if (pol->progress_error_grace_ns > 0) {
+            if (!work.has_err_since) {
+                work.has_err_since = 1;
+                work.err_since = now;
+                flags |= VELSTATUS_OP_STEP_CHANGED;
+            }
+            fail_now = sat_sub(now, work.err_since) >= pol->progress_error_grace_ns;
+            if (fail_now)
+                work.has_err_since = 0;
+        }
+        if (fail_now) {
+            fail_text = r->err != NULL ? r->err : velstatus__empty;
+            fail_len = r->err_len;
+            fail_lookup = r->report == VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+        } else {
+            flags |= VELSTATUS_OP_STEP_ERROR_DEFERRED;
+        }
+    } else {
+        if (work.has_err_since) {
+            work.has_err_since = 0;
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        }
+        /* Step 3. */
+        if (work.n_completed != r->n_completed) {
+            work.n_completed = r->n_completed;
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        }
+        if (work.n_total != r->n_total) {
+            work.n_total = r->n_total;
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        }
+        if (!str_eq(&op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len)) {
+            plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        }
+        if (!str_eq(&op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len)) {
+            plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        }
+        /* Step 4. */
+        if (time_update(pol, &work.tstate[VELSTATUS_OP_TIME_STARTED], &work.t[VELSTATUS_OP_TIME_STARTED],
+                        r->has_started, r->started_ns))
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        if (time_update(pol, &work.tstate[VELSTATUS_OP_TIME_UPDATED], &work.t[VELSTATUS_OP_TIME_UPDATED],
+                        r->has_updated, r->updated_ns))
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        /* Step 5: completion before the timeout. */
+        if (r->completed) {
+            if (r->err_len > 0) {
+                fail_text = r->err;
+                fail_len = r->err_len;
+            } else {
+                completed_now = 1;
+            }
+        }
+    }
+
+    /* Step 6: the timeout, for an operation still running. */
+    if (fail_text == NULL && !completed_now) {
+        if (!t_has(work.tstate[VELSTATUS_OP_TIME_CREATED])) {
+            flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
+        } else if (timeout > 0 || pol->zero_timeout_expires) {
+            int64_t deadline = sat_add(work.t[VELSTATUS_OP_TIME_CREATED], timeout);
+            if (deadline < now) {
+                fail_text = timed_out;
+                fail_len = sizeof timed_out - 1;
+                flags |= VELSTATUS_OP_STEP_CANCEL;
+                work.has_err_since = 0;
+                flags &= ~(uint32_t)VELSTATUS_OP_STEP_ERROR_DEFERRED;
+            }
+        }
+    }
+
+    if (fail_text != NULL) {
+        plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], fail_text, fail_len);
+        plan_message(&pl, l->kind, pol, op, fail_text, fail_len, fail_lookup);
+        flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
+        flags &= ~(uint32_t)VELSTATUS_OP_STEP_MISSING_CREATED;
+    } else if (completed_now) {
+        flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_COMPLETED_NOW | VELSTATUS_OP_STEP_COUNT_COMPLETED;
+        flags &= ~(uint32_t)VELSTATUS_OP_STEP_MISSING_CREATED;
+    } else {
+        /* Step 7 (not after an error report: Velero has moved on by then). */
+        if (r->report == VELSTATUS_OP_REPORT_PROGRESS && work.phase == VELSTATUS_OP_PHASE_NEW &&
+            t_nonnil(work.tstate[VELSTATUS_OP_TIME_STARTED]))
+            flags |= VELSTATUS_OP_STEP_CHANGED;
+        flags |= VELSTATUS_OP_STEP_IN_PROGRESS;
+    }
+
+    st = plan_alloc(l, &pl, err);
+    if (st != VELSTATUS_OK) {
+        velstatus__buf_reset(&pl.msg);
+        return st;
+    }
+    /* Commit: nothing below can fail. */
+    {
+        int move_to_progress = r->report == VELSTATUS_OP_REPORT_PROGRESS && fail_text == NULL && !completed_now &&
+                               work.phase == VELSTATUS_OP_PHASE_NEW &&
+                               t_nonnil(work.tstate[VELSTATUS_OP_TIME_STARTED]);
+        op->n_completed = work.n_completed;
+        op->n_total = work.n_total;
+        op->err_since = work.err_since;
+        memcpy(op->t, work.t, sizeof work.t);
+        memcpy(op->tstate, work.tstate, sizeof work.tstate);
+        op->has_err_since = work.has_err_since;
+        plan_commit(l, &pl);
+        if (fail_text != NULL)
+            velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_FAILED);
+        else if (completed_now)
+            velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_COMPLETED);
+        else if (move_to_progress)
+            velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_IN_PROGRESS);
+    }
+    *flags_out = flags;
+    *msg_out = pl.msg;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *message_len, velstatus_oplist *list,
+                                       size_t index, const velstatus_op_progress *report, int64_t now_ns,
+                                       int64_t timeout_ns, const velstatus_policy *policy, velstatus_error *err)
+{
+    velstatus_policy pol;
+    const velstatus_policy *pp;
+    velstatus_op_progress r;
+    const velstatus_op_progress *rp = NULL;
+    velstatus__buf msg;
+    velstatus_status st;
+    uint32_t f = 0;
+    const velstatus_op *op;
+    int needs;
+    if (flags == NULL || list == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", flags == NULL ? "flags" : "list");
+    if (index >= list->n)
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
+                                    index, list->n);
+    if (policy != NULL && policy->struct_size == sizeof pol) {
+        pp = policy; /* the common case: no copy */
+    } else {
+        st = velstatus__policy_load(&pol, policy, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        pp = &pol;
+    }
+    op = &list->ops[index];
+    needs = op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
+    if (needs) {
+        if (report == NULL)
+            return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                        "report is NULL but operation %zu is %s and needs one", index,
+                                        op->s[VELSTATUS_OP_FIELD_PHASE].p);
+        if (report->struct_size == sizeof r && report->flags == 0 && report->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
+            (report->err != NULL || report->err_len == 0) &&
+            (report->operation_units != NULL || report->operation_units_len == 0) &&
+            (report->description != NULL || report->description_len == 0) && report->err_len <= UINT32_MAX &&
+            report->operation_units_len <= UINT32_MAX && report->description_len <= UINT32_MAX) {
+            rp = report; /* the common case: already valid, no copy */
+        } else {
+            st = load_report(&r, report, err);
+            if (st != VELSTATUS_OK)
+                return st;
+            rp = &r;
+        }
+    }
+    memset(&msg, 0, sizeof msg);
+    st = step_core(&f, &msg, list, index, rp, now_ns, timeout_ns, pp, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    *flags = f;
+    if (message != NULL) {
+        *message = msg.p; /* NULL when no message */
+        if (message_len != NULL)
+            *message_len = msg.p != NULL ? msg.len : 0;
+        return VELSTATUS_OK;
+    }
+    if (message_len != NULL)
+        *message_len = msg.p != NULL ? msg.len : 0;
+    velstatus__buf_reset(&msg);
+    return VELSTATUS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Replies                                                                    */
+/* ------------------------------------------------------------------------ */
+
+
+/* Forgets the answer; keeps the text buffers for the next call. */
+static void reply_clear(velstatus_op_reply *rp)
+{
+    rp->set = 0;
+    rp->oom = 0;
+    memset(&rp->p, 0, sizeof rp->p);
+}
+
+static void reply_release(velstatus_op_reply *rp)
+{
+    int i;
+    for (i = 0; i < 3; i++) {
+        velstatus__free(rp->ctx, rp->text[i]);
+        rp->text[i] = NULL;
+        rp->cap[i] = 0;
+    }
+}
+
+/* Copies s into text slot k (growing it), NUL-terminated. */
+static const char *reply_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
+{
+    if (len + 1 > rp->cap[k]) {
+        size_t cap = len + 1 < 64 ? 64 : len + 1;
+        char *t = velstatus__realloc(rp->ctx, rp->text[k], cap);
+        if (t == NULL)
+            return NULL;
+        rp->text[k] = t;
+        rp->cap[k] = cap;
+    }
+    if (len > 0)
+        memcpy(rp->text[k], s, len);
+    rp->text[k][len] = '\0';
+    return rp->text[k];
+}
+
+velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, const velstatus_op_progress *progress,
+                                                 velstatus_error *err)
+{
+    velstatus_op_progress r;
+    velstatus_status st;
+    const char *t0, *t1, *t2;
+    if (reply == NULL || progress == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", reply == NULL ? "reply" : "progress");
+    if (reply->is_cancel)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
+    st = load_report(&r, progress, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    reply->set = 0; /* unanswered until every text is copied */
+    t0 = reply_text(reply, 0, r.err, r.err_len);
+    t1 = t0 != NULL ? reply_text(reply, 1, r.operation_units, r.operation_units_len) : NULL;
+    t2 = t1 != NULL ? reply_text(reply, 2, r.description, r.description_len) : NULL;
+    if (t2 == NULL) {
+        reply->oom = 1;
+        return velstatus__error_nomem(err);
+    }
+    reply->p = r;
+    reply->p.err = t0;
+    reply->p.operation_units = t1;
+    reply->p.description = t2;
+    reply->set = 1;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, const char *msg, size_t len,
+                                                     velstatus_error *err)
+{
+    const char *t;
+    if (reply == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
+    if (msg == NULL && len > 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "msg is NULL with length %zu", len);
+    if (!reply->is_cancel)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a progress reply: use velstatus_op_reply_set_progress()");
+    reply->set = 0;
+    t = reply_text(reply, 0, msg, len);
+    if (t == NULL) {
+        reply->oom = 1;
+        return velstatus__error_nomem(err);
+    }
+    memset(&reply->p, 0, sizeof reply->p);
+    reply->p.err = t;
+    reply->p.err_len = len;
+    reply->set = 1;
+    return VELSTATUS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct vs__canceled {
+    size_t index;
+    char *id;
+    size_t id_len;
+    char *cancel_err; /* NULL: nil, or not reported */
+    size_t cancel_err_len;
+} vs__canceled;
+
+enum { VS__NFLAGS = 10 };
+
+struct velstatus_reconcile_result {
+    velstatus_ctx *ctx;
+    velstatus_phase phase;
+    velstatus_persist_action persist;
+    int64_t errors_added;
+    int still;
+    int changes;
+    size_t completed, failed, in_progress;
+    size_t counts[VS__NFLAGS];
+    char **errs;
+    size_t *err_lens;
+    size_t nerr, caperr;
+    vs__canceled *can;
+    size_t ncan, capcan;
+};
+
+void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
+{
+    size_t i;
+    if (r == NULL)
+        return;
+    for (i = 0; i < r->nerr; i++)
+        velstatus__free(r->ctx, r->errs[i]);
+    for (i = 0; i < r->ncan; i++) {
+        velstatus__free(r->ctx, r->can[i].id);
+        velstatus__free(r->ctx, r->can[i].cancel_err);
+    }
+    velstatus__free(r->ctx, r->errs);
+    velstatus__free(r->ctx, r->err_lens);
+    velstatus__free(r->ctx, r->can);
+    velstatus__free(r->ctx, r);
+}
+
+/* Takes ownership of s (freed on failure). */
+static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s, size_t len, velstatus_error *err)
+{
+    if (r->nerr == r->caperr) {
+        size_t cap = r->caperr ? r->caperr * 2 : 8;
+        char **e;
+        size_t *el;
+        if (cap > SIZE_MAX / sizeof *el) {
+            velstatus__free(r->ctx, s);
+            return velstatus__error_nomem(err);
+        }
+        e = velstatus__realloc(r->ctx, r->errs, cap * sizeof *e);
+        if (e == NULL) {
+            velstatus__free(r->ctx, s);
+            return velstatus__error_nomem(err);
+        }
+        r->errs = e;
+        el = velstatus__realloc(r->ctx, r->err_lens, cap * sizeof *el);
+        if (el == NULL) {
+            velstatus__free(r->ctx, s);
+            return velstatus__error_nomem(err);
+        }
+        r->err_lens = el;
+        r->caperr = cap;
+    }
+    r->errs[r->nerr] = s;
+    r->err_lens[r->nerr] = len;
+    r->nerr++;
+    return VELSTATUS_OK;
+}
+
+velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->phase : VELSTATUS_PHASE_NEW;
+}
+
+velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->persist : VELSTATUS_PERSIST_NONE;
+}
+
+int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->errors_added : 0;
+}
+
+int velstatus_reconcile_result_still_in_progress(const velstatus_reconcile_result *r)
+{
+    return r != NULL && r->still;
+}
+
+int velstatus_reconcile_result_changes(const velstatus_reconcile_result *r)
+{
+    return r != NULL && r->changes;
+}
+
+size_t velstatus_reconcile_result_completed(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->completed : 0;
+}
+
+size_t velstatus_reconcile_result_failed(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->failed : 0;
+}
+
+size_t velstatus_reconcile_result_in_progress(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->in_progress : 0;
+}
+
+size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, velstatus_op_step_flag flag)
+{
+    unsigned f = (unsigned)flag;
+    int bit;
+    if (r == NULL || f == 0 || (f & (f - 1)) != 0)
+        return 0;
+    for (bit = 0; bit < VS__NFLAGS; bit++)
+        if (f == (1u << bit))
+            return r->counts[bit];
+    return 0;
+}
+
+size_t velstatus_reconcile_result_error_count(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->nerr : 0;
+}
+
+const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
+{
+    if (r == NULL || i >= r->nerr) {
+        if (len != NULL)
+            *len = 0;
+        return NULL;
+    }
+    if (len != NULL)
+        *len = r->err_lens[i];
+    return r->errs[i];
+}
+
+size_t velstatus_reconcile_result_canceled_count(const velstatus_reconcile_result *r)
+{
+    return r != NULL ? r->ncan : 0;
+}
+
+size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_result *r, size_t i)
+{
+    return (r != NULL && i < r->ncan) ? r->can[i].index : SIZE_MAX;
+}
+
+const char *velstatus_reconcile_result_canceled_id(const velstatus_reconcile_result *r, size_t i, size_t *len)
+{
+    if (r == NULL || i >= r->ncan) {
+        if (len != NULL)
+            *len = 0;
+        return NULL;
+    }
+    if (len != NULL)
+        *len = r->can[i].id_len;
+    return r->can[i].id;
+}
+
+const char *velstatus_reconcile_result_cancel_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
+{
+    if (r == NULL || i >= r->ncan || r->can[i].cancel_err == NULL) {
+        if (len != NULL)
+            *len = 0;
+        return NULL;
+    }
+    if (len != NULL)
+        *len = r->can[i].cancel_err_len;
+    return r->can[i].cancel_err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The driver                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void count_flags(velstatus_reconcile_result *r, uint32_t f)
+{
+    int bit;
+    for (bit = 0; bit < VS__NFLAGS; bit++)
+        if (f & (1u << bit))
+            r->counts[bit]++;
+    if (f & VELSTATUS_OP_STEP_COUNT_COMPLETED)
+        r->completed++;
+    if (f & VELSTATUS_OP_STEP_COUNT_FAILED)
+        r->failed++;
+    if (f & VELSTATUS_OP_STEP_IN_PROGRESS)
+        r->in_progress++;
+    if (f & VELSTATUS_OP_STEP_CHANGED)
+        r->changes = 1;
+}
+
+/* Velero's lookup error for a record whose plugin cannot be obtained. */
+static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
+{
+    const vs__str *a = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
+    b->len = 0;
+    velstatus__buf_puts(b, kind == VELSTATUS_KIND_RESTORE ? "unable to get valid RestoreItemActionV2 for "
+                                                          : "unable to get valid BackupItemActionV2 for ");
+    velstatus__go_quote(b, a->p, a->len);
+    return b->failed ? VELSTATUS_E_NOMEM : VELSTATUS_OK;
+}
+
+static velstatus_status record_cancel(velstatus_reconcile_result *r, const velstatus_oplist *l, size_t index,
+                                      const velstatus_op_reply *rp, int report, velstatus_error *err)
+{
+    vs__canceled *c;
+    const vs__str *id = &l->ops[index].s[VELSTATUS_OP_FIELD_OPERATION_ID];
+    if (r->ncan == r->capcan) {
+        size_t cap = r->capcan ? r->capcan * 2 : 4;
+        vs__canceled *n = velstatus__realloc(r->ctx, r->can, cap * sizeof *n);
+        if (n == NULL)
+            return velstatus__error_nomem(err);
+        r->can = n;
+        r->capcan = cap;
+    }
+    c = &r->can[r->ncan];
+    memset(c, 0, sizeof *c);
+    c->index = index;
+    c->id = velstatus__strndup(r->ctx, id->p, id->len);
+    if (c->id == NULL)
+        return velstatus__error_nomem(err);
+    c->id_len = id->len;
+    if (report && rp != NULL && rp->set) {
+        c->cancel_err = velstatus__strndup(r->ctx, rp->p.err != NULL ? rp->p.err : "", rp->p.err_len);
+        if (c->cancel_err == NULL) {
+            velstatus__free(r->ctx, c->id);
+            return velstatus__error_nomem(err);
+        }
+        c->cancel_err_len = rp->p.err_len;
+    }
+    r->ncan++;
+    return VELSTATUS_OK;
+}
+
+static velstatus_status bsl_error(velstatus_reconcile_result *r, const velstatus_reconcile_options *o,
+                                  velstatus_error *err)
+{
+    velstatus__buf b;
+    char *s;
+    size_t n;
+    velstatus_status st;
+    velstatus__buf_init(&b, r->ctx);
+    if (o->bsl == VELSTATUS_BSL_READONLY) {
+        velstatus__buf_puts(&b, "BSL is read-only");
+    } else {
+        velstatus__buf_puts(&b, "backupstoragelocations.velero.io ");
+        if (o->bsl_name != NULL)
+            velstatus__go_quote(&b, o->bsl_name, o->bsl_name_len);
+        else
+            velstatus__go_quote(&b, "default", 7);
+        velstatus__buf_puts(&b, " not found");
+    }
+    st = velstatus__buf_finish(&b, &s, &n, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    return result_add_error(r, s, n, err);
+}
+
+/* The BSL-problem path: no plugin call, the list as it stands. */
+static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velstatus_oplist *l,
+                                      const velstatus_reconcile_options *o, const velstatus_policy *pol,
+                                      velstatus_error *err)
+{
+    size_t i;
+    for (i = 0; i < l->n; i++) {
+        uint32_t f = 0;
+        switch (l->ops[i].phase) {
+        case VELSTATUS_OP_PHASE_COMPLETED: f = VELSTATUS_OP_STEP_COUNT_COMPLETED; break;
+        case VELSTATUS_OP_PHASE_FAILED: f = VELSTATUS_OP_STEP_COUNT_FAILED; break;
+        case VELSTATUS_OP_PHASE_NEW:
+        case VELSTATUS_OP_PHASE_IN_PROGRESS: f = VELSTATUS_OP_STEP_IN_PROGRESS; break;
+        default:
+            f = VELSTATUS_OP_STEP_UNKNOWN_PHASE | (pol->unknown_phase_fails ? VELSTATUS_OP_STEP_COUNT_FAILED : 0);
+            break;
+        }
+        count_flags(r, f);
+    }
+    r->still = r->in_progress > 0;
+    r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
+                                                : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
+    r->errors_added = 0;                  /* SPEC §6.7 */
+    return bsl_error(r, o, err);
+}
+
+velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
+                                            const velstatus_plugin_client *client,
+                                            const velstatus_reconcile_options *opts, velstatus_error *err)
+{
+    velstatus_reconcile_options o;
+    velstatus_plugin_client c;
+    velstatus_policy pol;
+    velstatus_reconcile_result *r;
+    velstatus_op_reply reply;
+    velstatus__buf lk;
+    velstatus_status st;
+    size_t i;
+    int level;
+
+    if (out == NULL || list == NULL || opts == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
+                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
+    st = velstatus__sized_copy(&o, sizeof o, sizeof o, opts, "options", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (o.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.flags must be 0");
+    st = velstatus__policy_load(&pol, o.policy, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (!velstatus_phase_valid(list->kind, o.phase))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.phase %d is not a %s phase", (int)o.phase,
+                                    velstatus_kind_to_string(list->kind));
+    if (o.phase != VELSTATUS_PHASE_IN_PROGRESS && o.phase != VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS &&
+        o.phase != VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED)
+        return velstatus__error_set(err, VELSTATUS_E_STATE,
+                                    "a %s in phase %s has no item operations to reconcile (only InProgress, "
+                                    "WaitingForPluginOperations and WaitingForPluginOperationsPartiallyFailed do)",
+                                    velstatus_kind_to_string(list->kind), velstatus_phase_to_string(o.phase));
+    if ((int)o.bsl < 0 || (int)o.bsl > (int)VELSTATUS_BSL_READONLY)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl %d is not a velstatus_bsl_state", (int)o.bsl);
+    if (o.errors < 0 || o.completed_before < 0 || o.failed_before < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.%s is negative",
+                                    o.errors < 0 ? "errors" : o.completed_before < 0 ? "completed_before" : "failed_before");
+    if (o.phase == VELSTATUS_PHASE_IN_PROGRESS && o.bsl != VELSTATUS_BSL_AVAILABLE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "options.bsl must be available with phase InProgress: a missing or read-only "
+                                    "BSL fails validation before the run");
+    if (o.bsl_name == NULL && o.bsl_name_len > 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
+    velstatus_plugin_client_init(&c, sizeof c);
+    if (client != NULL) {
+        st = velstatus__sized_copy(&c, sizeof c, sizeof c, client, "client", err);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (c.flags != 0)
+            return velstatus__error_set(err, VELSTATUS_E_INVALID, "client.flags must be 0");
+    }
+
+    r = velstatus__calloc(list->ctx, 1, sizeof *r);
+    if (r == NULL)
+        return velstatus__error_nomem(err);
+    r->ctx = list->ctx;
+    r->phase = o.phase;
+
+    if (o.phase != VELSTATUS_PHASE_IN_PROGRESS && o.bsl != VELSTATUS_BSL_AVAILABLE &&
+        !(list->kind == VELSTATUS_KIND_RESTORE && o.bsl == VELSTATUS_BSL_READONLY)) {
+        st = reconcile_bsl(r, list, &o, &pol, err);
+        if (st != VELSTATUS_OK) {
+            velstatus_reconcile_result_free(r);
+            return st;
+        }
+        *out = r;
+        return VELSTATUS_OK;
+    }
+
+    memset(&reply, 0, sizeof reply);
+    reply.ctx = list->ctx;
+    velstatus__buf_init(&lk, list->ctx);
+    st = VELSTATUS_OK;
+    for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
+        velstatus_op *op = &list->ops[i];
+        velstatus_op_progress lookup;
+        const velstatus_op_progress *rep = NULL;
+        velstatus__buf msg;
+        uint32_t f = 0;
+        if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+            int rc = VELSTATUS_PASSTHROUGH;
+            reply_clear(&reply);
+            reply.is_cancel = 0;
+            if (c.progress != NULL)
+                rc = c.progress(c.userdata, list, i, &reply);
+            if (rc == VELSTATUS_PASSTHROUGH) {
+                if (lookup_text(&lk, list->kind, op) != VELSTATUS_OK) {
+                    st = velstatus__error_nomem(err);
+                    break;
+                }
+                velstatus_op_progress_init(&lookup, sizeof lookup);
+                lookup.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+                lookup.err = lk.p;
+                lookup.err_len = lk.len;
+                rep = &lookup;
+            } else if (rc < 0 || (!reply.set && reply.oom)) {
+                st = reply.oom ? velstatus__error_nomem(err)
+                               : velstatus__error_host(err, rc, "plugin client progress callback");
+                break;
+            } else if (!reply.set) {
+                st = velstatus__error_set(err, VELSTATUS_E_HOST,
+                                          "plugin client progress callback returned 0 without answering for "
+                                          "operation %zu (call velstatus_op_reply_set_progress())", i);
+                break;
+            } else {
+                rep = &reply.p;
+            }
+        }
+        memset(&msg, 0, sizeof msg);
+        st = step_core(&f, &msg, list, i, rep, o.now_ns, o.timeout_ns, &pol, err);
+        if (st != VELSTATUS_OK)
+            break;
+        count_flags(r, f);
+        if (msg.p != NULL && o.phase == VELSTATUS_PHASE_IN_PROGRESS && list->kind == VELSTATUS_KIND_RESTORE) {
+            /* RC:runValidatedRestore records them as restore errors, prefixed (SPEC §2.7) */
+            velstatus__buf pre;
+            char *s2;
+            size_t n2;
+            velstatus__buf_init(&pre, list->ctx);
+            velstatus__buf_puts(&pre, "error from restore item operation: ");
+            velstatus__buf_append(&pre, msg.p, msg.len);
+            velstatus__buf_reset(&msg);
+            st = velstatus__buf_finish(&pre, &s2, &n2, err);
+            if (st != VELSTATUS_OK)
+                break;
+            msg.p = s2;
+            msg.len = n2;
+        }
+        if (msg.p != NULL) {
+            st = result_add_error(r, msg.p, msg.len, err);
+            if (st != VELSTATUS_OK)
+                break;
+        }
+        if (f & VELSTATUS_OP_STEP_CANCEL) {
+            int rc = VELSTATUS_PASSTHROUGH;
+            reply_clear(&reply);
+            reply.is_cancel = 1;
+            if (c.cancel != NULL)
+                rc = c.cancel(c.userdata, list, i, &reply);
+            if (rc == VELSTATUS_PASSTHROUGH) {
+                reply_clear(&reply);
+            } else if (rc < 0 || reply.oom) {
+                st = reply.oom ? velstatus__error_nomem(err)
+                               : velstatus__error_host(err, rc, "plugin client cancel callback");
+                break;
+            }
+            st = record_cancel(r, list, i, &reply, pol.report_cancel_results, err);
+        }
+    }
+    reply_release(&reply);
+    velstatus__buf_reset(&lk);
+    if (st != VELSTATUS_OK) {
+        velstatus_reconcile_result_free(r);
+        return st;
+    }
+
+    r->still = r->in_progress > 0;
+    level = pol.level_triggered_partial_failure && r->failed > 0;
+    if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
+        int64_t logged = sat_add(o.errors, (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr));
+        if (level && logged == 0)
+            logged = 1;
+        r->phase = velstatus_phase_after_run(list->kind, 0, logged, r->still);
+    } else {
+        velstatus_phase ph = o.phase;
+        if (o.errors > 0 || r->nerr > 0 || level)
+            ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
+        if (!r->still)
+            ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
+                                                                     : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+        r->phase = ph;
+    }
+    {
+        int64_t added = (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr);
+        int pending, finished;
+        if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
+            r->errors_added = added;
+            r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
+        } else {
+            r->errors_added = sat_add(o.errors, added);
+            pending = r->errors_added > 0;
+            finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+            if (list->kind == VELSTATUS_KIND_BACKUP)
+                finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED ||
+                           r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
+            if (pending || finished)
+                r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
+            else if ((uint64_t)o.completed_before != (uint64_t)r->completed ||
+                     (uint64_t)o.failed_before != (uint64_t)r->failed)
+                r->persist = VELSTATUS_PERSIST_PATCH;
+            else
+                r->persist = VELSTATUS_PERSIST_NONE;
+        }
+    }
+    *out = r;
+    return VELSTATUS_OK;
+}

@@ -1,0 +1,141 @@
+/* Internal layout of operation lists, shared by lib/oplist.c (storage,
+ * getters, setters), lib/ops_json.c (codec) and lib/operations.c (step,
+ * driver). Not installed. */
+#ifndef VELSTATUS_OPERATIONS_PRIVATE_H
+#define VELSTATUS_OPERATIONS_PRIVATE_H
+
+#include "velstatus_private.h"
+
+/* A string in the list's pool: NUL-terminated, len bytes before the NUL. */
+typedef struct vs__str {
+    const char *p;
+    uint32_t len;
+} vs__str;
+
+/* Number of string fields (velstatus_op_field values 0..11). */
+enum { VS__OP_NFIELDS = 12 };
+
+/* The state of one *metav1.Time field. Velero's semantics need more than
+ * "has a value": a JSON null and a zero time are written as `null` but a
+ * nil pointer is omitted, a zero time the plugin reported is non-nil (step
+ * 7 then sees "started"), and Go struct equality (step 4) tells a time read
+ * from JSON (Local zone) from one a plugin reported (UTC). */
+enum vs__tstate {
+    VS__T_ABSENT = 0, /* nil pointer: key omitted */
+    VS__T_NULL = 1,   /* JSON null read: nil for the logic, written as null */
+    VS__T_ZERO = 2,   /* non-nil zero time (from a plugin): written as null */
+    VS__T_LOCAL = 3,  /* a time read from JSON (Velero: .Local()) */
+    VS__T_UTC = 4     /* a time set from a plugin's report or a setter */
+};
+
+/* Where an unknown key was found. */
+enum vs__unk_level {
+    VS__U_RECORD = 0,
+    VS__U_SPEC = 1,
+    VS__U_STATUS = 2,
+    VS__U_RID = 3,  /* spec.resourceIdentifier */
+    VS__U_POST = 4  /* spec.postOperationItems[item] */
+};
+
+/* An unknown key and its value, re-serialised as compact JSON. */
+typedef struct vs__unknown {
+    uint32_t level; /* enum vs__unk_level */
+    uint32_t item;  /* post item index for VS__U_POST */
+    vs__str key;    /* decoded key text */
+    vs__str value;  /* JSON text of the value */
+} vs__unknown;
+
+/* A resource identifier (post-operation item). */
+typedef struct vs__rid {
+    vs__str f[4]; /* Group, Resource, Namespace, Name */
+} vs__rid;
+
+struct velstatus_op {
+    vs__str s[VS__OP_NFIELDS];
+    int64_t n_completed;
+    int64_t n_total;
+    int64_t t[3];
+    int64_t err_since;   /* valid when has_err_since */
+    vs__rid *post;
+    vs__unknown *unk;
+    uint32_t npost;
+    uint32_t nunk;
+    uint8_t tstate[3];   /* enum vs__tstate */
+    uint8_t phase;       /* velstatus_op_phase */
+    uint8_t post_null;   /* postOperationItems is nil */
+    uint8_t has_err_since;
+};
+
+/* Chunked bump allocator: nothing in it moves, everything goes at once. */
+typedef struct vs__pool_block {
+    struct vs__pool_block *next;
+    size_t cap;
+    size_t used;
+    /* data follows, 16-byte aligned */
+} vs__pool_block;
+
+struct velstatus_oplist {
+    velstatus_ctx *ctx;
+    velstatus_kind kind;
+    int is_null;
+    velstatus_op *ops;
+    size_t n;
+    size_t cap;
+    vs__pool_block *pool;
+};
+
+/* ---- lib/oplist.c ---- */
+void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n);         /* 8-aligned */
+const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len); /* copies, NUL-terminates */
+/* Replace a string field: reuses the old bytes when the new text fits. */
+velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
+                                           velstatus_error *err);
+velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
+                                       velstatus_error *err);
+/* Appends a zeroed slot (phase "New", nil post items); returns its pointer or NULL. */
+velstatus_op *velstatus__oplist_push(velstatus_oplist *l);
+extern const char velstatus__empty[1];
+/* Sets the phase enum and points the phase text at a static literal. */
+void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase);
+
+/* ---- lib/operations.c ---- */
+/* Go's %q (strconv.Quote) for ASCII control bytes, quotes and backslashes;
+ * other bytes are copied. */
+void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len);
+
+/* The out-object a callback answers through. */
+struct velstatus_op_reply {
+    velstatus_ctx *ctx;
+    int is_cancel;
+    int set;
+    int oom;                 /* a setter (or the library's own client) ran out of memory */
+    velstatus_op_progress p; /* texts point into `text` */
+    char *text[3];           /* err, units, description: owned, reused across calls */
+    size_t cap[3];
+};
+
+/* ---- lib/operations_reports.c ---- */
+typedef struct vs__report_entry {
+    vs__str id;
+    velstatus_op_progress p; /* texts point into the pool */
+    vs__str cancel_err;
+    int has_cancel_err;
+} vs__report_entry;
+
+struct velstatus_op_reports {
+    velstatus_ctx *ctx;
+    velstatus_oplist *pool; /* an empty list, used for its string pool */
+    vs__report_entry *e;
+    size_t n, cap;
+};
+/* Adds an entry slot (zeroed, struct_size set) or returns NULL. */
+vs__report_entry *velstatus__reports_push(velstatus_op_reports *r);
+velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err);
+/* Sorts by ID; E_PARSE naming a duplicate ID. */
+velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_error *err);
+
+/* ---- lib/ops_json.c ---- */
+/* JSON names of the spec fields for a kind (backupName etc.). */
+const char *velstatus__op_spec_key(velstatus_kind kind, int field);
+
+#endif /* VELSTATUS_OPERATIONS_PRIVATE_H */

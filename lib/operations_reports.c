@@ -1,0 +1,166 @@
+/* Plugin answers by operation ID, and a plugin client that serves them.
+ * Decoding is in ops_json.c (velstatus_op_reports_from_json). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "operations_private.h"
+
+velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err)
+{
+    velstatus_op_reports *r;
+    velstatus_status st;
+    if (out == NULL || ctx == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
+    r = velstatus__calloc(ctx, 1, sizeof *r);
+    if (r == NULL)
+        return velstatus__error_nomem(err);
+    r->ctx = ctx;
+    st = velstatus__oplist_new(&r->pool, ctx, VELSTATUS_KIND_BACKUP, err);
+    if (st != VELSTATUS_OK) {
+        velstatus__free(ctx, r);
+        return st;
+    }
+    *out = r;
+    return VELSTATUS_OK;
+}
+
+void velstatus_op_reports_free(velstatus_op_reports *reports)
+{
+    if (reports == NULL)
+        return;
+    velstatus_oplist_free(reports->pool);
+    velstatus__free(reports->ctx, reports->e);
+    velstatus__free(reports->ctx, reports);
+}
+
+vs__report_entry *velstatus__reports_push(velstatus_op_reports *r)
+{
+    vs__report_entry *e;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 16;
+        if (cap < r->cap || cap > SIZE_MAX / sizeof *e)
+            return NULL;
+        e = velstatus__realloc(r->ctx, r->e, cap * sizeof *e);
+        if (e == NULL)
+            return NULL;
+        r->e = e;
+        r->cap = cap;
+    }
+    e = &r->e[r->n++];
+    memset(e, 0, sizeof *e);
+    velstatus_op_progress_init(&e->p, sizeof e->p);
+    e->id.p = velstatus__empty;
+    e->cancel_err.p = velstatus__empty;
+    return e;
+}
+
+static int cmp_id(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t n = alen < blen ? alen : blen;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c != 0)
+        return c;
+    return alen < blen ? -1 : alen > blen ? 1 : 0;
+}
+
+static int cmp_entry(const void *x, const void *y)
+{
+    const vs__report_entry *a = x, *b = y;
+    return cmp_id(a->id.p, a->id.len, b->id.p, b->id.len);
+}
+
+velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_error *err)
+{
+    size_t i;
+    if (r->n > 1)
+        qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+    for (i = 1; i < r->n; i++)
+        if (cmp_entry(&r->e[i - 1], &r->e[i]) == 0)
+            return velstatus__error_set(err, VELSTATUS_E_PARSE, "operation ID \"%.*s\" appears twice",
+                                        (int)(r->e[i].id.len > 200 ? 200 : r->e[i].id.len), r->e[i].id.p);
+    return VELSTATUS_OK;
+}
+
+static const vs__report_entry *find(const velstatus_op_reports *r, const char *id, size_t len)
+{
+    size_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_id(r->e[mid].id.p, r->e[mid].id.len, id, len);
+        if (c == 0)
+            return &r->e[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+int velstatus_op_reports_get(velstatus_op_progress *progress, const velstatus_op_reports *reports, const char *id,
+                             size_t id_len)
+{
+    const vs__report_entry *e;
+    if (progress == NULL || reports == NULL || (id == NULL && id_len > 0) || progress->struct_size < sizeof *progress)
+        return 0;
+    e = find(reports, id, id_len);
+    if (e == NULL)
+        return 0;
+    *progress = e->p;
+    progress->struct_size = (uint32_t)sizeof *progress;
+    return 1;
+}
+
+static int reports_progress(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    const velstatus_op_reports *r = ud;
+    const velstatus_op *op = velstatus_oplist_at(list, index);
+    size_t idlen;
+    const char *id = velstatus_op_operation_id(op, &idlen);
+    const vs__report_entry *e = find(r, id, idlen);
+    velstatus_op_progress p;
+    velstatus__buf b;
+    velstatus_status st;
+    if (e != NULL)
+        return velstatus_op_reply_set_progress(reply, &e->p, NULL) == VELSTATUS_OK ? 0 : -1;
+    /* Velero's InvalidOperationIDError (SPEC §2.2): "operation ID %v is invalid". */
+    velstatus__buf_init(&b, r->ctx);
+    velstatus__buf_puts(&b, "operation ID ");
+    velstatus__buf_append(&b, id, idlen);
+    velstatus__buf_puts(&b, " is invalid");
+    if (b.failed) {
+        velstatus__buf_reset(&b);
+        reply->oom = 1;
+        return -1;
+    }
+    velstatus_op_progress_init(&p, sizeof p);
+    p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
+    p.err = b.p;
+    p.err_len = b.len;
+    st = velstatus_op_reply_set_progress(reply, &p, NULL);
+    velstatus__buf_reset(&b);
+    return st == VELSTATUS_OK ? 0 : -1;
+}
+
+static int reports_cancel(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    const velstatus_op_reports *r = ud;
+    size_t idlen;
+    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, index), &idlen);
+    const vs__report_entry *e = find(r, id, idlen);
+    if (e == NULL || !e->has_cancel_err)
+        return 0;
+    return velstatus_op_reply_set_cancel_error(reply, e->cancel_err.p, e->cancel_err.len, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+velstatus_status velstatus_op_reports_client(velstatus_plugin_client *client, const velstatus_op_reports *reports,
+                                             velstatus_error *err)
+{
+    if (client == NULL || reports == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", client == NULL ? "client" : "reports");
+    velstatus_plugin_client_init(client, sizeof *client);
+    client->userdata = (void *)(uintptr_t)reports;
+    client->progress = reports_progress;
+    client->cancel = reports_cancel;
+    return VELSTATUS_OK;
+}

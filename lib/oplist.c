@@ -1,0 +1,487 @@
+/* Operation lists: storage (records in one array, strings in a per-list
+ * pool), getters and setters. The codec is in ops_json.c, the state machine
+ * in operations.c. */
+#include <string.h>
+
+#include "operations_private.h"
+
+const char velstatus__empty[1] = "";
+
+/* Static phase texts, shared by every record (never written into). */
+static const char lit_new[] = "New", lit_inprogress[] = "InProgress", lit_completed[] = "Completed",
+                  lit_failed[] = "Failed";
+
+static int is_static(const char *p)
+{
+    return p == NULL || p == velstatus__empty || p == lit_new || p == lit_inprogress || p == lit_completed ||
+           p == lit_failed;
+}
+
+void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
+{
+    const char *p = velstatus__empty;
+    switch (phase) {
+    case VELSTATUS_OP_PHASE_NEW: p = lit_new; break;
+    case VELSTATUS_OP_PHASE_IN_PROGRESS: p = lit_inprogress; break;
+    case VELSTATUS_OP_PHASE_COMPLETED: p = lit_completed; break;
+    case VELSTATUS_OP_PHASE_FAILED: p = lit_failed; break;
+    case VELSTATUS_OP_PHASE_UNKNOWN: break;
+    }
+    op->s[VELSTATUS_OP_FIELD_PHASE].p = p;
+    op->s[VELSTATUS_OP_FIELD_PHASE].len = (uint32_t)strlen(p);
+    op->phase = (uint8_t)phase;
+}
+
+enum { VS__POOL_BLOCK = 64 * 1024, VS__POOL_ALIGN = 16 };
+
+#define VS__HDR (((sizeof(vs__pool_block) + VS__POOL_ALIGN - 1) / VS__POOL_ALIGN) * VS__POOL_ALIGN)
+
+void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n)
+{
+    vs__pool_block *b = l->pool;
+    size_t need = (n + 7u) & ~(size_t)7u;
+    if (need < n)
+        return NULL;
+    if (b == NULL || b->cap - b->used < need) {
+        size_t cap = need > VS__POOL_BLOCK ? need : VS__POOL_BLOCK;
+        if (cap > SIZE_MAX - VS__HDR)
+            return NULL;
+        b = velstatus__alloc(l->ctx, VS__HDR + cap);
+        if (b == NULL)
+            return NULL;
+        b->cap = cap;
+        b->used = 0;
+        /* A big dedicated block goes behind the current one, so the current
+         * block's free space stays usable. */
+        if (cap > VS__POOL_BLOCK && l->pool != NULL) {
+            b->next = l->pool->next;
+            l->pool->next = b;
+        } else {
+            b->next = l->pool;
+            l->pool = b;
+        }
+    }
+    {
+        char *p = (char *)b + VS__HDR + b->used;
+        b->used += need;
+        return p;
+    }
+}
+
+const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len)
+{
+    char *p;
+    if (len == 0)
+        return velstatus__empty;
+    if (len >= SIZE_MAX)
+        return NULL;
+    p = velstatus__oplist_pool_alloc(l, len + 1);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
+                                           velstatus_error *err)
+{
+    if (len > UINT32_MAX)
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "text of %zu bytes is longer than 4 GiB", len);
+    if (len == 0) {
+        dst->p = velstatus__empty;
+        dst->len = 0;
+        return VELSTATUS_OK;
+    }
+    if (!is_static(dst->p) && len <= dst->len) {
+        char *w = (char *)(uintptr_t)dst->p; /* pool memory is ours */
+        memmove(w, s, len);
+        w[len] = '\0';
+        dst->len = (uint32_t)len;
+        return VELSTATUS_OK;
+    }
+    {
+        const char *p = velstatus__oplist_pool_str(l, s, len);
+        if (p == NULL)
+            return velstatus__error_nomem(err);
+        dst->p = p;
+        dst->len = (uint32_t)len;
+    }
+    return VELSTATUS_OK;
+}
+
+static void op_init(velstatus_op *op)
+{
+    int i;
+    memset(op, 0, sizeof *op);
+    for (i = 0; i < VS__OP_NFIELDS; i++)
+        op->s[i].p = velstatus__empty;
+    op->post_null = 1;
+}
+
+velstatus_op *velstatus__oplist_push(velstatus_oplist *l)
+{
+    velstatus_op *op;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        velstatus_op *ops;
+        if (cap < l->cap || cap > SIZE_MAX / sizeof *ops || cap > UINT32_MAX)
+            return NULL;
+        ops = velstatus__realloc(l->ctx, l->ops, cap * sizeof *ops);
+        if (ops == NULL)
+            return NULL;
+        l->ops = ops;
+        l->cap = cap;
+    }
+    op = &l->ops[l->n++];
+    op_init(op);
+    return op;
+}
+
+velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
+                                       velstatus_error *err)
+{
+    velstatus_oplist *l;
+    if (out == NULL || ctx == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
+    if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind %d is not backup (0) or restore (1)", (int)kind);
+    l = velstatus__calloc(ctx, 1, sizeof *l);
+    if (l == NULL)
+        return velstatus__error_nomem(err);
+    l->ctx = ctx;
+    l->kind = kind;
+    *out = l;
+    return VELSTATUS_OK;
+}
+
+/* ---- public: lifecycle ---- */
+
+velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
+                                      velstatus_error *err)
+{
+    return velstatus__oplist_new(out, ctx, kind, err);
+}
+
+void velstatus_oplist_free(velstatus_oplist *list)
+{
+    vs__pool_block *b, *next;
+    if (list == NULL)
+        return;
+    for (b = list->pool; b != NULL; b = next) {
+        next = b->next;
+        velstatus__free(list->ctx, b);
+    }
+    velstatus__free(list->ctx, list->ops);
+    velstatus__free(list->ctx, list);
+}
+
+velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list)
+{
+    return list != NULL ? list->kind : VELSTATUS_KIND_BACKUP;
+}
+
+size_t velstatus_oplist_count(const velstatus_oplist *list)
+{
+    return list != NULL ? list->n : 0;
+}
+
+int velstatus_oplist_is_null(const velstatus_oplist *list)
+{
+    return list != NULL && list->is_null;
+}
+
+const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t index)
+{
+    if (list == NULL || index >= list->n)
+        return NULL;
+    return &list->ops[index];
+}
+
+/* ---- public: phases ---- */
+
+const char *velstatus_op_phase_to_string(velstatus_op_phase phase)
+{
+    switch (phase) {
+    case VELSTATUS_OP_PHASE_NEW: return "New";
+    case VELSTATUS_OP_PHASE_IN_PROGRESS: return "InProgress";
+    case VELSTATUS_OP_PHASE_COMPLETED: return "Completed";
+    case VELSTATUS_OP_PHASE_FAILED: return "Failed";
+    case VELSTATUS_OP_PHASE_UNKNOWN: break;
+    }
+    return NULL;
+}
+
+velstatus_op_phase velstatus_op_phase_from_string(const char *s, size_t len)
+{
+    if (s == NULL)
+        return VELSTATUS_OP_PHASE_UNKNOWN;
+    if (len == 3 && memcmp(s, "New", 3) == 0)
+        return VELSTATUS_OP_PHASE_NEW;
+    if (len == 10 && memcmp(s, "InProgress", 10) == 0)
+        return VELSTATUS_OP_PHASE_IN_PROGRESS;
+    if (len == 9 && memcmp(s, "Completed", 9) == 0)
+        return VELSTATUS_OP_PHASE_COMPLETED;
+    if (len == 6 && memcmp(s, "Failed", 6) == 0)
+        return VELSTATUS_OP_PHASE_FAILED;
+    return VELSTATUS_OP_PHASE_UNKNOWN;
+}
+
+/* ---- public: building ---- */
+
+static velstatus_status check_index(const velstatus_oplist *list, size_t index, velstatus_error *err)
+{
+    if (list == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "list is NULL");
+    if (index >= list->n)
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
+                                    index, list->n);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_oplist_append(size_t *index, velstatus_oplist *list, velstatus_error *err)
+{
+    velstatus_op *op;
+    if (list == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "list is NULL");
+    if (list->n >= UINT32_MAX)
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "the list is full");
+    op = velstatus__oplist_push(list);
+    if (op == NULL)
+        return velstatus__error_nomem(err);
+    velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_NEW);
+    list->is_null = 0;
+    if (index != NULL)
+        *index = list->n - 1;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t index, velstatus_op_field field,
+                                             const char *s, size_t len, velstatus_error *err)
+{
+    velstatus_status st = check_index(list, index, err);
+    velstatus_op *op;
+    if (st != VELSTATUS_OK)
+        return st;
+    if ((int)field < 0 || (int)field >= VS__OP_NFIELDS)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown field %d", (int)field);
+    if (s == NULL && len > 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "text is NULL with length %zu", len);
+    op = &list->ops[index];
+    st = velstatus__oplist_set_str(list, &op->s[field], s, len, err);
+    if (st == VELSTATUS_OK && field == VELSTATUS_OP_FIELD_PHASE)
+        op->phase = (uint8_t)velstatus_op_phase_from_string(s, len);
+    return st;
+}
+
+velstatus_status velstatus_oplist_set_counts(velstatus_oplist *list, size_t index, int64_t n_completed,
+                                             int64_t n_total, velstatus_error *err)
+{
+    velstatus_status st = check_index(list, index, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    list->ops[index].n_completed = n_completed;
+    list->ops[index].n_total = n_total;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index, velstatus_op_time which, int has,
+                                           int64_t ns, velstatus_error *err)
+{
+    velstatus_status st = check_index(list, index, err);
+    velstatus_op *op;
+    if (st != VELSTATUS_OK)
+        return st;
+    if ((int)which < 0 || (int)which > 2)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown timestamp %d", (int)which);
+    op = &list->ops[index];
+    op->tstate[which] = has ? VS__T_UTC : VS__T_ABSENT;
+    op->t[which] = has ? ns : 0;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t index, const char *group,
+                                                size_t group_len, const char *resource, size_t resource_len,
+                                                const char *ns, size_t ns_len, const char *name, size_t name_len,
+                                                velstatus_error *err)
+{
+    velstatus_status st = check_index(list, index, err);
+    const char *in[4];
+    size_t inlen[4];
+    velstatus_op *op;
+    vs__rid *items;
+    int i;
+    if (st != VELSTATUS_OK)
+        return st;
+    if (list->kind != VELSTATUS_KIND_BACKUP)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "restore operations have no post-operation items");
+    in[0] = group; in[1] = resource; in[2] = ns; in[3] = name;
+    inlen[0] = group_len; inlen[1] = resource_len; inlen[2] = ns_len; inlen[3] = name_len;
+    for (i = 0; i < 4; i++) {
+        if (in[i] == NULL && inlen[i] > 0)
+            return velstatus__error_set(err, VELSTATUS_E_INVALID, "post-operation item text %d is NULL", i);
+        if (inlen[i] > UINT32_MAX)
+            return velstatus__error_set(err, VELSTATUS_E_RANGE, "post-operation item text %d is too long", i);
+    }
+    op = &list->ops[index];
+    if (op->npost >= UINT32_MAX - 1)
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "too many post-operation items");
+    /* Pool memory never moves: build a new array, then switch to it. */
+    items = velstatus__oplist_pool_alloc(list, ((size_t)op->npost + 1) * sizeof *items);
+    if (items == NULL)
+        return velstatus__error_nomem(err);
+    if (op->npost > 0)
+        memcpy(items, op->post, op->npost * sizeof *items);
+    for (i = 0; i < 4; i++) {
+        const char *p = velstatus__oplist_pool_str(list, in[i], inlen[i]);
+        if (p == NULL)
+            return velstatus__error_nomem(err);
+        items[op->npost].f[i].p = p;
+        items[op->npost].f[i].len = (uint32_t)inlen[i];
+    }
+    op->post = items;
+    op->npost++;
+    op->post_null = 0;
+    return VELSTATUS_OK;
+}
+
+/* ---- public: getters ---- */
+
+const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field, size_t *len)
+{
+    if (op == NULL || (int)field < 0 || (int)field >= VS__OP_NFIELDS) {
+        if (len != NULL)
+            *len = 0;
+        return NULL;
+    }
+    if (len != NULL)
+        *len = op->s[field].len;
+    return op->s[field].p;
+}
+
+const char *velstatus_op_name(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_NAME, len);
+}
+
+const char *velstatus_op_uid(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_UID, len);
+}
+
+const char *velstatus_op_item_action(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, len);
+}
+
+const char *velstatus_op_resource_group(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP, len);
+}
+
+const char *velstatus_op_resource_resource(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE, len);
+}
+
+const char *velstatus_op_resource_namespace(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE, len);
+}
+
+const char *velstatus_op_resource_name(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, len);
+}
+
+const char *velstatus_op_operation_id(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, len);
+}
+
+size_t velstatus_op_post_item_count(const velstatus_op *op)
+{
+    return op != NULL ? op->npost : 0;
+}
+
+int velstatus_op_post_items_null(const velstatus_op *op)
+{
+    return op == NULL || op->post_null;
+}
+
+const char *velstatus_op_post_item(const velstatus_op *op, size_t item, velstatus_op_field field, size_t *len)
+{
+    int f = (int)field - (int)VELSTATUS_OP_FIELD_RESOURCE_GROUP;
+    if (op == NULL || item >= op->npost || f < 0 || f > 3) {
+        if (len != NULL)
+            *len = 0;
+        return NULL;
+    }
+    if (len != NULL)
+        *len = op->post[item].f[f].len;
+    return op->post[item].f[f].p;
+}
+
+velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
+{
+    return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_UNKNOWN;
+}
+
+const char *velstatus_op_phase_text(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, len);
+}
+
+const char *velstatus_op_error(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, len);
+}
+
+int64_t velstatus_op_n_completed(const velstatus_op *op)
+{
+    return op != NULL ? op->n_completed : 0;
+}
+
+int64_t velstatus_op_n_total(const velstatus_op *op)
+{
+    return op != NULL ? op->n_total : 0;
+}
+
+const char *velstatus_op_operation_units(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, len);
+}
+
+const char *velstatus_op_description(const velstatus_op *op, size_t *len)
+{
+    return velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, len);
+}
+
+int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns)
+{
+    int has;
+    if (op == NULL || (int)which < 0 || (int)which > 2) {
+        if (ns != NULL)
+            *ns = 0;
+        return 0;
+    }
+    has = op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC;
+    if (ns != NULL)
+        *ns = has ? op->t[which] : 0;
+    return has;
+}
+
+int velstatus_op_created(const velstatus_op *op, int64_t *ns)
+{
+    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, ns);
+}
+
+int velstatus_op_started(const velstatus_op *op, int64_t *ns)
+{
+    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, ns);
+}
+
+int velstatus_op_updated(const velstatus_op *op, int64_t *ns)
+{
+    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, ns);
+}

@@ -1,0 +1,188 @@
+#!/bin/sh
+# velstatus operations reconcile|format|check: outputs, exit codes, the
+# examples, and a 100,000-operation file through the CLI.
+set -u
+v=${VELSTATUS:?}
+data=${VS_TEST_DATA:?}/operations
+ex=${VS_SRCDIR:?}/examples/operations
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs-ops.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+
+ok() { echo "ok $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err
+run() {
+    name=$1; want=$2; shift 2
+    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ "$rc" != "$want" ]; then
+        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
+    fi
+    return 0
+}
+# expect_out NAME TEXT : stdout equals TEXT exactly
+expect_out() {
+    if [ "$(cat "$tmp/out")" = "$2" ]; then ok "$1"; else bad "$1: got"; cat "$tmp/out"; echo "want"; echo "$2"; fi
+}
+# has NAME FILE TEXT : FILE contains TEXT
+has() {
+    if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: lacks '$3'"; cat "$2"; fi
+}
+
+# ---- format: byte-identical round trips ----
+for f in "$data/spec-example.json" "$ex/backup-itemoperations.json" "$ex/restore-itemoperations.json"; do
+    if run "format $(basename "$f")" 0 operations format "$f" && cmp -s "$tmp/out" "$f"; then
+        ok "format $(basename "$f") byte-identical"
+    else
+        bad "format $(basename "$f") differs"
+    fi
+done
+run "format stdin" 0 operations format - <"$data/spec-example.json" && cmp -s "$tmp/out" "$data/spec-example.json" \
+    && ok "format stdin" || bad "format stdin"
+printf '[ {"spec": {"restoreName": "r"}, "status": {"created": "2024-05-01T12:00:00.5+02:00"}} ]' >"$tmp/r.json"
+run "format sniffs restore" 0 operations format "$tmp/r.json" && expect_out "format sniffs restore" \
+'[{"spec":{"restoreName":"r","restoreUID":"","restoreItemAction":"","resourceIdentifier":{"Group":"","Resource":"","Namespace":"","Name":""},"operationID":""},"status":{"created":"2024-05-01T10:00:00Z"}}]'
+printf '[{"spec":{"backupName":1}}]' >"$tmp/bad.json"
+run "format bad input" 2 operations format "$tmp/bad.json" && has "format names the path" "$tmp/err" '[0].spec.backupName'
+printf '[{},\n{"status": }]' >"$tmp/bad2.json"
+run "format syntax error" 2 operations format "$tmp/bad2.json" && has "format gives the line" "$tmp/err" 'line 2'
+run "format missing file" 2 operations format "$tmp/nope.json" && has "format missing file message" "$tmp/err" 'cannot open'
+
+# ---- check ----
+run "check example" 0 operations check "$ex/backup-itemoperations.json" \
+    && expect_out "check example output" "$ex/backup-itemoperations.json: 5 backup operations, 0 problems"
+cat >"$tmp/problems.json" <<'EOF'
+[{"spec":{"backupName":"b","backupItemAction":"a","operationID":"x"},"status":{"phase":"Paused","created":"2024-05-01T10:00:00Z"}},
+ {"spec":{"backupName":"b","backupItemAction":"","operationID":"x"},"status":{"phase":"Failed","nCompleted":5,"nTotal":2}},
+ {"spec":{"backupName":"b","backupItemAction":"a","operationID":""},"status":{"phase":"New","nTotal":-1,"created":"2024-05-01T10:00:00Z"}}]
+EOF
+run "check problems" 1 operations check "$tmp/problems.json" && expect_out "check lists every problem" \
+"[0].status.phase: phase \"Paused\" is not New, InProgress, Completed or Failed (Velero skips the operation: not counted, not waited for)
+[1].spec.backupItemAction: empty: no plugin can be looked up
+[1].spec.operationID: \"x\" is also the ID of operation [0]
+[1].status.created: missing: the timeout cannot be evaluated (Velero would crash on it)
+[1].status.error: empty on a Failed operation
+[1].status.nCompleted: 5 is more than nTotal 2
+[2].spec.operationID: empty: the plugin cannot be asked for progress
+[2].status.nTotal: negative (-1)
+$tmp/problems.json: 3 backup operations, 8 problems"
+run "check json" 1 operations check -o json "$tmp/problems.json" \
+    && has "check json valid false" "$tmp/out" '{"kind":"backup","valid":false,"operations":3,"problems":[{"path":"[0].status.phase","message":'
+run "check syntax" 2 operations check "$tmp/bad2.json" && has "check syntax message" "$tmp/err" 'invalid JSON'
+
+# ---- reconcile: the examples ----
+bargs="--kind backup --phase WaitingForPluginOperations --now 2024-05-01T10:30:00Z --timeout 4h"
+run "reconcile backup velero" 0 operations reconcile $bargs --policy velero --progress "$ex/backup-progress.json" \
+    "$ex/backup-itemoperations.json" && expect_out "reconcile backup velero text" \
+"phase: WaitingForPluginOperationsPartiallyFailed
+stillInProgress: true
+changes: true
+completed: 2
+failed: 2
+inProgress: 1
+errors: 2
+  Asynchronous action timed out, plugin: velero.io/csi-pvc-backupper
+  unable to get valid BackupItemActionV2 for \"example.io/snapshot-exporter\", plugin: unknown
+canceled: 1
+  du-nightly-20240501-klmno
+operations: 5
+  du-nightly-20240501-abcde Completed 1073741824/1073741824 Bytes
+  du-nightly-20240501-fghij InProgress 0/4294967296 Bytes
+  du-nightly-20240501-klmno Failed 21474836480/53687091200 Bytes error=\"Asynchronous action timed out\"
+  du-nightly-20240501-pqrst Completed 2147483648/2147483648 Bytes
+  export-7f3a Failed 0/0 error=\"unable to get valid BackupItemActionV2 for \"example.io/snapshot-exporter\"\""
+run "reconcile backup hardened json" 0 operations reconcile $bargs --progress "$ex/backup-progress.json" -o json \
+    "$ex/backup-itemoperations.json" \
+    && has "hardened json head" "$tmp/out" '{"phase":"WaitingForPluginOperationsPartiallyFailed","stillInProgress":true,"changes":true,"completed":2,"failed":1,"inProgress":2,"errors":["Asynchronous action timed out, plugin: velero.io/csi-pvc-backupper"],"canceled":["du-nightly-20240501-klmno"],"operations":[{"spec":{"backupName":"nightly-20240501"' \
+    && has "hardened grace recorded" "$tmp/out" '"velstatusProgressErrorSince":"2024-05-01T10:30:00Z"'
+rargs="--kind restore --phase WaitingForPluginOperations --now 2024-05-02T08:05:00Z --timeout 4h"
+run "reconcile restore velero" 0 operations reconcile $rargs --policy velero --progress "$ex/restore-progress.json" \
+    -o json "$ex/restore-itemoperations.json" \
+    && has "restore errors raw" "$tmp/out" '"errors":["DataDownload is canceled","rpc error: code = Unavailable desc = connection refused"],"canceled":[]'
+run "reconcile restore hardened" 0 operations reconcile $rargs --progress "$ex/restore-progress.json" \
+    "$ex/restore-itemoperations.json" && has "restore errors suffixed" "$tmp/out" \
+    '  DataDownload is canceled, plugin: velero.io/csi-pvc-restorer'
+
+# the operations array of -o json is Velero's format: format must leave it unchanged
+run "reconcile json ops" 0 operations reconcile $bargs --policy velero --progress "$ex/backup-progress.json" -o json \
+    "$ex/backup-itemoperations.json"
+sed 's/.*,"operations"://; s/}$//' "$tmp/out" >"$tmp/ops-after.json"
+run "format reconciled ops" 0 operations format "$tmp/ops-after.json" && cmp -s "$tmp/out" "$tmp/ops-after.json" \
+    && ok "reconciled operations are Velero's bytes" || bad "reconciled operations are not Velero's bytes"
+
+# ---- BSL missing / read-only: no Progress or Cancel ----
+run "bsl missing" 0 operations reconcile $bargs --bsl missing --bsl-name primary --progress "$ex/backup-progress.json" \
+    -o json "$ex/backup-itemoperations.json" && has "bsl missing output" "$tmp/out" \
+    '{"phase":"PartiallyFailed","stillInProgress":true,"changes":false,"completed":1,"failed":0,"inProgress":4,"errors":["backupstoragelocations.velero.io \"primary\" not found"],"canceled":[],"operations":'
+run "bsl readonly" 0 operations reconcile $bargs --bsl readonly --progress "$ex/backup-progress.json" \
+    "$ex/backup-itemoperations.json" && has "bsl readonly output" "$tmp/out" '  BSL is read-only'
+run "restore bsl missing" 0 operations reconcile $rargs --bsl missing --progress "$ex/restore-progress.json" \
+    "$ex/restore-itemoperations.json" && has "restore bsl missing phase" "$tmp/out" 'phase: FinalizingPartiallyFailed' \
+    && has "restore bsl default name" "$tmp/out" 'backupstoragelocations.velero.io "default" not found'
+
+# ---- InProgress: the phase after the main run (SPEC §2.7) ----
+printf '[{"spec":{"backupName":"b","backupItemAction":"a","operationID":"o1"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]\n' >"$tmp/one.json"
+printf '{"o1":{"description":"running"}}' >"$tmp/running.json"
+printf '{"o1":{"completed":true}}' >"$tmp/done.json"
+for c in "0 running WaitingForPluginOperations" "2 running WaitingForPluginOperationsPartiallyFailed" \
+         "0 done Finalizing" "3 done FinalizingPartiallyFailed"; do
+    set -- $c
+    run "after run $c" 0 operations reconcile --kind backup --phase InProgress --errors "$1" --now 2024-05-01T10:00:10Z \
+        --timeout 1h --policy velero --progress "$tmp/$2.json" "$tmp/one.json" && has "after run $c" "$tmp/out" "phase: $3"
+done
+
+# absent from PROGRESS.json: Velero's InvalidOperationIDError
+printf '{}' >"$tmp/empty.json"
+run "absent id" 0 operations reconcile $bargs --policy velero --progress "$tmp/empty.json" "$tmp/one.json" \
+    && has "absent id message" "$tmp/out" '  operation ID o1 is invalid, plugin: a'
+printf '{"o1":{"error":""}}' >"$tmp/emptyerr.json"
+run "empty progress error" 0 operations reconcile $bargs --policy velero --progress "$tmp/emptyerr.json" "$tmp/one.json" \
+    && has "empty error wraps" "$tmp/out" '  plugin: a'
+
+# ---- usage errors ----
+run "no kind" 2 operations reconcile --phase InProgress --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
+    && has "no kind message" "$tmp/err" 'missing --kind'
+run "bad phase" 2 operations reconcile --kind restore --phase Queued --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
+    && has "bad phase message" "$tmp/err" '--phase'
+run "finished phase" 2 operations reconcile --kind backup --phase Completed --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
+    && has "finished phase message" "$tmp/err" 'no item operations to reconcile'
+run "bad now" 2 operations reconcile $bargs --now yesterday --progress "$tmp/empty.json" "$tmp/one.json" && has "bad now message" "$tmp/err" '--now'
+run "bad timeout" 2 operations reconcile $bargs --timeout 4 --progress "$tmp/empty.json" "$tmp/one.json" && has "bad timeout message" "$tmp/err" '--timeout'
+run "bad policy" 2 operations reconcile $bargs --policy strict --progress "$tmp/empty.json" "$tmp/one.json" && has "bad policy message" "$tmp/err" '--policy'
+run "bad bsl" 2 operations reconcile $bargs --bsl gone --progress "$tmp/empty.json" "$tmp/one.json" && has "bad bsl message" "$tmp/err" '--bsl'
+run "bad errors" 2 operations reconcile $bargs --errors -1 --progress "$tmp/empty.json" "$tmp/one.json" && has "bad errors message" "$tmp/err" '--errors'
+printf '{"o1":{"nTotal":"x"}}' >"$tmp/badprog.json"
+run "bad progress" 2 operations reconcile $bargs --progress "$tmp/badprog.json" "$tmp/one.json" && has "bad progress path" "$tmp/err" '["o1"].nTotal'
+run "unknown sub" 2 operations frobnicate && has "unknown sub message" "$tmp/err" 'unknown subcommand'
+run "help" 0 operations --help && has "help text" "$tmp/out" 'usage: velstatus operations reconcile'
+
+# ---- 100,000 operations through the CLI ----
+awk 'BEGIN {
+    printf "[";
+    for (i = 0; i < 100000; i++) {
+        if (i) printf ",";
+        ph = (i % 4 == 0) ? "Completed" : (i % 4 == 1) ? "InProgress" : "New";
+        printf "{\"spec\":{\"backupName\":\"big\",\"backupUID\":\"0b6a2c1e-3f0d-4d6e-9d1a-5c2b7e8f9a10\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"persistentvolumeclaims\",\"Namespace\":\"ns-%d\",\"Name\":\"data-%d\"},\"operationID\":\"du-big-%d\",\"postOperationItems\":[{\"Group\":\"velero.io\",\"Resource\":\"datauploads\",\"Namespace\":\"velero\",\"Name\":\"big-%d\"}]},\"status\":{\"phase\":\"%s\",\"nCompleted\":%d,\"nTotal\":1073741824,\"operationUnits\":\"Bytes\",\"description\":\"%s\",\"created\":\"2024-05-01T10:00:00Z\",\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:03:00Z\"}}", i % 100, i, i, i, ph, i * 10 + 1, ph;
+    }
+    printf "]\n";
+}' >"$tmp/big.json"
+awk 'BEGIN {
+    printf "{";
+    for (i = 0; i < 100000; i++) {
+        if (i % 4 == 0) continue;
+        if (i > 1) printf ",";
+        if (i % 4 == 3) printf "\"du-big-%d\":{\"completed\":true,\"nCompleted\":1073741824,\"nTotal\":1073741824,\"operationUnits\":\"Bytes\",\"description\":\"Completed\",\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:09:00Z\"}", i;
+        else printf "\"du-big-%d\":{\"nCompleted\":%d,\"nTotal\":1073741824,\"operationUnits\":\"Bytes\",\"description\":\"InProgress\",\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:09:00Z\"}", i, i * 20;
+    }
+    printf "}\n";
+}' >"$tmp/bigprog.json"
+run "100k format" 0 operations format "$tmp/big.json" && cmp -s "$tmp/out" "$tmp/big.json" && ok "100k round trip" || bad "100k round trip"
+run "100k reconcile" 0 operations reconcile --kind backup --phase WaitingForPluginOperations --now 2024-05-01T10:10:00Z \
+    --timeout 4h --policy velero --progress "$tmp/bigprog.json" -o json "$tmp/big.json" \
+    && { want='{"phase":"WaitingForPluginOperations","stillInProgress":true,"changes":true,"completed":50000,"failed":0,"inProgress":50000,"errors":[],"canceled":[],"operations":[{"spec":{"backupName":"big"'
+         if [ "$(head -c ${#want} "$tmp/out")" = "$want" ]; then ok "100k reconcile counts"
+         else bad "100k reconcile counts: $(head -c 200 "$tmp/out")"; fi; }
+run "100k check" 0 operations check "$tmp/big.json" && has "100k check" "$tmp/out" '100000 backup operations, 0 problems'
+
+exit $fail

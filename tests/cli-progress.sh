@@ -1,0 +1,81 @@
+#!/bin/sh
+# velstatus progress / describe-operations: golden output, stdin, exit codes, usage errors.
+set -u
+v=${VELSTATUS:?}
+d=${VS_TEST_DATA:?}/progress
+tmp=${TMPDIR:-/tmp}/vs_progress.$$
+fail=0
+now=2024-05-01T10:01:09Z
+golden() { # golden NAME FILE -- ARGS... : exit 0 and stdout byte-identical to FILE
+    name=$1; want=$2; shift 3
+    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
+    if [ "$rc" != 0 ]; then echo "FAIL $name: exit $rc"; cat "$tmp.err"; fail=1; return; fi
+    if ! cmp -s "$tmp.out" "$want"; then echo "FAIL $name: output differs from $want"; diff "$tmp.out" "$want"; fail=1; return; fi
+    echo "ok $name"
+}
+stderr_has() { # stderr_has NAME TEXT -- ARGS... : exit 2, nothing on stdout, stderr contains TEXT
+    name=$1; text=$2; shift 3
+    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
+    if [ "$rc" != 2 ]; then echo "FAIL $name: exit $rc, want 2"; fail=1; return; fi
+    if [ -s "$tmp.out" ]; then echo "FAIL $name: wrote to stdout"; fail=1; return; fi
+    if ! grep -qF -- "$text" "$tmp.err"; then echo "FAIL $name: stderr lacks '$text':"; cat "$tmp.err"; fail=1; return; fi
+    echo "ok $name"
+}
+
+# The operations section, as `velero backup describe [--details]` prints it
+# (the --details golden was produced by Go's fmt + text/tabwriter).
+golden describe-summary "$d/example-backup.summary.txt" -- describe-operations --kind backup "$d/example-backup-ops.json"
+golden describe-details "$d/example-backup.details.txt" -- describe-operations --kind backup --details "$d/example-backup-ops.json"
+golden describe-restore "$d/example-restore.details.txt" -- describe-operations --details --kind=restore "$d/example-restore-ops.json"
+# Aggregate progress: text and JSON.
+golden progress-text "$d/example-backup.progress.txt" -- progress --now "$now" "$d/example-backup-ops.json"
+golden progress-json "$d/example-backup.progress.json" -- progress --now="$now" -o json "$d/example-backup-ops.json"
+
+# stdin
+"$v" describe-operations --kind backup --details - <"$d/example-backup-ops.json" >"$tmp.out" 2>&1 &&
+    cmp -s "$tmp.out" "$d/example-backup.details.txt" && echo "ok describe-stdin" || { echo "FAIL describe-stdin"; fail=1; }
+"$v" progress -o json --now "$now" - <"$d/example-backup-ops.json" >"$tmp.out" 2>&1 &&
+    cmp -s "$tmp.out" "$d/example-backup.progress.json" && echo "ok progress-stdin" || { echo "FAIL progress-stdin"; fail=1; }
+
+# An empty list prints nothing (with or without --details); null is a nil list.
+for list in '[]' 'null'; do
+    for det in "" --details; do
+        out=$(printf '%s' "$list" | "$v" describe-operations --kind backup $det -); rc=$?
+        if [ "$rc" = 0 ] && [ -z "$out" ]; then echo "ok describe-empty $list $det"; else echo "FAIL describe-empty $list $det: rc $rc [$out]"; fail=1; fi
+    done
+done
+out=$(printf '[]' | "$v" progress --now "$now" -o json -)
+want='{"attempted":0,"new":0,"inProgress":0,"completed":0,"failed":0,"unquantified":0,"units":[],"summary":"no operations"}'
+[ "$out" = "$want" ] && echo "ok progress-empty" || { echo "FAIL progress-empty: $out"; fail=1; }
+
+# The progress summary follows --now: 64 s later the in-progress operations
+# have moved nothing, so the one without `updated` halves its rate.
+out=$("$v" progress --now 2024-05-01T10:02:13Z "$d/example-backup-ops.json")
+want='3 of 5 operations done (1 failed, 2 in progress); Bytes: 1.5 GiB of 4.0 GiB (37%), ETA 4m16s'
+[ "$out" = "$want" ] && echo "ok progress-now" || { echo "FAIL progress-now: $out"; fail=1; }
+
+# Bad input: exit 2 with a message naming the problem.
+stderr_has progress-no-now '--now RFC3339 is required' -- progress "$d/example-backup-ops.json"
+stderr_has progress-bad-now '--now' -- progress --now yesterday "$d/example-backup-ops.json"
+stderr_has progress-bad-format '-o must be text or json' -- progress --now "$now" -o yaml "$d/example-backup-ops.json"
+stderr_has progress-bad-kind '--kind must be backup or restore' -- progress --now "$now" --kind schedule "$d/example-backup-ops.json"
+stderr_has progress-no-file 'needs OPS.json' -- progress --now "$now"
+stderr_has progress-two-files 'unexpected argument' -- progress --now "$now" a.json b.json
+stderr_has progress-missing-file 'cannot open' -- progress --now "$now" "$d/does-not-exist.json"
+stderr_has progress-unknown-opt 'unknown option "--details"' -- progress --now "$now" --details x.json
+printf '[{"spec":{},"status":{"nTotal":"ten"}}]' >"$tmp.bad"
+stderr_has progress-schema '[0].status.nTotal' -- progress --now "$now" "$tmp.bad"
+stderr_has describe-schema '[0].status.nTotal' -- describe-operations --kind backup "$tmp.bad"
+printf '[{"spec":' >"$tmp.bad"
+stderr_has describe-parse 'line 1' -- describe-operations --kind backup "$tmp.bad"
+stderr_has describe-no-kind '--kind backup|restore is required' -- describe-operations "$d/example-backup-ops.json"
+stderr_has describe-bad-kind '--kind must be backup or restore' -- describe-operations --kind both "$d/example-backup-ops.json"
+stderr_has describe-kind-no-value '--kind needs a value' -- describe-operations --kind
+stderr_has describe-unknown-opt 'unknown option "-o"' -- describe-operations --kind backup -o json "$d/example-backup-ops.json"
+stderr_has describe-no-file 'needs OPS.json' -- describe-operations --kind backup --details
+for c in progress describe-operations; do
+    "$v" $c --help | grep -q "usage: velstatus $c" && echo "ok $c --help" || { echo "FAIL $c --help"; fail=1; }
+    "$v" $c >/dev/null 2>&1; [ $? = 2 ] && echo "ok $c no-args" || { echo "FAIL $c no-args"; fail=1; }
+done
+rm -f "$tmp.out" "$tmp.err" "$tmp.bad"
+exit $fail
