@@ -15,6 +15,7 @@ $(VS_PY_CDEF): $(include_HEADERS) $(velstatusinc_HEADERS) $(nodist_velstatusinc_
 	$(CPP) -P -DVELSTATUS_CDEF -I$(top_srcdir)/include -I$(top_builddir)/include \
 	  $(top_srcdir)/include/velstatus.h > $@.tmp && mv $@.tmp $@
 VS_PY_FILES = \
+	bindings/python/README.md \
 	bindings/python/_build_ffi.py \
 	bindings/python/callbacks.cdef \
 	bindings/python/velstatus/__init__.py \
@@ -25,14 +26,18 @@ VS_PY_FILES = \
 	bindings/python/velstatus/_core.py \
 	bindings/python/velstatus/_server_status.py \
 	bindings/python/velstatus/_retry.py \
+	bindings/python/velstatus/_operations.py \
+	bindings/python/velstatus/_progress.py \
 	bindings/python/tests/conftest.py \
 	bindings/python/tests/test_core.py \
 	bindings/python/tests/test_server_status.py \
 	bindings/python/tests/test_retry.py \
 	bindings/python/tests/test_example.py \
-	examples/python/host.py
+	bindings/python/tests/test_operations.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES)
-bindings/python/run-tests.log: $(VS_PY_CDEF) $(VS_PY_FILES) lib/libvelstatus.la tools/velstatus$(EXEEXT)
+# (examples/python/host.py ships with examples/, see examples/local.mk)
+bindings/python/run-tests.log: $(VS_PY_CDEF) $(VS_PY_FILES) examples/python/host.py lib/libvelstatus.la \
+	  tools/velstatus$(EXEEXT)
 clean-local: clean-python
 clean-python:
 	-rm -rf bindings/python/_cffi_tmp bindings/python/_velstatus_cffi.* bindings/python/velstatus.cdef \

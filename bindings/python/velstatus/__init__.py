@@ -22,6 +22,9 @@ from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerV
                              ServerTracker, StepResult, server_status_step)
 from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedule, RetryResult, retry,
                      retry_result, retry_transition)
+from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
+                          Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
+from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
 
@@ -38,4 +41,7 @@ __all__ = [
     "ServerTracker", "StepResult", "server_status_step",
     "RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult", "retry",
     "retry_result", "retry_transition",
+    "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
+    "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error",
+    "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]
