@@ -2,6 +2,7 @@
 
 import datetime
 import gc
+import os
 import threading
 
 import pytest
@@ -277,3 +278,38 @@ def test_phase_on_restart_follows_policy():
     assert vs.phase_on_restart("backup", "ReadyToStart", "velero").action is vs.RestartAction.NONE
     assert vs.phase_on_restart("backup", "ReadyToStart").action is vs.RestartAction.REQUEUE
     assert vs.phase_on_restart("backup", "Completed") == (vs.RestartAction.NONE, vs.Phase.COMPLETED)
+
+
+# -- the cdef ------------------------------------------------------------------
+
+def test_callbacks_cdef_declares_only_trampolines(srcdir):
+    """STYLE §2.15: no library declaration is copied by hand; callbacks.cdef
+    holds only extern "Python" trampolines, each defined with def_extern."""
+    import glob
+    import re
+
+    here = os.path.join(srcdir, "bindings", "python")
+    with open(os.path.join(here, "callbacks.cdef"), encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    decls = [d.strip() for d in text.split(";") if d.strip()]
+    assert decls and all(d.startswith('extern "Python"') for d in decls), decls
+    names = [re.search(r"\b(_vs_\w+)\s*\(", d).group(1) for d in decls]
+    source = ""
+    for path in glob.glob(os.path.join(here, "velstatus", "*.py")):
+        with open(path, encoding="utf-8") as f:
+            source += f.read()
+    for name in names:
+        assert re.search(r"@ffi\.def_extern\(onerror=\w+\)\ndef %s\(userdata\b" % name, source), name
+        assert hasattr(lib, name)
+
+
+def test_every_library_function_is_in_the_module():
+    """The cdef is the preprocessed header: every VELSTATUS_API function is there."""
+    with open(os.path.join(os.environ["VS_BUILDDIR"], "bindings", "python", "velstatus.cdef"),
+              encoding="utf-8") as f:
+        cdef = f.read()
+    import re
+    names = set(re.findall(r"\b(velstatus_[a-z0-9_]+)\s*\(", cdef))
+    assert len(names) > 150
+    for name in names:
+        assert callable(getattr(lib, name)), name
