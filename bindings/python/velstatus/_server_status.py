@@ -21,7 +21,11 @@ from ._core import duration_ns, policy_ptr, time_ns
 from ._enums import c_enum
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
-from . import _retry  # noqa: F401  (defines the _vs_rt_* trampolines the step shares)
+from . import _retry
+
+# The step's classify/sleep/random/now slots use the retry host's trampolines
+# (same signatures), which importing _retry defines with def_extern.
+_SHARED_TRAMPOLINES = (_retry._vs_rt_classify, _retry._vs_rt_sleep, _retry._vs_rt_random, _retry._vs_rt_now)
 
 __all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
            "ServerTracker", "StepResult", "server_status_step"]
