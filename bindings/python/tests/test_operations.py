@@ -346,3 +346,40 @@ def test_op_reports_client_equals_python_callbacks(srcdir):
     reports.close()
     with pytest.raises(vs.StateError):
         reports.get("x")
+
+
+def test_callbacks_are_released_without_the_garbage_collector(srcdir):
+    import gc
+    import weakref
+
+    class Plugin:
+        def __call__(self, op):
+            return vs.Progress(completed=True, n_completed=1, n_total=1)
+
+    class Crash(Exception):
+        pass
+
+    class CrashingPlugin:
+        def __call__(self, op):
+            raise Crash()
+
+    text = example(srcdir, "backup-itemoperations.json")
+    gc.disable()
+    try:
+        for cls in (Plugin, CrashingPlugin):
+            plugin = cls()
+            ref = weakref.ref(plugin)
+            with vs.OpList.from_json(text) as ops:
+                try:
+                    ops.reconcile(plugin, now=NOW)
+                except Crash:
+                    pass
+            del plugin
+            assert ref() is None, cls.__name__  # no reference cycle keeps it alive
+        fn = Plugin()  # any object: retry() returns it
+        ref = weakref.ref(fn)
+        assert vs.retry(lambda: fn, vs.Backoff.default_retry(), sleep=lambda s: None) is fn
+        del fn
+        assert ref() is None
+    finally:
+        gc.enable()

@@ -181,6 +181,11 @@ class _Host:
     def userdata(self):
         return self._handle
 
+    def release(self):
+        """Drops the handle after the C call: it refers back to this object,
+        so keeping it would leave a cycle for the garbage collector."""
+        self._handle = None
+
     def _stash(self, exc):
         if self._exc is None:
             self._exc = exc

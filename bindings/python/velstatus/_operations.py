@@ -486,6 +486,7 @@ class OpList:
                 host.check(status, err)
                 return _read_result(out[0])
             finally:
+                host.release()
                 if out[0] != ffi.NULL:
                     lib.velstatus_reconcile_result_free(out[0])
 

@@ -244,6 +244,7 @@ class _RetryHost(_Host):
                 lib.velstatus_retry_result_free(out[0])
             self.texts.clear()
             self.errors.clear()
+            self.release()
 
 
 @ffi.def_extern(onerror=_onerror)

@@ -511,5 +511,6 @@ def server_status_step(list_bsls, publish, read_status=None, default_location=No
     finally:
         host.keep.clear()
         host.errors.clear()
+        host.release()
         if own:
             ctx.close()
