@@ -118,6 +118,23 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
     return VELSTATUS_OK;
 }
 
+/* ---- token tables ---- */
+
+const char *velstatus__token_of(const char *const *table, size_t n, int v)
+{
+    return v >= 0 && (size_t)v < n ? table[v] : NULL;
+}
+
+int velstatus__token_find(const char *const *table, size_t n, const char *s, size_t len)
+{
+    if (!s && len)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(table[i]) == len && (len == 0 || memcmp(table[i], s, len) == 0))
+            return (int)i;
+    return -1;
+}
+
 /* ---- context and allocation ---- */
 
 static void *libc_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }

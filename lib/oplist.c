@@ -200,31 +200,22 @@ const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t ind
 
 /* ---- public: phases ---- */
 
+/* Indexed by velstatus_op_phase; UNKNOWN (0) has no token of its own. */
+static const char *const op_phase_names[] = {"", "New", "InProgress", "Completed", "Failed"};
+_Static_assert(VELSTATUS_OP_PHASE_UNKNOWN == 0 && VELSTATUS_OP_PHASE_NEW == 1 &&
+                   VELSTATUS_OP_PHASE_IN_PROGRESS == 2 && VELSTATUS_OP_PHASE_COMPLETED == 3 &&
+                   VELSTATUS_OP_PHASE_FAILED == 4,
+               "op phase token table");
+
 const char *velstatus_op_phase_to_string(velstatus_op_phase phase)
 {
-    switch (phase) {
-    case VELSTATUS_OP_PHASE_NEW: return "New";
-    case VELSTATUS_OP_PHASE_IN_PROGRESS: return "InProgress";
-    case VELSTATUS_OP_PHASE_COMPLETED: return "Completed";
-    case VELSTATUS_OP_PHASE_FAILED: return "Failed";
-    case VELSTATUS_OP_PHASE_UNKNOWN: break;
-    }
-    return NULL;
+    return phase == VELSTATUS_OP_PHASE_UNKNOWN ? NULL : velstatus__token_of(op_phase_names, 5, (int)phase);
 }
 
 velstatus_op_phase velstatus_op_phase_from_string(const char *s, size_t len)
 {
-    if (s == NULL)
-        return VELSTATUS_OP_PHASE_UNKNOWN;
-    if (len == 3 && memcmp(s, "New", 3) == 0)
-        return VELSTATUS_OP_PHASE_NEW;
-    if (len == 10 && memcmp(s, "InProgress", 10) == 0)
-        return VELSTATUS_OP_PHASE_IN_PROGRESS;
-    if (len == 9 && memcmp(s, "Completed", 9) == 0)
-        return VELSTATUS_OP_PHASE_COMPLETED;
-    if (len == 6 && memcmp(s, "Failed", 6) == 0)
-        return VELSTATUS_OP_PHASE_FAILED;
-    return VELSTATUS_OP_PHASE_UNKNOWN;
+    int i = s ? velstatus__token_find(op_phase_names, 5, s, len) : -1;
+    return i < 0 ? VELSTATUS_OP_PHASE_UNKNOWN : (velstatus_op_phase)i;
 }
 
 /* ---- public: building ---- */

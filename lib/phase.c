@@ -23,33 +23,25 @@ static const char *const phase_names[] = {
 };
 _Static_assert(sizeof(phase_names) / sizeof(phase_names[0]) == PHASE_LAST + 1, "phase table size");
 
+static const char *const kind_names[] = {"backup", "restore"};
+
 const char *velstatus_kind_to_string(velstatus_kind kind)
 {
-    switch (kind) {
-    case VELSTATUS_KIND_BACKUP: return "backup";
-    case VELSTATUS_KIND_RESTORE: return "restore";
-    }
-    return NULL;
+    return velstatus__token_of(kind_names, 2, (int)kind);
 }
 
 velstatus_status velstatus_kind_from_string(const char *s, size_t len, velstatus_kind *out)
 {
-    if (!s || !out)
+    int i = s && out ? velstatus__token_find(kind_names, 2, s, len) : -1;
+    if (i < 0)
         return VELSTATUS_E_INVALID;
-    if (len == 6 && memcmp(s, "backup", 6) == 0)
-        *out = VELSTATUS_KIND_BACKUP;
-    else if (len == 7 && memcmp(s, "restore", 7) == 0)
-        *out = VELSTATUS_KIND_RESTORE;
-    else
-        return VELSTATUS_E_INVALID;
+    *out = (velstatus_kind)i;
     return VELSTATUS_OK;
 }
 
 const char *velstatus_phase_to_string(velstatus_phase phase)
 {
-    if ((unsigned)phase > (unsigned)PHASE_LAST)
-        return NULL;
-    return phase_names[phase];
+    return velstatus__token_of(phase_names, PHASE_LAST + 1, (int)phase);
 }
 
 int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase)
@@ -77,8 +69,9 @@ velstatus_status velstatus_phase_from_string(velstatus_phase *out, velstatus_kin
         *out = VELSTATUS_PHASE_NEW; /* Velero shows "" as New (SPEC §3.2) */
         return VELSTATUS_OK;
     }
-    for (int i = 0; i <= (int)PHASE_LAST; i++) {
-        if (strlen(phase_names[i]) == len && memcmp(phase_names[i], s, len) == 0) {
+    {
+        int i = velstatus__token_find(phase_names, PHASE_LAST + 1, s, len);
+        if (i >= 0) {
             if (!velstatus_phase_valid(kind, (velstatus_phase)i))
                 return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: a %s has no phase \"%s\"", kname,
                                             phase_names[i]);
@@ -261,12 +254,9 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
     return VELSTATUS_OK;
 }
 
+static const char *const restart_names[] = {"none", "mark_failed", "requeue"};
+
 const char *velstatus_restart_action_to_string(velstatus_restart_action action)
 {
-    switch (action) {
-    case VELSTATUS_RESTART_NONE: return "none";
-    case VELSTATUS_RESTART_MARK_FAILED: return "mark_failed";
-    case VELSTATUS_RESTART_REQUEUE: return "requeue";
-    }
-    return NULL;
+    return velstatus__token_of(restart_names, 3, (int)action);
 }

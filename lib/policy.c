@@ -45,25 +45,19 @@ velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset
     return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown preset %d", (int)preset);
 }
 
+static const char *const preset_names[] = {"velero", "hardened"};
+
 const char *velstatus_preset_to_string(velstatus_preset preset)
 {
-    switch (preset) {
-    case VELSTATUS_PRESET_VELERO: return "velero";
-    case VELSTATUS_PRESET_HARDENED: return "hardened";
-    }
-    return NULL;
+    return velstatus__token_of(preset_names, 2, (int)preset);
 }
 
 velstatus_status velstatus_preset_from_string(const char *s, size_t len, velstatus_preset *out)
 {
-    if (!s || !out)
+    int i = s && out ? velstatus__token_find(preset_names, 2, s, len) : -1;
+    if (i < 0)
         return VELSTATUS_E_INVALID;
-    if (len == 6 && memcmp(s, "velero", 6) == 0)
-        *out = VELSTATUS_PRESET_VELERO;
-    else if (len == 8 && memcmp(s, "hardened", 8) == 0)
-        *out = VELSTATUS_PRESET_HARDENED;
-    else
-        return VELSTATUS_E_INVALID;
+    *out = (velstatus_preset)i;
     return VELSTATUS_OK;
 }
 

@@ -804,21 +804,15 @@ _Static_assert(sizeof(class_names) / sizeof(class_names[0]) == VELSTATUS_RETRY_C
 _Static_assert(sizeof(backoff_kind_names) / sizeof(backoff_kind_names[0]) == VELSTATUS_BACKOFF_DEFAULT_RETRY + 1,
                "backoff kind table");
 
-static const char *token_of(const char *const *table, size_t n, int v)
-{
-    return v >= 0 && (size_t)v < n ? table[v] : NULL;
-}
+#define token_of velstatus__token_of
 
 static velstatus_status token_parse(const char *const *table, size_t n, const char *s, size_t len, int *out)
 {
-    if (!s || !out)
+    int i = s && out ? velstatus__token_find(table, n, s, len) : -1;
+    if (i < 0)
         return VELSTATUS_E_INVALID;
-    for (size_t i = 0; i < n; i++)
-        if (strlen(table[i]) == len && memcmp(table[i], s, len) == 0) {
-            *out = (int)i;
-            return VELSTATUS_OK;
-        }
-    return VELSTATUS_E_INVALID;
+    *out = i;
+    return VELSTATUS_OK;
 }
 
 #define VS_N(t) (sizeof(t) / sizeof((t)[0]))

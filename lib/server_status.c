@@ -27,13 +27,7 @@ static const char *const status_tokens[] = {"Ready", "PartiallyReady", "Waiting"
 
 const char *velstatus_server_status_to_string(velstatus_server_status status)
 {
-    unsigned s = (unsigned)status;
-    return s < 4 ? status_tokens[s] : NULL;
-}
-
-static int token_eq(const char *tok, const char *s, size_t len)
-{
-    return strlen(tok) == len && (len == 0 || memcmp(tok, s, len) == 0);
+    return velstatus__token_of(status_tokens, 4, (int)status);
 }
 
 velstatus_status velstatus_server_status_from_string(velstatus_server_status *out, const char *s, size_t len,
@@ -41,11 +35,11 @@ velstatus_status velstatus_server_status_from_string(velstatus_server_status *ou
 {
     if (!out || (!s && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
-    for (unsigned i = 0; i < 4; i++)
-        if (token_eq(status_tokens[i], s, len)) {
-            *out = (velstatus_server_status)i;
-            return VELSTATUS_OK;
-        }
+    int i = velstatus__token_find(status_tokens, 4, s, len);
+    if (i >= 0) {
+        *out = (velstatus_server_status)i;
+        return VELSTATUS_OK;
+    }
     return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                 "unknown server status \"%.*s\" (want Ready, PartiallyReady, Waiting or NotReady)",
                                 (int)(len > 64 ? 64 : len), s ? s : "");
@@ -73,11 +67,11 @@ velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *ou
 {
     if (!out || (!s && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
-    for (unsigned i = 0; i < VS_NREASONS; i++)
-        if (token_eq(reason_tokens[i], s, len)) {
-            *out = (velstatus_server_reason)(1u << i);
-            return VELSTATUS_OK;
-        }
+    int i = velstatus__token_find(reason_tokens, VS_NREASONS, s, len);
+    if (i >= 0) {
+        *out = (velstatus_server_reason)(1u << i);
+        return VELSTATUS_OK;
+    }
     return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown server-status reason \"%.*s\"",
                                 (int)(len > 64 ? 64 : len), s ? s : "");
 }

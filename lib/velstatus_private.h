@@ -75,6 +75,13 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
  * bytes as \ufffd. */
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html);
 
+/* ---- token tables (enum <-> string) ----
+ * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL
+ * outside the table; token_find matches exactly (case-sensitive, length
+ * too), s may be NULL only with len 0, and returns the index or -1. */
+const char *velstatus__token_of(const char *const *table, size_t n, int v);
+int velstatus__token_find(const char *const *table, size_t n, const char *s, size_t len);
+
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking
  * struct_size (E_ABI). Every function taking a policy calls this first. */
