@@ -102,6 +102,9 @@ def test_bsl_objects_and_errors():
     assert ei.value.line == 2
     with pytest.raises(TypeError):
         vs.server_status([vs.Bsl("a"), bsl("b")])
+    # any iterable, read once: a generator of Bsl or of dicts
+    assert vs.server_status(x for x in b).json == vs.server_status(b).json
+    assert vs.server_status(bsl(n) for n in "ab").total == 2
 
 
 def test_tracker_matches_classify(srcdir):

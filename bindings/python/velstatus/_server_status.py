@@ -222,20 +222,20 @@ class _Options:
         self.c.retry_timeout_ns = duration_ns(retry_timeout)
 
 
-def _bsls_json(bsls):
-    """JSON bytes for kubectl text (str/bytes) or a list/dict of BSL objects; None for Bsl lists."""
+def _bsls_input(bsls):
+    """(JSON bytes, None) for kubectl text (str/bytes) or BSL dicts; (None, [Bsl]) for Bsl objects."""
     if isinstance(bsls, str):
-        return bsls.encode("utf-8")
+        return bsls.encode("utf-8"), None
     if isinstance(bsls, (bytes, bytearray, memoryview)):
-        return bytes(bsls)
+        return bytes(bsls), None
     if isinstance(bsls, dict):
-        return json.dumps(bsls, allow_nan=False).encode("utf-8")
-    items = list(bsls)
+        return json.dumps(bsls, allow_nan=False).encode("utf-8"), None
+    items = list(bsls)  # any iterable, read once
     if items and all(isinstance(b, Bsl) for b in items):
-        return None
+        return None, items
     if not all(isinstance(b, dict) for b in items):
         raise TypeError("bsls must be JSON text, a dict, or a list of dicts or of Bsl, not a mix")
-    return json.dumps(items, allow_nan=False).encode("utf-8")
+    return json.dumps(items, allow_nan=False).encode("utf-8"), None
 
 
 def _decode(ctx, data, use):
@@ -276,7 +276,7 @@ def server_status(bsls, default_location=None, now=None, stale_after=None, three
             check(lib.velstatus_server_status_classify(out, cset, opts.c, err), err)
             return _take_verdict(out, p)
 
-        data = _bsls_json(bsls)
+        data, items = _bsls_input(bsls)
         if data is not None:
             return _decode(ctx, data, classify)
         with ctx._held() as p:
@@ -284,7 +284,7 @@ def server_status(bsls, default_location=None, now=None, stale_after=None, three
             err = new_error()
             check(lib.velstatus_bsl_set_new(out, p, err), err)
             try:
-                for b in bsls:
+                for b in items:
                     check(lib.velstatus_bsl_set_add(out[0], *b._c_args(), err), err)
                 return classify(out[0], p)
             finally:
@@ -412,7 +412,7 @@ class _StepHost(_Host):
 @ffi.def_extern(onerror=_onerror)
 def _vs_ss_list_bsls(userdata, json_p, json_len):
     host = ffi.from_handle(userdata)
-    data = _bsls_json(host.list_bsls())
+    data, _ = _bsls_input(host.list_bsls())
     if data is None:
         raise TypeError("list_bsls() must return JSON text or BSL dicts")
     buf = ffi.new("char[]", data)
