@@ -376,10 +376,10 @@ def test_callbacks_are_released_without_the_garbage_collector(srcdir):
                     pass
             del plugin
             assert ref() is None, cls.__name__  # no reference cycle keeps it alive
-        fn = Plugin()  # any object: retry() returns it
-        ref = weakref.ref(fn)
-        assert vs.retry(lambda: fn, vs.Backoff.default_retry(), sleep=lambda s: None) is fn
-        del fn
+        box = [Plugin()]  # any object: retry() returns it
+        ref = weakref.ref(box[0])
+        assert vs.retry(lambda: box[0], vs.Backoff.default_retry(), sleep=lambda s: None) is ref()
+        box.clear()
         assert ref() is None
     finally:
         gc.enable()
