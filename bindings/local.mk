@@ -60,6 +60,8 @@ VS_GO_DIST_FILES = \
 	bindings/go/operations.go \
 	bindings/go/operations_test.go \
 	bindings/go/reports.go \
+	bindings/go/progress.go \
+	bindings/go/progress_test.go \
 	bindings/go/handle.go \
 	bindings/go/phase.go \
 	bindings/go/policy.go \

@@ -1,6 +1,7 @@
 package velstatus
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // goTool is the go command that runs these tests ($GO from make check).
@@ -113,6 +115,9 @@ func TestExampleReconcileMatchesCLI(t *testing.T) {
 		for _, c := range cli.Canceled {
 			want = append(want, "  canceled: "+c+"\n")
 		}
+		// The progress summary and describe line of the records after the pass.
+		want = append(want, "  progress: "+summaryOf(t, cli.Operations, now)+"\n",
+			"  Backup Item Operations:  ")
 		want = append(want, "== reconcile (Progress panics)\n  Reconcile returned: velstatus: ",
 			"callback panicked: plugin connection lost", "[VELSTATUS_E_HOST]")
 		text := string(out)
@@ -123,6 +128,31 @@ func TestExampleReconcileMatchesCLI(t *testing.T) {
 		}
 		t.Logf("example output at %s:\n%s", now, text)
 	}
+}
+
+// summaryOf aggregates the CLI's records after a pass, through the binding.
+func summaryOf(t *testing.T, records []json.RawMessage, now string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	buf.WriteString("[")
+	for i, r := range records {
+		if i > 0 {
+			buf.WriteString(",")
+		}
+		buf.Write(r)
+	}
+	buf.WriteString("]")
+	ol, err := DecodeOpList(KindBackup, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ol.Close()
+	tm, _ := time.Parse(time.RFC3339, now)
+	p, err := ol.Progress(tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Summary
 }
 
 func mustRead(t *testing.T, path string) []byte {

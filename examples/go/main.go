@@ -164,6 +164,17 @@ func reconcileDemo(opsPath, progressPath, nowText string) error {
 	for _, c := range res.Canceled {
 		fmt.Printf("  canceled: %s\n", c.OperationID)
 	}
+	p, err := ops.Progress(now)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  progress: %s\n", p.Summary)
+	describe, err := ops.Describe(false)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  %s", describe)
+
 	fmt.Println("== reconcile (Progress panics)")
 	again, err := velstatus.DecodeOpList(velstatus.KindBackup, data)
 	if err != nil {
