@@ -9,6 +9,9 @@
 set -u
 srcdir=${VS_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${VS_BUILDDIR:-$(pwd)}
+# make check exports these; defaults for running the script by hand.
+VELSTATUS=${VELSTATUS:-$builddir/tools/velstatus}
+export VELSTATUS
 go=${GO:-}
 if [ -z "$go" ]; then
     go=$(command -v go 2>/dev/null || true)
