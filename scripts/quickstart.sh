@@ -16,5 +16,16 @@ for f in ../examples/bsl/*.json; do
     printf '%-28s ' "$(basename "$f"):"
     $v server-status "$f"
 done
+ops=../examples/operations
+echo
+echo "== reconcile a backup's item operations (Velero preset), then its progress and describe text"
+$v operations reconcile --kind backup --phase WaitingForPluginOperations --now 2024-05-01T10:30:00Z \
+    --timeout 4h --policy velero --progress $ops/backup-progress.json $ops/backup-itemoperations.json
+$v progress --now 2024-05-01T10:30:00Z $ops/backup-itemoperations.json
+$v describe-operations --kind backup $ops/backup-itemoperations.json
+echo
+echo "== Velero's status-patch retry schedule for --resource-timeout=10m"
+$v backoff --velero-cap 10m
+echo
 printf 'phase check: '
 $v phase check --kind backup InProgress Finalizing

@@ -3,6 +3,7 @@
  * means updating the size assertion deliberately, nothing else. */
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "harness.h"
 #include "velstatus.h"
@@ -41,6 +42,49 @@ _Static_assert(offsetof(velstatus_policy, unix_epoch_is_unknown) == 40, "policy.
 _Static_assert(offsetof(velstatus_policy, report_cancel_results) == 44, "policy.cancel");
 _Static_assert(offsetof(velstatus_policy, retry_classify_errors) == 48, "policy.classify");
 _Static_assert(offsetof(velstatus_policy, retry_forgotten_patches) == 52, "policy.forgotten");
+
+_Static_assert(sizeof(velstatus_policy) == 56, "policy size");
+
+/* operations.h (LP64; the other areas pin theirs in their own suites:
+ * check_server_status.c, check_retry.c) */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(velstatus_op_progress, struct_size) == 0, "velstatus_op_progress.struct_size");
+_Static_assert(offsetof(velstatus_op_progress, flags) == 4, "velstatus_op_progress.flags");
+_Static_assert(offsetof(velstatus_op_progress, report) == 8, "velstatus_op_progress.report");
+_Static_assert(offsetof(velstatus_op_progress, completed) == 12, "velstatus_op_progress.completed");
+_Static_assert(offsetof(velstatus_op_progress, n_completed) == 16, "velstatus_op_progress.n_completed");
+_Static_assert(offsetof(velstatus_op_progress, n_total) == 24, "velstatus_op_progress.n_total");
+_Static_assert(offsetof(velstatus_op_progress, err) == 32, "velstatus_op_progress.err");
+_Static_assert(offsetof(velstatus_op_progress, err_len) == 40, "velstatus_op_progress.err_len");
+_Static_assert(offsetof(velstatus_op_progress, operation_units) == 48, "velstatus_op_progress.operation_units");
+_Static_assert(offsetof(velstatus_op_progress, operation_units_len) == 56, "velstatus_op_progress.operation_units_len");
+_Static_assert(offsetof(velstatus_op_progress, description) == 64, "velstatus_op_progress.description");
+_Static_assert(offsetof(velstatus_op_progress, description_len) == 72, "velstatus_op_progress.description_len");
+_Static_assert(offsetof(velstatus_op_progress, has_started) == 80, "velstatus_op_progress.has_started");
+_Static_assert(offsetof(velstatus_op_progress, started_ns) == 88, "velstatus_op_progress.started_ns");
+_Static_assert(offsetof(velstatus_op_progress, has_updated) == 96, "velstatus_op_progress.has_updated");
+_Static_assert(offsetof(velstatus_op_progress, updated_ns) == 104, "velstatus_op_progress.updated_ns");
+_Static_assert(sizeof(velstatus_op_progress) == 112, "velstatus_op_progress size");
+_Static_assert(offsetof(velstatus_plugin_client, struct_size) == 0, "velstatus_plugin_client.struct_size");
+_Static_assert(offsetof(velstatus_plugin_client, flags) == 4, "velstatus_plugin_client.flags");
+_Static_assert(offsetof(velstatus_plugin_client, userdata) == 8, "velstatus_plugin_client.userdata");
+_Static_assert(offsetof(velstatus_plugin_client, progress) == 16, "velstatus_plugin_client.progress");
+_Static_assert(offsetof(velstatus_plugin_client, cancel) == 24, "velstatus_plugin_client.cancel");
+_Static_assert(sizeof(velstatus_plugin_client) == 32, "velstatus_plugin_client size");
+_Static_assert(offsetof(velstatus_reconcile_options, struct_size) == 0, "velstatus_reconcile_options.struct_size");
+_Static_assert(offsetof(velstatus_reconcile_options, flags) == 4, "velstatus_reconcile_options.flags");
+_Static_assert(offsetof(velstatus_reconcile_options, phase) == 8, "velstatus_reconcile_options.phase");
+_Static_assert(offsetof(velstatus_reconcile_options, bsl) == 12, "velstatus_reconcile_options.bsl");
+_Static_assert(offsetof(velstatus_reconcile_options, now_ns) == 16, "velstatus_reconcile_options.now_ns");
+_Static_assert(offsetof(velstatus_reconcile_options, timeout_ns) == 24, "velstatus_reconcile_options.timeout_ns");
+_Static_assert(offsetof(velstatus_reconcile_options, errors) == 32, "velstatus_reconcile_options.errors");
+_Static_assert(offsetof(velstatus_reconcile_options, bsl_name) == 40, "velstatus_reconcile_options.bsl_name");
+_Static_assert(offsetof(velstatus_reconcile_options, bsl_name_len) == 48, "velstatus_reconcile_options.bsl_name_len");
+_Static_assert(offsetof(velstatus_reconcile_options, policy) == 56, "velstatus_reconcile_options.policy");
+_Static_assert(offsetof(velstatus_reconcile_options, completed_before) == 64, "velstatus_reconcile_options.completed_before");
+_Static_assert(offsetof(velstatus_reconcile_options, failed_before) == 72, "velstatus_reconcile_options.failed_before");
+_Static_assert(sizeof(velstatus_reconcile_options) == 80, "velstatus_reconcile_options size");
+#endif
 
 /* Enum values are part of the ABI too. */
 _Static_assert(VELSTATUS_PHASE_DELETING == 12, "phase values");

@@ -89,9 +89,9 @@ canceled: 1
 operations: 5
   du-nightly-20240501-abcde Completed 1073741824/1073741824 Bytes
   du-nightly-20240501-fghij InProgress 0/4294967296 Bytes
-  du-nightly-20240501-klmno Failed 21474836480/53687091200 Bytes error=\"Asynchronous action timed out\"
+  du-nightly-20240501-klmno Failed 21474836480/53687091200 Bytes error: Asynchronous action timed out
   du-nightly-20240501-pqrst Completed 2147483648/2147483648 Bytes
-  export-7f3a Failed 0/0 error=\"unable to get valid BackupItemActionV2 for \"example.io/snapshot-exporter\"\""
+  export-7f3a Failed 0/0 error: unable to get valid BackupItemActionV2 for \"example.io/snapshot-exporter\""
 run "reconcile backup hardened json" 0 operations reconcile $bargs --progress "$ex/backup-progress.json" -o json \
     "$ex/backup-itemoperations.json" \
     && has "hardened json head" "$tmp/out" '{"phase":"WaitingForPluginOperationsPartiallyFailed","stillInProgress":true,"changes":true,"completed":2,"failed":1,"inProgress":2,"errors":["Asynchronous action timed out, plugin: velero.io/csi-pvc-backupper"],"canceled":["du-nightly-20240501-klmno"],"operations":[{"spec":{"backupName":"nightly-20240501"' \

@@ -422,7 +422,7 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
         if (ul)
             printf(" %.*s", (int)ul, un);
         if (el)
-            printf(" error=\"%.*s\"", (int)el, er);
+            printf(" error: %.*s", (int)el, er); /* last on the line: no quoting needed */
         printf("\n");
     }
 }

@@ -1,0 +1,418 @@
+package velstatus
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestVersion(t *testing.T) {
+	if Version() != HeaderVersion {
+		t.Fatalf("linked library %q, headers %q", Version(), HeaderVersion)
+	}
+	parts := strings.Split(Version(), ".")
+	if len(parts) != 3 {
+		t.Fatalf("version %q is not MAJOR.MINOR.PATCH", Version())
+	}
+	var n uint32
+	for _, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 || v > 255 {
+			t.Fatalf("version %q: bad component %q", Version(), p)
+		}
+		n = n<<8 | uint32(v)
+	}
+	if VersionNumber() != n {
+		t.Fatalf("VersionNumber() = %#x, want %#x from %q", VersionNumber(), n, Version())
+	}
+}
+
+func TestStatusNames(t *testing.T) {
+	want := map[Status]string{
+		StatusOK: "VELSTATUS_OK", StatusNoMem: "VELSTATUS_E_NOMEM", StatusInvalid: "VELSTATUS_E_INVALID",
+		StatusParse: "VELSTATUS_E_PARSE", StatusSchema: "VELSTATUS_E_SCHEMA", StatusHost: "VELSTATUS_E_HOST",
+		StatusABI: "VELSTATUS_E_ABI", StatusRange: "VELSTATUS_E_RANGE", StatusState: "VELSTATUS_E_STATE",
+		StatusPassthrough: "VELSTATUS_PASSTHROUGH", StatusInternal: "VELSTATUS_E_INTERNAL",
+	}
+	descs := map[string]bool{}
+	for s, name := range want {
+		if s.String() != name {
+			t.Errorf("Status(%d).String() = %q, want %q", int(s), s.String(), name)
+		}
+		d := s.Describe()
+		if d == "" || descs[d] {
+			t.Errorf("Status(%d).Describe() = %q: empty or not unique", int(s), d)
+		}
+		descs[d] = true
+	}
+	// Values are the documented ABI (STYLE §2.4).
+	if StatusNoMem != -1 || StatusState != -8 || StatusPassthrough != -30 || StatusInternal != -99 {
+		t.Fatal("status values moved")
+	}
+	// An unknown code still prints something, never panics.
+	if Status(-55).String() == "" {
+		t.Error("unknown status prints empty")
+	}
+}
+
+func TestErrorsIsAndAs(t *testing.T) {
+	_, err := ParseTime("2024-13-01T00:00:00Z")
+	if err == nil {
+		t.Fatal("month 13 parsed")
+	}
+	if !errors.Is(err, ErrParse) {
+		t.Fatalf("errors.Is(%v, ErrParse) = false", err)
+	}
+	for _, other := range []error{ErrNoMem, ErrInvalid, ErrSchema, ErrHost, ErrABI, ErrRange, ErrState, ErrInternal} {
+		if errors.Is(err, other) {
+			t.Errorf("errors.Is(%v, %v) = true", err, other)
+		}
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("errors.As(%T) failed", err)
+	}
+	if e.Code != StatusParse || e.Offset != 5 || e.Line != 1 || e.Column != 6 {
+		t.Errorf("error position: %+v, want code PARSE at offset 5 (line 1, column 6)", e)
+	}
+	if !strings.Contains(e.Message, `"2024-13-01T00:00:00Z"`) {
+		t.Errorf("message %q does not quote the input", e.Message)
+	}
+	if s := err.Error(); !strings.HasPrefix(s, "velstatus: ") || !strings.HasSuffix(s, "[VELSTATUS_E_PARSE]") ||
+		!strings.Contains(s, "(line 1, column 6)") {
+		t.Errorf("Error() = %q", s)
+	}
+	// Wrapped by the caller, it still matches.
+	wrapped := fmt.Errorf("reading backup: %w", err)
+	if !errors.Is(wrapped, ErrParse) {
+		t.Error("wrapped error lost its status")
+	}
+	_, err = ParseTime("9999-12-31T23:59:59Z")
+	if !errors.Is(err, ErrRange) {
+		t.Errorf("year 9999: %v, want ErrRange", err)
+	}
+}
+
+func TestContextLifecycle(t *testing.T) {
+	ctx, err := NewContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	if err := ctx.do(func(c *cctx) error { called = c != nil; return nil }); err != nil || !called {
+		t.Fatalf("do on an open context: %v, called=%v", err, called)
+	}
+	if err := ctx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctx.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+	err = ctx.do(func(*cctx) error { t.Error("ran on a closed context"); return nil })
+	if !errors.Is(err, ErrState) {
+		t.Fatalf("do after Close: %v, want ErrState", err)
+	}
+}
+
+// Durations: the library must agree with Go's own time package, bit for bit
+// and message for message.
+func TestDurationMatchesGo(t *testing.T) {
+	inputs := []string{"0", "4h0m0s", "1h30m", "10ms", "1.5s", "-2m", "300us", "300µs", "300μs", "1.0000000001s",
+		".5h", "5.h", "", "1", "1x", "h", "+3m", "-0", "9223372036854775807ns", "9223372036854775808ns",
+		"-9223372036854775808ns", "2562047h47m16.854775807s", "2562047h47m16.854775808s",
+		"-2562047h47m16.854775808s", "0.3333333333333333333h", "1e3s", "1h-2m", " 1s", "1s ", "3000000h"}
+	for _, s := range inputs {
+		got, gerr := ParseDuration(s)
+		want, werr := time.ParseDuration(s)
+		if (gerr == nil) != (werr == nil) {
+			t.Errorf("ParseDuration(%q): err %v, Go: %v", s, gerr, werr)
+			continue
+		}
+		if werr != nil {
+			var e *Error
+			if !errors.As(gerr, &e) || e.Message != werr.Error() {
+				t.Errorf("ParseDuration(%q): message %q, Go %q", s, e.Message, werr.Error())
+			}
+			if !errors.Is(gerr, ErrParse) && !errors.Is(gerr, ErrRange) {
+				t.Errorf("ParseDuration(%q): %v is neither ErrParse nor ErrRange", s, gerr)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("ParseDuration(%q) = %d, Go %d", s, got, want)
+		}
+	}
+	r := rand.New(rand.NewSource(7))
+	values := []time.Duration{0, 1, -1, math.MaxInt64, math.MinInt64, time.Microsecond, 999, 1000, 1001,
+		time.Millisecond, time.Second, time.Minute, time.Hour, 4 * time.Hour, -90 * time.Minute}
+	for i := 0; i < 2000; i++ {
+		values = append(values, time.Duration(r.Int63()>>uint(r.Intn(63))*int64(1-2*r.Intn(2))))
+	}
+	for _, d := range values {
+		if got := FormatDuration(d); got != d.String() {
+			t.Fatalf("FormatDuration(%d) = %q, Go %q", int64(d), got, d.String())
+		}
+		back, err := ParseDuration(FormatDuration(d))
+		if err != nil || back != d {
+			t.Fatalf("round trip of %d: %d, %v", int64(d), back, err)
+		}
+	}
+}
+
+func TestTimeMatchesGo(t *testing.T) {
+	inputs := []string{"2024-05-01T10:00:00Z", "2024-05-01T10:00:00.5Z", "2024-05-01T10:00:00,5Z",
+		"2024-05-01T1:00:00Z", "2024-02-29T00:00:00+01:00", "2023-02-29T00:00:00Z", "2024-05-01T10:00:00+24:00",
+		"2024-05-01 10:00:00Z", "2024-05-01T10:00:00z", "1970-01-01T00:00:00Z",
+		"1969-12-31T23:59:59.999999999Z", "", "x", "2024-05-01T10:00:60Z",
+		"2262-04-11T23:47:16.854775807Z", "1677-09-21T00:12:43.145224192Z", "2024-05-01T10:00:00-07:30"}
+	for _, s := range inputs {
+		got, gerr := ParseTime(s)
+		want, werr := time.Parse(time.RFC3339Nano, s)
+		if (gerr == nil) != (werr == nil) {
+			t.Errorf("ParseTime(%q): err %v, Go: %v", s, gerr, werr)
+			continue
+		}
+		if gerr != nil {
+			continue
+		}
+		if !got.Equal(want) || got.Location() != time.UTC {
+			t.Errorf("ParseTime(%q) = %v, Go %v", s, got, want)
+		}
+	}
+	// The library follows Go 1.20 and later (time.h); Debian's go 1.19
+	// differs on these two, so they are checked against time.h instead.
+	if _, err := ParseTime("2024-05-01T10:00:00+25:00"); !errors.Is(err, ErrParse) {
+		t.Errorf("offset +25:00: %v, want ErrParse", err)
+	}
+	if got, err := ParseTimeNanos("2024-05-01T10:00:00.1234567891Z"); err != nil || got%1e9 != 123456789 {
+		t.Errorf("10 fraction digits: %d, %v; want the 10th truncated", got, err)
+	}
+	r := rand.New(rand.NewSource(11))
+	for i := 0; i < 2000; i++ {
+		ns := r.Int63() * int64(1-2*r.Intn(2))
+		if i%3 == 0 {
+			ns -= ns % int64(time.Second)
+		}
+		tm := time.Unix(0, ns).UTC()
+		if got, err := FormatTime(tm, true); err != nil || got != tm.Format(time.RFC3339Nano) {
+			t.Fatalf("FormatTime(%d, nano) = %q, %v; Go %q", ns, got, err, tm.Format(time.RFC3339Nano))
+		}
+		if got, err := FormatTime(tm, false); err != nil || got != tm.Truncate(time.Second).Format(time.RFC3339) {
+			// Truncate rounds toward the zero time (year 1), i.e. floors, as metav1.Time does.
+			t.Fatalf("FormatTime(%d) = %q, %v; Go %q", ns, got, err, tm.Truncate(time.Second).Format(time.RFC3339))
+		}
+		if got, err := FormatTimeGo(tm); err != nil || got != tm.String() {
+			t.Fatalf("FormatTimeGo(%d) = %q, %v; Go %q", ns, got, err, tm.String())
+		}
+		back, err := ParseTimeNanos(FormatTimeNanos(ns, true))
+		if err != nil || back != ns {
+			t.Fatalf("round trip of %d: %d, %v", ns, back, err)
+		}
+	}
+	if _, err := FormatTime(time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), true); !errors.Is(err, ErrRange) {
+		t.Errorf("year 3000: %v, want ErrRange", err)
+	}
+	if _, err := FormatTimeGo(time.Time{}); !errors.Is(err, ErrRange) {
+		t.Errorf("zero time: %v, want ErrRange", err)
+	}
+}
+
+// allPhases lists the enum by value; the names come from the library.
+func allPhases() []Phase {
+	var ps []Phase
+	for p := PhaseNew; p <= PhaseDeleting; p++ {
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+func TestPhaseStrings(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range allPhases() {
+		s := p.String()
+		if s == "" || strings.HasPrefix(s, "Phase(") || seen[s] {
+			t.Fatalf("Phase(%d).String() = %q", int(p), s)
+		}
+		seen[s] = true
+		back, err := ParsePhase(KindBackup, s)
+		if err != nil || back != p {
+			t.Errorf("ParsePhase(backup, %q) = %v, %v", s, back, err)
+		}
+		if !p.ValidFor(KindBackup) {
+			t.Errorf("%v not valid for backups", p)
+		}
+		text, err := p.MarshalText()
+		if err != nil || string(text) != s {
+			t.Errorf("%v.MarshalText() = %q, %v", p, text, err)
+		}
+		restoreValid := p != PhaseQueued && p != PhaseReadyToStart && p != PhaseDeleting
+		if p.ValidFor(KindRestore) != restoreValid {
+			t.Errorf("%v.ValidFor(restore) = %v", p, !restoreValid)
+		}
+		_, err = ParsePhase(KindRestore, s)
+		if (err == nil) != restoreValid || (err != nil && !errors.Is(err, ErrInvalid)) {
+			t.Errorf("ParsePhase(restore, %q): %v", s, err)
+		}
+		terminal := p == PhaseFailedValidation || p == PhaseCompleted || p == PhasePartiallyFailed || p == PhaseFailed
+		if p.IsTerminal(KindBackup) != terminal {
+			t.Errorf("%v.IsTerminal(backup) = %v", p, !terminal)
+		}
+	}
+	if PhaseWaitingForPluginOperations.String() != "WaitingForPluginOperations" {
+		t.Errorf("wire spelling: %q", PhaseWaitingForPluginOperations.String())
+	}
+	if p, err := ParsePhase(KindBackup, ""); err != nil || p != PhaseNew {
+		t.Errorf(`ParsePhase("") = %v, %v; want New`, p, err)
+	}
+	if _, err := ParsePhase(KindBackup, "completed"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("case-insensitive parse: %v", err)
+	}
+	if s := Phase(99).String(); s != "Phase(99)" {
+		t.Errorf("Phase(99).String() = %q", s)
+	}
+	if _, err := Phase(-1).MarshalText(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("MarshalText of -1: %v", err)
+	}
+	if KindBackup.String() != "backup" || KindRestore.String() != "restore" || Kind(5).String() != "Kind(5)" {
+		t.Error("kind names")
+	}
+	for _, k := range []Kind{KindBackup, KindRestore} {
+		if got, err := ParseKind(k.String()); err != nil || got != k {
+			t.Errorf("ParseKind(%q) = %v, %v", k.String(), got, err)
+		}
+	}
+	if _, err := ParseKind("Backup"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("ParseKind(Backup): %v", err)
+	}
+}
+
+func TestPhaseTransitions(t *testing.T) {
+	legal, ctl, err := PhaseTransition(KindBackup, PhaseInProgress, PhaseWaitingForPluginOperations)
+	if err != nil || !legal || ctl == "" {
+		t.Errorf("InProgress -> Waiting: %v %q %v", legal, ctl, err)
+	}
+	legal, ctl, err = PhaseTransition(KindBackup, PhaseCompleted, PhaseNew)
+	if err != nil || legal || ctl != "" {
+		t.Errorf("Completed -> New: %v %q %v", legal, ctl, err)
+	}
+	legal, ctl, err = PhaseTransition(KindRestore, PhaseFailed, PhaseFailed)
+	if err != nil || !legal || ctl != "none" {
+		t.Errorf("Failed -> Failed: %v %q %v", legal, ctl, err)
+	}
+	if _, _, err = PhaseTransition(KindRestore, PhaseQueued, PhaseInProgress); !errors.Is(err, ErrInvalid) {
+		t.Errorf("restore Queued: %v", err)
+	}
+	// SPEC-velero §2.7: the phase after the main run.
+	cases := []struct {
+		fatal      bool
+		errs       int64
+		inProgress bool
+		want       Phase
+	}{
+		{true, 0, true, PhaseFailed},
+		{false, 3, true, PhaseWaitingForPluginOperationsPartiallyFailed},
+		{false, 1, false, PhaseFinalizingPartiallyFailed},
+		{false, 0, true, PhaseWaitingForPluginOperations},
+		{false, 0, false, PhaseFinalizing},
+		{false, -5, false, PhaseFinalizing},
+	}
+	for _, k := range []Kind{KindBackup, KindRestore} {
+		for _, c := range cases {
+			if got := PhaseAfterRun(k, c.fatal, c.errs, c.inProgress); got != c.want {
+				t.Errorf("PhaseAfterRun(%v, %+v) = %v", k, c, got)
+			}
+		}
+	}
+	// SPEC-velero §6.17: Velero leaves a ReadyToStart backup alone at restart.
+	act, next, err := PhaseOnRestart(KindBackup, PhaseReadyToStart, PolicyVelero())
+	if err != nil || act != RestartNone || next != PhaseReadyToStart {
+		t.Errorf("velero ReadyToStart at restart: %v %v %v", act, next, err)
+	}
+	act, next, err = PhaseOnRestart(KindBackup, PhaseReadyToStart, nil)
+	if err != nil || act != RestartRequeue || next != PhaseReadyToStart {
+		t.Errorf("hardened ReadyToStart at restart: %v %v %v", act, next, err)
+	}
+	act, next, err = PhaseOnRestart(KindRestore, PhaseInProgress, nil)
+	if err != nil || act != RestartMarkFailed || next != PhaseFailed || act.String() != "mark_failed" {
+		t.Errorf("InProgress at restart: %v %v %v", act, next, err)
+	}
+	if _, _, err = PhaseOnRestart(KindRestore, PhaseDeleting, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("restore Deleting at restart: %v", err)
+	}
+}
+
+func TestPolicyPresets(t *testing.T) {
+	v, h := PolicyVelero(), PolicyHardened()
+	if v.Preset != PresetVelero || h.Preset != PresetHardened {
+		t.Fatalf("presets: %v %v", v.Preset, h.Preset)
+	}
+	// policy.h documents each knob as `velero / hardened`.
+	if !v.ZeroTimeoutExpires || h.ZeroTimeoutExpires || v.LevelTriggeredPartialFailure ||
+		!h.LevelTriggeredPartialFailure || v.ProgressErrorGrace != 0 || h.ProgressErrorGrace != time.Minute ||
+		v.RetryClassifyErrors || !h.RetryClassifyErrors || v.ReportCancelResults || !h.ReportCancelResults {
+		t.Errorf("preset knobs: velero %+v hardened %+v", *v, *h)
+	}
+	for _, p := range []Preset{PresetVelero, PresetHardened} {
+		got, err := PolicyPreset(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := PolicyVelero()
+		if p == PresetHardened {
+			want = PolicyHardened()
+		}
+		if *got != *want {
+			t.Errorf("PolicyPreset(%v) = %+v, want %+v", p, *got, *want)
+		}
+		if round := policyFromC(got.toC()); round != *got {
+			t.Errorf("C round trip of %v: %+v", p, round)
+		}
+		if back, err := ParsePreset(p.String()); err != nil || back != p {
+			t.Errorf("ParsePreset(%q) = %v, %v", p.String(), back, err)
+		}
+	}
+	if _, err := PolicyPreset(Preset(9)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("PolicyPreset(9): %v", err)
+	}
+	if _, err := ParsePreset("Velero"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("ParsePreset(Velero): %v", err)
+	}
+	// A changed knob reaches the library: the hardened preset with
+	// RequeueReadyToStartOnRestart off behaves as Velero at restart.
+	p := PolicyHardened()
+	p.RequeueReadyToStartOnRestart = false
+	if act, _, err := PhaseOnRestart(KindBackup, PhaseReadyToStart, p); err != nil || act != RestartNone {
+		t.Errorf("knob not passed to C: %v %v", act, err)
+	}
+}
+
+// Package-level functions use a context per call: safe from many goroutines.
+func TestConcurrentUse(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				d := time.Duration(g*1000+i) * time.Millisecond
+				back, err := ParseDuration(FormatDuration(d))
+				if err != nil || back != d {
+					errs <- fmt.Errorf("goroutine %d: %v %v", g, back, err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}

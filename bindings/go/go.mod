@@ -1,0 +1,3 @@
+module libvelstatus.invalid/velstatus
+
+go 1.19

@@ -1,0 +1,137 @@
+package velstatus
+
+/*
+#include <velstatus.h>
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// Preset says which preset a policy was made from (velstatus_preset).
+type Preset int
+
+// The presets, with the values of the C enum.
+const (
+	PresetVelero   Preset = C.VELSTATUS_PRESET_VELERO   // Velero HEAD, quirk for quirk
+	PresetHardened Preset = C.VELSTATUS_PRESET_HARDENED // the recommended default
+)
+
+// String returns "velero" or "hardened" (velstatus_preset_to_string).
+func (p Preset) String() string {
+	if s := C.velstatus_preset_to_string(C.velstatus_preset(p)); s != nil {
+		return C.GoString(s)
+	}
+	return fmt.Sprintf("Preset(%d)", int(p))
+}
+
+// ParsePreset parses "velero" or "hardened".
+func ParsePreset(s string) (Preset, error) {
+	b := []byte(s)
+	p, n := cbuf(b)
+	var out C.velstatus_preset
+	st := C.velstatus_preset_from_string(p, n, &out)
+	runtime.KeepAlive(b)
+	if st != C.VELSTATUS_OK {
+		return 0, &Error{Code: Status(st), Message: fmt.Sprintf("unknown preset %q", s)}
+	}
+	return Preset(out), nil
+}
+
+// Policy holds the knobs of velstatus_policy (policy.h documents each one
+// and the SPEC-velero section behind it). Start from PolicyVelero() or
+// PolicyHardened() and change single knobs. A nil *Policy passed to any
+// function means the hardened preset.
+type Policy struct {
+	Preset Preset // the preset this was made from (informational)
+
+	RequeueReadyToStartOnRestart bool          // SPEC §6.17
+	ZeroTimeoutExpires           bool          // SPEC §2.8, §6.3
+	LevelTriggeredPartialFailure bool          // SPEC §2.5, §6.6
+	UnknownPhaseFails            bool          // SPEC §2.4 step 0, §6.5
+	ProgressErrorGrace           time.Duration // SPEC §2.4 steps 1-2, §6.4
+	RestoreErrorPluginSuffix     bool          // SPEC §2.4, §6.9
+	CompareTimesByInstant        bool          // SPEC §2.4 step 4, §6.10
+	UnixEpochIsUnknown           bool          // SPEC §2.2, §6.11
+	ReportCancelResults          bool          // SPEC §2.4 step 6, §6.13
+	RetryClassifyErrors          bool          // SPEC §4.2, §6.14
+	RetryForgottenPatches        bool          // SPEC §4.3, §6.15
+}
+
+// PolicyVelero returns the Velero-exact preset (velstatus_policy_velero).
+func PolicyVelero() *Policy {
+	p := policyFromC(C.velstatus_policy_velero())
+	return &p
+}
+
+// PolicyHardened returns the hardened preset (velstatus_policy_hardened).
+func PolicyHardened() *Policy {
+	p := policyFromC(C.velstatus_policy_hardened())
+	return &p
+}
+
+// PolicyPreset returns the named preset (velstatus_policy_preset).
+func PolicyPreset(preset Preset) (*Policy, error) {
+	var cp C.velstatus_policy
+	var cerr C.velstatus_error
+	if err := check(C.velstatus_policy_preset(&cp, C.velstatus_preset(preset), &cerr), &cerr); err != nil {
+		return nil, err
+	}
+	p := policyFromC(cp)
+	return &p, nil
+}
+
+func policyFromC(c C.velstatus_policy) Policy {
+	return Policy{
+		Preset:                       Preset(c.preset),
+		RequeueReadyToStartOnRestart: c.requeue_ready_to_start_on_restart != 0,
+		ZeroTimeoutExpires:           c.zero_timeout_expires != 0,
+		LevelTriggeredPartialFailure: c.level_triggered_partial_failure != 0,
+		UnknownPhaseFails:            c.unknown_phase_fails != 0,
+		ProgressErrorGrace:           time.Duration(c.progress_error_grace_ns),
+		RestoreErrorPluginSuffix:     c.restore_error_plugin_suffix != 0,
+		CompareTimesByInstant:        c.compare_times_by_instant != 0,
+		UnixEpochIsUnknown:           c.unix_epoch_is_unknown != 0,
+		ReportCancelResults:          c.report_cancel_results != 0,
+		RetryClassifyErrors:          c.retry_classify_errors != 0,
+		RetryForgottenPatches:        c.retry_forgotten_patches != 0,
+	}
+}
+
+// toC builds the C struct. It starts from the C preset so that a knob the
+// Go struct does not know yet keeps the preset's value.
+func (p *Policy) toC() C.velstatus_policy {
+	var c C.velstatus_policy
+	if p.Preset == PresetVelero {
+		c = C.velstatus_policy_velero()
+	} else {
+		c = C.velstatus_policy_hardened()
+	}
+	c.preset = C.uint32_t(p.Preset)
+	c.requeue_ready_to_start_on_restart = cbool(p.RequeueReadyToStartOnRestart)
+	c.zero_timeout_expires = cbool(p.ZeroTimeoutExpires)
+	c.level_triggered_partial_failure = cbool(p.LevelTriggeredPartialFailure)
+	c.unknown_phase_fails = cbool(p.UnknownPhaseFails)
+	c.progress_error_grace_ns = C.int64_t(p.ProgressErrorGrace)
+	c.restore_error_plugin_suffix = cbool(p.RestoreErrorPluginSuffix)
+	c.compare_times_by_instant = cbool(p.CompareTimesByInstant)
+	c.unix_epoch_is_unknown = cbool(p.UnixEpochIsUnknown)
+	c.report_cancel_results = cbool(p.ReportCancelResults)
+	c.retry_classify_errors = cbool(p.RetryClassifyErrors)
+	c.retry_forgotten_patches = cbool(p.RetryForgottenPatches)
+	return c
+}
+
+// cptr returns a pointer to a C copy of the policy, or NULL for a nil
+// policy (the hardened preset). The copy lives in Go memory and holds no Go
+// pointers, so it may be passed to one C call.
+func (p *Policy) cptr() *C.velstatus_policy {
+	if p == nil {
+		return nil
+	}
+	c := p.toC()
+	return &c
+}

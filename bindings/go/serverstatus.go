@@ -1,0 +1,636 @@
+package velstatus
+
+/*
+#include <stdlib.h>
+#include <velstatus.h>
+
+// shim.c: fills the vtable with the C trampolines of callbacks.go.
+extern void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read,
+                                    int with_classify);
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"time"
+	"unsafe"
+)
+
+// ServerState is the server status: "Ready", "PartiallyReady", "Waiting" or
+// "NotReady", the strings the CLI prints. The values of ServerReady & co.
+// come from the library (velstatus_server_status_to_string).
+type ServerState string
+
+// Reason is a reason flag token, e.g. "some_unavailable"
+// (velstatus_server_reason_to_string); see doc/server-status.md.
+type Reason string
+
+// The server states and reasons, read from the library at init.
+var (
+	ServerReady          = serverStateOf(C.VELSTATUS_SERVER_READY)
+	ServerPartiallyReady = serverStateOf(C.VELSTATUS_SERVER_PARTIALLY_READY)
+	ServerWaiting        = serverStateOf(C.VELSTATUS_SERVER_WAITING)
+	ServerNotReady       = serverStateOf(C.VELSTATUS_SERVER_NOT_READY)
+
+	ReasonNoBSL               = reasonOf(C.VELSTATUS_SERVER_REASON_NO_BSL)
+	ReasonPending             = reasonOf(C.VELSTATUS_SERVER_REASON_PENDING)
+	ReasonAllUnavailable      = reasonOf(C.VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE)
+	ReasonSomeUnavailable     = reasonOf(C.VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE)
+	ReasonSomePending         = reasonOf(C.VELSTATUS_SERVER_REASON_SOME_PENDING)
+	ReasonNoDefault           = reasonOf(C.VELSTATUS_SERVER_REASON_NO_DEFAULT)
+	ReasonMultipleDefaults    = reasonOf(C.VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS)
+	ReasonDefaultNotAvailable = reasonOf(C.VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE)
+	ReasonDefaultReadOnly     = reasonOf(C.VELSTATUS_SERVER_REASON_DEFAULT_READONLY)
+	ReasonStale               = reasonOf(C.VELSTATUS_SERVER_REASON_STALE)
+	ReasonUnknownPhase        = reasonOf(C.VELSTATUS_SERVER_REASON_UNKNOWN_PHASE)
+)
+
+func serverStateOf(s C.velstatus_server_status) ServerState {
+	p := C.velstatus_server_status_to_string(s)
+	if p == nil {
+		panic(fmt.Sprintf("velstatus: server status %d has no name", int(s)))
+	}
+	return ServerState(C.GoString(p))
+}
+
+func reasonOf(r C.velstatus_server_reason) Reason {
+	p := C.velstatus_server_reason_to_string(r)
+	if p == nil {
+		panic(fmt.Sprintf("velstatus: reason %d has no name", int(r)))
+	}
+	return Reason(C.GoString(p))
+}
+
+// String returns the state's token.
+func (s ServerState) String() string { return string(s) }
+
+// String returns the reason's token.
+func (r Reason) String() string { return string(r) }
+
+// cvalue converts the token to the C enum (velstatus_server_status_from_string).
+func (s ServerState) cvalue() (C.velstatus_server_status, error) {
+	b := []byte(s)
+	p, n := cbuf(b)
+	var out C.velstatus_server_status
+	var cerr C.velstatus_error
+	st := C.velstatus_server_status_from_string(&out, p, n, &cerr)
+	runtime.KeepAlive(b)
+	return out, check(st, &cerr)
+}
+
+// cvalue converts the token to its flag (velstatus_server_reason_from_string).
+func (r Reason) cvalue() (C.velstatus_server_reason, error) {
+	b := []byte(r)
+	p, n := cbuf(b)
+	var out C.velstatus_server_reason
+	var cerr C.velstatus_error
+	st := C.velstatus_server_reason_from_string(&out, p, n, &cerr)
+	runtime.KeepAlive(b)
+	return out, check(st, &cerr)
+}
+
+// reasonsOf splits a reason bitmask into tokens, sorted as the JSON
+// encoding sorts them. A bit the library has no name for is kept as
+// "reason_bit_N" rather than dropped.
+func reasonsOf(mask C.uint32_t) []Reason {
+	rs := []Reason{}
+	for bit := 0; bit < 32; bit++ {
+		if mask&(1<<uint(bit)) == 0 {
+			continue
+		}
+		if p := C.velstatus_server_reason_to_string(C.velstatus_server_reason(1 << uint(bit))); p != nil {
+			rs = append(rs, Reason(C.GoString(p)))
+		} else {
+			rs = append(rs, Reason(fmt.Sprintf("reason_bit_%d", bit)))
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i] < rs[j] })
+	return rs
+}
+
+// reasonMask joins tokens into the C bitmask.
+func reasonMask(rs []Reason) (C.uint32_t, error) {
+	var m C.uint32_t
+	for _, r := range rs {
+		v, err := r.cvalue()
+		if err != nil {
+			return 0, err
+		}
+		m |= C.uint32_t(v)
+	}
+	return m, nil
+}
+
+// Options says how to classify (velstatus_server_status_options). The zero
+// value is the library's default: no default-location setting, no
+// staleness check, four states.
+type Options struct {
+	// DefaultLocation is the server's --default-backup-storage-location:
+	// when non-empty, the BSL of that name alone is the default.
+	DefaultLocation string
+	// CheckStale enables the staleness check: an Available BSL whose last
+	// validation is older than StaleAfter at Now (or missing) counts as
+	// pending and is flagged "stale".
+	CheckStale bool
+	Now        time.Time     // the present instant (with CheckStale)
+	StaleAfter time.Duration // the staleness bound, >= 0 (with CheckStale)
+	// ThreeState reports NotReady as Waiting (the three-status reading).
+	ThreeState bool
+	// Policy drives the publish retries of ServerStatusStep (nil: hardened).
+	Policy *Policy
+	// RetryTimeout is the retry budget of one publish (Velero's
+	// --resource-timeout); 0 means Velero's default, 10 minutes.
+	RetryTimeout time.Duration
+}
+
+// cOptions is a C options struct. The default-location text is copied into
+// C memory (a Go struct passed to C may not point at Go memory); release it
+// with free once the C call is over (the tracker keeps its own copy).
+type cOptions struct {
+	c C.velstatus_server_status_options
+}
+
+func (o *Options) toC() (*cOptions, error) {
+	co := &cOptions{}
+	C.velstatus_server_status_options_init(&co.c, C.size_t(unsafe.Sizeof(co.c)))
+	if !o.CheckStale && (o.StaleAfter != 0 || !o.Now.IsZero()) {
+		return nil, errorf(StatusInvalid, "Options.Now and Options.StaleAfter need Options.CheckStale")
+	}
+	if o.CheckStale {
+		ns, err := unixNanos(o.Now)
+		if err != nil {
+			return nil, err
+		}
+		co.c.check_stale = 1
+		co.c.now_ns = C.int64_t(ns)
+		co.c.stale_after_ns = C.int64_t(o.StaleAfter)
+	}
+	co.c.three_state = cbool(o.ThreeState)
+	co.c.retry_timeout_ns = C.int64_t(o.RetryTimeout)
+	if o.Policy != nil {
+		// The options point at the policy, so it lives in C memory too.
+		cp := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
+		*cp = o.Policy.toC()
+		co.c.policy = cp
+	}
+	if o.DefaultLocation != "" {
+		co.c.default_location = (*C.char)(C.CBytes([]byte(o.DefaultLocation)))
+		co.c.default_location_len = C.size_t(len(o.DefaultLocation))
+	}
+	return co, nil
+}
+
+func (co *cOptions) ptr() *C.velstatus_server_status_options { return &co.c }
+
+func (co *cOptions) free() {
+	if co.c.policy != nil {
+		C.free(unsafe.Pointer(co.c.policy))
+		co.c.policy = nil
+	}
+	if co.c.default_location != nil {
+		C.free(unsafe.Pointer(co.c.default_location))
+		co.c.default_location = nil
+	}
+}
+
+// BSL is one BackupStorageLocation as the classification sees it.
+type BSL struct {
+	Name          string    // metadata.name: non-empty, unique
+	Phase         string    // status.phase, verbatim ("" = never validated)
+	Default       bool      // spec.default
+	ReadOnly      bool      // spec.accessMode is ReadOnly
+	Created       time.Time // metadata.creationTimestamp; zero = unknown
+	LastValidated time.Time // status.lastValidationTime; zero = never
+}
+
+// cbsl holds the C arguments of velstatus_bsl_set_add / _tracker_upsert.
+type cbsl struct {
+	name, phase            []byte
+	isDefault              C.int
+	access                 C.velstatus_bsl_access
+	hasCreated, hasValid   C.int
+	createdNs, validatedNs C.int64_t
+}
+
+func (b *BSL) toC() (*cbsl, error) {
+	c := &cbsl{name: []byte(b.Name), phase: []byte(b.Phase), isDefault: cbool(b.Default),
+		access: C.VELSTATUS_BSL_READ_WRITE}
+	if b.ReadOnly {
+		c.access = C.VELSTATUS_BSL_READ_ONLY
+	}
+	if !b.Created.IsZero() {
+		ns, err := unixNanos(b.Created)
+		if err != nil {
+			return nil, err
+		}
+		c.hasCreated, c.createdNs = 1, C.int64_t(ns)
+	}
+	if !b.LastValidated.IsZero() {
+		ns, err := unixNanos(b.LastValidated)
+		if err != nil {
+			return nil, err
+		}
+		c.hasValid, c.validatedNs = 1, C.int64_t(ns)
+	}
+	return c, nil
+}
+
+// Verdict is a classification result (velstatus_server_verdict), copied
+// into Go values.
+type Verdict struct {
+	Status      ServerState         // the state, printed as the CLI prints it
+	Reasons     []Reason            // the reason flags set, sorted; empty, never nil
+	Available   int                 // A: BSLs counted Available
+	Unavailable int                 // U: BSLs whose phase is Unavailable
+	Pending     int                 // P: BSLs counted pending
+	Total       int                 // n = A + U + P
+	Default     string              // the resolved default BSL; "" when none
+	BSLs        map[Reason][]string // the BSL names behind each set reason (sorted; possibly empty)
+	Message     string              // a one-line human message
+	JSON        []byte              // the verdict as the library encodes it (the CLI's -o json)
+}
+
+// verdictFromC copies a C verdict (not freed here).
+func verdictFromC(c *C.velstatus_ctx, v *C.velstatus_server_verdict) (Verdict, error) {
+	mask := C.velstatus_server_verdict_reasons(v)
+	out := Verdict{
+		Status:      serverStateOf(C.velstatus_server_verdict_status(v)),
+		Reasons:     reasonsOf(mask),
+		Available:   int(C.velstatus_server_verdict_available(v)),
+		Unavailable: int(C.velstatus_server_verdict_unavailable(v)),
+		Pending:     int(C.velstatus_server_verdict_pending(v)),
+		Total:       int(C.velstatus_server_verdict_total(v)),
+		Default:     goStr(C.velstatus_server_verdict_default(v)),
+		BSLs:        map[Reason][]string{},
+		Message:     goStr(C.velstatus_server_verdict_message(v)),
+	}
+	for bit := 0; bit < 32; bit++ {
+		flag := C.velstatus_server_reason(1 << uint(bit))
+		if mask&C.uint32_t(flag) == 0 || C.velstatus_server_reason_to_string(flag) == nil {
+			continue
+		}
+		n := int(C.velstatus_server_verdict_name_count(v, flag))
+		names := make([]string, 0, n)
+		for i := 0; i < n; i++ {
+			names = append(names, goStr(C.velstatus_server_verdict_name(v, flag, C.size_t(i))))
+		}
+		out.BSLs[reasonOf(flag)] = names
+	}
+	var js *C.char
+	var jn C.size_t
+	var cerr C.velstatus_error
+	if err := check(C.velstatus_json_encode_server_verdict(&js, &jn, v, &cerr), &cerr); err != nil {
+		return Verdict{}, err
+	}
+	out.JSON = []byte(takeString(c, js, jn))
+	return out, nil
+}
+
+// ServerStatus classifies the BSLs in bslsJSON, the output of
+// `kubectl get backupstoragelocations -o json` (a List, an array or one
+// BSL), exactly as `velstatus server-status` does. Malformed input is
+// ErrParse and a field of the wrong type ErrSchema, with the JSON path,
+// line and column.
+func ServerStatus(bslsJSON []byte, opts Options) (Verdict, error) {
+	co, err := opts.toC()
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer co.free()
+	var out Verdict
+	err = withTempContext(func(c *C.velstatus_ctx) error {
+		var set *C.velstatus_bsl_set
+		var cerr C.velstatus_error
+		p, n := cbuf(bslsJSON)
+		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		runtime.KeepAlive(bslsJSON)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_bsl_set_free(set)
+		return classifySet(c, &out, set, co)
+	})
+	return out, err
+}
+
+// DecodedBSL is what the decoder keeps of one BSL besides the fields that
+// classify it: its name, its phase verbatim and its status.message.
+type DecodedBSL struct {
+	Name, Phase, Message string
+}
+
+// DecodeBSLs decodes `kubectl get bsl -o json` output as ServerStatus does
+// (velstatus_json_decode_bsls) and lists the BSLs in input order.
+func DecodeBSLs(bslsJSON []byte) ([]DecodedBSL, error) {
+	var out []DecodedBSL
+	err := withTempContext(func(c *C.velstatus_ctx) error {
+		var set *C.velstatus_bsl_set
+		var cerr C.velstatus_error
+		p, n := cbuf(bslsJSON)
+		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		runtime.KeepAlive(bslsJSON)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_bsl_set_free(set)
+		count := C.velstatus_bsl_set_count(set)
+		out = make([]DecodedBSL, 0, int(count))
+		for i := C.size_t(0); i < count; i++ {
+			out = append(out, DecodedBSL{Name: goStr(C.velstatus_bsl_set_name(set, i)),
+				Phase: goStr(C.velstatus_bsl_set_phase(set, i)), Message: goStr(C.velstatus_bsl_set_message(set, i))})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ClassifyBSLs classifies a list of BSLs built in Go.
+func ClassifyBSLs(bsls []BSL, opts Options) (Verdict, error) {
+	co, err := opts.toC()
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer co.free()
+	var out Verdict
+	err = withTempContext(func(c *C.velstatus_ctx) error {
+		var set *C.velstatus_bsl_set
+		var cerr C.velstatus_error
+		if err := check(C.velstatus_bsl_set_new(&set, c, &cerr), &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_bsl_set_free(set)
+		for i := range bsls {
+			b, err := bsls[i].toC()
+			if err != nil {
+				return err
+			}
+			np, nn := cbuf(b.name)
+			pp, pn := cbuf(b.phase)
+			st := C.velstatus_bsl_set_add(set, np, nn, pp, pn, b.isDefault, b.access, b.hasCreated,
+				b.createdNs, b.hasValid, b.validatedNs, &cerr)
+			runtime.KeepAlive(b)
+			if err := check(st, &cerr); err != nil {
+				return err
+			}
+		}
+		return classifySet(c, &out, set, co)
+	})
+	return out, err
+}
+
+func classifySet(c *C.velstatus_ctx, out *Verdict, set *C.velstatus_bsl_set, co *cOptions) error {
+	var v *C.velstatus_server_verdict
+	var cerr C.velstatus_error
+	st := C.velstatus_server_status_classify(&v, set, co.ptr(), &cerr)
+	runtime.KeepAlive(co)
+	if err := check(st, &cerr); err != nil {
+		return err
+	}
+	defer C.velstatus_server_verdict_free(v)
+	var err error
+	*out, err = verdictFromC(c, v)
+	return err
+}
+
+// Tracker keeps a BSL set current one event at a time
+// (velstatus_server_tracker): Upsert and Delete cost O(1) and say whether
+// the status or the reasons changed, so a controller publishes only on
+// change. A Tracker is safe for concurrent use; Close releases it.
+type Tracker struct {
+	ctx *Context
+	t   *C.velstatus_server_tracker
+}
+
+// NewTracker creates an empty tracker classifying with opts.
+func NewTracker(opts Options) (*Tracker, error) {
+	co, err := opts.toC()
+	if err != nil {
+		return nil, err
+	}
+	defer co.free()
+	ctx, err := NewContext()
+	if err != nil {
+		return nil, err
+	}
+	tr := &Tracker{ctx: ctx}
+	err = ctx.do(func(c *C.velstatus_ctx) error {
+		var cerr C.velstatus_error
+		st := C.velstatus_server_tracker_new(&tr.t, c, co.ptr(), &cerr)
+		runtime.KeepAlive(co)
+		return check(st, &cerr)
+	})
+	if err != nil {
+		ctx.Close()
+		return nil, err
+	}
+	runtime.SetFinalizer(tr, (*Tracker).Close)
+	return tr, nil
+}
+
+// Close releases the tracker (idempotent; a finalizer backs it up).
+func (tr *Tracker) Close() error {
+	_ = tr.ctx.do(func(*C.velstatus_ctx) error {
+		C.velstatus_server_tracker_free(tr.t)
+		tr.t = nil
+		return nil
+	})
+	runtime.SetFinalizer(tr, nil)
+	return tr.ctx.Close()
+}
+
+// with runs fn on the open tracker, holding its context's lock.
+func (tr *Tracker) with(fn func(t *C.velstatus_server_tracker) error) error {
+	return tr.withCtx(func(_ *C.velstatus_ctx, t *C.velstatus_server_tracker) error { return fn(t) })
+}
+
+func (tr *Tracker) withCtx(fn func(c *C.velstatus_ctx, t *C.velstatus_server_tracker) error) error {
+	err := tr.ctx.do(func(c *C.velstatus_ctx) error {
+		if tr.t == nil {
+			return errClosed("velstatus.Tracker")
+		}
+		return fn(c, tr.t)
+	})
+	runtime.KeepAlive(tr)
+	return err
+}
+
+// Upsert inserts a BSL or replaces the one of the same name.
+func (tr *Tracker) Upsert(b BSL) (changed bool, err error) {
+	cb, err := b.toC()
+	if err != nil {
+		return false, err
+	}
+	err = tr.with(func(t *C.velstatus_server_tracker) error {
+		var ch C.int
+		var cerr C.velstatus_error
+		np, nn := cbuf(cb.name)
+		pp, pn := cbuf(cb.phase)
+		st := C.velstatus_server_tracker_upsert(t, &ch, np, nn, pp, pn, cb.isDefault, cb.access, cb.hasCreated,
+			cb.createdNs, cb.hasValid, cb.validatedNs, &cerr)
+		runtime.KeepAlive(cb)
+		changed = ch != 0
+		return check(st, &cerr)
+	})
+	return changed, err
+}
+
+// Delete removes the BSL of that name; an absent name is a no-op.
+func (tr *Tracker) Delete(name string) (changed bool, err error) {
+	b := []byte(name)
+	err = tr.with(func(t *C.velstatus_server_tracker) error {
+		var ch C.int
+		var cerr C.velstatus_error
+		p, n := cbuf(b)
+		st := C.velstatus_server_tracker_delete(t, &ch, p, n, &cerr)
+		runtime.KeepAlive(b)
+		changed = ch != 0
+		return check(st, &cerr)
+	})
+	return changed, err
+}
+
+// SetNow moves the tracker's clock and re-evaluates staleness (O(n)); the
+// tracker must have been created with CheckStale (else ErrState).
+func (tr *Tracker) SetNow(now time.Time) (changed bool, err error) {
+	ns, err := unixNanos(now)
+	if err != nil {
+		return false, err
+	}
+	err = tr.with(func(t *C.velstatus_server_tracker) error {
+		var ch C.int
+		var cerr C.velstatus_error
+		st := C.velstatus_server_tracker_set_now(t, &ch, C.int64_t(ns), &cerr)
+		changed = ch != 0
+		return check(st, &cerr)
+	})
+	return changed, err
+}
+
+// Status returns the current state, O(1) (Waiting after Close).
+func (tr *Tracker) Status() ServerState {
+	s := ServerWaiting
+	_ = tr.with(func(t *C.velstatus_server_tracker) error {
+		s = serverStateOf(C.velstatus_server_tracker_status(t))
+		return nil
+	})
+	return s
+}
+
+// Reasons returns the current reason flags, sorted.
+func (tr *Tracker) Reasons() []Reason {
+	var m C.uint32_t
+	_ = tr.with(func(t *C.velstatus_server_tracker) error {
+		m = C.velstatus_server_tracker_reasons(t)
+		return nil
+	})
+	return reasonsOf(m)
+}
+
+// Len returns the number of BSLs tracked.
+func (tr *Tracker) Len() int {
+	n := 0
+	_ = tr.with(func(t *C.velstatus_server_tracker) error {
+		n = int(C.velstatus_server_tracker_count(t))
+		return nil
+	})
+	return n
+}
+
+// Verdict builds the full verdict of the tracked set, equal to what
+// ClassifyBSLs gives for the same BSLs and options.
+func (tr *Tracker) Verdict() (Verdict, error) {
+	var out Verdict
+	err := tr.withCtx(func(c *C.velstatus_ctx, t *C.velstatus_server_tracker) error {
+		var v *C.velstatus_server_verdict
+		var cerr C.velstatus_error
+		if err := check(C.velstatus_server_tracker_verdict(&v, t, &cerr), &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_server_verdict_free(v)
+		var err error
+		out, err = verdictFromC(c, v)
+		return err
+	})
+	return out, err
+}
+
+// ServerStatusHost is the host side of one controller step
+// (velstatus_server_status_host). A host that also implements
+// PublishedStatusReader is asked for the published status, and the step
+// publishes only on change; otherwise it always publishes.
+type ServerStatusHost interface {
+	// ListBSLs returns the BSLs as `kubectl get bsl -o json` text.
+	ListBSLs() ([]byte, error)
+	// Publish publishes a new status; verdictJSON is the library's encoding.
+	Publish(status ServerState, reasons []Reason, verdictJSON []byte) error
+}
+
+// PublishedStatusReader is the optional read_status slot of a
+// ServerStatusHost: ok is false when nothing was published yet.
+type PublishedStatusReader interface {
+	ReadStatus() (status ServerState, reasons []Reason, ok bool, err error)
+}
+
+// serverStepCall is what the trampolines of one ServerStatusStep see.
+type serverStepCall struct {
+	hookState // the publish retries' hooks; errs holds the publish errors
+	host      ServerStatusHost
+	reader    PublishedStatusReader
+	listed    []unsafe.Pointer // C copies of the listed JSON, freed after the step
+	publishes uint64           // publish attempts so far
+}
+
+// ServerStatusStep runs one controller step (velstatus_server_status_step):
+// list the BSLs, classify them, read the published status, and publish the
+// new one when it differs. The publish is a status write, retried as
+// opts.Policy says within opts.RetryTimeout, with the hooks' sleep, random,
+// clock and classifier (nil hooks: real time; a nil Classify retries every
+// error). An error from ListBSLs or ReadStatus, a publish still failing when
+// the retries end (its last error), or a panic in any of them is returned,
+// wrapped in an *Error with StatusHost.
+func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v Verdict, published bool, err error) {
+	if host == nil {
+		return Verdict{}, false, errorf(StatusInvalid, "ServerStatusStep: nil host")
+	}
+	co, err := opts.toC()
+	if err != nil {
+		return Verdict{}, false, err
+	}
+	defer co.free()
+	call := &serverStepCall{host: host}
+	call.reader, _ = host.(PublishedStatusReader)
+	call.setHooks(hooks)
+	cell := newHostCell(call)
+	defer func() {
+		for _, p := range call.listed {
+			C.free(p)
+		}
+		cell.free()
+	}()
+	err = withTempContext(func(c *C.velstatus_ctx) error {
+		var h C.velstatus_server_status_host
+		C.vs_go_server_host_setup(&h, cell.userdata(), cbool(call.reader != nil), cbool(call.hooks.Classify != nil))
+		var cv *C.velstatus_server_verdict
+		var pub C.int
+		var cerr C.velstatus_error
+		st := C.velstatus_server_status_step(&cv, &pub, c, &h, co.ptr(), &cerr)
+		runtime.KeepAlive(co)
+		if st == C.VELSTATUS_E_HOST && call.target.err == nil && call.publishes > 0 {
+			call.target.err = call.errOf(call.publishes) // the last publish's error
+		}
+		if err := call.target.result(st, &cerr); err != nil {
+			if cv != nil {
+				C.velstatus_server_verdict_free(cv)
+			}
+			return err
+		}
+		defer C.velstatus_server_verdict_free(cv)
+		published = pub != 0
+		var err error
+		v, err = verdictFromC(c, cv)
+		return err
+	})
+	return v, published, err
+}

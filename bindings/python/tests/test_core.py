@@ -1,0 +1,315 @@
+"""Core wrappers: errors, enums, Context, time, version, policy, phases."""
+
+import datetime
+import gc
+import os
+import threading
+
+import pytest
+
+import velstatus as vs
+from velstatus import ffi, lib
+
+UTC = datetime.timezone.utc
+
+
+# -- errors --------------------------------------------------------------------
+
+EXCEPTIONS = [(vs.NoMemory, "E_NOMEM", MemoryError), (vs.InvalidArgument, "E_INVALID", ValueError),
+              (vs.ParseError, "E_PARSE", ValueError), (vs.SchemaError, "E_SCHEMA", ValueError),
+              (vs.HostError, "E_HOST", vs.VelstatusError), (vs.AbiError, "E_ABI", vs.VelstatusError),
+              (vs.RangeError, "E_RANGE", OverflowError), (vs.StateError, "E_STATE", vs.VelstatusError)]
+
+
+@pytest.mark.parametrize("cls,name,builtin", EXCEPTIONS)
+def test_exception_chosen_by_code(cls, name, builtin):
+    err = ffi.new("velstatus_error *")
+    code = getattr(lib, "VELSTATUS_" + name)
+    err.code = code
+    err.host_code = -42
+    err.line, err.column, err.offset = 3, 7, 99
+    msg = "items[3].status.phase: boom"
+    ffi.memmove(err.message, msg.encode(), len(msg))
+    exc = vs._errors.error_from(code, err)
+    assert type(exc) is cls
+    assert isinstance(exc, vs.VelstatusError) and isinstance(exc, builtin)
+    assert exc.code == code == cls.code
+    assert str(exc) == exc.message == msg
+    assert (exc.host_code, exc.line, exc.column, exc.offset) == (-42, 3, 7, 99)
+    assert exc.status_name == "VELSTATUS_" + name
+    with pytest.raises(cls):
+        vs._errors.check(code, err)
+
+
+def test_unmapped_code_is_base_class_with_c_text():
+    err = ffi.new("velstatus_error *")
+    exc = vs._errors.error_from(lib.VELSTATUS_E_INTERNAL, err)
+    assert type(exc) is vs.VelstatusError
+    assert str(exc) == vs.status_str(lib.VELSTATUS_E_INTERNAL) != ""
+    vs._errors.check(lib.VELSTATUS_OK, err)  # OK raises nothing
+
+
+def test_status_enum_comes_from_c():
+    assert vs.Status.OK == 0 and vs.Status.E_PARSE == lib.VELSTATUS_E_PARSE
+    assert str(vs.Status.E_NOMEM) == "VELSTATUS_E_NOMEM"
+    assert [s.name for s in vs.Status][:3] == ["OK", "E_NOMEM", "E_INVALID"]
+    for s in vs.Status:
+        assert vs.status_name(s) == "VELSTATUS_" + s.name
+
+
+# -- enums -------------------------------------------------------------------
+
+def test_phase_enum_is_the_c_table():
+    assert len(vs.Phase) == 13  # SPEC §5.1: a backup has 13 phases
+    for p in vs.Phase:
+        assert str(p) == p.value == ffi.string(lib.velstatus_phase_to_string(p.c)).decode()
+        assert vs.Phase.from_c(p.c) is p and vs.Phase(p.value) is p
+        assert vs.Phase.parse(p.value, "backup") is p
+    assert vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS.value == "WaitingForPluginOperations"
+    assert vs.Phase.COMPLETED.c == lib.VELSTATUS_PHASE_COMPLETED
+
+
+def test_restore_has_ten_phases():
+    restore = [p for p in vs.Phase if p.valid_for(vs.Kind.RESTORE)]
+    assert len(restore) == 10  # SPEC §5.1
+    assert vs.Phase.QUEUED not in restore and vs.Phase.DELETING not in restore
+
+
+def test_phase_parse_empty_is_new_and_errors_name_the_phase():
+    assert vs.Phase.parse("", "restore") is vs.Phase.NEW
+    with pytest.raises(vs.InvalidArgument, match='"Queued"') as ei:
+        vs.Phase.parse("Queued", vs.Kind.RESTORE)
+    assert ei.value.code == lib.VELSTATUS_E_INVALID
+    with pytest.raises(vs.InvalidArgument, match="Done"):
+        vs.Phase.parse("Done")
+    with pytest.raises(ValueError):
+        vs.Phase("completed")  # wire spelling is exact
+
+
+def test_terminal_phases():
+    terminal = {p for p in vs.Phase if p.is_terminal("backup")}
+    assert terminal == {vs.Phase.FAILED_VALIDATION, vs.Phase.COMPLETED, vs.Phase.PARTIALLY_FAILED,
+                        vs.Phase.FAILED}
+
+
+def test_other_enums():
+    assert [str(k) for k in vs.Kind] == ["backup", "restore"]
+    assert [str(p) for p in vs.Preset] == ["velero", "hardened"]
+    assert {str(a) for a in vs.RestartAction} == {"none", "mark_failed", "requeue"}
+    assert vs.Kind.coerce("restore") is vs.Kind.RESTORE
+    assert vs.Kind.coerce(lib.VELSTATUS_KIND_BACKUP) is vs.Kind.BACKUP
+    with pytest.raises(ValueError):
+        vs.Kind.from_c(7)
+    with pytest.raises(TypeError):
+        vs.Kind.coerce(1.0)
+
+
+# -- Context -----------------------------------------------------------------
+
+def test_context_close_and_closed_use():
+    ctx = vs.Context()
+    assert not ctx.closed
+    with ctx:
+        with ctx._held() as p:
+            assert p != ffi.NULL
+    assert ctx.closed
+    ctx.close()  # idempotent
+    with pytest.raises(vs.StateError, match="closed"):
+        with ctx._held():
+            pass
+
+
+def test_context_reentry_is_a_state_error():
+    ctx = vs.Context()
+    with ctx._held():
+        with pytest.raises(vs.StateError, match="re-entered"):
+            with ctx._held():
+                pass
+    with ctx._held():  # the lock was released
+        pass
+
+
+def test_context_lock_serialises_threads():
+    ctx = vs.Context()
+    inside = []
+    overlap = []
+
+    def work():
+        for _ in range(200):
+            with ctx._held():
+                inside.append(1)
+                if len(inside) > 1:
+                    overlap.append(1)
+                inside.pop()
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not overlap
+
+
+def test_context_freed_on_gc():
+    ctx = vs.Context()
+    ref = __import__("weakref").ref(ctx)
+    del ctx
+    gc.collect()
+    assert ref() is None
+
+
+# -- version -----------------------------------------------------------------
+
+def test_version_matches_header():
+    assert vs.__version__ == vs.version() == ffi.string(lib.velstatus_version_string()).decode()
+    major, minor, patch = vs.version_info()
+    assert (major, minor, patch) == (lib.VELSTATUS_VERSION_MAJOR, lib.VELSTATUS_VERSION_MINOR,
+                                     lib.VELSTATUS_VERSION_PATCH)
+    assert vs.version() == "%d.%d.%d" % (major, minor, patch)
+
+
+# -- time --------------------------------------------------------------------
+
+def test_parse_time_agrees_with_datetime():
+    dt = datetime.datetime(2024, 5, 1, 10, 0, 0, 500000, tzinfo=UTC)
+    ns = vs.parse_time("2024-05-01T10:00:00.5Z")
+    assert ns == vs.time_ns(dt) == int(dt.timestamp()) * 10**9 + 500_000_000
+    assert vs.parse_time("2024-05-01T12:00:00.5+02:00") == ns
+    assert vs.format_time(ns) == "2024-05-01T10:00:00.5Z"
+    assert vs.format_time(ns, fraction=False) == "2024-05-01T10:00:00Z"
+    assert vs.format_time_go(ns) == "2024-05-01 10:00:00.5 +0000 UTC"
+    assert vs.format_time(dt) == vs.format_time("2024-05-01T10:00:00.5Z")
+
+
+def test_parse_time_error_position():
+    with pytest.raises(vs.ParseError) as ei:
+        vs.parse_time("2024-05-01X10:00:00Z")
+    e = ei.value
+    assert e.offset == 10 and e.column == 11 and e.line == 1
+    assert "2024-05-01X10:00:00Z" in str(e)
+    with pytest.raises(vs.RangeError):
+        vs.parse_time("2263-01-01T00:00:00Z")  # past int64 nanoseconds
+
+
+def test_naive_datetime_rejected():
+    with pytest.raises(vs.InvalidArgument):
+        vs.time_ns(datetime.datetime(2024, 1, 1))
+    with pytest.raises(OverflowError):
+        vs.time_ns(1 << 63)
+    with pytest.raises(TypeError):
+        vs.time_ns(1.5)
+
+
+def test_durations():
+    assert vs.parse_duration("1h30m") == 90 * 60 * 10**9
+    assert vs.parse_duration("-1.5s") == -1_500_000_000
+    assert vs.format_duration(4 * 3600 * 10**9) == "4h0m0s"
+    assert vs.format_duration(datetime.timedelta(microseconds=3)) == "3\u00b5s"
+    assert vs.format_duration("90m") == "1h30m0s"
+    assert vs.duration_ns(datetime.timedelta(seconds=2)) == 2 * 10**9
+    with pytest.raises(vs.ParseError, match='missing unit in duration "10"'):
+        vs.parse_duration("10")
+    with pytest.raises(vs.RangeError):
+        vs.parse_duration("9999999999h")
+
+
+# -- policy ------------------------------------------------------------------
+
+def test_policy_knobs_are_the_c_fields():
+    names = [n for n, _ in ffi.typeof("velstatus_policy").fields]
+    assert list(vs.Policy.KNOBS) == [n for n in names if n not in ("struct_size", "preset")]
+    assert "level_triggered_partial_failure" in vs.Policy.KNOBS
+
+
+def test_policy_presets_differ_as_documented():
+    velero, hardened = vs.Policy.velero(), vs.Policy.hardened()
+    assert velero.preset is vs.Preset.VELERO and hardened.preset is vs.Preset.HARDENED
+    assert velero.level_triggered_partial_failure is False  # DESIGN §2
+    assert hardened.level_triggered_partial_failure is True
+    assert velero.zero_timeout_expires is True and hardened.zero_timeout_expires is False
+    assert hardened.progress_error_grace_ns == 60 * 10**9
+    assert velero != hardened and vs.Policy() == hardened
+    c = lib.velstatus_policy_velero()
+    for name in vs.Policy.KNOBS:
+        assert int(getattr(velero, name)) == getattr(c, name)
+
+
+def test_policy_set_and_copy():
+    p = vs.Policy.velero(level_triggered_partial_failure=True, progress_error_grace_ns="30s")
+    assert p.level_triggered_partial_failure is True
+    assert p.progress_error_grace_ns == 30 * 10**9
+    q = p.copy(unknown_phase_fails=True)
+    assert q.unknown_phase_fails and not p.unknown_phase_fails
+    assert q.progress_error_grace_ns == p.progress_error_grace_ns
+    with pytest.raises(AttributeError):
+        p.no_such_knob = 1
+    with pytest.raises(TypeError):
+        p.unknown_phase_fails = 2
+    assert p.as_dict()["preset"] == "velero"
+
+
+# -- phases ------------------------------------------------------------------
+
+def test_phase_transition():
+    # SPEC §5.2: the backup controller moves InProgress on; only Finalizing ends in Completed.
+    assert vs.phase_transition("backup", "InProgress", "Finalizing") == (True, "backup")
+    assert vs.phase_transition(vs.Kind.BACKUP, vs.Phase.IN_PROGRESS, vs.Phase.COMPLETED) == (False, None)
+    t = vs.phase_transition("backup", "WaitingForPluginOperations", "Finalizing")
+    assert t.legal and t.controller == "backup-operations"
+    assert vs.phase_transition("restore", "Completed", "Completed") == (True, "none")
+    with pytest.raises(vs.InvalidArgument):
+        vs.phase_transition("restore", "Queued", "New")
+
+
+def test_phase_after_run():
+    # SPEC §2.7
+    assert vs.phase_after_run("backup", fatal=True) is vs.Phase.FAILED
+    assert vs.phase_after_run("backup") is vs.Phase.FINALIZING
+    assert vs.phase_after_run("backup", errors_logged=1) is vs.Phase.FINALIZING_PARTIALLY_FAILED
+    assert vs.phase_after_run("restore", in_progress=True) is vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS
+    assert (vs.phase_after_run("restore", errors_logged=3, in_progress=True)
+            is vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED)
+
+
+def test_phase_on_restart_follows_policy():
+    assert vs.phase_on_restart("backup", "InProgress") == (vs.RestartAction.MARK_FAILED, vs.Phase.FAILED)
+    # SPEC §6.17: Velero never picks a ReadyToStart backup up again; hardened requeues it.
+    assert vs.phase_on_restart("backup", "ReadyToStart", vs.Policy.velero()).action is vs.RestartAction.NONE
+    assert vs.phase_on_restart("backup", "ReadyToStart", "velero").action is vs.RestartAction.NONE
+    assert vs.phase_on_restart("backup", "ReadyToStart").action is vs.RestartAction.REQUEUE
+    assert vs.phase_on_restart("backup", "Completed") == (vs.RestartAction.NONE, vs.Phase.COMPLETED)
+
+
+# -- the cdef ------------------------------------------------------------------
+
+def test_callbacks_cdef_declares_only_trampolines(srcdir):
+    """STYLE §2.15: no library declaration is copied by hand; callbacks.cdef
+    holds only extern "Python" trampolines, each defined with def_extern."""
+    import glob
+    import re
+
+    here = os.path.join(srcdir, "bindings", "python")
+    with open(os.path.join(here, "callbacks.cdef"), encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    decls = [d.strip() for d in text.split(";") if d.strip()]
+    assert decls and all(d.startswith('extern "Python"') for d in decls), decls
+    names = [re.search(r"\b(_vs_\w+)\s*\(", d).group(1) for d in decls]
+    source = ""
+    for path in glob.glob(os.path.join(here, "velstatus", "*.py")):
+        with open(path, encoding="utf-8") as f:
+            source += f.read()
+    for name in names:
+        assert re.search(r"@ffi\.def_extern\(onerror=\w+\)\ndef %s\(userdata\b" % name, source), name
+        assert hasattr(lib, name)
+
+
+def test_every_library_function_is_in_the_module():
+    """The cdef is the preprocessed header: every VELSTATUS_API function is there."""
+    with open(os.path.join(os.environ["VS_BUILDDIR"], "bindings", "python", "velstatus.cdef"),
+              encoding="utf-8") as f:
+        cdef = f.read()
+    import re
+    names = set(re.findall(r"\b(velstatus_[a-z0-9_]+)\s*\(", cdef))
+    assert len(names) > 150
+    for name in names:
+        assert callable(getattr(lib, name)), name

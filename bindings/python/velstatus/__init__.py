@@ -1,0 +1,47 @@
+"""velstatus: Python binding of libvelstatus (cffi, out-of-line API mode).
+
+Velero's status decisions (server status, item operations, progress, retry,
+phases) from the C library, with Pythonic types: enums generated from the C
+enums, exceptions chosen by status code, Python callables as callbacks.
+
+Thread safety (STYLE §2.7, §2.15): the library has no global state. Each
+Context serialises its own calls with a lock (cffi releases the GIL around C
+calls), so Contexts and the objects made from them may be shared between
+threads. Module-level functions that need a context make a fresh one per call.
+"""
+
+from ._ffi import ffi, lib
+from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, SchemaError,
+                      HostError, AbiError, RangeError, StateError, status_name, status_str)
+from ._enums import Kind, Phase, Preset, RestartAction, Status
+from ._context import Context, DebugAllocator
+from ._core import (version, version_info, parse_time, format_time, format_time_go,
+                    parse_duration, format_duration, time_ns, duration_ns, Policy,
+                    Transition, Restart, phase_transition, phase_after_run, phase_on_restart)
+from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerVerdict, server_status,
+                             ServerTracker, StepResult, server_status_step)
+from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedule, RetryResult, retry,
+                     retry_result, retry_transition)
+from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
+                          Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
+from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
+
+__version__ = version()
+
+__all__ = [
+    "ffi", "lib",
+    "VelstatusError", "NoMemory", "InvalidArgument", "ParseError", "SchemaError", "HostError",
+    "AbiError", "RangeError", "StateError", "status_name", "status_str",
+    "Kind", "Phase", "Preset", "RestartAction", "Status",
+    "Context", "DebugAllocator",
+    "version", "version_info", "parse_time", "format_time", "format_time_go", "parse_duration",
+    "format_duration", "time_ns", "duration_ns", "Policy", "Transition", "Restart",
+    "phase_transition", "phase_after_run", "phase_on_restart",
+    "ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
+    "ServerTracker", "StepResult", "server_status_step",
+    "RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult", "retry",
+    "retry_result", "retry_transition",
+    "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
+    "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error",
+    "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
+]

@@ -1,0 +1,301 @@
+"""Context (one velstatus_ctx, guarded by a lock) and the callback plumbing.
+
+STYLE §2.15: cffi releases the GIL around every C call, so two Python threads
+could otherwise be inside the library on the same ctx at once, which §2.7
+forbids. Every C call that takes a ctx, or an object made from it, runs with
+the Context's ``threading.Lock`` held.
+
+A callback that calls back into the Context running it would deadlock on that
+lock (and the library forbids re-entering a ctx anyway), so the guard detects
+it and raises StateError inside the callback, which then surfaces from the
+outer call like any other exception raised by a callback.
+"""
+
+import threading
+
+from ._errors import StateError, check, error_from, new_error
+from ._ffi import ffi, lib
+
+__all__ = ["Context", "DebugAllocator"]
+
+
+class Context:
+    """A libvelstatus context: the allocator (libc's) and nothing else global.
+
+    Distinct Contexts may be used from different threads concurrently; one
+    Context serialises its calls with a lock, so sharing one between threads
+    is safe too (calls simply wait for each other). Objects made from a
+    Context (a Tracker, ...) keep it alive, share its lock, and keep working
+    after ``close()``; the C context is freed when the Context and every
+    object made from it are gone. Usable as a context manager.
+    """
+
+    __slots__ = ("_ptr", "_lock", "_owner", "_refs", "_closed", "_pending", "_allocator", "__weakref__")
+
+    def __init__(self, allocator=None):
+        """``allocator``: None for the C library's malloc, or a DebugAllocator."""
+        self._ptr = None
+        self._allocator = allocator
+        self._lock = threading.Lock()
+        self._owner = None
+        self._refs = 0
+        self._closed = True
+        self._pending = []
+        out = ffi.new("velstatus_ctx **")
+        err = new_error()
+        calloc = ffi.NULL
+        if allocator is not None:
+            if not isinstance(allocator, DebugAllocator):
+                raise TypeError("allocator must be a DebugAllocator or None")
+            calloc = allocator._vtable()
+        check(lib.velstatus_ctx_new(out, calloc, err), err)
+        self._ptr = out[0]
+        self._refs = 1
+        self._closed = False
+
+    # -- lifetime -----------------------------------------------------------
+    def close(self):
+        """Releases this Context's hold on the C context (idempotent).
+
+        Calls through this Context afterwards raise StateError; objects made
+        from it stay usable until they are closed themselves.
+        """
+        if not self._closed:
+            self._closed = True
+            self._release()
+
+    @property
+    def allocator(self):
+        """The DebugAllocator given at creation, or None."""
+        return self._allocator
+
+    @property
+    def closed(self):
+        """True after close()."""
+        return self._closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+    def _retain_locked(self):
+        """An object made from this Context now needs the C context (call
+        inside ``_held()``, right after the C constructor succeeded)."""
+        self._refs += 1
+
+    def _release(self):
+        if self._owner == threading.get_ident():
+            # Garbage collection ran a finaliser during a C call on this very
+            # context (from inside a callback): defer until the call returns.
+            self._pending.append(None)
+            return
+        with self._lock:
+            self._drop_locked()
+
+    def _drop_locked(self):
+        self._refs -= 1
+        if self._refs == 0 and self._ptr is not None:
+            lib.velstatus_ctx_free(self._ptr)
+            self._ptr = None
+
+    def _dispose(self, free_fn, ptr):
+        """Frees ``ptr`` (an object made from this context) with ``free_fn``,
+        under the lock, then drops its hold on the context."""
+        if self._owner == threading.get_ident():
+            self._pending.append((free_fn, ptr))
+            return
+        with self._lock:
+            free_fn(ptr)
+            self._drop_locked()
+
+    # -- calling ------------------------------------------------------------
+    def _held(self, for_child=False):
+        """``with ctx._held() as p:`` runs a C call on ``p`` (the ctx) under the lock."""
+        return _Held(self, for_child)
+
+    def __repr__(self):
+        return "<velstatus.Context %s>" % ("closed" if self._closed else "open")
+
+
+class _Held:
+    __slots__ = ("_ctx", "_for_child")
+
+    def __init__(self, ctx, for_child):
+        self._ctx = ctx
+        self._for_child = for_child
+
+    def __enter__(self):
+        ctx = self._ctx
+        if ctx._owner == threading.get_ident():
+            raise StateError("a callback re-entered the velstatus Context that is running it",
+                             code=lib.VELSTATUS_E_STATE)
+        ctx._lock.acquire()
+        if ctx._ptr is None or (ctx._closed and not self._for_child):
+            ctx._lock.release()
+            raise StateError("the velstatus Context is closed", code=lib.VELSTATUS_E_STATE)
+        ctx._owner = threading.get_ident()
+        return ctx._ptr
+
+    def __exit__(self, *exc):
+        ctx = self._ctx
+        ctx._owner = None
+        try:
+            while ctx._pending:
+                item = ctx._pending.pop()
+                if item is not None:
+                    item[0](item[1])
+                ctx._drop_locked()
+        finally:
+            ctx._lock.release()
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Callbacks. A wrapper that installs Python callables in a C vtable derives
+# from _Host; its userdata is ffi.new_handle(self), kept on the object. The
+# trampolines (bindings/python/callbacks.cdef, defined with def_extern in the
+# area modules) use _onerror: it stashes the exception on the _Host found
+# through the trampoline's `userdata` argument and returns a negative code,
+# so the C call fails with VELSTATUS_E_HOST; _Host.check() then re-raises the
+# stashed exception itself, unchanged, instead of a HostError.
+
+HOST_FAILED = -1  # what a trampoline returns after a Python exception
+
+
+class _Host:
+    __slots__ = ("_handle", "_exc", "__weakref__")
+
+    def __init__(self):
+        self._exc = None
+        self._handle = ffi.new_handle(self)
+
+    @property
+    def userdata(self):
+        return self._handle
+
+    def release(self):
+        """Drops the handle after the C call: it refers back to this object,
+        so keeping it would leave a cycle for the garbage collector."""
+        self._handle = None
+
+    def _stash(self, exc):
+        if self._exc is None:
+            self._exc = exc
+
+    def check(self, status, err):
+        """After the C call: re-raise a callback's exception, else map ``status``."""
+        exc = self._exc
+        if exc is not None:
+            self._exc = None
+            try:
+                raise exc
+            finally:
+                exc = None
+        if status != lib.VELSTATUS_OK:
+            raise error_from(status, err)
+
+
+def _onerror(exc_type, exc_value, tb):
+    """cffi onerror for every trampoline: stash, return a negative code."""
+    try:
+        userdata = tb.tb_frame.f_locals["userdata"]
+        host = ffi.from_handle(userdata)
+        exc = exc_value if exc_value is not None else exc_type()
+        if tb is not None and exc.__traceback__ is None:
+            exc = exc.with_traceback(tb)  # keep the callback's frames for the re-raise
+        host._stash(exc)
+    except BaseException:  # pragma: no cover - no usable userdata: still fail the call
+        pass
+    return HOST_FAILED
+
+
+def _onerror_void(exc_type, exc_value, tb):
+    """onerror for trampolines that return nothing (the value is ignored)."""
+    _onerror(exc_type, exc_value, tb)
+    return None
+
+
+def _onerror_null(exc_type, exc_value, tb):
+    """onerror for allocation hooks: a Python error is an allocation failure."""
+    _onerror(exc_type, exc_value, tb)
+    return ffi.NULL
+
+
+class DebugAllocator(_Host):
+    """Allocator hooks in Python, for tests and leak hunting (not for speed).
+
+    Every block the library allocates through a Context made with
+    ``Context(allocator=DebugAllocator())`` is Python-owned memory recorded
+    here: ``live`` is the number of blocks the library holds now (the C
+    context itself is one of them), ``calls`` the number of allocation calls
+    so far (alloc and realloc). Set ``fail_at = n`` to make allocation call
+    #n (0-based, counted from then on by ``calls``) fail, as tests/failalloc.c
+    does: the library then returns VELSTATUS_E_NOMEM (NoMemory) and must not
+    leak. jansson's own short-lived parse trees use jansson's allocator and
+    are not seen here.
+    """
+
+    __slots__ = ("blocks", "calls", "fail_at", "_c")
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = {}
+        self.calls = 0
+        self.fail_at = None
+        self._c = None
+
+    @property
+    def live(self):
+        return len(self.blocks)
+
+    def _vtable(self):
+        if self._c is None:
+            c = ffi.new("velstatus_allocator *")
+            lib.velstatus_allocator_init(c, ffi.sizeof("velstatus_allocator"))
+            c.userdata = self.userdata
+            c.alloc_fn = lib._vs_alloc
+            c.realloc_fn = lib._vs_realloc
+            c.free_fn = lib._vs_free
+            self._c = c
+        return self._c
+
+    def _block(self, size):
+        n = self.calls
+        self.calls += 1
+        if self.fail_at is not None and n == self.fail_at:
+            return ffi.NULL
+        # long double: the strictest alignment the C side may need.
+        buf = ffi.new("long double[]", max(1, (size + 15) // 16))
+        p = ffi.cast("void *", buf)
+        self.blocks[int(ffi.cast("uintptr_t", p))] = (buf, size)
+        return p
+
+
+@ffi.def_extern(onerror=_onerror_null)
+def _vs_alloc(userdata, size):
+    return ffi.from_handle(userdata)._block(size)
+
+
+@ffi.def_extern(onerror=_onerror_null)
+def _vs_realloc(userdata, ptr, size):
+    a = ffi.from_handle(userdata)
+    key = int(ffi.cast("uintptr_t", ptr))
+    old = a.blocks[key]
+    p = a._block(size)
+    if p != ffi.NULL:
+        ffi.memmove(p, ptr, min(size, old[1]))
+        del a.blocks[key]
+    return p
+
+
+@ffi.def_extern(onerror=_onerror_void)
+def _vs_free(userdata, ptr):
+    del ffi.from_handle(userdata).blocks[int(ffi.cast("uintptr_t", ptr))]

@@ -1,0 +1,284 @@
+"""Version, time and duration text, policy presets, phase decisions."""
+
+import collections
+import datetime
+
+from ._enums import Kind, Phase, Preset, RestartAction
+from ._errors import InvalidArgument, check, new_error
+from ._ffi import ffi, lib
+
+__all__ = ["version", "version_info", "parse_time", "format_time", "format_time_go",
+           "parse_duration", "format_duration", "time_ns", "duration_ns", "Policy",
+           "Transition", "Restart", "phase_transition", "phase_after_run", "phase_on_restart"]
+
+
+# -- version -----------------------------------------------------------------
+
+def version():
+    """The library's version string, e.g. ``"0.1.0"`` (velstatus_version_string)."""
+    return ffi.string(lib.velstatus_version_string()).decode("ascii")
+
+
+def version_info():
+    """The library's version as ``(major, minor, patch)`` (velstatus_version_number)."""
+    n = int(lib.velstatus_version_number())
+    return (n >> 16, (n >> 8) & 0xFF, n & 0xFF)
+
+
+# -- time --------------------------------------------------------------------
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def _text(value, what):
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
+
+
+def parse_time(text):
+    """Parses an RFC 3339 timestamp as Go's time.Parse(RFC3339Nano) does.
+
+    Returns nanoseconds since the Unix epoch (int). Raises ParseError (with
+    ``offset``/``column`` of the bad byte) or RangeError.
+    """
+    raw = _text(text, "text")
+    out = ffi.new("int64_t *")
+    err = new_error()
+    check(lib.velstatus_time_parse(out, raw, len(raw), err), err)
+    return int(out[0])
+
+
+def format_time(ns, fraction=True):
+    """Formats an instant (ns since the epoch) as RFC 3339 UTC.
+
+    ``fraction=True`` prints Go's RFC3339Nano (trailing zeros dropped);
+    ``False`` prints whole seconds, as metav1.Time marshals.
+    """
+    buf = ffi.new("char[]", lib.VELSTATUS_TIME_BUFSIZE)
+    err = new_error()
+    check(lib.velstatus_time_format(buf, len(buf), time_ns(ns), 1 if fraction else 0, err), err)
+    return ffi.string(buf).decode("ascii")
+
+
+def format_time_go(ns):
+    """Formats an instant as Go's time.Time.String() does in UTC."""
+    buf = ffi.new("char[]", lib.VELSTATUS_TIME_BUFSIZE)
+    err = new_error()
+    check(lib.velstatus_time_format_go(buf, len(buf), time_ns(ns), err), err)
+    return ffi.string(buf).decode("ascii")
+
+
+def parse_duration(text):
+    """Parses a Go duration (``"4h0m0s"``, ``"1.5s"``) into nanoseconds, as time.ParseDuration."""
+    raw = _text(text, "text")
+    out = ffi.new("int64_t *")
+    err = new_error()
+    check(lib.velstatus_duration_parse(out, raw, len(raw), err), err)
+    return int(out[0])
+
+
+def format_duration(ns):
+    """Formats nanoseconds as Go's time.Duration.String() does (``"4h0m0s"``)."""
+    buf = ffi.new("char[]", lib.VELSTATUS_DURATION_BUFSIZE)
+    err = new_error()
+    check(lib.velstatus_duration_format(buf, len(buf), duration_ns(ns), err), err)
+    return ffi.string(buf).decode("utf-8")
+
+
+def _int64(value, what):
+    if not -(1 << 63) <= value < (1 << 63):
+        raise OverflowError("%s %d does not fit in int64 nanoseconds" % (what, value))
+    return value
+
+
+def time_ns(value):
+    """An instant as int64 nanoseconds since the epoch.
+
+    Accepts an int (nanoseconds), an RFC 3339 str, or a timezone-aware
+    datetime.datetime (a naive one is rejected: its zone is unknown).
+    """
+    if isinstance(value, bool):
+        raise TypeError("an instant cannot be a bool")
+    if isinstance(value, int):
+        return _int64(value, "instant")
+    if isinstance(value, (str, bytes)):
+        return parse_time(value)
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise InvalidArgument("a naive datetime has no time zone; use an aware one (e.g. tzinfo=timezone.utc)",
+                                  code=lib.VELSTATUS_E_INVALID)
+        return _int64((value - _EPOCH) // datetime.timedelta(microseconds=1) * 1000, "instant")
+    raise TypeError("an instant must be int ns, str or datetime, not %s" % type(value).__name__)
+
+
+def duration_ns(value):
+    """A duration as int64 nanoseconds: an int (ns), a Go duration str, or a timedelta."""
+    if isinstance(value, bool):
+        raise TypeError("a duration cannot be a bool")
+    if isinstance(value, int):
+        return _int64(value, "duration")
+    if isinstance(value, (str, bytes)):
+        return parse_duration(value)
+    if isinstance(value, datetime.timedelta):
+        return _int64(value // datetime.timedelta(microseconds=1) * 1000, "duration")
+    raise TypeError("a duration must be int ns, str or timedelta, not %s" % type(value).__name__)
+
+
+# -- policy ------------------------------------------------------------------
+
+def _knobs():
+    """The policy's knobs, from the C struct's fields (no hand-kept list)."""
+    knobs = {}
+    for name, field in ffi.typeof("velstatus_policy").fields:
+        if name in ("struct_size", "preset"):
+            continue
+        knobs[name] = field.type.cname
+    return knobs
+
+
+class Policy:
+    """A ``velstatus_policy``: the knobs where Velero's quirks and the hardened
+    behaviour differ (DESIGN §2). Start from a preset and change knobs by
+    attribute or keyword::
+
+        p = Policy.velero()
+        q = Policy(Preset.HARDENED, progress_error_grace_ns=0)
+
+    Knobs typed ``int`` in C are booleans here; ``*_ns`` knobs are int
+    nanoseconds (a timedelta or Go duration string is accepted when setting).
+    ``None`` wherever a policy is accepted means the hardened preset, as NULL
+    does in C.
+    """
+
+    __slots__ = ("_c",)
+    KNOBS = tuple(_knobs())
+
+    def __init__(self, preset=Preset.HARDENED, **knobs):
+        c = ffi.new("velstatus_policy *")
+        err = new_error()
+        check(lib.velstatus_policy_preset(c, Preset.coerce(preset).c, err), err)
+        object.__setattr__(self, "_c", c)
+        for name, value in knobs.items():
+            setattr(self, name, value)
+
+    @classmethod
+    def velero(cls, **knobs):
+        """Velero HEAD's behaviour, quirk for quirk (velstatus_policy_velero)."""
+        return cls(Preset.VELERO, **knobs)
+
+    @classmethod
+    def hardened(cls, **knobs):
+        """The recommended default for new hosts (velstatus_policy_hardened)."""
+        return cls(Preset.HARDENED, **knobs)
+
+    @property
+    def preset(self):
+        """The preset this policy was made from (informational)."""
+        return Preset.from_c(self._c.preset)
+
+    def __getattr__(self, name):
+        ctype = _KNOB_TYPES.get(name)
+        if ctype is None:
+            raise AttributeError("Policy has no knob %r" % name)
+        value = getattr(self._c, name)
+        return bool(value) if ctype == "int" else int(value)
+
+    def __setattr__(self, name, value):
+        ctype = _KNOB_TYPES.get(name)
+        if ctype is None:
+            raise AttributeError("Policy has no knob %r" % name)
+        if ctype == "int":
+            if not isinstance(value, (bool, int)) or value not in (0, 1):
+                raise TypeError("%s is a boolean knob" % name)
+            value = int(value)
+        elif name.endswith("_ns"):
+            value = duration_ns(value)
+        setattr(self._c, name, value)
+
+    def as_dict(self):
+        """Every knob by name, plus "preset"."""
+        d = {"preset": str(self.preset)}
+        d.update((name, getattr(self, name)) for name in self.KNOBS)
+        return d
+
+    def copy(self, **knobs):
+        """A copy, with ``knobs`` changed."""
+        new = Policy(self.preset)
+        ffi.memmove(new._c, self._c, ffi.sizeof("velstatus_policy"))
+        for name, value in knobs.items():
+            setattr(new, name, value)
+        return new
+
+    def __eq__(self, other):
+        if not isinstance(other, Policy):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.KNOBS)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "Policy(%s)" % ", ".join("%s=%r" % kv for kv in self.as_dict().items())
+
+
+_KNOB_TYPES = _knobs()
+
+
+def policy_ptr(policy):
+    """The C pointer for a Policy / Preset / preset name / None (NULL: hardened)."""
+    if policy is None:
+        return ffi.NULL
+    if isinstance(policy, Policy):
+        return policy._c
+    return Policy(Preset.coerce(policy))._c
+
+
+# -- phases ------------------------------------------------------------------
+
+Transition = collections.namedtuple("Transition", "legal controller")
+Transition.__doc__ = ("Whether Velero moves a CR between two phases (``legal``), and which "
+                      "controller does (``controller``; None when illegal, \"none\" for a "
+                      "phase moved to itself).")
+Restart = collections.namedtuple("Restart", "action next")
+Restart.__doc__ = "What the server does at restart (``action``) and the phase after it (``next``)."
+
+
+def _phase(value, kind):
+    return Phase.parse(value, kind)
+
+
+def phase_transition(kind, from_phase, to_phase):
+    """Whether Velero ever moves a ``kind`` CR from one phase to another (SPEC §5.2-5.3).
+
+    Phases may be Phase members or wire strings (``""`` is New). Returns a
+    Transition(legal, controller). Raises InvalidArgument for a phase the
+    kind does not have.
+    """
+    kind = Kind.coerce(kind)
+    frm, to = _phase(from_phase, kind), _phase(to_phase, kind)
+    legal = ffi.new("int *")
+    controller = ffi.new("const char **")
+    err = new_error()
+    check(lib.velstatus_phase_transition(legal, controller, kind.c, frm.c, to.c, err), err)
+    name = ffi.string(controller[0]).decode("utf-8") if controller[0] != ffi.NULL else ""
+    return Transition(bool(legal[0]), name or None)
+
+
+def phase_after_run(kind, fatal=False, errors_logged=0, in_progress=False):
+    """The phase after the main backup or restore run (SPEC §2.7)."""
+    kind = Kind.coerce(kind)
+    return Phase.from_c(lib.velstatus_phase_after_run(kind.c, 1 if fatal else 0, int(errors_logged),
+                                                      1 if in_progress else 0))
+
+
+def phase_on_restart(kind, phase, policy=None):
+    """What the server does at restart with a CR in ``phase``: a Restart(action, next)."""
+    kind = Kind.coerce(kind)
+    ph = _phase(phase, kind)
+    action = ffi.new("velstatus_restart_action *")
+    nxt = ffi.new("velstatus_phase *")
+    err = new_error()
+    check(lib.velstatus_phase_on_restart(action, nxt, kind.c, ph.c, policy_ptr(policy), err), err)
+    return Restart(RestartAction.from_c(action[0]), Phase.from_c(nxt[0]))

@@ -1,0 +1,17 @@
+"""The compiled cffi module, and the version check done once at import."""
+
+try:
+    from _velstatus_cffi import ffi, lib  # built into the build tree by _build_ffi.py
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "velstatus: the compiled module _velstatus_cffi is not importable; build it with "
+        "bindings/python/_build_ffi.py and put its directory on sys.path") from exc
+
+# STYLE §2.9: the header the module was compiled against and the archive it
+# linked must agree on the major version.
+_runtime = int(lib.velstatus_version_number())
+if (_runtime >> 16) != lib.VELSTATUS_VERSION_MAJOR:  # pragma: no cover
+    raise ImportError("velstatus: compiled against libvelstatus %d.x but linked %s"
+                      % (lib.VELSTATUS_VERSION_MAJOR, ffi.string(lib.velstatus_version_string()).decode()))
+
+__all__ = ["ffi", "lib"]

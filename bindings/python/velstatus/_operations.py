@@ -1,0 +1,582 @@
+"""Item operations (operations.h, DESIGN §4): the itemoperations list, the
+per-operation step and the reconcile pass with Python plugin callbacks.
+
+``OpList`` holds one ``<name>-itemoperations.json`` (decoded, built or
+written back byte-exactly). ``OpList.reconcile(progress, cancel, ...)`` runs
+Velero's operations controller over it, asking ``progress(op)`` what the
+plugin says for each running operation and calling ``cancel(op)`` for those
+that timed out. Records are handed to Python as ``Operation`` snapshots.
+"""
+
+import collections
+import enum
+
+from ._context import Context, _Host, _onerror
+from ._core import duration_ns, policy_ptr, time_ns
+from ._enums import Kind, Phase, c_enum
+from ._errors import InvalidArgument, StateError, check, new_error
+from ._ffi import ffi, lib
+
+__all__ = ["OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
+           "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error"]
+
+
+def _names(ctype, prefix):
+    """[(NAME, value)] of a C enum, by value (from the cdef)."""
+    return [(cname[len(prefix):], value) for value, cname in sorted(ffi.typeof(ctype).elements.items())]
+
+
+_MODULE = __name__.rpartition(".")[0]
+
+OpPhase = c_enum("OpPhase", "velstatus_op_phase", "VELSTATUS_OP_PHASE_", lib.velstatus_op_phase_to_string,
+                 "An operation's phase: NEW, IN_PROGRESS, COMPLETED, FAILED (Velero's four), or "
+                 "UNKNOWN (any other text; its value is \"\").", null_value="")
+
+OpReport = enum.IntEnum("OpReport", _names("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),
+                        module=_MODULE, qualname="OpReport")
+OpReport.__doc__ = "What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."
+
+OpStepFlag = enum.IntFlag("OpStepFlag", _names("velstatus_op_step_flag", "VELSTATUS_OP_STEP_"),
+                          module=_MODULE, qualname="OpStepFlag")
+OpStepFlag.__doc__ = "The outcome bits of one operation's step (velstatus_op_step_flag)."
+
+BslState = enum.IntEnum("BslState", _names("velstatus_bsl_state", "VELSTATUS_BSL_"),
+                        module=_MODULE, qualname="BslState")
+BslState.__doc__ = "The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."
+
+PersistAction = enum.IntEnum("PersistAction", _names("velstatus_persist_action", "VELSTATUS_PERSIST_"),
+                             module=_MODULE, qualname="PersistAction")
+PersistAction.__doc__ = ("What the host must write after a pass (SPEC §2.5 step 11): NONE, PATCH "
+                         "(the CR only) or UPLOAD_AND_PATCH.")
+
+_OpField = enum.IntEnum("_OpField", _names("velstatus_op_field", "VELSTATUS_OP_FIELD_"), module=_MODULE)
+_OpTime = enum.IntEnum("_OpTime", _names("velstatus_op_time", "VELSTATUS_OP_TIME_"), module=_MODULE)
+_RESOURCE = [f for f in _OpField if f.name.startswith("RESOURCE_")]
+_STRINGS = {f.name.lower(): f for f in _OpField}
+_TIMES = {t.name.lower(): t for t in _OpTime}
+
+
+def _bsl_state(value):
+    if isinstance(value, BslState):
+        return value
+    if isinstance(value, str) and value.upper() in BslState.__members__:
+        return BslState[value.upper()]
+    raise InvalidArgument("unknown BSL state %r (want available, missing or readonly)" % (value,),
+                          code=lib.VELSTATUS_E_INVALID)
+
+
+ResourceId = collections.namedtuple("ResourceId", [f.name[len("RESOURCE_"):].lower() for f in _RESOURCE])
+ResourceId.__doc__ = "A Kubernetes resource identifier (group, resource, namespace, name)."
+
+Operation = collections.namedtuple(
+    "Operation", ["index"] + list(_STRINGS) + ["n_completed", "n_total"] + list(_TIMES) + ["post_items"])
+Operation.__doc__ = """A snapshot of one record of an OpList.
+
+``index`` (in the list), the string fields (``name``, ``uid``,
+``item_action``, ``resource_group`` .. ``resource_name``, ``operation_id``,
+``phase`` (the raw text; OpPhase members are strings and compare equal to
+it), ``error``, ``operation_units``, ``description``), ``n_completed``,
+``n_total``, the timestamps ``created``, ``started``, ``updated`` (int ns, or
+None when absent) and ``post_items`` (tuple of ResourceId, or None when nil).
+"""
+
+
+def _op_phase(text):
+    raw = text.encode("utf-8")
+    return OpPhase.from_c(lib.velstatus_op_phase_from_string(raw, len(raw)))
+
+
+Operation.op_phase = property(lambda self: _op_phase(self.phase),
+                              doc="The phase as an OpPhase (UNKNOWN for any other text).")
+Operation.resource = property(lambda self: ResourceId(self.resource_group, self.resource_resource,
+                                                      self.resource_namespace, self.resource_name),
+                              doc="spec.resourceIdentifier as a ResourceId.")
+
+
+def _text(p, n):
+    return ffi.unpack(p, n).decode("utf-8", "surrogateescape") if p != ffi.NULL else ""
+
+
+def _snapshot(clist, index):
+    """Reads record ``index`` through the getters (call with the lock held)."""
+    op = lib.velstatus_oplist_at(clist, index)
+    if op == ffi.NULL:
+        raise IndexError("operation index %d out of range" % index)
+    n = ffi.new("size_t *")
+    values = [index]
+    for field in _STRINGS.values():
+        p = lib.velstatus_op_string(op, field, n)
+        values.append(_text(p, n[0]))
+    values += [int(lib.velstatus_op_n_completed(op)), int(lib.velstatus_op_n_total(op))]
+    ns = ffi.new("int64_t *")
+    for which in _TIMES.values():
+        values.append(int(ns[0]) if lib.velstatus_op_time_value(op, which, ns) else None)
+    if lib.velstatus_op_post_items_null(op):
+        values.append(None)
+    else:
+        items = []
+        for i in range(lib.velstatus_op_post_item_count(op)):
+            items.append(ResourceId(*(_text(lib.velstatus_op_post_item(op, i, f, n), n[0]) for f in _RESOURCE)))
+        values.append(tuple(items))
+    return Operation(*values)
+
+
+class Progress(collections.namedtuple("Progress", "completed n_completed n_total err operation_units "
+                                                  "description started updated report")):
+    """What a plugin's Progress() said for one operation (velstatus_op_progress).
+
+    ``Progress(completed=, n_completed=, n_total=, err=, operation_units=,
+    description=, started=, updated=)`` is an OperationProgress (times: int
+    ns, RFC 3339 str or aware datetime; None is Go's zero time).
+    ``Progress.error(text)`` is a Progress() call that returned an error, and
+    ``Progress.lookup_error(text)`` a plugin that could not be obtained.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, completed=False, n_completed=0, n_total=0, err="", operation_units="", description="",
+                started=None, updated=None, report=OpReport.PROGRESS):
+        return super().__new__(cls, bool(completed), int(n_completed), int(n_total), err or "",
+                               operation_units or "", description or "",
+                               None if started is None else time_ns(started),
+                               None if updated is None else time_ns(updated), OpReport(report))
+
+    @classmethod
+    def error(cls, text):
+        """Progress() returned an error with this text (SPEC §2.4 step 2)."""
+        return cls(err=text, report=OpReport.PROGRESS_ERROR)
+
+    @classmethod
+    def lookup_error(cls, text):
+        """The plugin could not be obtained (SPEC §2.4 step 1)."""
+        return cls(err=text, report=OpReport.LOOKUP_ERROR)
+
+    def _c(self):
+        """(velstatus_op_progress *, the buffers it points to) for one call."""
+        c = ffi.new("velstatus_op_progress *")
+        lib.velstatus_op_progress_init(c, ffi.sizeof("velstatus_op_progress"))
+        keep = []
+        c.report = int(self.report)
+        c.completed = 1 if self.completed else 0
+        c.n_completed = self.n_completed
+        c.n_total = self.n_total
+        for name in ("err", "operation_units", "description"):
+            raw = getattr(self, name).encode("utf-8")
+            buf = ffi.new("char[]", raw)
+            keep.append(buf)
+            setattr(c, name, buf)
+            setattr(c, name + "_len", len(raw))
+        if self.started is not None:
+            c.has_started, c.started_ns = 1, self.started
+        if self.updated is not None:
+            c.has_updated, c.updated_ns = 1, self.updated
+        return c, keep
+
+
+def _as_progress(value):
+    if isinstance(value, Progress):
+        return value
+    if isinstance(value, dict):
+        return Progress(**value)
+    raise TypeError("progress() must return a Progress (or a dict of its fields), not %s"
+                    % type(value).__name__)
+
+
+StepOutcome = collections.namedtuple("StepOutcome", "flags message")
+StepOutcome.__doc__ = ("One operation's step: ``flags`` (OpStepFlag) and ``message`` (the error "
+                       "text as Velero formats it when it failed now, else None).")
+
+Canceled = collections.namedtuple("Canceled", "index operation_id cancel_error")
+Canceled.__doc__ = ("An operation Cancel was called for: its ``index``, ``operation_id`` and the "
+                    "error Cancel returned (None when nil, or when the policy discards it, as Velero does).")
+
+ReconcileResult = collections.namedtuple(
+    "ReconcileResult", "phase still_in_progress changes completed failed in_progress errors canceled flag_counts "
+                       "persist errors_added")
+ReconcileResult.__doc__ = """The outcome of one reconcile pass.
+
+``phase`` (the next Phase of the backup or restore), ``still_in_progress``,
+``changes``, ``completed`` / ``failed`` / ``in_progress`` (counts over the
+whole list), ``errors`` (the new error texts, as Velero formats them),
+``canceled`` (tuple of Canceled), ``flag_counts`` ({OpStepFlag: the number
+of operations whose step had it}), ``persist`` (the PersistAction Velero
+takes next) and ``errors_added`` (what Velero adds to the CR's
+``status.errors``).
+"""
+
+
+class _PluginHost(_Host):
+    __slots__ = ("progress", "cancel")
+
+
+@ffi.def_extern(onerror=_onerror)
+def _vs_op_progress(userdata, clist, index, reply):
+    host = ffi.from_handle(userdata)
+    answer = _as_progress(host.progress(_snapshot(clist, index)))
+    c, keep = answer._c()
+    err = new_error()
+    check(lib.velstatus_op_reply_set_progress(reply, c, err), err)  # the reply copies the texts
+    del keep
+    return 0
+
+
+@ffi.def_extern(onerror=_onerror)
+def _vs_op_cancel(userdata, clist, index, reply):
+    host = ffi.from_handle(userdata)
+    result = host.cancel(_snapshot(clist, index))
+    if result is not None:
+        raw = str(result).encode("utf-8")
+        err = new_error()
+        check(lib.velstatus_op_reply_set_cancel_error(reply, raw, len(raw), err), err)
+    return 0
+
+
+def wrap_error(msg, plugin=None):
+    """Velero's wrapErrMsg: ``"<msg>, plugin: <plugin>"`` (``"plugin: <plugin>"`` when msg is
+    empty; plugin None gives ``unknown``)."""
+    m = msg.encode("utf-8")
+    pl = plugin.encode("utf-8") if plugin is not None else None
+    with Context() as ctx, ctx._held() as p:
+        out = ffi.new("char **")
+        n = ffi.new("size_t *")
+        err = new_error()
+        check(lib.velstatus_op_wrap_error(out, n, p, m, len(m), pl if pl is not None else ffi.NULL,
+                                          len(pl) if pl is not None else 0, err), err)
+        try:
+            return ffi.unpack(out[0], n[0]).decode("utf-8")
+        finally:
+            lib.velstatus_free(p, out[0])
+
+
+class OpList:
+    """An itemoperations list of one kind (velstatus_oplist).
+
+    ``OpList(kind)`` is a new empty list; ``OpList.from_json(text, kind)``
+    reads Velero's file (unknown keys are kept and written back);
+    ``to_json()`` writes Velero's exact bytes. ``len()``, indexing and
+    iteration give Operation snapshots. Close it (or use ``with``) to free it
+    now; otherwise garbage collection does.
+    """
+
+    def __init__(self, kind="backup", ctx=None, _from=None):
+        self._ptr = None
+        self._ctx = ctx if ctx is not None else Context()
+        self._own_ctx = ctx is None
+        kind = Kind.coerce(kind)
+        out = ffi.new("velstatus_oplist **")
+        err = new_error()
+        with self._ctx._held() as p:
+            if _from is None:
+                status = lib.velstatus_oplist_new(out, p, kind.c, err)
+            else:
+                status = lib.velstatus_oplist_from_json(out, p, kind.c, _from, len(_from), err)
+            check(status, err)
+            self._ptr = out[0]
+            self._ctx._retain_locked()
+
+    @classmethod
+    def from_json(cls, text, kind="backup", ctx=None):
+        """Decodes a ``<name>-itemoperations.json`` text (str or bytes) of ``kind``.
+
+        Raises ParseError / SchemaError / RangeError naming the JSON path
+        (``[3].status.nTotal``) with line, column and offset.
+        """
+        raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        return cls(kind, ctx, _from=raw)
+
+    # -- lifetime -----------------------------------------------------------
+    def close(self):
+        """Frees the list (idempotent)."""
+        ptr, self._ptr = self._ptr, None
+        if ptr is not None:
+            self._ctx._dispose(lib.velstatus_oplist_free, ptr)
+        if self._own_ctx:
+            self._ctx.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # pragma: no cover
+            pass
+
+    def _held(self):
+        if self._ptr is None:
+            raise StateError("the OpList is closed", code=lib.VELSTATUS_E_STATE)
+        return self._ctx._held(for_child=True)
+
+    # -- reading --------------------------------------------------------------
+    @property
+    def kind(self):
+        """The list's Kind."""
+        with self._held():
+            return Kind.from_c(lib.velstatus_oplist_kind(self._ptr))
+
+    @property
+    def is_null(self):
+        """True for a list decoded from JSON ``null`` (Go's nil slice)."""
+        with self._held():
+            return bool(lib.velstatus_oplist_is_null(self._ptr))
+
+    def __len__(self):
+        with self._held():
+            return int(lib.velstatus_oplist_count(self._ptr))
+
+    def __getitem__(self, index):
+        with self._held():
+            n = int(lib.velstatus_oplist_count(self._ptr))
+            if isinstance(index, slice):
+                return [_snapshot(self._ptr, i) for i in range(*index.indices(n))]
+            if index < 0:
+                index += n
+            if not 0 <= index < n:
+                raise IndexError("operation index out of range")
+            return _snapshot(self._ptr, index)
+
+    def __iter__(self):
+        return iter(self[:])
+
+    def to_json(self):
+        """The list exactly as Velero writes it (with the trailing newline)."""
+        with self._held() as p:
+            out = ffi.new("char **")
+            n = ffi.new("size_t *")
+            err = new_error()
+            check(lib.velstatus_oplist_to_json(out, n, self._ptr, err), err)
+            try:
+                return ffi.unpack(out[0], n[0]).decode("utf-8")
+            finally:
+                lib.velstatus_free(p, out[0])
+
+    # -- building -------------------------------------------------------------
+    def append(self, **fields):
+        """Appends a record in the state Velero creates one in (phase New),
+        then sets ``fields`` as set() does. Returns its index."""
+        idx = ffi.new("size_t *")
+        err = new_error()
+        with self._held():
+            check(lib.velstatus_oplist_append(idx, self._ptr, err), err)
+        index = int(idx[0])
+        if fields:
+            self.set(index, **fields)
+        return index
+
+    def set(self, index, **fields):
+        """Sets fields of record ``index``: any string field of Operation
+        (``name``, ``operation_id``, ``phase``, ...), ``n_completed`` and
+        ``n_total``, ``created`` / ``started`` / ``updated`` (an instant, or
+        None to clear), ``post_items`` (ResourceIds or 4-tuples, appended)."""
+        for name in fields:
+            if name not in _STRINGS and name not in _TIMES and name not in ("post_items", "n_completed",
+                                                                             "n_total"):
+                raise TypeError("unknown operation field %r" % name)
+        err = new_error()
+        with self._held():
+            if lib.velstatus_oplist_at(self._ptr, index) == ffi.NULL:
+                raise IndexError("operation index out of range")
+            for name, value in fields.items():
+                if name in _STRINGS:
+                    raw = str(value).encode("utf-8")
+                    check(lib.velstatus_oplist_set_string(self._ptr, index, _STRINGS[name], raw, len(raw), err),
+                          err)
+                elif name in _TIMES:
+                    has = value is not None
+                    check(lib.velstatus_oplist_set_time(self._ptr, index, _TIMES[name], 1 if has else 0,
+                                                        time_ns(value) if has else 0, err), err)
+                elif name == "post_items":
+                    for item in value:
+                        raw = [str(x).encode("utf-8") for x in item]
+                        if len(raw) != 4:
+                            raise InvalidArgument("a post item has 4 fields (group, resource, namespace, name)",
+                                                  code=lib.VELSTATUS_E_INVALID)
+                        check(lib.velstatus_oplist_add_post_item(self._ptr, index, raw[0], len(raw[0]), raw[1],
+                                                                 len(raw[1]), raw[2], len(raw[2]), raw[3],
+                                                                 len(raw[3]), err), err)
+            if "n_completed" in fields or "n_total" in fields:
+                op = lib.velstatus_oplist_at(self._ptr, index)
+                nc = int(fields.get("n_completed", lib.velstatus_op_n_completed(op)))
+                nt = int(fields.get("n_total", lib.velstatus_op_n_total(op)))
+                check(lib.velstatus_oplist_set_counts(self._ptr, index, nc, nt, err), err)
+
+    # -- deciding -------------------------------------------------------------
+    def step(self, index, report=None, now=0, timeout="4h", policy=None):
+        """One operation, one pass (velstatus_oplist_step): updates record
+        ``index`` in place from ``report`` (a Progress; None for a record
+        that is not running) and returns a StepOutcome."""
+        flags = ffi.new("uint32_t *")
+        msg = ffi.new("char **")
+        n = ffi.new("size_t *")
+        err = new_error()
+        c, keep = (ffi.NULL, None) if report is None else _as_progress(report)._c()
+        now_ns, timeout_ns, pol = time_ns(now), duration_ns(timeout), policy_ptr(policy)
+        with self._held() as p:
+            check(lib.velstatus_oplist_step(flags, msg, n, self._ptr, index, c, now_ns, timeout_ns, pol, err),
+                  err)
+            try:
+                text = ffi.unpack(msg[0], n[0]).decode("utf-8") if msg[0] != ffi.NULL else None
+            finally:
+                if msg[0] != ffi.NULL:
+                    lib.velstatus_free(p, msg[0])
+        del keep
+        return StepOutcome(OpStepFlag(int(flags[0])), text)
+
+    def reconcile(self, progress=None, cancel=None, *, now, phase=Phase.WAITING_FOR_PLUGIN_OPERATIONS,
+                  timeout="4h", bsl="available", bsl_name=None, errors=0, completed_before=0, failed_before=0,
+                  policy=None):
+        """One pass of Velero's operations controller over the list (velstatus_oplist_reconcile).
+
+        ``progress`` may also be an OpReports (recorded answers, as the
+        CLI's --progress file gives them; no Python runs then).
+
+        ``progress(op)`` is the plugin's Progress() for a running Operation:
+        it returns a Progress (``Progress.error(text)`` for a failed call,
+        ``Progress.lookup_error(text)`` for a missing plugin); None instead
+        of a callable means no plugin can be obtained. ``cancel(op)`` is
+        called for each operation that timed out and returns None (nil) or
+        the error text of a failed Cancel(). An exception raised by either
+        stops the pass and propagates unchanged (records already stepped
+        keep their updates, as the C function documents).
+
+        ``now`` (instant), ``phase`` (the backup's current Phase),
+        ``timeout`` (spec.itemOperationTimeout), ``bsl`` ("available",
+        "missing", "readonly"), ``bsl_name``, ``errors`` (pending errors),
+        ``completed_before`` / ``failed_before`` (the CR's operation counts
+        before the pass, for ``persist``) and ``policy`` (None: hardened) are
+        the pass's inputs. Returns a ReconcileResult.
+        """
+        host = _PluginHost()
+        host.progress, host.cancel = progress, cancel
+        client = ffi.new("velstatus_plugin_client *")
+        lib.velstatus_plugin_client_init(client, ffi.sizeof("velstatus_plugin_client"))
+        if isinstance(progress, OpReports):
+            if cancel is not None:
+                raise TypeError("an OpReports answers Cancel() itself; pass no cancel")
+            err = new_error()
+            check(lib.velstatus_op_reports_client(client, progress._live(), err), err)
+        else:
+            client.userdata = host.userdata
+            client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
+            client.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        opts = ffi.new("velstatus_reconcile_options *")
+        lib.velstatus_reconcile_options_init(opts, ffi.sizeof("velstatus_reconcile_options"))
+        opts.phase = Phase.parse(phase, self.kind).c
+        opts.bsl = int(_bsl_state(bsl))
+        opts.now_ns = time_ns(now)
+        opts.timeout_ns = duration_ns(timeout)
+        opts.errors = int(errors)
+        opts.completed_before = int(completed_before)
+        opts.failed_before = int(failed_before)
+        name = None
+        if bsl_name is not None:
+            name = ffi.new("char[]", bsl_name.encode("utf-8"))
+            opts.bsl_name = name
+            opts.bsl_name_len = len(name) - 1
+        pol = policy_ptr(policy)
+        opts.policy = pol
+        out = ffi.new("velstatus_reconcile_result **")
+        err = new_error()
+        with self._held():
+            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, err)
+            try:
+                host.check(status, err)
+                return _read_result(out[0])
+            finally:
+                host.release()
+                if out[0] != ffi.NULL:
+                    lib.velstatus_reconcile_result_free(out[0])
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<velstatus.OpList closed>"
+        return "<velstatus.OpList %s, %d operations>" % (self.kind, len(self))
+
+
+def _read_result(r):
+    n = ffi.new("size_t *")
+    errors = tuple(_text(lib.velstatus_reconcile_result_error(r, i, n), n[0])
+                   for i in range(lib.velstatus_reconcile_result_error_count(r)))
+    canceled = []
+    for i in range(lib.velstatus_reconcile_result_canceled_count(r)):
+        op_id = _text(lib.velstatus_reconcile_result_canceled_id(r, i, n), n[0])
+        p = lib.velstatus_reconcile_result_cancel_error(r, i, n)
+        canceled.append(Canceled(int(lib.velstatus_reconcile_result_canceled_index(r, i)), op_id,
+                                 _text(p, n[0]) if p != ffi.NULL else None))
+    counts = {f: int(lib.velstatus_reconcile_result_count(r, f)) for f in OpStepFlag}
+    return ReconcileResult(Phase.from_c(lib.velstatus_reconcile_result_phase(r)),
+                           bool(lib.velstatus_reconcile_result_still_in_progress(r)),
+                           bool(lib.velstatus_reconcile_result_changes(r)),
+                           int(lib.velstatus_reconcile_result_completed(r)),
+                           int(lib.velstatus_reconcile_result_failed(r)),
+                           int(lib.velstatus_reconcile_result_in_progress(r)),
+                           errors, tuple(canceled), counts,
+                           PersistAction(int(lib.velstatus_reconcile_result_persist(r))),
+                           int(lib.velstatus_reconcile_result_errors_added(r)))
+
+
+class OpReports:
+    """Plugin answers by operation ID, read from the CLI's ``--progress``
+    format (velstatus_op_reports_from_json): a progress object,
+    ``{"error": ...}``, ``{"lookupError": ...}``, each optionally with
+    ``"cancelError"``. ``reports.get(id)`` gives the recorded Progress (None
+    when absent); ``OpList.reconcile(reports, ...)`` answers from it, as
+    ``velstatus operations reconcile --progress`` does (an absent ID gets
+    Velero's ``operation ID <id> is invalid``).
+    """
+
+    def __init__(self, text, ctx=None):
+        raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        self._ptr = None
+        self._ctx = ctx if ctx is not None else Context()
+        self._own_ctx = ctx is None
+        out = ffi.new("velstatus_op_reports **")
+        err = new_error()
+        with self._ctx._held() as p:
+            check(lib.velstatus_op_reports_from_json(out, p, raw, len(raw), err), err)
+            self._ptr = out[0]
+            self._ctx._retain_locked()
+
+    from_json = classmethod(lambda cls, text, ctx=None: cls(text, ctx))
+
+    def _live(self):
+        if self._ptr is None:
+            raise StateError("the OpReports is closed", code=lib.VELSTATUS_E_STATE)
+        return self._ptr
+
+    def get(self, operation_id):
+        """The recorded answer for ``operation_id`` as a Progress, or None."""
+        raw = operation_id.encode("utf-8")
+        c = ffi.new("velstatus_op_progress *")
+        lib.velstatus_op_progress_init(c, ffi.sizeof("velstatus_op_progress"))
+        with self._ctx._held(for_child=True):
+            if not lib.velstatus_op_reports_get(c, self._live(), raw, len(raw)):
+                return None
+            return Progress(bool(c.completed), int(c.n_completed), int(c.n_total), _text(c.err, c.err_len),
+                            _text(c.operation_units, c.operation_units_len),
+                            _text(c.description, c.description_len),
+                            int(c.started_ns) if c.has_started else None,
+                            int(c.updated_ns) if c.has_updated else None, OpReport(int(c.report)))
+
+    def close(self):
+        """Frees the map (idempotent)."""
+        ptr, self._ptr = self._ptr, None
+        if ptr is not None:
+            self._ctx._dispose(lib.velstatus_op_reports_free, ptr)
+        if self._own_ctx:
+            self._ctx.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # pragma: no cover
+            pass

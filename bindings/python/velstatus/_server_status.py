@@ -1,0 +1,516 @@
+"""Server status from the BackupStorageLocations (server_status.h, DESIGN §3).
+
+``server_status()`` classifies a whole set of BSLs; ``ServerTracker`` keeps
+one current as BSLs are upserted and deleted; ``server_status_step()`` runs
+the library's controller step with Python callables for listing BSLs,
+reading the published status and publishing a new one.
+
+BSLs given as dicts are serialised with ``json.dumps`` and read by the C
+decoder, so the accepted schema and the error messages (JSON path, line,
+column) are the library's own, exactly as for JSON text.
+"""
+
+import collections
+import enum
+import json
+import random as _random
+import time as _time
+
+from ._context import HOST_FAILED, Context, _Host, _onerror
+from ._core import duration_ns, policy_ptr, time_ns
+from ._enums import c_enum
+from ._errors import InvalidArgument, check, new_error
+from ._ffi import ffi, lib
+from . import _retry
+
+# The step's classify/sleep/random/now slots use the retry host's trampolines
+# (same signatures), which importing _retry defines with def_extern.
+_SHARED_TRAMPOLINES = (_retry._vs_rt_classify, _retry._vs_rt_sleep, _retry._vs_rt_random, _retry._vs_rt_now)
+
+__all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
+           "ServerTracker", "StepResult", "server_status_step"]
+
+ServerStatus = c_enum("ServerStatus", "velstatus_server_status", "VELSTATUS_SERVER_",
+                      lib.velstatus_server_status_to_string,
+                      "The server status: READY, PARTIALLY_READY, WAITING, NOT_READY; the "
+                      "values are the CLI's strings (\"Ready\", ...).")
+
+ServerReason = c_enum("ServerReason", "velstatus_server_reason", "VELSTATUS_SERVER_REASON_",
+                      lib.velstatus_server_reason_to_string,
+                      "A reason flag of a verdict; the values are the CLI's tokens "
+                      "(\"some_unavailable\", ...); ``.c`` is the flag bit.")
+
+
+class _AccessBase(enum.IntEnum):
+    def __str__(self):
+        # Velero's spelling is the enum's name in CamelCase: READ_ONLY -> ReadOnly.
+        return "".join(w.capitalize() for w in self.name.split("_"))
+
+
+BslAccess = _AccessBase("BslAccess", [(cname[len("VELSTATUS_BSL_"):], value) for value, cname in
+                                      sorted(ffi.typeof("velstatus_bsl_access").elements.items())],
+                        module=__name__.rpartition(".")[0], qualname="BslAccess")
+BslAccess.__doc__ = "A BSL's spec.accessMode: READ_WRITE (str: \"ReadWrite\") or READ_ONLY (\"ReadOnly\")."
+
+
+def _access(value):
+    if isinstance(value, BslAccess):
+        return value
+    if value in (None, ""):
+        return BslAccess.READ_WRITE  # SPEC §1.1: empty is ReadWrite
+    for a in BslAccess:
+        if value == str(a):
+            return a
+    raise InvalidArgument("unknown accessMode %r (want ReadWrite or ReadOnly)" % (value,),
+                          code=lib.VELSTATUS_E_INVALID)
+
+
+def reasons_from_mask(mask):
+    """The reason flags in ``mask`` as ServerReason members, sorted by token (as the CLI)."""
+    return tuple(sorted((r for r in ServerReason if mask & r.c), key=str))
+
+
+def _reasons_mask(reasons):
+    if isinstance(reasons, int):
+        return reasons
+    mask = 0
+    for r in reasons:
+        mask |= ServerReason.coerce(r).c
+    return mask
+
+
+class Bsl(collections.namedtuple("Bsl", "name phase default access created validated message")):
+    """One BackupStorageLocation, as the library sees it.
+
+    ``name`` (metadata.name), ``phase`` (status.phase, verbatim; "" = never
+    validated), ``default`` (spec.default), ``access`` (BslAccess or
+    "ReadWrite"/"ReadOnly"), ``created`` and ``validated``
+    (metadata.creationTimestamp, status.lastValidationTime: instants as int ns,
+    RFC 3339 str or aware datetime; None when unknown), ``message``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, name, phase="", default=False, access=BslAccess.READ_WRITE, created=None,
+                validated=None, message=""):
+        return super().__new__(cls, name, phase or "", bool(default), _access(access),
+                               None if created is None else time_ns(created),
+                               None if validated is None else time_ns(validated), message or "")
+
+    @classmethod
+    def from_dict(cls, obj):
+        """A Bsl from one BSL object of ``kubectl get bsl -o json``.
+
+        The object is first checked by the C decoder (errors name the field),
+        then its few fields are read.
+        """
+        with Context() as ctx:
+            _decode(ctx, json.dumps(obj, allow_nan=False).encode("utf-8"), lambda cset, p: None)
+        md, spec, st = (obj.get(k) or {} for k in ("metadata", "spec", "status"))
+        return cls(md["name"], st.get("phase") or "", bool(spec.get("default")), spec.get("accessMode"),
+                   md.get("creationTimestamp"), st.get("lastValidationTime"), st.get("message") or "")
+
+    def _c_args(self):
+        name = self.name.encode("utf-8")
+        phase = self.phase.encode("utf-8")
+        return (name, len(name), phase, len(phase), 1 if self.default else 0, int(self.access),
+                0 if self.created is None else 1, self.created or 0,
+                0 if self.validated is None else 1, self.validated or 0)
+
+
+class ServerVerdict:
+    """An immutable classification result.
+
+    ``status`` (ServerStatus, equal to the CLI's string), ``reasons`` (tuple
+    of ServerReason, sorted by token), ``reason_flags`` (the bitmask),
+    ``available`` / ``unavailable`` / ``pending`` / ``total`` (the counts),
+    ``default`` (the resolved default BSL's name, or None), ``bsls`` (reason
+    token -> the sorted BSL names behind it), ``message`` (one line), and
+    ``json`` (the verdict exactly as ``velstatus server-status -o json``
+    prints it). ``str(verdict)`` is the CLI's text line.
+    """
+
+    __slots__ = ("status", "reasons", "reason_flags", "available", "unavailable", "pending", "total",
+                 "default", "bsls", "message", "json")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("ServerVerdict objects come from server_status() and ServerTracker")
+
+    @classmethod
+    def _from_c(cls, v, ctxptr):
+        """Copies a C verdict (call with the ctx lock held; the caller frees it)."""
+        self = object.__new__(cls)
+        self.status = ServerStatus.from_c(lib.velstatus_server_verdict_status(v))
+        self.reason_flags = int(lib.velstatus_server_verdict_reasons(v))
+        self.reasons = reasons_from_mask(self.reason_flags)
+        self.available = int(lib.velstatus_server_verdict_available(v))
+        self.unavailable = int(lib.velstatus_server_verdict_unavailable(v))
+        self.pending = int(lib.velstatus_server_verdict_pending(v))
+        self.total = int(lib.velstatus_server_verdict_total(v))
+        d = lib.velstatus_server_verdict_default(v)
+        self.default = None if d == ffi.NULL else ffi.string(d).decode("utf-8")
+        bsls = {}
+        for r in self.reasons:
+            n = lib.velstatus_server_verdict_name_count(v, r.c)
+            bsls[str(r)] = tuple(ffi.string(lib.velstatus_server_verdict_name(v, r.c, i)).decode("utf-8")
+                                 for i in range(n))
+        self.bsls = bsls
+        self.message = ffi.string(lib.velstatus_server_verdict_message(v)).decode("utf-8")
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        err = new_error()
+        check(lib.velstatus_json_encode_server_verdict(out, out_len, v, err), err)
+        try:
+            self.json = ffi.unpack(out[0], out_len[0]).decode("utf-8")
+        finally:
+            lib.velstatus_free(ctxptr, out[0])
+        return self
+
+    def as_dict(self):
+        """The JSON form as Python objects."""
+        return json.loads(self.json)
+
+    def __str__(self):
+        return "%s: %s" % (self.status, self.message)
+
+    def __repr__(self):
+        return "<ServerVerdict %s reasons=%s>" % (self.status, [str(r) for r in self.reasons])
+
+    def __eq__(self, other):
+        if not isinstance(other, ServerVerdict):
+            return NotImplemented
+        return self.json == other.json
+
+    __hash__ = None
+
+
+def _take_verdict(pp, ctxptr):
+    """ServerVerdict from ``*pp``, then frees the C verdict."""
+    try:
+        return ServerVerdict._from_c(pp[0], ctxptr)
+    finally:
+        lib.velstatus_server_verdict_free(pp[0])
+        pp[0] = ffi.NULL
+
+
+class _Options:
+    """A velstatus_server_status_options and the bytes it points to."""
+
+    __slots__ = ("c", "_name", "_policy")
+
+    def __init__(self, default_location=None, now=None, stale_after=None, three_state=False, policy=None,
+                 retry_timeout=0):
+        self.c = ffi.new("velstatus_server_status_options *")
+        lib.velstatus_server_status_options_init(self.c, ffi.sizeof("velstatus_server_status_options"))
+        self._name = None
+        if default_location:
+            self._name = ffi.new("char[]", default_location.encode("utf-8"))
+            self.c.default_location = self._name
+            self.c.default_location_len = len(self._name) - 1
+        if stale_after is not None:
+            self.c.check_stale = 1
+            self.c.stale_after_ns = duration_ns(stale_after)
+            # The library never reads a clock; Python is the host, so "now"
+            # defaults to the wall clock here.
+            self.c.now_ns = _time.time_ns() if now is None else time_ns(now)
+        elif now is not None:
+            raise InvalidArgument("now is only used with stale_after (the staleness check)",
+                                  code=lib.VELSTATUS_E_INVALID)
+        self.c.three_state = 1 if three_state else 0
+        self._policy = policy_ptr(policy)  # kept alive with the options
+        self.c.policy = self._policy
+        self.c.retry_timeout_ns = duration_ns(retry_timeout)
+
+
+def _bsls_input(bsls):
+    """(JSON bytes, None) for kubectl text (str/bytes) or BSL dicts; (None, [Bsl]) for Bsl objects."""
+    if isinstance(bsls, str):
+        return bsls.encode("utf-8"), None
+    if isinstance(bsls, (bytes, bytearray, memoryview)):
+        return bytes(bsls), None
+    if isinstance(bsls, dict):
+        return json.dumps(bsls, allow_nan=False).encode("utf-8"), None
+    items = list(bsls)  # any iterable, read once
+    if items and all(isinstance(b, Bsl) for b in items):
+        return None, items
+    if not all(isinstance(b, dict) for b in items):
+        raise TypeError("bsls must be JSON text, a dict, or a list of dicts or of Bsl, not a mix")
+    return json.dumps(items, allow_nan=False).encode("utf-8"), None
+
+
+def _decode(ctx, data, use):
+    """Decodes BSL JSON into a C set on ``ctx`` and calls ``use(set)`` with the lock held."""
+    with ctx._held() as p:
+        out = ffi.new("velstatus_bsl_set **")
+        err = new_error()
+        check(lib.velstatus_json_decode_bsls(out, p, data, len(data), err), err)
+        try:
+            return use(out[0], p)
+        finally:
+            lib.velstatus_bsl_set_free(out[0])
+
+
+def server_status(bsls, default_location=None, now=None, stale_after=None, three_state=False, ctx=None):
+    """Classifies a set of BackupStorageLocations: the total rule of DESIGN §3.
+
+    ``bsls`` is ``kubectl get backupstoragelocations -o json`` text (str or
+    bytes: a List, an array or one BSL), the same as parsed dicts (a list of
+    BSL objects or one List object), or a list of Bsl. ``default_location`` is
+    the server's default-location setting (that BSL alone is the default).
+    ``stale_after`` (a duration: ns, "5m" or timedelta) turns on the staleness
+    check at instant ``now`` (ns, RFC 3339 or aware datetime; the wall clock
+    when None). ``three_state`` reports NotReady as Waiting. Returns a
+    ServerVerdict whose ``status`` and ``json`` equal the CLI's.
+
+    Raises ParseError (not JSON) or SchemaError (a field of the wrong type or
+    value; the message names its path, e.g. ``items[1].spec.default``, and the
+    exception carries line, column and offset).
+    """
+    opts = _Options(default_location, now, stale_after, three_state)
+    own = ctx is None
+    ctx = Context() if own else ctx
+    try:
+        def classify(cset, p):
+            out = ffi.new("velstatus_server_verdict **")
+            err = new_error()
+            check(lib.velstatus_server_status_classify(out, cset, opts.c, err), err)
+            return _take_verdict(out, p)
+
+        data, items = _bsls_input(bsls)
+        if data is not None:
+            return _decode(ctx, data, classify)
+        with ctx._held() as p:
+            out = ffi.new("velstatus_bsl_set **")
+            err = new_error()
+            check(lib.velstatus_bsl_set_new(out, p, err), err)
+            try:
+                for b in items:
+                    check(lib.velstatus_bsl_set_add(out[0], *b._c_args(), err), err)
+                return classify(out[0], p)
+            finally:
+                lib.velstatus_bsl_set_free(out[0])
+    finally:
+        if own:
+            ctx.close()
+
+
+class ServerTracker:
+    """BSLs kept current one event at a time ("continuously updated", DESIGN §3).
+
+    ``upsert(bsl)`` and ``delete(name)`` cost O(1) and return True when the
+    status or the reasons changed, so a controller publishes only on change.
+    ``status``, ``reasons`` and ``len()`` are O(1); ``verdict()`` builds the
+    full ServerVerdict, equal to server_status() over the same BSLs. Options
+    are those of server_status(). Close it (or use ``with``) to free it now;
+    otherwise garbage collection does.
+    """
+
+    def __init__(self, default_location=None, now=None, stale_after=None, three_state=False, ctx=None):
+        self._ptr = None
+        opts = _Options(default_location, now, stale_after, three_state)
+        self._ctx = ctx if ctx is not None else Context()
+        self._own_ctx = ctx is None
+        with self._ctx._held() as p:
+            out = ffi.new("velstatus_server_tracker **")
+            err = new_error()
+            check(lib.velstatus_server_tracker_new(out, p, opts.c, err), err)
+            self._ptr = out[0]
+            self._ctx._retain_locked()
+
+    def close(self):
+        """Frees the tracker (idempotent)."""
+        ptr, self._ptr = self._ptr, None
+        if ptr is not None:
+            self._ctx._dispose(lib.velstatus_server_tracker_free, ptr)
+            if self._own_ctx:
+                self._ctx.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+    def _call(self):
+        if self._ptr is None:
+            from ._errors import StateError
+            raise StateError("the ServerTracker is closed", code=lib.VELSTATUS_E_STATE)
+        return self._ctx._held(for_child=True)
+
+    def upsert(self, bsl):
+        """Inserts or replaces a BSL (a Bsl or one BSL dict); True if status or reasons changed."""
+        if isinstance(bsl, dict):
+            bsl = Bsl.from_dict(bsl)
+        changed = ffi.new("int *")
+        err = new_error()
+        with self._call():
+            check(lib.velstatus_server_tracker_upsert(self._ptr, changed, *bsl._c_args(), err), err)
+        return bool(changed[0])
+
+    def delete(self, name):
+        """Removes the BSL of that name (absent: no-op); True if status or reasons changed."""
+        raw = name.encode("utf-8")
+        changed = ffi.new("int *")
+        err = new_error()
+        with self._call():
+            check(lib.velstatus_server_tracker_delete(self._ptr, changed, raw, len(raw), err), err)
+        return bool(changed[0])
+
+    def set_now(self, now):
+        """Moves the tracker's clock (staleness check only); True if status or reasons changed."""
+        changed = ffi.new("int *")
+        err = new_error()
+        ns = time_ns(now)
+        with self._call():
+            check(lib.velstatus_server_tracker_set_now(self._ptr, changed, ns, err), err)
+        return bool(changed[0])
+
+    @property
+    def status(self):
+        """The current ServerStatus."""
+        with self._call():
+            return ServerStatus.from_c(lib.velstatus_server_tracker_status(self._ptr))
+
+    @property
+    def reasons(self):
+        """The current reasons (tuple of ServerReason, sorted by token)."""
+        with self._call():
+            return reasons_from_mask(lib.velstatus_server_tracker_reasons(self._ptr))
+
+    def __len__(self):
+        with self._call():
+            return int(lib.velstatus_server_tracker_count(self._ptr))
+
+    def verdict(self):
+        """The full ServerVerdict of the tracked BSLs."""
+        out = ffi.new("velstatus_server_verdict **")
+        err = new_error()
+        with self._call() as p:
+            check(lib.velstatus_server_tracker_verdict(out, self._ptr, err), err)
+            return _take_verdict(out, p)
+
+
+# -- controller step ------------------------------------------------------------
+
+StepResult = collections.namedtuple("StepResult", "verdict published")
+StepResult.__doc__ = "server_status_step()'s result: the ServerVerdict and whether publish() ran and succeeded."
+
+
+class _StepHost(_Host):
+    # classify/sleep/random/clock/errors: the slots the retry trampolines
+    # (_retry.py) read, shared because the signatures are the same.
+    __slots__ = ("list_bsls", "read_status", "publish", "keep", "classify", "sleep", "random", "clock",
+                 "errors", "publishes")
+
+
+@ffi.def_extern(onerror=_onerror)
+def _vs_ss_list_bsls(userdata, json_p, json_len):
+    host = ffi.from_handle(userdata)
+    data, _ = _bsls_input(host.list_bsls())
+    if data is None:
+        raise TypeError("list_bsls() must return JSON text or BSL dicts")
+    buf = ffi.new("char[]", data)
+    host.keep.append(buf)  # valid until the step returns
+    json_p[0] = buf
+    json_len[0] = len(data)
+    return 0
+
+
+@ffi.def_extern(onerror=_onerror)
+def _vs_ss_read_status(userdata, has_status, status, reasons):
+    host = ffi.from_handle(userdata)
+    current = host.read_status()
+    if current is None:
+        has_status[0] = 0
+        return 0
+    st, rs = current
+    has_status[0] = 1
+    status[0] = ServerStatus.coerce(st).c
+    reasons[0] = _reasons_mask(rs)
+    return 0
+
+
+@ffi.def_extern(onerror=_onerror)
+def _vs_ss_publish(userdata, status, reasons, json_text, json_len):
+    host = ffi.from_handle(userdata)
+    if host._exc is not None:
+        return HOST_FAILED  # a fatal exception is pending: stop trying
+    host.publishes += 1
+    try:
+        result = host.publish(ServerStatus.from_c(status), reasons_from_mask(reasons),
+                              ffi.unpack(json_text, json_len).decode("utf-8"))
+    except Exception as exc:  # a failed write: the retry policy decides what happens next
+        host.errors[host.publishes] = exc
+        return HOST_FAILED
+    if isinstance(result, int) and not isinstance(result, bool) and result < 0:
+        return result
+    return 0
+
+
+def server_status_step(list_bsls, publish, read_status=None, default_location=None, now=None,
+                       stale_after=None, three_state=False, policy=None, retry_timeout=0, classify=None,
+                       sleep=_time.sleep, random=_random.random, clock=_time.monotonic_ns, ctx=None):
+    """One controller step with Python callables (velstatus_server_status_step).
+
+    ``list_bsls()`` returns the BSLs (JSON text or dicts, as server_status()
+    takes); ``read_status()`` (optional) returns None when nothing was
+    published yet, else ``(status, reasons)``; ``publish(status, reasons,
+    json_text)`` runs only when the status or the reasons differ from what
+    read_status() gave.
+
+    The publish is a status write, retried as ``policy`` says (None: hardened;
+    ``retry_timeout`` is Velero's --resource-timeout, 0 = 10 min): a publish
+    that raises an Exception (or returns a negative int) is a failed attempt;
+    ``classify(exc)``, ``sleep(seconds)``, ``random()`` and ``clock()`` are as
+    in retry(). When the retries end with the write still failing, the
+    exception of the last attempt is raised unchanged (HostError with
+    ``host_code`` for a negative int). An exception raised by any other
+    callable (or a BaseException such as KeyboardInterrupt from publish)
+    ends the step at once and propagates unchanged.
+
+    Returns StepResult(verdict, published).
+    """
+    opts = _Options(default_location, now, stale_after, three_state, policy, retry_timeout)
+    host = _StepHost()
+    host.list_bsls, host.read_status, host.publish, host.keep = list_bsls, read_status, publish, []
+    host.classify, host.sleep, host.random, host.clock = classify, sleep, random, clock
+    host.errors, host.publishes = {}, 0
+    vt = ffi.new("velstatus_server_status_host *")
+    lib.velstatus_server_status_host_init(vt, ffi.sizeof("velstatus_server_status_host"))
+    vt.userdata = host.userdata
+    vt.list_bsls = lib._vs_ss_list_bsls
+    vt.read_status = lib._vs_ss_read_status if read_status is not None else ffi.NULL
+    vt.publish = lib._vs_ss_publish
+    vt.classify = lib._vs_rt_classify if classify is not None else ffi.NULL
+    vt.sleep = lib._vs_rt_sleep if sleep is not None else ffi.NULL
+    vt.random = lib._vs_rt_random if random is not None else ffi.NULL
+    vt.now = lib._vs_rt_now if clock is not None else ffi.NULL
+    own = ctx is None
+    ctx = Context() if own else ctx
+    try:
+        out = ffi.new("velstatus_server_verdict **")
+        published = ffi.new("int *")
+        err = new_error()
+        with ctx._held() as p:
+            status = lib.velstatus_server_status_step(out, published, p, vt, opts.c, err)
+            try:
+                if (status == lib.VELSTATUS_E_HOST and host._exc is None and host.publishes
+                        and host.publishes in host.errors):
+                    raise host.errors[host.publishes]  # the last publish attempt's own exception
+                host.check(status, err)
+                return StepResult(_take_verdict(out, p), bool(published[0]))
+            finally:
+                if out[0] != ffi.NULL:
+                    lib.velstatus_server_verdict_free(out[0])
+    finally:
+        host.keep.clear()
+        host.errors.clear()
+        host.release()
+        if own:
+            ctx.close()
