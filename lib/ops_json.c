@@ -173,6 +173,12 @@ static const char *const restore_keys[3] = {"restoreName", "restoreUID", "restor
 static const char *const rid_keys[4] = {"Group", "Resource", "Namespace", "Name"};
 static const char *const time_keys[3] = {"created", "started", "updated"};
 
+/* Field paths for messages, built only when a message is written. */
+static const char *const backup_paths[3] = {".spec.backupName", ".spec.backupUID", ".spec.backupItemAction"};
+static const char *const restore_paths[3] = {".spec.restoreName", ".spec.restoreUID", ".spec.restoreItemAction"};
+static const char *const rid_subpaths[4] = {".Group", ".Resource", ".Namespace", ".Name"};
+static const char *const time_paths[3] = {".status.created", ".status.started", ".status.updated"};
+
 const char *velstatus__op_spec_key(velstatus_kind kind, int field)
 {
     if (field < 0 || field > 2)
@@ -211,31 +217,53 @@ static void pos_of(const char *p, size_t off, uint32_t *line, uint32_t *col)
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const char *path, const char *what)
+/* A field's path within its record: a, then "[k]" unless k is VS__NOIDX,
+ * then b. Rendered only by fail(). */
+typedef struct vs__path {
+    const char *a;
+    size_t k;
+    const char *b;
+} vs__path;
+
+#define VS__NOIDX SIZE_MAX
+
+static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const vs__path *path, const char *what)
 {
     uint32_t line, col;
+    char ks[32] = "";
+    if (path->k != VS__NOIDX)
+        snprintf(ks, sizeof ks, "[%zu]", path->k);
     pos_of(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s: %s (line %u, column %u)",
-                                    d->idx, path, what, (unsigned)line, (unsigned)col);
+    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s%s%s: %s (line %u, column %u)",
+                                    d->idx, path->a, ks, path->b, what, (unsigned)line, (unsigned)col);
 }
 
-static velstatus_status fail(dec *d, velstatus_status code, const char *path, const char *what)
+static velstatus_status fail_p(dec *d, velstatus_status code, const vs__path *path, const char *what)
 {
     return fail_at(d, code, d->rec_off, path, what);
 }
 
-static velstatus_status set_json_str(dec *d, vs__str *dst, const json_t *v, const char *path)
+static velstatus_status fail(dec *d, velstatus_status code, const char *path, const char *what)
+{
+    vs__path pp;
+    pp.a = path;
+    pp.k = VS__NOIDX;
+    pp.b = "";
+    return fail_at(d, code, d->rec_off, &pp, what);
+}
+
+static velstatus_status set_json_str(dec *d, vs__str *dst, const json_t *v, const vs__path *path)
 {
     const char *s;
     size_t n;
     if (json_is_null(v))
         return VELSTATUS_OK; /* Go: null leaves the zero value */
     if (!json_is_string(v))
-        return fail(d, VELSTATUS_E_SCHEMA, path, "must be a string");
+        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be a string");
     s = json_string_value(v);
     n = json_string_length(v);
     if (n > UINT32_MAX)
-        return fail(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
+        return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
     dst->p = velstatus__oplist_pool_str(d->l, s, n);
     if (dst->p == NULL)
         return velstatus__error_nomem(d->err);
@@ -243,19 +271,19 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, const json_t *v, cons
     return VELSTATUS_OK;
 }
 
-static velstatus_status set_json_int(dec *d, int64_t *dst, const json_t *v, const char *path)
+static velstatus_status set_json_int(dec *d, int64_t *dst, const json_t *v, const vs__path *path)
 {
     if (json_is_null(v))
         return VELSTATUS_OK;
     if (!json_is_integer(v))
-        return fail(d, VELSTATUS_E_SCHEMA, path, json_is_real(v) ? "must be an integer, not a fraction or exponent"
+        return fail_p(d, VELSTATUS_E_SCHEMA, path, json_is_real(v) ? "must be an integer, not a fraction or exponent"
                                                                  : "must be an integer");
     *dst = (int64_t)json_integer_value(v);
     return VELSTATUS_OK;
 }
 
 /* A *metav1.Time: null, or an RFC 3339 string. */
-static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, const json_t *v, const char *path)
+static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, const json_t *v, const vs__path *path)
 {
     velstatus_error terr;
     velstatus_status st;
@@ -266,13 +294,13 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, cons
         return VELSTATUS_OK;
     }
     if (!json_is_string(v))
-        return fail(d, VELSTATUS_E_SCHEMA, path, "must be an RFC 3339 time string or null");
+        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an RFC 3339 time string or null");
     st = velstatus_time_parse(dst, json_string_value(v), json_string_length(v), &terr);
     if (st == VELSTATUS_E_NOMEM)
         return velstatus__error_nomem(d->err);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return fail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, path, msg);
+        return fail_p(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, path, msg);
     }
     *state = VS__T_LOCAL;
     return VELSTATUS_OK;
@@ -335,27 +363,30 @@ static int key_is(const char *key, size_t klen, const char *name)
 
 /* A ResourceIdentifier object (or null) into f[4]; unknown keys at `level`. */
 static velstatus_status decode_rid(dec *d, vs__str f[4], json_t *obj, size_t rs, size_t re, uint32_t level,
-                                   uint32_t item, const char *path)
+                                   uint32_t item, const char *path, size_t pathk)
 {
     rw_iter it;
     void *jit;
     const char *key;
     size_t klen, vs, ve;
     json_t *val;
-    char sub[96];
+    vs__path sub;
     int i;
+    sub.a = path;
+    sub.k = pathk;
+    sub.b = "";
     if (json_is_null(obj))
         return VELSTATUS_OK;
     if (!json_is_object(obj))
-        return fail(d, VELSTATUS_E_SCHEMA, path, "must be an object");
+        return fail_p(d, VELSTATUS_E_SCHEMA, &sub, "must be an object");
     FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
         velstatus_status st = VELSTATUS_OK;
         for (i = 0; i < 4; i++)
             if (key_is(key, klen, rid_keys[i]))
                 break;
         if (i < 4) {
-            snprintf(sub, sizeof sub, "%s.%s", path, rid_keys[i]);
-            st = set_json_str(d, &f[i], val, sub);
+            sub.b = rid_subpaths[i];
+            st = set_json_str(d, &f[i], val, &sub);
         } else {
             st = add_unknown(d, level, item, key, klen, vs, ve);
         }
@@ -369,7 +400,6 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, json_t *arr, size_
 {
     rw_iter it;
     size_t n, k, vs, ve;
-    char path[96];
     if (json_is_null(arr))
         return VELSTATUS_OK; /* nil */
     if (!json_is_array(arr))
@@ -393,8 +423,8 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, json_t *arr, size_
             op->post[k].f[i].len = 0;
         }
         op->npost = (uint32_t)(k + 1);
-        snprintf(path, sizeof path, ".spec.postOperationItems[%zu]", k);
-        st = decode_rid(d, op->post[k].f, json_array_get(arr, k), vs, ve, VS__U_POST, (uint32_t)k, path);
+        st = decode_rid(d, op->post[k].f, json_array_get(arr, k), vs, ve, VS__U_POST, (uint32_t)k,
+                        ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
             return st;
     }
@@ -409,25 +439,29 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, json_t *obj, size_
     size_t klen, vs, ve;
     json_t *val;
     const char *const *names = d->l->kind == VELSTATUS_KIND_RESTORE ? restore_keys : backup_keys;
+    const char *const *paths = d->l->kind == VELSTATUS_KIND_RESTORE ? restore_paths : backup_paths;
+    vs__path path;
+    path.k = VS__NOIDX;
+    path.b = "";
     if (json_is_null(obj))
         return VELSTATUS_OK;
     if (!json_is_object(obj))
         return fail(d, VELSTATUS_E_SCHEMA, ".spec", "must be an object");
     FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
         velstatus_status st;
-        char path[64];
         int i;
         for (i = 0; i < 3; i++)
             if (key_is(key, klen, names[i]))
                 break;
         if (i < 3) {
-            snprintf(path, sizeof path, ".spec.%s", names[i]);
-            st = set_json_str(d, &op->s[i], val, path);
+            path.a = paths[i];
+            st = set_json_str(d, &op->s[i], val, &path);
         } else if (key_is(key, klen, "resourceIdentifier")) {
             st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], val, vs, ve, VS__U_RID, 0,
-                            ".spec.resourceIdentifier");
+                            ".spec.resourceIdentifier", VS__NOIDX);
         } else if (key_is(key, klen, "operationID")) {
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], val, ".spec.operationID");
+            path.a = ".spec.operationID";
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], val, &path);
         } else if (d->l->kind == VELSTATUS_KIND_BACKUP && key_is(key, klen, "postOperationItems")) {
             st = decode_post(d, op, val, vs, ve);
         } else {
@@ -446,6 +480,9 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, json_t *obj, siz
     const char *key;
     size_t klen, vs, ve;
     json_t *val;
+    vs__path path;
+    path.k = VS__NOIDX;
+    path.b = "";
     if (json_is_null(obj))
         return VELSTATUS_OK;
     if (!json_is_object(obj))
@@ -461,30 +498,36 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, json_t *obj, siz
                     continue;
                 }
             }
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], val, ".status.phase");
+            path.a = ".status.phase";
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], val, &path);
             op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
         } else if (key_is(key, klen, "error")) {
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_ERROR], val, ".status.error");
+            path.a = ".status.error";
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_ERROR], val, &path);
         } else if (key_is(key, klen, "nCompleted")) {
-            st = set_json_int(d, &op->n_completed, val, ".status.nCompleted");
+            path.a = ".status.nCompleted";
+            st = set_json_int(d, &op->n_completed, val, &path);
         } else if (key_is(key, klen, "nTotal")) {
-            st = set_json_int(d, &op->n_total, val, ".status.nTotal");
+            path.a = ".status.nTotal";
+            st = set_json_int(d, &op->n_total, val, &path);
         } else if (key_is(key, klen, "operationUnits")) {
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], val, ".status.operationUnits");
+            path.a = ".status.operationUnits";
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], val, &path);
         } else if (key_is(key, klen, "description")) {
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], val, ".status.description");
+            path.a = ".status.description";
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], val, &path);
         } else if (key_is(key, klen, "velstatusProgressErrorSince")) {
             uint8_t state = VS__T_ABSENT;
-            st = set_json_time(d, &state, &op->err_since, val, ".status.velstatusProgressErrorSince");
+            path.a = ".status.velstatusProgressErrorSince";
+            st = set_json_time(d, &state, &op->err_since, val, &path);
             op->has_err_since = state == VS__T_LOCAL;
         } else {
             for (i = 0; i < 3; i++)
                 if (key_is(key, klen, time_keys[i]))
                     break;
             if (i < 3) {
-                char path[40];
-                snprintf(path, sizeof path, ".status.%s", time_keys[i]);
-                st = set_json_time(d, &op->tstate[i], &op->t[i], val, path);
+                path.a = time_paths[i];
+                st = set_json_time(d, &op->tstate[i], &op->t[i], val, &path);
             } else {
                 st = add_unknown(d, VS__U_STATUS, 0, key, klen, vs, ve);
             }
