@@ -547,9 +547,13 @@ static velstatus_status decode_record(dec *d, json_t *rec, size_t rs, size_t re)
     json_t *val;
     velstatus_op *op;
     velstatus_status st;
+    vs__pool_block *blk;
+    size_t used;
     if (!json_is_object(rec))
         return fail(d, VELSTATUS_E_SCHEMA, "", json_is_null(rec) ? "a record must be an object, not null"
                                                                   : "a record must be an object");
+    blk = d->l->pool;
+    used = blk != NULL ? blk->used : 0;
     op = velstatus__oplist_push(d->l);
     if (op == NULL)
         return velstatus__error_nomem(d->err);
@@ -569,7 +573,12 @@ static velstatus_status decode_record(dec *d, json_t *rec, size_t rs, size_t re)
         }
         if (st != VS__NEED_RAW)
             break;
-        d->l->n--; /* start the record again (its pool strings are abandoned) */
+        /* Start the record again. Its strings are given back to the pool
+         * when they all went into the block that was current before it
+         * (always, unless the record filled that block). */
+        if (blk != NULL && d->l->pool == blk)
+            blk->used = used;
+        d->l->n--;
         op = velstatus__oplist_push(d->l);
     }
     if (st != VELSTATUS_OK)
