@@ -30,14 +30,23 @@ static size_t rw_ws(const char *p, size_t i, size_t n)
     return i;
 }
 
-/* p[i] == '"': the index just after the closing quote. */
+/* p[i] == '"': the index just after the closing quote. A quote closes the
+ * string unless an odd number of backslashes precedes it (memchr finds the
+ * candidates: most of a record's bytes are inside strings). */
 static size_t rw_str_end(const char *p, size_t i, size_t n)
 {
-    for (i++; i < n; i++) {
-        if (p[i] == '\\')
-            i++;
-        else if (p[i] == '"')
-            return i + 1;
+    size_t open = i;
+    for (i++; i < n;) {
+        const char *q = memchr(p + i, '"', n - i);
+        size_t j, k;
+        if (q == NULL)
+            return n;
+        j = (size_t)(q - p);
+        for (k = j; k > open + 1 && p[k - 1] == '\\'; k--)
+            ;
+        if (((j - k) & 1) == 0)
+            return j + 1;
+        i = j + 1;
     }
     return n;
 }

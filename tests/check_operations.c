@@ -236,6 +236,20 @@ START_TEST(unknown_fields_are_kept)
 }
 END_TEST
 
+/* The raw walk that keeps unknown fields finds the end of strings with
+ * escaped quotes and runs of backslashes (keys and values). */
+START_TEST(unknown_fields_with_escapes_are_kept)
+{
+    static const char in[] = "[{\"status\":{\"a\\\"b\":\"q\\\\\", \"phase\":\"New\",\"c\":[\"\\\\\\\"}]\",  \"\\\\\\\\\" , \"\\\"\\\\\\\\\\\"\"]},\"spec\":{\"backupName\":\"b\"},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]";
+    static const char want[] = "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\",\"postOperationItems\":null},\"status\":{\"phase\":\"New\",\"a\\\"b\":\"q\\\\\",\"c\":[\"\\\\\\\"}]\",\"\\\\\\\\\",\"\\\"\\\\\\\\\\\"\"]},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]\n";
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in);
+    assert_encodes(ctx, l, want);
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* A file another tool wrote comes back as Velero would write it. */
 START_TEST(foreign_files_are_normalised)
 {
@@ -655,6 +669,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, restore_record_and_examples_round_trip);
     tcase_add_test(tc, empty_and_nil_lists);
     tcase_add_test(tc, unknown_fields_are_kept);
+    tcase_add_test(tc, unknown_fields_with_escapes_are_kept);
     tcase_add_test(tc, foreign_files_are_normalised);
     tcase_add_test(tc, strings_with_nul_and_escapes);
     tcase_add_test(tc, unknown_phase_text_is_kept);
