@@ -29,3 +29,9 @@ velstatusinc_HEADERS = \
 	include/velstatus/retry.h \
 	include/velstatus/json.h
 nodist_velstatusinc_HEADERS = include/velstatus/version.h
+
+# `make lint`: static analysis of the library (not part of make check).
+.PHONY: lint
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
+	  -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib $(top_srcdir)/lib/*.c
