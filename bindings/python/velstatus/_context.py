@@ -19,7 +19,26 @@ from ._ffi import ffi, lib
 __all__ = ["Context", "DebugAllocator"]
 
 
-class Context:
+class _Closeable:
+    """`with` support and a finalizer for objects that own C memory: both
+    call the object's idempotent close()."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+class Context(_Closeable):
     """A libvelstatus context: the allocator (libc's) and nothing else global.
 
     Distinct Contexts may be used from different threads concurrently; one
@@ -74,17 +93,6 @@ class Context:
         """True after close()."""
         return self._closed
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
     def _retain_locked(self):
         """An object made from this Context now needs the C context (call

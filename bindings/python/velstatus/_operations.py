@@ -11,7 +11,7 @@ that timed out. Records are handed to Python as ``Operation`` snapshots.
 import collections
 import enum
 
-from ._context import Context, _Host, _onerror
+from ._context import _Closeable, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr, time_ns
 from ._enums import Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
@@ -248,7 +248,7 @@ def wrap_error(msg, plugin=None):
             lib.velstatus_free(p, out[0])
 
 
-class OpList:
+class OpList(_Closeable):
     """An itemoperations list of one kind (velstatus_oplist).
 
     ``OpList(kind)`` is a new empty list; ``OpList.from_json(text, kind)``
@@ -293,17 +293,6 @@ class OpList:
         if self._own_ctx:
             self._ctx.close()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover
-            pass
 
     def _held(self):
         if self._ptr is None:
@@ -518,7 +507,7 @@ def _read_result(r):
                            int(lib.velstatus_reconcile_result_errors_added(r)))
 
 
-class OpReports:
+class OpReports(_Closeable):
     """Plugin answers by operation ID, read from the CLI's ``--progress``
     format (velstatus_op_reports_from_json): a progress object,
     ``{"error": ...}``, ``{"lookupError": ...}``, each optionally with
@@ -569,14 +558,3 @@ class OpReports:
         if self._own_ctx:
             self._ctx.close()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover
-            pass

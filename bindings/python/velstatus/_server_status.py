@@ -16,7 +16,7 @@ import json
 import random as _random
 import time as _time
 
-from ._context import HOST_FAILED, Context, _Host, _onerror
+from ._context import _Closeable, HOST_FAILED, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr, time_ns
 from ._enums import c_enum
 from ._errors import InvalidArgument, check, new_error
@@ -294,7 +294,7 @@ def server_status(bsls, default_location=None, now=None, stale_after=None, three
             ctx.close()
 
 
-class ServerTracker:
+class ServerTracker(_Closeable):
     """BSLs kept current one event at a time ("continuously updated", DESIGN §3).
 
     ``upsert(bsl)`` and ``delete(name)`` cost O(1) and return True when the
@@ -325,17 +325,6 @@ class ServerTracker:
             if self._own_ctx:
                 self._ctx.close()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
     def _call(self):
         if self._ptr is None:
