@@ -7,7 +7,7 @@ tests_check_retry_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_retry_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_retry_LDADD = $(VS_TEST_LDADD)
 
-# Reads $(VS_CONFORMANCE_DIR)/backoff-vectors.json at test time (never copied).
+# Reads tests/data/conformance/backoff-vectors.json (the vendored golden vectors).
 tests_check_retry_vectors_SOURCES = tests/check_retry_vectors.c $(VS_TEST_COMMON)
 tests_check_retry_vectors_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_retry_vectors_CFLAGS = $(VS_TEST_CFLAGS_ALL)

@@ -1,5 +1,5 @@
-/* Conformance: every case of ../shared/conformance/backoff-vectors.json
- * (read at test time from $VS_CONFORMANCE; never copied) against
+/* Conformance: every case of tests/data/conformance/backoff-vectors.json
+ * (golden vectors computed by the Kubernetes Go code, vendored) against
  * velstatus_backoff_step() and velstatus_retry_on_error(), for client-go
  * v0.36.0 and the amd64 values (the top-level fields; the per-case `arm64`
  * objects are ignored by design, see doc/retry.md). The file's format is
@@ -25,14 +25,12 @@ static json_t *vectors;
 
 static json_t *load_vectors(void)
 {
-    const char *dir = getenv("VS_CONFORMANCE");
+    const char *dir = getenv("VS_TEST_DATA");
     char path[4096];
     json_error_t jerr;
     json_t *root;
-    ck_assert_msg(dir != NULL && *dir != '\0',
-                  "VS_CONFORMANCE is not set: it must name the directory holding backoff-vectors.json "
-                  "(configure --with-conformance=DIR; make check sets it)");
-    snprintf(path, sizeof(path), "%s/backoff-vectors.json", dir);
+    ck_assert_msg(dir != NULL && *dir != '\0', "VS_TEST_DATA is not set: run the test through make check");
+    snprintf(path, sizeof(path), "%s/conformance/backoff-vectors.json", dir);
     root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     ck_assert_msg(root != NULL, "cannot load the conformance vectors %s: %s (line %d): the test fails without them",
                   path, jerr.text, jerr.line);

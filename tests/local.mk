@@ -36,7 +36,6 @@ AM_TESTS_ENVIRONMENT = \
 	VS_TEST_DATA='$(abs_top_srcdir)/tests/data'; export VS_TEST_DATA; \
 	VS_SRCDIR='$(abs_top_srcdir)'; export VS_SRCDIR; \
 	VS_BUILDDIR='$(abs_top_builddir)'; export VS_BUILDDIR; \
-	VS_CONFORMANCE='$(VS_CONFORMANCE_DIR)'; export VS_CONFORMANCE; \
 	VELSTATUS='$(abs_top_builddir)/tools/velstatus'; export VELSTATUS; \
 	PKG_CONFIG_PATH='$(abs_top_builddir)/pkgconfig'; export PKG_CONFIG_PATH; \
 	PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \

@@ -92,14 +92,11 @@ func TestBackoffPresets(t *testing.T) {
 	}
 }
 
-// conformance reads the shared golden vectors through $VS_CONFORMANCE.
+// conformance reads the golden vectors vendored in the source tree
+// (tests/data/conformance, two directories above this package).
 func conformance(t *testing.T) map[string]json.RawMessage {
 	t.Helper()
-	dir := os.Getenv("VS_CONFORMANCE")
-	if dir == "" {
-		t.Fatal("VS_CONFORMANCE is not set: run through make check")
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "backoff-vectors.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "conformance", "backoff-vectors.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
