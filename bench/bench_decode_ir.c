@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Instruction counts of decoding, for callgrind (DESIGN §9).
  *
  *   valgrind --tool=callgrind --toggle-collect=decode_dom bench_decode_ir FILE dom

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Benchmark of the operations codec and state machine (DESIGN §9).
  *
  *   bench_operations ITEMOPERATIONS.json [RUNS]

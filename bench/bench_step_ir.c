@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Instruction counts of the steady decision loop, for callgrind (DESIGN §9).
  *
  *   valgrind --tool=callgrind --toggle-collect=steady_steps bench_step_ir FILE

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Benchmarks: `make bench` builds and runs them; they are never part of
 # `make check` (DESIGN §8: speed is measured by benchmarks, not unit tests).
 # `make bench BENCH_RECORDS=100000 BENCH_RUNS=5` are the defaults.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bindings: the Python (cffi) and Go (cgo) bindings. Each language keeps its
 # lines in its own block below.
 

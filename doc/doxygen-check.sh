@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs Doxygen over the public headers; any warning (an undocumented symbol,
 # a missing @param, an unknown tag) fails the test.
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 VS_SH_TESTS += doc/doxygen-check.sh
 EXTRA_DIST += doc
 

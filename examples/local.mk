@@ -1,2 +1,3 @@
+# SPDX-License-Identifier: Apache-2.0
 # Example data and hosts: shipped in the tarball (the tests and the README read them).
 EXTRA_DIST += examples

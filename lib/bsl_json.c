@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The BSL codec: `kubectl get backupstoragelocations -o json` in, verdicts
  * out (json.h). jansson parses; schema errors name the JSON path and, by
  * re-scanning the (already valid) text along that path, its position. */

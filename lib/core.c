@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "velstatus_private.h"
 

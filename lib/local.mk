@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The library: a static, PIC libtool archive (lib/.libs/libvelstatus.a).
 lib_LTLIBRARIES = lib/libvelstatus.la
 lib_libvelstatus_la_SOURCES = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The item-operation state machine: the per-operation step (SPEC-velero
  * §2.4) and the whole-list driver (§2.5-§2.7). Pure: `now` is an argument,
  * the plugins are reached through the host's vtable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal layout of operation lists, shared by lib/oplist.c (storage,
  * getters, setters), lib/ops_json.c (codec) and lib/operations.c (step,
  * driver). Not installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Plugin answers by operation ID, and a plugin client that serves them.
  * Decoding is in ops_json.c (velstatus_op_reports_from_json). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The itemoperations codec (SPEC-velero §2.1, DESIGN §9).
  *
  * Decoding never builds a whole-file DOM: the top-level array is walked

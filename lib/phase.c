@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Backup and restore phases: wire spelling, terminal set, legal transitions
  * (SPEC-velero §5), the phase after the main run (§2.7), restart handling. */
 #include "velstatus_private.h"

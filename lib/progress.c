@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Progress aggregation over an operation list (DESIGN §5, SPEC-velero §3.4).
  * Definitions are in include/velstatus/progress.h; reasons in doc/progress.md. */
 #include "progress_private.h"

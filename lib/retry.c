@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The status-patch retry policy (include/velstatus/retry.h; DESIGN §6,
  * SPEC-velero §4). Behaviour is that of k8s.io/apimachinery wait.Backoff and
  * client-go v0.36.0 retry.OnError, as stated in SPEC §4.4 and in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Which status patches Velero retries, per kind and preset (SPEC-velero
  * §4.3; the hardened preset adds the writes of §6.15). Declared in
  * include/velstatus/retry.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Server status from the BackupStorageLocations (DESIGN §3, SPEC-velero §1,
  * doc/server-status.md): BSL sets, the total rule, verdicts, the incremental
  * tracker and the controller step. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internals of the server-status area, shared by server_status.c (sets,
  * classification, tracker, step) and bsl_json.c (the codec). Not installed. */
 #ifndef VELSTATUS_SERVER_STATUS_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Go's text/tabwriter (flags = 0), iteratively. See tabwriter.h. */
 #include "tabwriter.h"
 

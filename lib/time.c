@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RFC 3339 timestamps and Go duration strings, by integer arithmetic.
  *
  * Everything here mirrors Go's `time` package (format.go) behaviour, not its

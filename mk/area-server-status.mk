@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Decision area "server-status": library sources, its check suite, its CLI command and data.
 lib_libvelstatus_la_SOURCES += lib/server_status.c lib/server_status_private.h lib/bsl_json.c
 VS_CHECK_PROGS += tests/check_server_status

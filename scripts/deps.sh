@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages libvelstatus needs to build and test, if
 # any is missing. Debian's registry only; run as root.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The archive's symbols (STYLE §2.8): (1) every defined global symbol starts
 # with velstatus_; (2) the functions declared VELSTATUS_API are exactly the
 # defined velstatus_[a-z]* symbols; (3) nothing references I/O, clock,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status names, the error struct, contexts and allocators, sized copies,
  * byte buffers and the Go-exact JSON string writer. */
 #include <check.h>

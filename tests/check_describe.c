@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus_describe_operations(): the operations section of `velero backup
  * describe` / `velero restore describe`, byte-exact (SPEC-velero §3.2, §3.3). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Operation lists: the itemoperations codec (SPEC-velero §2.1), the record
  * getters and builders, and the plugin-answer map. The state machine is
  * tested in check_operations_machine.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The item-operation state machine: the per-operation step (SPEC-velero
  * §2.4, every row), the whole-list driver (§2.5, §2.6, §2.7 tables), both
  * policy presets where they differ, and every case of Velero's

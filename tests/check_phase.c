@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Phases: wire spelling, kinds, terminal set, transitions (SPEC-velero §5),
  * the phase after the main run (§2.7) and restart handling (§5.2, §6.17). */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Progress aggregation (progress.h), its number formatting, and the private
  * Go-exact tabwriter. SPEC-velero §3.4 / §6.23: Velero never aggregates, so
  * the aggregation rules tested here are the library's own (progress.h,

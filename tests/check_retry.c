@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The retry area (include/velstatus/retry.h): Step() edge cases and the
  * overflow choice, presets, the CapBackoff tables of SPEC §4.5, the OnError
  * and hardened drivers over a fake host, the policy entry point, the dry run,

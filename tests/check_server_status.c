@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Server status (DESIGN §3, SPEC-velero §1, doc/server-status.md): tokens,
  * the total rule on every situation of SPEC §1.8, names and messages, the
  * tracker (unit + a 12,000-event property test against full classification),

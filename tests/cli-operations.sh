@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # velstatus operations reconcile|format|check: outputs, exit codes, the
 # examples, and a 100,000-operation file through the CLI.
 set -u

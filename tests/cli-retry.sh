@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # velstatus backoff: the SPEC §4.5 schedule, JSON keys, truncation, overflow,
 # jitter bounds and reproducibility, usage errors.
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tests: one check binary per area (TAP through automake's tap-driver) and
 # shell tests (exit status: 0 pass, 77 skip, else fail).
 VS_TEST_COMMON = tests/harness.c tests/harness.h tests/failalloc.c tests/failalloc.h
@@ -28,6 +29,8 @@ tests_check_abi_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_abi_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
+# Release hygiene: license lines, and no reference to files outside the tree.
+VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
 
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus operations reconcile|format|check: the item-operation state
  * machine over an itemoperations file (DESIGN §4, SPEC-velero §2). */
 #include "cli.h"

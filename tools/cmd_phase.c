@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus version; velstatus phase check. */
 #include "cli.h"
 

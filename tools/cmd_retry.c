@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus backoff: the sleeps of a retry loop (client-go retry.OnError over
  * a wait.Backoff) when every attempt fails retriably. The tool owns the
  * randomness for jitter (a seeded splitmix64); the library never draws. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus server-status: the server status from `kubectl get bsl -o json`. */
 #include "cli.h"
 

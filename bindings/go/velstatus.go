@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package velstatus is the Go binding of libvelstatus, Velero's status
 // decisions as a pure, I/O-free C library: server status from the
 // BackupStorageLocations, the item-operation state machine, progress

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Builds the cffi extension module ``_velstatus_cffi`` (out-of-line API mode).
 
 The cdef is never written by hand: it is the output of

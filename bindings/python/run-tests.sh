@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The Python binding's tests: build the cffi module into the build tree, then
 # run pytest over bindings/python/tests against the srcdir package.
 # Exit 77 (SKIP) only when cffi or pytest is missing or under sanitizers (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/json.h
  * @brief The JSON codec: Velero's own JSON in and out, as UTF-8 text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/operations.h
  * @brief The async item-operation state machine (DESIGN §4, SPEC §2).

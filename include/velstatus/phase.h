@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/phase.h
  * @brief Backup and restore phases: wire spelling, terminal phases, legal

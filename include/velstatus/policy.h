@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/policy.h
  * @brief Policy knobs and the two presets: Velero-exact and hardened.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/progress.h
  * @brief Progress aggregation and Velero's describe text (DESIGN §5, SPEC §3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/retry.h
  * @brief The status-patch retry policy (DESIGN §6, SPEC-velero §4).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/server_status.h
  * @brief Server status from the BackupStorageLocations (DESIGN §3, SPEC §1).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared fixtures. run-tests.sh puts the srcdir package and the build-tree
 module on PYTHONPATH and exports VS_SRCDIR, VS_BUILDDIR and VELSTATUS (the CLI)."""
 

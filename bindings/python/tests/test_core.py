@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Core wrappers: errors, enums, Context, time, version, policy, phases."""
 
 import datetime

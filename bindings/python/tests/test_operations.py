@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Item operations and progress: the list codec, the step, reconcile with
 Python plugin callbacks (compared with the CLI), progress and describe."""
 

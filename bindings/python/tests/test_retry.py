@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Retry: Backoff (Step and iterator), retry() with a fake clock, conformance
 vectors (the copy vendored under tests/data/conformance), transitions."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Server status: classify, tracker, controller step with Python callables."""
 
 import glob

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """velstatus: Python binding of libvelstatus (cffi, out-of-line API mode).
 
 Velero's status decisions (server status, item operations, progress, retry,

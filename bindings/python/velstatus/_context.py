@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Context (one velstatus_ctx, guarded by a lock) and the callback plumbing.
 
 STYLE §2.15: cffi releases the GIL around every C call, so two Python threads

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Version, time and duration text, policy presets, phase decisions."""
 
 import collections

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python enums generated from the C enums: no second table.
 
 Members and their order come from the cdef (``ffi.typeof(...).elements``,

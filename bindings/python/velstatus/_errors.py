@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Exceptions chosen by status code (pygit2's check_error, STYLE §2.15)."""
 
 from ._ffi import ffi, lib

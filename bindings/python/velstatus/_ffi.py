@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The compiled cffi module, and the version check done once at import."""
 
 try:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Item operations (operations.h, DESIGN §4): the itemoperations list, the
 per-operation step and the reconcile pass with Python plugin callbacks.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Progress aggregation and Velero's describe text (progress.h, DESIGN §5)."""
 
 import collections

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Retry (retry.h, DESIGN §6): wait.Backoff, retry.OnError, the hardened
 driver, and which phase transitions get a retried status patch.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Server status from the BackupStorageLocations (server_status.h, DESIGN §3).
 
 ``server_status()`` classifies a whole set of BSLs; ``ServerTracker`` keeps
