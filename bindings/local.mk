@@ -46,7 +46,7 @@ clean-python:
 # end python
 
 # go
-# The cgo binding (STYLE §2.16) and the Go example host. run-tests.sh
+# The cgo binding (doc/conventions.md §8) and the Go example host. run-tests.sh
 # writes only under $(builddir)/bindings/go/_build.
 VS_BINDING_TESTS += bindings/go/run-tests.sh
 VS_GO_DIST_FILES = \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The item-operation state machine: the per-operation step (SPEC-velero
+/* The item-operation state machine: the per-operation step (doc/velero-behaviour.md
  * §2.4) and the whole-list driver (§2.5-§2.7). Pure: `now` is an argument,
  * the plugins are reached through the host's vtable. */
 #include <string.h>
@@ -166,7 +166,7 @@ static inline int t_has(uint8_t s)
     return s == VS__T_LOCAL || s == VS__T_UTC;
 }
 
-/* SPEC §2.4 step 4 for one of started/updated. */
+/* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
 static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
@@ -997,7 +997,7 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
     r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
-    r->errors_added = 0;                  /* SPEC §6.7 */
+    r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
     return bsl_error(r, o, err);
 }
 
@@ -1117,7 +1117,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
             break;
         count_flags(r, f);
         if (msg.p != NULL && o.phase == VELSTATUS_PHASE_IN_PROGRESS && list->kind == VELSTATUS_KIND_RESTORE) {
-            /* RC:runValidatedRestore records them as restore errors, prefixed (SPEC §2.7) */
+            /* RC:runValidatedRestore records them as restore errors, prefixed (doc/velero-behaviour.md §2.7) */
             velstatus__buf pre;
             char *s2;
             size_t n2;

@@ -124,7 +124,7 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
     velstatus_status st;
     if (e != NULL)
         return velstatus_op_reply_set_progress(reply, &e->p, NULL) == VELSTATUS_OK ? 0 : -1;
-    /* Velero's InvalidOperationIDError (SPEC §2.2): "operation ID %v is invalid". */
+    /* Velero's InvalidOperationIDError (doc/velero-behaviour.md §2.2): "operation ID %v is invalid". */
     velstatus__buf_init(&b, r->ctx);
     velstatus__buf_puts(&b, "operation ID ");
     velstatus__buf_append(&b, id, idlen);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The two policy presets (DESIGN §2). Each knob's value is explained in
+/* The two policy presets (doc/design.md §2). Each knob's value is explained in
  * include/velstatus/policy.h with the SPEC section behind it. */
 #include "velstatus_private.h"
 

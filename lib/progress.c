@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Progress aggregation over an operation list (DESIGN §5, SPEC-velero §3.4).
+/* Progress aggregation over an operation list (doc/design.md §5, doc/velero-behaviour.md §3.4).
  * Definitions are in include/velstatus/progress.h; reasons in doc/progress.md. */
 #include "progress_private.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The status-patch retry policy (include/velstatus/retry.h; DESIGN §6,
- * SPEC-velero §4). Behaviour is that of k8s.io/apimachinery wait.Backoff and
- * client-go v0.36.0 retry.OnError, as stated in SPEC §4.4 and in
- * ../shared/conformance/README-backoff.md; doc/retry.md has the decisions. */
+/* The status-patch retry policy (include/velstatus/retry.h; doc/design.md §6,
+ * doc/velero-behaviour.md §4). Behaviour is that of k8s.io/apimachinery
+ * wait.Backoff and client-go v0.36.0 retry.OnError, as stated in
+ * doc/velero-behaviour.md §4.4 and tests/data/conformance/README-backoff.md;
+ * doc/retry.md has the decisions. */
 #include "retry_private.h"
 
 #include <string.h>
@@ -450,7 +451,7 @@ static void remember_retriable(vs_run *run)
     memset(&run->cur, 0, sizeof(run->cur));
 }
 
-/* wait.ExponentialBackoff + retry.OnError of client-go v0.36.0 (SPEC §4.4).
+/* wait.ExponentialBackoff + retry.OnError of client-go v0.36.0 (doc/velero-behaviour.md §4.4).
  * With max_sleeps != UINT64_MAX this is the simulation (cut before sleep
  * max_sleeps + 1). */
 static velstatus_status loop_on_error(vs_run *run, velstatus_backoff *b, uint64_t max_sleeps, velstatus_error *err)
@@ -792,7 +793,7 @@ uint64_t velstatus_retry_result_error_attempt(const velstatus_retry_result *resu
     return result && result->err_text ? result->err_attempt : 0;
 }
 
-/* ---- enum <-> token (STYLE 2.4): one table per enum, indexed by value ---- */
+/* ---- enum <-> token (doc/conventions.md §1): one table per enum, indexed by value ---- */
 
 static const char *const outcome_names[] = {"succeeded", "not_attempted", "terminal",
                                             "exhausted", "deadline",      "truncated"};

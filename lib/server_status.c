@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Server status from the BackupStorageLocations (DESIGN §3, SPEC-velero §1,
+/* Server status from the BackupStorageLocations (doc/design.md §3, doc/velero-behaviour.md §1,
  * doc/server-status.md): BSL sets, the total rule, verdicts, the incremental
  * tracker and the controller step. */
 #include "server_status_private.h"
@@ -266,7 +266,7 @@ static int name_cmp(const vs_bsl *a, const vs_bsl *b)
 
 /* Is a a better default than b? Newest creationTimestamp first (a missing
  * one ranks oldest, as Go's zero time), then the byte-wise smallest name
- * (SPEC §1.5 D2; the name replaces D2's list-order tie-break). */
+ * (doc/velero-behaviour.md §1.5 D2; the name replaces D2's list-order tie-break). */
 static int default_better(const vs_bsl *a, const vs_bsl *b)
 {
     if (a->has_created != b->has_created)
@@ -1116,7 +1116,7 @@ void velstatus_server_status_host_init(velstatus_server_status_host *host, size_
 }
 
 /* The single place a new status is published: one status write, retried
- * by the retry driver (issue "Retry"; DESIGN §6) with the caller's policy. */
+ * by the retry driver (issue "Retry"; doc/design.md §6) with the caller's policy. */
 typedef struct publish_call {
     const velstatus_server_status_host *h;
     const velstatus_server_verdict *v;

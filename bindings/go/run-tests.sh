@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The Go binding's tests (STYLE §2.16): `go vet` and `go test` over the
+# The Go binding's tests (doc/conventions.md §8): `go vet` and `go test` over the
 # binding module, then `go vet` over the example host (examples/go), which
 # the binding's tests build and run. Linked against the in-tree archive
 # through the uninstalled pkg-config file. Exit 0 pass, 1 fail, 77 skip (no

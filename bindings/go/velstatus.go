@@ -189,7 +189,7 @@ var archiveChecksum string
 const HeaderVersion = C.VELSTATUS_VERSION_STRING
 
 func init() {
-	// STYLE §2.9: bindings check the major version at init.
+	// doc/conventions.md §6: bindings check the major version at init.
 	if got := VersionNumber() >> 16; got != uint32(C.VELSTATUS_VERSION_MAJOR) {
 		panic(fmt.Sprintf("velstatus: linked libvelstatus %s has major version %d, headers %s",
 			Version(), got, HeaderVersion))

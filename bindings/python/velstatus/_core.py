@@ -142,7 +142,7 @@ def _knobs():
 
 class Policy:
     """A ``velstatus_policy``: the knobs where Velero's quirks and the hardened
-    behaviour differ (DESIGN §2). Start from a preset and change knobs by
+    behaviour differ (doc/design.md §2). Start from a preset and change knobs by
     attribute or keyword::
 
         p = Policy.velero()
@@ -251,7 +251,7 @@ def _phase(value, kind):
 
 
 def phase_transition(kind, from_phase, to_phase):
-    """Whether Velero ever moves a ``kind`` CR from one phase to another (SPEC §5.2-5.3).
+    """Whether Velero ever moves a ``kind`` CR from one phase to another (doc/velero-behaviour.md §5.2-5.3).
 
     Phases may be Phase members or wire strings (``""`` is New). Returns a
     Transition(legal, controller). Raises InvalidArgument for a phase the
@@ -268,7 +268,7 @@ def phase_transition(kind, from_phase, to_phase):
 
 
 def phase_after_run(kind, fatal=False, errors_logged=0, in_progress=False):
-    """The phase after the main backup or restore run (SPEC §2.7)."""
+    """The phase after the main backup or restore run (doc/velero-behaviour.md §2.7)."""
     kind = Kind.coerce(kind)
     return Phase.from_c(lib.velstatus_phase_after_run(kind.c, 1 if fatal else 0, int(errors_logged),
                                                       1 if in_progress else 0))

@@ -77,7 +77,7 @@ Kind = c_enum("Kind", "velstatus_kind", "VELSTATUS_KIND_", lib.velstatus_kind_to
               "Which CR a phase belongs to: BACKUP (\"backup\") or RESTORE (\"restore\").")
 
 Phase = c_enum("Phase", "velstatus_phase", "VELSTATUS_PHASE_", lib.velstatus_phase_to_string,
-               "Backup and restore phases in Velero's wire spelling (SPEC-velero §5.1).")
+               "Backup and restore phases in Velero's wire spelling (doc/velero-behaviour.md §5.1).")
 
 Preset = c_enum("Preset", "velstatus_preset", "VELSTATUS_PRESET_", lib.velstatus_preset_to_string,
                 "Policy presets: VELERO (Velero HEAD, quirk for quirk) and HARDENED.")
@@ -110,7 +110,7 @@ def _phase_valid_for(self, kind):
 
 
 def _phase_is_terminal(self, kind="backup"):
-    """Whether ``velero ... create --wait`` stops at this phase (SPEC §5.1)."""
+    """Whether ``velero ... create --wait`` stops at this phase (doc/velero-behaviour.md §5.1)."""
     return bool(lib.velstatus_phase_is_terminal(Kind.coerce(kind).c, self.c))
 
 

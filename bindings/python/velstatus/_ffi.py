@@ -8,7 +8,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "velstatus: the compiled module _velstatus_cffi is not importable; build it with "
         "bindings/python/_build_ffi.py and put its directory on sys.path") from exc
 
-# STYLE §2.9: the header the module was compiled against and the archive it
+# doc/conventions.md §6: the header the module was compiled against and the archive it
 # linked must agree on the major version.
 _runtime = int(lib.velstatus_version_number())
 if (_runtime >> 16) != lib.VELSTATUS_VERSION_MAJOR:  # pragma: no cover

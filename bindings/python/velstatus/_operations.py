@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Item operations (operations.h, DESIGN §4): the itemoperations list, the
+"""Item operations (operations.h, doc/design.md §4): the itemoperations list, the
 per-operation step and the reconcile pass with Python plugin callbacks.
 
 ``OpList`` holds one ``<name>-itemoperations.json`` (decoded, built or
@@ -47,7 +47,7 @@ BslState.__doc__ = "The state of the backup's BSL for a reconcile: AVAILABLE, MI
 
 PersistAction = enum.IntEnum("PersistAction", _names("velstatus_persist_action", "VELSTATUS_PERSIST_"),
                              module=_MODULE, qualname="PersistAction")
-PersistAction.__doc__ = ("What the host must write after a pass (SPEC §2.5 step 11): NONE, PATCH "
+PersistAction.__doc__ = ("What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11): NONE, PATCH "
                          "(the CR only) or UPLOAD_AND_PATCH.")
 
 _OpField = enum.IntEnum("_OpField", _names("velstatus_op_field", "VELSTATUS_OP_FIELD_"), module=_MODULE)
@@ -144,12 +144,12 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
 
     @classmethod
     def error(cls, text):
-        """Progress() returned an error with this text (SPEC §2.4 step 2)."""
+        """Progress() returned an error with this text (doc/velero-behaviour.md §2.4 step 2)."""
         return cls(err=text, report=OpReport.PROGRESS_ERROR)
 
     @classmethod
     def lookup_error(cls, text):
-        """The plugin could not be obtained (SPEC §2.4 step 1)."""
+        """The plugin could not be obtained (doc/velero-behaviour.md §2.4 step 1)."""
         return cls(err=text, report=OpReport.LOOKUP_ERROR)
 
     def _c(self):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Retry (retry.h, DESIGN §6): wait.Backoff, retry.OnError, the hardened
+"""Retry (retry.h, doc/design.md §6): wait.Backoff, retry.OnError, the hardened
 driver, and which phase transitions get a retried status patch.
 
 ``Backoff`` is the C value type; iterating it yields the sleeps (ns) that
@@ -377,7 +377,7 @@ def retry(fn, backoff=None, **kwargs):
 
 
 def retry_transition(kind, from_phase, to_phase, at_startup=False, policy=None):
-    """Whether the status patch moving a CR from one phase to another is retried (SPEC §4.3)."""
+    """Whether the status patch moving a CR from one phase to another is retried (doc/velero-behaviour.md §4.3)."""
     kind = Kind.coerce(kind)
     frm, to = Phase.parse(from_phase, kind), Phase.parse(to_phase, kind)
     out = ffi.new("int *")
