@@ -173,7 +173,7 @@ func check(st C.velstatus_status, cerr *C.velstatus_error) error {
 	return newError(st, cerr)
 }
 
-// Version returns the linked library's version, e.g. "0.1.0".
+// Version returns the linked library's version, e.g. "1.0.0".
 func Version() string { return C.GoString(C.velstatus_version_string()) }
 
 // VersionNumber returns the linked library's version as

@@ -16,7 +16,7 @@ __all__ = ["version", "version_info", "parse_time", "format_time", "format_time_
 # -- version -----------------------------------------------------------------
 
 def version():
-    """The library's version string, e.g. ``"0.1.0"`` (velstatus_version_string)."""
+    """The library's version string, e.g. ``"1.0.0"`` (velstatus_version_string)."""
     return ffi.string(lib.velstatus_version_string()).decode("ascii")
 
 
