@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The itemoperations codec (SPEC-velero §2.1, DESIGN §9).
+/* The itemoperations codec (doc/velero-behaviour.md §2.1, doc/design.md §9).
  *
  * Decoding never builds a whole-file DOM: the top-level array is walked
  * here, and each record is parsed on its own with json_loadb(...,

@@ -70,13 +70,13 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
 #include "operations.h"
 
 /**
- * @brief Decodes a `<name>-itemoperations.json` file (SPEC-velero §2.1)
+ * @brief Decodes a `<name>-itemoperations.json` file (doc/velero-behaviour.md §2.1)
  * into a new list.
  *
  * The input is the uncompressed JSON text Velero writes: a top-level array
  * of `{"spec": ..., "status": ...}` records, or `null` (a nil list). The
  * array is walked record by record; no whole-file DOM is built, so peak
- * memory stays close to the size of the input (DESIGN §9).
+ * memory stays close to the size of the input (doc/design.md §9).
  *
  * Keys are matched case-sensitively (Go's `encoding/json` would also accept
  * a case-folded `Phase`; files Velero writes never contain one, and such a
@@ -117,7 +117,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out
                                                           velstatus_error *err);
 
 /**
- * @brief Encodes a list exactly as Velero writes it (SPEC-velero §2.1): Go
+ * @brief Encodes a list exactly as Velero writes it (doc/velero-behaviour.md §2.1): Go
  * `json.Encoder` output of `[]*BackupOperation` / `[]*RestoreOperation`.
  *
  * Compact, keys in Go struct order (`spec` then `status`; every spec field
@@ -162,7 +162,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_
  *
  * The input is a JSON object whose keys are operation IDs and whose values
  * are one of:
- * - a progress object (SPEC §2.2): `completed` (bool), `err`, `nCompleted`,
+ * - a progress object (doc/velero-behaviour.md §2.2): `completed` (bool), `err`, `nCompleted`,
  *   `nTotal` (integers), `operationUnits`, `description` (strings),
  *   `started`, `updated` (RFC 3339 strings; absent or `null` is Go's zero
  *   time, `"1970-01-01T00:00:00Z"` is `time.Unix(0, 0)`); all optional;
