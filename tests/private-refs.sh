@@ -8,8 +8,10 @@
 set -u
 src=${VS_SRCDIR:-.}
 # The pattern is assembled so that this file does not match itself.
-s=SPEC; d=DESIGN; t=STYLE
+s=SPEC; d=DESIGN; t=STYLE; :
 pat="$s-velero|$s §|$d §|$d\\.md|$t §|$t\\.md|\\.\\./shared"
+# A reference wrapped over two lines leaves the bare name at the end of one.
+pat="$pat|(^|[^A-Za-z0-9_])($s|$d|$t)[[:space:]]*\$"
 if command -v git >/dev/null 2>&1 && git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     hits=$(git -C "$src" grep -nE "$pat" -- . ':(exclude)tests/data/conformance')
 else

@@ -307,8 +307,8 @@ VELSTATUS_API velstatus_status velstatus_retry_hardened(velstatus_retry_result *
  * it is <= 0), so that `--resource-timeout` bounds the total time as the
  * design (doc/velero-behaviour.md §4.1) meant; the 30-attempt limit still applies (with 10 min
  * the two nearly coincide; a longer timeout stops at 30 attempts, about
- * 11 min of sleep, because the retry blocks a controller worker, SPEC
- * §4.3). `classify` is called only when `retry_classify_errors` is set,
+ * 11 min of sleep, because the retry blocks a controller worker,
+ * doc/velero-behaviour.md §4.3). `classify` is called only when `retry_classify_errors` is set,
  * else every error is transient. The driver is chosen by `policy->preset`.
  * @param[out] out Receives the result (only on ::VELSTATUS_OK).
  * @param[in] ctx The context.
