@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The man pages: (1) each renders with groff without a single warning
-# (`groff -ww -z -man`); (2) velstatus(1) names every subcommand and every
+# (`groff -ww -z -man`) and names the version being built; (2) velstatus(1) names every subcommand and every
 # option the tool accepts. The subcommands are read from `velstatus --help`
 # (the "commands:" list), the sub-subcommands (`phase check`, `operations
 # reconcile`, ...) from the usage lines of `velstatus CMD --help`, and the
@@ -19,6 +19,15 @@ for page in "$man1" "$man3"; do
         printf '%s\n' "$out"; echo "FAIL: $(basename "$page") does not render cleanly (groff -ww -z -man)"; fail=1
     else
         echo "ok: $(basename "$page") renders without warnings"
+    fi
+done
+
+# Each page's .TH names the version being built (CONTRIBUTING.md: update at release).
+ver=$("$VELSTATUS" version | sed -n 's/.*(libvelstatus \([^)]*\)).*/\1/p')
+[ -n "$ver" ] || { echo "FAIL: no library version in velstatus version"; fail=1; }
+for page in "$man1" "$man3"; do
+    if ! grep -q "^\.TH .* \"libvelstatus $ver\"" "$page"; then
+        echo "FAIL: $(basename "$page"): .TH does not say \"libvelstatus $ver\""; fail=1
     fi
 done
 
