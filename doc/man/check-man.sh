@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The man pages: (1) each renders with groff without a single warning
-# (`groff -ww -z -man`) and names the version being built; (2) velstatus(1) names every subcommand and every
-# option the tool accepts. The subcommands are read from `velstatus --help`
+# (`groff -ww -z -man`) and its .TH names the version being built;
+# (2) velstatus(1) names every subcommand and every option the tool accepts. The subcommands are read from `velstatus --help`
 # (the "commands:" list), the sub-subcommands (`phase check`, `operations
 # reconcile`, ...) from the usage lines of `velstatus CMD --help`, and the
 # options from every -x / --long-option those help texts mention, so an option
