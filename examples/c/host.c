@@ -212,6 +212,12 @@ static int publish(velstatus_ctx *ctx, const velstatus_server_tracker *tracker, 
            velstatus_retry_outcome_to_string(velstatus_retry_result_outcome(res)),
            velstatus_retry_result_attempts(res), velstatus_retry_result_sleep_count(res));
     rc = velstatus_retry_result_outcome(res) == VELSTATUS_RETRY_OUTCOME_SUCCEEDED ? 0 : 1;
+    if (rc != 0) { /* the retries ended with the patch still failing: requeue, try later */
+        const char *last = NULL;
+        size_t last_len = 0;
+        velstatus_retry_result_error(&last, &last_len, res);
+        fprintf(stderr, "%s: publish failed: %.*s\n", prog, (int)last_len, last ? last : "");
+    }
 done:
     velstatus_retry_result_free(res);
     velstatus_free(ctx, json);
