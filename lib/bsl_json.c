@@ -1,6 +1,7 @@
 /* The BSL codec: `kubectl get backupstoragelocations -o json` in, verdicts
  * out (json.h). jansson parses; schema errors name the JSON path and, by
  * re-scanning the (already valid) text along that path, its position. */
+#include "json_scan.h"
 #include "server_status_private.h"
 
 #include <jansson.h>
@@ -40,114 +41,42 @@ static void path_text(const vs_path *p, char *buf, size_t cap)
         snprintf(buf, cap, "(top level)");
 }
 
-typedef struct vs_scan {
-    const char *p;
-    size_t len, i;
-} vs_scan;
-
-static void sc_ws(vs_scan *s)
+/* The raw member key [ks, ke) (with quotes) is `key` (a key spelled with
+ * escapes is not matched: the position then falls back to the parent's). */
+static int raw_key_is(const char *text, size_t ks, size_t ke, const char *key)
 {
-    while (s->i < s->len && (s->p[s->i] == ' ' || s->p[s->i] == '\t' || s->p[s->i] == '\n' || s->p[s->i] == '\r'))
-        s->i++;
+    size_t klen = strlen(key);
+    return ke - ks - 2 == klen && memcmp(text + ks + 1, key, klen) == 0;
 }
 
-static void sc_string(vs_scan *s) /* at '"' */
-{
-    s->i++;
-    while (s->i < s->len && s->p[s->i] != '"')
-        s->i += s->p[s->i] == '\\' ? 2 : 1;
-    s->i++;
-}
-
-static void sc_value(vs_scan *s)
-{
-    size_t depth = 0;
-    sc_ws(s);
-    do {
-        char c;
-        if (s->i >= s->len)
-            return;
-        c = s->p[s->i];
-        if (c == '"') {
-            sc_string(s);
-        } else if (c == '{' || c == '[') {
-            depth++;
-            s->i++;
-        } else if (c == '}' || c == ']') {
-            depth--;
-            s->i++;
-        } else if (depth == 0) {
-            while (s->i < s->len && !strchr(",}] \t\r\n", s->p[s->i]))
-                s->i++;
-        } else {
-            s->i++;
-        }
-    } while (depth > 0);
-}
-
-/* Byte offset of the value at path p in valid JSON text, or of its deepest
- * ancestor found (a key spelled with escapes is not matched). */
+/* Byte offset of the value at path p in accepted JSON text, or of its
+ * deepest ancestor found. Of duplicate keys the last is the one decoded. */
 static size_t locate(const char *text, size_t len, const vs_path *p)
 {
-    vs_scan s = {text, len, 0};
-    size_t found;
-    sc_ws(&s);
-    found = s.i;
+    size_t i = velstatus__json_ws(text, 0, len);
     for (int k = 0; k < p->n; k++) {
-        int ok = 0;
-        sc_ws(&s);
-        if (s.i >= len)
+        velstatus__json_iter it;
+        velstatus__json_scan_err e;
+        size_t end, ks, ke, vs, ve, found = SIZE_MAX, j = 0;
+        if (!velstatus__json_scan(text + i, len - i, &end, &e))
+            break; /* unreachable: the input was accepted */
+        if (text[i] != (p->s[k].key ? '{' : '['))
             break;
-        if (p->s[k].key && text[s.i] == '{') {
-            size_t klen = strlen(p->s[k].key);
-            s.i++;
-            for (;;) {
-                size_t ks;
-                sc_ws(&s);
-                if (s.i >= len || text[s.i] != '"')
-                    break;
-                ks = s.i + 1;
-                sc_string(&s);
-                {
-                    int match = s.i - 1 - ks == klen && memcmp(text + ks, p->s[k].key, klen) == 0;
-                    sc_ws(&s);
-                    s.i++; /* ':' */
-                    sc_ws(&s);
-                    if (match) {
-                        ok = 1;
-                        break;
-                    }
-                }
-                sc_value(&s);
-                sc_ws(&s);
-                if (s.i < len && text[s.i] == ',')
-                    s.i++;
-                else
-                    break;
-            }
-        } else if (!p->s[k].key && text[s.i] == '[') {
-            s.i++;
-            for (size_t j = 0;; j++) {
-                sc_ws(&s);
-                if (s.i >= len || text[s.i] == ']')
-                    break;
-                if (j == p->s[k].idx) {
-                    ok = 1;
-                    break;
-                }
-                sc_value(&s);
-                sc_ws(&s);
-                if (s.i < len && text[s.i] == ',')
-                    s.i++;
-                else
-                    break;
-            }
+        velstatus__json_iter_init(&it, text, i, i + end);
+        if (p->s[k].key) {
+            while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve))
+                if (raw_key_is(text, ks, ke, p->s[k].key))
+                    found = vs;
+        } else {
+            while (found == SIZE_MAX && velstatus__json_next_element(&it, &vs, &ve))
+                if (j++ == p->s[k].idx)
+                    found = vs;
         }
-        if (!ok)
+        if (found == SIZE_MAX)
             break;
-        found = s.i;
+        i = found;
     }
-    return found;
+    return i;
 }
 
 typedef struct vs_dec {
@@ -163,21 +92,15 @@ static velstatus_status schema_error(vs_dec *d, const char *fmt, ...) VS__PRINTF
 static velstatus_status schema_error(vs_dec *d, const char *fmt, ...)
 {
     char where[160], msg[VELSTATUS_ERROR_MESSAGE_SIZE];
-    size_t off = locate(d->text, d->len, &d->path), line = 1, col = 1;
+    size_t off = locate(d->text, d->len, &d->path);
+    uint32_t line, col;
     va_list ap;
-    for (size_t i = 0; i < off; i++) {
-        if (d->text[i] == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
+    velstatus__json_pos(d->text, off, &line, &col);
     path_text(&d->path, where, sizeof(where));
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, (uint32_t)line, (uint32_t)col, (uint64_t)off,
+    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, line, col, (uint64_t)off,
                                     "%s: %s", where, msg);
 }
 
@@ -368,6 +291,24 @@ static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, json_t *it
     return VELSTATUS_OK;
 }
 
+/* The whole input must be one JSON value (the scanner's rules: no raw NUL
+ * anywhere, strict UTF-8, ...), with nothing but whitespace around it. */
+static velstatus_status scan_input(const char *json, size_t len, velstatus_error *err)
+{
+    velstatus__json_scan_err e;
+    size_t i = velstatus__json_ws(json, 0, len), end;
+    if (!velstatus__json_scan(json + i, len - i, &end, &e))
+        return velstatus__json_scan_error(err, &e, json, i, "invalid JSON");
+    end = velstatus__json_ws(json, i + end, len);
+    if (end != len) {
+        e.off = end;
+        e.code = VELSTATUS_E_PARSE;
+        e.reason = json[end] == '\0' ? "raw NUL byte outside a string" : "unexpected text after the value";
+        return velstatus__json_scan_error(err, &e, json, 0, "invalid JSON");
+    }
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
                                             size_t len, velstatus_error *err)
 {
@@ -381,12 +322,14 @@ velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_c
     if (!out || !ctx || (!json && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
     *out = NULL;
-    root = json_loadb(json ? json : "", len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    if (!json)
+        json = "";
+    st = scan_input(json, len, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    root = json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
     if (!root)
-        return velstatus__error_set_pos(err, VELSTATUS_E_PARSE, (uint32_t)(jerr.line > 0 ? jerr.line : 0),
-                                        (uint32_t)(jerr.column > 0 ? jerr.column : 0),
-                                        (uint64_t)(jerr.position > 0 ? jerr.position : 0),
-                                        "invalid JSON: %s", jerr.text);
+        return velstatus__jansson_error(err, &jerr, json, len, 0, "invalid JSON");
     memset(&d, 0, sizeof(d));
     d.text = json;
     d.len = len;

@@ -1,166 +1,43 @@
-/* The itemoperations codec (SPEC-velero §2.1, DESIGN §9).
+/* The itemoperations codec (json.h; Velero's pkg/itemoperation types).
  *
- * Decoding never builds a whole-file DOM: the top-level array is walked
- * here, and each record is parsed on its own with json_loadb(...,
- * JSON_DISABLE_EOF_CHECK) from its first byte; jansson's error position
- * tells where the record ended. The record's DOM is converted into a
- * compact velstatus_op (strings in the list's pool) and released at once.
+ * Decoding never builds a DOM: the top-level array is walked here, and the
+ * scanner (json_scan.h) validates each record and finds its end, so no
+ * position ever comes from jansson. The record's members are then walked in
+ * the order of the text, duplicates included, keys matched as Go's
+ * encoding/json matches them; jansson parses the leaf values that need it
+ * (numbers, strings with escapes), and the record becomes a compact
+ * velstatus_op with its strings in the list's pool.
  *
- * Unknown keys are kept as raw text: the members of a jansson object come
- * in the order of the text (insertion order, duplicates rejected), so the
- * raw text is walked in step with the DOM and the i-th raw member is the
- * i-th DOM member. The value is stored as Go writes a json.RawMessage:
- * compacted, with HTML-sensitive characters escaped.
+ * Unknown keys are kept with their value compacted (whitespace dropped) and
+ * written back as Go writes a json.RawMessage: the HTML escaping is applied
+ * when writing, so a kept value costs its own size.
  *
  * Encoding writes Go's encoding/json bytes straight into a velstatus__buf. */
 #include <string.h>
 
 #include <jansson.h>
 
+#include "json_scan.h"
 #include "operations_private.h"
 
 /* ------------------------------------------------------------------------ */
-/* Raw JSON walking (input already validated by jansson)                      */
+/* Raw values                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static size_t rw_ws(const char *p, size_t i, size_t n)
-{
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    return i;
-}
-
-/* p[i] == '"': the index just after the closing quote. A quote closes the
- * string unless an odd number of backslashes precedes it (memchr finds the
- * candidates: most of a record's bytes are inside strings). */
-static size_t rw_str_end(const char *p, size_t i, size_t n)
-{
-    size_t open = i;
-    for (i++; i < n;) {
-        const char *q = memchr(p + i, '"', n - i);
-        size_t j, k;
-        if (q == NULL)
-            return n;
-        j = (size_t)(q - p);
-        for (k = j; k > open + 1 && p[k - 1] == '\\'; k--)
-            ;
-        if (((j - k) & 1) == 0)
-            return j + 1;
-        i = j + 1;
-    }
-    return n;
-}
-
-/* The index just after the value starting at p[i]. */
-static size_t rw_value_end(const char *p, size_t i, size_t n)
-{
-    int depth = 0;
-    while (i < n) {
-        char c = p[i];
-        if (c == '"') {
-            i = rw_str_end(p, i, n);
-            if (depth == 0)
-                return i;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return i;
-            depth--;
-            if (depth == 0)
-                return i + 1;
-        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
-            return i;
-        }
-        i++;
-    }
-    return n;
-}
-
-/* A cursor over the members of a raw object or the elements of a raw array. */
-typedef struct rw_iter {
-    const char *p;
-    size_t i, n;
-} rw_iter;
-
-static void rw_open(rw_iter *it, const char *p, size_t start, size_t end)
-{
-    it->p = p;
-    it->n = end;
-    it->i = rw_ws(p, start, end) + 1; /* past '{' or '[' */
-}
-
-/* Next object member: its value span. Returns 0 at the end. */
-static int rw_next_member(rw_iter *it, size_t *vstart, size_t *vend)
-{
-    size_t i = rw_ws(it->p, it->i, it->n);
-    if (i < it->n && it->p[i] == ',')
-        i = rw_ws(it->p, i + 1, it->n);
-    if (i >= it->n || it->p[i] != '"')
-        return 0;
-    i = rw_str_end(it->p, i, it->n);
-    i = rw_ws(it->p, i, it->n) + 1; /* ':' */
-    i = rw_ws(it->p, i, it->n);
-    *vstart = i;
-    *vend = rw_value_end(it->p, i, it->n);
-    it->i = *vend;
-    return 1;
-}
-
-static int rw_next_element(rw_iter *it, size_t *vstart, size_t *vend)
-{
-    size_t i = rw_ws(it->p, it->i, it->n);
-    if (i < it->n && it->p[i] == ',')
-        i = rw_ws(it->p, i + 1, it->n);
-    if (i >= it->n || it->p[i] == ']')
-        return 0;
-    *vstart = i;
-    *vend = rw_value_end(it->p, i, it->n);
-    it->i = *vend;
-    return 1;
-}
-
-/* Appends the raw value compacted as Go's json.Compact with HTML escaping
- * (what json.Encoder does with a RawMessage). */
+/* Appends accepted JSON text without the whitespace outside its strings
+ * (Go's json.Compact, minus the HTML escaping, which put_raw() adds when
+ * the value is written: stored unexpanded, a value costs its own size). */
 static void raw_compact(velstatus__buf *b, const char *p, size_t n)
 {
     size_t i = 0, start = 0;
-    int in_str = 0;
     while (i < n) {
-        unsigned char c = (unsigned char)p[i];
-        if (in_str) {
-            if (c == '\\') {
-                i += 2;
-                continue;
-            }
-            if (c == '"') {
-                in_str = 0;
-                i++;
-                continue;
-            }
-            if (c == '<' || c == '>' || c == '&') {
-                char esc[6] = {'\\', 'u', '0', '0', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF]};
-                velstatus__buf_append(b, p + start, i - start);
-                velstatus__buf_append(b, esc, 6);
-                start = ++i;
-                continue;
-            }
-            if (c == 0xE2 && i + 2 < n && (unsigned char)p[i + 1] == 0x80 &&
-                ((unsigned char)p[i + 2] & 0xFE) == 0xA8) {
-                velstatus__buf_append(b, p + start, i - start);
-                velstatus__buf_puts(b, (unsigned char)p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029");
-                i += 3;
-                start = i;
-                continue;
-            }
-            i++;
-            continue;
-        }
+        char c = p[i];
         if (c == '"') {
-            in_str = 1;
-            i++;
+            size_t end;
+            velstatus__json_scan_err e;
+            if (!velstatus__json_scan(p + i, n - i, &end, &e))
+                end = n - i; /* unreachable: the text was accepted */
+            i += end;
             continue;
         }
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -173,6 +50,29 @@ static void raw_compact(velstatus__buf *b, const char *p, size_t n)
     velstatus__buf_append(b, p + start, n - start);
 }
 
+/* Writes a stored raw value as Go's json.Encoder writes a RawMessage: <, >,
+ * & and U+2028/U+2029 escaped (in valid JSON they occur only in strings). */
+static void put_raw(velstatus__buf *b, const char *p, size_t n)
+{
+    size_t i, start = 0;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '<' || c == '>' || c == '&') {
+            char esc[6] = {'\\', 'u', '0', '0', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF]};
+            velstatus__buf_append(b, p + start, i - start);
+            velstatus__buf_append(b, esc, 6);
+            start = i + 1;
+        } else if (c == 0xE2 && n - i > 2 && (unsigned char)p[i + 1] == 0x80 &&
+                   ((unsigned char)p[i + 2] & 0xFE) == 0xA8) {
+            velstatus__buf_append(b, p + start, i - start);
+            velstatus__buf_puts(b, (unsigned char)p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029");
+            i += 2;
+            start = i + 1;
+        }
+    }
+    velstatus__buf_append(b, p + start, n - start);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Decoding                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -181,12 +81,27 @@ static const char *const backup_keys[3] = {"backupName", "backupUID", "backupIte
 static const char *const restore_keys[3] = {"restoreName", "restoreUID", "restoreItemAction"};
 static const char *const rid_keys[4] = {"Group", "Resource", "Namespace", "Name"};
 static const char *const time_keys[3] = {"created", "started", "updated"};
+static const char *const record_keys[2] = {"spec", "status"};
+/* spec: the kind's three names, then these (postOperationItems: backups only) */
+static const char *const backup_spec_keys[6] = {"backupName", "backupUID", "backupItemAction",
+                                                "resourceIdentifier", "operationID", "postOperationItems"};
+static const char *const restore_spec_keys[5] = {"restoreName", "restoreUID", "restoreItemAction",
+                                                 "resourceIdentifier", "operationID"};
+enum { K_RID = 3, K_OPID = 4, K_POST = 5 };
+static const char *const status_keys[10] = {"phase",          "error",       "nCompleted", "nTotal",
+                                            "operationUnits", "description", "created",    "started",
+                                            "updated",        "velstatusProgressErrorSince"};
+enum { K_PHASE, K_ERROR, K_NCOMPLETED, K_NTOTAL, K_UNITS, K_DESCRIPTION, K_CREATED, K_ERR_SINCE = 9 };
 
 /* Field paths for messages, built only when a message is written. */
 static const char *const backup_paths[3] = {".spec.backupName", ".spec.backupUID", ".spec.backupItemAction"};
 static const char *const restore_paths[3] = {".spec.restoreName", ".spec.restoreUID", ".spec.restoreItemAction"};
 static const char *const rid_subpaths[4] = {".Group", ".Resource", ".Namespace", ".Name"};
-static const char *const time_paths[3] = {".status.created", ".status.started", ".status.updated"};
+static const char *const status_paths[10] = {".status.phase",          ".status.error",
+                                             ".status.nCompleted",     ".status.nTotal",
+                                             ".status.operationUnits", ".status.description",
+                                             ".status.created",        ".status.started",
+                                             ".status.updated",        ".status.velstatusProgressErrorSince"};
 
 const char *velstatus__op_spec_key(velstatus_kind kind, int field)
 {
@@ -202,29 +117,11 @@ typedef struct dec {
     size_t len;
     size_t rec_off; /* offset of the current record */
     size_t idx;     /* its index */
-    int raw;            /* walk the raw text too (only when a record has unknown keys) */
+    json_t *keyj;   /* jansson's decoding of the current key, when it has escapes */
     velstatus__buf tmp; /* scratch for unknown values */
     vs__unknown *unk;   /* scratch unknown list of the current record */
     size_t nunk, capunk;
 } dec;
-
-/* Internal: a record must be decoded again with the raw walk. */
-#define VS__NEED_RAW ((velstatus_status)1)
-
-static void pos_of(const char *p, size_t off, uint32_t *line, uint32_t *col)
-{
-    size_t i, ln = 1, c = 1;
-    for (i = 0; i < off; i++) {
-        if (p[i] == '\n') {
-            ln++;
-            c = 1;
-        } else if (((unsigned char)p[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
-    *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
-    *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
 
 /* A field's path within its record: a, then "[k]" unless k is VS__NOIDX,
  * then b. Rendered only by fail(). */
@@ -242,7 +139,7 @@ static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const
     char ks[32] = "";
     if (path->k != VS__NOIDX)
         snprintf(ks, sizeof ks, "[%zu]", path->k);
-    pos_of(d->p, off, &line, &col);
+    velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s%s%s: %s (line %u, column %u)",
                                     d->idx, path->a, ks, path->b, what, (unsigned)line, (unsigned)col);
 }
@@ -261,50 +158,111 @@ static velstatus_status fail(dec *d, velstatus_status code, const char *path, co
     return fail_at(d, code, d->rec_off, &pp, what);
 }
 
-static velstatus_status set_json_str(dec *d, vs__str *dst, const json_t *v, const vs__path *path)
+/* jansson parses the accepted value [vs, ve) (a string or a number). */
+static velstatus_status load(dec *d, size_t vs, size_t ve, json_t **out)
+{
+    json_error_t jerr;
+    *out = json_loadb(d->p + vs, ve - vs, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    if (*out == NULL)
+        return velstatus__jansson_error(d->err, &jerr, d->p, d->len, vs, "invalid JSON");
+    return VELSTATUS_OK;
+}
+
+/* The text of the accepted string [vs, ve): its own bytes when it has no
+ * escape, else jansson's decoding (*hold, to release with json_decref). */
+static velstatus_status string_text(dec *d, size_t vs, size_t ve, const char **s, size_t *n, json_t **hold)
+{
+    velstatus_status st;
+    *hold = NULL;
+    if (memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL) {
+        *s = d->p + vs + 1;
+        *n = ve - vs - 2;
+        return VELSTATUS_OK;
+    }
+    st = load(d, vs, ve, hold);
+    if (st != VELSTATUS_OK)
+        return st;
+    *s = json_string_value(*hold);
+    *n = json_string_length(*hold);
+    return VELSTATUS_OK;
+}
+
+/* A member's key (valid until the next call). */
+static velstatus_status member_key(dec *d, size_t ks, size_t ke, const char **key, size_t *klen)
+{
+    json_decref(d->keyj);
+    d->keyj = NULL;
+    return string_text(d, ks, ke, key, klen, &d->keyj);
+}
+
+static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve, const vs__path *path)
 {
     const char *s;
     size_t n;
-    if (json_is_null(v))
-        return VELSTATUS_OK; /* Go: null leaves the zero value */
-    if (!json_is_string(v))
+    json_t *hold;
+    velstatus_status st;
+    if (d->p[vs] == 'n')
+        return VELSTATUS_OK; /* Go: null leaves the value as it was */
+    if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be a string");
-    s = json_string_value(v);
-    n = json_string_length(v);
-    if (n > UINT32_MAX)
+    st = string_text(d, vs, ve, &s, &n, &hold);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (n > UINT32_MAX) {
+        json_decref(hold);
         return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
+    }
     dst->p = velstatus__oplist_pool_str(d->l, s, n);
+    json_decref(hold);
     if (dst->p == NULL)
         return velstatus__error_nomem(d->err);
     dst->len = (uint32_t)n;
     return VELSTATUS_OK;
 }
 
-static velstatus_status set_json_int(dec *d, int64_t *dst, const json_t *v, const vs__path *path)
+static velstatus_status set_json_int(dec *d, int64_t *dst, size_t vs, size_t ve, const vs__path *path)
 {
-    if (json_is_null(v))
+    json_t *v;
+    velstatus_status st;
+    char c = d->p[vs];
+    size_t i;
+    if (c == 'n')
         return VELSTATUS_OK;
-    if (!json_is_integer(v))
-        return fail_p(d, VELSTATUS_E_SCHEMA, path, json_is_real(v) ? "must be an integer, not a fraction or exponent"
-                                                                 : "must be an integer");
+    if (c != '-' && (c < '0' || c > '9'))
+        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer");
+    for (i = vs; i < ve; i++)
+        if (d->p[i] == '.' || d->p[i] == 'e' || d->p[i] == 'E')
+            return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer, not a fraction or exponent");
+    st = load(d, vs, ve, &v);
+    if (st != VELSTATUS_OK)
+        return st;
     *dst = (int64_t)json_integer_value(v);
+    json_decref(v);
     return VELSTATUS_OK;
 }
 
 /* A *metav1.Time: null, or an RFC 3339 string. */
-static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, const json_t *v, const vs__path *path)
+static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size_t vs, size_t ve,
+                                      const vs__path *path)
 {
     velstatus_error terr;
     velstatus_status st;
+    const char *s;
+    size_t n;
+    json_t *hold;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
-    if (json_is_null(v)) {
+    if (d->p[vs] == 'n') {
         *state = VS__T_NULL;
         *dst = 0;
         return VELSTATUS_OK;
     }
-    if (!json_is_string(v))
+    if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an RFC 3339 time string or null");
-    st = velstatus_time_parse(dst, json_string_value(v), json_string_length(v), &terr);
+    st = string_text(d, vs, ve, &s, &n, &hold);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = velstatus_time_parse(dst, s, n, &terr);
+    json_decref(hold);
     if (st == VELSTATUS_E_NOMEM)
         return velstatus__error_nomem(d->err);
     if (st != VELSTATUS_OK) {
@@ -315,14 +273,13 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, cons
     return VELSTATUS_OK;
 }
 
+/* Keeps an unknown member: its decoded key, and its value compacted. */
 static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const char *key, size_t keylen,
                                     size_t vstart, size_t vend)
 {
     vs__unknown *u;
     const char *kp, *vp;
     size_t vlen;
-    if (!d->raw)
-        return VS__NEED_RAW;
     if (d->nunk == d->capunk) {
         size_t cap = d->capunk ? d->capunk * 2 : 8;
         vs__unknown *n = velstatus__realloc(d->l->ctx, d->unk, cap * sizeof *n);
@@ -339,8 +296,8 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const
     if (keylen > UINT32_MAX || vlen > UINT32_MAX)
         return fail(d, VELSTATUS_E_RANGE, "", "unknown field larger than 4 GiB");
     kp = velstatus__oplist_pool_str(d->l, key, keylen);
-    vp = velstatus__oplist_pool_str(d->l, d->tmp.p, vlen);
-    if (kp == NULL || vp == NULL)
+    vp = kp != NULL ? velstatus__oplist_pool_str(d->l, d->tmp.p, vlen) : NULL;
+    if (vp == NULL)
         return velstatus__error_nomem(d->err);
     u = &d->unk[d->nunk++];
     u->level = level;
@@ -352,243 +309,209 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const
     return VELSTATUS_OK;
 }
 
-/* Member iteration; with d->raw, in step with the raw text: DOM member k <->
- * raw member k. Without it the raw spans are 0 and add_unknown() asks for a
- * second, raw-walking decode of the record (records with unknown keys are
- * rare, and walking the raw text costs as much as a tenth of the decode). */
-#define FOREACH_MEMBER(obj, rawstart, rawend, key, klen, val, vs, ve, it, jit)                                \
-    for ((vs) = (ve) = 0, rw_open(&(it), d->p, (rawstart), (rawend)),                                        \
-        (jit) = json_object_iter(obj);                                                                      \
-         (jit) != NULL && (!d->raw || rw_next_member(&(it), &(vs), &(ve))) &&                              \
-         ((key) = json_object_iter_key(jit), (klen) = json_object_iter_key_len(jit),                       \
-          (val) = json_object_iter_value(jit), 1);                                                          \
-         (jit) = json_object_iter_next((obj), (jit)))
-
-static int key_is(const char *key, size_t klen, const char *name)
-{
-    size_t n = strlen(name);
-    return klen == n && memcmp(key, name, n) == 0;
-}
+/* The members of the accepted object [rs, re), in the order of the text
+ * (duplicates included: Go assigns them in order, so the last one wins and
+ * a repeated object merges into the earlier one). `key`/`klen` is the
+ * decoded key, [vs, ve) the value; `st` ends the loop when not OK. */
+#define FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)                                             \
+    for (velstatus__json_iter_init(&(it), d->p, (rs), (re));                                                 \
+         (st) == VELSTATUS_OK && velstatus__json_next_member(&(it), &(ks), &(ke), &(vs), &(ve)) &&            \
+         ((st) = member_key(d, (ks), (ke), &(key), &(klen))) == VELSTATUS_OK;)
 
 /* A ResourceIdentifier object (or null) into f[4]; unknown keys at `level`. */
-static velstatus_status decode_rid(dec *d, vs__str f[4], json_t *obj, size_t rs, size_t re, uint32_t level,
-                                   uint32_t item, const char *path, size_t pathk)
+static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, uint32_t level, uint32_t item,
+                                   const char *path, size_t pathk)
 {
-    rw_iter it;
-    void *jit;
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
+    size_t klen, ks, ke, vs, ve;
+    velstatus_status st = VELSTATUS_OK;
     vs__path sub;
-    int i;
     sub.a = path;
     sub.k = pathk;
     sub.b = "";
-    if (json_is_null(obj))
+    if (d->p[rs] == 'n')
         return VELSTATUS_OK;
-    if (!json_is_object(obj))
+    if (d->p[rs] != '{')
         return fail_p(d, VELSTATUS_E_SCHEMA, &sub, "must be an object");
-    FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
-        velstatus_status st = VELSTATUS_OK;
-        for (i = 0; i < 4; i++)
-            if (key_is(key, klen, rid_keys[i]))
-                break;
-        if (i < 4) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, rid_keys, 4);
+        if (i >= 0) {
             sub.b = rid_subpaths[i];
-            st = set_json_str(d, &f[i], val, &sub);
+            st = set_json_str(d, &f[i], vs, ve, &sub);
         } else {
             st = add_unknown(d, level, item, key, klen, vs, ve);
         }
-        if (st != VELSTATUS_OK)
-            return st;
     }
-    return VELSTATUS_OK;
+    return st;
 }
 
-static velstatus_status decode_post(dec *d, velstatus_op *op, json_t *arr, size_t rs, size_t re)
+/* A []ResourceIdentifier. A repeated key decodes into the earlier items, as
+ * Go's decoder does (an item k both arrays have merges; the length is the
+ * later array's); null resets it to nil. */
+static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
-    rw_iter it;
-    size_t n, k, vs, ve;
-    if (json_is_null(arr))
-        return VELSTATUS_OK; /* nil */
-    if (!json_is_array(arr))
+    velstatus__json_iter it;
+    size_t n = 0, k, vs, ve;
+    vs__rid *post;
+    if (d->p[rs] == 'n') {
+        op->npost = 0;
+        op->post_null = 1;
+        return VELSTATUS_OK;
+    }
+    if (d->p[rs] != '[')
         return fail(d, VELSTATUS_E_SCHEMA, ".spec.postOperationItems", "must be an array or null");
-    n = json_array_size(arr);
+    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve);)
+        n++;
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, ".spec.postOperationItems", "too many items");
     op->post_null = 0;
-    if (n == 0)
-        return VELSTATUS_OK;
-    op->post = velstatus__oplist_pool_alloc(d->l, n * sizeof *op->post);
-    if (op->post == NULL)
+    post = n > 0 ? velstatus__oplist_pool_alloc(d->l, n * sizeof *post) : NULL;
+    if (n > 0 && post == NULL)
         return velstatus__error_nomem(d->err);
-    vs = ve = 0;
-    rw_open(&it, d->p, rs, re);
-    for (k = 0; k < n && (!d->raw || rw_next_element(&it, &vs, &ve)); k++) {
+    for (k = 0; k < n; k++) {
         int i;
-        velstatus_status st;
         for (i = 0; i < 4; i++) {
-            op->post[k].f[i].p = velstatus__empty;
-            op->post[k].f[i].len = 0;
+            post[k].f[i].p = k < op->npost ? op->post[k].f[i].p : velstatus__empty;
+            post[k].f[i].len = k < op->npost ? op->post[k].f[i].len : 0;
         }
-        op->npost = (uint32_t)(k + 1);
-        st = decode_rid(d, op->post[k].f, json_array_get(arr, k), vs, ve, VS__U_POST, (uint32_t)k,
-                        ".spec.postOperationItems", k);
+    }
+    op->post = post;
+    op->npost = (uint32_t)n;
+    k = 0;
+    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve); k++) {
+        velstatus_status st = decode_rid(d, op->post[k].f, vs, ve, VS__U_POST, (uint32_t)k,
+                                         ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
             return st;
     }
     return VELSTATUS_OK;
 }
 
-static velstatus_status decode_spec(dec *d, velstatus_op *op, json_t *obj, size_t rs, size_t re)
+static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
-    rw_iter it;
-    void *jit;
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
-    const char *const *names = d->l->kind == VELSTATUS_KIND_RESTORE ? restore_keys : backup_keys;
-    const char *const *paths = d->l->kind == VELSTATUS_KIND_RESTORE ? restore_paths : backup_paths;
+    size_t klen, ks, ke, vs, ve;
+    velstatus_status st = VELSTATUS_OK;
+    int restore = d->l->kind == VELSTATUS_KIND_RESTORE;
+    const char *const *names = restore ? restore_spec_keys : backup_spec_keys;
+    const char *const *paths = restore ? restore_paths : backup_paths;
     vs__path path;
     path.k = VS__NOIDX;
     path.b = "";
-    if (json_is_null(obj))
+    if (d->p[rs] == 'n')
         return VELSTATUS_OK;
-    if (!json_is_object(obj))
+    if (d->p[rs] != '{')
         return fail(d, VELSTATUS_E_SCHEMA, ".spec", "must be an object");
-    FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
-        velstatus_status st;
-        int i;
-        for (i = 0; i < 3; i++)
-            if (key_is(key, klen, names[i]))
-                break;
-        if (i < 3) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
+        if (i >= 0 && i < 3) {
             path.a = paths[i];
-            st = set_json_str(d, &op->s[i], val, &path);
-        } else if (key_is(key, klen, "resourceIdentifier")) {
-            st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], val, vs, ve, VS__U_RID, 0,
+            st = set_json_str(d, &op->s[i], vs, ve, &path);
+        } else if (i == K_RID) {
+            st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], vs, ve, VS__U_RID, 0,
                             ".spec.resourceIdentifier", VS__NOIDX);
-        } else if (key_is(key, klen, "operationID")) {
+        } else if (i == K_OPID) {
             path.a = ".spec.operationID";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], val, &path);
-        } else if (d->l->kind == VELSTATUS_KIND_BACKUP && key_is(key, klen, "postOperationItems")) {
-            st = decode_post(d, op, val, vs, ve);
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], vs, ve, &path);
+        } else if (i == K_POST) {
+            st = decode_post(d, op, vs, ve);
         } else {
             st = add_unknown(d, VS__U_SPEC, 0, key, klen, vs, ve);
         }
-        if (st != VELSTATUS_OK)
-            return st;
     }
-    return VELSTATUS_OK;
+    return st;
 }
 
-static velstatus_status decode_status(dec *d, velstatus_op *op, json_t *obj, size_t rs, size_t re)
+/* status.phase: a known phase by value, any other string kept as text. */
+static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t ve, const vs__path *path)
 {
-    rw_iter it;
-    void *jit;
+    velstatus_status st;
+    if (d->p[vs] == '"') {
+        const char *s;
+        size_t n;
+        json_t *hold;
+        velstatus_op_phase ph;
+        st = string_text(d, vs, ve, &s, &n, &hold);
+        if (st != VELSTATUS_OK)
+            return st;
+        ph = velstatus_op_phase_from_string(s, n);
+        json_decref(hold);
+        if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
+            velstatus__op_set_phase(op, ph);
+            return VELSTATUS_OK;
+        }
+    }
+    st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], vs, ve, path);
+    if (d->p[vs] != 'n')
+        op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
+    return st;
+}
+
+/* Status fields by key index: the string ones, in status_keys order. */
+static const int status_str_field[6] = {-1, VELSTATUS_OP_FIELD_ERROR, -1, -1, VELSTATUS_OP_FIELD_OPERATION_UNITS,
+                                        VELSTATUS_OP_FIELD_DESCRIPTION};
+
+static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_t re)
+{
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
+    size_t klen, ks, ke, vs, ve;
+    velstatus_status st = VELSTATUS_OK;
     vs__path path;
     path.k = VS__NOIDX;
     path.b = "";
-    if (json_is_null(obj))
+    if (d->p[rs] == 'n')
         return VELSTATUS_OK;
-    if (!json_is_object(obj))
+    if (d->p[rs] != '{')
         return fail(d, VELSTATUS_E_SCHEMA, ".status", "must be an object");
-    FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
-        velstatus_status st = VELSTATUS_OK;
-        int i;
-        if (key_is(key, klen, "phase")) {
-            if (json_is_string(val)) {
-                velstatus_op_phase ph = velstatus_op_phase_from_string(json_string_value(val), json_string_length(val));
-                if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
-                    velstatus__op_set_phase(op, ph);
-                    continue;
-                }
-            }
-            path.a = ".status.phase";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], val, &path);
-            op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
-        } else if (key_is(key, klen, "error")) {
-            path.a = ".status.error";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_ERROR], val, &path);
-        } else if (key_is(key, klen, "nCompleted")) {
-            path.a = ".status.nCompleted";
-            st = set_json_int(d, &op->n_completed, val, &path);
-        } else if (key_is(key, klen, "nTotal")) {
-            path.a = ".status.nTotal";
-            st = set_json_int(d, &op->n_total, val, &path);
-        } else if (key_is(key, klen, "operationUnits")) {
-            path.a = ".status.operationUnits";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], val, &path);
-        } else if (key_is(key, klen, "description")) {
-            path.a = ".status.description";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], val, &path);
-        } else if (key_is(key, klen, "velstatusProgressErrorSince")) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, status_keys, 10);
+        if (i >= 0)
+            path.a = status_paths[i];
+        if (i == K_PHASE) {
+            st = decode_phase(d, op, vs, ve, &path);
+        } else if (i == K_NCOMPLETED || i == K_NTOTAL) {
+            st = set_json_int(d, i == K_NCOMPLETED ? &op->n_completed : &op->n_total, vs, ve, &path);
+        } else if (i >= K_ERROR && i <= K_DESCRIPTION) {
+            st = set_json_str(d, &op->s[status_str_field[i]], vs, ve, &path);
+        } else if (i >= K_CREATED && i < K_ERR_SINCE) {
+            st = set_json_time(d, &op->tstate[i - K_CREATED], &op->t[i - K_CREATED], vs, ve, &path);
+        } else if (i == K_ERR_SINCE) {
             uint8_t state = VS__T_ABSENT;
-            path.a = ".status.velstatusProgressErrorSince";
-            st = set_json_time(d, &state, &op->err_since, val, &path);
+            st = set_json_time(d, &state, &op->err_since, vs, ve, &path);
             op->has_err_since = state == VS__T_LOCAL;
         } else {
-            for (i = 0; i < 3; i++)
-                if (key_is(key, klen, time_keys[i]))
-                    break;
-            if (i < 3) {
-                path.a = time_paths[i];
-                st = set_json_time(d, &op->tstate[i], &op->t[i], val, &path);
-            } else {
-                st = add_unknown(d, VS__U_STATUS, 0, key, klen, vs, ve);
-            }
+            st = add_unknown(d, VS__U_STATUS, 0, key, klen, vs, ve);
         }
-        if (st != VELSTATUS_OK)
-            return st;
     }
-    return VELSTATUS_OK;
+    return st;
 }
 
-static velstatus_status decode_record(dec *d, json_t *rec, size_t rs, size_t re)
+static velstatus_status decode_record(dec *d, size_t rs, size_t re)
 {
-    rw_iter it;
-    void *jit;
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
+    size_t klen, ks, ke, vs, ve;
     velstatus_op *op;
-    velstatus_status st;
-    vs__pool_block *blk;
-    size_t used;
-    if (!json_is_object(rec))
-        return fail(d, VELSTATUS_E_SCHEMA, "", json_is_null(rec) ? "a record must be an object, not null"
-                                                                  : "a record must be an object");
-    blk = d->l->pool;
-    used = blk != NULL ? blk->used : 0;
+    velstatus_status st = VELSTATUS_OK;
+    if (d->p[rs] != '{')
+        return fail(d, VELSTATUS_E_SCHEMA, "", d->p[rs] == 'n' ? "a record must be an object, not null"
+                                                               : "a record must be an object");
     op = velstatus__oplist_push(d->l);
     if (op == NULL)
         return velstatus__error_nomem(d->err);
-    for (d->raw = 0;; d->raw = 1) {
-        velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_UNKNOWN); /* absent phase is "" */
-        d->nunk = 0;
-        st = VELSTATUS_OK;
-        FOREACH_MEMBER(rec, rs, re, key, klen, val, vs, ve, it, jit) {
-            if (key_is(key, klen, "spec"))
-                st = decode_spec(d, op, val, vs, ve);
-            else if (key_is(key, klen, "status"))
-                st = decode_status(d, op, val, vs, ve);
-            else
-                st = add_unknown(d, VS__U_RECORD, 0, key, klen, vs, ve);
-            if (st != VELSTATUS_OK)
-                break;
-        }
-        if (st != VS__NEED_RAW)
-            break;
-        /* Start the record again. Its strings are given back to the pool
-         * when they all went into the block that was current before it
-         * (always, unless the record filled that block). */
-        if (blk != NULL && d->l->pool == blk)
-            blk->used = used;
-        d->l->n--;
-        op = velstatus__oplist_push(d->l);
+    velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_UNKNOWN); /* absent phase is "" */
+    d->nunk = 0;
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, record_keys, 2);
+        if (i == 0)
+            st = decode_spec(d, op, vs, ve);
+        else if (i == 1)
+            st = decode_status(d, op, vs, ve);
+        else
+            st = add_unknown(d, VS__U_RECORD, 0, key, klen, vs, ve);
     }
     if (st != VELSTATUS_OK)
         return st;
@@ -604,40 +527,36 @@ static velstatus_status decode_record(dec *d, json_t *rec, size_t rs, size_t re)
     return VELSTATUS_OK;
 }
 
-static velstatus_status jansson_fail(dec *d, const json_error_t *jerr, size_t base, const char *what)
-{
-    size_t off = base + (size_t)jerr->position;
-    uint32_t line, col;
-    velstatus_status code = VELSTATUS_E_PARSE;
-#if JANSSON_VERSION_HEX >= 0x020b00
-    if (json_error_code(jerr) == json_error_numeric_overflow)
-        code = VELSTATUS_E_RANGE;
-    if (json_error_code(jerr) == json_error_out_of_memory)
-        return velstatus__error_nomem(d->err);
-#endif
-    if (off > d->len)
-        off = d->len;
-    pos_of(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "%s (line %u, column %u): %s", what,
-                                    (unsigned)line, (unsigned)col, jerr->text);
-}
-
 static velstatus_status syntax_at(dec *d, size_t off, const char *what)
 {
     uint32_t line, col;
-    pos_of(d->p, off, &line, &col);
+    velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off,
                                     "%s at line %u, column %u", what, (unsigned)line, (unsigned)col);
+}
+
+/* One record: the scanner validates it and finds its end. */
+static velstatus_status decode_one(dec *d, size_t i, size_t *end)
+{
+    velstatus__json_scan_err e;
+    char what[48];
+    d->rec_off = i;
+    if (!velstatus__json_scan(d->p + i, d->len - i, end, &e)) {
+        snprintf(what, sizeof what, "[%zu]: invalid JSON", d->idx);
+        return velstatus__json_scan_error(d->err, &e, d->p, i, what);
+    }
+    *end += i;
+    return decode_record(d, i, *end);
 }
 
 static velstatus_status decode_list(dec *d)
 {
     const char *p = d->p;
-    size_t n = d->len, i = rw_ws(p, 0, n);
+    size_t n = d->len, i = velstatus__json_ws(p, 0, n);
     if (i == n)
         return syntax_at(d, i, "empty input: expected an array of operations or null");
     if (n - i >= 4 && memcmp(p + i, "null", 4) == 0) {
-        i = rw_ws(p, i + 4, n);
+        i = velstatus__json_ws(p, i + 4, n);
         if (i != n)
             return syntax_at(d, i, "unexpected text after null");
         d->l->is_null = 1;
@@ -645,41 +564,30 @@ static velstatus_status decode_list(dec *d)
     }
     if (p[i] != '[')
         return syntax_at(d, i, "expected '[' (an array of operations) or null");
-    i = rw_ws(p, i + 1, n);
+    i = velstatus__json_ws(p, i + 1, n);
     if (i < n && p[i] == ']') {
-        i = rw_ws(p, i + 1, n);
+        i = velstatus__json_ws(p, i + 1, n);
         return i == n ? VELSTATUS_OK : syntax_at(d, i, "unexpected text after the array");
     }
     for (d->idx = 0;; d->idx++) {
-        json_error_t jerr;
-        json_t *rec;
         velstatus_status st;
         size_t end;
         if (i >= n)
             return syntax_at(d, i, "unexpected end of input inside the array");
-        d->rec_off = i;
-        rec = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-        if (rec == NULL) {
-            char what[48];
-            snprintf(what, sizeof what, "[%zu]: invalid JSON", d->idx);
-            return jansson_fail(d, &jerr, i, what);
-        }
-        end = i + (size_t)jerr.position;
-        st = decode_record(d, rec, i, end);
-        json_decref(rec);
+        st = decode_one(d, i, &end);
         if (st != VELSTATUS_OK)
             return st;
-        if (d->idx == SIZE_MAX - 1)
-            return syntax_at(d, end, "too many records");
-        i = rw_ws(p, end, n);
+        i = velstatus__json_ws(p, end, n);
         if (i < n && p[i] == ',') {
-            i = rw_ws(p, i + 1, n);
+            i = velstatus__json_ws(p, i + 1, n);
             continue;
         }
         if (i < n && p[i] == ']') {
-            i = rw_ws(p, i + 1, n);
+            i = velstatus__json_ws(p, i + 1, n);
             return i == n ? VELSTATUS_OK : syntax_at(d, i, "unexpected text after the array");
         }
+        if (i < n && p[i] == '\0')
+            return syntax_at(d, i, "raw NUL byte outside a string");
         return syntax_at(d, i, i < n ? "expected ',' or ']' after a record" : "unexpected end of input inside the array");
     }
 }
@@ -702,6 +610,7 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
     d.len = len;
     velstatus__buf_init(&d.tmp, ctx);
     st = decode_list(&d);
+    json_decref(d.keyj);
     velstatus__buf_reset(&d.tmp);
     velstatus__free(ctx, d.unk);
     if (st != VELSTATUS_OK) {
@@ -746,7 +655,7 @@ static void put_unknown(velstatus__buf *b, const velstatus_op *op, uint32_t leve
         first = 0;
         put_str(b, &u->key);
         velstatus__buf_putc(b, ':');
-        velstatus__buf_append(b, u->value.p, u->value.len);
+        put_raw(b, u->value.p, u->value.len);
     }
 }
 
@@ -902,7 +811,7 @@ static velstatus_status rfail(rdec *d, velstatus_status code, const char *field,
 {
     uint32_t line, col;
     int n = (int)(d->idlen > 120 ? 120 : d->idlen);
-    pos_of(d->p, d->off, &line, &col);
+    velstatus__json_pos(d->p, d->off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)d->off,
                                     "[\"%.*s\"]%s%s: %s (line %u, column %u)", n, d->id != NULL ? d->id : "",
                                     field[0] ? "." : "", field, what, (unsigned)line, (unsigned)col);
@@ -1022,49 +931,46 @@ static velstatus_status rentry(rdec *d, vs__report_entry *e, json_t *obj)
 static velstatus_status rsyntax(rdec *d, size_t off, const char *what)
 {
     uint32_t line, col;
-    pos_of(d->p, off, &line, &col);
+    velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off, "%s at line %u, column %u",
                                     what, (unsigned)line, (unsigned)col);
 }
 
-static velstatus_status rjansson(rdec *d, const json_error_t *jerr, size_t base)
+/* The scanner validates the value at p[i] and finds its end; jansson
+ * parses exactly that span (duplicates rejected: this format is our own). */
+static velstatus_status rload(rdec *d, size_t i, size_t flags, json_t **out, size_t *end)
 {
-    size_t off = base + (size_t)jerr->position;
-    uint32_t line, col;
-    velstatus_status code = VELSTATUS_E_PARSE;
-    if (json_error_code(jerr) == json_error_out_of_memory)
-        return velstatus__error_nomem(d->err);
-    if (json_error_code(jerr) == json_error_numeric_overflow)
-        code = VELSTATUS_E_RANGE;
-    if (off > d->len)
-        off = d->len;
-    pos_of(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "invalid JSON (line %u, column %u): %s",
-                                    (unsigned)line, (unsigned)col, jerr->text);
+    velstatus__json_scan_err e;
+    json_error_t jerr;
+    if (!velstatus__json_scan(d->p + i, d->len - i, end, &e))
+        return velstatus__json_scan_error(d->err, &e, d->p, i, "invalid JSON");
+    *end += i;
+    *out = json_loadb(d->p + i, *end - i, flags | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    if (*out == NULL)
+        return velstatus__jansson_error(d->err, &jerr, d->p, d->len, i, "invalid JSON");
+    return VELSTATUS_OK;
 }
 
 static velstatus_status rdecode(rdec *d)
 {
     const char *p = d->p;
-    size_t n = d->len, i = rw_ws(p, 0, n);
+    size_t n = d->len, i = velstatus__json_ws(p, 0, n);
     if (i >= n || p[i] != '{')
         return rsyntax(d, i, "expected '{' (an object mapping operation IDs to progress)");
-    i = rw_ws(p, i + 1, n);
+    i = velstatus__json_ws(p, i + 1, n);
     if (i < n && p[i] == '}')
         goto end;
     for (;;) {
-        json_error_t jerr;
         json_t *k, *v;
-        size_t kend;
+        size_t kend, vend;
         vs__report_entry *e;
         velstatus_status st;
         const char *id;
         if (i >= n || p[i] != '"')
             return rsyntax(d, i, "expected an operation ID (a string)");
-        kend = rw_str_end(p, i, n);
-        k = json_loadb(p + i, kend - i, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-        if (k == NULL)
-            return rjansson(d, &jerr, i);
+        st = rload(d, i, 0, &k, &kend);
+        if (st != VELSTATUS_OK)
+            return st;
         if (json_string_length(k) > UINT32_MAX) {
             json_decref(k);
             return rsyntax(d, i, "operation ID longer than 4 GiB");
@@ -1080,21 +986,21 @@ static velstatus_status rdecode(rdec *d)
         json_decref(k);
         d->id = e->id.p;
         d->idlen = e->id.len;
-        i = rw_ws(p, kend, n);
+        i = velstatus__json_ws(p, kend, n);
         if (i >= n || p[i] != ':')
             return rsyntax(d, i, "expected ':' after an operation ID");
-        i = rw_ws(p, i + 1, n);
+        i = velstatus__json_ws(p, i + 1, n);
         d->off = i;
-        v = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-        if (v == NULL)
-            return rjansson(d, &jerr, i);
+        st = rload(d, i, JSON_REJECT_DUPLICATES, &v, &vend);
+        if (st != VELSTATUS_OK)
+            return st;
         st = rentry(d, e, v);
         json_decref(v);
         if (st != VELSTATUS_OK)
             return st;
-        i = rw_ws(p, i + (size_t)jerr.position, n);
+        i = velstatus__json_ws(p, vend, n);
         if (i < n && p[i] == ',') {
-            i = rw_ws(p, i + 1, n);
+            i = velstatus__json_ws(p, i + 1, n);
             continue;
         }
         if (i < n && p[i] == '}')
@@ -1102,7 +1008,7 @@ static velstatus_status rdecode(rdec *d)
         return rsyntax(d, i, "expected ',' or '}'");
     }
 end:
-    i = rw_ws(p, i + 1, n);
+    i = velstatus__json_ws(p, i + 1, n);
     if (i != n)
         return rsyntax(d, i, "unexpected text after the object");
     return velstatus__reports_finish(d->r, d->err);

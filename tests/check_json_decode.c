@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The decoders of untrusted JSON (issue 10): the scanner that finds value
+ * boundaries (lib/json_scan.c), and one regression test per defect, each
+ * with its reproducer under tests/data/decode/. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failalloc.h"
+#include "harness.h"
+#include "json_scan.h"
+#include <velstatus.h>
+
+static velstatus_ctx *new_ctx(void)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    return ctx;
+}
+
+/* ---- the scanner ---- */
+
+typedef struct scan_case {
+    const char *text;
+    size_t len;  /* 0: strlen */
+    long end;    /* the value's end, or -1: rejected */
+    long err_at; /* where a rejection points */
+    velstatus_status code;
+} scan_case;
+
+#define ACC(t, e) {t, 0, e, 0, VELSTATUS_OK}
+#define REJ(t, at) {t, 0, -1, at, VELSTATUS_E_PARSE}
+#define RANGE(t) {t, 0, -1, 0, VELSTATUS_E_RANGE}
+
+static const scan_case scan_cases[] = {
+    ACC("1", 1), ACC("-0", 2), ACC("0.5e-3,", 6), ACC("12]", 2), ACC("true ", 4), ACC("null}", 4),
+    ACC("false", 5), ACC("\"a\\\"b\" x", 6), ACC("{} ", 2), ACC("[ ] ", 3), ACC("{\"a\" : [1, {\"b\":null}] }x", 24),
+    ACC("\"\\u0000\"", 8), ACC("\"\\ud83d\\ude00\"", 14), ACC("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", 11),
+    ACC("9223372036854775807", 19), ACC("-9223372036854775808", 20), ACC("1e-400", 6),
+    ACC("1.7976931348623157e308", 22), ACC("{\"a\":1,\"a\":2}", 13),
+    REJ("01", 0), REJ("-", 0), REJ("1.", 0), REJ("1e+", 0), REJ(".5", 0), REJ("+1", 0), REJ("tru", 0),
+    REJ("truex", 0), REJ("[1,]", 3), REJ("{\"a\":1,}", 7), REJ("{\"a\" 1}", 5), REJ("{1:2}", 1), REJ("[1 2]", 3),
+    REJ("\"abc", 0), REJ("\"a\tb\"", 2), REJ("\"\\x\"", 1), REJ("\"\\u12G4\"", 1), REJ("\"\\ud800\"", 1),
+    REJ("\"\\udc00\"", 1), REJ("\"\\ud800\\u0041\"", 1), REJ("{\"\\u0000\":1}", 2), REJ("\"\xff\"", 1),
+    REJ("\"\xc0\xaf\"", 1), REJ("\"\xed\xa0\x80\"", 1), REJ("\"\xf4\x90\x80\x80\"", 1), REJ("\xef\xbb\xbf[]", 0),
+    REJ("[", 1), REJ("", 0),
+    /* raw NUL bytes: jansson skips one after a number or literal; never here */
+    {"[7\0]", 4, -1, 2, VELSTATUS_E_PARSE}, {"[true\0]", 7, -1, 5, VELSTATUS_E_PARSE},
+    {"{\"a\":7\0}", 8, -1, 6, VELSTATUS_E_PARSE}, {"\"a\0\"", 4, -1, 2, VELSTATUS_E_PARSE},
+    {"[\0]", 3, -1, 1, VELSTATUS_E_PARSE}, {"{\"a\"\0:1}", 8, -1, 4, VELSTATUS_E_PARSE},
+    RANGE("9223372036854775808"), RANGE("-9223372036854775809"), RANGE("1e400"), RANGE("-1e400"),
+    RANGE("1.7976931348623159e308"), RANGE("[1,2,99999999999999999999]"),
+};
+
+START_TEST(scanner_boundaries_and_rejections)
+{
+    size_t k;
+    for (k = 0; k < sizeof scan_cases / sizeof scan_cases[0]; k++) {
+        const scan_case *c = &scan_cases[k];
+        size_t len = c->len ? c->len : strlen(c->text), end = 12345;
+        velstatus__json_scan_err e;
+        int ok = velstatus__json_scan(c->text, len, &end, &e);
+        if (c->end >= 0) {
+            ck_assert_msg(ok, "case %zu [%s] rejected: %s at %zu", k, c->text, ok ? "" : e.reason, e.off);
+            ck_assert_msg(end == (size_t)c->end, "case %zu [%s]: end %zu, want %ld", k, c->text, end, c->end);
+        } else {
+            ck_assert_msg(!ok, "case %zu [%s] accepted", k, c->text);
+            ck_assert_msg(e.code == c->code, "case %zu [%s]: code %d", k, c->text, (int)e.code);
+            if (c->code == VELSTATUS_E_PARSE)
+                ck_assert_msg(e.off == (size_t)c->err_at, "case %zu [%s]: at %zu, want %ld (%s)", k, c->text,
+                              e.off, c->err_at, e.reason);
+            ck_assert_ptr_nonnull(e.reason);
+        }
+    }
+}
+END_TEST
+
+/* jansson's limit: 2048 nested levels pass, 2049 fail. */
+START_TEST(scanner_depth_limit)
+{
+    size_t depth;
+    for (depth = VELSTATUS__JSON_MAX_DEPTH; depth <= VELSTATUS__JSON_MAX_DEPTH + 1; depth++) {
+        char *b = malloc(2 * depth);
+        size_t end = 0;
+        velstatus__json_scan_err e;
+        int ok;
+        ck_assert_ptr_nonnull(b);
+        memset(b, '[', depth);
+        memset(b + depth, ']', depth);
+        ok = velstatus__json_scan(b, 2 * depth, &end, &e);
+        if (depth == VELSTATUS__JSON_MAX_DEPTH) {
+            ck_assert(ok);
+            ck_assert_uint_eq(end, 2 * depth);
+        } else {
+            ck_assert(!ok);
+            ck_assert_uint_eq(e.off, VELSTATUS__JSON_MAX_DEPTH);
+            ck_assert_ptr_nonnull(strstr(e.reason, "2048"));
+        }
+        free(b);
+    }
+}
+END_TEST
+
+START_TEST(scanner_walks_members_and_elements)
+{
+    const char *t = "{ \"a\" : [1, \"x,]\" , {\"b\":{}}] , \"c\\\"d\":null}";
+    velstatus__json_iter it, in;
+    size_t end, ks, ke, vs, ve, k = 0;
+    velstatus__json_scan_err e;
+    ck_assert(velstatus__json_scan(t, strlen(t), &end, &e));
+    velstatus__json_iter_init(&it, t, 0, end);
+    ck_assert(velstatus__json_next_member(&it, &ks, &ke, &vs, &ve));
+    ck_assert_uint_eq(ks, 2);
+    ck_assert_uint_eq(ke, 5);
+    ck_assert_int_eq(t[vs], '[');
+    ck_assert_int_eq(t[ve - 1], ']');
+    velstatus__json_iter_init(&in, t, vs, ve);
+    while (velstatus__json_next_element(&in, &vs, &ve))
+        k++;
+    ck_assert_uint_eq(k, 3);
+    ck_assert(velstatus__json_next_member(&it, &ks, &ke, &vs, &ve));
+    ck_assert_uint_eq(ke - ks, 6);
+    ck_assert(strncmp(t + vs, "null", ve - vs) == 0 && ve - vs == 4);
+    ck_assert(!velstatus__json_next_member(&it, &ks, &ke, &vs, &ve));
+}
+END_TEST
+
+/* ---- defect 1: a raw NUL after a number ---- */
+
+/* The file from the issue: jansson skipped the NUL and reported a record
+ * end one byte short per skip; the raw walk then ran with a length of
+ * SIZE_MAX (a crash). It is not JSON: E_PARSE at the first NUL. */
+START_TEST(defect1_raw_nul_after_number_is_rejected)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l = NULL;
+    velstatus_op_reports *r = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    size_t n;
+    char *p = vs_test_read_data("decode/nul-after-number.json", &n);
+    ck_assert_uint_eq(n, 38);
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, p, n, &err), VELSTATUS_E_PARSE);
+    ck_assert_ptr_null(l);
+    ck_assert_uint_eq(err.offset, 11);
+    ck_assert_uint_eq(err.column, 12);
+    ck_assert_msg(strstr(err.message, "[0]: invalid JSON") && strstr(err.message, "raw NUL byte"), "%s", err.message);
+    free(p);
+
+    p = vs_test_read_data("decode/bsl-nul-after-number.json", &n);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, p, n, &err), VELSTATUS_E_PARSE);
+    ck_assert_ptr_null(set);
+    ck_assert_uint_eq(err.offset, (uint64_t)(memchr(p, '\0', n) - (void *)p));
+    ck_assert_msg(strstr(err.message, "invalid JSON") && strstr(err.message, "raw NUL byte"), "%s", err.message);
+    free(p);
+
+    p = vs_test_read_data("decode/progress-nul-after-number.json", &n);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, p, n, &err), VELSTATUS_E_PARSE);
+    ck_assert_uint_eq(err.offset, (uint64_t)(memchr(p, '\0', n) - (void *)p));
+    ck_assert_msg(strstr(err.message, "raw NUL byte"), "%s", err.message);
+    free(p);
+
+    /* every truncation and every NUL position of a real record: no crash,
+     * and a NUL anywhere is a parse error */
+    {
+        static const char rec[] = "[{\"spec\":{\"operationID\":\"o\",\"x\":[1,true,{\"y\":-2.5e3}]},"
+                                  "\"status\":{\"nTotal\":7,\"z\":null}}]";
+        char buf[sizeof rec + 1];
+        size_t i, len = sizeof rec - 1;
+        for (i = 0; i <= len; i++) {
+            velstatus_status st;
+            memcpy(buf, rec, i);
+            buf[i] = '\0';
+            memcpy(buf + i + 1, rec + i, len - i);
+            st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, buf, len + 1, &err);
+            ck_assert_int_eq(st, VELSTATUS_E_PARSE);
+            /* at the NUL, or at the start of the number or literal it cuts */
+            ck_assert_msg(err.offset <= i && i - err.offset < 8, "NUL at %zu: %s", i, err.message);
+            st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, rec, i, &err);
+            ck_assert_int_eq(st, i == len ? VELSTATUS_OK : VELSTATUS_E_PARSE);
+            if (st == VELSTATUS_OK)
+                velstatus_oplist_free(l);
+        }
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("json_decode");
+    TCase *tc = tcase_create("json_decode");
+    tcase_add_test(tc, scanner_boundaries_and_rejections);
+    tcase_add_test(tc, scanner_depth_limit);
+    tcase_add_test(tc, scanner_walks_members_and_elements);
+    tcase_add_test(tc, defect1_raw_nul_after_number_is_rejected);
+    suite_add_tcase(s, tc);
+    return s;
+}

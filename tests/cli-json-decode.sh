@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The issue-10 reproducers through the CLI: every command that reads an
+# untrusted file exits 2 with a message naming the position, never crashes.
+set -u
+v=${VELSTATUS:?}
+data=${VS_TEST_DATA:?}/decode
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs-dec.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+now=2024-05-01T12:00:00Z
+
+ok() { echo "ok $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err
+run() {
+    name=$1; want=$2; shift 2
+    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ "$rc" != "$want" ]; then
+        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
+    fi
+    return 0
+}
+has() {
+    if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: lacks '$3'"; cat "$2"; fi
+}
+
+# defect 1: a raw NUL after a number (jansson skipped it; the CLI crashed with 139)
+f=$data/nul-after-number.json
+run "format nul" 2 operations format "$f" && has "format nul message" "$tmp/err" "column 12): raw NUL byte"
+run "check nul" 2 operations check "$f" && has "check nul message" "$tmp/err" "column 12): raw NUL byte"
+run "progress nul" 2 progress --now "$now" "$f" && has "progress nul message" "$tmp/err" "raw NUL byte"
+run "server-status nul" 2 server-status "$data/bsl-nul-after-number.json" &&
+    has "server-status nul message" "$tmp/err" "raw NUL byte"
+
+exit $fail
