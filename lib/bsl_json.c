@@ -327,7 +327,7 @@ velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_c
     st = scan_input(json, len, err);
     if (st != VELSTATUS_OK)
         return st;
-    root = json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    root = json_loadb(json, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr); /* a repeated key: the last wins */
     if (!root)
         return velstatus__jansson_error(err, &jerr, json, len, 0, "invalid JSON");
     memset(&d, 0, sizeof(d));

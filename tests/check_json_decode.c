@@ -188,6 +188,205 @@ START_TEST(defect1_raw_nul_after_number_is_rejected)
 }
 END_TEST
 
+/* ---- defect 5: keys matched as Go's encoding/json matches them ---- */
+
+static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json, size_t len)
+{
+    velstatus_oplist *l = NULL;
+    velstatus_error err;
+    velstatus_status st = velstatus_oplist_from_json(&l, ctx, kind, json, len, &err);
+    ck_assert_msg(st == VELSTATUS_OK, "decode failed: %s", st == VELSTATUS_OK ? "" : err.message);
+    return l;
+}
+
+static char *encode(const velstatus_oplist *l)
+{
+    char *out = NULL;
+    ck_assert_int_eq(velstatus_oplist_to_json(&out, NULL, l, NULL), VELSTATUS_OK);
+    return out;
+}
+
+static void assert_field(const velstatus_op *op, velstatus_op_field f, const char *want)
+{
+    size_t n;
+    const char *got = velstatus_op_string(op, f, &n);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(n, strlen(want));
+    ck_assert_str_eq(got, want);
+}
+
+/* The plugin answers by operation ID: an ID it does not know aborts the pass. */
+static int answer_by_id(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    const velstatus_op_progress *want = ud;
+    size_t n;
+    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, i), &n);
+    if (n != strlen("du-nightly-abcde") || memcmp(id, "du-nightly-abcde", n) != 0)
+        return -1;
+    return velstatus_op_reply_set_progress(reply, want, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+typedef struct pass {
+    velstatus_phase phase;
+    size_t completed, failed, in_progress, errors;
+    char *records;
+} pass;
+
+static pass reconcile_file(velstatus_ctx *ctx, velstatus_kind kind, const char *rel)
+{
+    size_t n;
+    char *p = vs_test_read_data(rel, &n);
+    velstatus_oplist *l = decode_ok(ctx, kind, p, n);
+    velstatus_op_progress prog;
+    velstatus_plugin_client c;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *r = NULL;
+    velstatus_error err;
+    pass out;
+    velstatus_op_progress_init(&prog, sizeof prog);
+    prog.n_completed = 3;
+    prog.n_total = 10;
+    prog.operation_units = "Bytes";
+    prog.operation_units_len = 5;
+    velstatus_plugin_client_init(&c, sizeof c);
+    c.userdata = &prog;
+    c.progress = answer_by_id;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
+    ck_assert_int_eq(velstatus_time_parse(&o.now_ns, "2024-05-01T11:00:00Z", 20, NULL), VELSTATUS_OK);
+    ck_assert_msg(velstatus_oplist_reconcile(&r, l, &c, &o, &err) == VELSTATUS_OK, "%s: %s", rel, err.message);
+    out.phase = velstatus_reconcile_result_phase(r);
+    out.completed = velstatus_reconcile_result_completed(r);
+    out.failed = velstatus_reconcile_result_failed(r);
+    out.in_progress = velstatus_reconcile_result_in_progress(r);
+    out.errors = velstatus_reconcile_result_error_count(r);
+    out.records = encode(l);
+    assert_field(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_OPERATION_ID, "du-nightly-abcde");
+    assert_field(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_RESOURCE_RESOURCE, "persistentvolumeclaims");
+    assert_field(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_RESOURCE_NAME, "data-0");
+    velstatus_reconcile_result_free(r);
+    velstatus_oplist_free(l);
+    free(p);
+    return out;
+}
+
+/* Velero 1.11 wrote ResourceIdentifier, OperationID, PostOperationItems
+ * (malformed struct tags, fixed in 1.12 by 3893c4608); Go reads them into
+ * the same fields. The 1.11 file reconciles exactly as the lowercase one:
+ * before, the ID read as empty and the operation failed ("operation ID  is
+ * invalid"), moving the backup to FinalizingPartiallyFailed. */
+START_TEST(defect5_velero_1_11_keys_reconcile_as_lowercase)
+{
+    velstatus_ctx *ctx = new_ctx();
+    static const char *const files[2][2] = {
+        {"decode/velero-1.11-backup.json", "decode/velero-1.11-backup-lowercase.json"},
+        {"decode/velero-1.11-restore.json", "decode/velero-1.11-restore-lowercase.json"}};
+    int k;
+    for (k = 0; k < 2; k++) {
+        velstatus_kind kind = k == 0 ? VELSTATUS_KIND_BACKUP : VELSTATUS_KIND_RESTORE;
+        pass a = reconcile_file(ctx, kind, files[k][0]), b = reconcile_file(ctx, kind, files[k][1]);
+        ck_assert_int_eq(a.phase, VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS);
+        ck_assert_int_eq(a.phase, b.phase);
+        ck_assert_uint_eq(a.in_progress, 1);
+        ck_assert_uint_eq(a.in_progress, b.in_progress);
+        ck_assert_uint_eq(a.completed, b.completed);
+        ck_assert_uint_eq(a.failed, 0);
+        ck_assert_uint_eq(a.failed, b.failed);
+        ck_assert_uint_eq(a.errors, 0);
+        ck_assert_uint_eq(a.errors, b.errors);
+        ck_assert_str_eq(a.records, b.records); /* written with HEAD's lowercase keys */
+        ck_assert_ptr_nonnull(strstr(a.records, "\"operationID\":\"du-nightly-abcde\""));
+        velstatus_free(ctx, a.records);
+        velstatus_free(ctx, b.records);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* bytes.EqualFold: ASCII case, U+017F ~ s, U+212A ~ k; keys unescaped first. */
+START_TEST(defect5_keys_fold_as_go)
+{
+    velstatus_ctx *ctx = new_ctx();
+    static const char in[] =
+        "[{\"\xc5\xbfPEC\":{\"bac\\u212aupName\":\"n\",\"BACKUPUID\":\"u\",\"Bac\xe2\x84\xaaupItemAction\":\"a\","
+        "\"resourceidentifier\":{\"group\":\"g\",\"RESOURCE\":\"r\",\"nameſpace\":\"ns\",\"nAmE\":\"x\"},"
+        "\"operationid\":\"op\",\"postoperationitems\":[{\"GROUP\":\"pg\"}]},"
+        "\"Status\":{\"\\u0070hase\":\"Completed\",\"NTOTAL\":3,\"ncompleted\":2,\"CREATED\":\"2024-05-01T10:00:00Z\","
+        "\"phas\\u00e9\":1,\"Error\":\"e\"}}]";
+    static const char want[] =
+        "[{\"spec\":{\"backupName\":\"n\",\"backupUID\":\"u\",\"backupItemAction\":\"a\",\"resourceIdentifier\":"
+        "{\"Group\":\"g\",\"Resource\":\"r\",\"Namespace\":\"ns\",\"Name\":\"x\"},\"operationID\":\"op\","
+        "\"postOperationItems\":[{\"Group\":\"pg\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"}]},"
+        "\"status\":{\"phase\":\"Completed\",\"error\":\"e\",\"nCompleted\":2,\"nTotal\":3,"
+        "\"created\":\"2024-05-01T10:00:00Z\",\"phas\xc3\xa9\":1}}]\n";
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in, sizeof in - 1);
+    char *out = encode(l);
+    ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_COMPLETED);
+    ck_assert_str_eq(out, want);
+    velstatus_free(ctx, out);
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Duplicate keys are assigned in order, as Go does: a later scalar wins, a
+ * later object merges into the earlier one, a later array decodes into the
+ * earlier items, a later null resets a slice or time to nil and leaves a
+ * string alone. Unknown duplicates are all kept, in order. */
+START_TEST(defect5_duplicate_keys_assign_in_order)
+{
+    velstatus_ctx *ctx = new_ctx();
+    static const char in[] =
+        "[{\"spec\":{\"backupName\":\"a\",\"operationID\":\"o\",\"x\":1,"
+        "\"postOperationItems\":[{\"Name\":\"a\"},{\"Name\":\"b\"}],\"postOperationItems\":[{\"Group\":\"g\"}]},"
+        "\"spec\":{\"backupName\":\"b\",\"backupUID\":null,\"x\":2,\"resourceIdentifier\":{\"Name\":\"n\"},"
+        "\"resourceIdentifier\":{\"Group\":\"g\",\"Name\":null}},"
+        "\"status\":{\"phase\":\"Bogus\",\"created\":\"2024-05-01T10:00:00Z\",\"nTotal\":1},"
+        "\"status\":{\"phase\":\"New\",\"created\":null,\"nTotal\":2,\"Phase\":\"InProgress\"}}]";
+    static const char want[] =
+        "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":"
+        "{\"Group\":\"g\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"n\"},\"operationID\":\"o\","
+        "\"postOperationItems\":[{\"Group\":\"g\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"a\"}],"
+        "\"x\":1,\"x\":2},\"status\":{\"phase\":\"InProgress\",\"nTotal\":2,\"created\":null}}]\n";
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in, sizeof in - 1);
+    char *out = encode(l);
+    ck_assert_str_eq(out, want);
+    velstatus_free(ctx, out);
+    velstatus_oplist_free(l);
+    {
+        static const char nil[] = "[{\"spec\":{\"postOperationItems\":[{}],\"postOperationItems\":null}}]";
+        l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, nil, sizeof nil - 1);
+    }
+    ck_assert(velstatus_op_post_items_null(velstatus_oplist_at(l, 0)));
+    ck_assert_uint_eq(velstatus_op_post_item_count(velstatus_oplist_at(l, 0)), 0);
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* BSLs: a repeated key, the last wins (jansson's and Go's rule; jansson
+ * rejected them before). Keys stay case-sensitive: Velero reads BSLs
+ * through apimachinery's serializer, which decodes with sigs.k8s.io/json's
+ * case-sensitive UnmarshalCaseSensitivePreserveInts (doc/json-decoding.md). */
+START_TEST(defect5_bsl_duplicate_keys_last_wins)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    static const char dup[] = "{\"items\":[],\"items\":[{\"metadata\":{\"name\":\"a\",\"name\":\"b\"},"
+                              "\"status\":{\"phase\":\"Unavailable\",\"phase\":\"Available\"}}]}";
+    static const char folded[] = "[{\"Metadata\":{\"name\":\"a\"}}]";
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, dup, sizeof dup - 1, &err), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "b");
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
+    velstatus_bsl_set_free(set);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, folded, sizeof folded - 1, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_msg(strstr(err.message, "[0].metadata: missing") != NULL, "%s", err.message);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("json_decode");
@@ -196,6 +395,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, scanner_depth_limit);
     tcase_add_test(tc, scanner_walks_members_and_elements);
     tcase_add_test(tc, defect1_raw_nul_after_number_is_rejected);
+    tcase_add_test(tc, defect5_velero_1_11_keys_reconcile_as_lowercase);
+    tcase_add_test(tc, defect5_keys_fold_as_go);
+    tcase_add_test(tc, defect5_duplicate_keys_assign_in_order);
+    tcase_add_test(tc, defect5_bsl_duplicate_keys_last_wins);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1309,7 +1309,7 @@ START_TEST(json_decode_errors_name_path_and_position)
     decode_fails(four, VELSTATUS_E_SCHEMA, "items[3].status.phase: expected a string, got a number", "12345");
     decode_fails("{\"items\": [}", VELSTATUS_E_PARSE, "invalid JSON", NULL);
     decode_fails("", VELSTATUS_E_PARSE, "invalid JSON", NULL);
-    decode_fails("{\"items\":[],\"items\":[]}", VELSTATUS_E_PARSE, "invalid JSON", NULL);
+    decode_fails("{\"items\":[],\"items\":[}", VELSTATUS_E_PARSE, "invalid JSON", NULL);
     decode_fails("{\"kind\":\"PodList\",\"items\":[]}", VELSTATUS_E_SCHEMA, "kind: expected \"List\"", "\"PodList\"");
     decode_fails("{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}}, \"b\"]}", VELSTATUS_E_SCHEMA,

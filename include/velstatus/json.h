@@ -30,9 +30,13 @@ VELSTATUS_BEGIN_DECLS
  * `metadata.name` (required, non-empty, unique), `metadata.creationTimestamp`,
  * `spec.default`, `spec.accessMode` (`ReadOnly`, `ReadWrite` or empty),
  * `status.phase` (kept verbatim), `status.lastValidationTime` and
- * `status.message`; every other field is ignored. A field may be absent or
+ * `status.message` (kept with its length: a `\u0000` in it is kept, as the
+ * itemoperations decoder keeps one); every other field is ignored. A field may be absent or
  * `null`; one of the wrong type or value is an error naming its path
- * (`items[3].status.phase`) with its line, column and byte offset.
+ * (`items[3].status.phase`) with its line, column and byte offset. Keys
+ * are case-sensitive, as Kubernetes' decoder reads them; of a repeated key
+ * the last wins. The text must be JSON by the same rules as
+ * velstatus_oplist_from_json() (no raw NUL byte, strict UTF-8, ...).
  * @param[out] out Receives the set, in input order.
  * @param[in] ctx The context.
  * @param[in] json The text (UTF-8, need not be NUL-terminated).
@@ -77,12 +81,20 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
  * array is walked record by record; no whole-file DOM is built, so peak
  * memory stays close to the size of the input (DESIGN §9).
  *
- * Keys are matched case-sensitively (Go's `encoding/json` would also accept
- * a case-folded `Phase`; files Velero writes never contain one, and such a
- * key is kept here as an unknown key). Every key it does not know, at every level it decodes (the
+ * Keys are matched as Go's `encoding/json` matches them to struct fields:
+ * after unescaping, an exact match first, else a case-insensitive one
+ * (`bytes.EqualFold`: ASCII case, and U+017F LONG S and U+212A KELVIN SIGN
+ * match `s` and `k`). So the keys Velero 1.11 wrote, `ResourceIdentifier`,
+ * `OperationID` and `PostOperationItems`, read as HEAD's; the encoder always
+ * writes HEAD's keys. A repeated key is assigned in order, as Go does: a
+ * later scalar or time wins, a later object merges into the earlier one, a
+ * later `postOperationItems` array decodes into the earlier items (its
+ * length wins), a later `null` resets `postOperationItems` or a time to nil
+ * and leaves a string or number as it was. Every key it does not know, at every level it decodes (the
  * record, `spec`, `status`, `resourceIdentifier` and each post-operation
  * item), is kept with its value and written back by
- * velstatus_oplist_to_json(), in its original order, after the known keys.
+ * velstatus_oplist_to_json(), in its original order, after the known keys;
+ * a repeated unknown key is kept every time it occurs.
  * Keys of the other kind (e.g. `restoreName` in a backup list) count as
  * unknown. Timestamps are RFC 3339 strings (any offset, with or without a
  * fraction) or `null`; both absent and `null` read as "no time"
@@ -90,7 +102,10 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
  *
  * Rejected (no list is returned; `err` names the JSON path, e.g.
  * `[3].status.nTotal`, with the line, column and byte offset): malformed
- * JSON, duplicate keys (::VELSTATUS_E_PARSE); a value of the wrong type,
+ * JSON (::VELSTATUS_E_PARSE), which includes a raw NUL byte anywhere, invalid
+ * UTF-8, a lone surrogate escape and nesting deeper than 2048 levels (see
+ * `doc/hostile-inputs.md`); a number that does not fit a double or, without
+ * a fraction or exponent, an int64 (::VELSTATUS_E_RANGE); a value of the wrong type,
  * a number that is not an integer or does not fit int64, a malformed or
  * out-of-range timestamp (::VELSTATUS_E_SCHEMA / ::VELSTATUS_E_RANGE).
  * Unknown phase text is *not* an error: it is kept (velstatus_op_phase_value()
@@ -105,7 +120,7 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out, ctx, or p with
  *         len > 0; unknown kind), ::VELSTATUS_E_PARSE (not JSON, trailing
- *         text, duplicate key, top level not an array or null),
+ *         text, top level not an array or null),
  *         ::VELSTATUS_E_SCHEMA (a field of the wrong type),
  *         ::VELSTATUS_E_RANGE (a number or time out of range) or
  *         ::VELSTATUS_E_NOMEM.
