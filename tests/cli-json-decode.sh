@@ -34,4 +34,22 @@ run "progress nul" 2 progress --now "$now" "$f" && has "progress nul message" "$
 run "server-status nul" 2 server-status "$data/bsl-nul-after-number.json" &&
     has "server-status nul message" "$tmp/err" "raw NUL byte"
 
+# defect 5: Velero 1.11's keys (OperationID, ...) read as HEAD's
+# rec NAME KIND FILE: one reconcile pass, JSON output in $tmp/out
+rec() {
+    run "$1" 0 operations reconcile --kind "$2" --phase WaitingForPluginOperations --now 2024-05-01T11:00:00Z \
+        --timeout 4h --progress "$data/velero-1.11-progress.json" -o json "$3"
+}
+for k in backup restore; do
+    if rec "reconcile 1.11 $k" $k "$data/velero-1.11-$k.json"; then
+        mv "$tmp/out" "$tmp/old"
+        if rec "reconcile lowercase $k" $k "$data/velero-1.11-$k-lowercase.json"; then
+            if cmp -s "$tmp/old" "$tmp/out"; then ok "1.11 $k reconciles as lowercase"; else bad "1.11 $k differs"; fi
+        fi
+        has "1.11 $k still in progress" "$tmp/old" '"phase":"WaitingForPluginOperations"'
+        has "1.11 $k ID read" "$tmp/old" '"operationID":"du-nightly-abcde"'
+    fi
+    run "check 1.11 $k" 0 operations check --kind $k "$data/velero-1.11-$k.json" && ok "check 1.11 $k"
+done
+
 exit $fail
