@@ -1,15 +1,17 @@
 /* The BSL codec: `kubectl get backupstoragelocations -o json` in, verdicts
- * out (json.h). jansson parses; schema errors name the JSON path and, by
- * re-scanning the (already valid) text along that path, its position. */
+ * out (json.h). The scanner (json_scan.h) validates the text; the decoder
+ * then walks it, so every error knows the exact position of its value.
+ * Keys are case-sensitive (as Kubernetes' decoder reads them); a repeated
+ * key is assigned in order: the last non-null one wins, and a repeated
+ * metadata/spec/status object merges into the earlier one. */
 #include "json_scan.h"
 #include "server_status_private.h"
 
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* ---- paths and positions ---- */
+/* ---- paths (for messages) ---- */
 
 typedef struct vs_seg {
     const char *key; /* NULL: an array index */
@@ -41,58 +43,27 @@ static void path_text(const vs_path *p, char *buf, size_t cap)
         snprintf(buf, cap, "(top level)");
 }
 
-/* The raw member key [ks, ke) (with quotes) is `key` (a key spelled with
- * escapes is not matched: the position then falls back to the parent's). */
-static int raw_key_is(const char *text, size_t ks, size_t ke, const char *key)
-{
-    size_t klen = strlen(key);
-    return ke - ks - 2 == klen && memcmp(text + ks + 1, key, klen) == 0;
-}
+/* An accepted value's span in the text; vs == SIZE_MAX: absent. */
+typedef struct vs_span {
+    size_t vs, ve;
+} vs_span;
 
-/* Byte offset of the value at path p in accepted JSON text, or of its
- * deepest ancestor found. Of duplicate keys the last is the one decoded. */
-static size_t locate(const char *text, size_t len, const vs_path *p)
-{
-    size_t i = velstatus__json_ws(text, 0, len);
-    for (int k = 0; k < p->n; k++) {
-        velstatus__json_iter it;
-        velstatus__json_scan_err e;
-        size_t end, ks, ke, vs, ve, found = SIZE_MAX, j = 0;
-        if (!velstatus__json_scan(text + i, len - i, &end, &e))
-            break; /* unreachable: the input was accepted */
-        if (text[i] != (p->s[k].key ? '{' : '['))
-            break;
-        velstatus__json_iter_init(&it, text, i, i + end);
-        if (p->s[k].key) {
-            while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve))
-                if (raw_key_is(text, ks, ke, p->s[k].key))
-                    found = vs;
-        } else {
-            while (found == SIZE_MAX && velstatus__json_next_element(&it, &vs, &ve))
-                if (j++ == p->s[k].idx)
-                    found = vs;
-        }
-        if (found == SIZE_MAX)
-            break;
-        i = found;
-    }
-    return i;
-}
+static const vs_span absent = {SIZE_MAX, SIZE_MAX};
 
 typedef struct vs_dec {
     const char *text;
     size_t len;
     vs_path path;
     velstatus_error *err;
+    velstatus__buf kbuf, vbuf[3]; /* decoded keys; string values with escapes (name, phase, message) */
 } vs_dec;
 
-static velstatus_status schema_error(vs_dec *d, const char *fmt, ...) VS__PRINTF(2, 3);
+static velstatus_status schema_error(vs_dec *d, size_t off, const char *fmt, ...) VS__PRINTF(3, 4);
 
-/* E_SCHEMA: "<path>: <message>", with the position of the path's value. */
-static velstatus_status schema_error(vs_dec *d, const char *fmt, ...)
+/* E_SCHEMA: "<path>: <message>", at byte off. */
+static velstatus_status schema_error(vs_dec *d, size_t off, const char *fmt, ...)
 {
     char where[160], msg[VELSTATUS_ERROR_MESSAGE_SIZE];
-    size_t off = locate(d->text, d->len, &d->path);
     uint32_t line, col;
     va_list ap;
     velstatus__json_pos(d->text, off, &line, &col);
@@ -100,8 +71,7 @@ static velstatus_status schema_error(vs_dec *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, line, col, (uint64_t)off,
-                                    "%s: %s", where, msg);
+    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, line, col, (uint64_t)off, "%s: %s", where, msg);
 }
 
 static void push_key(vs_dec *d, const char *key)
@@ -118,84 +88,157 @@ static void push_idx(vs_dec *d, size_t idx)
     d->path.n++;
 }
 
-static const char *type_name(const json_t *v)
+static char first(const vs_dec *d, vs_span v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    return d->text[v.vs];
+}
+
+static const char *type_name(char c)
+{
+    switch (c) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
     }
-    return "a value";
 }
 
-/* Optional member of an object: NULL when absent or null. */
-static json_t *member(json_t *obj, const char *key)
+/* The text of the accepted string v: its own bytes, or decoded into buf. */
+static velstatus_status string_text(vs_dec *d, velstatus__buf *buf, vs_span v, const char **s, size_t *n)
 {
-    json_t *v = obj ? json_object_get(obj, key) : NULL;
-    return v && !json_is_null(v) ? v : NULL;
-}
-
-/* An optional string member: *s and *len stay NULL and 0 when absent or null. */
-static velstatus_status get_string(vs_dec *d, json_t *obj, const char *key, const char **s, size_t *len)
-{
-    json_t *v = member(obj, key);
-    *s = NULL;
-    *len = 0;
-    if (!v)
+    const char *in = d->text + v.vs + 1;
+    size_t len = v.ve - v.vs - 2;
+    if (memchr(in, '\\', len) == NULL) {
+        *s = in;
+        *n = len;
         return VELSTATUS_OK;
-    if (!json_is_string(v)) {
-        velstatus_status st;
-        push_key(d, key);
-        st = schema_error(d, "expected a string, got %s", type_name(v));
-        d->path.n--;
-        return st;
     }
-    *s = json_string_value(v);
-    *len = json_string_length(v);
+    buf->len = 0;
+    velstatus__buf_append(buf, in, len);
+    if (buf->failed)
+        return velstatus__error_nomem(d->err);
+    *s = buf->p;
+    *n = velstatus__json_unescape(buf->p, buf->p, len);
     return VELSTATUS_OK;
 }
 
-static velstatus_status get_time(vs_dec *d, json_t *obj, const char *key, int *has, int64_t *ns)
+/* Is the member key [ks, ke) exactly `key`? */
+static velstatus_status key_is(vs_dec *d, size_t ks, size_t ke, const char *key, int *yes)
+{
+    const char *k;
+    size_t klen;
+    vs_span span = {ks, ke};
+    velstatus_status st = string_text(d, &d->kbuf, span, &k, &klen);
+    *yes = st == VELSTATUS_OK && klen == strlen(key) && memcmp(k, key, klen) == 0;
+    return st;
+}
+
+/* Member `key` of the object obj: the last non-null occurrence (a null
+ * leaves the field as it was, as in Go), or absent. *present says whether
+ * the key occurs at all. */
+static velstatus_status member(vs_dec *d, vs_span obj, const char *key, vs_span *out, int *present)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, vs, ve;
+    *out = absent;
+    if (present)
+        *present = 0;
+    if (obj.vs == SIZE_MAX || first(d, obj) != '{')
+        return VELSTATUS_OK;
+    velstatus__json_iter_init(&it, d->text, obj.vs, obj.ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
+        int yes;
+        velstatus_status st = key_is(d, ks, ke, key, &yes);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (!yes)
+            continue;
+        if (present)
+            *present = 1;
+        if (d->text[vs] != 'n') {
+            out->vs = vs;
+            out->ve = ve;
+        }
+    }
+    return VELSTATUS_OK;
+}
+
+/* Field `key` of a struct that may be repeated: obj's every occurrence of
+ * `parent` (each an object or null; a repeated one merges into the earlier)
+ * is searched in order and the last non-null `key` wins. parent NULL: obj. */
+static velstatus_status field(vs_dec *d, vs_span obj, const char *parent, const char *key, vs_span *out)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, vs, ve;
+    if (parent == NULL)
+        return member(d, obj, key, out, NULL);
+    *out = absent;
+    velstatus__json_iter_init(&it, d->text, obj.vs, obj.ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
+        int yes;
+        vs_span in = {vs, ve}, got;
+        velstatus_status st = key_is(d, ks, ke, parent, &yes);
+        if (st == VELSTATUS_OK && yes && d->text[vs] != 'n' && d->text[vs] != '{') {
+            push_key(d, parent);
+            st = schema_error(d, vs, "expected an object, got %s", type_name(d->text[vs]));
+            d->path.n--;
+        }
+        if (st == VELSTATUS_OK && yes)
+            st = member(d, in, key, &got, NULL);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (yes && got.vs != SIZE_MAX)
+            *out = got;
+    }
+    return VELSTATUS_OK;
+}
+
+/* An optional string field: *s NULL and *len 0 when absent or null. */
+static velstatus_status get_string(vs_dec *d, vs_span obj, const char *parent, const char *key, int buf,
+                                   const char **s, size_t *len, vs_span *at)
+{
+    vs_span v;
+    velstatus_status st = field(d, obj, parent, key, &v);
+    *s = NULL;
+    *len = 0;
+    *at = v;
+    if (st != VELSTATUS_OK || v.vs == SIZE_MAX)
+        return st;
+    if (first(d, v) != '"') {
+        if (parent)
+            push_key(d, parent);
+        push_key(d, key);
+        st = schema_error(d, v.vs, "expected a string, got %s", type_name(first(d, v)));
+        d->path.n -= parent ? 2 : 1;
+        return st;
+    }
+    return string_text(d, &d->vbuf[buf], v, s, len);
+}
+
+static velstatus_status get_time(vs_dec *d, vs_span obj, const char *parent, const char *key, int *has,
+                                 int64_t *ns)
 {
     const char *s;
     size_t len;
+    vs_span at;
     velstatus_error terr;
-    velstatus_status st = get_string(d, obj, key, &s, &len);
+    velstatus_status st = get_string(d, obj, parent, key, 0, &s, &len, &at);
     *has = 0;
     *ns = 0;
     if (st != VELSTATUS_OK || !s)
         return st;
     st = velstatus_time_parse(ns, s, len, &terr);
     if (st != VELSTATUS_OK) {
+        push_key(d, parent);
         push_key(d, key);
-        st = schema_error(d, "not an RFC 3339 time: %s", terr.message);
-        d->path.n--;
+        st = schema_error(d, at.vs, "not an RFC 3339 time: %s", terr.message);
+        d->path.n -= 2;
         return st;
     }
     *has = 1;
-    return VELSTATUS_OK;
-}
-
-/* An optional object member: *out NULL when absent or null. */
-static velstatus_status get_object(vs_dec *d, json_t *obj, const char *key, json_t **out)
-{
-    json_t *v = member(obj, key);
-    *out = NULL;
-    if (!v)
-        return VELSTATUS_OK;
-    if (!json_is_object(v)) {
-        velstatus_status st;
-        push_key(d, key);
-        st = schema_error(d, "expected an object, got %s", type_name(v));
-        d->path.n--;
-        return st;
-    }
-    *out = v;
     return VELSTATUS_OK;
 }
 
@@ -211,94 +254,101 @@ static int str_is(const char *s, size_t len, const char *lit)
             return try_st_;                                                                                            \
     } while (0)
 
-static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, json_t *item)
+/* metadata: present (an object in some occurrence) with a usable name. */
+static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const char **name,
+                                    size_t *name_len)
 {
-    json_t *meta, *spec, *status, *v;
-    const char *kind, *name, *phase, *msg, *mode;
-    size_t kind_len, name_len, phase_len, msg_len, mode_len;
-    int is_default = 0, has_created, has_validated;
-    int64_t created, validated;
-    velstatus_bsl_access access = VELSTATUS_BSL_READ_WRITE;
-    velstatus_status st;
-
-    if (!json_is_object(item))
-        return schema_error(d, "expected a BackupStorageLocation object, got %s", type_name(item));
-    TRY(get_string(d, item, "kind", &kind, &kind_len));
-    if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
-        push_key(d, "kind");
-        return schema_error(d, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
-    }
-    TRY(get_object(d, item, "metadata", &meta));
-    if (!meta) {
+    vs_span meta, at;
+    TRY(member(d, item, "metadata", &meta, NULL));
+    if (meta.vs == SIZE_MAX) {
         push_key(d, "metadata");
-        return schema_error(d, "missing (every BSL needs metadata.name)");
+        return schema_error(d, item.vs, "missing (every BSL needs metadata.name)");
     }
+    TRY(get_string(d, item, "metadata", "name", 0, name, name_len, &at));
     push_key(d, "metadata");
-    TRY(get_string(d, meta, "name", &name, &name_len));
     push_key(d, "name");
-    if (!name) {
-        st = schema_error(d, "missing");
-        return st;
-    }
-    if (name_len == 0)
-        return schema_error(d, "empty name");
-    if (velstatus__ss_set_has(set, name, name_len))
-        return schema_error(d, "duplicate name \"%.64s\"", name);
-    d->path.n--;
-    TRY(get_time(d, meta, "creationTimestamp", &has_created, &created));
-    d->path.n--;
+    if (!*name)
+        return schema_error(d, meta.vs, "missing");
+    if (*name_len == 0)
+        return schema_error(d, at.vs, "empty name");
+    if (memchr(*name, '\0', *name_len))
+        return schema_error(d, at.vs, "contains a NUL character");
+    if (velstatus__ss_set_has(set, *name, *name_len))
+        return schema_error(d, at.vs, "duplicate name \"%.64s\"", *name);
+    d->path.n -= 2;
+    return VELSTATUS_OK;
+}
 
-    TRY(get_object(d, item, "spec", &spec));
-    push_key(d, "spec");
-    v = member(spec, "default");
-    if (v) {
-        if (!json_is_boolean(v)) {
+static velstatus_status decode_spec(vs_dec *d, vs_span item, int *is_default, velstatus_bsl_access *access)
+{
+    vs_span v, at;
+    const char *mode;
+    size_t mode_len;
+    TRY(field(d, item, "spec", "default", &v));
+    if (v.vs != SIZE_MAX) {
+        if (first(d, v) != 't' && first(d, v) != 'f') {
+            push_key(d, "spec");
             push_key(d, "default");
-            return schema_error(d, "expected a boolean, got %s", type_name(v));
+            return schema_error(d, v.vs, "expected a boolean, got %s", type_name(first(d, v)));
         }
-        is_default = json_is_true(v);
+        *is_default = first(d, v) == 't';
     }
-    TRY(get_string(d, spec, "accessMode", &mode, &mode_len));
+    TRY(get_string(d, item, "spec", "accessMode", 1, &mode, &mode_len, &at));
     if (str_is(mode, mode_len, "ReadOnly")) {
-        access = VELSTATUS_BSL_READ_ONLY;
+        *access = VELSTATUS_BSL_READ_ONLY;
     } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
+        push_key(d, "spec");
         push_key(d, "accessMode");
-        return schema_error(d, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
-    }
-    d->path.n--;
-
-    TRY(get_object(d, item, "status", &status));
-    push_key(d, "status");
-    TRY(get_string(d, status, "phase", &phase, &phase_len));
-    if (phase && memchr(phase, '\0', phase_len)) {
-        push_key(d, "phase");
-        return schema_error(d, "contains a NUL character");
-    }
-    TRY(get_time(d, status, "lastValidationTime", &has_validated, &validated));
-    TRY(get_string(d, status, "message", &msg, &msg_len));
-    d->path.n--;
-
-    st = velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
-                               created, has_validated, validated, d->err);
-    if (st == VELSTATUS_E_NOMEM)
-        return st;
-    if (st != VELSTATUS_OK) {
-        /* name checks above make this unreachable; keep the path anyway */
-        push_key(d, "metadata");
-        push_key(d, "name");
-        return schema_error(d, "rejected");
+        return schema_error(d, at.vs, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
     }
     return VELSTATUS_OK;
 }
 
+static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span item)
+{
+    const char *kind, *name, *phase, *msg;
+    size_t kind_len, name_len, phase_len, msg_len;
+    int is_default = 0, has_created, has_validated;
+    int64_t created, validated;
+    velstatus_bsl_access access = VELSTATUS_BSL_READ_WRITE;
+    vs_span at, ignore;
+    velstatus_status st;
+
+    if (first(d, item) != '{')
+        return schema_error(d, item.vs, "expected a BackupStorageLocation object, got %s", type_name(first(d, item)));
+    TRY(get_string(d, item, NULL, "kind", 1, &kind, &kind_len, &at));
+    if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
+        push_key(d, "kind");
+        return schema_error(d, at.vs, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
+    }
+    TRY(field(d, item, "spec", "", &ignore));   /* type-checks every occurrence */
+    TRY(field(d, item, "status", "", &ignore));
+    TRY(decode_name(d, set, item, &name, &name_len));
+    TRY(get_time(d, item, "metadata", "creationTimestamp", &has_created, &created));
+    TRY(decode_spec(d, item, &is_default, &access));
+    TRY(get_string(d, item, "status", "phase", 1, &phase, &phase_len, &at));
+    if (phase && memchr(phase, '\0', phase_len)) {
+        push_key(d, "status");
+        push_key(d, "phase");
+        return schema_error(d, at.vs, "contains a NUL character");
+    }
+    TRY(get_time(d, item, "status", "lastValidationTime", &has_validated, &validated));
+    TRY(get_string(d, item, "status", "message", 2, &msg, &msg_len, &at));
+    st = velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
+                               created, has_validated, validated, d->err);
+    return st; /* the name checks above leave only E_NOMEM */
+}
+
 /* The whole input must be one JSON value (the scanner's rules: no raw NUL
  * anywhere, strict UTF-8, ...), with nothing but whitespace around it. */
-static velstatus_status scan_input(const char *json, size_t len, velstatus_error *err)
+static velstatus_status scan_input(const char *json, size_t len, vs_span *root, velstatus_error *err)
 {
     velstatus__json_scan_err e;
     size_t i = velstatus__json_ws(json, 0, len), end;
     if (!velstatus__json_scan(json + i, len - i, &end, &e))
         return velstatus__json_scan_error(err, &e, json, i, "invalid JSON");
+    root->vs = i;
+    root->ve = i + end;
     end = velstatus__json_ws(json, i + end, len);
     if (end != len) {
         e.off = end;
@@ -309,84 +359,96 @@ static velstatus_status scan_input(const char *json, size_t len, velstatus_error
     return VELSTATUS_OK;
 }
 
+/* The array of BSLs the root holds (a List's items, or the root itself),
+ * or absent for a single BSL. */
+static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
+{
+    int present;
+    *items = absent;
+    if (first(d, root) == '[') {
+        *items = root;
+        return VELSTATUS_OK;
+    }
+    if (first(d, root) != '{')
+        return schema_error(d, root.vs, "expected a List, an array or a BackupStorageLocation, got %s",
+                            type_name(first(d, root)));
+    TRY(member(d, root, "items", items, &present));
+    if (!present)
+        return VELSTATUS_OK;
+    {
+        const char *kind;
+        size_t kind_len;
+        vs_span at;
+        TRY(get_string(d, root, NULL, "kind", 1, &kind, &kind_len, &at));
+        if (kind && !str_is(kind, kind_len, "List") && !str_is(kind, kind_len, "BackupStorageLocationList")) {
+            push_key(d, "kind");
+            return schema_error(d, at.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", kind);
+        }
+    }
+    push_key(d, "items");
+    if (items->vs == SIZE_MAX) /* items: null */
+        return schema_error(d, root.vs, "expected an array, got null");
+    if (first(d, *items) != '[')
+        return schema_error(d, items->vs, "expected an array, got %s", type_name(first(d, *items)));
+    return VELSTATUS_OK;
+}
+
+static velstatus_status decode_all(vs_dec *d, velstatus_bsl_set *set, vs_span root)
+{
+    vs_span items;
+    velstatus__json_iter it;
+    size_t i = 0, vs, ve;
+    TRY(find_items(d, root, &items));
+    if (items.vs == SIZE_MAX)
+        return decode_bsl(d, set, root);
+    velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
+    while (velstatus__json_next_element(&it, &vs, &ve)) {
+        vs_span item = {vs, ve};
+        int depth = d->path.n;
+        push_idx(d, i++);
+        TRY(decode_bsl(d, set, item));
+        d->path.n = depth;
+    }
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
                                             size_t len, velstatus_error *err)
 {
-    json_t *root, *items = NULL;
-    json_error_t jerr;
     velstatus_bsl_set *set = NULL;
     velstatus_status st;
     vs_dec d;
-    int single = 0;
+    vs_span root = absent;
+    int k;
 
     if (!out || !ctx || (!json && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
     *out = NULL;
     if (!json)
         json = "";
-    st = scan_input(json, len, err);
+    st = scan_input(json, len, &root, err);
     if (st != VELSTATUS_OK)
         return st;
-    root = json_loadb(json, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr); /* a repeated key: the last wins */
-    if (!root)
-        return velstatus__jansson_error(err, &jerr, json, len, 0, "invalid JSON");
     memset(&d, 0, sizeof(d));
     d.text = json;
     d.len = len;
     d.err = err;
-
-    if (json_is_array(root)) {
-        items = root;
-    } else if (json_is_object(root) && json_object_get(root, "items")) {
-        const char *kind;
-        size_t kind_len;
-        st = get_string(&d, root, "kind", &kind, &kind_len);
-        if (st == VELSTATUS_OK && kind && !str_is(kind, kind_len, "List") &&
-            !str_is(kind, kind_len, "BackupStorageLocationList")) {
-            push_key(&d, "kind");
-            st = schema_error(&d, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", kind);
-        }
-        if (st != VELSTATUS_OK)
-            goto done_root;
-        items = json_object_get(root, "items");
-        push_key(&d, "items");
-        if (!json_is_array(items)) {
-            st = schema_error(&d, "expected an array, got %s", type_name(items));
-            goto done_root;
-        }
-    } else if (json_is_object(root)) {
-        single = 1;
-    } else {
-        st = schema_error(&d, "expected a List, an array or a BackupStorageLocation, got %s", type_name(root));
-        goto done_root;
-    }
-
     st = velstatus_bsl_set_new(&set, ctx, err);
     if (st != VELSTATUS_OK)
-        goto done_root;
-    if (single) {
-        st = decode_bsl(&d, set, root);
-    } else {
-        size_t i;
-        json_t *item;
-        json_array_foreach(items, i, item) {
-            int depth = d.path.n;
-            push_idx(&d, i);
-            st = decode_bsl(&d, set, item);
-            d.path.n = depth;
-            if (st != VELSTATUS_OK)
-                break;
-        }
-    }
+        return st;
+    velstatus__buf_init(&d.kbuf, ctx);
+    for (k = 0; k < 3; k++)
+        velstatus__buf_init(&d.vbuf[k], ctx);
+    st = decode_all(&d, set, root);
+    velstatus__buf_reset(&d.kbuf);
+    for (k = 0; k < 3; k++)
+        velstatus__buf_reset(&d.vbuf[k]);
     if (st != VELSTATUS_OK) {
         velstatus_bsl_set_free(set);
-        set = NULL;
+        return st;
     }
-done_root:
-    json_decref(root);
-    if (st == VELSTATUS_OK)
-        *out = set;
-    return st;
+    *out = set;
+    return VELSTATUS_OK;
 }
 
 /* ---- verdict out ---- */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The JSON scanner: value boundaries and validation as jansson 2.14 does
- * them (json_scan.h). The references are jansson's load.c (lex_scan,
- * lex_scan_string, lex_scan_number, parse_object, parse_value) and utf8.c. */
+ * them, and the decoding of accepted strings and integers (json_scan.h).
+ * The references are jansson's load.c (lex_scan, lex_scan_string,
+ * lex_scan_number, parse_object, parse_value) and utf8.c. */
+#include <stdio.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "json_scan.h"
 
@@ -441,6 +441,83 @@ int velstatus__json_next_element(velstatus__json_iter *it, size_t *vs, size_t *v
     return 1;
 }
 
+/* ---- decoding accepted strings and integers ---- */
+
+static size_t put_utf8(char *out, uint32_t v)
+{
+    if (v < 0x80) {
+        out[0] = (char)v;
+        return 1;
+    }
+    if (v < 0x800) {
+        out[0] = (char)(0xC0 | (v >> 6));
+        out[1] = (char)(0x80 | (v & 0x3F));
+        return 2;
+    }
+    if (v < 0x10000) {
+        out[0] = (char)(0xE0 | (v >> 12));
+        out[1] = (char)(0x80 | ((v >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (v & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (v >> 18));
+    out[1] = (char)(0x80 | ((v >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((v >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (v & 0x3F));
+    return 4;
+}
+
+size_t velstatus__json_unescape(char *out, const char *s, size_t n)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        const char *bs = memchr(s + i, '\\', n - i);
+        size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
+        memmove(out + o, s + i, run);
+        o += run;
+        i += run;
+        if (i >= n)
+            break;
+        switch (s[i + 1]) {
+        case 'b': out[o++] = '\b'; break;
+        case 'f': out[o++] = '\f'; break;
+        case 'n': out[o++] = '\n'; break;
+        case 'r': out[o++] = '\r'; break;
+        case 't': out[o++] = '\t'; break;
+        case 'u': {
+            uint32_t v = 0;
+            int k;
+            for (k = 2; k < 6; k++)
+                v = v * 16 + (uint32_t)hexval((unsigned char)s[i + (size_t)k]);
+            if (v >= 0xD800 && v <= 0xDBFF) { /* the scanner checked the low half follows */
+                uint32_t lo = 0;
+                for (k = 8; k < 12; k++)
+                    lo = lo * 16 + (uint32_t)hexval((unsigned char)s[i + (size_t)k]);
+                v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
+            }
+            o += put_utf8(out + o, v);
+            i += 4;
+            break;
+        }
+        default: out[o++] = s[i + 1]; break; /* " \ / */
+        }
+        i += 2;
+    }
+    return o;
+}
+
+int64_t velstatus__json_int(const char *s, size_t n)
+{
+    size_t i = s[0] == '-';
+    uint64_t v = 0;
+    for (; i < n; i++)
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    if (s[0] != '-')
+        return (int64_t)v;
+    return v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+}
+
 /* ---- Go's key matching ---- */
 
 static unsigned char upper(unsigned char u)
@@ -509,26 +586,4 @@ velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatu
     velstatus__json_pos(text, off, &line, &col);
     return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s (line %u, column %u): %s", what,
                                     (unsigned)line, (unsigned)col, e->reason);
-}
-
-velstatus_status velstatus__jansson_error(velstatus_error *err, const json_error_t *jerr, const char *text,
-                                          size_t len, size_t base, const char *what)
-{
-    uint32_t line, col;
-    size_t off = base + (jerr->position > 0 ? (size_t)jerr->position : 0);
-#if JANSSON_VERSION_HEX >= 0x020b00
-    if (json_error_code(jerr) == json_error_duplicate_key) {
-        if (off > len)
-            off = len;
-        velstatus__json_pos(text, off, &line, &col);
-        return velstatus__error_set_pos(err, VELSTATUS_E_PARSE, line, col, (uint64_t)off,
-                                        "%s (line %u, column %u): %s", what, (unsigned)line, (unsigned)col,
-                                        jerr->text);
-    }
-#endif
-    /* The scanner accepted this text, and jansson rejects nothing it
-     * accepts: jansson ran out of memory (it does not always say so: some
-     * of its allocation failures leave the error code and text unset). */
-    (void)len;
-    return velstatus__error_nomem(err);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The one JSON scanner beside jansson (internal, not installed).
+/* The JSON scanner and decoder of the library's decoders (internal, not
+ * installed).
  *
  * velstatus__json_scan() finds where the one JSON value starting at s[0]
  * ends, and validates it exactly as jansson 2.14's json_loadb() with
@@ -15,12 +16,15 @@
  * reals whose magnitude rounds below infinity, at most
  * VELSTATUS__JSON_MAX_DEPTH nested arrays/objects. Duplicate keys are
  * accepted (jansson without JSON_REJECT_DUPLICATES; Go takes the last).
+ * velstatus__json_unescape() and velstatus__json_int() then give the
+ * strings and integers of accepted text as jansson would decode them.
  *
- * Every caller that needs a value boundary without jansson uses this
- * module: record boundaries and raw unknown values in the itemoperations
- * codec (ops_json.c), member positions in the BSL codec (bsl_json.c), value
- * ends in the plugin-answer decoder. The walkers below run only over text
- * velstatus__json_scan() has accepted.
+ * The three decoders of untrusted text (itemoperations, BSLs, plugin
+ * answers) use only this module: jansson's parser is not called, because
+ * when one of its allocations fails it drops a byte of the token it is
+ * reading and returns wrong text, or reads and writes past its buffer
+ * (lex_save ignores strbuffer_append_byte's failure; see
+ * doc/json-decoding.md). The walkers below run only over accepted text.
  *
  * No allocation, no recursion (the nesting is kept in a bit stack). */
 #ifndef VELSTATUS_JSON_SCAN_H
@@ -66,6 +70,14 @@ int velstatus__json_next_member(velstatus__json_iter *it, size_t *ks, size_t *ke
 /* Next element's span. Returns 0 after the last. */
 int velstatus__json_next_element(velstatus__json_iter *it, size_t *vs, size_t *ve);
 
+/* The text of the accepted string whose contents (between the quotes) are
+ * s[0..n): escapes decoded as jansson decodes them (a surrogate pair to one
+ * 4-byte UTF-8 sequence, \u0000 to a NUL byte). out has room for n bytes
+ * (the text never grows) and may be s itself. Returns its length. */
+size_t velstatus__json_unescape(char *out, const char *s, size_t n);
+/* The value of an accepted integer (no fraction or exponent): it fits. */
+int64_t velstatus__json_int(const char *s, size_t n);
+
 /* How Go's encoding/json matches a key to a field name: 2 for the exact
  * bytes, 1 when equal under bytes.EqualFold (ASCII case, plus U+017F LONG
  * S ~ 's' and U+212A KELVIN SIGN ~ 'k', the only non-ASCII runes that
@@ -83,12 +95,4 @@ void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *co
  * "<what> (line L, column C, byte B): <reason>", with the position set. */
 velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e,
                                             const char *text, size_t base, const char *what);
-/* jansson failed on text[base..] that velstatus__json_scan() accepted: a
- * duplicate key (JSON_REJECT_DUPLICATES) is E_PARSE at jansson's position
- * (clamped to len); anything else can only be jansson running out of
- * memory, E_NOMEM. Callers must scan first. */
-struct json_error_t;
-velstatus_status velstatus__jansson_error(velstatus_error *err, const struct json_error_t *jerr, const char *text,
-                                          size_t len, size_t base, const char *what);
-
 #endif /* VELSTATUS_JSON_SCAN_H */

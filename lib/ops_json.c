@@ -4,18 +4,18 @@
  * scanner (json_scan.h) validates each record and finds its end, so no
  * position ever comes from jansson. The record's members are then walked in
  * the order of the text, duplicates included, keys matched as Go's
- * encoding/json matches them; jansson parses the leaf values that need it
- * (numbers, strings with escapes), and the record becomes a compact
- * velstatus_op with its strings in the list's pool.
+ * encoding/json matches them; the scanner's decoders read the leaf values
+ * (jansson is not called: its lexer drops a byte when an allocation fails,
+ * doc/json-decoding.md), and the record becomes a compact velstatus_op with
+ * its strings in the list's pool.
  *
  * Unknown keys are kept with their value compacted (whitespace dropped) and
  * written back as Go writes a json.RawMessage: the HTML escaping is applied
  * when writing, so a kept value costs its own size.
  *
  * Encoding writes Go's encoding/json bytes straight into a velstatus__buf. */
+#include <stdio.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "json_scan.h"
 #include "operations_private.h"
@@ -117,7 +117,7 @@ typedef struct dec {
     size_t len;
     size_t rec_off; /* offset of the current record */
     size_t idx;     /* its index */
-    json_t *keyj;   /* jansson's decoding of the current key, when it has escapes */
+    velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
     velstatus__buf tmp; /* scratch for unknown values */
     vs__unknown *unk;   /* scratch unknown list of the current record */
     size_t nunk, capunk;
@@ -158,62 +158,47 @@ static velstatus_status fail(dec *d, velstatus_status code, const char *path, co
     return fail_at(d, code, d->rec_off, &pp, what);
 }
 
-/* jansson parses the accepted value [vs, ve) (a string or a number). */
-static velstatus_status load(dec *d, size_t vs, size_t ve, json_t **out)
-{
-    json_error_t jerr;
-    *out = json_loadb(d->p + vs, ve - vs, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-    if (*out == NULL)
-        return velstatus__jansson_error(d->err, &jerr, d->p, d->len, vs, "invalid JSON");
-    return VELSTATUS_OK;
-}
-
 /* The text of the accepted string [vs, ve): its own bytes when it has no
- * escape, else jansson's decoding (*hold, to release with json_decref). */
-static velstatus_status string_text(dec *d, size_t vs, size_t ve, const char **s, size_t *n, json_t **hold)
+ * escape, else decoded into buf (valid until buf's next use). */
+static velstatus_status string_text(dec *d, velstatus__buf *buf, size_t vs, size_t ve, const char **s, size_t *n)
 {
-    velstatus_status st;
-    *hold = NULL;
-    if (memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL) {
-        *s = d->p + vs + 1;
-        *n = ve - vs - 2;
+    const char *in = d->p + vs + 1;
+    size_t len = ve - vs - 2;
+    if (memchr(in, '\\', len) == NULL) {
+        *s = in;
+        *n = len;
         return VELSTATUS_OK;
     }
-    st = load(d, vs, ve, hold);
-    if (st != VELSTATUS_OK)
-        return st;
-    *s = json_string_value(*hold);
-    *n = json_string_length(*hold);
+    buf->len = 0;
+    velstatus__buf_append(buf, in, len);
+    if (buf->failed)
+        return velstatus__error_nomem(d->err);
+    *s = buf->p;
+    *n = velstatus__json_unescape(buf->p, buf->p, len);
     return VELSTATUS_OK;
 }
 
 /* A member's key (valid until the next call). */
 static velstatus_status member_key(dec *d, size_t ks, size_t ke, const char **key, size_t *klen)
 {
-    json_decref(d->keyj);
-    d->keyj = NULL;
-    return string_text(d, ks, ke, key, klen, &d->keyj);
+    return string_text(d, &d->kbuf, ks, ke, key, klen);
 }
 
 static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve, const vs__path *path)
 {
     const char *s;
     size_t n;
-    json_t *hold;
     velstatus_status st;
     if (d->p[vs] == 'n')
         return VELSTATUS_OK; /* Go: null leaves the value as it was */
     if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be a string");
-    st = string_text(d, vs, ve, &s, &n, &hold);
+    st = string_text(d, &d->vbuf, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
-    if (n > UINT32_MAX) {
-        json_decref(hold);
+    if (n > UINT32_MAX)
         return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
-    }
     dst->p = velstatus__oplist_pool_str(d->l, s, n);
-    json_decref(hold);
     if (dst->p == NULL)
         return velstatus__error_nomem(d->err);
     dst->len = (uint32_t)n;
@@ -222,8 +207,6 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
 
 static velstatus_status set_json_int(dec *d, int64_t *dst, size_t vs, size_t ve, const vs__path *path)
 {
-    json_t *v;
-    velstatus_status st;
     char c = d->p[vs];
     size_t i;
     if (c == 'n')
@@ -233,11 +216,7 @@ static velstatus_status set_json_int(dec *d, int64_t *dst, size_t vs, size_t ve,
     for (i = vs; i < ve; i++)
         if (d->p[i] == '.' || d->p[i] == 'e' || d->p[i] == 'E')
             return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer, not a fraction or exponent");
-    st = load(d, vs, ve, &v);
-    if (st != VELSTATUS_OK)
-        return st;
-    *dst = (int64_t)json_integer_value(v);
-    json_decref(v);
+    *dst = velstatus__json_int(d->p + vs, ve - vs); /* the scanner checked it fits */
     return VELSTATUS_OK;
 }
 
@@ -249,7 +228,6 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
     velstatus_status st;
     const char *s;
     size_t n;
-    json_t *hold;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
     if (d->p[vs] == 'n') {
         *state = VS__T_NULL;
@@ -258,11 +236,10 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
     }
     if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an RFC 3339 time string or null");
-    st = string_text(d, vs, ve, &s, &n, &hold);
+    st = string_text(d, &d->vbuf, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
     st = velstatus_time_parse(dst, s, n, &terr);
-    json_decref(hold);
     if (st == VELSTATUS_E_NOMEM)
         return velstatus__error_nomem(d->err);
     if (st != VELSTATUS_OK) {
@@ -431,13 +408,11 @@ static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t
     if (d->p[vs] == '"') {
         const char *s;
         size_t n;
-        json_t *hold;
         velstatus_op_phase ph;
-        st = string_text(d, vs, ve, &s, &n, &hold);
+        st = string_text(d, &d->vbuf, vs, ve, &s, &n);
         if (st != VELSTATUS_OK)
             return st;
         ph = velstatus_op_phase_from_string(s, n);
-        json_decref(hold);
         if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
             velstatus__op_set_phase(op, ph);
             return VELSTATUS_OK;
@@ -609,9 +584,12 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
     d.p = p != NULL ? p : "";
     d.len = len;
     velstatus__buf_init(&d.tmp, ctx);
+    velstatus__buf_init(&d.kbuf, ctx);
+    velstatus__buf_init(&d.vbuf, ctx);
     st = decode_list(&d);
-    json_decref(d.keyj);
     velstatus__buf_reset(&d.tmp);
+    velstatus__buf_reset(&d.kbuf);
+    velstatus__buf_reset(&d.vbuf);
     velstatus__free(ctx, d.unk);
     if (st != VELSTATUS_OK) {
         velstatus_oplist_free(d.l);
@@ -805,126 +783,138 @@ typedef struct rdec {
     size_t off;      /* offset of the current value */
     const char *id;  /* current ID, for messages */
     size_t idlen;
+    velstatus__buf kbuf, vbuf; /* decoded keys and strings with escapes */
 } rdec;
 
-static velstatus_status rfail(rdec *d, velstatus_status code, const char *field, const char *what)
+static velstatus_status rfail(rdec *d, velstatus_status code, const char *field, size_t flen, const char *what)
 {
     uint32_t line, col;
-    int n = (int)(d->idlen > 120 ? 120 : d->idlen);
+    int n = (int)(d->idlen > 120 ? 120 : d->idlen), fn = (int)(flen > 120 ? 120 : flen);
     velstatus__json_pos(d->p, d->off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)d->off,
-                                    "[\"%.*s\"]%s%s: %s (line %u, column %u)", n, d->id != NULL ? d->id : "",
-                                    field[0] ? "." : "", field, what, (unsigned)line, (unsigned)col);
+                                    "[\"%.*s\"]%s%.*s: %s (line %u, column %u)", n, d->id != NULL ? d->id : "",
+                                    flen ? "." : "", fn, field, what, (unsigned)line, (unsigned)col);
 }
 
-static velstatus_status rstr(rdec *d, const json_t *v, const char *field, const char **p, size_t *n)
+/* The text of the accepted string [vs, ve): its bytes, or decoded into buf. */
+static velstatus_status rtext(rdec *d, velstatus__buf *buf, size_t vs, size_t ve, const char **s, size_t *n)
 {
-    if (!json_is_string(v))
-        return rfail(d, VELSTATUS_E_SCHEMA, field, "must be a string");
-    if (json_string_length(v) > UINT32_MAX)
-        return rfail(d, VELSTATUS_E_RANGE, field, "string longer than 4 GiB");
-    *n = json_string_length(v);
-    *p = velstatus__oplist_pool_str(d->r->pool, json_string_value(v), *n);
+    const char *in = d->p + vs + 1;
+    size_t len = ve - vs - 2;
+    if (memchr(in, '\\', len) == NULL) {
+        *s = in;
+        *n = len;
+        return VELSTATUS_OK;
+    }
+    buf->len = 0;
+    velstatus__buf_append(buf, in, len);
+    if (buf->failed)
+        return velstatus__error_nomem(d->err);
+    *s = buf->p;
+    *n = velstatus__json_unescape(buf->p, buf->p, len);
+    return VELSTATUS_OK;
+}
+
+/* One member of an answer: its key, its value [vs, ve). */
+typedef struct rmember {
+    const char *key;
+    size_t klen, vs, ve;
+} rmember;
+
+static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *n)
+{
+    const char *s;
+    velstatus_status st;
+    if (d->p[m->vs] != '"')
+        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be a string");
+    st = rtext(d, &d->vbuf, m->vs, m->ve, &s, n);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (*n > UINT32_MAX)
+        return rfail(d, VELSTATUS_E_RANGE, m->key, m->klen, "string longer than 4 GiB");
+    *p = velstatus__oplist_pool_str(d->r->pool, s, *n);
     if (*p == NULL)
         return velstatus__error_nomem(d->err);
     return VELSTATUS_OK;
 }
 
-static velstatus_status rtime(rdec *d, const json_t *v, const char *field, int *has, int64_t *ns)
+static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns)
 {
     velstatus_error terr;
     velstatus_status st;
+    const char *s;
+    size_t n;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
-    if (json_is_null(v)) {
+    if (d->p[m->vs] == 'n') {
         *has = 0;
         *ns = 0;
         return VELSTATUS_OK;
     }
-    if (!json_is_string(v))
-        return rfail(d, VELSTATUS_E_SCHEMA, field, "must be an RFC 3339 time string or null");
-    st = velstatus_time_parse(ns, json_string_value(v), json_string_length(v), &terr);
+    if (d->p[m->vs] != '"')
+        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be an RFC 3339 time string or null");
+    st = rtext(d, &d->vbuf, m->vs, m->ve, &s, &n);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = velstatus_time_parse(ns, s, n, &terr);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, field, msg);
+        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, m->key, m->klen, msg);
     }
     *has = 1;
     return VELSTATUS_OK;
 }
 
-static velstatus_status r_int(rdec *d, const json_t *v, const char *field, int64_t *out)
+static velstatus_status r_int(rdec *d, const rmember *m, int64_t *out)
 {
-    if (!json_is_integer(v))
-        return rfail(d, VELSTATUS_E_SCHEMA, field, "must be an integer");
-    *out = (int64_t)json_integer_value(v);
+    char c = d->p[m->vs];
+    if ((c != '-' && (c < '0' || c > '9')) || memchr(d->p + m->vs, '.', m->ve - m->vs) ||
+        memchr(d->p + m->vs, 'e', m->ve - m->vs) || memchr(d->p + m->vs, 'E', m->ve - m->vs))
+        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be an integer");
+    *out = velstatus__json_int(d->p + m->vs, m->ve - m->vs);
     return VELSTATUS_OK;
 }
 
-static velstatus_status rentry(rdec *d, vs__report_entry *e, json_t *obj)
+static const char *const answer_keys[11] = {"completed", "err",     "nCompleted", "nTotal",      "operationUnits",
+                                            "description", "started", "updated",   "error",       "lookupError",
+                                            "cancelError"};
+enum { A_COMPLETED, A_ERR, A_NCOMPLETED, A_NTOTAL, A_UNITS, A_DESC, A_STARTED, A_UPDATED, A_ERROR, A_LOOKUP, A_CANCEL };
+
+/* One known member into the entry (the key is answer_keys[k]). */
+static velstatus_status rfield(rdec *d, vs__report_entry *e, int k, const rmember *m)
 {
-    const char *key;
-    json_t *v;
-    int progress_keys = 0, error_keys = 0;
+    const char *p = NULL;
+    size_t n = 0;
     velstatus_status st = VELSTATUS_OK;
-    if (!json_is_object(obj))
-        return rfail(d, VELSTATUS_E_SCHEMA, "", "must be an object (progress, {\"error\": ...} or {\"lookupError\": ...})");
-    json_object_foreach(obj, key, v) {
-        const char *p = NULL;
-        size_t n = 0;
-        if (strcmp(key, "completed") == 0) {
-            if (!json_is_boolean(v))
-                return rfail(d, VELSTATUS_E_SCHEMA, key, "must be true or false");
-            e->p.completed = json_is_true(v);
-            progress_keys++;
-        } else if (strcmp(key, "err") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.err = p;
-            e->p.err_len = n;
-            progress_keys++;
-        } else if (strcmp(key, "nCompleted") == 0) {
-            st = r_int(d, v, key, &e->p.n_completed);
-            progress_keys++;
-        } else if (strcmp(key, "nTotal") == 0) {
-            st = r_int(d, v, key, &e->p.n_total);
-            progress_keys++;
-        } else if (strcmp(key, "operationUnits") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.operation_units = p;
-            e->p.operation_units_len = n;
-            progress_keys++;
-        } else if (strcmp(key, "description") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.description = p;
-            e->p.description_len = n;
-            progress_keys++;
-        } else if (strcmp(key, "started") == 0) {
-            st = rtime(d, v, key, &e->p.has_started, &e->p.started_ns);
-            progress_keys++;
-        } else if (strcmp(key, "updated") == 0) {
-            st = rtime(d, v, key, &e->p.has_updated, &e->p.updated_ns);
-            progress_keys++;
-        } else if (strcmp(key, "error") == 0 || strcmp(key, "lookupError") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.err = p;
-            e->p.err_len = n;
-            e->p.report = key[0] == 'e' ? VELSTATUS_OP_REPORT_PROGRESS_ERROR : VELSTATUS_OP_REPORT_LOOKUP_ERROR;
-            error_keys++;
-        } else if (strcmp(key, "cancelError") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->cancel_err.p = p;
-            e->cancel_err.len = (uint32_t)n;
-            e->has_cancel_err = 1;
-        } else {
-            return rfail(d, VELSTATUS_E_SCHEMA, key,
-                         "unknown key (expected completed, err, nCompleted, nTotal, operationUnits, description, "
-                         "started, updated, error, lookupError or cancelError)");
-        }
-        if (st != VELSTATUS_OK)
-            return st;
+    switch (k) {
+    case A_COMPLETED:
+        if (d->p[m->vs] != 't' && d->p[m->vs] != 'f')
+            return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be true or false");
+        e->p.completed = d->p[m->vs] == 't';
+        return VELSTATUS_OK;
+    case A_NCOMPLETED: return r_int(d, m, &e->p.n_completed);
+    case A_NTOTAL: return r_int(d, m, &e->p.n_total);
+    case A_STARTED: return rtime(d, m, &e->p.has_started, &e->p.started_ns);
+    case A_UPDATED: return rtime(d, m, &e->p.has_updated, &e->p.updated_ns);
+    default: st = rstr(d, m, &p, &n); break;
     }
-    if (error_keys > 1)
-        return rfail(d, VELSTATUS_E_SCHEMA, "", "error and lookupError cannot both be given");
-    if (error_keys && progress_keys)
-        return rfail(d, VELSTATUS_E_SCHEMA, "", "error or lookupError cannot be mixed with progress fields");
+    if (st != VELSTATUS_OK)
+        return st;
+    if (k == A_UNITS) {
+        e->p.operation_units = p;
+        e->p.operation_units_len = n;
+    } else if (k == A_DESC) {
+        e->p.description = p;
+        e->p.description_len = n;
+    } else if (k == A_CANCEL) {
+        e->cancel_err.p = p;
+        e->cancel_err.len = (uint32_t)n;
+        e->has_cancel_err = 1;
+    } else {
+        e->p.err = p;
+        e->p.err_len = n;
+        if (k != A_ERR)
+            e->p.report = k == A_ERROR ? VELSTATUS_OP_REPORT_PROGRESS_ERROR : VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+    }
     return VELSTATUS_OK;
 }
 
@@ -936,19 +926,89 @@ static velstatus_status rsyntax(rdec *d, size_t off, const char *what)
                                     what, (unsigned)line, (unsigned)col);
 }
 
-/* The scanner validates the value at p[i] and finds its end; jansson
- * parses exactly that span (duplicates rejected: this format is our own). */
-static velstatus_status rload(rdec *d, size_t i, size_t flags, json_t **out, size_t *end)
+/* An answer object: known keys only, each at most once (our own format, so strict). */
+static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t ve)
+{
+    velstatus__json_iter it;
+    rmember m;
+    size_t ks, ke;
+    unsigned seen = 0;
+    int progress_keys = 0, error_keys = 0;
+    if (d->p[vs] != '{')
+        return rfail(d, VELSTATUS_E_SCHEMA, "", 0,
+                     "must be an object (progress, {\"error\": ...} or {\"lookupError\": ...})");
+    velstatus__json_iter_init(&it, d->p, vs, ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &m.vs, &m.ve)) {
+        int k = 0;
+        velstatus_status st = rtext(d, &d->kbuf, ks, ke, &m.key, &m.klen);
+        if (st != VELSTATUS_OK)
+            return st;
+        while (k < 11 && !(strlen(answer_keys[k]) == m.klen && memcmp(answer_keys[k], m.key, m.klen) == 0))
+            k++;
+        if (k == 11)
+            return rfail(d, VELSTATUS_E_SCHEMA, m.key, m.klen,
+                         "unknown key (expected completed, err, nCompleted, nTotal, operationUnits, description, "
+                         "started, updated, error, lookupError or cancelError)");
+        if (seen & (1u << k))
+            return rsyntax(d, ks, "duplicate key in a progress object");
+        seen |= 1u << k;
+        if (k == A_ERROR || k == A_LOOKUP)
+            error_keys++;
+        else if (k != A_CANCEL)
+            progress_keys++;
+        st = rfield(d, e, k, &m);
+        if (st != VELSTATUS_OK)
+            return st;
+    }
+    if (error_keys > 1)
+        return rfail(d, VELSTATUS_E_SCHEMA, "", 0, "error and lookupError cannot both be given");
+    if (error_keys && progress_keys)
+        return rfail(d, VELSTATUS_E_SCHEMA, "", 0, "error or lookupError cannot be mixed with progress fields");
+    return VELSTATUS_OK;
+}
+
+/* The scanner validates the value at p[i] and finds its end. */
+static velstatus_status rscan(rdec *d, size_t i, size_t *end)
 {
     velstatus__json_scan_err e;
-    json_error_t jerr;
     if (!velstatus__json_scan(d->p + i, d->len - i, end, &e))
         return velstatus__json_scan_error(d->err, &e, d->p, i, "invalid JSON");
     *end += i;
-    *out = json_loadb(d->p + i, *end - i, flags | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-    if (*out == NULL)
-        return velstatus__jansson_error(d->err, &jerr, d->p, d->len, i, "invalid JSON");
     return VELSTATUS_OK;
+}
+
+/* "id": {answer} at p[i]; *next is just past it. */
+static velstatus_status rmember_at(rdec *d, size_t i, size_t *next)
+{
+    const char *p = d->p, *id, *s;
+    size_t n = d->len, kend, vend, slen;
+    vs__report_entry *e;
+    velstatus_status st = rscan(d, i, &kend);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = rtext(d, &d->vbuf, i, kend, &s, &slen);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (slen > UINT32_MAX)
+        return rsyntax(d, i, "operation ID longer than 4 GiB");
+    e = velstatus__reports_push(d->r);
+    id = e != NULL ? velstatus__oplist_pool_str(d->r->pool, s, slen) : NULL;
+    if (id == NULL)
+        return velstatus__error_nomem(d->err);
+    e->id.p = id;
+    e->id.len = (uint32_t)slen;
+    d->id = e->id.p;
+    d->idlen = e->id.len;
+    i = velstatus__json_ws(p, kend, n);
+    if (i >= n || p[i] != ':')
+        return rsyntax(d, i, "expected ':' after an operation ID");
+    i = velstatus__json_ws(p, i + 1, n);
+    d->off = i;
+    st = rscan(d, i, &vend);
+    if (st == VELSTATUS_OK)
+        st = rentry(d, e, i, vend);
+    *next = vend;
+    return st;
 }
 
 static velstatus_status rdecode(rdec *d)
@@ -961,44 +1021,13 @@ static velstatus_status rdecode(rdec *d)
     if (i < n && p[i] == '}')
         goto end;
     for (;;) {
-        json_t *k, *v;
-        size_t kend, vend;
-        vs__report_entry *e;
         velstatus_status st;
-        const char *id;
         if (i >= n || p[i] != '"')
             return rsyntax(d, i, "expected an operation ID (a string)");
-        st = rload(d, i, 0, &k, &kend);
+        st = rmember_at(d, i, &i);
         if (st != VELSTATUS_OK)
             return st;
-        if (json_string_length(k) > UINT32_MAX) {
-            json_decref(k);
-            return rsyntax(d, i, "operation ID longer than 4 GiB");
-        }
-        e = velstatus__reports_push(d->r);
-        id = e != NULL ? velstatus__oplist_pool_str(d->r->pool, json_string_value(k), json_string_length(k)) : NULL;
-        if (id == NULL) {
-            json_decref(k);
-            return velstatus__error_nomem(d->err);
-        }
-        e->id.p = id;
-        e->id.len = (uint32_t)json_string_length(k);
-        json_decref(k);
-        d->id = e->id.p;
-        d->idlen = e->id.len;
-        i = velstatus__json_ws(p, kend, n);
-        if (i >= n || p[i] != ':')
-            return rsyntax(d, i, "expected ':' after an operation ID");
-        i = velstatus__json_ws(p, i + 1, n);
-        d->off = i;
-        st = rload(d, i, JSON_REJECT_DUPLICATES, &v, &vend);
-        if (st != VELSTATUS_OK)
-            return st;
-        st = rentry(d, e, v);
-        json_decref(v);
-        if (st != VELSTATUS_OK)
-            return st;
-        i = velstatus__json_ws(p, vend, n);
+        i = velstatus__json_ws(p, i, n);
         if (i < n && p[i] == ',') {
             i = velstatus__json_ws(p, i + 1, n);
             continue;
@@ -1030,7 +1059,11 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
     d.err = err;
     d.p = p != NULL ? p : "";
     d.len = len;
+    velstatus__buf_init(&d.kbuf, ctx);
+    velstatus__buf_init(&d.vbuf, ctx);
     st = rdecode(&d);
+    velstatus__buf_reset(&d.kbuf);
+    velstatus__buf_reset(&d.vbuf);
     if (st != VELSTATUS_OK) {
         velstatus_op_reports_free(d.r);
         return st;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "failalloc.h"
 #include "harness.h"
 #include "json_scan.h"
@@ -124,6 +126,50 @@ START_TEST(scanner_walks_members_and_elements)
     ck_assert_uint_eq(ke - ks, 6);
     ck_assert(strncmp(t + vs, "null", ve - vs) == 0 && ve - vs == 4);
     ck_assert(!velstatus__json_next_member(&it, &ks, &ke, &vs, &ve));
+}
+END_TEST
+
+/* The scanner's decoders give jansson's values: random strings of escapes,
+ * UTF-8 and plain bytes, and integers around the int64 limits. */
+START_TEST(scanner_decodes_as_jansson)
+{
+    static const char *const atoms[] = {"a", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
+                                        "\\u0000", "\\u00e9", "\\u20AC", "\\uD83D\\uDE00", "\\udbff\\udfff",
+                                        "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "<", " ", "\\u0041"};
+    static const char *const ints[] = {"0", "-0", "7", "-1", "9223372036854775807", "-9223372036854775808",
+                                       "1000000000000000000", "-999999999999999999"};
+    long it, n = vs_test_iterations(20000);
+    unsigned seed = 1;
+    size_t k;
+    for (it = 0; it < n; it++) {
+        char text[256], out[256];
+        size_t len = 1, end, got;
+        int parts = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+        velstatus__json_scan_err e;
+        json_error_t jerr;
+        json_t *j;
+        text[0] = '"';
+        while (parts-- > 0) {
+            const char *a = atoms[((seed = seed * 1103515245u + 12345u) >> 16) % 20];
+            memcpy(text + len, a, strlen(a));
+            len += strlen(a);
+        }
+        text[len++] = '"';
+        ck_assert(velstatus__json_scan(text, len, &end, &e));
+        ck_assert_uint_eq(end, len);
+        got = velstatus__json_unescape(out, text + 1, len - 2);
+        j = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+        ck_assert_ptr_nonnull(j);
+        ck_assert_uint_eq(got, json_string_length(j));
+        ck_assert(memcmp(out, json_string_value(j), got) == 0);
+        json_decref(j);
+    }
+    for (k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        json_t *j = json_loadb(ints[k], strlen(ints[k]), JSON_DECODE_ANY, NULL);
+        ck_assert_ptr_nonnull(j);
+        ck_assert(velstatus__json_int(ints[k], strlen(ints[k])) == (int64_t)json_integer_value(j));
+        json_decref(j);
+    }
 }
 END_TEST
 
@@ -394,6 +440,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, scanner_boundaries_and_rejections);
     tcase_add_test(tc, scanner_depth_limit);
     tcase_add_test(tc, scanner_walks_members_and_elements);
+    tcase_add_test(tc, scanner_decodes_as_jansson);
     tcase_add_test(tc, defect1_raw_nul_after_number_is_rejected);
     tcase_add_test(tc, defect5_velero_1_11_keys_reconcile_as_lowercase);
     tcase_add_test(tc, defect5_keys_fold_as_go);

@@ -1344,9 +1344,9 @@ START_TEST(json_decode_errors_name_path_and_position)
     decode_fails("{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":{}}}", VELSTATUS_E_SCHEMA,
                  "status.phase: expected a string, got an object", "{}}");
     decode_fails("  42", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation", "42");
-    /* a key spelled with an escape is found by jansson; the position falls back to the enclosing object */
+    /* a key spelled with an escape is found, and so is its position */
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"st\\u0061tus\":{\"phase\":1}}]}", VELSTATUS_E_SCHEMA,
-                 "items[0].status.phase: expected a string", "{\"metadata");
+                 "items[0].status.phase: expected a string", "1}}]}");
 }
 END_TEST
 

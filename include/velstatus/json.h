@@ -2,7 +2,10 @@
  * @file velstatus/json.h
  * @brief The JSON codec: Velero's own JSON in and out, as UTF-8 text.
  *
- * jansson is used inside; `json_t` never crosses the API. Input is
+ * No jansson type crosses the API, and the decoders read the text with the
+ * library's own scanner (the rules jansson applies; see
+ * `doc/json-decoding.md`), so a failed allocation is always
+ * ::VELSTATUS_E_NOMEM, never a parse error or a wrong value. Input is
  * `(const char *p, size_t len)`; output is a NUL-terminated buffer from the
  * context allocator, released with velstatus_free(). Errors name the JSON
  * path (`items[3].status.phase`) and the 1-based line/column/offset.
