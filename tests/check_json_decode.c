@@ -22,6 +22,22 @@ static velstatus_ctx *new_ctx(void)
     return ctx;
 }
 
+static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json, size_t len)
+{
+    velstatus_oplist *l = NULL;
+    velstatus_error err;
+    velstatus_status st = velstatus_oplist_from_json(&l, ctx, kind, json, len, &err);
+    ck_assert_msg(st == VELSTATUS_OK, "decode failed: %s", st == VELSTATUS_OK ? "" : err.message);
+    return l;
+}
+
+static char *encode(const velstatus_oplist *l)
+{
+    char *out = NULL;
+    ck_assert_int_eq(velstatus_oplist_to_json(&out, NULL, l, NULL), VELSTATUS_OK);
+    return out;
+}
+
 /* ---- the scanner ---- */
 
 typedef struct scan_case {
@@ -234,23 +250,87 @@ START_TEST(defect1_raw_nul_after_number_is_rejected)
 }
 END_TEST
 
+/* ---- defect 2: what the library writes, it reads back ---- */
+
+/* Times are written floored to the second: every instant in the first
+ * 0.145 s of the int64 range was written as 1677-09-21T00:12:43Z, which the
+ * decoder rejected (E_RANGE). That whole second now saturates to INT64_MIN. */
+START_TEST(defect2_earliest_second_saturates)
+{
+    static const char *const ok[] = {"1677-09-21T00:12:43Z", "1677-09-21T00:12:43.000Z",
+                                     "1677-09-20T22:12:43-02:00"};
+    static const char *const range[] = {"1677-09-21T00:12:42Z", "1677-09-21T00:12:43.1Z",
+                                        "1677-09-21T00:12:42.999999999Z"};
+    size_t k;
+    for (k = 0; k < 3; k++) {
+        int64_t ns = 0;
+        ck_assert_int_eq(velstatus_time_parse(&ns, ok[k], strlen(ok[k]), NULL), VELSTATUS_OK);
+        ck_assert(ns == INT64_MIN);
+        ck_assert_int_eq(velstatus_time_parse(&ns, range[k], strlen(range[k]), NULL), VELSTATUS_E_RANGE);
+    }
+}
+END_TEST
+
+static void assert_reads_back(velstatus_ctx *ctx, const velstatus_oplist *l)
+{
+    char *a = encode(l), *b;
+    velstatus_oplist *back = decode_ok(ctx, velstatus_oplist_kind(l), a, strlen(a));
+    b = encode(back);
+    ck_assert_str_eq(a, b);
+    velstatus_free(ctx, a);
+    velstatus_free(ctx, b);
+    velstatus_oplist_free(back);
+}
+
+static int answer_extremes(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    velstatus_op_progress p;
+    (void)list;
+    (void)i;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.has_started = 1;
+    p.started_ns = *(const int64_t *)ud;
+    p.has_updated = 1;
+    p.updated_ns = *(const int64_t *)ud == INT64_MIN ? INT64_MAX : INT64_MIN;
+    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+/* Every encoder path that writes a time, at both ends of the range. */
+START_TEST(defect2_every_time_written_reads_back)
+{
+    static const int64_t ends[2] = {INT64_MIN, INT64_MAX};
+    velstatus_ctx *ctx = new_ctx();
+    int e, w;
+    for (e = 0; e < 2; e++) {
+        velstatus_oplist *l = NULL;
+        size_t idx;
+        velstatus_plugin_client c;
+        velstatus_reconcile_options o;
+        velstatus_reconcile_result *r = NULL;
+        ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_append(&idx, l, NULL), VELSTATUS_OK);
+        for (w = 0; w < 3; w++) /* the setter */
+            ck_assert_int_eq(velstatus_oplist_set_time(l, idx, (velstatus_op_time)w, 1, ends[e], NULL), VELSTATUS_OK);
+        assert_reads_back(ctx, l);
+        ck_assert_int_eq(velstatus_oplist_set_string(l, idx, VELSTATUS_OP_FIELD_OPERATION_ID, "o", 1, NULL),
+                         VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_set_time(l, idx, VELSTATUS_OP_TIME_CREATED, 1, 0, NULL), VELSTATUS_OK);
+        velstatus_plugin_client_init(&c, sizeof c); /* a plugin's started/updated */
+        c.userdata = (void *)&ends[e];
+        c.progress = answer_extremes;
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.now_ns = 1;
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL), VELSTATUS_OK);
+        velstatus_reconcile_result_free(r);
+        ck_assert(velstatus_op_started(velstatus_oplist_at(l, 0), NULL));
+        assert_reads_back(ctx, l);
+        velstatus_oplist_free(l);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* ---- defect 5: keys matched as Go's encoding/json matches them ---- */
-
-static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json, size_t len)
-{
-    velstatus_oplist *l = NULL;
-    velstatus_error err;
-    velstatus_status st = velstatus_oplist_from_json(&l, ctx, kind, json, len, &err);
-    ck_assert_msg(st == VELSTATUS_OK, "decode failed: %s", st == VELSTATUS_OK ? "" : err.message);
-    return l;
-}
-
-static char *encode(const velstatus_oplist *l)
-{
-    char *out = NULL;
-    ck_assert_int_eq(velstatus_oplist_to_json(&out, NULL, l, NULL), VELSTATUS_OK);
-    return out;
-}
 
 static void assert_field(const velstatus_op *op, velstatus_op_field f, const char *want)
 {
@@ -442,6 +522,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, scanner_walks_members_and_elements);
     tcase_add_test(tc, scanner_decodes_as_jansson);
     tcase_add_test(tc, defect1_raw_nul_after_number_is_rejected);
+    tcase_add_test(tc, defect2_earliest_second_saturates);
+    tcase_add_test(tc, defect2_every_time_written_reads_back);
     tcase_add_test(tc, defect5_velero_1_11_keys_reconcile_as_lowercase);
     tcase_add_test(tc, defect5_keys_fold_as_go);
     tcase_add_test(tc, defect5_duplicate_keys_assign_in_order);

@@ -52,4 +52,14 @@ for k in backup restore; do
     run "check 1.11 $k" 0 operations check --kind $k "$data/velero-1.11-$k.json" && ok "check 1.11 $k"
 done
 
+# defect 2: a plugin's time at the start of the int64 range is written
+# floored to 1677-09-21T00:12:43Z; the file reconcile writes must check clean
+if run "reconcile earliest time" 0 operations reconcile --kind backup --phase WaitingForPluginOperations \
+    --now 2024-05-01T11:00:00Z --timeout 4h --progress "$data/progress-time-extremes.json" -o json \
+    "$data/velero-1.11-backup-lowercase.json"; then
+    sed 's/.*"operations":\(.*\)}$/\1/' "$tmp/out" >"$tmp/written.json"
+    has "earliest time written floored" "$tmp/written.json" '"started":"1677-09-21T00:12:43Z"'
+    run "check what reconcile wrote" 0 operations check "$tmp/written.json" && ok "check what reconcile wrote"
+fi
+
 exit $fail
