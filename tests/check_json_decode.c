@@ -13,6 +13,7 @@
 #include "failalloc.h"
 #include "harness.h"
 #include "json_scan.h"
+#include "server_status_private.h"
 #include <velstatus.h>
 
 static velstatus_ctx *new_ctx(void)
@@ -513,6 +514,45 @@ START_TEST(defect5_bsl_duplicate_keys_last_wins)
 }
 END_TEST
 
+/* ---- defect 6: one \u0000 in a BSL's status.message ---- */
+
+/* It failed the whole server status (E_PARSE); both decoders now keep it,
+ * with its length, as the itemoperations decoder always did. */
+START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL;
+    velstatus_oplist *l;
+    velstatus_error err;
+    size_t n;
+    char *p = vs_test_read_data("decode/bsl-nul-in-message.json", &n);
+    static const char op[] = "[{\"status\":{\"error\":\"rpc error: \\u0000 in the middle\"}}]";
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, p, n, &err), VELSTATUS_OK);
+    ck_assert_uint_eq(set->items[1]->message_len, 26);
+    ck_assert(memcmp(set->items[1]->message, "rpc error: \0 in the middle", 26) == 0);
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_verdict_total(v), 2);
+    velstatus_server_verdict_free(v);
+    velstatus_bsl_set_free(set);
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, op, sizeof op - 1);
+    ck_assert(velstatus_op_error(velstatus_oplist_at(l, 0), &n) != NULL && n == 26);
+    velstatus_oplist_free(l);
+    free(p);
+    /* a NUL where the set cannot hold one is a schema error naming the field */
+    {
+        static const char name[] = "[{\"metadata\":{\"name\":\"a\\u0000\"}}]";
+        static const char phase[] = "[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":\"A\\u0000\"}}]";
+        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, name, sizeof name - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_msg(strstr(err.message, "[0].metadata.name: contains a NUL") != NULL, "%s", err.message);
+        ck_assert_uint_eq(err.offset, 21);
+        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, phase, sizeof phase - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_msg(strstr(err.message, "[0].status.phase: contains a NUL") != NULL, "%s", err.message);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("json_decode");
@@ -528,6 +568,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, defect5_keys_fold_as_go);
     tcase_add_test(tc, defect5_duplicate_keys_assign_in_order);
     tcase_add_test(tc, defect5_bsl_duplicate_keys_last_wins);
+    tcase_add_test(tc, defect6_nul_escape_in_bsl_message_is_kept);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -34,6 +34,10 @@ run "progress nul" 2 progress --now "$now" "$f" && has "progress nul message" "$
 run "server-status nul" 2 server-status "$data/bsl-nul-after-number.json" &&
     has "server-status nul message" "$tmp/err" "raw NUL byte"
 
+# defect 6: one \u0000 in a BSL's status.message no longer fails the whole status
+run "server-status NUL in message" 0 server-status "$data/bsl-nul-in-message.json" &&
+    has "server-status NUL in message verdict" "$tmp/out" "1 of 2 backup storage locations unavailable (aws)"
+
 # defect 5: Velero 1.11's keys (OperationID, ...) read as HEAD's
 # rec NAME KIND FILE: one reconcile pass, JSON output in $tmp/out
 rec() {
