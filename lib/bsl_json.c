@@ -125,88 +125,102 @@ static velstatus_status string_text(vs_dec *d, velstatus__buf *buf, vs_span v, c
     return VELSTATUS_OK;
 }
 
-/* Is the member key [ks, ke) exactly `key`? */
-static velstatus_status key_is(vs_dec *d, size_t ks, size_t ke, const char *key, int *yes)
+/* The fields of one BSL, gathered in one pass over its text: for each, the
+ * last non-null value (a null leaves a Go field as it was; a repeated
+ * metadata/spec/status object merges into the earlier one). */
+enum { F_KIND, F_NAME, F_CREATED, F_DEFAULT, F_MODE, F_PHASE, F_VALIDATED, F_MESSAGE, F_N };
+
+typedef struct bsl_fields {
+    vs_span f[F_N];
+    size_t meta_at; /* the last metadata object, or SIZE_MAX */
+} bsl_fields;
+
+static const char *const top_keys[4] = {"kind", "metadata", "spec", "status"};
+static const char *const sub_keys[3][3] = {
+    {"name", "creationTimestamp", NULL}, {"default", "accessMode", NULL}, {"phase", "lastValidationTime", "message"}};
+static const int sub_field[3][3] = {
+    {F_NAME, F_CREATED, -1}, {F_DEFAULT, F_MODE, -1}, {F_PHASE, F_VALIDATED, F_MESSAGE}};
+
+/* The index of the member key [ks, ke) in names[0..n) (exact bytes, after
+ * unescaping), or -1. */
+static velstatus_status key_index(vs_dec *d, size_t ks, size_t ke, const char *const *names, size_t n, int *k)
 {
-    const char *k;
-    size_t klen;
+    const char *key;
+    size_t klen, i;
     vs_span span = {ks, ke};
-    velstatus_status st = string_text(d, &d->kbuf, span, &k, &klen);
-    *yes = st == VELSTATUS_OK && klen == strlen(key) && memcmp(k, key, klen) == 0;
+    velstatus_status st;
+    *k = -1;
+    if (ke - ks > 2 + 6 * 18) /* longer than any name here, even escaped */
+        return VELSTATUS_OK;
+    st = string_text(d, &d->kbuf, span, &key, &klen);
+    for (i = 0; st == VELSTATUS_OK && i < n && names[i] != NULL; i++)
+        if (strlen(names[i]) == klen && memcmp(names[i], key, klen) == 0)
+            *k = (int)i;
     return st;
 }
 
-/* Member `key` of the object obj: the last non-null occurrence (a null
- * leaves the field as it was, as in Go), or absent. *present says whether
- * the key occurs at all. */
-static velstatus_status member(vs_dec *d, vs_span obj, const char *key, vs_span *out, int *present)
+/* The members of metadata (g 0), spec (1) or status (2) into f. */
+static velstatus_status collect_sub(vs_dec *d, int g, size_t vs, size_t ve, bsl_fields *f)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, ss, se;
+    velstatus__json_iter_init(&it, d->text, vs, ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &ss, &se)) {
+        int k;
+        velstatus_status st = key_index(d, ks, ke, sub_keys[g], 3, &k);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (k >= 0 && d->text[ss] != 'n') {
+            f->f[sub_field[g][k]].vs = ss;
+            f->f[sub_field[g][k]].ve = se;
+        }
+    }
+    return VELSTATUS_OK;
+}
+
+static velstatus_status collect(vs_dec *d, vs_span item, bsl_fields *f)
 {
     velstatus__json_iter it;
     size_t ks, ke, vs, ve;
-    *out = absent;
-    if (present)
-        *present = 0;
-    if (obj.vs == SIZE_MAX || first(d, obj) != '{')
-        return VELSTATUS_OK;
-    velstatus__json_iter_init(&it, d->text, obj.vs, obj.ve);
+    int i;
+    for (i = 0; i < F_N; i++)
+        f->f[i] = absent;
+    f->meta_at = SIZE_MAX;
+    velstatus__json_iter_init(&it, d->text, item.vs, item.ve);
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
-        int yes;
-        velstatus_status st = key_is(d, ks, ke, key, &yes);
+        int k;
+        velstatus_status st = key_index(d, ks, ke, top_keys, 4, &k);
         if (st != VELSTATUS_OK)
             return st;
-        if (!yes)
+        if (k < 0 || d->text[vs] == 'n')
             continue;
-        if (present)
-            *present = 1;
-        if (d->text[vs] != 'n') {
-            out->vs = vs;
-            out->ve = ve;
+        if (k == 0) {
+            f->f[F_KIND].vs = vs;
+            f->f[F_KIND].ve = ve;
+            continue;
         }
-    }
-    return VELSTATUS_OK;
-}
-
-/* Field `key` of a struct that may be repeated: obj's every occurrence of
- * `parent` (each an object or null; a repeated one merges into the earlier)
- * is searched in order and the last non-null `key` wins. parent NULL: obj. */
-static velstatus_status field(vs_dec *d, vs_span obj, const char *parent, const char *key, vs_span *out)
-{
-    velstatus__json_iter it;
-    size_t ks, ke, vs, ve;
-    if (parent == NULL)
-        return member(d, obj, key, out, NULL);
-    *out = absent;
-    velstatus__json_iter_init(&it, d->text, obj.vs, obj.ve);
-    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
-        int yes;
-        vs_span in = {vs, ve}, got;
-        velstatus_status st = key_is(d, ks, ke, parent, &yes);
-        if (st == VELSTATUS_OK && yes && d->text[vs] != 'n' && d->text[vs] != '{') {
-            push_key(d, parent);
-            st = schema_error(d, vs, "expected an object, got %s", type_name(d->text[vs]));
-            d->path.n--;
+        if (d->text[vs] != '{') {
+            push_key(d, top_keys[k]);
+            return schema_error(d, vs, "expected an object, got %s", type_name(d->text[vs]));
         }
-        if (st == VELSTATUS_OK && yes)
-            st = member(d, in, key, &got, NULL);
+        if (k == 1)
+            f->meta_at = vs;
+        st = collect_sub(d, k - 1, vs, ve, f);
         if (st != VELSTATUS_OK)
             return st;
-        if (yes && got.vs != SIZE_MAX)
-            *out = got;
     }
     return VELSTATUS_OK;
 }
 
-/* An optional string field: *s NULL and *len 0 when absent or null. */
-static velstatus_status get_string(vs_dec *d, vs_span obj, const char *parent, const char *key, int buf,
-                                   const char **s, size_t *len, vs_span *at)
+/* A string field (absent: *s NULL, *len 0); parent NULL for a top-level one. */
+static velstatus_status get_string(vs_dec *d, vs_span v, const char *parent, const char *key, int buf,
+                                   const char **s, size_t *len)
 {
-    vs_span v;
-    velstatus_status st = field(d, obj, parent, key, &v);
+    velstatus_status st;
     *s = NULL;
     *len = 0;
-    *at = v;
-    if (st != VELSTATUS_OK || v.vs == SIZE_MAX)
-        return st;
+    if (v.vs == SIZE_MAX)
+        return VELSTATUS_OK;
     if (first(d, v) != '"') {
         if (parent)
             push_key(d, parent);
@@ -218,14 +232,12 @@ static velstatus_status get_string(vs_dec *d, vs_span obj, const char *parent, c
     return string_text(d, &d->vbuf[buf], v, s, len);
 }
 
-static velstatus_status get_time(vs_dec *d, vs_span obj, const char *parent, const char *key, int *has,
-                                 int64_t *ns)
+static velstatus_status get_time(vs_dec *d, vs_span v, const char *parent, const char *key, int *has, int64_t *ns)
 {
     const char *s;
     size_t len;
-    vs_span at;
     velstatus_error terr;
-    velstatus_status st = get_string(d, obj, parent, key, 0, &s, &len, &at);
+    velstatus_status st = get_string(d, v, parent, key, 0, &s, &len);
     *has = 0;
     *ns = 0;
     if (st != VELSTATUS_OK || !s)
@@ -234,7 +246,7 @@ static velstatus_status get_time(vs_dec *d, vs_span obj, const char *parent, con
     if (st != VELSTATUS_OK) {
         push_key(d, parent);
         push_key(d, key);
-        st = schema_error(d, at.vs, "not an RFC 3339 time: %s", terr.message);
+        st = schema_error(d, v.vs, "not an RFC 3339 time: %s", terr.message);
         d->path.n -= 2;
         return st;
     }
@@ -254,21 +266,20 @@ static int str_is(const char *s, size_t len, const char *lit)
             return try_st_;                                                                                            \
     } while (0)
 
-/* metadata: present (an object in some occurrence) with a usable name. */
-static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const char **name,
-                                    size_t *name_len)
+/* metadata: present, with a usable name. */
+static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const bsl_fields *f,
+                                    const char **name, size_t *name_len)
 {
-    vs_span meta, at;
-    TRY(member(d, item, "metadata", &meta, NULL));
-    if (meta.vs == SIZE_MAX) {
+    vs_span at = f->f[F_NAME];
+    if (f->meta_at == SIZE_MAX) {
         push_key(d, "metadata");
         return schema_error(d, item.vs, "missing (every BSL needs metadata.name)");
     }
-    TRY(get_string(d, item, "metadata", "name", 0, name, name_len, &at));
+    TRY(get_string(d, at, "metadata", "name", 0, name, name_len));
     push_key(d, "metadata");
     push_key(d, "name");
     if (!*name)
-        return schema_error(d, meta.vs, "missing");
+        return schema_error(d, f->meta_at, "missing");
     if (*name_len == 0)
         return schema_error(d, at.vs, "empty name");
     if (memchr(*name, '\0', *name_len))
@@ -279,12 +290,11 @@ static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_
     return VELSTATUS_OK;
 }
 
-static velstatus_status decode_spec(vs_dec *d, vs_span item, int *is_default, velstatus_bsl_access *access)
+static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_default, velstatus_bsl_access *access)
 {
-    vs_span v, at;
+    vs_span v = f->f[F_DEFAULT];
     const char *mode;
     size_t mode_len;
-    TRY(field(d, item, "spec", "default", &v));
     if (v.vs != SIZE_MAX) {
         if (first(d, v) != 't' && first(d, v) != 'f') {
             push_key(d, "spec");
@@ -293,13 +303,13 @@ static velstatus_status decode_spec(vs_dec *d, vs_span item, int *is_default, ve
         }
         *is_default = first(d, v) == 't';
     }
-    TRY(get_string(d, item, "spec", "accessMode", 1, &mode, &mode_len, &at));
+    TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", 1, &mode, &mode_len));
     if (str_is(mode, mode_len, "ReadOnly")) {
         *access = VELSTATUS_BSL_READ_ONLY;
     } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
         push_key(d, "spec");
         push_key(d, "accessMode");
-        return schema_error(d, at.vs, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
+        return schema_error(d, f->f[F_MODE].vs, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
     }
     return VELSTATUS_OK;
 }
@@ -311,32 +321,30 @@ static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span it
     int is_default = 0, has_created, has_validated;
     int64_t created, validated;
     velstatus_bsl_access access = VELSTATUS_BSL_READ_WRITE;
-    vs_span at, ignore;
-    velstatus_status st;
+    bsl_fields f;
 
     if (first(d, item) != '{')
         return schema_error(d, item.vs, "expected a BackupStorageLocation object, got %s", type_name(first(d, item)));
-    TRY(get_string(d, item, NULL, "kind", 1, &kind, &kind_len, &at));
+    TRY(collect(d, item, &f));
+    TRY(get_string(d, f.f[F_KIND], NULL, "kind", 1, &kind, &kind_len));
     if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
         push_key(d, "kind");
-        return schema_error(d, at.vs, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
+        return schema_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
     }
-    TRY(field(d, item, "spec", "", &ignore));   /* type-checks every occurrence */
-    TRY(field(d, item, "status", "", &ignore));
-    TRY(decode_name(d, set, item, &name, &name_len));
-    TRY(get_time(d, item, "metadata", "creationTimestamp", &has_created, &created));
-    TRY(decode_spec(d, item, &is_default, &access));
-    TRY(get_string(d, item, "status", "phase", 1, &phase, &phase_len, &at));
+    TRY(decode_name(d, set, item, &f, &name, &name_len));
+    TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &has_created, &created));
+    TRY(decode_spec(d, &f, &is_default, &access));
+    TRY(get_string(d, f.f[F_PHASE], "status", "phase", 1, &phase, &phase_len));
     if (phase && memchr(phase, '\0', phase_len)) {
         push_key(d, "status");
         push_key(d, "phase");
-        return schema_error(d, at.vs, "contains a NUL character");
+        return schema_error(d, f.f[F_PHASE].vs, "contains a NUL character");
     }
-    TRY(get_time(d, item, "status", "lastValidationTime", &has_validated, &validated));
-    TRY(get_string(d, item, "status", "message", 2, &msg, &msg_len, &at));
-    st = velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
-                               created, has_validated, validated, d->err);
-    return st; /* the name checks above leave only E_NOMEM */
+    TRY(get_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &has_validated, &validated));
+    TRY(get_string(d, f.f[F_MESSAGE], "status", "message", 2, &msg, &msg_len));
+    /* the name checks above leave only E_NOMEM */
+    return velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
+                                 created, has_validated, validated, d->err);
 }
 
 /* The whole input must be one JSON value (the scanner's rules: no raw NUL
@@ -363,7 +371,13 @@ static velstatus_status scan_input(const char *json, size_t len, vs_span *root, 
  * or absent for a single BSL. */
 static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
 {
-    int present;
+    static const char *const list_keys[2] = {"kind", "items"};
+    velstatus__json_iter it;
+    size_t ks, ke, vs, ve;
+    vs_span kind = absent;
+    int present = 0;
+    const char *ks_text;
+    size_t kind_len;
     *items = absent;
     if (first(d, root) == '[') {
         *items = root;
@@ -372,18 +386,26 @@ static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
     if (first(d, root) != '{')
         return schema_error(d, root.vs, "expected a List, an array or a BackupStorageLocation, got %s",
                             type_name(first(d, root)));
-    TRY(member(d, root, "items", items, &present));
+    velstatus__json_iter_init(&it, d->text, root.vs, root.ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
+        int k;
+        TRY(key_index(d, ks, ke, list_keys, 2, &k));
+        if (k == 1)
+            present = 1;
+        if (k >= 0 && d->text[vs] != 'n') {
+            vs_span v = {vs, ve};
+            if (k == 0)
+                kind = v;
+            else
+                *items = v;
+        }
+    }
     if (!present)
         return VELSTATUS_OK;
-    {
-        const char *kind;
-        size_t kind_len;
-        vs_span at;
-        TRY(get_string(d, root, NULL, "kind", 1, &kind, &kind_len, &at));
-        if (kind && !str_is(kind, kind_len, "List") && !str_is(kind, kind_len, "BackupStorageLocationList")) {
-            push_key(d, "kind");
-            return schema_error(d, at.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", kind);
-        }
+    TRY(get_string(d, kind, NULL, "kind", 1, &ks_text, &kind_len));
+    if (ks_text && !str_is(ks_text, kind_len, "List") && !str_is(ks_text, kind_len, "BackupStorageLocationList")) {
+        push_key(d, "kind");
+        return schema_error(d, kind.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", ks_text);
     }
     push_key(d, "items");
     if (items->vs == SIZE_MAX) /* items: null */

@@ -24,12 +24,13 @@
 /* Raw values                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* Appends accepted JSON text without the whitespace outside its strings
- * (Go's json.Compact, minus the HTML escaping, which put_raw() adds when
- * the value is written: stored unexpanded, a value costs its own size). */
-static void raw_compact(velstatus__buf *b, const char *p, size_t n)
+/* Copies accepted JSON text p[0..n) into out without the whitespace
+ * outside its strings (Go's json.Compact, minus the HTML escaping, which
+ * put_raw() adds when the value is written: stored unexpanded, a value
+ * costs at most its own size). Returns the length written. */
+static size_t raw_compact(char *out, const char *p, size_t n)
 {
-    size_t i = 0, start = 0;
+    size_t i = 0, o = 0;
     while (i < n) {
         char c = p[i];
         if (c == '"') {
@@ -37,17 +38,16 @@ static void raw_compact(velstatus__buf *b, const char *p, size_t n)
             velstatus__json_scan_err e;
             if (!velstatus__json_scan(p + i, n - i, &end, &e))
                 end = n - i; /* unreachable: the text was accepted */
+            memcpy(out + o, p + i, end);
+            o += end;
             i += end;
-            continue;
+        } else {
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                out[o++] = c;
+            i++;
         }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            velstatus__buf_append(b, p + start, i - start);
-            start = ++i;
-            continue;
-        }
-        i++;
     }
-    velstatus__buf_append(b, p + start, n - start);
+    return o;
 }
 
 /* Writes a stored raw value as Go's json.Encoder writes a RawMessage: <, >,
@@ -118,7 +118,6 @@ typedef struct dec {
     size_t rec_off; /* offset of the current record */
     size_t idx;     /* its index */
     velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
-    velstatus__buf tmp; /* scratch for unknown values */
     vs__unknown *unk;   /* scratch unknown list of the current record */
     size_t nunk, capunk;
 } dec;
@@ -178,10 +177,39 @@ static velstatus_status string_text(dec *d, velstatus__buf *buf, size_t vs, size
     return VELSTATUS_OK;
 }
 
-/* A member's key (valid until the next call). */
+/* The longest key text that can name a field: 27 characters, each at most
+ * a 6-byte escape. Longer keys are unknown without being decoded. */
+#define VS__KEY_MATCH_MAX (2 + 6 * 27)
+
+/* A member's key (valid until the next call); "" for one too long to match. */
 static velstatus_status member_key(dec *d, size_t ks, size_t ke, const char **key, size_t *klen)
 {
+    if (ke - ks > VS__KEY_MATCH_MAX) {
+        *key = "";
+        *klen = 0;
+        return VELSTATUS_OK;
+    }
     return string_text(d, &d->kbuf, ks, ke, key, klen);
+}
+
+/* The accepted string [vs, ve) decoded straight into the list's pool. */
+static velstatus_status pool_string(dec *d, size_t vs, size_t ve, const char **out, size_t *n)
+{
+    const char *in = d->p + vs + 1;
+    size_t len = ve - vs - 2;
+    char *p;
+    if (memchr(in, '\\', len) == NULL) {
+        *n = len;
+        *out = velstatus__oplist_pool_str(d->l, in, len);
+        return *out != NULL ? VELSTATUS_OK : velstatus__error_nomem(d->err);
+    }
+    p = velstatus__oplist_pool_alloc(d->l, len + 1);
+    if (p == NULL)
+        return velstatus__error_nomem(d->err);
+    *n = velstatus__json_unescape(p, in, len);
+    p[*n] = '\0';
+    *out = p;
+    return VELSTATUS_OK;
 }
 
 static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve, const vs__path *path)
@@ -193,14 +221,14 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
         return VELSTATUS_OK; /* Go: null leaves the value as it was */
     if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be a string");
-    st = string_text(d, &d->vbuf, vs, ve, &s, &n);
+    if (ve - vs - 2 > UINT32_MAX && memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL)
+        return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
+    st = pool_string(d, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
     if (n > UINT32_MAX)
         return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
-    dst->p = velstatus__oplist_pool_str(d->l, s, n);
-    if (dst->p == NULL)
-        return velstatus__error_nomem(d->err);
+    dst->p = s;
     dst->len = (uint32_t)n;
     return VELSTATUS_OK;
 }
@@ -250,13 +278,16 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
     return VELSTATUS_OK;
 }
 
-/* Keeps an unknown member: its decoded key, and its value compacted. */
-static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const char *key, size_t keylen,
-                                    size_t vstart, size_t vend)
+/* Keeps an unknown member [ks, ke): [vs, ve): its decoded key, and its
+ * value compacted, both straight into the pool. */
+static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_t ks, size_t ke, size_t vs,
+                                    size_t ve)
 {
     vs__unknown *u;
-    const char *kp, *vp;
-    size_t vlen;
+    const char *kp;
+    char *vp;
+    size_t klen, vlen;
+    velstatus_status st;
     if (d->nunk == d->capunk) {
         size_t cap = d->capunk ? d->capunk * 2 : 8;
         vs__unknown *n = velstatus__realloc(d->l->ctx, d->unk, cap * sizeof *n);
@@ -265,22 +296,21 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const
         d->unk = n;
         d->capunk = cap;
     }
-    d->tmp.len = 0;
-    raw_compact(&d->tmp, d->p + vstart, vend - vstart);
-    if (d->tmp.failed)
-        return velstatus__error_nomem(d->err);
-    vlen = d->tmp.len;
-    if (keylen > UINT32_MAX || vlen > UINT32_MAX)
-        return fail(d, VELSTATUS_E_RANGE, "", "unknown field larger than 4 GiB");
-    kp = velstatus__oplist_pool_str(d->l, key, keylen);
-    vp = kp != NULL ? velstatus__oplist_pool_str(d->l, d->tmp.p, vlen) : NULL;
+    st = pool_string(d, ks, ke, &kp, &klen);
+    if (st != VELSTATUS_OK)
+        return st;
+    vp = velstatus__oplist_pool_alloc(d->l, ve - vs + 1);
     if (vp == NULL)
         return velstatus__error_nomem(d->err);
+    vlen = raw_compact(vp, d->p + vs, ve - vs);
+    vp[vlen] = '\0';
+    if (klen > UINT32_MAX || vlen > UINT32_MAX)
+        return fail(d, VELSTATUS_E_RANGE, "", "unknown field larger than 4 GiB");
     u = &d->unk[d->nunk++];
     u->level = level;
     u->item = item;
     u->key.p = kp;
-    u->key.len = (uint32_t)keylen;
+    u->key.len = (uint32_t)klen;
     u->value.p = vp;
     u->value.len = (uint32_t)vlen;
     return VELSTATUS_OK;
@@ -317,7 +347,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
             sub.b = rid_subpaths[i];
             st = set_json_str(d, &f[i], vs, ve, &sub);
         } else {
-            st = add_unknown(d, level, item, key, klen, vs, ve);
+            st = add_unknown(d, level, item, ks, ke, vs, ve);
         }
     }
     return st;
@@ -395,7 +425,7 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
         } else if (i == K_POST) {
             st = decode_post(d, op, vs, ve);
         } else {
-            st = add_unknown(d, VS__U_SPEC, 0, key, klen, vs, ve);
+            st = add_unknown(d, VS__U_SPEC, 0, ks, ke, vs, ve);
         }
     }
     return st;
@@ -458,7 +488,7 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
             st = set_json_time(d, &state, &op->err_since, vs, ve, &path);
             op->has_err_since = state == VS__T_LOCAL;
         } else {
-            st = add_unknown(d, VS__U_STATUS, 0, key, klen, vs, ve);
+            st = add_unknown(d, VS__U_STATUS, 0, ks, ke, vs, ve);
         }
     }
     return st;
@@ -486,7 +516,7 @@ static velstatus_status decode_record(dec *d, size_t rs, size_t re)
         else if (i == 1)
             st = decode_status(d, op, vs, ve);
         else
-            st = add_unknown(d, VS__U_RECORD, 0, key, klen, vs, ve);
+            st = add_unknown(d, VS__U_RECORD, 0, ks, ke, vs, ve);
     }
     if (st != VELSTATUS_OK)
         return st;
@@ -583,11 +613,9 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
     d.err = err;
     d.p = p != NULL ? p : "";
     d.len = len;
-    velstatus__buf_init(&d.tmp, ctx);
     velstatus__buf_init(&d.kbuf, ctx);
     velstatus__buf_init(&d.vbuf, ctx);
     st = decode_list(&d);
-    velstatus__buf_reset(&d.tmp);
     velstatus__buf_reset(&d.kbuf);
     velstatus__buf_reset(&d.vbuf);
     velstatus__free(ctx, d.unk);
