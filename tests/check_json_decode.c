@@ -553,6 +553,71 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
 }
 END_TEST
 
+/* ---- the hostile inputs of doc/hostile-inputs.md (the small ones) ---- */
+
+static void assert_ops_fail(const char *json, size_t len, velstatus_status code, const char *reason)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, len, &err), code);
+    ck_assert_ptr_null(l);
+    ck_assert_msg(strstr(err.message, reason) != NULL, "%s: want \"%s\"", err.message, reason);
+    velstatus_ctx_free(ctx);
+}
+
+static char *nested(size_t depth, size_t *len)
+{
+    char *b = malloc(2 * depth + 16);
+    ck_assert_ptr_nonnull(b);
+    memcpy(b, "[{\"x\":", 6);
+    memset(b + 6, '[', depth - 1);
+    memset(b + 6 + depth - 1, ']', depth - 1);
+    memcpy(b + 6 + 2 * (depth - 1), "}]", 2);
+    *len = 2 * depth + 6;
+    return b;
+}
+
+START_TEST(hostile_inputs_small)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l;
+    size_t len;
+    char *b, *out;
+    /* nesting: a record of 2048 levels (the record and its unknown value; the
+     * file's array is not counted) is kept, 2049 and a million are rejected */
+    b = nested(2048, &len);
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, b, len);
+    out = encode(l);
+    ck_assert_ptr_nonnull(strstr(out, "\"x\":[[[["));
+    velstatus_free(ctx, out);
+    velstatus_oplist_free(l);
+    free(b);
+    b = nested(2049, &len);
+    assert_ops_fail(b, len, VELSTATUS_E_PARSE, "nesting deeper than 2048 levels");
+    free(b);
+    b = nested(1000000, &len);
+    assert_ops_fail(b, len, VELSTATUS_E_PARSE, "nesting deeper than 2048 levels");
+    free(b);
+    /* numbers */
+    assert_ops_fail("[{\"status\":{\"nTotal\":1e400}}]", 29, VELSTATUS_E_RANGE, "real number overflow");
+    assert_ops_fail("[{\"x\":-1e400}]", 14, VELSTATUS_E_RANGE, "real number overflow");
+    assert_ops_fail("[{\"status\":{\"nTotal\":9223372036854775808}}]", 43, VELSTATUS_E_RANGE, "int64 range");
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[{\"status\":{\"nTotal\":-9223372036854775808,\"nCompleted\":-0}}]", 60);
+    ck_assert(velstatus_op_n_total(velstatus_oplist_at(l, 0)) == INT64_MIN);
+    ck_assert_int_eq(velstatus_op_n_completed(velstatus_oplist_at(l, 0)), 0);
+    velstatus_oplist_free(l);
+    /* text */
+    assert_ops_fail("[{\"a\\u0000\":1}]", 15, VELSTATUS_E_PARSE, "\\u0000 in an object key");
+    assert_ops_fail("[{\"status\":{\"error\":\"\xff\xfe\"}}]", 27, VELSTATUS_E_PARSE, "invalid UTF-8");
+    assert_ops_fail("[{\"status\":{\"error\":\"\xc0\xaf\"}}]", 27, VELSTATUS_E_PARSE, "invalid UTF-8");
+    assert_ops_fail("[{\"status\":{\"error\":\"\xed\xa0\x80\"}}]", 28, VELSTATUS_E_PARSE, "invalid UTF-8");
+    assert_ops_fail("[{\"status\":{\"error\":\"\\ud800\"}}]", 31, VELSTATUS_E_PARSE, "lone high surrogate");
+    assert_ops_fail("[{\"status\":{\"error\":\"\\udc00\"}}]", 31, VELSTATUS_E_PARSE, "lone low surrogate");
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("json_decode");
@@ -569,6 +634,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, defect5_duplicate_keys_assign_in_order);
     tcase_add_test(tc, defect5_bsl_duplicate_keys_last_wins);
     tcase_add_test(tc, defect6_nul_escape_in_bsl_message_is_kept);
+    tcase_add_test(tc, hostile_inputs_small);
     suite_add_tcase(s, tc);
     return s;
 }
