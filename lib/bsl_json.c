@@ -109,20 +109,8 @@ static const char *type_name(char c)
 /* The text of the accepted string v: its own bytes, or decoded into buf. */
 static velstatus_status string_text(vs_dec *d, velstatus__buf *buf, vs_span v, const char **s, size_t *n)
 {
-    const char *in = d->text + v.vs + 1;
-    size_t len = v.ve - v.vs - 2;
-    if (memchr(in, '\\', len) == NULL) {
-        *s = in;
-        *n = len;
-        return VELSTATUS_OK;
-    }
-    buf->len = 0;
-    velstatus__buf_append(buf, in, len);
-    if (buf->failed)
-        return velstatus__error_nomem(d->err);
-    *s = buf->p;
-    *n = velstatus__json_unescape(buf->p, buf->p, len);
-    return VELSTATUS_OK;
+    return velstatus__json_string_text(buf, d->text, v.vs, v.ve, s, n) ? VELSTATUS_OK
+                                                                         : velstatus__error_nomem(d->err);
 }
 
 /* The fields of one BSL, gathered in one pass over its text: for each, the

@@ -507,6 +507,25 @@ size_t velstatus__json_unescape(char *out, const char *s, size_t n)
     return o;
 }
 
+int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs, size_t ve, const char **s,
+                                size_t *n)
+{
+    const char *in = text + vs + 1;
+    size_t len = ve - vs - 2;
+    if (memchr(in, '\\', len) == NULL) {
+        *s = in;
+        *n = len;
+        return 1;
+    }
+    buf->len = 0;
+    velstatus__buf_append(buf, in, len);
+    if (buf->failed)
+        return 0;
+    *s = buf->p;
+    *n = velstatus__json_unescape(buf->p, buf->p, len);
+    return 1;
+}
+
 int64_t velstatus__json_int(const char *s, size_t n)
 {
     size_t i = s[0] == '-';

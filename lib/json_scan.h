@@ -75,6 +75,11 @@ int velstatus__json_next_element(velstatus__json_iter *it, size_t *vs, size_t *v
  * 4-byte UTF-8 sequence, \u0000 to a NUL byte). out has room for n bytes
  * (the text never grows) and may be s itself. Returns its length. */
 size_t velstatus__json_unescape(char *out, const char *s, size_t n);
+/* The text of the accepted string text[vs..ve) (with its quotes): its own
+ * bytes when it has no escape, else decoded into buf (valid until buf's
+ * next use). Returns 0 when buf cannot grow. */
+int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs, size_t ve, const char **s,
+                                size_t *n);
 /* The value of an accepted integer (no fraction or exponent): it fits. */
 int64_t velstatus__json_int(const char *s, size_t n);
 

@@ -161,20 +161,7 @@ static velstatus_status fail(dec *d, velstatus_status code, const char *path, co
  * escape, else decoded into buf (valid until buf's next use). */
 static velstatus_status string_text(dec *d, velstatus__buf *buf, size_t vs, size_t ve, const char **s, size_t *n)
 {
-    const char *in = d->p + vs + 1;
-    size_t len = ve - vs - 2;
-    if (memchr(in, '\\', len) == NULL) {
-        *s = in;
-        *n = len;
-        return VELSTATUS_OK;
-    }
-    buf->len = 0;
-    velstatus__buf_append(buf, in, len);
-    if (buf->failed)
-        return velstatus__error_nomem(d->err);
-    *s = buf->p;
-    *n = velstatus__json_unescape(buf->p, buf->p, len);
-    return VELSTATUS_OK;
+    return velstatus__json_string_text(buf, d->p, vs, ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
 }
 
 /* The longest key text that can name a field: 27 characters, each at most
@@ -827,20 +814,7 @@ static velstatus_status rfail(rdec *d, velstatus_status code, const char *field,
 /* The text of the accepted string [vs, ve): its bytes, or decoded into buf. */
 static velstatus_status rtext(rdec *d, velstatus__buf *buf, size_t vs, size_t ve, const char **s, size_t *n)
 {
-    const char *in = d->p + vs + 1;
-    size_t len = ve - vs - 2;
-    if (memchr(in, '\\', len) == NULL) {
-        *s = in;
-        *n = len;
-        return VELSTATUS_OK;
-    }
-    buf->len = 0;
-    velstatus__buf_append(buf, in, len);
-    if (buf->failed)
-        return velstatus__error_nomem(d->err);
-    *s = buf->p;
-    *n = velstatus__json_unescape(buf->p, buf->p, len);
-    return VELSTATUS_OK;
+    return velstatus__json_string_text(buf, d->p, vs, ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
 }
 
 /* One member of an answer: its key, its value [vs, ve). */
