@@ -162,9 +162,11 @@ VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out
  * `omitempty`: an absent time is omitted, and a time that is present but
  * zero is written as `null` (a `null` read from the input, or a zero time a
  * plugin reported, see velstatus_oplist_step()). Unknown keys kept by the
- * decoder follow the known keys of their object, in their original order,
- * with their values re-serialised compactly (strings with Go's escaping,
- * numbers as jansson read them).
+ * decoder follow the known keys of their object, in their original order
+ * (a repeated one as often as it occurred), the key written with Go's
+ * escaping and the value as Go's encoder writes a `json.RawMessage`: its
+ * text compacted, with `<`, `>`, `&`, U+2028 and U+2029 escaped and every
+ * other byte (numbers, escapes) as it was.
  *
  * For a file Velero wrote, decode + encode gives back the same bytes. A file
  * from another writer comes back normalised: fractional seconds are
