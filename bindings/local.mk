@@ -4,6 +4,10 @@
 # The CLI's golden outputs, which the Python and Go tests read instead of
 # running a CLI, checked against the built CLI.
 VS_SH_TESTS += tests/cli-golden.sh
+# C, Python and Go programs outside the trees, built against a DESTDIR install.
+VS_SH_TESTS += tests/consumers.sh
+EXTRA_DIST += tests/consumers
+AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;
 
 # python
 # A standard Python package (pyproject.toml + setup.py, doc/python-packaging.md).
