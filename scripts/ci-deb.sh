@@ -9,6 +9,7 @@
 # test suite, never inside it: it installs packages (scripts/deps.sh first,
 # then the .debs, which it purges again on exit).
 # Usage: scripts/ci-deb.sh [REPO]   (default: the repository this script is in)
+# VS_DEB_OUT=DIR keeps the .debs, the .changes, the build log and lintian's output.
 set -eu
 start=$(date +%s)
 repo=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -39,13 +40,19 @@ cd "$work"
 ls -1 ./*.deb
 changes=$(ls ./*.changes)
 echo "ci-deb: lintian $changes"
-lintian --fail-on error --info "$changes" >"$work/lintian.log" 2>&1 || lint_rc=$?
+lintian --fail-on error --display-info "$changes" >"$work/lintian.log" 2>&1 || lint_rc=$?
 cat "$work/lintian.log"
 if [ "${lint_rc:-0}" != 0 ]; then echo "ci-deb: FAIL: lintian reports errors"; exit 1; fi
 echo "ci-deb: lintian: $(grep -c '^E:' "$work/lintian.log" || true) errors, $(grep -c '^W:' "$work/lintian.log" || true) warnings"
 
+if [ -n "${VS_DEB_OUT:-}" ]; then
+    mkdir -p "$VS_DEB_OUT" && cp ./*.deb ./*.changes ./*.buildinfo build.log lintian.log "$VS_DEB_OUT/"
+fi
+for p in $pkgs; do dpkg-deb -c ./"$p"_*.deb | awk '{print $6}' | sed "s|^\./|$p: /|"; done
 installed=yes
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ./*.deb >/dev/null
+debs=$(for p in $pkgs; do ls ./"$p"_*.deb; done)
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $debs >/dev/null
 # The consumers, away from the clone, against what the packages installed.
 cp -R "$work/src/tests/consumers" "$work/consumers"
 rm -rf "$work/src"

@@ -13,7 +13,7 @@ import enum
 
 from ._context import _Closeable, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr, time_ns
-from ._enums import Kind, Phase, c_enum
+from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
 
@@ -28,26 +28,61 @@ def _names(ctype, prefix):
 
 _MODULE = __name__.rpartition(".")[0]
 
-OpPhase = c_enum("OpPhase", "velstatus_op_phase", "VELSTATUS_OP_PHASE_", lib.velstatus_op_phase_to_string,
-                 "An operation's phase: NEW, IN_PROGRESS, COMPLETED, FAILED (Velero's four), or "
-                 "UNKNOWN (any other text; its value is \"\").", null_value="")
+@c_enum("velstatus_op_phase", "VELSTATUS_OP_PHASE_", lib.velstatus_op_phase_to_string, null_value='')
+class OpPhase(CEnum):
+    """An operation's phase: NEW, IN_PROGRESS, COMPLETED, FAILED (Velero's four), or
+    UNKNOWN (any other text; its value is "")."""
 
-OpReport = enum.IntEnum("OpReport", _names("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),
-                        module=_MODULE, qualname="OpReport")
-OpReport.__doc__ = "What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."
+    UNKNOWN = ""
+    NEW = "New"
+    IN_PROGRESS = "InProgress"
+    COMPLETED = "Completed"
+    FAILED = "Failed"
 
-OpStepFlag = enum.IntFlag("OpStepFlag", _names("velstatus_op_step_flag", "VELSTATUS_OP_STEP_"),
-                          module=_MODULE, qualname="OpStepFlag")
-OpStepFlag.__doc__ = "The outcome bits of one operation's step (velstatus_op_step_flag)."
 
-BslState = enum.IntEnum("BslState", _names("velstatus_bsl_state", "VELSTATUS_BSL_"),
-                        module=_MODULE, qualname="BslState")
-BslState.__doc__ = "The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."
+@c_enum("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_")
+class OpReport(enum.IntEnum):
+    """What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."""
 
-PersistAction = enum.IntEnum("PersistAction", _names("velstatus_persist_action", "VELSTATUS_PERSIST_"),
-                             module=_MODULE, qualname="PersistAction")
-PersistAction.__doc__ = ("What the host must write after a pass (SPEC §2.5 step 11): NONE, PATCH "
-                         "(the CR only) or UPLOAD_AND_PATCH.")
+    PROGRESS = 0
+    PROGRESS_ERROR = 1
+    LOOKUP_ERROR = 2
+
+
+@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_")
+class OpStepFlag(enum.IntFlag):
+    """The outcome bits of one operation's step (velstatus_op_step_flag)."""
+
+    CHANGED = 1
+    CANCEL = 2
+    FAILED_NOW = 4
+    COMPLETED_NOW = 8
+    COUNT_COMPLETED = 16
+    COUNT_FAILED = 32
+    IN_PROGRESS = 64
+    UNKNOWN_PHASE = 128
+    MISSING_CREATED = 256
+    ERROR_DEFERRED = 512
+
+
+@c_enum("velstatus_bsl_state", "VELSTATUS_BSL_")
+class BslState(enum.IntEnum):
+    """The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."""
+
+    AVAILABLE = 0
+    MISSING = 1
+    READONLY = 2
+
+
+@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_")
+class PersistAction(enum.IntEnum):
+    """What the host must write after a pass (SPEC §2.5 step 11): NONE, PATCH
+    (the CR only) or UPLOAD_AND_PATCH."""
+
+    NONE = 0
+    PATCH = 1
+    UPLOAD_AND_PATCH = 2
+
 
 _OpField = enum.IntEnum("_OpField", _names("velstatus_op_field", "VELSTATUS_OP_FIELD_"), module=_MODULE)
 _OpTime = enum.IntEnum("_OpTime", _names("velstatus_op_time", "VELSTATUS_OP_TIME_"), module=_MODULE)

@@ -4,6 +4,7 @@ import collections
 import enum
 
 from ._core import time_ns
+from ._enums import c_enum
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._operations import OpList
@@ -17,9 +18,16 @@ def _names(ctype, prefix):
     return [(cname[len(prefix):], value) for value, cname in sorted(ffi.typeof(ctype).elements.items())]
 
 
-ProgressFlag = enum.IntFlag("ProgressFlag", _names("velstatus_progress_flag", "VELSTATUS_PROGRESS_F_"),
-                            module=_MODULE, qualname="ProgressFlag")
-ProgressFlag.__doc__ = "Flags of a progress report or of one unit group (velstatus_progress_flag)."
+@c_enum("velstatus_progress_flag", "VELSTATUS_PROGRESS_F_")
+class ProgressFlag(enum.IntFlag):
+    """Flags of a progress report or of one unit group (velstatus_progress_flag)."""
+
+    UNKNOWN_PHASE = 1
+    OVER_TOTAL = 2
+    NEGATIVE = 4
+    SATURATED = 8
+    UNTIMED = 16
+
 
 _Counter = enum.IntEnum("_Counter", _names("velstatus_progress_counter", "VELSTATUS_PROGRESS_"), module=_MODULE)
 

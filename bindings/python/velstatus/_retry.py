@@ -14,21 +14,41 @@ import time as _time
 
 from ._context import HOST_FAILED, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr
-from ._enums import Kind, Phase, c_enum
+from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import HostError, check, new_error
 from ._ffi import ffi, lib
 
 __all__ = ["RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult",
            "retry", "retry_result", "retry_transition"]
 
-RetryClass = c_enum("RetryClass", "velstatus_retry_class", "VELSTATUS_RETRY_CLASS_",
-                    lib.velstatus_retry_class_to_string,
-                    "How an error is retried: TRANSIENT, CONFLICT (both retried), TERMINAL (not).")
-RetryOutcome = c_enum("RetryOutcome", "velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_",
-                      lib.velstatus_retry_outcome_to_string, "How a retry run ended.")
-BackoffKind = c_enum("BackoffKind", "velstatus_backoff_kind", "VELSTATUS_BACKOFF_",
-                     lib.velstatus_backoff_kind_to_string,
-                     "Backoff presets: VELERO_CAP, DEFAULT_BACKOFF, DEFAULT_RETRY.")
+@c_enum("velstatus_retry_class", "VELSTATUS_RETRY_CLASS_", lib.velstatus_retry_class_to_string)
+class RetryClass(CEnum):
+    """How an error is retried: TRANSIENT, CONFLICT (both retried), TERMINAL (not)."""
+
+    TRANSIENT = "transient"
+    CONFLICT = "conflict"
+    TERMINAL = "terminal"
+
+
+@c_enum("velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_", lib.velstatus_retry_outcome_to_string)
+class RetryOutcome(CEnum):
+    """How a retry run ended."""
+
+    SUCCEEDED = "succeeded"
+    NOT_ATTEMPTED = "not_attempted"
+    TERMINAL = "terminal"
+    EXHAUSTED = "exhausted"
+    DEADLINE = "deadline"
+    TRUNCATED = "truncated"
+
+
+@c_enum("velstatus_backoff_kind", "VELSTATUS_BACKOFF_", lib.velstatus_backoff_kind_to_string)
+class BackoffKind(CEnum):
+    """Backoff presets: VELERO_CAP, DEFAULT_BACKOFF, DEFAULT_RETRY."""
+
+    VELERO_CAP = "velero_cap"
+    DEFAULT_BACKOFF = "default_backoff"
+    DEFAULT_RETRY = "default_retry"
 
 
 class _SizedStruct:

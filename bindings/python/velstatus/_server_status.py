@@ -18,7 +18,7 @@ import time as _time
 
 from ._context import _Closeable, HOST_FAILED, Context, _Host, _onerror
 from ._core import duration_ns, policy_ptr, time_ns
-from ._enums import c_enum
+from ._enums import CEnum, c_enum
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 from . import _retry
@@ -30,27 +30,45 @@ _SHARED_TRAMPOLINES = (_retry._vs_rt_classify, _retry._vs_rt_sleep, _retry._vs_r
 __all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
            "ServerTracker", "StepResult", "server_status_step"]
 
-ServerStatus = c_enum("ServerStatus", "velstatus_server_status", "VELSTATUS_SERVER_",
-                      lib.velstatus_server_status_to_string,
-                      "The server status: READY, PARTIALLY_READY, WAITING, NOT_READY; the "
-                      "values are the CLI's strings (\"Ready\", ...).")
+@c_enum("velstatus_server_status", "VELSTATUS_SERVER_", lib.velstatus_server_status_to_string)
+class ServerStatus(CEnum):
+    """The server status: READY, PARTIALLY_READY, WAITING, NOT_READY; the
+    values are the CLI's strings ("Ready", ...)."""
 
-ServerReason = c_enum("ServerReason", "velstatus_server_reason", "VELSTATUS_SERVER_REASON_",
-                      lib.velstatus_server_reason_to_string,
-                      "A reason flag of a verdict; the values are the CLI's tokens "
-                      "(\"some_unavailable\", ...); ``.c`` is the flag bit.")
+    READY = "Ready"
+    PARTIALLY_READY = "PartiallyReady"
+    WAITING = "Waiting"
+    NOT_READY = "NotReady"
 
 
-class _AccessBase(enum.IntEnum):
-    def __str__(self):
+@c_enum("velstatus_server_reason", "VELSTATUS_SERVER_REASON_", lib.velstatus_server_reason_to_string)
+class ServerReason(CEnum):
+    """A reason flag of a verdict; the values are the CLI's tokens
+    ("some_unavailable", ...); ``.c`` is the flag bit."""
+
+    NO_BSL = "no_bsl"
+    PENDING = "pending"
+    ALL_UNAVAILABLE = "all_unavailable"
+    SOME_UNAVAILABLE = "some_unavailable"
+    SOME_PENDING = "some_pending"
+    NO_DEFAULT = "no_default"
+    MULTIPLE_DEFAULTS = "multiple_defaults"
+    DEFAULT_NOT_AVAILABLE = "default_not_available"
+    DEFAULT_READONLY = "default_readonly"
+    STALE = "stale"
+    UNKNOWN_PHASE = "unknown_phase"
+
+
+@c_enum("velstatus_bsl_access", "VELSTATUS_BSL_")
+class BslAccess(enum.IntEnum):
+    """A BSL's spec.accessMode: READ_WRITE (str: "ReadWrite") or READ_ONLY ("ReadOnly")."""
+
+    READ_WRITE = 0
+    READ_ONLY = 1
+
+    def __str__(self) -> str:
         # Velero's spelling is the enum's name in CamelCase: READ_ONLY -> ReadOnly.
         return "".join(w.capitalize() for w in self.name.split("_"))
-
-
-BslAccess = _AccessBase("BslAccess", [(cname[len("VELSTATUS_BSL_"):], value) for value, cname in
-                                      sorted(ffi.typeof("velstatus_bsl_access").elements.items())],
-                        module=__name__.rpartition(".")[0], qualname="BslAccess")
-BslAccess.__doc__ = "A BSL's spec.accessMode: READ_WRITE (str: \"ReadWrite\") or READ_ONLY (\"ReadOnly\")."
 
 
 def _access(value):
