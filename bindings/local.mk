@@ -10,7 +10,7 @@ EXTRA_DIST += tests/consumers
 AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;
 
 # python
-# A standard Python package (pyproject.toml + setup.py, doc/python-packaging.md).
+# A standard Python package (pyproject.toml + setup.py, doc/packaging.md).
 # make builds the cffi module into the build tree's bindings/python/velstatus/
 # (next to links to the package's sources when building out of tree), so
 # PYTHONPATH=$(builddir)/bindings/python imports the built package; make
