@@ -3,7 +3,7 @@
 import collections
 import enum
 
-from ._core import time_ns
+from ._core import TimeLike, time_ns
 from ._enums import c_enum
 from ._errors import check, new_error
 from ._ffi import ffi, lib
@@ -48,7 +48,7 @@ line, as ``velstatus progress`` prints it) and ``json`` (as
 ``velstatus progress -o json`` prints it)."""
 
 
-def progress_report(ops, now):
+def progress_report(ops: OpList, now: TimeLike) -> ProgressReport:
     """Aggregates an OpList at instant ``now`` (ns, RFC 3339 or aware datetime) into a ProgressReport."""
     if not isinstance(ops, OpList):
         raise TypeError("progress_report() takes an OpList")
@@ -90,7 +90,7 @@ def progress_report(ops, now):
             lib.velstatus_progress_free(r)
 
 
-def describe_operations(ops, details=False):
+def describe_operations(ops: OpList, details: bool = False) -> str:
     """The operations section of ``velero backup describe`` (or restore),
     byte-exact (SPEC-velero §3.2, §3.3; times print in UTC)."""
     if not isinstance(ops, OpList):
