@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 module example.com/velstatus-consumer
 
 go 1.19
