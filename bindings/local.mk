@@ -5,7 +5,7 @@
 # running a CLI, checked against the built CLI.
 VS_SH_TESTS += tests/cli-golden.sh
 # C, Python and Go programs outside the trees, built against a DESTDIR install.
-VS_SH_TESTS += tests/consumers.sh
+VS_SH_TESTS += tests/install-consumers.sh
 EXTRA_DIST += tests/consumers
 AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;
 

@@ -7,7 +7,7 @@
 # and PKG_CONFIG_SYSROOT_DIR as the caller set them), the Python one with the
 # `velstatus` package Python finds, the Go one with its go.mod's replace
 # pointed at GOMODDIR. Each must print "velstatus VERSION: PartiallyReady",
-# VERSION being pkg-config's. Used by tests/consumers.sh (a DESTDIR install of
+# VERSION being pkg-config's. Used by tests/install-consumers.sh (a DESTDIR install of
 # the build) and scripts/ci-deb.sh (the installed .debs).
 # Usage: run.sh WORK [--python PY] [--go GO --gomoddir GOMODDIR]
 # (a language whose option is missing is not run). Exit 0 or 1.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A C program outside the source tree, built with nothing but
  * `pkg-config --cflags --libs --static libvelstatus`: classifies one BSL list
- * and prints "velstatus VERSION: STATUS". tests/consumers.sh and
+ * and prints "velstatus VERSION: STATUS". tests/install-consumers.sh and
  * scripts/ci-deb.sh build and run it against an installed libvelstatus. */
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 // Command velstatus-consumer is a Go program outside the source tree: it
 // builds against the installed module source and libvelstatus (found by
 // pkg-config), classifies one BSL list and prints "velstatus VERSION: STATUS".
-// tests/consumers.sh and scripts/ci-deb.sh build and run it.
+// tests/install-consumers.sh and scripts/ci-deb.sh build and run it.
 package main
 
 import (

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """A Python program outside the source tree: imports the installed velstatus
 package, classifies one BSL list and prints "velstatus VERSION: STATUS"
-(tests/consumers.sh and scripts/ci-deb.sh run it)."""
+(tests/install-consumers.sh and scripts/ci-deb.sh run it)."""
 
 import velstatus
 
