@@ -7,7 +7,7 @@ VS_SH_TESTS += tests/cli-golden.sh
 # C, Python and Go programs outside the trees, built against a DESTDIR install.
 VS_SH_TESTS += tests/install-consumers.sh
 EXTRA_DIST += tests/consumers
-AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE;
+AM_TESTS_ENVIRONMENT += MAKE='$(MAKE)'; export MAKE; VS_ENABLE_GO='$(enable_go)'; export VS_ENABLE_GO;
 
 # python
 # A standard Python package (pyproject.toml + setup.py, doc/packaging.md).

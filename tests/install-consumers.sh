@@ -8,8 +8,8 @@
 # virtual environment, `pip install --no-build-isolation --no-index
 # bindings/python`, compiled against the installed library. The staged .pc is
 # used through PKG_CONFIG_SYSROOT_DIR, as for any DESTDIR install. Exit 77
-# when a part cannot run here (no go, no venv/pip, a sanitizer build's
-# Python/Go); CI has them all and counts a SKIP as a failure.
+# when a part of the build cannot run here (no go toolchain, no venv/pip); CI
+# has them all and counts a SKIP as a failure.
 set -u
 srcdir=${VS_SRCDIR:?}
 builddir=${VS_BUILDDIR:?}
@@ -26,16 +26,24 @@ export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 
 set --
 py=${PYTHON:-} go=${GO:-}
-if [ "${VS_SANITIZERS:-no}" = yes ]; then py="" go=""; fi
-if [ -n "$py" ]; then
+# Not part of this build (not a skip): a sanitizer build has neither the
+# Python module nor Go tests, and configure's --disable-python/--disable-go
+# (or a Python without cffi) leave them out.
+built_py=yes built_go=yes
+if [ "${VS_SANITIZERS:-no}" = yes ]; then built_py=no built_go=no; fi
+if [ -z "$py" ]; then built_py=no; fi
+if [ "${VS_ENABLE_GO:-auto}" = no ]; then built_go=no; fi
+if [ $built_py = no ]; then
+    py=""
+elif [ -n "$py" ]; then
     init=$(find "$stage" -path '*/velstatus/__init__.py' | head -n1)
     [ -n "$init" ] || { echo "FAIL: make install installed no Python package"; exit 1; }
     PYTHONPATH=$(dirname "$(dirname "$init")"); export PYTHONPATH
     set -- "$@" --python "$py"
-else
-    skipped="$skipped python"
 fi
-if [ -n "$go" ]; then
+if [ $built_go = no ]; then
+    go=""
+elif [ -n "$go" ]; then
     gomod=$(find "$stage" -path '*/gocode/src/libvelstatus.invalid/velstatus/go.mod' | head -n1)
     [ -n "$gomod" ] || { echo "FAIL: make install installed no Go module source"; exit 1; }
     set -- "$@" --go "$go" --gomoddir "$(dirname "$gomod")"
