@@ -13,7 +13,7 @@ from ._ffi import ffi, lib
 TimeLike = Union[int, str, datetime.datetime]
 DurationLike = Union[int, str, datetime.timedelta]
 KindLike = Union[Kind, str, int]
-PhaseLike = Union[Phase, str, int]
+PhaseLike = Union[Phase, str]
 PolicyLike = Union["Policy", Preset, str, None]
 
 __all__ = ["version", "version_info", "parse_time", "format_time", "format_time_go",

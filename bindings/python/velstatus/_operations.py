@@ -10,7 +10,7 @@ that timed out. Records are handed to Python as ``Operation`` snapshots.
 
 import collections
 import enum
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Iterator, List, Optional, Union
 
 from ._context import _Closeable, Context, _Host, _onerror
 from ._core import DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, policy_ptr, time_ns
@@ -355,7 +355,7 @@ class OpList(_Closeable):
         with self._held():
             return int(lib.velstatus_oplist_count(self._ptr))
 
-    def __getitem__(self, index: int) -> Operation:
+    def __getitem__(self, index: Union[int, slice]) -> Union[Operation, List[Operation]]:
         with self._held():
             n = int(lib.velstatus_oplist_count(self._ptr))
             if isinstance(index, slice):
@@ -382,7 +382,7 @@ class OpList(_Closeable):
                 lib.velstatus_free(p, out[0])
 
     # -- building -------------------------------------------------------------
-    def append(self, **fields: Any) -> None:
+    def append(self, **fields: Any) -> int:
         """Appends a record in the state Velero creates one in (phase New),
         then sets ``fields`` as set() does. Returns its index."""
         idx = ffi.new("size_t *")
