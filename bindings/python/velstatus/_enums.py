@@ -99,7 +99,7 @@ class Kind(CEnum):
 
 @c_enum("velstatus_phase", "VELSTATUS_PHASE_", lib.velstatus_phase_to_string)
 class Phase(CEnum):
-    """Backup and restore phases in Velero's wire spelling (SPEC-velero §5.1)."""
+    """Backup and restore phases in Velero's wire spelling (doc/velero-behaviour.md §5.1)."""
 
     NEW = "New"
     QUEUED = "Queued"
@@ -137,7 +137,7 @@ class Phase(CEnum):
         return bool(lib.velstatus_phase_valid(Kind.coerce(kind).c, self.c))
 
     def is_terminal(self, kind: Union[Kind, str, int] = "backup") -> bool:
-        """Whether ``velero ... create --wait`` stops at this phase (SPEC §5.1)."""
+        """Whether ``velero ... create --wait`` stops at this phase (doc/velero-behaviour.md §5.1)."""
         return bool(lib.velstatus_phase_is_terminal(Kind.coerce(kind).c, self.c))
 
 

@@ -80,7 +80,7 @@ class BslState(enum.IntEnum):
 
 @c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_")
 class PersistAction(enum.IntEnum):
-    """What the host must write after a pass (SPEC §2.5 step 11): NONE, PATCH
+    """What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11): NONE, PATCH
     (the CR only) or UPLOAD_AND_PATCH."""
 
     NONE = 0
