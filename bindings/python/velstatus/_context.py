@@ -13,6 +13,7 @@ outer call like any other exception raised by a callback.
 """
 
 import threading
+from typing import Optional
 
 from ._errors import StateError, check, error_from, new_error
 from ._ffi import ffi, lib
@@ -52,7 +53,7 @@ class Context(_Closeable):
 
     __slots__ = ("_ptr", "_lock", "_owner", "_refs", "_closed", "_pending", "_allocator", "__weakref__")
 
-    def __init__(self, allocator=None):
+    def __init__(self, allocator: Optional["DebugAllocator"] = None) -> None:
         """``allocator``: None for the C library's malloc, or a DebugAllocator."""
         self._ptr = None
         self._allocator = allocator
@@ -74,7 +75,7 @@ class Context(_Closeable):
         self._closed = False
 
     # -- lifetime -----------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         """Releases this Context's hold on the C context (idempotent).
 
         Calls through this Context afterwards raise StateError; objects made
@@ -85,12 +86,12 @@ class Context(_Closeable):
             self._release()
 
     @property
-    def allocator(self):
+    def allocator(self) -> Optional["DebugAllocator"]:
         """The DebugAllocator given at creation, or None."""
         return self._allocator
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """True after close()."""
         return self._closed
 
@@ -254,7 +255,7 @@ class DebugAllocator(_Host):
 
     __slots__ = ("blocks", "calls", "fail_at", "_c")
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.blocks = {}
         self.calls = 0
@@ -262,7 +263,7 @@ class DebugAllocator(_Host):
         self._c = None
 
     @property
-    def live(self):
+    def live(self) -> int:
         return len(self.blocks)
 
     def _vtable(self):
