@@ -28,7 +28,7 @@ tests_check_abi_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_abi_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_abi_LDADD = $(VS_TEST_LDADD)
 
-VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
+VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
 VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
 

@@ -8,7 +8,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: velstatus server-status [--default-location NAME] [--now RFC3339 --stale-after DURATION]\n"
+    fprintf(f, "usage: velstatus server-status [--default-location NAME] [--stale-after DURATION [--now RFC3339]]\n"
                "                              [--three-state] [-o text|json] [FILE|-]\n"
                "\n"
                "Classifies the BackupStorageLocations in FILE (or stdin), the output of\n"
@@ -17,7 +17,8 @@ static void usage(FILE *f)
                "\n"
                "  --default-location NAME  the server's default-location setting: the BSL NAME\n"
                "                           alone is the default (spec.default is ignored)\n"
-               "  --now RFC3339            the present instant, for the staleness check\n"
+               "  --now RFC3339            the present instant, for the staleness check (default:\n"
+               "                           the current time)\n"
                "  --stale-after DURATION   a Go duration (5m, 1h30m): an Available BSL validated\n"
                "                           longer ago than this, or never, counts as pending\n"
                "  --three-state            report NotReady as Waiting\n"
@@ -40,34 +41,19 @@ int cmd_server_status(int argc, char **argv)
     char *input = NULL, *out = NULL;
     size_t len = 0, out_len = 0;
 
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            usage(stdout);
-            return CLI_OK;
+    {
+        const cli_opt o[] = {{"--default-location", 0, &defloc, NULL}, {"--now", 0, &now_s, NULL},
+                             {"--stale-after", 0, &stale_s, NULL},     {"--three-state", 0, NULL, &three_state},
+                             CLI_OPT_OUTPUT(&fmt_s)};
+        int npos, r = cli_parse(cmd, argc, argv, o, sizeof o / sizeof o[0], &path, 1, &npos);
+        if (r != 0) {
+            if (r > 0)
+                usage(stdout);
+            return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--default-location", &defloc)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--now", &now_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--stale-after", &stale_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (strcmp(argv[i], "--three-state") == 0) {
-            three_state = 1;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (path)
-            return cli_fail(cmd, "unexpected argument \"%s\" (one FILE at most)", argv[i]);
-        path = argv[i];
     }
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    if ((now_s == NULL) != (stale_s == NULL))
-        return cli_fail(cmd, "--now and --stale-after go together");
 
     velstatus_server_status_options_init(&opts, sizeof(opts));
     opts.three_state = three_state;
@@ -75,10 +61,10 @@ int cmd_server_status(int argc, char **argv)
         opts.default_location = defloc;
         opts.default_location_len = strlen(defloc);
     }
-    if (now_s) {
+    if (stale_s) {
         opts.check_stale = 1;
-        if (velstatus_time_parse(&opts.now_ns, now_s, strlen(now_s), &err) != VELSTATUS_OK)
-            return cli_fail_err(cmd, "--now", &err);
+        if (cli_now(cmd, now_s, &opts.now_ns) != 0)
+            return CLI_BAD_INPUT;
         if (velstatus_duration_parse(&opts.stale_after_ns, stale_s, strlen(stale_s), &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--stale-after", &err);
         if (opts.stale_after_ns < 0)
