@@ -107,6 +107,17 @@ errline flag-value '--three-state takes no value' -- server-status --three-state
 errline no-value '-o needs a value' -- server-status "$bsl" -o
 [ "$("$v" server-status -- "$bsl")" = "$("$v" server-status "$bsl")" ] && ok double-dash || no double-dash
 
+# describe-operations: local time as velero describe prints it (TZ), --utc keeps UTC
+if [ -f /usr/share/zoneinfo/Asia/Kolkata ]; then
+    TZ=Asia/Kolkata "$v" describe-operations --details "$ops" > "$tmp/local.txt"
+    TZ=Asia/Kolkata "$v" describe-operations --details --utc "$ops" > "$tmp/utc.txt"
+    grep -qx '    Created:               2024-05-01 15:30:00 +0530 IST' "$tmp/local.txt" &&
+    grep -qx '    Created:               2024-05-01 10:00:00 +0000 UTC' "$tmp/utc.txt" &&
+    [ "$(TZ=UTC "$v" describe-operations --details "$ops")" = "$(cat "$tmp/utc.txt")" ] &&
+    [ "$(grep -vc 'Created\|Started\|Updated' "$tmp/local.txt")" = "$(grep -vc 'Created\|Started\|Updated' "$tmp/utc.txt")" ] &&
+    ! diff "$tmp/local.txt" "$tmp/utc.txt" | grep '^<' | grep -qv '+0530 IST$' && ok describe-local-time || no describe-local-time
+fi
+
 # bash completion: subcommands, options, -o values
 comp=$VS_SRCDIR/tools/completion/velstatus
 if command -v bash >/dev/null 2>&1; then

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # velstatus progress / describe-operations: golden output, stdin, exit codes, usage errors.
 set -u
+# describe-operations prints local time (TZ): the expected texts are in UTC.
+TZ=UTC; export TZ
 v=${VELSTATUS:?}
 d=${VS_TEST_DATA:?}/progress
 tmp=${TMPDIR:-/tmp}/vs_progress.$$

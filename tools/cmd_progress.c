@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void progress_usage(FILE *f)
 {
@@ -23,11 +24,13 @@ static void progress_usage(FILE *f)
 
 static void describe_usage(FILE *f)
 {
-    fprintf(f, "usage: velstatus describe-operations [--kind backup|restore] [--details] [-o text|json] [OPS.json|-]\n"
+    fprintf(f, "usage: velstatus describe-operations [--kind backup|restore] [--details] [--utc] [-o text|json]\n"
+               "                                    [OPS.json|-]\n"
                "\n"
                "Prints the operations section of `velero backup describe` / `velero restore\n"
-               "describe` for an itemoperations file, byte for byte as Velero prints it\n"
-               "(times in UTC): the summary line, or with --details the header and one block\n"
+               "describe` for an itemoperations file, byte for byte as Velero prints it, with\n"
+               "times in the local time zone (TZ respected) as velero does, or in UTC with\n"
+               "--utc: the summary line, or with --details the header and one block\n"
                "per operation. An empty list prints nothing. A NUL byte inside a string is\n"
                "written as the raw byte, as Velero writes it. -o json prints the operations\n"
                "as Velero writes them (what `operations format` prints). Without --kind the\n"
@@ -90,11 +93,64 @@ int cmd_progress(int argc, char **argv)
     return rc;
 }
 
+/* The time of a describe line, "YYYY-MM-DD HH:MM:SS[.frac] +0000 UTC" (Go's
+ * time.Time.String() in UTC, as the library writes it), in the local time
+ * zone (TZ respected) as `velero describe` prints it: "... +0200 CEST".
+ * Returns 0 when t is not such a time (the line is written unchanged). */
+static int local_time(char *out, size_t cap, const char *t, size_t n)
+{
+    struct tm tm = {0}, lt;
+    const char *frac = t + 19, *zone = memchr(t, ' ', n) ? t + n - 10 : NULL;
+    time_t secs;
+    char head[32], tail[64];
+    if (n < 29 || zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
+        sscanf(t, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+               &tm.tm_sec) != 6)
+        return 0;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    secs = timegm(&tm);
+    if (localtime_r(&secs, &lt) == NULL || strftime(head, sizeof head, "%Y-%m-%d %H:%M:%S", &lt) == 0 ||
+        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
+        return 0;
+    return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
+}
+
+/* Writes the describe text with the times of its Created:, Started: and
+ * Updated: lines (the last column, after the tabwriter's padding) local. */
+static void write_local(const char *s, size_t n)
+{
+    static const char *const labels[] = {"Created:", "Started:", "Updated:"};
+    const char *end = s + n;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t len = (size_t)((nl ? nl + 1 : end) - s), i = 0, v;
+        char buf[96];
+        int done = 0;
+        while (i < len && s[i] == ' ')
+            i++;
+        for (size_t k = 0; k < 3 && !done && nl; k++) {
+            if (len - i < 8 || memcmp(s + i, labels[k], 8) != 0)
+                continue;
+            for (v = i + 8; v < len && s[v] == ' '; v++)
+                ;
+            if (v > i + 8 && local_time(buf, sizeof buf, s + v, len - v - 1)) {
+                fwrite(s, 1, v, stdout);
+                printf("%s\n", buf);
+                done = 1;
+            }
+        }
+        if (!done)
+            fwrite(s, 1, len, stdout);
+        s += len;
+    }
+}
+
 int cmd_describe_operations(int argc, char **argv)
 {
     const char *cmd = "describe-operations";
     const char *kind_s = NULL, *path = NULL, *fmt_s = "text";
-    int details = 0, rc = CLI_BAD_INPUT, r;
+    int details = 0, utc = 0, rc = CLI_BAD_INPUT, r;
     cli_format fmt;
     velstatus_error err;
     velstatus_ctx *ctx = NULL;
@@ -104,8 +160,9 @@ int cmd_describe_operations(int argc, char **argv)
     size_t len = 0;
 
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--details", 0, NULL, &details}};
-        r = parse_ops_args(cmd, argc, argv, opts, 3, &path, describe_usage);
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--details", 0, NULL, &details},
+                                {"--utc", 0, NULL, &utc}};
+        r = parse_ops_args(cmd, argc, argv, opts, 4, &path, describe_usage);
     }
     if (r != 0)
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;
@@ -118,6 +175,8 @@ int cmd_describe_operations(int argc, char **argv)
                              : velstatus_describe_operations(&out, &len, ctx, ops, details, &err);
         if (st != VELSTATUS_OK)
             rc = cli_fail_err(cmd, "describe", &err);
+        else if (fmt == CLI_TEXT && !utc)
+            write_local(out, len), rc = CLI_OK;
         else if (len > 0 && fwrite(out, 1, len, stdout) != len)
             rc = cli_fail(cmd, "cannot write the output");
         else
