@@ -4,30 +4,14 @@
 #include <string.h>
 
 #include "operations_private.h"
+#include "util_arith.h"
+#include "util_array.h"
 
 static const char timed_out[] = "Asynchronous action timed out";
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                              */
 /* ------------------------------------------------------------------------ */
-
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
-static int64_t sat_sub(int64_t a, int64_t b)
-{
-    if (b < 0 && a > INT64_MAX + b)
-        return INT64_MAX;
-    if (b > 0 && a < INT64_MIN + b)
-        return INT64_MIN;
-    return a - b;
-}
 
 static int64_t floor_sec(int64_t ns)
 {
@@ -385,7 +369,7 @@ static inline velstatus_status step_core(uint32_t *flags_out, velstatus__buf *ms
                 work.err_since = now;
                 flags |= VELSTATUS_OP_STEP_CHANGED;
             }
-            fail_now = sat_sub(now, work.err_since) >= pol->progress_error_grace_ns;
+            fail_now = velstatus__sat_sub_i64(now, work.err_since) >= pol->progress_error_grace_ns;
             if (fail_now)
                 work.has_err_since = 0;
         }
@@ -441,7 +425,7 @@ static inline velstatus_status step_core(uint32_t *flags_out, velstatus__buf *ms
         if (!t_has(work.tstate[VELSTATUS_OP_TIME_CREATED])) {
             flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         } else if (timeout > 0 || pol->zero_timeout_expires) {
-            int64_t deadline = sat_add(work.t[VELSTATUS_OP_TIME_CREATED], timeout);
+            int64_t deadline = velstatus__sat_add_i64(work.t[VELSTATUS_OP_TIME_CREATED], timeout);
             if (deadline < now) {
                 fail_text = timed_out;
                 fail_len = sizeof timed_out - 1;
@@ -689,6 +673,12 @@ typedef struct vs__canceled {
     size_t cancel_err_len;
 } vs__canceled;
 
+/* An error message the result owns. */
+typedef struct vs__error_text {
+    char *p;
+    size_t len;
+} vs__error_text;
+
 enum { VS__NFLAGS = 10 };
 
 struct velstatus_reconcile_result {
@@ -700,8 +690,7 @@ struct velstatus_reconcile_result {
     int changes;
     size_t completed, failed, in_progress;
     size_t counts[VS__NFLAGS];
-    char **errs;
-    size_t *err_lens;
+    vs__error_text *errs;
     size_t nerr, caperr;
     vs__canceled *can;
     size_t ncan, capcan;
@@ -713,13 +702,12 @@ void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
     if (r == NULL)
         return;
     for (i = 0; i < r->nerr; i++)
-        velstatus__free(r->ctx, r->errs[i]);
+        velstatus__free(r->ctx, r->errs[i].p);
     for (i = 0; i < r->ncan; i++) {
         velstatus__free(r->ctx, r->can[i].id);
         velstatus__free(r->ctx, r->can[i].cancel_err);
     }
     velstatus__free(r->ctx, r->errs);
-    velstatus__free(r->ctx, r->err_lens);
     velstatus__free(r->ctx, r->can);
     velstatus__free(r->ctx, r);
 }
@@ -727,30 +715,14 @@ void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
 /* Takes ownership of s (freed on failure). */
 static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s, size_t len, velstatus_error *err)
 {
-    if (r->nerr == r->caperr) {
-        size_t cap = r->caperr ? r->caperr * 2 : 8;
-        char **e;
-        size_t *el;
-        if (cap > SIZE_MAX / sizeof *el) {
-            velstatus__free(r->ctx, s);
-            return velstatus__error_nomem(err);
-        }
-        e = velstatus__realloc(r->ctx, r->errs, cap * sizeof *e);
-        if (e == NULL) {
-            velstatus__free(r->ctx, s);
-            return velstatus__error_nomem(err);
-        }
-        r->errs = e;
-        el = velstatus__realloc(r->ctx, r->err_lens, cap * sizeof *el);
-        if (el == NULL) {
-            velstatus__free(r->ctx, s);
-            return velstatus__error_nomem(err);
-        }
-        r->err_lens = el;
-        r->caperr = cap;
+    vs__error_text *e = velstatus__array_reserve(r->ctx, r->errs, &r->caperr, r->nerr + 1, sizeof *e, 8);
+    if (e == NULL) {
+        velstatus__free(r->ctx, s);
+        return velstatus__error_nomem(err);
     }
-    r->errs[r->nerr] = s;
-    r->err_lens[r->nerr] = len;
+    r->errs = e;
+    r->errs[r->nerr].p = s;
+    r->errs[r->nerr].len = len;
     r->nerr++;
     return VELSTATUS_OK;
 }
@@ -820,8 +792,8 @@ const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r
         return NULL;
     }
     if (len != NULL)
-        *len = r->err_lens[i];
-    return r->errs[i];
+        *len = r->errs[i].len;
+    return r->errs[i].p;
 }
 
 size_t velstatus_reconcile_result_canceled_count(const velstatus_reconcile_result *r)
@@ -910,16 +882,11 @@ static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, cons
 static velstatus_status record_cancel(velstatus_reconcile_result *r, const velstatus_oplist *l, size_t index,
                                       const velstatus_op_reply *rp, int report, velstatus_error *err)
 {
-    vs__canceled *c;
     const vs__str *id = &l->ops[index].s[VELSTATUS_OP_FIELD_OPERATION_ID];
-    if (r->ncan == r->capcan) {
-        size_t cap = r->capcan ? r->capcan * 2 : 4;
-        vs__canceled *n = velstatus__realloc(r->ctx, r->can, cap * sizeof *n);
-        if (n == NULL)
-            return velstatus__error_nomem(err);
-        r->can = n;
-        r->capcan = cap;
-    }
+    vs__canceled *c = velstatus__array_reserve(r->ctx, r->can, &r->capcan, r->ncan + 1, sizeof *c, 4);
+    if (c == NULL)
+        return velstatus__error_nomem(err);
+    r->can = c;
     c = &r->can[r->ncan];
     memset(c, 0, sizeof *c);
     c->index = index;
@@ -1153,7 +1120,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     r->still = r->in_progress > 0;
     level = pol.level_triggered_partial_failure && r->failed > 0;
     if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
-        int64_t logged = sat_add(o.errors, (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr));
+        int64_t logged = velstatus__sat_add_i64(o.errors, (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr));
         if (level && logged == 0)
             logged = 1;
         r->phase = velstatus_phase_after_run(list->kind, 0, logged, r->still);
@@ -1173,7 +1140,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
             r->errors_added = added;
             r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
         } else {
-            r->errors_added = sat_add(o.errors, added);
+            r->errors_added = velstatus__sat_add_i64(o.errors, added);
             pending = r->errors_added > 0;
             finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
             if (list->kind == VELSTATUS_KIND_BACKUP)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "operations_private.h"
+#include "util_array.h"
 
 velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err)
 {
@@ -35,17 +36,10 @@ void velstatus_op_reports_free(velstatus_op_reports *reports)
 
 vs__report_entry *velstatus__reports_push(velstatus_op_reports *r)
 {
-    vs__report_entry *e;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        if (cap < r->cap || cap > SIZE_MAX / sizeof *e)
-            return NULL;
-        e = velstatus__realloc(r->ctx, r->e, cap * sizeof *e);
-        if (e == NULL)
-            return NULL;
-        r->e = e;
-        r->cap = cap;
-    }
+    vs__report_entry *e = velstatus__array_reserve(r->ctx, r->e, &r->cap, r->n + 1, sizeof *e, 16);
+    if (e == NULL)
+        return NULL;
+    r->e = e;
     e = &r->e[r->n++];
     memset(e, 0, sizeof *e);
     velstatus_op_progress_init(&e->p, sizeof e->p);

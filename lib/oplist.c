@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "operations_private.h"
+#include "util_array.h"
 
 const char velstatus__empty[1] = "";
 
@@ -121,18 +122,13 @@ static void op_init(velstatus_op *op)
 
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l)
 {
-    velstatus_op *op;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        velstatus_op *ops;
-        if (cap < l->cap || cap > SIZE_MAX / sizeof *ops || cap > UINT32_MAX)
-            return NULL;
-        ops = velstatus__realloc(l->ctx, l->ops, cap * sizeof *ops);
-        if (ops == NULL)
-            return NULL;
-        l->ops = ops;
-        l->cap = cap;
-    }
+    velstatus_op *op, *ops;
+    if (l->n >= UINT32_MAX)
+        return NULL; /* indexes fit in 32 bits */
+    ops = velstatus__array_reserve(l->ctx, l->ops, &l->cap, l->n + 1, sizeof *ops, 16);
+    if (ops == NULL)
+        return NULL;
+    l->ops = ops;
     op = &l->ops[l->n++];
     op_init(op);
     return op;

@@ -1,6 +1,8 @@
 /* Progress aggregation over an operation list (DESIGN §5, SPEC-velero §3.4).
  * Definitions are in include/velstatus/progress.h; reasons in doc/progress.md. */
 #include "progress_private.h"
+#include "util_array.h"
+#include "util_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -284,17 +286,6 @@ typedef struct prog_groups {
     size_t nslots; /* a power of two, > 2 * n */
 } prog_groups;
 
-static uint64_t hash_unit(const char *s, size_t len)
-{
-    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
-    size_t i;
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
 static int same_unit(const prog_acc *a, const char *s, size_t len)
 {
     return a->unit_len == len && (len == 0 || memcmp(a->unit, s, len) == 0);
@@ -311,7 +302,7 @@ static void slot_put(size_t *slots, size_t nslots, uint64_t h, size_t value)
 /* The accumulator of a unit, created on first sight; NULL when out of memory. */
 static prog_acc *group_of(prog_groups *t, const char *s, size_t len)
 {
-    uint64_t h = hash_unit(s, len);
+    uint64_t h = velstatus__hash_fnv1a(s, len);
     size_t i, k;
     prog_acc *a;
     if (t->nslots) {
@@ -321,15 +312,10 @@ static prog_acc *group_of(prog_groups *t, const char *s, size_t len)
                 return a;
         }
     }
-    if (t->n == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 8;
-        prog_acc *na = ncap <= SIZE_MAX / sizeof(*na) ? velstatus__realloc(t->ctx, t->accs, ncap * sizeof(*na))
-                                                      : NULL;
-        if (!na)
-            return NULL;
-        t->accs = na;
-        t->cap = ncap;
-    }
+    a = velstatus__array_reserve(t->ctx, t->accs, &t->cap, t->n + 1, sizeof(*a), 8);
+    if (!a)
+        return NULL;
+    t->accs = a;
     if ((t->n + 1) * 2 >= t->nslots) {
         size_t nn = t->nslots ? t->nslots * 2 : 16;
         size_t *ns = velstatus__calloc(t->ctx, nn, sizeof(*ns));

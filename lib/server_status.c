@@ -3,6 +3,8 @@
  * tracker and the controller step. */
 #include "server_status_private.h"
 #include "retry_private.h"
+#include "util_array.h"
+#include "util_hash.h"
 #include <stdio.h>
 
 #include <stdlib.h>
@@ -132,16 +134,6 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
 
 /* ---- one BSL ---- */
 
-static uint64_t name_hash(const char *s, size_t len)
-{
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
 static int name_eq(const vs_bsl *b, const char *s, size_t len)
 {
     return b->name_len == len && memcmp(b->name, s, len) == 0;
@@ -220,7 +212,7 @@ static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, co
     b->created_ns = has_created ? created_ns : 0;
     b->has_validated = has_validated != 0;
     b->validated_ns = has_validated ? validated_ns : 0;
-    b->hash = name_hash(name, name_len);
+    b->hash = velstatus__hash_fnv1a(name, name_len);
     b->pclass = phase_class(phase, phase_len);
     return b;
 }
@@ -371,26 +363,19 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name,
                                        int has_validated, int64_t validated_ns, velstatus_error *err)
 {
     velstatus_status st;
-    vs_bsl *b;
+    vs_bsl *b, **items;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
     st = check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err);
     if (st != VELSTATUS_OK)
         return st;
-    if (tab_find(&set->tab, name, name_len, name_hash(name, name_len)) != SIZE_MAX)
+    if (tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
                                     (int)(name_len > 64 ? 64 : name_len), name);
-    if (set->n == set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 8;
-        vs_bsl **items;
-        if (cap > SIZE_MAX / sizeof(*items))
-            return velstatus__error_nomem(err);
-        items = velstatus__realloc(set->ctx, set->items, cap * sizeof(*items));
-        if (!items)
-            return velstatus__error_nomem(err);
-        set->items = items;
-        set->cap = cap;
-    }
+    items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
+    if (!items)
+        return velstatus__error_nomem(err);
+    set->items = items;
     if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
         return velstatus__error_nomem(err);
     b = bsl_new(set->ctx, name, name_len, phase, phase_len, message, message_len, is_default, access, has_created,
@@ -414,7 +399,7 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
 
 int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
 {
-    return tab_find(&set->tab, name, name_len, name_hash(name, name_len)) != SIZE_MAX;
+    return tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX;
 }
 
 size_t velstatus_bsl_set_count(const velstatus_bsl_set *set)
@@ -716,7 +701,7 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
         }
     }
     if (o.defloc) {
-        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, name_hash(o.defloc, o.defloc_len));
+        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, velstatus__hash_fnv1a(o.defloc, o.defloc_len));
         s.def = i == SIZE_MAX ? NULL : set->tab.slots[i];
     }
     return build_verdict(out, set->ctx, (vs_bsl *const *)set->items, set->n, &s, &o, err);
@@ -865,18 +850,10 @@ static void heap_remove(velstatus_server_tracker *t, vs_bsl *b)
 
 static int heap_reserve(velstatus_server_tracker *t, size_t want)
 {
-    size_t cap;
-    vs_bsl **h;
-    if (want <= t->heap_cap)
-        return 1;
-    cap = t->heap_cap ? t->heap_cap * 2 : 4;
-    if (cap > SIZE_MAX / sizeof(*h))
-        return 0;
-    h = velstatus__realloc(t->ctx, t->heap, cap * sizeof(*h));
+    vs_bsl **h = velstatus__array_reserve(t->ctx, t->heap, &t->heap_cap, want, sizeof(*h), 4);
     if (!h)
         return 0;
     t->heap = h;
-    t->heap_cap = cap;
     return 1;
 }
 
@@ -1025,7 +1002,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
         *changed = 0;
     if (!t || (!name && name_len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or name is NULL");
-    slot = tab_find(&t->tab, name, name_len, name_hash(name, name_len));
+    slot = tab_find(&t->tab, name, name_len, velstatus__hash_fnv1a(name, name_len));
     if (slot == SIZE_MAX)
         return VELSTATUS_OK;
     b = t->tab.slots[slot];
