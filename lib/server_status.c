@@ -5,7 +5,6 @@
 #include "retry_private.h"
 #include "util_array.h"
 #include "util_hash.h"
-#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,22 +79,12 @@ velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *ou
 
 /* ---- options ---- */
 
-typedef struct vs_opts {
-    const char *defloc; /* NULL: not given */
-    size_t defloc_len;
-    int check_stale;
-    int64_t now_ns, stale_after_ns;
-    int three_state;
-    const velstatus_policy *policy; /* NULL: hardened */
-    int64_t retry_timeout_ns;       /* 0: 10 minutes */
-} vs_opts;
-
 void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size)
 {
     velstatus__sized_init(opts, struct_size, NULL, sizeof(*opts));
 }
 
-static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
+velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
 {
     velstatus_server_status_options c;
     velstatus_status st;
@@ -681,7 +670,7 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
     if (!out || !set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
     *out = NULL;
-    st = load_opts(&o, opts, err);
+    st = velstatus__ss_load_opts(&o, opts, err);
     if (st != VELSTATUS_OK)
         return st;
     memset(&s, 0, sizeof(s));
@@ -909,7 +898,7 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
     if (!out || !ctx)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
     *out = NULL;
-    st = load_opts(&o, opts, err);
+    st = velstatus__ss_load_opts(&o, opts, err);
     if (st != VELSTATUS_OK)
         return st;
     t = velstatus__calloc(ctx, 1, sizeof(*t));
@@ -1075,189 +1064,4 @@ velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out
     st = build_verdict(out, t->ctx, bs, n, &s, &t->o, err);
     velstatus__free(t->ctx, bs);
     return st;
-}
-
-/* ---- controller step ---- */
-
-void velstatus_server_status_host_init(velstatus_server_status_host *host, size_t struct_size)
-{
-    velstatus__sized_init(host, struct_size, NULL, sizeof(*host));
-}
-
-/* The single place a new status is published: one status write, retried
- * by the retry driver (issue "Retry"; DESIGN §6) with the caller's policy. */
-typedef struct publish_call {
-    const velstatus_server_status_host *h;
-    const velstatus_server_verdict *v;
-    const char *json;
-    size_t len;
-    int last_rc;
-    int passthrough;
-    char msg[48];
-} publish_call;
-
-static int publish_attempt(void *ud, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
-{
-    publish_call *pc = ud;
-    int rc = pc->h->publish(pc->h->userdata, pc->v->status, pc->v->reasons, pc->json, pc->len);
-    (void)attempt;
-    if (rc == VELSTATUS_PASSTHROUGH) {
-        pc->passthrough = 1;
-        return -1; /* aborts the run; reported as E_INVALID below */
-    }
-    if (rc < 0) {
-        pc->last_rc = rc;
-        snprintf(pc->msg, sizeof(pc->msg), "publish returned %d", rc);
-        *failed = 1;
-        *err_text = pc->msg;
-        *err_len = strlen(pc->msg);
-    }
-    return 0;
-}
-
-static int publish_classify(void *ud, uint64_t attempt, const char *t, size_t n, velstatus_retry_class *cls,
-                            int *interrupted)
-{
-    const publish_call *pc = ud;
-    return pc->h->classify(pc->h->userdata, attempt, t, n, cls, interrupted);
-}
-
-static int publish_sleep(void *ud, int64_t ns)
-{
-    const publish_call *pc = ud;
-    return pc->h->sleep(pc->h->userdata, ns);
-}
-
-static int publish_random(void *ud, double *r)
-{
-    const publish_call *pc = ud;
-    return pc->h->random(pc->h->userdata, r);
-}
-
-static int publish_now(void *ud, int64_t *ns)
-{
-    const publish_call *pc = ud;
-    return pc->h->now(pc->h->userdata, ns);
-}
-
-static velstatus_status step_publish(const velstatus_server_status_host *h, const velstatus_server_verdict *v,
-                                     const vs_opts *o, velstatus_error *err)
-{
-    publish_call pc;
-    velstatus_retry_host rh;
-    velstatus_policy pol;
-    velstatus_retry_result *res = NULL;
-    int succeeded = 0;
-    char *json = NULL;
-    size_t len = 0;
-    velstatus_status st = velstatus__policy_load(&pol, o->policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = velstatus_json_encode_server_verdict(&json, &len, v, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    memset(&pc, 0, sizeof(pc));
-    pc.h = h;
-    pc.v = v;
-    pc.json = json;
-    pc.len = len;
-    velstatus_retry_host_init(&rh, sizeof(rh));
-    rh.userdata = &pc;
-    rh.attempt = publish_attempt;
-    rh.classify = h->classify ? publish_classify : NULL;
-    rh.sleep = h->sleep ? publish_sleep : NULL;
-    rh.random = h->random ? publish_random : NULL;
-    rh.now = h->now ? publish_now : NULL;
-    st = velstatus__retry_run(&res, &succeeded, v->ctx, &pol,
-                              o->retry_timeout_ns ? o->retry_timeout_ns : INT64_C(600000000000), &rh, err);
-    velstatus__free(v->ctx, json);
-    if (pc.passthrough) {
-        velstatus_retry_result_free(res);
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "host publish returned PASSTHROUGH, but publish is required");
-    }
-    if (st == VELSTATUS_OK && !succeeded && pc.last_rc < 0) {
-        velstatus__error_set(err, VELSTATUS_E_HOST, "host callback publish failed with %d after %llu attempt(s)",
-                             pc.last_rc, (unsigned long long)velstatus_retry_result_attempts(res));
-        if (err)
-            err->host_code = pc.last_rc;
-        st = VELSTATUS_E_HOST;
-    }
-    velstatus_retry_result_free(res);
-    return st;
-}
-
-velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
-                                             const velstatus_server_status_host *host,
-                                             const velstatus_server_status_options *opts, velstatus_error *err)
-{
-    velstatus_server_status_host h;
-    velstatus_bsl_set *set = NULL;
-    velstatus_server_verdict *v = NULL;
-    velstatus_status st;
-    vs_opts o;
-    const char *json = NULL;
-    size_t json_len = 0;
-    int rc, has = 0, must_publish = 1;
-    velstatus_server_status cur = VELSTATUS_SERVER_WAITING;
-    uint32_t cur_reasons = 0;
-
-    if (out)
-        *out = NULL;
-    if (published)
-        *published = 0;
-    if (!ctx || !host)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "ctx or host is NULL");
-    st = velstatus__sized_copy(&h, sizeof(h), VS_SERVER_STATUS_HOST_SIZE_V1, host, "server_status_host", err);
-    if (st != VELSTATUS_OK)
-        return st;
-    if (h.flags != 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_host.flags must be 0");
-    if (!h.list_bsls || !h.publish)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "server_status_host.list_bsls and publish are required");
-    st = load_opts(&o, opts, err); /* validate before calling the host */
-    if (st != VELSTATUS_OK)
-        return st;
-
-    rc = h.list_bsls(h.userdata, &json, &json_len);
-    if (rc == VELSTATUS_PASSTHROUGH)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "host list_bsls returned PASSTHROUGH, but list_bsls is required");
-    if (rc < 0)
-        return velstatus__error_host(err, rc, "list_bsls");
-    if (!json && json_len)
-        return velstatus__error_set(err, VELSTATUS_E_HOST, "host list_bsls returned NULL text of length %zu",
-                                    json_len);
-    st = velstatus_json_decode_bsls(&set, ctx, json ? json : "", json ? json_len : 0, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = velstatus_server_status_classify(&v, set, opts, err);
-    velstatus_bsl_set_free(set);
-    if (st != VELSTATUS_OK)
-        return st;
-
-    if (h.read_status) {
-        rc = h.read_status(h.userdata, &has, &cur, &cur_reasons);
-        if (rc < 0 && rc != VELSTATUS_PASSTHROUGH) {
-            velstatus_server_verdict_free(v);
-            return velstatus__error_host(err, rc, "read_status");
-        }
-        if (rc != VELSTATUS_PASSTHROUGH && has)
-            must_publish = cur != v->status || cur_reasons != v->reasons;
-    }
-    if (must_publish) {
-        st = step_publish(&h, v, &o, err);
-        if (st != VELSTATUS_OK) {
-            velstatus_server_verdict_free(v);
-            return st;
-        }
-        if (published)
-            *published = 1;
-    }
-    if (out)
-        *out = v;
-    else
-        velstatus_server_verdict_free(v);
-    return VELSTATUS_OK;
 }

@@ -1,5 +1,6 @@
 /* Internals of the server-status area, shared by server_status.c (sets,
- * classification, tracker, step) and bsl_json.c (the codec). Not installed. */
+ * classification, tracker), bsl_json.c (the codec) and server_status_step.c
+ * (the controller step, above both). Not installed. */
 #ifndef VELSTATUS_SERVER_STATUS_PRIVATE_H
 #define VELSTATUS_SERVER_STATUS_PRIVATE_H
 
@@ -59,6 +60,19 @@ struct velstatus_server_verdict {
     char *pool;                         /* the names' bytes */
     char *message;
 };
+
+/* The server-status options, validated (velstatus__ss_load_opts). */
+typedef struct vs_opts {
+    const char *defloc; /* NULL: not given */
+    size_t defloc_len;
+    int check_stale;
+    int64_t now_ns, stale_after_ns;
+    int three_state;
+    const velstatus_policy *policy; /* NULL: hardened */
+    int64_t retry_timeout_ns;       /* 0: 10 minutes */
+} vs_opts;
+/* Copies and validates a caller's options (NULL: all defaults). */
+velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err);
 
 /* Appends a BSL with a status.message (the JSON decoder's entry point). */
 velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
