@@ -6,6 +6,8 @@ lib_libvelstatus_la_SOURCES = \
 	lib/util_array.h \
 	lib/util_array.c \
 	lib/util_hash.h \
+	lib/util_pool.h \
+	lib/util_pool.c \
 	lib/core.c \
 	lib/version.c \
 	lib/policy.c \

@@ -5,6 +5,7 @@
 #define VELSTATUS_OPERATIONS_PRIVATE_H
 
 #include "velstatus_private.h"
+#include "util_pool.h"
 
 /* A string in the list's pool: NUL-terminated, len bytes before the NUL. */
 typedef struct vs__str {
@@ -94,7 +95,6 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
                                        velstatus_error *err);
 /* Appends a zeroed slot (phase "New", nil post items); returns its pointer or NULL. */
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l);
-extern const char velstatus__empty[1];
 /* Sets the phase enum and points the phase text at a static literal. */
 void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase);
 

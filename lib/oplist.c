@@ -6,8 +6,6 @@
 #include "operations_private.h"
 #include "util_array.h"
 
-const char velstatus__empty[1] = "";
-
 /* Static phase texts, shared by every record (never written into). */
 static const char lit_new[] = "New", lit_inprogress[] = "InProgress", lit_completed[] = "Completed",
                   lit_failed[] = "Failed";

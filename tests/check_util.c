@@ -2,7 +2,8 @@
 /* The internal layer the areas share (lib/util_*.h): checked and saturating
  * arithmetic at its edges, the FNV-1a hash against published values, the
  * growable array (doubling, overflow, allocation failure leaves the array
- * as it was) and the string pool. */
+ * as it was) and the string pool (alignment, big requests, rewinding,
+ * out of memory). */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "util_arith.h"
 #include "util_array.h"
 #include "util_hash.h"
+#include "util_pool.h"
 
 START_TEST(add_overflow_edges)
 {
@@ -231,6 +233,90 @@ START_TEST(array_zero_initial_and_elem)
 }
 END_TEST
 
+START_TEST(pool_strings_and_alignment)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus__pool p;
+    const char *a, *b;
+    char *big;
+    void *x;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus__pool_init(&p, ctx);
+    ck_assert_ptr_eq(velstatus__pool_str(&p, NULL, 0), velstatus__empty); /* no allocation for "" */
+    ck_assert_ptr_null(p.head);
+    a = velstatus__pool_str(&p, "abc", 3);
+    b = velstatus__pool_str(&p, "a\0b", 3);
+    ck_assert_str_eq(a, "abc");
+    ck_assert_int_eq(memcmp(b, "a\0b", 4), 0); /* NUL-terminated, inner NUL kept */
+    ck_assert_uint_eq((uintptr_t)a % 8, 0);
+    ck_assert_uint_eq((uintptr_t)b % 8, 0);
+    ck_assert_uint_eq((size_t)(b - a), 8); /* 4 bytes rounded up to 8 */
+    x = velstatus__pool_alloc(&p, 1);
+    ck_assert_uint_eq((uintptr_t)x % 8, 0);
+    /* a request larger than a block gets its own block, behind the current one */
+    big = velstatus__pool_alloc(&p, 100000);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'z', 100000);
+    ck_assert_ptr_eq((const char *)velstatus__pool_alloc(&p, 8), (const char *)x + 8); /* current block still used */
+    ck_assert_str_eq(a, "abc"); /* nothing moved */
+    ck_assert_ptr_null(velstatus__pool_alloc(&p, SIZE_MAX)); /* rounding up overflows */
+    ck_assert_ptr_null(velstatus__pool_alloc(&p, SIZE_MAX - 20)); /* header + size overflows */
+    ck_assert_ptr_null(velstatus__pool_str(&p, "x", SIZE_MAX));
+    velstatus__pool_release(&p);
+    ck_assert_ptr_null(p.head);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(pool_rewind)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus__pool p;
+    velstatus__pool_mark m;
+    const char *a, *b, *c;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus__pool_init(&p, ctx);
+    m = velstatus__pool_mark_get(&p); /* empty pool: nothing to give back */
+    a = velstatus__pool_str(&p, "first", 5);
+    velstatus__pool_rewind(&p, m);
+    ck_assert_str_eq(a, "first");
+    m = velstatus__pool_mark_get(&p);
+    b = velstatus__pool_str(&p, "second", 6);
+    velstatus__pool_rewind(&p, m);
+    c = velstatus__pool_str(&p, "third", 5);
+    ck_assert_ptr_eq(c, b); /* given back, reused */
+    ck_assert_str_eq(a, "first");
+    /* a mark whose block filled up keeps what came after */
+    m = velstatus__pool_mark_get(&p);
+    while (p.head == m.block)
+        ck_assert_ptr_nonnull(velstatus__pool_alloc(&p, 4096));
+    velstatus__pool_rewind(&p, m);
+    ck_assert_ptr_ne(p.head, m.block);
+    ck_assert_str_eq(c, "third");
+    velstatus__pool_release(&p);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(pool_out_of_memory)
+{
+    vs_failalloc fa;
+    velstatus_ctx *ctx = vs_failalloc_ctx(&fa, 1); /* the first block works, the second fails */
+    velstatus__pool p;
+    const char *a;
+    velstatus__pool_init(&p, ctx);
+    a = velstatus__pool_str(&p, "kept", 4);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_null(velstatus__pool_alloc(&p, 70000));
+    ck_assert_int_eq(fa.failed, 1);
+    ck_assert_str_eq(a, "kept");
+    ck_assert_ptr_nonnull(velstatus__pool_str(&p, "more", 4)); /* the current block still serves */
+    velstatus__pool_release(&p);
+    ck_assert_int_eq(fa.live, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("util");
@@ -245,6 +331,9 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, array_doubling_overflow_falls_back_to_need);
     tcase_add_test(tc, array_allocation_failure_keeps_the_array);
     tcase_add_test(tc, array_zero_initial_and_elem);
+    tcase_add_test(tc, pool_strings_and_alignment);
+    tcase_add_test(tc, pool_rewind);
+    tcase_add_test(tc, pool_out_of_memory);
     suite_add_tcase(s, tc);
     return s;
 }

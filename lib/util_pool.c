@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The string pool (lib/util_pool.h). */
+#include <string.h>
+
+#include "util_pool.h"
+
+enum { VS__POOL_BLOCK = 64 * 1024, VS__POOL_ALIGN = 16 };
+
+#define VS__HDR (((sizeof(velstatus__pool_block) + VS__POOL_ALIGN - 1) / VS__POOL_ALIGN) * VS__POOL_ALIGN)
+
+const char velstatus__empty[1] = "";
+
+void velstatus__pool_init(velstatus__pool *p, velstatus_ctx *ctx)
+{
+    p->ctx = ctx;
+    p->head = NULL;
+}
+
+void velstatus__pool_release(velstatus__pool *p)
+{
+    velstatus__pool_block *b, *next;
+    for (b = p->head; b != NULL; b = next) {
+        next = b->next;
+        velstatus__free(p->ctx, b);
+    }
+    p->head = NULL;
+}
+
+/* A new block of at least `need` bytes, linked in. */
+static velstatus__pool_block *pool_grow(velstatus__pool *p, size_t need)
+{
+    size_t cap = need > VS__POOL_BLOCK ? need : VS__POOL_BLOCK;
+    velstatus__pool_block *b;
+    if (cap > SIZE_MAX - VS__HDR)
+        return NULL;
+    b = velstatus__alloc(p->ctx, VS__HDR + cap);
+    if (b == NULL)
+        return NULL;
+    b->cap = cap;
+    b->used = 0;
+    if (cap > VS__POOL_BLOCK && p->head != NULL) {
+        b->next = p->head->next;
+        p->head->next = b;
+    } else {
+        b->next = p->head;
+        p->head = b;
+    }
+    return b;
+}
+
+void *velstatus__pool_alloc(velstatus__pool *p, size_t n)
+{
+    velstatus__pool_block *b = p->head;
+    size_t need = (n + 7u) & ~(size_t)7u;
+    char *q;
+    if (need < n)
+        return NULL;
+    if (b == NULL || b->cap - b->used < need) {
+        b = pool_grow(p, need);
+        if (b == NULL)
+            return NULL;
+    }
+    q = (char *)b + VS__HDR + b->used;
+    b->used += need;
+    return q;
+}
+
+const char *velstatus__pool_str(velstatus__pool *p, const char *s, size_t len)
+{
+    char *q;
+    if (len == 0)
+        return velstatus__empty;
+    if (len >= SIZE_MAX)
+        return NULL;
+    q = velstatus__pool_alloc(p, len + 1);
+    if (q == NULL)
+        return NULL;
+    memcpy(q, s, len);
+    q[len] = '\0';
+    return q;
+}
+
+velstatus__pool_mark velstatus__pool_mark_get(const velstatus__pool *p)
+{
+    velstatus__pool_mark m;
+    m.block = p->head;
+    m.used = p->head != NULL ? p->head->used : 0;
+    return m;
+}
+
+void velstatus__pool_rewind(velstatus__pool *p, velstatus__pool_mark m)
+{
+    if (m.block != NULL && p->head == m.block)
+        m.block->used = m.used;
+}
