@@ -67,13 +67,8 @@ struct velstatus_op {
     uint8_t has_err_since;
 };
 
-/* Chunked bump allocator: nothing in it moves, everything goes at once. */
-typedef struct vs__pool_block {
-    struct vs__pool_block *next;
-    size_t cap;
-    size_t used;
-    /* data follows, 16-byte aligned */
-} vs__pool_block;
+/* A block of the list's string pool (lib/util_pool.h). */
+typedef velstatus__pool_block vs__pool_block;
 
 struct velstatus_oplist {
     velstatus_ctx *ctx;

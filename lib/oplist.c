@@ -31,55 +31,27 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     op->phase = (uint8_t)phase;
 }
 
-enum { VS__POOL_BLOCK = 64 * 1024, VS__POOL_ALIGN = 16 };
-
-#define VS__HDR (((sizeof(vs__pool_block) + VS__POOL_ALIGN - 1) / VS__POOL_ALIGN) * VS__POOL_ALIGN)
-
+/* The list's strings live in its pool (lib/util_pool.h). */
 void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n)
 {
-    vs__pool_block *b = l->pool;
-    size_t need = (n + 7u) & ~(size_t)7u;
-    if (need < n)
-        return NULL;
-    if (b == NULL || b->cap - b->used < need) {
-        size_t cap = need > VS__POOL_BLOCK ? need : VS__POOL_BLOCK;
-        if (cap > SIZE_MAX - VS__HDR)
-            return NULL;
-        b = velstatus__alloc(l->ctx, VS__HDR + cap);
-        if (b == NULL)
-            return NULL;
-        b->cap = cap;
-        b->used = 0;
-        /* A big dedicated block goes behind the current one, so the current
-         * block's free space stays usable. */
-        if (cap > VS__POOL_BLOCK && l->pool != NULL) {
-            b->next = l->pool->next;
-            l->pool->next = b;
-        } else {
-            b->next = l->pool;
-            l->pool = b;
-        }
-    }
-    {
-        char *p = (char *)b + VS__HDR + b->used;
-        b->used += need;
-        return p;
-    }
+    velstatus__pool p;
+    void *q;
+    p.ctx = l->ctx;
+    p.head = l->pool;
+    q = velstatus__pool_alloc(&p, n);
+    l->pool = p.head;
+    return q;
 }
 
 const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len)
 {
-    char *p;
-    if (len == 0)
-        return velstatus__empty;
-    if (len >= SIZE_MAX)
-        return NULL;
-    p = velstatus__oplist_pool_alloc(l, len + 1);
-    if (p == NULL)
-        return NULL;
-    memcpy(p, s, len);
-    p[len] = '\0';
-    return p;
+    velstatus__pool p;
+    const char *q;
+    p.ctx = l->ctx;
+    p.head = l->pool;
+    q = velstatus__pool_str(&p, s, len);
+    l->pool = p.head;
+    return q;
 }
 
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
@@ -159,13 +131,12 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    vs__pool_block *b, *next;
+    velstatus__pool p;
     if (list == NULL)
         return;
-    for (b = list->pool; b != NULL; b = next) {
-        next = b->next;
-        velstatus__free(list->ctx, b);
-    }
+    p.ctx = list->ctx;
+    p.head = list->pool;
+    velstatus__pool_release(&p);
     velstatus__free(list->ctx, list->ops);
     velstatus__free(list->ctx, list);
 }
