@@ -16,6 +16,14 @@
 #include "util_hash.h"
 #include "util_pool.h"
 
+/* A ctx with the default allocator. */
+static velstatus_ctx *plain_ctx(void)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    return ctx;
+}
+
 START_TEST(add_overflow_edges)
 {
     int64_t v = 7;
@@ -101,10 +109,9 @@ END_TEST
 
 START_TEST(array_doubles_from_initial)
 {
-    velstatus_ctx *ctx = NULL;
+    velstatus_ctx *ctx = plain_ctx();
     int *v = NULL, *p;
     size_t cap = 0, i;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     p = velstatus__array_reserve(ctx, v, &cap, 1, sizeof *v, 4);
     ck_assert_ptr_nonnull(p);
     ck_assert_uint_eq(cap, 4);
@@ -128,10 +135,9 @@ END_TEST
 
 START_TEST(array_overflow_leaves_it_alone)
 {
-    velstatus_ctx *ctx = NULL;
+    velstatus_ctx *ctx = plain_ctx();
     uint64_t *v;
     size_t cap = 0;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     v = velstatus__array_reserve(ctx, NULL, &cap, 2, sizeof *v, 2);
     ck_assert_ptr_nonnull(v);
     v[0] = 42;
@@ -219,10 +225,9 @@ END_TEST
 
 START_TEST(array_zero_initial_and_elem)
 {
-    velstatus_ctx *ctx = NULL;
+    velstatus_ctx *ctx = plain_ctx();
     char *v;
     size_t cap = 0;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     ck_assert_ptr_null(velstatus__array_reserve(ctx, NULL, &cap, 1, 0, 8)); /* no such element size */
     ck_assert_uint_eq(cap, 0);
     v = velstatus__array_reserve(ctx, NULL, &cap, 3, 1, 0); /* initial 0 counts as 1 */
@@ -235,12 +240,11 @@ END_TEST
 
 START_TEST(pool_strings_and_alignment)
 {
-    velstatus_ctx *ctx = NULL;
+    velstatus_ctx *ctx = plain_ctx();
     velstatus__pool p;
     const char *a, *b;
     char *big;
     void *x;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     velstatus__pool_init(&p, ctx);
     ck_assert_ptr_eq(velstatus__pool_str(&p, NULL, 0), velstatus__empty); /* no allocation for "" */
     ck_assert_ptr_null(p.head);
@@ -270,11 +274,10 @@ END_TEST
 
 START_TEST(pool_rewind)
 {
-    velstatus_ctx *ctx = NULL;
+    velstatus_ctx *ctx = plain_ctx();
     velstatus__pool p;
     velstatus__pool_mark m;
     const char *a, *b, *c;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     velstatus__pool_init(&p, ctx);
     m = velstatus__pool_mark_get(&p); /* empty pool: nothing to give back */
     a = velstatus__pool_str(&p, "first", 5);
