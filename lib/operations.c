@@ -243,7 +243,7 @@ static velstatus_status plan_alloc(velstatus_oplist *l, plan *pl, velstatus_erro
         if (p->len > p->dst->len || p->dst->p == velstatus__empty || p->dst->len == 0) {
             if (p->len == 0)
                 continue;
-            p->fresh = velstatus__oplist_pool_str(l, p->src, p->len);
+            p->fresh = velstatus__pool_str(&l->pool, p->src, p->len);
             if (p->fresh == NULL)
                 return velstatus__error_nomem(err);
         }

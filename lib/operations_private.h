@@ -67,8 +67,6 @@ struct velstatus_op {
     uint8_t has_err_since;
 };
 
-/* A block of the list's string pool (lib/util_pool.h). */
-typedef velstatus__pool_block vs__pool_block;
 
 struct velstatus_oplist {
     velstatus_ctx *ctx;
@@ -77,12 +75,10 @@ struct velstatus_oplist {
     velstatus_op *ops;
     size_t n;
     size_t cap;
-    vs__pool_block *pool;
+    velstatus__pool pool; /* the records' strings and arrays */
 };
 
 /* ---- lib/oplist.c ---- */
-void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n);         /* 8-aligned */
-const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len); /* copies, NUL-terminates */
 /* Replace a string field: reuses the old bytes when the new text fits. */
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err);
@@ -119,7 +115,7 @@ typedef struct vs__report_entry {
 
 struct velstatus_op_reports {
     velstatus_ctx *ctx;
-    velstatus_oplist *pool; /* an empty list, used for its string pool */
+    velstatus__pool pool; /* the entries' IDs and texts */
     vs__report_entry *e;
     size_t n, cap;
 };

@@ -9,18 +9,13 @@
 velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err)
 {
     velstatus_op_reports *r;
-    velstatus_status st;
     if (out == NULL || ctx == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
     r = velstatus__calloc(ctx, 1, sizeof *r);
     if (r == NULL)
         return velstatus__error_nomem(err);
     r->ctx = ctx;
-    st = velstatus__oplist_new(&r->pool, ctx, VELSTATUS_KIND_BACKUP, err);
-    if (st != VELSTATUS_OK) {
-        velstatus__free(ctx, r);
-        return st;
-    }
+    velstatus__pool_init(&r->pool, ctx);
     *out = r;
     return VELSTATUS_OK;
 }
@@ -29,7 +24,7 @@ void velstatus_op_reports_free(velstatus_op_reports *reports)
 {
     if (reports == NULL)
         return;
-    velstatus_oplist_free(reports->pool);
+    velstatus__pool_release(&reports->pool);
     velstatus__free(reports->ctx, reports->e);
     velstatus__free(reports->ctx, reports);
 }

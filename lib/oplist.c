@@ -31,29 +31,6 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     op->phase = (uint8_t)phase;
 }
 
-/* The list's strings live in its pool (lib/util_pool.h). */
-void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n)
-{
-    velstatus__pool p;
-    void *q;
-    p.ctx = l->ctx;
-    p.head = l->pool;
-    q = velstatus__pool_alloc(&p, n);
-    l->pool = p.head;
-    return q;
-}
-
-const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len)
-{
-    velstatus__pool p;
-    const char *q;
-    p.ctx = l->ctx;
-    p.head = l->pool;
-    q = velstatus__pool_str(&p, s, len);
-    l->pool = p.head;
-    return q;
-}
-
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err)
 {
@@ -72,7 +49,7 @@ velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, co
         return VELSTATUS_OK;
     }
     {
-        const char *p = velstatus__oplist_pool_str(l, s, len);
+        const char *p = velstatus__pool_str(&l->pool, s, len);
         if (p == NULL)
             return velstatus__error_nomem(err);
         dst->p = p;
@@ -117,6 +94,7 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
         return velstatus__error_nomem(err);
     l->ctx = ctx;
     l->kind = kind;
+    velstatus__pool_init(&l->pool, ctx);
     *out = l;
     return VELSTATUS_OK;
 }
@@ -131,12 +109,9 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    velstatus__pool p;
     if (list == NULL)
         return;
-    p.ctx = list->ctx;
-    p.head = list->pool;
-    velstatus__pool_release(&p);
+    velstatus__pool_release(&list->pool);
     velstatus__free(list->ctx, list->ops);
     velstatus__free(list->ctx, list);
 }
@@ -283,13 +258,13 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
     if (op->npost >= UINT32_MAX - 1)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "too many post-operation items");
     /* Pool memory never moves: build a new array, then switch to it. */
-    items = velstatus__oplist_pool_alloc(list, ((size_t)op->npost + 1) * sizeof *items);
+    items = velstatus__pool_alloc(&list->pool, ((size_t)op->npost + 1) * sizeof *items);
     if (items == NULL)
         return velstatus__error_nomem(err);
     if (op->npost > 0)
         memcpy(items, op->post, op->npost * sizeof *items);
     for (i = 0; i < 4; i++) {
-        const char *p = velstatus__oplist_pool_str(list, in[i], inlen[i]);
+        const char *p = velstatus__pool_str(&list->pool, in[i], inlen[i]);
         if (p == NULL)
             return velstatus__error_nomem(err);
         items[op->npost].f[i].p = p;

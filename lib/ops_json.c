@@ -187,10 +187,10 @@ static velstatus_status pool_string(dec *d, size_t vs, size_t ve, const char **o
     char *p;
     if (memchr(in, '\\', len) == NULL) {
         *n = len;
-        *out = velstatus__oplist_pool_str(d->l, in, len);
+        *out = velstatus__pool_str(&d->l->pool, in, len);
         return *out != NULL ? VELSTATUS_OK : velstatus__error_nomem(d->err);
     }
-    p = velstatus__oplist_pool_alloc(d->l, len + 1);
+    p = velstatus__pool_alloc(&d->l->pool, len + 1);
     if (p == NULL)
         return velstatus__error_nomem(d->err);
     *n = velstatus__json_unescape(p, in, len);
@@ -286,7 +286,7 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_
     st = pool_string(d, ks, ke, &kp, &klen);
     if (st != VELSTATUS_OK)
         return st;
-    vp = velstatus__oplist_pool_alloc(d->l, ve - vs + 1);
+    vp = velstatus__pool_alloc(&d->l->pool, ve - vs + 1);
     if (vp == NULL)
         return velstatus__error_nomem(d->err);
     vlen = raw_compact(vp, d->p + vs, ve - vs);
@@ -360,7 +360,7 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, ".spec.postOperationItems", "too many items");
     op->post_null = 0;
-    post = n > 0 ? velstatus__oplist_pool_alloc(d->l, n * sizeof *post) : NULL;
+    post = n > 0 ? velstatus__pool_alloc(&d->l->pool, n * sizeof *post) : NULL;
     if (n > 0 && post == NULL)
         return velstatus__error_nomem(d->err);
     for (k = 0; k < n; k++) {
@@ -510,7 +510,7 @@ static velstatus_status decode_record(dec *d, size_t rs, size_t re)
     if (d->nunk > 0) {
         if (d->nunk > UINT32_MAX)
             return fail(d, VELSTATUS_E_RANGE, "", "too many unknown fields");
-        op->unk = velstatus__oplist_pool_alloc(d->l, d->nunk * sizeof *op->unk);
+        op->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof *op->unk);
         if (op->unk == NULL)
             return velstatus__error_nomem(d->err);
         memcpy(op->unk, d->unk, d->nunk * sizeof *op->unk);
@@ -834,7 +834,7 @@ static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *
         return st;
     if (*n > UINT32_MAX)
         return rfail(d, VELSTATUS_E_RANGE, m->key, m->klen, "string longer than 4 GiB");
-    *p = velstatus__oplist_pool_str(d->r->pool, s, *n);
+    *p = velstatus__pool_str(&d->r->pool, s, *n);
     if (*p == NULL)
         return velstatus__error_nomem(d->err);
     return VELSTATUS_OK;
@@ -994,7 +994,7 @@ static velstatus_status rmember_at(rdec *d, size_t i, size_t *next)
     if (slen > UINT32_MAX)
         return rsyntax(d, i, "operation ID longer than 4 GiB");
     e = velstatus__reports_push(d->r);
-    id = e != NULL ? velstatus__oplist_pool_str(d->r->pool, s, slen) : NULL;
+    id = e != NULL ? velstatus__pool_str(&d->r->pool, s, slen) : NULL;
     if (id == NULL)
         return velstatus__error_nomem(d->err);
     e->id.p = id;

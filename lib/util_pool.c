@@ -79,17 +79,3 @@ const char *velstatus__pool_str(velstatus__pool *p, const char *s, size_t len)
     q[len] = '\0';
     return q;
 }
-
-velstatus__pool_mark velstatus__pool_mark_get(const velstatus__pool *p)
-{
-    velstatus__pool_mark m;
-    m.block = p->head;
-    m.used = p->head != NULL ? p->head->used : 0;
-    return m;
-}
-
-void velstatus__pool_rewind(velstatus__pool *p, velstatus__pool_mark m)
-{
-    if (m.block != NULL && p->head == m.block)
-        m.block->used = m.used;
-}

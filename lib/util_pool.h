@@ -22,12 +22,6 @@ typedef struct velstatus__pool {
     velstatus__pool_block *head; /* the current block */
 } velstatus__pool;
 
-/* A point to roll back to (velstatus__pool_rewind). */
-typedef struct velstatus__pool_mark {
-    velstatus__pool_block *block;
-    size_t used;
-} velstatus__pool_mark;
-
 /* The empty text every empty string field points at (never written). */
 extern const char velstatus__empty[1];
 
@@ -39,10 +33,5 @@ void *velstatus__pool_alloc(velstatus__pool *p, size_t n);
 /* A NUL-terminated copy of s[0..len); velstatus__empty for len 0; NULL when
  * out of memory. */
 const char *velstatus__pool_str(velstatus__pool *p, const char *s, size_t len);
-velstatus__pool_mark velstatus__pool_mark_get(const velstatus__pool *p);
-/* Gives back what was allocated since the mark when all of it went into the
- * block that was current at the mark (always, unless that block filled up);
- * otherwise keeps it until the pool is released. */
-void velstatus__pool_rewind(velstatus__pool *p, velstatus__pool_mark m);
 
 #endif /* VELSTATUS_UTIL_POOL_H */

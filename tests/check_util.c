@@ -2,8 +2,8 @@
 /* The internal layer the areas share (lib/util_*.h): checked and saturating
  * arithmetic at its edges, the FNV-1a hash against published values, the
  * growable array (doubling, overflow, allocation failure leaves the array
- * as it was) and the string pool (alignment, big requests, rewinding,
- * out of memory). */
+ * as it was) and the string pool (alignment, big requests, out of
+ * memory). */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -272,35 +272,6 @@ START_TEST(pool_strings_and_alignment)
 }
 END_TEST
 
-START_TEST(pool_rewind)
-{
-    velstatus_ctx *ctx = plain_ctx();
-    velstatus__pool p;
-    velstatus__pool_mark m;
-    const char *a, *b, *c;
-    velstatus__pool_init(&p, ctx);
-    m = velstatus__pool_mark_get(&p); /* empty pool: nothing to give back */
-    a = velstatus__pool_str(&p, "first", 5);
-    velstatus__pool_rewind(&p, m);
-    ck_assert_str_eq(a, "first");
-    m = velstatus__pool_mark_get(&p);
-    b = velstatus__pool_str(&p, "second", 6);
-    velstatus__pool_rewind(&p, m);
-    c = velstatus__pool_str(&p, "third", 5);
-    ck_assert_ptr_eq(c, b); /* given back, reused */
-    ck_assert_str_eq(a, "first");
-    /* a mark whose block filled up keeps what came after */
-    m = velstatus__pool_mark_get(&p);
-    while (p.head == m.block)
-        ck_assert_ptr_nonnull(velstatus__pool_alloc(&p, 4096));
-    velstatus__pool_rewind(&p, m);
-    ck_assert_ptr_ne(p.head, m.block);
-    ck_assert_str_eq(c, "third");
-    velstatus__pool_release(&p);
-    velstatus_ctx_free(ctx);
-}
-END_TEST
-
 START_TEST(pool_out_of_memory)
 {
     vs_failalloc fa;
@@ -335,7 +306,6 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, array_allocation_failure_keeps_the_array);
     tcase_add_test(tc, array_zero_initial_and_elem);
     tcase_add_test(tc, pool_strings_and_alignment);
-    tcase_add_test(tc, pool_rewind);
     tcase_add_test(tc, pool_out_of_memory);
     suite_add_tcase(s, tc);
     return s;
