@@ -32,6 +32,7 @@ tests_check_util_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_util_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_util_LDADD = $(VS_TEST_LDADD)
 
+VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
 
 TEST_EXTENSIONS = .sh
