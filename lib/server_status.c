@@ -1,13 +1,26 @@
-/* Server status from the BackupStorageLocations (DESIGN §3, SPEC-velero §1,
- * doc/server-status.md): BSL sets, the total rule, verdicts, the incremental
- * tracker and the controller step. */
+/* Server status from the BackupStorageLocations (doc/server-status.md):
+ * BSL sets, the total rule, verdicts and the incremental tracker. The
+ * controller step is in server_status_step.c, above this file and the
+ * codec. */
 #include "server_status_private.h"
-#include "retry_private.h"
 #include "util_array.h"
 #include "util_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A verdict: what classify decided, its name lists and message. */
+struct velstatus_server_verdict {
+    velstatus_ctx *ctx;
+    velstatus_server_status status;
+    uint32_t reasons;
+    size_t available, unavailable, pending, total;
+    const char *default_name;           /* into pool, or NULL */
+    const char **names;                 /* all the per-reason lists, concatenated */
+    size_t start[VS_NREASONS + 1];      /* list of flag i: names[start[i] .. start[i+1]) */
+    char *pool;                         /* the names' bytes */
+    char *message;
+};
 
 /* ---- tokens ---- */
 
@@ -697,6 +710,11 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
 }
 
 /* ---- verdict getters ---- */
+
+velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v)
+{
+    return v->ctx;
+}
 
 void velstatus_server_verdict_free(velstatus_server_verdict *v)
 {

@@ -49,17 +49,9 @@ struct velstatus_bsl_set {
     vs_nametab tab;
 };
 
-struct velstatus_server_verdict {
-    velstatus_ctx *ctx;
-    velstatus_server_status status;
-    uint32_t reasons;
-    size_t available, unavailable, pending, total;
-    const char *default_name;           /* into pool, or NULL */
-    const char **names;                 /* all the per-reason lists, concatenated */
-    size_t start[VS_NREASONS + 1];      /* list of flag i: names[start[i] .. start[i+1]) */
-    char *pool;                         /* the names' bytes */
-    char *message;
-};
+/* The allocator context a verdict was made with (the verdict itself is
+ * opaque outside server_status.c: the codec uses the public getters). */
+velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v);
 
 /* The server-status options, validated (velstatus__ss_load_opts). */
 typedef struct vs_opts {
