@@ -350,25 +350,20 @@ static int cmp_acc(const void *x, const void *y)
  * Failed (then it is not aggregated). */
 static int count_phase(velstatus_progress *r, const velstatus__prog_op *op)
 {
+    int k;
     switch (op->phase) {
-    case VELSTATUS_OP_PHASE_NEW:
-        r->counts[VELSTATUS_PROGRESS_NEW]++;
-        return 1;
-    case VELSTATUS_OP_PHASE_IN_PROGRESS:
-        r->counts[VELSTATUS_PROGRESS_IN_PROGRESS]++;
-        return 1;
-    case VELSTATUS_OP_PHASE_COMPLETED:
-        r->counts[VELSTATUS_PROGRESS_COMPLETED]++;
-        return 1;
-    case VELSTATUS_OP_PHASE_FAILED:
-        r->counts[VELSTATUS_PROGRESS_FAILED]++;
-        return 1;
+    case VELSTATUS_OP_PHASE_NEW: k = VELSTATUS_PROGRESS_NEW; break;
+    case VELSTATUS_OP_PHASE_IN_PROGRESS: k = VELSTATUS_PROGRESS_IN_PROGRESS; break;
+    case VELSTATUS_OP_PHASE_COMPLETED: k = VELSTATUS_PROGRESS_COMPLETED; break;
+    case VELSTATUS_OP_PHASE_FAILED: k = VELSTATUS_PROGRESS_FAILED; break;
     case VELSTATUS_OP_PHASE_UNKNOWN:
     default:
         r->counts[VELSTATUS_PROGRESS_UNKNOWN_PHASE]++;
         r->flags |= VELSTATUS_PROGRESS_F_UNKNOWN_PHASE;
         return 0;
     }
+    r->counts[k]++;
+    return 1;
 }
 
 /* One pass in list order: phase counts, then each quantified record into
