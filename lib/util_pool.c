@@ -4,9 +4,7 @@
 
 #include "util_pool.h"
 
-enum { VS__POOL_BLOCK = 64 * 1024, VS__POOL_ALIGN = 16 };
-
-#define VS__HDR (((sizeof(velstatus__pool_block) + VS__POOL_ALIGN - 1) / VS__POOL_ALIGN) * VS__POOL_ALIGN)
+enum { VS__POOL_BLOCK = 64 * 1024 };
 
 const char velstatus__empty[1] = "";
 
@@ -31,9 +29,9 @@ static velstatus__pool_block *pool_grow(velstatus__pool *p, size_t need)
 {
     size_t cap = need > VS__POOL_BLOCK ? need : VS__POOL_BLOCK;
     velstatus__pool_block *b;
-    if (cap > SIZE_MAX - VS__HDR)
+    if (cap > SIZE_MAX - VELSTATUS__POOL_HDR)
         return NULL;
-    b = velstatus__alloc(p->ctx, VS__HDR + cap);
+    b = velstatus__alloc(p->ctx, VELSTATUS__POOL_HDR + cap);
     if (b == NULL)
         return NULL;
     b->cap = cap;
@@ -48,19 +46,13 @@ static velstatus__pool_block *pool_grow(velstatus__pool *p, size_t need)
     return b;
 }
 
-void *velstatus__pool_alloc(velstatus__pool *p, size_t n)
+void *velstatus__pool_alloc_block(velstatus__pool *p, size_t need)
 {
-    velstatus__pool_block *b = p->head;
-    size_t need = (n + 7u) & ~(size_t)7u;
+    velstatus__pool_block *b = pool_grow(p, need);
     char *q;
-    if (need < n)
+    if (b == NULL)
         return NULL;
-    if (b == NULL || b->cap - b->used < need) {
-        b = pool_grow(p, need);
-        if (b == NULL)
-            return NULL;
-    }
-    q = (char *)b + VS__HDR + b->used;
+    q = (char *)b + VELSTATUS__POOL_HDR + b->used;
     b->used += need;
     return q;
 }

@@ -28,8 +28,27 @@ extern const char velstatus__empty[1];
 void velstatus__pool_init(velstatus__pool *p, velstatus_ctx *ctx);
 /* Frees every block; the pool is empty (and usable) again. */
 void velstatus__pool_release(velstatus__pool *p);
-/* n bytes, 8-aligned, or NULL (out of memory, or n too large). */
-void *velstatus__pool_alloc(velstatus__pool *p, size_t n);
+/* Out of line: a request the current block cannot serve. */
+void *velstatus__pool_alloc_block(velstatus__pool *p, size_t need);
+
+/* Where a block's data starts: the header rounded up to 16 bytes. */
+#define VELSTATUS__POOL_HDR (((sizeof(velstatus__pool_block) + 15) / 16) * 16)
+
+/* n bytes, 8-aligned, or NULL (out of memory, or n too large). Inline: the
+ * decoders call it for every string. */
+static inline void *velstatus__pool_alloc(velstatus__pool *p, size_t n)
+{
+    velstatus__pool_block *b = p->head;
+    size_t need = (n + 7u) & ~(size_t)7u;
+    char *q;
+    if (need < n)
+        return NULL;
+    if (b == NULL || b->cap - b->used < need)
+        return velstatus__pool_alloc_block(p, need);
+    q = (char *)b + VELSTATUS__POOL_HDR + b->used;
+    b->used += need;
+    return q;
+}
 /* A NUL-terminated copy of s[0..len); velstatus__empty for len 0; NULL when
  * out of memory. */
 const char *velstatus__pool_str(velstatus__pool *p, const char *s, size_t len);
