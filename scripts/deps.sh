@@ -3,7 +3,7 @@
 # any is missing. Debian's registry only; run as root.
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev doxygen
-valgrind golang-go python3 python3-cffi python3-pytest python3-pycparser git"
+valgrind gcovr golang-go python3 python3-cffi python3-pytest python3-pycparser git"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -52,3 +52,10 @@ VALGRIND_SUPPRESSIONS_FILES = $(top_srcdir)/tests/valgrind.supp
 VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes \
 	--error-exitcode=1 --show-leak-kinds=definite,indirect
 EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
+
+# 8 worker threads and 2 readers at once (scripts/ci-tsan.sh runs it under TSan).
+VS_CHECK_PROGS += tests/check_threads
+tests_check_threads_SOURCES = tests/check_threads.c $(VS_TEST_COMMON)
+tests_check_threads_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_threads_CFLAGS = $(VS_TEST_CFLAGS_ALL) -pthread
+tests_check_threads_LDADD = $(VS_TEST_LDADD) -lpthread
