@@ -59,3 +59,10 @@ tests_check_threads_SOURCES = tests/check_threads.c $(VS_TEST_COMMON)
 tests_check_threads_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_threads_CFLAGS = $(VS_TEST_CFLAGS_ALL) -pthread
 tests_check_threads_LDADD = $(VS_TEST_LDADD) -lpthread
+
+# Edges of the shared modules (argument checks, overflow guards, OOM paths).
+VS_CHECK_PROGS += tests/check_core_edges
+tests_check_core_edges_SOURCES = tests/check_core_edges.c $(VS_TEST_COMMON)
+tests_check_core_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_core_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_core_edges_LDADD = $(VS_TEST_LDADD)
