@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Edges of the operations area: Go's %q in the plugin-lookup error, reports
+ * from newer headers and oversized texts, getters and setters given bad
+ * arguments, the reports map's client, and out-of-memory paths of the
+ * reconcile pass and of post-operation items. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failalloc.h"
+#include "harness.h"
+#include "velstatus_private.h"
+
+#define NOW_NS INT64_C(1714559400000000000) /* 2024-05-01T10:30:00Z */
+#define HOUR_NS (INT64_C(3600) * 1000000000)
+
+/* One backup record, InProgress, created `age_ns` before NOW_NS. */
+static velstatus_oplist *one_op(velstatus_ctx *ctx, const char *action, const char *id, int64_t age_ns)
+{
+    velstatus_oplist *list = NULL;
+    size_t i;
+    ck_assert_int_eq(velstatus_oplist_new(&list, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_append(&i, list, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, i, VELSTATUS_OP_FIELD_ITEM_ACTION, action, strlen(action), NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, i, VELSTATUS_OP_FIELD_OPERATION_ID, id, strlen(id), NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, i, VELSTATUS_OP_FIELD_PHASE, "InProgress", 10, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, i, VELSTATUS_OP_TIME_CREATED, 1, NOW_NS - age_ns, NULL),
+                     VELSTATUS_OK);
+    return list;
+}
+
+static const char odd_action[] = "x\\y\a\b\f\n\r\t\v\x01\x7f\"z";
+static const char odd_quoted[] =
+    "unable to get valid BackupItemActionV2 for \"x\\\\y\\a\\b\\f\\n\\r\\t\\v\\x01\\x7f\\\"z\"";
+static const char odd_wrapped_suffix[] = ", plugin: unknown";
+
+static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **error_text)
+{
+    velstatus_oplist *list = one_op(ctx, odd_action, "op-1", HOUR_NS);
+    velstatus_plugin_client client;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_policy velero = velstatus_policy_velero(); /* fails at once, no grace period */
+    velstatus_plugin_client_init(&client, sizeof client); /* progress NULL: no plugin */
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.now_ns = NOW_NS;
+    o.policy = &velero;
+    velstatus_status st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL);
+    if (st == VELSTATUS_OK) {
+        size_t len = 0;
+        const char *e = velstatus_op_error(velstatus_oplist_at(list, 0), &len);
+        ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_FAILED);
+        ck_assert_uint_eq(velstatus_reconcile_result_failed(res), 1);
+        /* The record keeps the text; the backup's error list wraps it. */
+        size_t wlen = 0;
+        const char *w = velstatus_reconcile_result_error(res, 0, &wlen);
+        ck_assert_uint_eq(wlen, len + strlen(odd_wrapped_suffix));
+        ck_assert_int_eq(memcmp(w, e, len), 0);
+        ck_assert_str_eq(w + len, odd_wrapped_suffix);
+        *error_text = velstatus__strndup(ctx, e, len);
+        ck_assert_ptr_nonnull(*error_text);
+    }
+    velstatus_reconcile_result_free(res);
+    velstatus_oplist_free(list);
+    return st;
+}
+
+START_TEST(lookup_error_quotes_the_item_action_as_go_does)
+{
+    /* Velero: fmt.Errorf("unable to get valid BackupItemActionV2 for %q", ...):
+     * Go's %q escapes \\ \" and \a \b \f \n \r \t \v by name, other control
+     * bytes and DEL as \xNN. */
+    velstatus_ctx *ctx = NULL;
+    char *text = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(reconcile_without_plugin(ctx, &text), VELSTATUS_OK);
+    ck_assert_str_eq(text, odd_quoted);
+    velstatus_free(ctx, text);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(lookup_error_reconcile_out_of_memory)
+{
+    velstatus_status st;
+    /* The list is built on a normal ctx; only the pass's allocations fail. */
+    for (long n = 0;; n++) {
+        vs_failalloc fa;
+        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, -1);
+        char *text = NULL;
+        velstatus_oplist *list = one_op(ctx, odd_action, "op-1", HOUR_NS);
+        velstatus_plugin_client client;
+        velstatus_reconcile_options o;
+        velstatus_reconcile_result *res = NULL;
+        velstatus_policy velero = velstatus_policy_velero();
+        velstatus_plugin_client_init(&client, sizeof client);
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.now_ns = NOW_NS;
+        o.policy = &velero;
+        fa.fail_at = fa.count + n;
+        st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL);
+        fa.fail_at = -1;
+        if (st == VELSTATUS_OK) {
+            size_t len = 0;
+            const char *e = velstatus_op_error(velstatus_oplist_at(list, 0), &len);
+            text = velstatus__strndup(ctx, e, len);
+            ck_assert_str_eq(text, odd_quoted);
+            velstatus_free(ctx, text);
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
+            ck_assert_ptr_null(res);
+            /* Never half-updated: the record is as it was, or fully stepped
+             * (the failure came after its step, as with a host error). */
+            const velstatus_op *op = velstatus_oplist_at(list, 0);
+            size_t len = 0;
+            const char *e = velstatus_op_error(op, &len);
+            if (velstatus_op_phase_value(op) == VELSTATUS_OP_PHASE_IN_PROGRESS)
+                ck_assert_uint_eq(len, 0);
+            else
+                ck_assert(len == strlen(odd_quoted) && memcmp(e, odd_quoted, len) == 0);
+        }
+        long failed = fa.failed;
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+        ck_assert_int_eq(fa.live, 0);
+        velstatus_ctx_free(ctx);
+        if (failed == 0) {
+            ck_assert_int_eq(st, VELSTATUS_OK);
+            break;
+        }
+        ck_assert_msg(n < 10000, "did not terminate");
+    }
+}
+END_TEST
+
+START_TEST(step_accepts_a_report_from_a_newer_header)
+{
+    /* A caller compiled against a later header passes a bigger struct whose
+     * extra bytes are zero: the same answer as the current struct. */
+    struct {
+        velstatus_op_progress p;
+        uint64_t tail[2];
+    } big;
+    velstatus_op_progress cur;
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *a = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_oplist *b = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_op_progress_init(&cur, sizeof cur);
+    cur.n_completed = 5;
+    cur.n_total = 10;
+    cur.operation_units = "Bytes";
+    cur.operation_units_len = 5;
+    memset(&big, 0, sizeof big);
+    big.p = cur;
+    big.p.struct_size = (uint32_t)sizeof big;
+    uint32_t fa = 0, fb = 0;
+    ck_assert_int_eq(velstatus_oplist_step(&fa, NULL, NULL, a, 0, &cur, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&fb, NULL, NULL, b, 0, &big.p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(fa, fb);
+    ck_assert(fa & VELSTATUS_OP_STEP_CHANGED);
+    ck_assert_int_eq(velstatus_op_n_completed(velstatus_oplist_at(b, 0)), 5);
+    char *ja = NULL, *jb = NULL;
+    ck_assert_int_eq(velstatus_oplist_to_json(&ja, NULL, a, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_to_json(&jb, NULL, b, NULL), VELSTATUS_OK);
+    ck_assert_str_eq(ja, jb);
+    velstatus_free(ctx, ja);
+    velstatus_free(ctx, jb);
+    velstatus_oplist_free(a);
+    velstatus_oplist_free(b);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(step_rejects_a_text_over_4_gib_and_keeps_the_record)
+{
+    static const char small[] = "Bytes"; /* never read past: the length is checked first */
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    char *before = NULL, *after = NULL;
+    ck_assert_int_eq(velstatus_oplist_to_json(&before, NULL, list, NULL), VELSTATUS_OK);
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.description = small;
+    p.description_len = (size_t)UINT32_MAX + 1;
+    uint32_t flags = 0;
+    ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, &err),
+                     VELSTATUS_E_RANGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "4 GiB"));
+    ck_assert_int_eq(velstatus_oplist_to_json(&after, NULL, list, NULL), VELSTATUS_OK);
+    ck_assert_str_eq(before, after);
+    velstatus_free(ctx, before);
+    velstatus_free(ctx, after);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(getters_and_setters_reject_bad_arguments)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    size_t len = 77;
+    int64_t ns = 77;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    const velstatus_op *op = velstatus_oplist_at(list, 0);
+    ck_assert_int_eq(velstatus_oplist_kind(NULL), VELSTATUS_KIND_BACKUP);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, (velstatus_op_field)12, "x", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "unknown field 12");
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_NAME, NULL, 3, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, 0, (velstatus_op_time)3, 1, 0, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "unknown timestamp 3");
+    ck_assert_ptr_null(velstatus_op_string(op, (velstatus_op_field)12, &len));
+    ck_assert_uint_eq(len, 0);
+    len = 77;
+    ck_assert_ptr_null(velstatus_op_string(NULL, VELSTATUS_OP_FIELD_NAME, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_ptr_nonnull(velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, NULL));
+    len = 77;
+    ck_assert_ptr_null(velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_RESOURCE_NAME, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_int_eq(velstatus_op_time_value(op, (velstatus_op_time)-1, &ns), 0);
+    ck_assert_int_eq(ns, 0);
+    ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, NULL), 1);
+    /* The item's texts are checked before anything is added. */
+    ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, NULL, 2, "r", 1, "n", 1, "m", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, "g", 1, "r", 1, "n", (size_t)UINT32_MAX + 1, "m", 1, &err),
+                     VELSTATUS_E_RANGE);
+    ck_assert_uint_eq(velstatus_op_post_item_count(op), 0);
+    char *msg = NULL;
+    ck_assert_int_eq(velstatus_op_wrap_error(&msg, NULL, ctx, NULL, 4, NULL, 0, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(msg);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(add_post_item_out_of_memory_keeps_the_items)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *list = NULL;
+        size_t i;
+        st = velstatus_oplist_new(&list, ctx, VELSTATUS_KIND_BACKUP, NULL);
+        if (st == VELSTATUS_OK)
+            st = velstatus_oplist_append(&i, list, NULL);
+        if (st == VELSTATUS_OK)
+            st = velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4, NULL);
+        if (st == VELSTATUS_OK) {
+            /* A second item: on failure the first is still there, intact. */
+            st = velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-2", 4, NULL);
+            const velstatus_op *op = velstatus_oplist_at(list, 0);
+            size_t len = 0;
+            ck_assert_uint_eq(velstatus_op_post_item_count(op), st == VELSTATUS_OK ? 2 : 1);
+            const char *name = velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_RESOURCE_NAME, &len);
+            ck_assert_uint_eq(len, 4);
+            ck_assert_int_eq(memcmp(name, "du-1", 4), 0);
+        }
+        velstatus_oplist_free(list);
+    } VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+START_TEST(result_getters_out_of_range)
+{
+    size_t len = 77;
+    ck_assert_ptr_null(velstatus_reconcile_result_error(NULL, 0, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_uint_eq(velstatus_reconcile_result_canceled_index(NULL, 0), SIZE_MAX);
+    len = 77;
+    ck_assert_ptr_null(velstatus_reconcile_result_canceled_id(NULL, 0, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_ptr_null(velstatus_reconcile_result_canceled_id(NULL, 0, NULL));
+    len = 77;
+    ck_assert_ptr_null(velstatus_reconcile_result_cancel_error(NULL, 0, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_int_eq(velstatus_reconcile_result_phase(NULL), VELSTATUS_PHASE_NEW);
+}
+END_TEST
+
+START_TEST(reports_client_timeout_without_cancel_error)
+{
+    /* A timed-out operation whose entry has no cancelError: Cancel returns
+     * nil, the record is canceled with no cancel error. */
+    static const char json[] = "{\"op-1\":{\"nCompleted\":1,\"nTotal\":4}}";
+    velstatus_ctx *ctx = NULL;
+    velstatus_op_reports *reports = NULL;
+    velstatus_plugin_client client;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *res = NULL;
+    size_t len = 77;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, json, sizeof json - 1, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_op_reports_client(&client, reports, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", 5 * HOUR_NS);
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.now_ns = NOW_NS;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &client, &o, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(res), 1);
+    ck_assert_uint_eq(velstatus_reconcile_result_canceled_index(res, 0), 0);
+    ck_assert_ptr_null(velstatus_reconcile_result_cancel_error(res, 0, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_FAILED);
+    /* Argument checks of the map. */
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, reports, NULL, 4), 0);
+    ck_assert_int_eq(velstatus_op_reports_get(NULL, reports, "op-1", 4), 0);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "op-1", 4), 1);
+    ck_assert_int_eq(p.n_total, 4);
+    p.struct_size = 8;
+    ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "op-1", 4), 0);
+    velstatus_op_reports *r2 = NULL;
+    ck_assert_int_eq(velstatus_op_reports_from_json(NULL, ctx, json, sizeof json - 1, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&r2, NULL, json, sizeof json - 1, NULL), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(r2);
+    velstatus_reconcile_result_free(res);
+    velstatus_oplist_free(list);
+    velstatus_op_reports_free(reports);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("operations_edges");
+    TCase *tc = tcase_create("operations_edges");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, lookup_error_quotes_the_item_action_as_go_does);
+    tcase_add_test(tc, lookup_error_reconcile_out_of_memory);
+    tcase_add_test(tc, step_accepts_a_report_from_a_newer_header);
+    tcase_add_test(tc, step_rejects_a_text_over_4_gib_and_keeps_the_record);
+    tcase_add_test(tc, getters_and_setters_reject_bad_arguments);
+    tcase_add_test(tc, add_post_item_out_of_memory_keeps_the_items);
+    tcase_add_test(tc, result_getters_out_of_range);
+    tcase_add_test(tc, reports_client_timeout_without_cancel_error);
+    suite_add_tcase(s, tc);
+    return s;
+}
