@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Edges of the server-status area: the publish retries of the controller
+ * step with every host slot set (classify, sleep, random, now), the BSL
+ * setters' argument checks, token parsers, and the tracker's hash table
+ * when entries are deleted out of order. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "velstatus_private.h"
+
+static const char *STEP_JSON =
+    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
+    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":\"Unavailable\"}}]}";
+
+typedef struct slots_host {
+    int fail_first;          /* the first N publishes return -11 */
+    int publishes;
+    velstatus_retry_class cls; /* what classify answers */
+    int classifies, randoms, nows, nsleeps;
+    uint64_t classify_attempts[8];
+    char classify_text[8][64];
+    int64_t sleeps[8];
+    int64_t clock;           /* the fake monotonic clock, advanced by sleep */
+} slots_host;
+
+static int sh_list(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = STEP_JSON;
+    *len = strlen(STEP_JSON);
+    return 0;
+}
+
+static int sh_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
+{
+    slots_host *h = ud;
+    (void)status;
+    (void)reasons;
+    ck_assert_uint_eq(strlen(json), len);
+    return ++h->publishes <= h->fail_first ? -11 : 0;
+}
+
+static int sh_classify(void *ud, uint64_t attempt, const char *t, size_t n, velstatus_retry_class *cls,
+                       int *interrupted)
+{
+    slots_host *h = ud;
+    (void)interrupted;
+    if (h->classifies < 8) {
+        h->classify_attempts[h->classifies] = attempt;
+        snprintf(h->classify_text[h->classifies], sizeof h->classify_text[0], "%.*s", (int)n, t);
+    }
+    h->classifies++;
+    *cls = h->cls;
+    return 0;
+}
+
+static int sh_sleep(void *ud, int64_t ns)
+{
+    slots_host *h = ud;
+    if (h->nsleeps < 8)
+        h->sleeps[h->nsleeps] = ns;
+    h->nsleeps++;
+    h->clock += ns;
+    return 0;
+}
+
+static int sh_random(void *ud, double *r)
+{
+    slots_host *h = ud;
+    h->randoms++;
+    *r = 0.5;
+    return 0;
+}
+
+static int sh_now(void *ud, int64_t *ns)
+{
+    slots_host *h = ud;
+    h->nows++;
+    *ns = h->clock;
+    return 0;
+}
+
+static velstatus_server_status_host slots_vtable(slots_host *sh)
+{
+    velstatus_server_status_host h;
+    velstatus_server_status_host_init(&h, sizeof h);
+    h.userdata = sh;
+    h.list_bsls = sh_list;
+    h.publish = sh_publish;
+    h.classify = sh_classify;
+    h.sleep = sh_sleep;
+    h.random = sh_random;
+    h.now = sh_now;
+    return h;
+}
+
+START_TEST(step_publish_retries_use_every_host_slot)
+{
+    /* Hardened preset with classification on: each failed publish is
+     * classified ("publish returned -11"), each sleep is the hardened
+     * schedule's minus the jitter the host's random number gives
+     * (100 ms and 200 ms, minus 0.5 * 0.1 of each), and the deadline is
+     * measured on the host's clock. */
+    velstatus_ctx *ctx = NULL;
+    slots_host sh;
+    velstatus_server_status_options o;
+    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_server_verdict *v = NULL;
+    int published = -1;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&sh, 0, sizeof sh);
+    sh.fail_first = 2;
+    sh.cls = VELSTATUS_RETRY_CLASS_TRANSIENT;
+    velstatus_server_status_host h = slots_vtable(&sh);
+    pol.retry_classify_errors = 1;
+    velstatus_server_status_options_init(&o, sizeof o);
+    o.policy = &pol;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    ck_assert_int_eq(sh.publishes, 3);
+    ck_assert_int_eq(sh.classifies, 2);
+    ck_assert_uint_eq(sh.classify_attempts[0], 1);
+    ck_assert_uint_eq(sh.classify_attempts[1], 2);
+    ck_assert_str_eq(sh.classify_text[0], "publish returned -11");
+    ck_assert_int_eq(sh.nsleeps, 2);
+    ck_assert_int_eq(sh.sleeps[0], INT64_C(95000000));
+    ck_assert_int_eq(sh.sleeps[1], INT64_C(190000000));
+    ck_assert_int_ge(sh.randoms, 2);
+    ck_assert_int_ge(sh.nows, 1);
+    ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_PARTIALLY_READY);
+    velstatus_server_verdict_free(v);
+
+    /* A terminal classification stops at the first attempt: E_HOST with
+     * the publish's code, nothing slept. */
+    memset(&sh, 0, sizeof sh);
+    sh.fail_first = 100;
+    sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(err.host_code, -11);
+    ck_assert_int_eq(published, 0);
+    ck_assert_int_eq(sh.publishes, 1);
+    ck_assert_int_eq(sh.nsleeps, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+static int null_text_list(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = NULL;
+    *len = 12;
+    return 0;
+}
+
+START_TEST(step_rejects_null_text_with_a_length)
+{
+    velstatus_ctx *ctx = NULL;
+    slots_host sh;
+    velstatus_error err;
+    int published = -1;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&sh, 0, sizeof sh);
+    velstatus_server_status_host h = slots_vtable(&sh);
+    h.list_bsls = null_text_list;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_ptr_nonnull(strstr(err.message, "NULL text of length 12"));
+    ck_assert_int_eq(published, 0);
+    ck_assert_int_eq(sh.publishes, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(bsl_set_add_checks_its_texts)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "Avail\0ble", 9, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "phase of BSL \"a\" contains a NUL byte");
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 0);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "Available", 9, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_OK);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
+    ck_assert_str_eq(velstatus_bsl_set_message(set, 0), "");
+    ck_assert_ptr_null(velstatus_bsl_set_name(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_phase(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_message(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_name(NULL, 0));
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(status_and_reason_parsers_reject_null_text)
+{
+    velstatus_server_status s = VELSTATUS_SERVER_READY;
+    velstatus_server_reason r = VELSTATUS_SERVER_REASON_STALE;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_server_status_from_string(&s, NULL, 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_from_string(NULL, "Ready", 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_reason_from_string(&r, NULL, 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_reason_from_string(NULL, "stale", 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(s, VELSTATUS_SERVER_READY);
+    ck_assert_int_eq(r, VELSTATUS_SERVER_REASON_STALE);
+    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)(1u << 20)));
+}
+END_TEST
+
+START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
+{
+    /* Open addressing with backward-shift deletion: after removing names
+     * in an order unrelated to insertion, every remaining name is still
+     * found (an upsert of it changes nothing) and the counts are exact. */
+    enum { N = 200 };
+    velstatus_ctx *ctx = NULL;
+    velstatus_server_tracker *t = NULL;
+    char name[32];
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(name, sizeof name, "bsl-%d", i);
+        ck_assert_int_eq(velstatus_server_tracker_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0,
+                                                         VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
+                         VELSTATUS_OK);
+    }
+    for (int i = 1; i < N; i += 3) { /* delete every third, then re-find the rest */
+        int n = snprintf(name, sizeof name, "bsl-%d", (i * 7) % N);
+        ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, name, (size_t)n, NULL), VELSTATUS_OK);
+    }
+    size_t left = velstatus_server_tracker_count(t);
+    velstatus_server_verdict *v = NULL;
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&v, t, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_verdict_total(v), left);
+    ck_assert_uint_lt(left, N);
+    velstatus_server_verdict_free(v);
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(name, sizeof name, "bsl-%d", i);
+        int changed = -1;
+        ck_assert_int_eq(velstatus_server_tracker_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0,
+                                                         VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
+                         VELSTATUS_OK);
+    }
+    /* Every deleted name came back, none was duplicated. */
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), N);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), VELSTATUS_SERVER_READY);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("server_status_edges");
+    TCase *tc = tcase_create("server_status_edges");
+    tcase_add_test(tc, step_publish_retries_use_every_host_slot);
+    tcase_add_test(tc, step_rejects_null_text_with_a_length);
+    tcase_add_test(tc, bsl_set_add_checks_its_texts);
+    tcase_add_test(tc, status_and_reason_parsers_reject_null_text);
+    tcase_add_test(tc, tracker_deletes_in_any_order_keep_every_name_findable);
+    suite_add_tcase(s, tc);
+    return s;
+}
