@@ -328,6 +328,161 @@ START_TEST(reports_client_timeout_without_cancel_error)
 }
 END_TEST
 
+START_TEST(enum_arguments_below_zero_are_rejected)
+{
+    velstatus_ctx *ctx = NULL;
+    size_t len = 77;
+    int64_t ns = 77;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4,
+                                                    NULL),
+                     VELSTATUS_OK);
+    const velstatus_op *op = velstatus_oplist_at(list, 0);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, (velstatus_op_field)-1, "x", 1, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, 0, (velstatus_op_time)-1, 1, 0, NULL), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(velstatus_op_string(op, (velstatus_op_field)-1, &len));
+    ck_assert_uint_eq(len, 0);
+    /* A post-operation item has only the four resource fields. */
+    len = 77;
+    ck_assert_ptr_null(velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_NAME, &len));
+    ck_assert_uint_eq(len, 0);
+    ck_assert_ptr_null(velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_OPERATION_ID, &len));
+    ck_assert_str_eq(velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_RESOURCE_GROUP, NULL), "velero.io");
+    ck_assert_int_eq(velstatus_op_time_value(NULL, VELSTATUS_OP_TIME_CREATED, &ns), 0);
+    ck_assert_int_eq(ns, 0);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(phase_text_round_trips_every_phase_and_big_texts)
+{
+    /* The phase enum follows the text (an unknown text is UNKNOWN and kept
+     * verbatim); a text larger than a pool block is kept whole. */
+    static const struct { const char *text; velstatus_op_phase ph; } v[] = {
+        {"Completed", VELSTATUS_OP_PHASE_COMPLETED}, {"Failed", VELSTATUS_OP_PHASE_FAILED},
+        {"New", VELSTATUS_OP_PHASE_NEW},             {"Canceled", VELSTATUS_OP_PHASE_UNKNOWN},
+        {"", VELSTATUS_OP_PHASE_UNKNOWN},            {"InProgress", VELSTATUS_OP_PHASE_IN_PROGRESS},
+    };
+    velstatus_ctx *ctx = NULL;
+    size_t len;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    const velstatus_op *op = velstatus_oplist_at(list, 0);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, v[i].text, strlen(v[i].text),
+                                                     NULL),
+                         VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_phase_value(op), v[i].ph);
+        ck_assert_str_eq(velstatus_op_phase_text(op, &len), v[i].text);
+    }
+    enum { BIG = 100 * 1024 };
+    char *big = malloc(BIG);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'd', BIG);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_DESCRIPTION, big, BIG, NULL),
+                     VELSTATUS_OK);
+    const char *d = velstatus_op_description(op, &len);
+    ck_assert_uint_eq(len, BIG);
+    ck_assert_int_eq(memcmp(d, big, BIG), 0);
+    /* Over 4 GiB is refused before the text is read. */
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_DESCRIPTION, big, (size_t)UINT32_MAX + 1,
+                                                 &err),
+                     VELSTATUS_E_RANGE);
+    ck_assert_uint_eq(velstatus_op_description(op, &len) == d ? len : 0, BIG);
+    free(big);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+static uint32_t step_error(velstatus_oplist *list, int64_t now, const velstatus_policy *pol)
+{
+    velstatus_op_progress p;
+    uint32_t flags = 0;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
+    p.err = "rpc error";
+    p.err_len = 9;
+    ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, list, 0, &p, now, 0, pol, NULL), VELSTATUS_OK);
+    return flags;
+}
+
+START_TEST(grace_period_and_timeout_saturate_at_the_int64_ends)
+{
+    /* now - since and created + timeout saturate instead of wrapping: a
+     * clock that jumps to the earliest instant keeps the error deferred, one
+     * that jumps to the latest fails it; a negative timeout (expires at once
+     * under the Velero preset) still expires at the earliest created time. */
+    velstatus_ctx *ctx = NULL;
+    velstatus_policy h = velstatus_policy_hardened();
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 0, 0, NULL), VELSTATUS_OK);
+    const velstatus_op *op = velstatus_oplist_at(list, 0);
+    uint32_t f = step_error(list, INT64_MAX - 10, &h); /* the error begins */
+    ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
+    f = step_error(list, INT64_MIN, &h); /* INT64_MIN - (INT64_MAX - 10) saturates */
+    ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
+    ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_IN_PROGRESS);
+    velstatus_oplist_free(list);
+
+    list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    op = velstatus_oplist_at(list, 0);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 0, 0, NULL), VELSTATUS_OK);
+    f = step_error(list, INT64_MIN + 10, &h);
+    ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
+    f = step_error(list, INT64_MAX, &h); /* INT64_MAX - (INT64_MIN + 10) saturates */
+    ck_assert(f & VELSTATUS_OP_STEP_FAILED_NOW);
+    ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_FAILED);
+    velstatus_oplist_free(list);
+
+    velstatus_policy vel = velstatus_policy_velero();
+    list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 1, INT64_MIN + 5, NULL),
+                     VELSTATUS_OK);
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    f = 0;
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, INT64_MIN + 5, -10, &vel, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_CANCEL);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(times_before_1970_compare_by_the_floored_second)
+{
+    /* compare_times_by_instant: second precision, floored (Go's Unix()):
+     * -1.5 s and -1.9 s are the same second (-2), -2.5 s is not. */
+    velstatus_ctx *ctx = NULL;
+    velstatus_policy h = velstatus_policy_hardened();
+    int64_t ns = 0;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_STARTED, 1, -INT64_C(1500000000), NULL),
+                     VELSTATUS_OK);
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.has_started = 1;
+    p.started_ns = -INT64_C(1900000000);
+    uint32_t f = 0;
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, &h, NULL), VELSTATUS_OK);
+    ck_assert(!(f & VELSTATUS_OP_STEP_CHANGED));
+    ck_assert_int_eq(velstatus_op_started(velstatus_oplist_at(list, 0), &ns), 1);
+    ck_assert_int_eq(ns, -INT64_C(1500000000));
+    p.started_ns = -INT64_C(2500000000);
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, &h, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_CHANGED);
+    ck_assert_int_eq(velstatus_op_started(velstatus_oplist_at(list, 0), &ns), 1);
+    ck_assert_int_eq(ns, -INT64_C(2500000000));
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations_edges");
@@ -341,6 +496,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, add_post_item_out_of_memory_keeps_the_items);
     tcase_add_test(tc, result_getters_out_of_range);
     tcase_add_test(tc, reports_client_timeout_without_cancel_error);
+    tcase_add_test(tc, enum_arguments_below_zero_are_rejected);
+    tcase_add_test(tc, phase_text_round_trips_every_phase_and_big_texts);
+    tcase_add_test(tc, grace_period_and_timeout_saturate_at_the_int64_ends);
+    tcase_add_test(tc, times_before_1970_compare_by_the_floored_second);
     suite_add_tcase(s, tc);
     return s;
 }
