@@ -257,6 +257,95 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
 }
 END_TEST
 
+/* One decode that must fail: the status, the message (path first), and the
+ * value it points at (`at` is a unique substring starting at that value). */
+typedef struct bad_bsls {
+    const char *json;
+    velstatus_status st;
+    const char *msg;
+    const char *at;
+} bad_bsls;
+
+static const bad_bsls bad_cases[] = {
+    {"{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"default\":\"yes\"}}]}", VELSTATUS_E_SCHEMA,
+     "items[0].spec.default: expected a boolean, got a string", "\"yes\""},
+    {"[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":5}}]", VELSTATUS_E_SCHEMA,
+     "[0].spec.accessMode: expected a string, got a number", "5}"},
+    {"[{\"metadata\":{\"name\":\"a\"},\"status\":[]}]", VELSTATUS_E_SCHEMA,
+     "[0].status: expected an object, got an array", "[]"},
+    {"[{\"metadata\":{\"name\":\"a\"}}, true]", VELSTATUS_E_SCHEMA,
+     "[1]: expected a BackupStorageLocation object, got a boolean", "true"},
+    {"[{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"}}]", VELSTATUS_E_SCHEMA,
+     "[0].kind: expected \"BackupStorageLocation\", got \"Pod\"", "\"Pod\""},
+    {"{\"kind\":\"PodList\",\"items\":[]}", VELSTATUS_E_SCHEMA,
+     "kind: expected \"List\" or \"BackupStorageLocationList\", got \"PodList\"", "\"PodList\""},
+    {"{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}"},
+    {"\"text\"", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got a string", "\"text\""},
+    {"null", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got null", "null"},
+    /* The position is found past whitespace of every kind, scalar, string
+     * (with escaped quotes), object and array siblings. */
+    {"{\r\n\t\"apiVersion\" : \"v\\\"1\", \"n\": -1.5e3, \"meta\": {\"a\": [1, {\"b\": \"]\"}]},\r\n"
+     "\t\"items\" : [ {\"metadata\": {\"name\": \"a\"}} ,\n  {\"metadata\" : {\"name\":\"b\"}, \"x\": null,"
+     " \"spec\" :\t{\"default\": 1}} ]}",
+     VELSTATUS_E_SCHEMA, "items[1].spec.default: expected a boolean, got a number", "1}} ]}"},
+};
+
+START_TEST(bsl_decode_errors_name_the_path_and_position)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_bsls *c = &bad_cases[i];
+        velstatus_bsl_set *set = (velstatus_bsl_set *)ctx; /* must become NULL */
+        velstatus_error err;
+        memset(&err, 0, sizeof err);
+        velstatus_status st = velstatus_json_decode_bsls(&set, ctx, c->json, strlen(c->json), &err);
+        ck_assert_msg(st == c->st, "case %zu: status %s", i, velstatus_status_name(st));
+        ck_assert_ptr_null(set);
+        ck_assert_msg(strcmp(err.message, c->msg) == 0, "case %zu: message \"%s\"", i, err.message);
+        const char *at = strstr(c->json, c->at);
+        ck_assert_ptr_nonnull(at);
+        size_t off = (size_t)(at - c->json);
+        uint32_t line = 1, col = 1;
+        for (size_t k = 0; k < off; k++) {
+            if (c->json[k] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        ck_assert_msg(err.offset == off && err.line == line && err.column == col,
+                      "case %zu: at %llu (%u:%u), want %zu (%u:%u)", i, (unsigned long long)err.offset, err.line,
+                      err.column, off, line, col);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(bsl_decode_null_members_are_absent_and_one_object_is_a_set)
+{
+    static const char one[] = "{\"metadata\":{\"name\":\"solo\",\"creationTimestamp\":null},"
+                              "\"spec\":{\"default\":null,\"accessMode\":null},\"status\":null}";
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, one, sizeof one - 1, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "solo");
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "");
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
+    /* Never validated, not a default: pending, so Waiting. */
+    ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_WAITING);
+    ck_assert_uint_eq(velstatus_server_verdict_pending(v), 1);
+    ck_assert_ptr_null(velstatus_server_verdict_default(v));
+    velstatus_server_verdict_free(v);
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("server_status_edges");
@@ -266,6 +355,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, bsl_set_add_checks_its_texts);
     tcase_add_test(tc, status_and_reason_parsers_reject_null_text);
     tcase_add_test(tc, tracker_deletes_in_any_order_keep_every_name_findable);
+    tcase_add_test(tc, bsl_decode_errors_name_the_path_and_position);
+    tcase_add_test(tc, bsl_decode_null_members_are_absent_and_one_object_is_a_set);
     suite_add_tcase(s, tc);
     return s;
 }
