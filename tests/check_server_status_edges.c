@@ -346,6 +346,155 @@ START_TEST(bsl_decode_null_members_are_absent_and_one_object_is_a_set)
 }
 END_TEST
 
+START_TEST(messages_quote_at_most_64_bytes_of_a_name)
+{
+    char name[100], token[100];
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    velstatus_server_status st;
+    velstatus_server_reason r;
+    memset(name, 'n', sizeof name);
+    memset(token, 't', sizeof token);
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    const char *quoted64 = "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\"";
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                           &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "A\0", 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                           &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, (velstatus_bsl_access)9, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_ptr_nonnull(strstr(err.message, "is 9"));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_int_eq(velstatus_server_status_from_string(&st, token, sizeof token, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "\"tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt\""));
+    ck_assert_int_eq(velstatus_server_reason_from_string(&r, token, sizeof token, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "\"tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt\""));
+    ck_assert_ptr_null(velstatus_bsl_set_phase(NULL, 0));
+    ck_assert_ptr_null(velstatus_bsl_set_message(NULL, 0));
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(tracker_and_verdict_argument_checks)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_server_tracker *t = NULL;
+    velstatus_server_verdict *v = NULL;
+    velstatus_error err;
+    int changed = -1;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &changed, NULL, 3, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &changed, NULL, 0, &err), VELSTATUS_OK);
+    ck_assert_int_eq(changed, 0);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(NULL, t, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&v, t, &err), VELSTATUS_OK);
+    /* Not exactly one reason flag, or an index past the list: nothing. */
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, VELSTATUS_SERVER_REASON_NO_BSL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(NULL, VELSTATUS_SERVER_REASON_NO_BSL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, (velstatus_server_reason)3), 0);
+    ck_assert_ptr_null(velstatus_server_verdict_name(v, (velstatus_server_reason)3, 0));
+    ck_assert_ptr_null(velstatus_server_verdict_name(NULL, VELSTATUS_SERVER_REASON_NO_BSL, 0));
+    ck_assert_ptr_null(velstatus_server_verdict_name(v, VELSTATUS_SERVER_REASON_NO_BSL, 0));
+    velstatus_server_verdict_free(v);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* A model check of the tracker's table: random upserts and deletes of names
+ * drawn from a small pool (so slots collide and wrap around the table),
+ * each checked against a plain presence array. */
+START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
+{
+    enum { POOL = 97 };
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    uint32_t x = 12345;
+    long rounds = vs_test_iterations(20000);
+    for (int pass = 0; pass < 2; pass++) {
+        velstatus_server_tracker *t = NULL;
+        int present[POOL] = {0};
+        size_t n = 0;
+        ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+        for (long k = 0; k < rounds; k++) {
+            char name[16];
+            x = x * 1103515245u + 12345u;
+            int i = (int)((x >> 8) % POOL);
+            int len = snprintf(name, sizeof name, "b%d", i);
+            int del = (x >> 4) % (pass ? 3 : 2) == 0;
+            if (del) {
+                ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, name, (size_t)len, NULL), VELSTATUS_OK);
+                n -= (size_t)present[i];
+                present[i] = 0;
+            } else {
+                ck_assert_int_eq(velstatus_server_tracker_upsert(t, NULL, name, (size_t)len, "Available", 9, 0,
+                                                                 VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                                 VELSTATUS_OK);
+                n += (size_t)!present[i];
+                present[i] = 1;
+            }
+            ck_assert_uint_eq(velstatus_server_tracker_count(t), n);
+        }
+        velstatus_server_tracker_free(t);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+static int empty_list(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = NULL;
+    *len = 0;
+    return 0;
+}
+
+START_TEST(step_without_publish_or_outputs)
+{
+    velstatus_ctx *ctx = NULL;
+    slots_host sh;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&sh, 0, sizeof sh);
+    velstatus_server_status_host h = slots_vtable(&sh);
+    h.publish = NULL;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    h = slots_vtable(&sh);
+    /* No output wanted: the step still publishes. */
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(sh.publishes, 1);
+    /* A publish that keeps failing, with no error struct. */
+    sh.fail_first = 1000;
+    sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
+    velstatus_policy pol = velstatus_policy_hardened();
+    pol.retry_classify_errors = 1;
+    velstatus_server_status_options o;
+    velstatus_server_status_options_init(&o, sizeof o);
+    o.policy = &pol;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, &o, NULL), VELSTATUS_E_HOST);
+    /* NULL text of length 0 is the empty text: not JSON. */
+    h.list_bsls = empty_list;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("server_status_edges");
@@ -357,6 +506,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, tracker_deletes_in_any_order_keep_every_name_findable);
     tcase_add_test(tc, bsl_decode_errors_name_the_path_and_position);
     tcase_add_test(tc, bsl_decode_null_members_are_absent_and_one_object_is_a_set);
+    tcase_add_test(tc, messages_quote_at_most_64_bytes_of_a_name);
+    tcase_add_test(tc, tracker_and_verdict_argument_checks);
+    tcase_add_test(tc, tracker_matches_a_model_under_random_upserts_and_deletes);
+    tcase_add_test(tc, step_without_publish_or_outputs);
     suite_add_tcase(s, tc);
     return s;
 }
