@@ -287,6 +287,79 @@ START_TEST(tw_format_last_cell_without_newline_and_failures)
 }
 END_TEST
 
+START_TEST(token_find_null_text_only_with_length_0)
+{
+    /* The token tables' contract: NULL text only with length 0. */
+    static const char *const t[] = {"a", ""};
+    ck_assert_int_eq(velstatus__token_find(t, 2, NULL, 1), -1);
+    ck_assert_int_eq(velstatus__token_find(t, 2, NULL, 0), 1);
+}
+END_TEST
+
+START_TEST(time_parse_one_digit_hour_and_small_buffers)
+{
+    /* Go's time.Parse reads "15" with one or two digits. */
+    int64_t a = 0, b = 1;
+    ck_assert_int_eq(velstatus_time_parse(&a, "2024-05-01T1:02:03Z", 19, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_time_parse(&b, "2024-05-01T01:02:03Z", 20, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(a, b);
+    char buf[8];
+    velstatus_error err;
+    memset(buf, 'x', sizeof buf);
+    ck_assert_int_eq(velstatus_time_format(buf, sizeof buf, a, 0, &err), VELSTATUS_E_RANGE);
+    ck_assert_int_eq(buf[0], '\0');
+    ck_assert_ptr_nonnull(strstr(err.message, "need 21"));
+    ck_assert_int_eq(velstatus_time_format(buf, 0, a, 0, NULL), VELSTATUS_E_RANGE);
+}
+END_TEST
+
+START_TEST(tw_format_grows_cells_at_the_last_cell)
+{
+    /* 16 column cells then a last cell without a newline: the 17th cell is
+     * pushed after the loop, growing the cell array there. */
+    char text[64];
+    size_t n = 0;
+    for (int i = 0; i < 16; i++) {
+        text[n++] = (char)('a' + i);
+        text[n++] = '\t';
+    }
+    text[n++] = 'Z';
+    velstatus__tw_opts o;
+    velstatus__tw_opts_velero(&o);
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus__buf b;
+        char *out = NULL;
+        velstatus__buf_init(&b, ctx);
+        st = velstatus__tw_format(&b, text, n, &o, NULL);
+        if (st == VELSTATUS_OK)
+            st = velstatus__buf_finish(&b, &out, NULL, NULL);
+        else
+            velstatus__buf_reset(&b);
+        if (st == VELSTATUS_OK) {
+            /* each one-rune cell padded to 1 + 2 */
+            ck_assert_str_eq(out, "a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  Z");
+            velstatus_free(ctx, out);
+        }
+    } VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+START_TEST(transition_forgotten_patch_is_retried_only_when_the_policy_says)
+{
+    velstatus_policy vel = velstatus_policy_velero(), h = velstatus_policy_hardened();
+    int retried = -1;
+    ck_assert_int_eq(velstatus_retry_transition(&retried, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS,
+                                                VELSTATUS_PHASE_FAILED, 1, &h, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(retried, 1);
+    ck_assert_int_eq(velstatus_retry_transition(&retried, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS,
+                                                VELSTATUS_PHASE_FAILED, 1, &vel, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(retried, 0);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("core_edges");
@@ -304,6 +377,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, time_parse_names_the_missing_separator);
     tcase_add_test(tc, tw_runecount_counts_as_go_does);
     tcase_add_test(tc, tw_format_last_cell_without_newline_and_failures);
+    tcase_add_test(tc, token_find_null_text_only_with_length_0);
+    tcase_add_test(tc, time_parse_one_digit_hour_and_small_buffers);
+    tcase_add_test(tc, tw_format_grows_cells_at_the_last_cell);
+    tcase_add_test(tc, transition_forgotten_patch_is_retried_only_when_the_policy_says);
     suite_add_tcase(s, tc);
     return s;
 }
