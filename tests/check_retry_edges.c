@@ -244,6 +244,48 @@ START_TEST(token_parsers_need_an_output_and_text)
 }
 END_TEST
 
+static int jump_now(void *ud, int64_t *ns)
+{
+    clock_host *h = ud;
+    /* The first reading is 0; the next is past the 250 ms deadline. */
+    *ns = h->nows++ == 0 ? 0 : 300 * MS;
+    return 0;
+}
+
+START_TEST(hardened_stops_when_the_clock_is_already_past_the_deadline)
+{
+    /* The host's clock jumped beyond the deadline during the first attempt:
+     * DEADLINE at once, no sleep taken. A sleep slot answering PASSTHROUGH
+     * is a dry run (as if NULL). */
+    velstatus_ctx *ctx = NULL;
+    clock_host ch;
+    velstatus_retry_result *res = NULL;
+    velstatus_retry_schedule s = short_schedule();
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&ch, 0, sizeof ch);
+    velstatus_retry_host h = ch_vtable(&ch);
+    h.now = jump_now;
+    ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_retry_result_outcome(res), VELSTATUS_RETRY_OUTCOME_DEADLINE);
+    ck_assert_uint_eq(velstatus_retry_result_attempts(res), 1);
+    ck_assert_uint_eq(velstatus_retry_result_sleep_count(res), 0);
+    velstatus_retry_result_free(res);
+    res = NULL;
+    memset(&ch, 0, sizeof ch);
+    ch.now_ok_calls = 100;
+    ch.sleep_rc = VELSTATUS_PASSTHROUGH;
+    h = ch_vtable(&ch);
+    ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, NULL), VELSTATUS_OK);
+    /* The clock never moved (no real sleep), yet the run ends: 100 and
+     * 200 ms fit the 250 ms budget one at a time, 400 ms does not. */
+    ck_assert_int_eq(velstatus_retry_result_outcome(res), VELSTATUS_RETRY_OUTCOME_DEADLINE);
+    ck_assert_uint_eq(velstatus_retry_result_sleep_count(res), 2);
+    ck_assert_uint_eq(velstatus_retry_result_attempts(res), 3);
+    velstatus_retry_result_free(res);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("retry_edges");
@@ -253,6 +295,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, drivers_check_their_arguments);
     tcase_add_test(tc, total_sleep_reports_a_sum_out_of_int64);
     tcase_add_test(tc, token_parsers_need_an_output_and_text);
+    tcase_add_test(tc, hardened_stops_when_the_clock_is_already_past_the_deadline);
     suite_add_tcase(s, tc);
     return s;
 }
