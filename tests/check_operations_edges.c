@@ -5,6 +5,7 @@
  * reconcile pass and of post-operation items. */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -483,6 +484,81 @@ START_TEST(times_before_1970_compare_by_the_floored_second)
 }
 END_TEST
 
+START_TEST(reconcile_with_reports_out_of_memory)
+{
+    /* The example backup and its plugin answers (progress, completion, a
+     * Progress error, cancel errors): every allocation of the pass fails in
+     * turn; each failure is E_NOMEM with no result and no leak, and the run
+     * that succeeds gives the same file as a run on the plain allocator. */
+    char path[4096];
+    size_t ops_len, rep_len;
+    const char *src = getenv("VS_SRCDIR");
+    ck_assert_ptr_nonnull(src);
+    snprintf(path, sizeof path, "%s/examples/operations/backup-itemoperations.json", src);
+    char *ops = vs_test_read_file(path, &ops_len);
+    snprintf(path, sizeof path, "%s/examples/operations/backup-progress.json", src);
+    char *rep = vs_test_read_file(path, &rep_len);
+    velstatus_ctx *plain = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&plain, NULL, NULL), VELSTATUS_OK);
+    velstatus_op_reports *reports = NULL;
+    ck_assert_int_eq(velstatus_op_reports_from_json(&reports, plain, rep, rep_len, NULL), VELSTATUS_OK);
+    velstatus_plugin_client client;
+    ck_assert_int_eq(velstatus_op_reports_client(&client, reports, NULL), VELSTATUS_OK);
+    velstatus_reconcile_options o;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.now_ns = NOW_NS;
+    char *want = NULL;
+    size_t want_canceled = 0;
+    {
+        velstatus_oplist *list = NULL;
+        velstatus_reconcile_result *res = NULL;
+        ck_assert_int_eq(velstatus_oplist_from_json(&list, plain, VELSTATUS_KIND_BACKUP, ops, ops_len, NULL),
+                         VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &client, &o, NULL), VELSTATUS_OK);
+        want_canceled = velstatus_reconcile_result_canceled_count(res);
+        ck_assert_int_eq(velstatus_oplist_to_json(&want, NULL, list, NULL), VELSTATUS_OK);
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+    }
+    for (long n = 0;; n++) {
+        vs_failalloc fa;
+        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, -1);
+        velstatus_oplist *list = NULL;
+        velstatus_reconcile_result *res = NULL;
+        ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, ops, ops_len, NULL),
+                         VELSTATUS_OK);
+        fa.fail_at = n;
+        velstatus_status st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL);
+        fa.fail_at = -1;
+        long failed = fa.failed;
+        if (st == VELSTATUS_OK) {
+            char *got = NULL;
+            ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(res), want_canceled);
+            ck_assert_int_eq(velstatus_oplist_to_json(&got, NULL, list, NULL), VELSTATUS_OK);
+            ck_assert_str_eq(got, want);
+            velstatus_free(ctx, got);
+        } else {
+            ck_assert_msg(st == VELSTATUS_E_NOMEM, "allocation %ld: %s", n, velstatus_status_name(st));
+            ck_assert_ptr_null(res);
+        }
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+        ck_assert_int_eq(fa.live, 0);
+        velstatus_ctx_free(ctx);
+        if (failed == 0) {
+            ck_assert_int_eq(st, VELSTATUS_OK);
+            break;
+        }
+        ck_assert_msg(n < 10000, "did not terminate");
+    }
+    velstatus_free(plain, want);
+    velstatus_op_reports_free(reports);
+    velstatus_ctx_free(plain);
+    free(ops);
+    free(rep);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations_edges");
@@ -500,6 +576,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, phase_text_round_trips_every_phase_and_big_texts);
     tcase_add_test(tc, grace_period_and_timeout_saturate_at_the_int64_ends);
     tcase_add_test(tc, times_before_1970_compare_by_the_floored_second);
+    tcase_add_test(tc, reconcile_with_reports_out_of_memory);
     suite_add_tcase(s, tc);
     return s;
 }
