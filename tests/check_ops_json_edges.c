@@ -280,6 +280,83 @@ START_TEST(reports_empty_maps_entries_and_bad_arguments)
 }
 END_TEST
 
+/* JSON text rules, as jansson applies them (both decoders share them): a
+ * value placed in an unknown key of a record must be accepted, or the file
+ * rejected with the given status. */
+typedef struct json_case {
+    const char *value;
+    velstatus_status st;
+} json_case;
+
+static const json_case json_cases[] = {
+    {"\"\\u00e9\\uD83D\\uDE00\\u20AC\"", VELSTATUS_OK}, /* BMP, a surrogate pair, upper-case hex */
+    {"\"\\uDC00\"", VELSTATUS_E_PARSE},                 /* a lone low surrogate */
+    {"\"\\uD800x\"", VELSTATUS_E_PARSE},                /* a high surrogate, no low half */
+    {"\"\\uD800\\u0041\"", VELSTATUS_E_PARSE},          /* a high surrogate, then not a low one */
+    {"\"\\uD800\\uZZZZ\"", VELSTATUS_E_PARSE},          /* a bad second escape */
+    {"\"\\u12\"", VELSTATUS_E_PARSE},                   /* a short escape */
+    {"\"\\q\"", VELSTATUS_E_PARSE},                     /* an unknown escape */
+    {"\"\xE2\x82\"", VELSTATUS_E_PARSE},                /* a truncated 3-byte sequence */
+    {"\"\xE2\x28\xA1\"", VELSTATUS_E_PARSE},            /* a bad continuation byte */
+    {"\"\xE0\x80\x80\"", VELSTATUS_E_PARSE},            /* an overlong form */
+    {"\"\xED\xA0\x80\"", VELSTATUS_E_PARSE},            /* a UTF-8 surrogate */
+    {"\"\xF4\x90\x80\x80\"", VELSTATUS_E_PARSE},        /* above U+10FFFF */
+    {"\"\xF0\x9F\x98\x80\xDF\xBF\"", VELSTATUS_OK},     /* 4- and 2-byte forms */
+    {"-", VELSTATUS_E_PARSE},
+    {"01", VELSTATUS_E_PARSE},
+    {"1.", VELSTATUS_E_PARSE},
+    {"1e", VELSTATUS_E_PARSE},
+    {"1e+", VELSTATUS_E_PARSE},
+    {"-0.0e-0", VELSTATUS_OK},
+    {"0.000000000000000000001e-400", VELSTATUS_OK},     /* underflow is not an error */
+    {"1.7976931348623157e308", VELSTATUS_OK},           /* DBL_MAX */
+    {"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.0", VELSTATUS_OK}, /* just under 2^1024 - 2^970 */
+    {"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792.0", VELSTATUS_E_RANGE}, /* exactly the limit: infinity */
+    {"0.179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792000e309", VELSTATUS_E_RANGE}, /* the limit, trailing zeros */
+    {"1.7976931348623159e308", VELSTATUS_E_RANGE},
+    {"2e308", VELSTATUS_E_RANGE},
+    {"1e9999999999", VELSTATUS_E_RANGE},
+    {"9223372036854775807", VELSTATUS_OK},
+    {"-9223372036854775808", VELSTATUS_OK},
+    {"9223372036854775808", VELSTATUS_E_RANGE},
+    {"nul", VELSTATUS_E_PARSE},
+    {"nullx", VELSTATUS_E_PARSE},
+    {"True", VELSTATUS_E_PARSE},
+    {"[true, false, null, {}, [], \"\", 0]", VELSTATUS_OK},
+};
+
+START_TEST(json_text_rules_for_strings_numbers_and_literals)
+{
+    velstatus_ctx *ctx = ctx_or_die();
+    for (size_t i = 0; i < sizeof json_cases / sizeof json_cases[0]; i++) {
+        char in[1024];
+        velstatus_oplist *list = NULL;
+        velstatus_error err;
+        int n = snprintf(in, sizeof in, "[{\"spec\":{},\"x\":%s}]", json_cases[i].value);
+        ck_assert_int_lt(n, (int)sizeof in);
+        memset(&err, 0, sizeof err);
+        velstatus_status st = velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, in, (size_t)n, &err);
+        ck_assert_msg(st == json_cases[i].st, "case %zu (%s): %s %s", i, json_cases[i].value,
+                      velstatus_status_name(st), err.message);
+        if (st == VELSTATUS_OK) {
+            /* Accepted text reads back: encode, decode, encode is stable. */
+            char *a = encode(list), *b;
+            velstatus_oplist *again = decode(ctx, a);
+            b = encode(again);
+            ck_assert_str_eq(a, b);
+            velstatus_free(ctx, a);
+            velstatus_free(ctx, b);
+            velstatus_oplist_free(again);
+        } else {
+            ck_assert_ptr_null(list);
+            ck_assert_uint_ge(err.offset, 16); /* at or after the value, never before it */
+        }
+        velstatus_oplist_free(list);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("ops_json_edges");
@@ -292,6 +369,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reports_schema_errors_name_the_id_and_field);
     tcase_add_test(tc, reports_message_cuts_a_long_id_to_120_bytes);
     tcase_add_test(tc, reports_empty_maps_entries_and_bad_arguments);
+    tcase_add_test(tc, json_text_rules_for_strings_numbers_and_literals);
     suite_add_tcase(s, tc);
     return s;
 }
