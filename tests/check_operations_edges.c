@@ -559,6 +559,226 @@ START_TEST(reconcile_with_reports_out_of_memory)
 }
 END_TEST
 
+static uint32_t step_units(velstatus_oplist *list, const char *units, size_t len)
+{
+    velstatus_op_progress p;
+    uint32_t f = 0;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.operation_units = units;
+    p.operation_units_len = len;
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
+    return f;
+}
+
+START_TEST(a_one_byte_change_anywhere_in_a_text_is_seen)
+{
+    /* Step 3 copies a reported text only when it differs: for every length
+     * up to 24 and every position, a text differing in that one byte is
+     * copied (CHANGED), the same text again is not. */
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    char a[32], b[32];
+    for (size_t n = 1; n <= 24; n++) {
+        memset(a, 'u', n);
+        ck_assert(step_units(list, a, n) & VELSTATUS_OP_STEP_CHANGED);
+        ck_assert(!(step_units(list, a, n) & VELSTATUS_OP_STEP_CHANGED));
+        for (size_t k = 0; k < n; k++) {
+            memcpy(b, a, n);
+            b[k] = 'v';
+            ck_assert_msg(step_units(list, b, n) & VELSTATUS_OP_STEP_CHANGED, "length %zu, byte %zu", n, k);
+            size_t len = 0;
+            const char *got = velstatus_op_operation_units(velstatus_oplist_at(list, 0), &len);
+            ck_assert(len == n && memcmp(got, b, n) == 0);
+            ck_assert(step_units(list, a, n) & VELSTATUS_OP_STEP_CHANGED); /* and back */
+        }
+    }
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(report_texts_null_with_a_length_are_refused)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    uint32_t f = 0;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    for (int which = 0; which < 5; which++) {
+        velstatus_op_progress p;
+        velstatus_op_progress_init(&p, sizeof p);
+        switch (which) {
+        case 0: p.err_len = 3; break;                                   /* err NULL */
+        case 1: p.operation_units_len = 2; break;                       /* units NULL */
+        case 2: p.description_len = 1; break;                           /* description NULL */
+        case 3: p.err = "e"; p.err_len = (size_t)UINT32_MAX + 1; break; /* over 4 GiB */
+        default: p.operation_units = "u"; p.operation_units_len = (size_t)UINT32_MAX + 1; break;
+        }
+        velstatus_status want = which < 3 ? VELSTATUS_E_INVALID : VELSTATUS_E_RANGE;
+        ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, &err), want);
+    }
+    ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_IN_PROGRESS);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(an_empty_progress_error_is_wrapped_with_the_plugin_only)
+{
+    /* Velero's wrapErrMsg("", plugin) is "plugin: <plugin>"; the record keeps
+     * the empty text. message_len is 0 when no message is returned. */
+    velstatus_ctx *ctx = NULL;
+    velstatus_policy vel = velstatus_policy_velero();
+    char *msg = NULL;
+    size_t mlen = 99;
+    uint32_t f = 0;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert_ptr_null(msg);
+    ck_assert_uint_eq(mlen, 0);
+    p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR; /* err NULL, length 0 */
+    ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_FAILED_NOW);
+    ck_assert_str_eq(msg, "plugin: velero.io/csi");
+    ck_assert_uint_eq(mlen, strlen(msg));
+    velstatus_free(ctx, msg);
+    size_t len = 9;
+    velstatus_op_error(velstatus_oplist_at(list, 0), &len);
+    ck_assert_uint_eq(len, 0);
+    /* A terminal record needs no report. */
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_COUNT_FAILED);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, "Canceled", 8, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_UNKNOWN_PHASE);
+    /* wrap_error with an empty message. */
+    ck_assert_int_eq(velstatus_op_wrap_error(&msg, &mlen, ctx, NULL, 0, "p", 1, NULL), VELSTATUS_OK);
+    ck_assert_str_eq(msg, "plugin: p");
+    velstatus_free(ctx, msg);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(a_good_report_clears_the_error_time)
+{
+    velstatus_ctx *ctx = NULL;
+    uint32_t f = 0;
+    char *file = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
+    /* A second error within the grace period keeps the first time. */
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS + HOUR_NS / 3600, 4 * HOUR_NS, NULL, NULL),
+                     VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
+    ck_assert(!(f & VELSTATUS_OP_STEP_CHANGED));
+    p.report = VELSTATUS_OP_REPORT_PROGRESS;
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
+    ck_assert(f & VELSTATUS_OP_STEP_CHANGED);
+    ck_assert_int_eq(velstatus_oplist_to_json(&file, NULL, list, NULL), VELSTATUS_OK);
+    ck_assert_ptr_null(strstr(file, "velstatusProgressErrorSince"));
+    velstatus_free(ctx, file);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* A plugin client whose callbacks misuse the replies, then answer, or fail. */
+typedef struct misuse {
+    int mode;
+    velstatus_status seen[4];
+} misuse;
+
+static int mu_progress(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    misuse *m = ud;
+    struct {
+        velstatus_op_progress p;
+        uint64_t tail;
+    } big;
+    (void)list;
+    (void)index;
+    m->seen[0] = velstatus_op_reply_set_progress(reply, NULL, NULL);
+    m->seen[1] = velstatus_op_reply_set_progress(NULL, &big.p, NULL);
+    m->seen[2] = velstatus_op_reply_set_cancel_error(reply, "x", 1, NULL);
+    if (m->mode == 1)
+        return -9;
+    memset(&big, 0, sizeof big);
+    big.p.struct_size = (uint32_t)sizeof big; /* a newer caller's struct */
+    big.p.n_completed = 2;
+    big.p.n_total = 8;
+    m->seen[3] = velstatus_op_reply_set_progress(reply, &big.p, NULL);
+    return 0;
+}
+
+static int mu_cancel(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    misuse *m = ud;
+    (void)list;
+    (void)index;
+    if (m->mode == 2)
+        return -7;
+    return velstatus_op_reply_set_cancel_error(reply, NULL, 0, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+START_TEST(reply_misuse_and_failing_callbacks)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    for (int mode = 0; mode < 3; mode++) {
+        misuse m;
+        memset(&m, 0, sizeof m);
+        m.mode = mode;
+        /* mode 2 times out (5 h old): cancel is called */
+        velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", mode == 2 ? 5 * HOUR_NS : HOUR_NS);
+        velstatus_plugin_client c;
+        velstatus_plugin_client_init(&c, sizeof c);
+        c.userdata = &m;
+        c.progress = mu_progress;
+        c.cancel = mu_cancel;
+        velstatus_reconcile_options o;
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.now_ns = NOW_NS;
+        velstatus_reconcile_result *res = NULL;
+        velstatus_status st = velstatus_oplist_reconcile(&res, list, &c, &o, &err);
+        ck_assert_int_eq(m.seen[0], VELSTATUS_E_INVALID);
+        ck_assert_int_eq(m.seen[1], VELSTATUS_E_INVALID);
+        ck_assert_int_eq(m.seen[2], VELSTATUS_E_INVALID); /* a cancel answer to a progress call */
+        if (mode == 0) {
+            ck_assert_int_eq(st, VELSTATUS_OK);
+            ck_assert_int_eq(m.seen[3], VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_op_n_total(velstatus_oplist_at(list, 0)), 8);
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_HOST);
+            ck_assert_int_eq(err.host_code, mode == 1 ? -9 : -7);
+            ck_assert_ptr_null(res);
+        }
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+    }
+    /* Options checks. */
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.bsl = (velstatus_bsl_state)3;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "options.bsl 3 is not a velstatus_bsl_state");
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations_edges");
@@ -577,6 +797,11 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, grace_period_and_timeout_saturate_at_the_int64_ends);
     tcase_add_test(tc, times_before_1970_compare_by_the_floored_second);
     tcase_add_test(tc, reconcile_with_reports_out_of_memory);
+    tcase_add_test(tc, a_one_byte_change_anywhere_in_a_text_is_seen);
+    tcase_add_test(tc, report_texts_null_with_a_length_are_refused);
+    tcase_add_test(tc, an_empty_progress_error_is_wrapped_with_the_plugin_only);
+    tcase_add_test(tc, a_good_report_clears_the_error_time);
+    tcase_add_test(tc, reply_misuse_and_failing_callbacks);
     suite_add_tcase(s, tc);
     return s;
 }
