@@ -779,6 +779,118 @@ START_TEST(reply_misuse_and_failing_callbacks)
 }
 END_TEST
 
+static int answer_cancel_with_empty_error(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    (void)ud;
+    (void)list;
+    (void)index;
+    return velstatus_op_reply_set_cancel_error(reply, NULL, 0, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+static int answer_progress_nothing(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    velstatus_op_progress p;
+    (void)ud;
+    (void)list;
+    (void)index;
+    velstatus_op_progress_init(&p, sizeof p);
+    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+START_TEST(cancel_answers_nil_empty_error_or_no_callback)
+{
+    /* A timed-out operation is canceled. Cancel returning an error with an
+     * empty text is recorded as "" (an error), a client without a cancel
+     * slot as nil (NULL), and so is an ID the reports map does not know
+     * (its Progress error is deferred by the hardened grace period, then
+     * the timeout cancels it). */
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    for (int mode = 0; mode < 3; mode++) {
+        velstatus_oplist *list = one_op(ctx, "velero.io/csi", mode == 2 ? "op-unknown" : "op-1", 5 * HOUR_NS);
+        velstatus_plugin_client c;
+        velstatus_op_reports *reports = NULL;
+        velstatus_plugin_client_init(&c, sizeof c);
+        if (mode == 2) {
+            ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, "{\"op-1\":{}}", 11, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_op_reports_client(&c, reports, NULL), VELSTATUS_OK);
+        } else {
+            c.progress = answer_progress_nothing;
+            c.cancel = mode == 0 ? answer_cancel_with_empty_error : NULL;
+        }
+        velstatus_reconcile_options o;
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.now_ns = NOW_NS;
+        velstatus_reconcile_result *res = NULL;
+        ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL), VELSTATUS_OK);
+        ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(res), 1);
+        size_t len = 99;
+        const char *ce = velstatus_reconcile_result_cancel_error(res, 0, &len);
+        if (mode == 0) {
+            ck_assert_ptr_nonnull(ce);
+            ck_assert_str_eq(ce, "");
+        } else {
+            ck_assert_ptr_null(ce);
+        }
+        ck_assert_uint_eq(len, 0);
+        ck_assert_ptr_null(velstatus_reconcile_result_cancel_error(res, 1, &len));
+        ck_assert_ptr_nonnull(velstatus_reconcile_result_canceled_id(res, 0, NULL));
+        ck_assert_ptr_null(velstatus_reconcile_result_error(res, 5, &len));
+        ck_assert_uint_eq(len, 0);
+        velstatus_reconcile_result_free(res);
+        velstatus_op_reports_free(reports);
+        velstatus_oplist_free(list);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(more_argument_checks)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_error err;
+    uint32_t f = 0;
+    int64_t ns = 5;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", 5 * HOUR_NS);
+    const velstatus_op *op = velstatus_oplist_at(list, 0);
+    /* A running record needs a report. */
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, NULL, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "needs one"));
+    /* Hardened: a timeout <= 0 means none, even for an old record. */
+    velstatus_op_progress p;
+    velstatus_op_progress_init(&p, sizeof p);
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 0, NULL, NULL), VELSTATUS_OK);
+    ck_assert(!(f & VELSTATUS_OP_STEP_CANCEL));
+    ck_assert(f & VELSTATUS_OP_STEP_IN_PROGRESS);
+    ck_assert_int_eq(velstatus_op_reply_set_cancel_error(NULL, "x", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_op_reply_set_progress(NULL, &p, &err), VELSTATUS_E_INVALID);
+    /* Clearing a text with NULL, 0. */
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_OPERATION_ID, NULL, 0, NULL), VELSTATUS_OK);
+    size_t len = 9;
+    ck_assert_str_eq(velstatus_op_operation_id(op, &len), "");
+    ck_assert_uint_eq(len, 0);
+    ck_assert_ptr_null(velstatus_op_post_item(NULL, 0, VELSTATUS_OP_FIELD_RESOURCE_NAME, NULL));
+    ck_assert_int_eq(velstatus_op_time_value(op, (velstatus_op_time)3, &ns), 0);
+    ck_assert_int_eq(ns, 0);
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.bsl = (velstatus_bsl_state)-1;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, &err), VELSTATUS_E_INVALID);
+    velstatus_op_reports *reports = NULL;
+    ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, "{\"a\":{}}", 8, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, NULL, "a", 1), 0);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "a", 1), 1);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "b", 1), 0);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "", 0), 0);
+    velstatus_op_reports_free(reports);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations_edges");
@@ -802,6 +914,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, an_empty_progress_error_is_wrapped_with_the_plugin_only);
     tcase_add_test(tc, a_good_report_clears_the_error_time);
     tcase_add_test(tc, reply_misuse_and_failing_callbacks);
+    tcase_add_test(tc, cancel_answers_nil_empty_error_or_no_callback);
+    tcase_add_test(tc, more_argument_checks);
     suite_add_tcase(s, tc);
     return s;
 }
