@@ -891,6 +891,97 @@ START_TEST(more_argument_checks)
 }
 END_TEST
 
+START_TEST(step_failing_an_operation_out_of_memory)
+{
+    /* A Progress error fails the record with a message: every allocation
+     * of the step fails in turn; a failed step leaves the record as it was
+     * and returns no message. */
+    velstatus_status st;
+    velstatus_policy vel = velstatus_policy_velero();
+    for (long n = 0;; n++) {
+        vs_failalloc fa;
+        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, -1);
+        velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+        velstatus_op_progress p;
+        velstatus_op_progress_init(&p, sizeof p);
+        p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
+        p.err = "disk quota exceeded";
+        p.err_len = strlen(p.err);
+        p.description = "a new description";
+        p.description_len = strlen(p.description);
+        char *msg = (char *)&p; /* must be reset */
+        size_t mlen = 99;
+        uint32_t f = 0;
+        fa.fail_at = n;
+        st = velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL);
+        fa.fail_at = -1;
+        long failed = fa.failed;
+        const velstatus_op *op = velstatus_oplist_at(list, 0);
+        if (st == VELSTATUS_OK) {
+            ck_assert_str_eq(msg, "disk quota exceeded, plugin: velero.io/csi");
+            ck_assert_uint_eq(mlen, strlen(msg));
+            ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_FAILED);
+            velstatus_free(ctx, msg);
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
+            ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_IN_PROGRESS);
+            size_t len = 9;
+            velstatus_op_error(op, &len);
+            ck_assert_uint_eq(len, 0);
+        }
+        velstatus_oplist_free(list);
+        ck_assert_int_eq(fa.live, 0);
+        velstatus_ctx_free(ctx);
+        if (failed == 0) {
+            ck_assert_int_eq(st, VELSTATUS_OK);
+            break;
+        }
+        ck_assert_msg(n < 1000, "did not terminate");
+    }
+}
+END_TEST
+
+static int answer_with_the_stored_text(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    const velstatus_op *op = velstatus_oplist_at(list, index);
+    velstatus_op_progress p;
+    (void)ud;
+    velstatus_op_progress_init(&p, sizeof p);
+    p.description = velstatus_op_description(op, &p.description_len);
+    p.operation_units = velstatus_op_operation_units(op, &p.operation_units_len);
+    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+START_TEST(an_answer_repeating_the_stored_texts_changes_nothing)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_DESCRIPTION, "copying", 7, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_OPERATION_UNITS, "Bytes", 5, NULL),
+                     VELSTATUS_OK);
+    velstatus_plugin_client c;
+    velstatus_plugin_client_init(&c, sizeof c);
+    c.progress = answer_with_the_stored_text;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.now_ns = NOW_NS;
+    velstatus_reconcile_result *res = NULL;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_reconcile_result_changes(res), 0);
+    ck_assert_str_eq(velstatus_op_description(velstatus_oplist_at(list, 0), NULL), "copying");
+    velstatus_reconcile_result_free(res);
+    /* A New record with no report is refused too. */
+    uint32_t f = 0;
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, "New", 3, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, NULL, NULL),
+                     VELSTATUS_E_INVALID);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations_edges");
@@ -916,6 +1007,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reply_misuse_and_failing_callbacks);
     tcase_add_test(tc, cancel_answers_nil_empty_error_or_no_callback);
     tcase_add_test(tc, more_argument_checks);
+    tcase_add_test(tc, step_failing_an_operation_out_of_memory);
+    tcase_add_test(tc, an_answer_repeating_the_stored_texts_changes_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
