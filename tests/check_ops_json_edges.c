@@ -357,6 +357,28 @@ START_TEST(json_text_rules_for_strings_numbers_and_literals)
 }
 END_TEST
 
+START_TEST(long_unknown_keys_and_lone_unknown_members_round_trip)
+{
+    /* A key longer than any known one is unknown and kept; an object whose
+     * only member is unknown is written with that member alone. */
+    char key[300], in[1024];
+    memset(key, 'q', 200);
+    key[200] = '\0';
+    snprintf(in, sizeof in,
+             "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\","
+             "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},"
+             "\"operationID\":\"\",\"postOperationItems\":null,\"%s\":true},\"status\":{\"x\":1}}]\n",
+             key);
+    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_oplist *list = decode(ctx, in);
+    char *out = encode(list);
+    ck_assert_str_eq(out, in);
+    velstatus_free(ctx, out);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("ops_json_edges");
@@ -370,6 +392,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reports_message_cuts_a_long_id_to_120_bytes);
     tcase_add_test(tc, reports_empty_maps_entries_and_bad_arguments);
     tcase_add_test(tc, json_text_rules_for_strings_numbers_and_literals);
+    tcase_add_test(tc, long_unknown_keys_and_lone_unknown_members_round_trip);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -282,6 +282,9 @@ static const bad_bsls bad_cases[] = {
     {"{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}"},
     {"\"text\"", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got a string", "\"text\""},
     {"null", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got null", "null"},
+    {"[{\"metadata\":{\"name\":\"a\"}},null]", VELSTATUS_E_SCHEMA,
+     "[1]: expected a BackupStorageLocation object, got null", "null]"},
+    {"{\"items\": null}", VELSTATUS_E_SCHEMA, "items: expected an array, got null", "null}"},
     /* The position is found past whitespace of every kind, scalar, string
      * (with escaped quotes), object and array siblings. */
     {"{\r\n\t\"apiVersion\" : \"v\\\"1\", \"n\": -1.5e3, \"meta\": {\"a\": [1, {\"b\": \"]\"}]},\r\n"
@@ -495,6 +498,31 @@ START_TEST(step_without_publish_or_outputs)
 }
 END_TEST
 
+START_TEST(bsl_decode_refuses_text_after_the_value_and_ignores_long_keys)
+{
+    static const char nul_after[] = "[]\0";
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    char json[512], key[200];
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, "[] x", 4, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, nul_after, 3, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 0, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(set);
+    /* A key longer than any the decoder knows is an unknown key, ignored. */
+    memset(key, 'k', 150);
+    key[150] = '\0';
+    snprintf(json, sizeof json, "[{\"%s\":1,\"metadata\":{\"name\":\"a\",\"%s\":2}}]", key, key);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, json, strlen(json), &err), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("server_status_edges");
@@ -510,6 +538,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, tracker_and_verdict_argument_checks);
     tcase_add_test(tc, tracker_matches_a_model_under_random_upserts_and_deletes);
     tcase_add_test(tc, step_without_publish_or_outputs);
+    tcase_add_test(tc, bsl_decode_refuses_text_after_the_value_and_ignores_long_keys);
     suite_add_tcase(s, tc);
     return s;
 }
