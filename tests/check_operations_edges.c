@@ -88,11 +88,9 @@ END_TEST
 START_TEST(lookup_error_reconcile_out_of_memory)
 {
     velstatus_status st;
-    /* The list is built on a normal ctx; only the pass's allocations fail. */
-    for (long n = 0;; n++) {
-        vs_failalloc fa;
-        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, -1);
-        char *text = NULL;
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        /* The list is built without failures; only the pass's allocations fail. */
+        VS_FAILALLOC_PAUSE(fa);
         velstatus_oplist *list = one_op(ctx, odd_action, "op-1", HOUR_NS);
         velstatus_plugin_client client;
         velstatus_reconcile_options o;
@@ -102,39 +100,26 @@ START_TEST(lookup_error_reconcile_out_of_memory)
         velstatus_reconcile_options_init(&o, sizeof o);
         o.now_ns = NOW_NS;
         o.policy = &velero;
-        fa.fail_at = fa.count + n;
+        VS_FAILALLOC_RESUME(fa);
         st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL);
-        fa.fail_at = -1;
+        VS_FAILALLOC_PAUSE_AGAIN(fa);
+        const velstatus_op *op = velstatus_oplist_at(list, 0);
+        size_t len = 0;
+        const char *e = velstatus_op_error(op, &len);
         if (st == VELSTATUS_OK) {
-            size_t len = 0;
-            const char *e = velstatus_op_error(velstatus_oplist_at(list, 0), &len);
-            text = velstatus__strndup(ctx, e, len);
-            ck_assert_str_eq(text, odd_quoted);
-            velstatus_free(ctx, text);
+            ck_assert(len == strlen(odd_quoted) && memcmp(e, odd_quoted, len) == 0);
         } else {
-            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
             ck_assert_ptr_null(res);
             /* Never half-updated: the record is as it was, or fully stepped
              * (the failure came after its step, as with a host error). */
-            const velstatus_op *op = velstatus_oplist_at(list, 0);
-            size_t len = 0;
-            const char *e = velstatus_op_error(op, &len);
             if (velstatus_op_phase_value(op) == VELSTATUS_OP_PHASE_IN_PROGRESS)
                 ck_assert_uint_eq(len, 0);
             else
                 ck_assert(len == strlen(odd_quoted) && memcmp(e, odd_quoted, len) == 0);
         }
-        long failed = fa.failed;
         velstatus_reconcile_result_free(res);
         velstatus_oplist_free(list);
-        ck_assert_int_eq(fa.live, 0);
-        velstatus_ctx_free(ctx);
-        if (failed == 0) {
-            ck_assert_int_eq(st, VELSTATUS_OK);
-            break;
-        }
-        ck_assert_msg(n < 10000, "did not terminate");
-    }
+    } VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -520,17 +505,16 @@ START_TEST(reconcile_with_reports_out_of_memory)
         velstatus_reconcile_result_free(res);
         velstatus_oplist_free(list);
     }
-    for (long n = 0;; n++) {
-        vs_failalloc fa;
-        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, -1);
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx) {
         velstatus_oplist *list = NULL;
         velstatus_reconcile_result *res = NULL;
+        VS_FAILALLOC_PAUSE(fa);
         ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, ops, ops_len, NULL),
                          VELSTATUS_OK);
-        fa.fail_at = n;
-        velstatus_status st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL);
-        fa.fail_at = -1;
-        long failed = fa.failed;
+        VS_FAILALLOC_RESUME(fa);
+        st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL);
+        VS_FAILALLOC_PAUSE_AGAIN(fa);
         if (st == VELSTATUS_OK) {
             char *got = NULL;
             ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(res), want_canceled);
@@ -538,19 +522,11 @@ START_TEST(reconcile_with_reports_out_of_memory)
             ck_assert_str_eq(got, want);
             velstatus_free(ctx, got);
         } else {
-            ck_assert_msg(st == VELSTATUS_E_NOMEM, "allocation %ld: %s", n, velstatus_status_name(st));
             ck_assert_ptr_null(res);
         }
         velstatus_reconcile_result_free(res);
         velstatus_oplist_free(list);
-        ck_assert_int_eq(fa.live, 0);
-        velstatus_ctx_free(ctx);
-        if (failed == 0) {
-            ck_assert_int_eq(st, VELSTATUS_OK);
-            break;
-        }
-        ck_assert_msg(n < 10000, "did not terminate");
-    }
+    } VS_FAILALLOC_END(fa, ctx, st);
     velstatus_free(plain, want);
     velstatus_op_reports_free(reports);
     velstatus_ctx_free(plain);
@@ -898,10 +874,10 @@ START_TEST(step_failing_an_operation_out_of_memory)
      * and returns no message. */
     velstatus_status st;
     velstatus_policy vel = velstatus_policy_velero();
-    for (long n = 0;; n++) {
-        vs_failalloc fa;
-        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, -1);
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        VS_FAILALLOC_PAUSE(fa);
         velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+        VS_FAILALLOC_RESUME(fa);
         velstatus_op_progress p;
         velstatus_op_progress_init(&p, sizeof p);
         p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
@@ -912,10 +888,8 @@ START_TEST(step_failing_an_operation_out_of_memory)
         char *msg = (char *)&p; /* must be reset */
         size_t mlen = 99;
         uint32_t f = 0;
-        fa.fail_at = n;
         st = velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL);
-        fa.fail_at = -1;
-        long failed = fa.failed;
+        VS_FAILALLOC_PAUSE_AGAIN(fa);
         const velstatus_op *op = velstatus_oplist_at(list, 0);
         if (st == VELSTATUS_OK) {
             ck_assert_str_eq(msg, "disk quota exceeded, plugin: velero.io/csi");
@@ -923,21 +897,13 @@ START_TEST(step_failing_an_operation_out_of_memory)
             ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_FAILED);
             velstatus_free(ctx, msg);
         } else {
-            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
             ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_IN_PROGRESS);
             size_t len = 9;
             velstatus_op_error(op, &len);
             ck_assert_uint_eq(len, 0);
         }
         velstatus_oplist_free(list);
-        ck_assert_int_eq(fa.live, 0);
-        velstatus_ctx_free(ctx);
-        if (failed == 0) {
-            ck_assert_int_eq(st, VELSTATUS_OK);
-            break;
-        }
-        ck_assert_msg(n < 1000, "did not terminate");
-    }
+    } VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
