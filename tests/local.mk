@@ -66,3 +66,16 @@ tests_check_core_edges_SOURCES = tests/check_core_edges.c $(VS_TEST_COMMON)
 tests_check_core_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_core_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_core_edges_LDADD = $(VS_TEST_LDADD)
+
+# The decoders of untrusted JSON: the scanner and the issue-10 regressions.
+VS_CHECK_PROGS += tests/check_json_decode
+VS_SH_TESTS += tests/cli-json-decode.sh
+tests_check_json_decode_SOURCES = tests/check_json_decode.c $(VS_TEST_COMMON)
+tests_check_json_decode_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_json_decode_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_json_decode_LDADD = $(VS_TEST_LDADD)
+VS_CHECK_PROGS += tests/check_json_oom
+tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
+tests_check_json_oom_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_json_oom_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_json_oom_LDADD = $(VS_TEST_LDADD)
