@@ -379,6 +379,23 @@ START_TEST(long_unknown_keys_and_lone_unknown_members_round_trip)
 }
 END_TEST
 
+START_TEST(reports_unknown_key_is_named_cut_to_120_bytes)
+{
+    char key[200], json[400], want[200];
+    memset(key, 'z', 150);
+    key[150] = '\0';
+    snprintf(json, sizeof json, "{\"op-1\":{\"%s\":1}}", key);
+    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_op_reports *r = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, json, strlen(json), &err), VELSTATUS_E_SCHEMA);
+    snprintf(want, sizeof want, "[\"op-1\"].%.120s: unknown key", key);
+    ck_assert_msg(strncmp(err.message, want, strlen(want)) == 0, "%s", err.message);
+    ck_assert_ptr_null(r);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("ops_json_edges");
@@ -393,6 +410,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reports_empty_maps_entries_and_bad_arguments);
     tcase_add_test(tc, json_text_rules_for_strings_numbers_and_literals);
     tcase_add_test(tc, long_unknown_keys_and_lone_unknown_members_round_trip);
+    tcase_add_test(tc, reports_unknown_key_is_named_cut_to_120_bytes);
     suite_add_tcase(s, tc);
     return s;
 }

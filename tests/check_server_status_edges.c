@@ -280,6 +280,14 @@ static const bad_bsls bad_cases[] = {
     {"{\"kind\":\"PodList\",\"items\":[]}", VELSTATUS_E_SCHEMA,
      "kind: expected \"List\" or \"BackupStorageLocationList\", got \"PodList\"", "\"PodList\""},
     {"{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}"},
+    /* The quoted value ends where the JSON string ends (it is not read as a
+     * C string running on into the rest of the input). */
+    {"[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"RO\",\"x\":1}}]", VELSTATUS_E_SCHEMA,
+     "[0].spec.accessMode: expected \"ReadOnly\" or \"ReadWrite\", got \"RO\"", "\"RO\""},
+    {"[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"a\",\"uid\":\"u\"}}]", VELSTATUS_E_SCHEMA,
+     "[1].metadata.name: duplicate name \"a\"", "\"a\",\"uid"},
+    {"{\"kind\":\"Pods\",\"items\":[],\"x\":\"y\"}", VELSTATUS_E_SCHEMA,
+     "kind: expected \"List\" or \"BackupStorageLocationList\", got \"Pods\"", "\"Pods\""},
     {"\"text\"", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got a string", "\"text\""},
     {"null", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got null", "null"},
     {"[{\"metadata\":{\"name\":\"a\"}},null]", VELSTATUS_E_SCHEMA,
@@ -507,7 +515,9 @@ START_TEST(bsl_decode_refuses_text_after_the_value_and_ignores_long_keys)
     char json[512], key[200];
     ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, "[] x", 4, &err), VELSTATUS_E_PARSE);
+    ck_assert_uint_eq(err.offset, 3);
     ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, nul_after, 3, &err), VELSTATUS_E_PARSE);
+    ck_assert_uint_eq(err.offset, 2);
     ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 0, &err), VELSTATUS_E_PARSE);
     ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_null(set);
