@@ -63,6 +63,9 @@ cli_reader *cli_reader_open(const char *cmd, const char *path);
  * Returns the count, 0 at the end, -1 after printing a message (an OS error,
  * a corrupt or truncated gzip stream with its byte offset, --max-input). */
 long cli_reader_read(cli_reader *r, char *buf, size_t n);
+/* Lifts the --max-input bound of a stream whose total size is unbounded (a
+ * watch); its consumer bounds each object instead. */
+void cli_reader_unbounded(cli_reader *r);
 /* The input's name for messages ("stdin" or the path). */
 const char *cli_reader_name(const cli_reader *r);
 void cli_reader_close(cli_reader *r);
@@ -100,6 +103,13 @@ void cli_put_text(FILE *f, const char *s, size_t n);
 
 /* cli_put_text() to stdout, then a newline if s does not end with one. */
 void cli_print_line(const char *s, size_t n);
+
+/* --exit-status: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady. */
+int cli_status_exit(velstatus_server_status s);
+
+/* server-status --watch over FILE or stdin (tools/cmd_watch.c). */
+int cli_watch(const char *cmd, const char *path, const velstatus_server_status_options *opts, const char *now_s,
+              cli_format fmt, int strict, int exit_status);
 
 /* Subcommands: each returns the process exit code. argv[0] is the
  * subcommand name. */

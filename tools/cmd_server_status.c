@@ -9,7 +9,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: velstatus server-status [--default-location NAME] [--stale-after DURATION [--now RFC3339]]\n"
-               "                              [--three-state] [-o text|json] [FILE|-]\n"
+               "                              [--three-state] [--exit-status] [--watch [--strict]]\n"
+               "                              [-o text|json] [FILE|-]\n"
                "\n"
                "Classifies the BackupStorageLocations in FILE (or stdin), the output of\n"
                "`kubectl get backupstoragelocations -o json` (a List, an array or one BSL),\n"
@@ -23,15 +24,23 @@ static void usage(FILE *f)
                "                           longer ago than this, or never, counts as pending\n"
                "  --three-state            report NotReady as Waiting\n"
                "  -o text|json             one line for people (default), or JSON\n"
+               "  --exit-status            exit with the status: 0 Ready, 1 PartiallyReady,\n"
+               "                           4 Waiting, 5 NotReady (a readiness probe)\n"
+               "  --watch                  read a watch stream (`kubectl get bsl -n velero --watch\n"
+               "                           [--output-watch-events] -o json`) and print one line,\n"
+               "                           with the time, each time the status or the reasons\n"
+               "                           change (-o json: the verdict plus \"observedAt\")\n"
+               "  --strict                 with --watch, a malformed event is fatal (exit 2)\n"
                "\n"
-               "Exit status: 0 whatever the status, 2 bad input or usage.\n");
+               "Exit status: 0 whatever the status (with --exit-status, the status's code),\n"
+               "2 bad input or usage, 3 a watch ERROR event (list again and restart).\n");
 }
 
 int cmd_server_status(int argc, char **argv)
 {
     const char *cmd = "server-status";
     const char *defloc = NULL, *now_s = NULL, *stale_s = NULL, *fmt_s = "text", *path = NULL;
-    int three_state = 0, rc = CLI_BAD_INPUT;
+    int three_state = 0, watch = 0, strict = 0, exit_status = 0, rc = CLI_BAD_INPUT;
     cli_format fmt;
     velstatus_error err;
     velstatus_server_status_options opts;
@@ -44,7 +53,8 @@ int cmd_server_status(int argc, char **argv)
     {
         const cli_opt o[] = {{"--default-location", 0, &defloc, NULL}, {"--now", 0, &now_s, NULL},
                              {"--stale-after", 0, &stale_s, NULL},     {"--three-state", 0, NULL, &three_state},
-                             CLI_OPT_OUTPUT(&fmt_s)};
+                             {"--watch", 0, NULL, &watch},             {"--strict", 0, NULL, &strict},
+                             {"--exit-status", 0, NULL, &exit_status}, CLI_OPT_OUTPUT(&fmt_s)};
         int npos, r = cli_parse(cmd, argc, argv, o, sizeof o / sizeof o[0], &path, 1, &npos);
         if (r != 0) {
             if (r > 0)
@@ -71,6 +81,10 @@ int cmd_server_status(int argc, char **argv)
             return cli_fail(cmd, "--stale-after must not be negative, not \"%s\"", stale_s);
     }
 
+    if (strict && !watch)
+        return cli_fail(cmd, "--strict goes with --watch");
+    if (watch)
+        return cli_watch(cmd, path, &opts, now_s, fmt, strict, exit_status);
     input = cli_read_input(cmd, path, &len);
     if (!input)
         return CLI_BAD_INPUT;
@@ -96,7 +110,7 @@ int cmd_server_status(int argc, char **argv)
         printf("%s: %s\n", velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
                velstatus_server_verdict_message(v));
     }
-    rc = CLI_OK;
+    rc = exit_status ? cli_status_exit(velstatus_server_verdict_status(v)) : CLI_OK;
 done:
     velstatus_free(ctx, out);
     velstatus_server_verdict_free(v);

@@ -21,7 +21,13 @@ struct cli_reader {
     size_t pending;      /* plain mode: bytes of in[] read ahead (the magic check) not yet handed out */
     uint64_t in_off;     /* compressed bytes consumed by inflate */
     uint64_t out_total;  /* bytes handed out */
+    uint64_t limit;      /* --max-input */
 };
+
+void cli_reader_unbounded(cli_reader *r)
+{
+    r->limit = UINT64_MAX;
+}
 
 const char *cli_reader_name(const cli_reader *r)
 {
@@ -51,6 +57,7 @@ cli_reader *cli_reader_open(const char *cmd, const char *path)
         return NULL;
     }
     r->cmd = cmd;
+    r->limit = cli_max_input;
     r->is_stdin = path == NULL || strcmp(path, "-") == 0;
     r->name = r->is_stdin ? "stdin" : path;
     r->fd = r->is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
@@ -154,7 +161,7 @@ long cli_reader_read(cli_reader *r, char *buf, size_t n)
     } else {
         got = raw_read(r, (unsigned char *)buf, n > 65536 ? 65536 : n);
     }
-    if (got > 0 && (r->out_total += (uint64_t)got) > cli_max_input)
+    if (got > 0 && (r->out_total += (uint64_t)got) > r->limit)
         return over_limit(r);
     return got;
 }

@@ -6,12 +6,15 @@ tools_velstatus_SOURCES = \
 	tools/cli.h \
 	tools/cli.c \
 	tools/input.c \
+	tools/watch_stream.h \
+	tools/watch_stream.c \
+	tools/cmd_watch.c \
 	tools/cmd_phase.c \
 	tools/cmd_server_status.c \
 	tools/cmd_operations.c \
 	tools/cmd_progress.c \
 	tools/cmd_retry.c
-tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
+tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
 tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(ZLIB_CFLAGS)
 tools_velstatus_LDADD = lib/libvelstatus.la $(JANSSON_LIBS) $(ZLIB_LIBS)
 
