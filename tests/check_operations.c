@@ -660,6 +660,179 @@ START_TEST(reports_fail_cleanly_without_memory)
 }
 END_TEST
 
+/* ---- velstatus_oplist_write_json: the text in chunks ---- */
+
+/* What a sink received: the bytes, the chunk count and sizes, and when to fail. */
+typedef struct sink_log {
+    char *p;
+    size_t len, cap;
+    size_t calls, max_chunk;
+    size_t fail_on; /* 1-based call that returns fail_rc; 0 never */
+    int fail_rc;
+    int ends_ok;    /* every chunk but the last ended after a record ('}') */
+    char last;      /* last byte of the previous chunk */
+} sink_log;
+
+static int log_sink(void *userdata, const char *data, size_t len)
+{
+    sink_log *s = userdata;
+    ck_assert_uint_gt(len, 0);
+    if (s->calls > 0 && s->last != '}')
+        s->ends_ok = 0;
+    s->calls++;
+    if (s->fail_on != 0 && s->calls == s->fail_on)
+        return s->fail_rc;
+    ck_assert_msg(s->fail_on == 0 || s->calls < s->fail_on, "called after failing");
+    if (s->len + len > s->cap) {
+        s->cap = (s->len + len) * 2;
+        s->p = realloc(s->p, s->cap);
+        ck_assert_ptr_nonnull(s->p);
+    }
+    memcpy(s->p + s->len, data, len);
+    s->len += len;
+    if (len > s->max_chunk)
+        s->max_chunk = len;
+    s->last = data[len - 1];
+    return 0;
+}
+
+/* n records of varying size (0 to about 1.5 KiB of description, kept
+ * unknown keys with characters Go escapes), so the 64 KiB chunk boundary
+ * falls after many different records. */
+static char *varied_list_json(size_t n)
+{
+    size_t cap = 64 + n * 1800, len = 0;
+    char *p = malloc(cap);
+    ck_assert_ptr_nonnull(p);
+    len += (size_t)snprintf(p + len, cap - len, "[");
+    for (size_t i = 0; i < n; i++) {
+        size_t d = (i * 733) % 1500;
+        len += (size_t)snprintf(p + len, cap - len, "%s{\"spec\":{\"backupName\":\"b\",\"operationID\":\"op-%zu\"},"
+                                "\"status\":{\"phase\":\"InProgress\",\"description\":\"", i ? "," : "", i);
+        memset(p + len, 'a' + (int)(i % 26), d);
+        len += d;
+        len += (size_t)snprintf(p + len, cap - len, "\"},\"x%zu\":\"<&>\"}", i % 7);
+    }
+    snprintf(p + len, cap - len, "]");
+    return p;
+}
+
+static void assert_chunks_equal_one_shot(const velstatus_oplist *l, velstatus_ctx *ctx)
+{
+    char *whole = NULL;
+    size_t whole_len = 0, max_record = 0;
+    sink_log s = {0};
+    velstatus_error err;
+    s.ends_ok = 1;
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l, NULL), VELSTATUS_OK);
+    err.code = VELSTATUS_E_RANGE; /* success leaves err alone */
+    ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_OK);
+    ck_assert_int_eq(err.code, VELSTATUS_E_RANGE);
+    ck_assert_uint_eq(s.len, whole_len);
+    ck_assert_msg(memcmp(s.p, whole, whole_len) == 0, "chunks differ from the one-shot text");
+    ck_assert_msg(s.ends_ok, "a chunk ended inside a record");
+    for (size_t i = 0, start = 0; i <= whole_len; i++) { /* the largest record, roughly: between commas at depth 1 */
+        if (i == whole_len || whole[i] == ',') {
+            if (i - start > max_record)
+                max_record = i - start;
+            start = i;
+        }
+    }
+    ck_assert_uint_le(s.max_chunk, 65536 + max_record + 2);
+    if (whole_len > 2 * 65536 + 2 * max_record)
+        ck_assert_uint_ge(s.calls, 2);
+    velstatus_free(ctx, whole);
+    free(s.p);
+}
+
+START_TEST(write_json_chunks_are_the_one_shot_text)
+{
+    static const size_t sizes[] = {1, 2, 3, 40, 90, 91, 200, 333, 1000};
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l;
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "null");
+    assert_chunks_equal_one_shot(l, ctx);
+    velstatus_oplist_free(l);
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[]");
+    assert_chunks_equal_one_shot(l, ctx);
+    velstatus_oplist_free(l);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        char *json = varied_list_json(sizes[k]);
+        l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
+        assert_chunks_equal_one_shot(l, ctx);
+        velstatus_oplist_free(l);
+        free(json);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(write_json_stops_when_the_host_fails)
+{
+    velstatus_ctx *ctx = new_ctx();
+    char *json = varied_list_json(400), *whole = NULL;
+    size_t whole_len, chunks;
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
+    velstatus_error err;
+    sink_log all = {0};
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &all, NULL), VELSTATUS_OK);
+    chunks = all.calls;
+    ck_assert_uint_ge(chunks, 3);
+    for (size_t k = 1; k <= chunks; k++) {
+        sink_log s = {0};
+        s.fail_on = k;
+        s.fail_rc = 40 + (int)k;
+        ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_E_HOST);
+        ck_assert_int_eq(err.code, VELSTATUS_E_HOST);
+        ck_assert_int_eq(err.host_code, 40 + (int)k);
+        ck_assert_uint_eq(s.calls, k);
+        ck_assert_uint_lt(s.len, whole_len);
+        ck_assert_int_eq(memcmp(s.p != NULL ? s.p : "", whole, s.len), 0); /* a prefix of the text */
+        free(s.p);
+    }
+    ck_assert_int_eq(velstatus_oplist_write_json(NULL, log_sink, &all, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_write_json(l, NULL, &all, &err), VELSTATUS_E_INVALID);
+    ck_assert_uint_eq(all.calls, chunks);
+    velstatus_free(ctx, whole);
+    velstatus_oplist_free(l);
+    free(all.p);
+    free(json);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(write_json_fails_cleanly_without_memory)
+{
+    velstatus_ctx *plain = new_ctx();
+    char *json = varied_list_json(150), *whole = NULL;
+    size_t whole_len;
+    velstatus_oplist *l0 = decode_ok(plain, VELSTATUS_KIND_BACKUP, json);
+    velstatus_status st;
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l0, NULL), VELSTATUS_OK);
+    ck_assert_uint_gt(whole_len, 2 * 65536);
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *l = NULL;
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, strlen(json), NULL);
+        if (st == VELSTATUS_OK) {
+            sink_log s = {0};
+            velstatus_error err;
+            st = velstatus_oplist_write_json(l, log_sink, &s, &err);
+            if (st != VELSTATUS_OK)
+                ck_assert_int_eq(err.code, VELSTATUS_E_NOMEM);
+            ck_assert_uint_eq(s.len == whole_len, st == VELSTATUS_OK);
+            ck_assert_int_eq(memcmp(s.p != NULL ? s.p : "", whole, s.len), 0);
+            free(s.p);
+            velstatus_oplist_free(l);
+        }
+    } VS_FAILALLOC_END(fa, ctx, st);
+    velstatus_free(plain, whole);
+    velstatus_oplist_free(l0);
+    free(json);
+    velstatus_ctx_free(plain);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations");
@@ -682,6 +855,9 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reports_decode_and_get);
     tcase_add_test(tc, reports_errors);
     tcase_add_test(tc, reports_fail_cleanly_without_memory);
+    tcase_add_test(tc, write_json_chunks_are_the_one_shot_text);
+    tcase_add_test(tc, write_json_stops_when_the_host_fails);
+    tcase_add_test(tc, write_json_fails_cleanly_without_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -113,14 +113,20 @@ static int load_list(const char *cmd, const char *path, const char *kind_s, vels
 
 /* ---- format ---- */
 
+/* The sink of velstatus_oplist_write_json(): the text goes out as it is
+ * encoded, so format holds 64 KiB of it, not the whole output. */
+static int write_stdout(void *userdata, const char *data, size_t len)
+{
+    (void)userdata;
+    return fwrite(data, 1, len, stdout) == len ? 0 : 1;
+}
+
 static int ops_format(int argc, char **argv)
 {
     const char *cmd = "operations format", *kind_s = NULL, *path = NULL;
     velstatus_ctx *ctx;
     velstatus_oplist *list = NULL;
     velstatus_error err;
-    char *out;
-    size_t out_len;
     int rc;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -145,12 +151,11 @@ static int ops_format(int argc, char **argv)
         return cli_fail_err(cmd, "context", &err);
     rc = load_list(cmd, path, kind_s, ctx, &list);
     if (rc == CLI_OK) {
-        if (velstatus_oplist_to_json(&out, &out_len, list, &err) != VELSTATUS_OK) {
+        velstatus_status st = velstatus_oplist_write_json(list, write_stdout, NULL, &err);
+        if (st == VELSTATUS_E_HOST)
+            rc = cli_fail(cmd, "writing the output failed");
+        else if (st != VELSTATUS_OK)
             rc = cli_fail_err(cmd, "encode", &err);
-        } else {
-            fwrite(out, 1, out_len, stdout);
-            velstatus_free(ctx, out);
-        }
     }
     velstatus_oplist_free(list);
     velstatus_ctx_free(ctx);

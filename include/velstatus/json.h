@@ -191,6 +191,42 @@ VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out
 VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const velstatus_oplist *list,
                                                         velstatus_error *err);
 
+/**
+ * @brief The host's sink for text the library hands over in chunks.
+ * @param[in] userdata The pointer the host passed with the callback.
+ * @param[in] data The next bytes of the text (not NUL-terminated; valid only
+ *            during the call).
+ * @param[in] len Their count, at least 1.
+ * @return 0 to go on; any other value stops the call, which then returns
+ *         ::VELSTATUS_E_HOST with the value in velstatus_error::host_code.
+ */
+typedef int (*velstatus_write_fn)(void *userdata, const char *data, size_t len);
+
+/**
+ * @brief Encodes a list as velstatus_oplist_to_json() does, handing the text
+ * to the host in chunks instead of as one string.
+ *
+ * The chunks, in order, are exactly the bytes velstatus_oplist_to_json()
+ * returns (trailing newline included), split at record boundaries: a chunk
+ * is handed over once at least 64 KiB are buffered, and the last one at the
+ * end. So the call holds at most 64 KiB plus one encoded record, whatever
+ * the list's size (10 million `{}` records: 1.8 GB of text in one string,
+ * 64 KiB here). The library does no I/O itself: `write` does.
+ *
+ * On failure the chunks already handed over are the beginning of the text
+ * and no more follow; the host discards them (e.g. writes to a temporary
+ * file that it renames only on ::VELSTATUS_OK).
+ * @param[in] list The list.
+ * @param[in] write The sink, called one or more times.
+ * @param[in] userdata Passed to `write` as it is; may be NULL.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list or write),
+ *         ::VELSTATUS_E_HOST (`write` returned non-zero; host_code holds its
+ *         value) or ::VELSTATUS_E_NOMEM (the chunk buffer could not grow).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velstatus_write_fn write,
+                                                           void *userdata, velstatus_error *err);
+
 
 /**
  * @brief Decodes a map of plugin answers by operation ID (the CLI's
