@@ -167,8 +167,8 @@ static int ops_format(int argc, char **argv)
 /* The problems of one record: at most one per field (the checks below are
  * exclusive per path), so a record has at most PROBLEMS_MAX. The problems
  * are printed record by record as they are found: nothing is kept per
- * problem, only the duplicate-ID table (24 bytes per record while it is
- * built, 16 per duplicate after). */
+ * problem, only the duplicate-ID table (8 bytes per record and qsort's
+ * scratch while it is built, 16 bytes per duplicate after). */
 #define PROBLEMS_MAX 8
 
 /* A value quoted in a problem message: its first EXCERPT_MAX bytes, a NUL as
@@ -222,12 +222,6 @@ static void add_problem(record_problems *ps, const char *section, size_t idx, co
     va_end(ap);
 }
 
-typedef struct id_ref {
-    const char *id;
-    size_t len;
-    size_t index;
-} id_ref;
-
 /* A record whose operation ID an earlier record has: its index, and the
  * index of the nearest earlier record with that ID. */
 typedef struct dup_ref {
@@ -239,16 +233,21 @@ typedef struct dup_table {
     size_t n;
 } dup_table;
 
-static int cmp_ref(const void *a, const void *b)
+/* The list cmp_by_id() reads: qsort() takes no context argument. */
+static const velstatus_oplist *sort_list;
+
+/* Record indices by operation ID, then by index. */
+static int cmp_by_id(const void *a, const void *b)
 {
-    const id_ref *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = n ? memcmp(x->id, y->id, n) : 0;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b, ni, nj;
+    const char *x = velstatus_op_operation_id(velstatus_oplist_at(sort_list, i), &ni);
+    const char *y = velstatus_op_operation_id(velstatus_oplist_at(sort_list, j), &nj);
+    int c = ni && nj ? memcmp(x, y, ni < nj ? ni : nj) : 0;
     if (c != 0)
         return c;
-    if (x->len != y->len)
-        return x->len < y->len ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+    if (ni != nj)
+        return ni < nj ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
 static int cmp_dup(const void *a, const void *b)
@@ -257,41 +256,45 @@ static int cmp_dup(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static int same_id(const id_ref *a, const id_ref *b)
+/* Whether records i and j have the same non-empty operation ID. */
+static int same_id(const velstatus_oplist *list, size_t i, size_t j)
 {
-    return a->len != 0 && a->len == b->len && memcmp(a->id, b->id, a->len) == 0;
+    size_t ni, nj;
+    const char *x = velstatus_op_operation_id(velstatus_oplist_at(list, i), &ni);
+    const char *y = velstatus_op_operation_id(velstatus_oplist_at(list, j), &nj);
+    return ni != 0 && ni == nj && memcmp(x, y, ni) == 0;
 }
 
 /* The records whose non-empty operation ID an earlier record has, in index
- * order. 0, or -1 when out of memory. */
+ * order: the indices sorted by ID (8 bytes per record, and qsort's own
+ * scratch), then the duplicates' pairs. 0, or -1 when out of memory. */
 static int find_duplicates(const velstatus_oplist *list, dup_table *dups)
 {
     size_t n = velstatus_oplist_count(list), k = 0;
-    id_ref *refs;
+    size_t *order;
     dups->v = NULL;
     dups->n = 0;
     if (n < 2)
         return 0;
-    if ((refs = malloc(n * sizeof *refs)) == NULL)
+    if ((order = malloc(n * sizeof *order)) == NULL)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        refs[i].id = velstatus_op_operation_id(velstatus_oplist_at(list, i), &refs[i].len);
-        refs[i].index = i;
-    }
-    qsort(refs, n, sizeof *refs, cmp_ref);
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_list = list;
+    qsort(order, n, sizeof *order, cmp_by_id);
     for (size_t i = 1; i < n; i++)
-        dups->n += same_id(&refs[i], &refs[i - 1]);
+        dups->n += same_id(list, order[i], order[i - 1]);
     if (dups->n != 0 && (dups->v = malloc(dups->n * sizeof *dups->v)) == NULL) {
-        free(refs);
+        free(order);
         return -1;
     }
     for (size_t i = 1; i < n; i++) {
-        if (same_id(&refs[i], &refs[i - 1])) {
-            dups->v[k].index = refs[i].index;
-            dups->v[k++].earlier = refs[i - 1].index;
+        if (same_id(list, order[i], order[i - 1])) {
+            dups->v[k].index = order[i];
+            dups->v[k++].earlier = order[i - 1];
         }
     }
-    free(refs);
+    free(order);
     if (dups->n > 1)
         qsort(dups->v, dups->n, sizeof *dups->v, cmp_dup);
     return 0;
