@@ -757,54 +757,21 @@ static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_o
     velstatus__buf_putc(b, '}');
 }
 
-/* Where velstatus_oplist_write_json() sends its text: the host's callback,
- * called whenever at least WRITE_CHUNK bytes are buffered (after a whole
- * record, so a chunk is larger only by its last record) and at the end. */
-#define WRITE_CHUNK 65536
-typedef struct json_sink {
-    velstatus_write_fn write;
-    void *userdata;
-    velstatus_error *err;
-    velstatus_status st;
-} json_sink;
-
-/* Hands the buffered text to the sink and empties the buffer (keeping its
- * storage); 0, or -1 with s->st set when the buffer failed or the host did. */
-static int sink_flush(velstatus__buf *b, json_sink *s)
-{
-    int rc;
-    if (b->failed) {
-        s->st = velstatus__error_nomem(s->err);
-        return -1;
-    }
-    rc = b->len ? s->write(s->userdata, b->p, b->len) : 0;
-    b->len = 0;
-    if (rc != 0) {
-        s->st = velstatus__error_host(s->err, rc, "write");
-        return -1;
-    }
-    return 0;
-}
-
-/* The whole text of a list into b (sink NULL), or in chunks to the sink;
- * 0, or -1 when the sink failed. */
-static int put_list(velstatus__buf *b, const velstatus_oplist *list, json_sink *sink)
+/* Shared with the CLI's JSON output through the public functions below. */
+static void put_list(velstatus__buf *b, const velstatus_oplist *list)
 {
     size_t i;
     if (list->is_null && list->n == 0) {
         velstatus__buf_puts(b, "null\n");
-        return 0;
+        return;
     }
     velstatus__buf_putc(b, '[');
-    for (i = 0; i < list->n; i++) {
+    for (i = 0; i < list->n && !b->failed; i++) {
         if (i > 0)
             velstatus__buf_putc(b, ',');
         put_record(b, list->kind, &list->ops[i]);
-        if (sink != NULL && (b->len >= WRITE_CHUNK || b->failed) && sink_flush(b, sink) != 0)
-            return -1;
     }
     velstatus__buf_puts(b, "]\n");
-    return 0;
 }
 
 velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const velstatus_oplist *list,
@@ -814,7 +781,7 @@ velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const vel
     if (out == NULL || list == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "list");
     velstatus__buf_init(&b, list->ctx);
-    put_list(&b, list, NULL);
+    put_list(&b, list);
     return velstatus__buf_finish(&b, out, out_len, err);
 }
 
@@ -822,18 +789,16 @@ velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velst
                                              velstatus_error *err)
 {
     velstatus__buf b;
-    json_sink sink;
+    velstatus_status st = VELSTATUS_OK;
     if (list == NULL || write == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", list == NULL ? "list" : "write");
-    sink.write = write;
-    sink.userdata = userdata;
-    sink.err = err;
-    sink.st = VELSTATUS_OK;
     velstatus__buf_init(&b, list->ctx);
-    if (put_list(&b, list, &sink) == 0)
-        sink_flush(&b, &sink);
+    velstatus__buf_set_sink(&b, write, userdata);
+    put_list(&b, list);
+    if (!velstatus__buf_drain(&b))
+        st = b.sink_rc != 0 ? velstatus__error_host(err, b.sink_rc, "write") : velstatus__error_nomem(err);
     velstatus__buf_reset(&b);
-    return sink.st;
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */

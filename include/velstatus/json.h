@@ -207,11 +207,13 @@ typedef int (*velstatus_write_fn)(void *userdata, const char *data, size_t len);
  * to the host in chunks instead of as one string.
  *
  * The chunks, in order, are exactly the bytes velstatus_oplist_to_json()
- * returns (trailing newline included), split at record boundaries: a chunk
- * is handed over once at least 64 KiB are buffered, and the last one at the
- * end. So the call holds at most 64 KiB plus one encoded record, whatever
- * the list's size (10 million `{}` records: 1.8 GB of text in one string,
- * 64 KiB here). The library does no I/O itself: `write` does.
+ * returns (trailing newline included), split wherever the 64 KiB buffer
+ * fills (a chunk may end inside a record or a string). The call's memory is
+ * that buffer, whatever the list's size or the length of its strings; a run
+ * of 64 KiB or more of a string that needs no escaping is handed over
+ * straight from the list, uncopied. (10,000,000 `{}` records are 1.92 GB of
+ * text: one string from velstatus_oplist_to_json(), 64 KiB here.) The
+ * library does no I/O itself: `write` does.
  *
  * On failure the chunks already handed over are the beginning of the text
  * and no more follow; the host discards them (e.g. writes to a temporary
