@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "velstatus_private.h"
+#include "util_array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,7 +262,7 @@ void velstatus__buf_set_sink(velstatus__buf *b, int (*sink)(void *, const char *
 static int buf_emit(velstatus__buf *b, const char *s, size_t len)
 {
     int rc = len ? b->sink(b->sink_userdata, s, len) : 0;
-    if (rc != 0) {
+    if (rc < 0) { /* doc/conventions.md §2: negative is failure */
         b->sink_rc = rc;
         b->failed = 1;
         return 0;
@@ -280,7 +282,6 @@ int velstatus__buf_drain(velstatus__buf *b)
 
 static int buf_reserve(velstatus__buf *b, size_t extra)
 {
-    size_t need, cap;
     char *p;
     if (b->failed)
         return 0;
@@ -288,26 +289,15 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
         b->failed = 1;
         return 0;
     }
-    need = b->len + extra + 1;
-    if (need <= b->cap)
-        return 1;
-    if (b->sink && b->len + extra >= VELSTATUS__BUF_CHUNK) {
-        if (!velstatus__buf_drain(b))
-            return 0;
-        need = extra + 1;
-        if (need <= b->cap)
-            return 1;
-    }
-    cap = b->cap ? b->cap : 64;
-    while (cap < need)
-        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    p = velstatus__realloc(b->ctx, b->p, cap);
+    if (b->sink && b->len + extra + 1 > b->cap && b->len + extra >= VELSTATUS__BUF_CHUNK &&
+        !velstatus__buf_drain(b))
+        return 0; /* with a sink: hand over what is buffered rather than grow past a chunk */
+    p = velstatus__array_reserve(b->ctx, b->p, &b->cap, b->len + extra + 1, 1, 64);
     if (!p) {
         b->failed = 1;
         return 0;
     }
     b->p = p;
-    b->cap = cap;
     return 1;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal helpers shared by the library's modules. Not installed.
  * Every non-static symbol here is named velstatus__<module>_<verb>. */
 #ifndef VELSTATUS_PRIVATE_H
@@ -79,7 +80,7 @@ void velstatus__sized_init(void *p, size_t struct_size, const void *defaults, si
  * With a sink (velstatus__buf_set_sink) the buffer does not grow past
  * VELSTATUS__BUF_CHUNK: it hands its contents to the sink instead, and an
  * append of at least that many bytes goes to the sink directly; a sink's
- * non-zero return is kept in sink_rc and sets `failed`. */
+ * negative return is kept in sink_rc and sets `failed`. */
 enum { VELSTATUS__BUF_CHUNK = 65536 };
 typedef struct velstatus__buf {
     velstatus_ctx *ctx;

@@ -1,4 +1,5 @@
-/* Operation lists: the itemoperations codec (SPEC-velero §2.1), the record
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Operation lists: the itemoperations codec (doc/velero-behaviour.md §2.1), the record
  * getters and builders, and the plugin-answer map. The state machine is
  * tested in check_operations_machine.c. */
 #include <check.h>
@@ -67,7 +68,7 @@ static void assert_decode_fails(velstatus_kind kind, const char *json, velstatus
     velstatus_ctx_free(ctx);
 }
 
-/* SPEC §2.1 "Full example", exactly as Go's json.Encoder writes it. */
+/* doc/velero-behaviour.md §2.1 "Full example", exactly as Go's json.Encoder writes it. */
 START_TEST(spec_example_round_trips_byte_identically)
 {
     size_t len;
@@ -137,7 +138,7 @@ START_TEST(spec_example_round_trips_byte_identically)
 }
 END_TEST
 
-/* The restore record of SPEC §2.1, and the examples shipped in examples/. */
+/* The restore record of doc/velero-behaviour.md §2.1, and the examples shipped in examples/. */
 START_TEST(restore_record_and_examples_round_trip)
 {
     static const char restore[] =
@@ -432,7 +433,7 @@ START_TEST(decode_and_encode_fail_cleanly_without_memory)
 }
 END_TEST
 
-/* A list built through the API encodes as Velero writes a new record (SPEC §2.3). */
+/* A list built through the API encodes as Velero writes a new record (doc/velero-behaviour.md §2.3). */
 START_TEST(builders_and_setters)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -670,16 +671,15 @@ typedef struct sink_log {
     size_t fail_on; /* 1-based call that returns fail_rc; 0 never */
     int fail_rc;
     size_t big;     /* chunks over 64 KiB */
+    int failed;     /* it returned a negative value */
 } sink_log;
 
 static int log_sink(void *userdata, const char *data, size_t len)
 {
     sink_log *s = userdata;
     ck_assert_uint_gt(len, 0);
+    ck_assert_msg(!s->failed, "called after failing");
     s->calls++;
-    if (s->fail_on != 0 && s->calls == s->fail_on)
-        return s->fail_rc;
-    ck_assert_msg(s->fail_on == 0 || s->calls < s->fail_on, "called after failing");
     if (s->len + len > s->cap) {
         s->cap = (s->len + len) * 2;
         s->p = realloc(s->p, s->cap);
@@ -690,6 +690,10 @@ static int log_sink(void *userdata, const char *data, size_t len)
     if (len > s->max_chunk)
         s->max_chunk = len;
     s->big += len > 65536;
+    if (s->fail_on != 0 && s->calls == s->fail_on) {
+        s->failed = s->fail_rc < 0;
+        return s->fail_rc;
+    }
     return 0;
 }
 
@@ -811,13 +815,22 @@ START_TEST(write_json_stops_when_the_host_fails)
     for (size_t k = 1; k <= chunks; k++) {
         sink_log s = {0};
         s.fail_on = k;
-        s.fail_rc = 40 + (int)k;
+        s.fail_rc = -40 - (int)k;
         ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_E_HOST);
         ck_assert_int_eq(err.code, VELSTATUS_E_HOST);
-        ck_assert_int_eq(err.host_code, 40 + (int)k);
+        ck_assert_int_eq(err.host_code, -40 - (int)k);
         ck_assert_uint_eq(s.calls, k);
-        ck_assert_uint_lt(s.len, whole_len);
-        ck_assert_int_eq(memcmp(s.p != NULL ? s.p : "", whole, s.len), 0); /* a prefix of the text */
+        ck_assert_uint_eq(s.len < whole_len, k < chunks);
+        ck_assert_int_eq(memcmp(s.p, whole, s.len), 0); /* a prefix of the text */
+        free(s.p);
+    }
+    { /* a positive return is success (doc/conventions.md §2): the whole text follows */
+        sink_log s = {0};
+        s.fail_on = 1;
+        s.fail_rc = 1;
+        ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_OK);
+        ck_assert_uint_eq(s.calls, chunks);
+        ck_assert_uint_eq(s.len, whole_len);
         free(s.p);
     }
     ck_assert_int_eq(velstatus_oplist_write_json(NULL, log_sink, &all, &err), VELSTATUS_E_INVALID);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An allocator that fails the Nth allocation, and counts live blocks, for
  * the fail-every-allocation-in-turn loops (expat's alloc_tests). */
 #ifndef VS_TEST_FAILALLOC_H
@@ -49,5 +50,18 @@ velstatus_ctx *vs_failalloc_ctx(vs_failalloc *fa, long fail_at);
                       (int)(st), velstatus_status_name(st));                                         \
         ck_assert_msg(vs__n < 100000, "failalloc loop did not terminate");                           \
     }
+
+/*
+ * Inside a VS_FAILALLOC_LOOP body: allocations between VS_FAILALLOC_PAUSE(fa)
+ * and VS_FAILALLOC_RESUME(fa) never fail and are not counted, for the setup a
+ * body needs before the call under test (a list to reconcile, say); after the
+ * call, VS_FAILALLOC_PAUSE_AGAIN(fa) stops failing for the checks. Use each
+ * once per body.
+ */
+#define VS_FAILALLOC_PAUSE(fa)                                                                       \
+    long vs__armed = (fa).fail_at;                                                                   \
+    (fa).fail_at = -1
+#define VS_FAILALLOC_RESUME(fa) ((fa).fail_at = vs__armed)
+#define VS_FAILALLOC_PAUSE_AGAIN(fa) ((fa).fail_at = -1)
 
 #endif

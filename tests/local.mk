@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tests: one check binary per area (TAP through automake's tap-driver) and
 # shell tests (exit status: 0 pass, 77 skip, else fail).
 VS_TEST_COMMON = tests/harness.c tests/harness.h tests/failalloc.c tests/failalloc.h
@@ -5,7 +6,7 @@ VS_TEST_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_src
 VS_TEST_CFLAGS_ALL = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 VS_TEST_LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
 
-VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi
+VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi tests/check_util
 
 tests_check_core_SOURCES = tests/check_core.c $(VS_TEST_COMMON)
 tests_check_core_CPPFLAGS = $(VS_TEST_CPPFLAGS)
@@ -27,7 +28,15 @@ tests_check_abi_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_abi_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_abi_LDADD = $(VS_TEST_LDADD)
 
+tests_check_util_SOURCES = tests/check_util.c $(VS_TEST_COMMON)
+tests_check_util_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_util_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_util_LDADD = $(VS_TEST_LDADD)
+
+VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
+# Release hygiene: license lines, and no reference to files outside the tree.
+VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
 
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
@@ -39,7 +48,7 @@ AM_TESTS_ENVIRONMENT = \
 	VELSTATUS='$(abs_top_builddir)/tools/velstatus'; export VELSTATUS; \
 	PKG_CONFIG_PATH='$(abs_top_builddir)/pkgconfig'; export PKG_CONFIG_PATH; \
 	PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \
-	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
+	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS) $(VS_COVERAGE_LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
 	PYTHON='$(PYTHON)'; export PYTHON; GO='$(GO)'; export GO; \
 	DOXYGEN='$(DOXYGEN)'; export DOXYGEN; \
 	VS_SANITIZERS='$(enable_sanitizers)'; export VS_SANITIZERS; \
@@ -52,6 +61,20 @@ VALGRIND_SUPPRESSIONS_FILES = $(top_srcdir)/tests/valgrind.supp
 VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes \
 	--error-exitcode=1 --show-leak-kinds=definite,indirect
 EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
+
+# 8 worker threads and 2 readers at once (scripts/ci-tsan.sh runs it under TSan).
+VS_CHECK_PROGS += tests/check_threads
+tests_check_threads_SOURCES = tests/check_threads.c $(VS_TEST_COMMON)
+tests_check_threads_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_threads_CFLAGS = $(VS_TEST_CFLAGS_ALL) -pthread
+tests_check_threads_LDADD = $(VS_TEST_LDADD) -lpthread
+
+# Edges of the shared modules (argument checks, overflow guards, OOM paths).
+VS_CHECK_PROGS += tests/check_core_edges
+tests_check_core_edges_SOURCES = tests/check_core_edges.c $(VS_TEST_COMMON)
+tests_check_core_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_core_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_core_edges_LDADD = $(VS_TEST_LDADD)
 
 # The decoders of untrusted JSON: the scanner and the issue-10 regressions.
 VS_CHECK_PROGS += tests/check_json_decode

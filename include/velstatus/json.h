@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/json.h
  * @brief The JSON codec: Velero's own JSON in and out, as UTF-8 text.
@@ -82,11 +83,11 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
 
 /**
  * @brief Decodes a `<name>-itemoperations.json` file (Velero's
- * `pkg/itemoperation` records) into a new list.
+ * `pkg/itemoperation` records, doc/velero-behaviour.md §2.1) into a new list.
  *
  * The input is the uncompressed JSON text Velero writes: a top-level array
  * of `{"spec": ..., "status": ...}` records, or `null` (a nil list). The
- * array is walked record by record and no DOM is built.
+ * array is walked record by record and no DOM is built (doc/design.md §9).
  *
  * Memory: the call allocates the list and, beyond it, at most one decoded
  * key or time string of scratch. The list takes 272 bytes per record (its
@@ -161,7 +162,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out
                                                           velstatus_error *err);
 
 /**
- * @brief Encodes a list exactly as Velero writes it: Go
+ * @brief Encodes a list exactly as Velero writes it (doc/velero-behaviour.md §2.1): Go
  * `json.Encoder` output of `[]*BackupOperation` / `[]*RestoreOperation`.
  *
  * Compact, keys in Go struct order (`spec` then `status`; every spec field
@@ -207,8 +208,10 @@ VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_
  * @param[in] data The next bytes of the text (not NUL-terminated; valid only
  *            during the call).
  * @param[in] len Their count, at least 1.
- * @return 0 to go on; any other value stops the call, which then returns
- *         ::VELSTATUS_E_HOST with the value in velstatus_error::host_code.
+ * @return 0 (or any non-negative value) to go on; a negative value stops
+ *         the call, which then returns ::VELSTATUS_E_HOST with the value in
+ *         velstatus_error::host_code (::VELSTATUS_PASSTHROUGH too: there is no
+ *         default sink to fall back to).
  */
 typedef int (*velstatus_write_fn)(void *userdata, const char *data, size_t len);
 
@@ -233,8 +236,8 @@ typedef int (*velstatus_write_fn)(void *userdata, const char *data, size_t len);
  * @param[in] userdata Passed to `write` as it is; may be NULL.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list or write),
- *         ::VELSTATUS_E_HOST (`write` returned non-zero; host_code holds its
- *         value) or ::VELSTATUS_E_NOMEM (the chunk buffer could not grow).
+ *         ::VELSTATUS_E_HOST (`write` returned a negative value; host_code
+ *         holds it) or ::VELSTATUS_E_NOMEM (the chunk buffer could not grow).
  */
 VELSTATUS_API velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velstatus_write_fn write,
                                                            void *userdata, velstatus_error *err);
@@ -246,7 +249,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_write_json(const velstatus_oplis
  *
  * The input is a JSON object whose keys are operation IDs and whose values
  * are one of:
- * - a progress object (Velero's `OperationProgress`): `completed` (bool), `err`, `nCompleted`,
+ * - a progress object (Velero's `OperationProgress`, doc/velero-behaviour.md §2.2): `completed` (bool), `err`, `nCompleted`,
  *   `nTotal` (integers), `operationUnits`, `description` (strings),
  *   `started`, `updated` (RFC 3339 strings; absent or `null` is Go's zero
  *   time, `"1970-01-01T00:00:00Z"` is `time.Unix(0, 0)`); all optional;
