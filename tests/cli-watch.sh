@@ -111,6 +111,18 @@ printf '%s\n' '{"type":"SYNC","object":{}}' '{"type":"ADDED","object":{"metadata
 printf '%s\n' '{"type":"ADDED","object":{"metadata":{},"status":{"phase":"Available"}}}' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
     "$v" server-status --watch --now "$now" > "$tmp/out" 2> "$tmp/err"
 [ $? = 0 ] && grep -q 'event at byte 0 (line 1): .*metadata.name' "$tmp/err" && grep -q ' Ready: ' "$tmp/out" && ok schema-error || { no schema-error; cat "$tmp/err"; }
+# --exit-status on one snapshot: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady; 0 without it
+ex=$VS_SRCDIR/examples/bsl
+for c in all-available:0 no-default:1 empty:4 not-yet-validated:4; do
+    "$v" server-status --exit-status "$ex/${c%:*}.json" >/dev/null; rc=$?
+    [ "$rc" = "${c#*:}" ] && ok "exit-status ${c%:*}" || no "exit-status ${c%:*}: $rc"
+    "$v" server-status "$ex/${c%:*}.json" >/dev/null || no "no exit-status ${c%:*}"
+done
+printf '{"items":[{"metadata":{"name":"a"},"status":{"phase":"Unavailable"}}]}' > "$tmp/down.json"
+"$v" server-status --exit-status "$tmp/down.json" >/dev/null; rc=$?
+[ "$rc" = 5 ] && ok "exit-status notready" || no "exit-status notready: $rc"
+"$v" server-status --exit-status --three-state "$tmp/down.json" >/dev/null; rc=$?
+[ "$rc" = 4 ] && ok "exit-status three-state" || no "exit-status three-state: $rc"
 errs=$("$v" server-status --strict "$tmp/events.json" 2>&1 >/dev/null)
 [ $? = 2 ] && printf '%s' "$errs" | grep -q 'strict goes with --watch' && ok strict-needs-watch || no strict-needs-watch
 exit "$fail"
