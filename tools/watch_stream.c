@@ -87,6 +87,7 @@ static int split(vs_watch_split *s, int at_end)
     for (;;) {
         size_t i, end = 0;
         velstatus__json_scan_err e;
+        int r;
         if (s->skipping) {
             size_t next = resume_point(s, 0);
             drop(s, next);
@@ -98,20 +99,21 @@ static int split(vs_watch_split *s, int at_end)
         if (s->len == 0)
             return 0;
         if (s->buf[0] != '{') {
-            int r = malformed(s, 0, "a JSON object ('{') expected");
-            if (r)
+            if ((r = malformed(s, 0, "a JSON object ('{') expected")) != 0)
                 return r;
             continue;
         }
         /* An object can only end at a '}': scan again only when one came. */
         if (!at_end && memchr(s->buf + s->tried, '}', s->len - s->tried) == NULL) {
             s->tried = s->len;
-            if (s->len > s->max_object)
-                return malformed(s, 0, "an object larger than the limit (--max-input)");
-            return 0;
+            if (s->len <= s->max_object)
+                return 0;
+            if ((r = malformed(s, 0, "an object larger than the limit (--max-input)")) != 0)
+                return r;
+            continue;
         }
         if (velstatus__json_scan(s->buf, s->len, &end, &e)) {
-            int r = s->on_object ? s->on_object(s->ud, s->buf, end, s->pos) : 0;
+            r = s->on_object ? s->on_object(s->ud, s->buf, end, s->pos) : 0;
             s->objects++;
             drop(s, end);
             if (r)
@@ -120,7 +122,7 @@ static int split(vs_watch_split *s, int at_end)
         }
         i = resume_point(s, e.off + 1 < s->len ? e.off + 1 : s->len);
         if (i < s->len || at_end) {
-            int r = malformed(s, e.off < s->len ? e.off : s->len, at_end && i == s->len && e.off >= s->len
+            r = malformed(s, e.off < s->len ? e.off : s->len, at_end && i == s->len && e.off >= s->len
                                                                   ? "the stream ends inside an object"
                                                                   : e.reason);
             if (r)
@@ -128,9 +130,10 @@ static int split(vs_watch_split *s, int at_end)
             continue;
         }
         s->tried = s->len; /* the object may still be arriving */
-        if (s->len > s->max_object)
-            return malformed(s, 0, "an object larger than the limit (--max-input)");
-        return 0;
+        if (s->len <= s->max_object)
+            return 0;
+        if ((r = malformed(s, 0, "an object larger than the limit (--max-input)")) != 0)
+            return r;
     }
 }
 
