@@ -129,6 +129,26 @@ START_TEST(object_larger_than_limit)
 }
 END_TEST
 
+/* Stretches over the limit one after another in one feed: each is reported,
+ * and what follows is split at once (the buffer stays within the limit). */
+START_TEST(limit_stretches_in_one_feed)
+{
+    log_t l;
+    vs_watch_split sp;
+    const char *a = "{\"a\":[1,2,3,4,5,6,7,8,9\n{\"b\":[1,2,3,4,5,6,7,8,9\n{\"c\":[";
+    memset(&l, 0, sizeof l);
+    vs_watch_split_init(&sp, 16, on_obj, on_err, &l);
+    ck_assert_int_eq(vs_watch_split_feed(&sp, a, strlen(a)), 0);
+    ck_assert_uint_le(sp.len, 16);
+    ck_assert_int_eq(vs_watch_split_feed(&sp, "1]}\n", 4), 0);
+    ck_assert_int_eq(vs_watch_split_end(&sp), 0);
+    ck_assert_str_eq(l.text, "E@0:1:an object larger than the limit (--max-input)\n"
+                             "E@24:2:an object larger than the limit (--max-input)\n"
+                             "O@48:3:{\"c\":[1]}\n");
+    vs_watch_split_free(&sp);
+}
+END_TEST
+
 START_TEST(stop_from_callback)
 {
     log_t l;
@@ -189,6 +209,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, random_cuts);
     tcase_add_test(tc, byte_at_a_time);
     tcase_add_test(tc, object_larger_than_limit);
+    tcase_add_test(tc, limit_stretches_in_one_feed);
     tcase_add_test(tc, stop_from_callback);
     tcase_add_test(tc, failed_allocation_loses_nothing);
     suite_add_tcase(s, tc);
