@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Decision area "server-status": library sources, its check suite, its CLI command and data.
-lib_libvelstatus_la_SOURCES += lib/server_status.c lib/server_status_private.h lib/bsl_json.c lib/server_status_step.c
+lib_libvelstatus_la_SOURCES += lib/server_status.c lib/server_status_private.h lib/bsl_json.c lib/server_status_step.c \
+	lib/condition.c
 VS_CHECK_PROGS += tests/check_server_status
 tests_check_server_status_SOURCES = tests/check_server_status.c $(VS_TEST_COMMON)
 tests_check_server_status_CPPFLAGS = $(VS_TEST_CPPFLAGS)
@@ -22,3 +23,10 @@ tests_check_watch_stream_SOURCES = tests/check_watch_stream.c tools/watch_stream
 tests_check_watch_stream_CPPFLAGS = $(VS_TEST_CPPFLAGS) -I$(top_srcdir)/tools
 tests_check_watch_stream_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_watch_stream_LDADD = $(VS_TEST_LDADD)
+
+# The verdict as a metav1.Condition (lib/condition.c).
+VS_CHECK_PROGS += tests/check_condition
+tests_check_condition_SOURCES = tests/check_condition.c $(VS_TEST_COMMON)
+tests_check_condition_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_condition_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_condition_LDADD = $(VS_TEST_LDADD)
