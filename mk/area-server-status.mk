@@ -7,7 +7,7 @@ tests_check_server_status_SOURCES = tests/check_server_status.c $(VS_TEST_COMMON
 tests_check_server_status_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_server_status_CFLAGS = $(VS_TEST_CFLAGS_ALL) -Wno-missing-field-initializers
 tests_check_server_status_LDADD = $(VS_TEST_LDADD)
-VS_SH_TESTS += tests/cli-server-status.sh tests/cli-watch.sh
+VS_SH_TESTS += tests/cli-server-status.sh tests/cli-watch.sh tests/cli-condition.sh
 EXTRA_DIST += tests/watch-stream.py
 EXTRA_DIST += examples/bsl
 # Edges: every publish-retry slot of the step, setter checks, tracker deletes.

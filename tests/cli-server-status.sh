@@ -63,7 +63,7 @@ bad missing-file 'cannot open' -- "$data/does-not-exist.json"
 bad bad-now '--now' -- --now yesterday --stale-after 5m "$ex/empty.json"
 bad bad-duration '--stale-after' -- --now 2026-11-30T13:00:00Z --stale-after 5 "$ex/empty.json"
 bad negative-duration 'must not be negative' -- --now 2026-11-30T13:00:00Z --stale-after -5m "$ex/empty.json"
-bad bad-format '-o must be text or json' -- -o yaml "$ex/empty.json"
+bad bad-format '-o must be text, json, condition, prometheus, not "yaml"' -- -o yaml "$ex/empty.json"
 bad two-files 'unexpected argument' -- "$ex/empty.json" "$ex/empty.json"
 bad unknown-option 'unknown option "--default"' -- --default x "$ex/empty.json"
 bad no-value '--default-location needs a value' -- --default-location

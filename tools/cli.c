@@ -253,15 +253,28 @@ int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velst
     return CLI_OK;
 }
 
-int cli_parse_format(const char *cmd, const char *value, cli_format *out)
+int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
+                          cli_format *out)
 {
     if (strcmp(value, "text") == 0)
         *out = CLI_TEXT;
     else if (strcmp(value, "json") == 0)
         *out = CLI_JSON;
+    else if (with_condition && strcmp(value, "condition") == 0)
+        *out = CLI_CONDITION;
+    else if (with_prometheus && strcmp(value, "prometheus") == 0)
+        *out = CLI_PROMETHEUS;
     else
-        return cli_fail(cmd, "-o must be text or json, not \"%s\"", value);
+        return cli_fail(cmd, "-o must be text, json%s%s, not \"%s\"", with_condition ? ", condition" : "",
+                        with_prometheus ? ", prometheus" : "", value);
     return 0;
+}
+
+int cli_parse_format(const char *cmd, const char *value, cli_format *out)
+{
+    if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
+        return cli_fail(cmd, "-o must be text or json, not \"%s\"", value);
+    return cli_parse_format_more(cmd, value, 0, 0, out);
 }
 
 int cli_is_help(const char *arg)

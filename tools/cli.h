@@ -13,7 +13,7 @@
 enum { CLI_OK = 0, CLI_FALSE = 1, CLI_BAD_INPUT = 2, CLI_WATCH_ERROR = 3 };
 
 /* Output format selected by -o. */
-typedef enum { CLI_TEXT = 0, CLI_JSON = 1 } cli_format;
+typedef enum { CLI_TEXT = 0, CLI_JSON = 1, CLI_CONDITION = 2, CLI_PROMETHEUS = 3 } cli_format;
 
 /* One option of a subcommand. A value option stores its argument in *value;
  * a flag (value NULL) sets *flag to 1. short_name is the one-letter form
@@ -89,6 +89,10 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len);
 
 /* Parses "-o text|json" values. Returns 0 on success. */
 int cli_parse_format(const char *cmd, const char *value, cli_format *out);
+/* The same for a command that also has -o condition (with_condition) and
+ * -o prometheus (with_prometheus). */
+int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
+                          cli_format *out);
 
 /* True for "-h" and "--help". */
 int cli_is_help(const char *arg);
@@ -106,6 +110,12 @@ void cli_print_line(const char *s, size_t n);
 
 /* --exit-status: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady. */
 int cli_status_exit(velstatus_server_status s);
+
+/* -o condition: the verdict as a metav1.Condition line (tools/verdict_out.c). */
+int cli_print_condition(const char *cmd, velstatus_ctx *ctx, const velstatus_server_verdict *v,
+                        int64_t last_transition_ns);
+/* -o prometheus: the verdict and the set's BSLs in the text exposition format. */
+void cli_print_prometheus(const velstatus_server_verdict *v, const velstatus_bsl_set *set);
 
 /* server-status --watch over FILE or stdin (tools/cmd_watch.c). */
 int cli_watch(const char *cmd, const char *path, const velstatus_server_status_options *opts, const char *now_s,

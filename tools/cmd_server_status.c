@@ -10,7 +10,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: velstatus server-status [--default-location NAME] [--stale-after DURATION [--now RFC3339]]\n"
                "                              [--three-state] [--exit-status] [--watch [--strict]]\n"
-               "                              [-o text|json] [FILE|-]\n"
+               "                              [-o text|json|condition|prometheus] [FILE|-]\n"
                "\n"
                "Classifies the BackupStorageLocations in FILE (or stdin), the output of\n"
                "`kubectl get backupstoragelocations -o json` (a List, an array or one BSL),\n"
@@ -23,7 +23,10 @@ static void usage(FILE *f)
                "  --stale-after DURATION   a Go duration (5m, 1h30m): an Available BSL validated\n"
                "                           longer ago than this, or never, counts as pending\n"
                "  --three-state            report NotReady as Waiting\n"
-               "  -o text|json             one line for people (default), or JSON\n"
+               "  -o text|json|condition|prometheus\n"
+               "                           one line for people (default), JSON, the verdict as a\n"
+               "                           Kubernetes metav1.Condition (lastTransitionTime: --now),\n"
+               "                           or the Prometheus text format (velstatus_* gauges)\n"
                "  --exit-status            exit with the status: 0 Ready, 1 PartiallyReady,\n"
                "                           4 Waiting, 5 NotReady (a readiness probe)\n"
                "  --watch                  read a watch stream (`kubectl get bsl -n velero --watch\n"
@@ -62,8 +65,10 @@ int cmd_server_status(int argc, char **argv)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
     }
-    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
+    if (cli_parse_format_more(cmd, fmt_s, 1, 1, &fmt) != 0)
         return CLI_BAD_INPUT;
+    if (fmt == CLI_PROMETHEUS && watch)
+        return cli_fail(cmd, "-o prometheus is a snapshot (a textfile collector reads a file): not with --watch");
 
     velstatus_server_status_options_init(&opts, sizeof(opts));
     opts.three_state = three_state;
@@ -100,7 +105,13 @@ int cmd_server_status(int argc, char **argv)
         rc = cli_fail_err(cmd, "classify", &err);
         goto done;
     }
-    if (fmt == CLI_JSON) {
+    if (fmt == CLI_CONDITION) {
+        int64_t now;
+        if (cli_now(cmd, now_s, &now) != 0 || cli_print_condition(cmd, ctx, v, now) != CLI_OK)
+            goto done;
+    } else if (fmt == CLI_PROMETHEUS) {
+        cli_print_prometheus(v, set);
+    } else if (fmt == CLI_JSON) {
         if (velstatus_json_encode_server_verdict(&out, &out_len, v, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "encode", &err);
             goto done;

@@ -20,6 +20,7 @@ typedef struct watch {
     int strict, rc, printed;
     velstatus_server_status last_status;
     uint32_t last_reasons;
+    int64_t transition_ns; /* when the condition's status (True/False/Unknown) last changed */
     const char *now_s;
     int check_stale;
     int64_t stale_eval_ns; /* the tracker's clock */
@@ -126,6 +127,13 @@ static int watch_error(watch *w, const char *obj, size_t len, vs_watch_pos at)
     return 1;
 }
 
+/* The condition status a server status maps to (lib/condition.c): Ready and
+ * PartiallyReady are True, NotReady False, Waiting Unknown. */
+static int cond_status(velstatus_server_status s)
+{
+    return s == VELSTATUS_SERVER_PARTIALLY_READY ? VELSTATUS_SERVER_READY : s;
+}
+
 /* One line for the current status: text, or the verdict JSON with observedAt. */
 static int print_status(watch *w, int64_t now)
 {
@@ -138,7 +146,15 @@ static int print_status(watch *w, int64_t now)
         w->rc = cli_fail_err(w->cmd, "verdict", &err);
         return 1;
     }
-    if (w->fmt == CLI_JSON) {
+    if (!w->printed || cond_status(velstatus_server_verdict_status(v)) != cond_status(w->last_status))
+        w->transition_ns = now;
+    if (w->fmt == CLI_CONDITION) {
+        if (cli_print_condition(w->cmd, w->ctx, v, w->transition_ns) != CLI_OK) {
+            velstatus_server_verdict_free(v);
+            w->rc = CLI_BAD_INPUT;
+            return 1;
+        }
+    } else if (w->fmt == CLI_JSON) {
         if (velstatus_json_encode_server_verdict(&out, &out_len, v, &err) != VELSTATUS_OK) {
             velstatus_server_verdict_free(v);
             w->rc = cli_fail_err(w->cmd, "encode", &err);
