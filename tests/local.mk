@@ -34,7 +34,7 @@ tests_check_util_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_util_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/function-length.sh
-VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh
+VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
 VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
 
+#include "json_scan.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -300,4 +302,55 @@ void cli_print_line(const char *s, size_t n)
     cli_put_text(stdout, s, n);
     if (n == 0 || s[n - 1] != '\n')
         fputc('\n', stdout);
+}
+
+int cli_json_member(const char *text, size_t start, size_t end, const char *key, size_t *vs, size_t *ve)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, klen = strlen(key);
+    velstatus__json_iter_init(&it, text, start, end);
+    while (velstatus__json_next_member(&it, &ks, &ke, vs, ve))
+        if (ke - ks == klen && memcmp(text + ks, key, klen) == 0)
+            return 1;
+    return 0;
+}
+
+char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len)
+{
+    size_t vs, ve, n;
+    char *t;
+    if (!cli_json_member(text, start, end, key, &vs, &ve) || text[vs] != '"')
+        return NULL;
+    t = malloc(ve - vs);
+    if (t == NULL)
+        return NULL;
+    n = velstatus__json_unescape(t, text + vs + 1, ve - vs - 2);
+    t[n] = '\0';
+    if (len)
+        *len = n;
+    return t;
+}
+
+void cli_json_str(FILE *f, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\r') {
+            fputs("\\r", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
 }

@@ -108,6 +108,18 @@ void cli_put_text(FILE *f, const char *s, size_t n);
 /* cli_put_text() to stdout, then a newline if s does not end with one. */
 void cli_print_line(const char *s, size_t n);
 
+/* In text a JSON scanner accepted: the member `key` (with its quotes, e.g.
+ * "\"type\"") of the object text[start..end), its value's span in [*vs, *ve).
+ * Returns 0 when there is none. Keys are matched byte for byte. */
+int cli_json_member(const char *text, size_t start, size_t end, const char *key, size_t *vs, size_t *ve);
+/* The string member `key` of that object, unescaped into a malloc'ed
+ * NUL-terminated copy of *len bytes (write it with cli_put_text: it may hold
+ * a NUL), or NULL when it is absent, not a string, or memory ran out. */
+char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len);
+
+/* Writes n bytes as a JSON string, Velero's escaping (< > & as \u00XX). */
+void cli_json_str(FILE *f, const char *s, size_t n);
+
 /* --exit-status: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady. */
 int cli_status_exit(velstatus_server_status s);
 
@@ -131,5 +143,6 @@ int cmd_operations(int argc, char **argv);
 int cmd_progress(int argc, char **argv);
 int cmd_describe_operations(int argc, char **argv);
 int cmd_backoff(int argc, char **argv);
+int cmd_backup_status(int argc, char **argv);
 
 #endif

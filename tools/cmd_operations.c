@@ -40,32 +40,6 @@ static void ops_usage(FILE *f)
             "Exit status: 0 success, 1 check found problems, 2 bad input or usage.\n");
 }
 
-/* ---- small JSON writer for our own output ---- */
-
-static void json_str(FILE *f, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\r') {
-            fputs("\\r", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
 /* ---- helpers ---- */
 
 /* Parses with opts; 1 (usage printed) or -1 (error printed) to return, 0 to go on. */
@@ -331,9 +305,9 @@ static size_t print_problems(const velstatus_oplist *list, const dup_table *dups
         for (size_t k = 0; k < ps.n; k++, total++) {
             if (fmt == CLI_JSON) {
                 printf("%s{\"path\":", total ? "," : "");
-                json_str(stdout, ps.v[k].path, strlen(ps.v[k].path));
+                cli_json_str(stdout, ps.v[k].path, strlen(ps.v[k].path));
                 printf(",\"message\":");
-                json_str(stdout, ps.v[k].message, strlen(ps.v[k].message));
+                cli_json_str(stdout, ps.v[k].message, strlen(ps.v[k].message));
                 printf("}");
             } else {
                 printf("%s: %s\n", ps.v[k].path, ps.v[k].message);
@@ -489,7 +463,7 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
         const char *e = velstatus_reconcile_result_error(res, i, &len);
         if (i)
             fputc(',', stdout);
-        json_str(stdout, e, len);
+        cli_json_str(stdout, e, len);
     }
     printf("],\"canceled\":[");
     for (size_t i = 0; i < nc; i++) {
@@ -497,7 +471,7 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
         const char *id = velstatus_reconcile_result_canceled_id(res, i, &len);
         if (i)
             fputc(',', stdout);
-        json_str(stdout, id, len);
+        cli_json_str(stdout, id, len);
     }
     printf("],\"operations\":");
     fwrite(ops, 1, ops_len, stdout);

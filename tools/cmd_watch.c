@@ -27,16 +27,9 @@ typedef struct watch {
     uint64_t events, malformed;
 } watch;
 
-/* The member `key` (with its quotes) of the object text[0..len), or 0. */
 static int member(const char *text, size_t len, const char *key, size_t *vs, size_t *ve)
 {
-    velstatus__json_iter it;
-    size_t ks, ke, klen = strlen(key);
-    velstatus__json_iter_init(&it, text, 0, len);
-    while (velstatus__json_next_member(&it, &ks, &ke, vs, ve))
-        if (ke - ks == klen && memcmp(text + ks, key, klen) == 0)
-            return 1;
-    return 0;
+    return cli_json_member(text, 0, len, key, vs, ve);
 }
 
 /* Is the member `key` the string `value` (both with their quotes)? */
@@ -100,14 +93,10 @@ static velstatus_status delete_bsl(watch *w, const char *obj, size_t len, int *c
 /* Prints the string member `key` of a Status object, unescaped, or "". */
 static void put_member(const char *obj, size_t len, const char *key)
 {
-    size_t vs, ve;
-    char *t;
-    if (!member(obj, len, key, &vs, &ve) || obj[vs] != '"')
-        return;
-    t = malloc(ve - vs);
-    if (t == NULL)
-        return;
-    cli_put_text(stderr, t, velstatus__json_unescape(t, obj + vs + 1, ve - vs - 2));
+    size_t n = 0;
+    char *t = cli_json_string(obj, 0, len, key, &n);
+    if (t != NULL)
+        cli_put_text(stderr, t, n);
     free(t);
 }
 

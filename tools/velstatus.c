@@ -14,6 +14,7 @@ static const struct {
     {"version", cmd_version, "print the tool's and the library's version"},
     {"phase", cmd_phase, "phase check: is a backup/restore phase transition legal"},
     {"server-status", cmd_server_status, "server status from `kubectl get bsl -o json`"},
+    {"backup-status", cmd_backup_status, "Backup/Restore phase, kstatus conditions and Argo CD health"},
     {"operations", cmd_operations, "reconcile, format or check an itemoperations file"},
     {"progress", cmd_progress, "aggregate progress over an itemoperations file"},
     {"describe-operations", cmd_describe_operations, "print the operations section of `velero describe`"},
