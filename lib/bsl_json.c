@@ -377,6 +377,7 @@ velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_c
     velstatus_status st;
     vs_dec d;
     int single = 0;
+    len = velstatus__text_len(json, len);
 
     if (!out || !ctx || (!json && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");

@@ -84,6 +84,8 @@ velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_
                                          size_t msg_len, const char *plugin, size_t plugin_len, velstatus_error *err)
 {
     velstatus__buf b;
+    msg_len = velstatus__text_len(msg, msg_len);
+    plugin_len = velstatus__text_len(plugin, plugin_len);
     if (out == NULL || ctx == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
     if (msg == NULL && msg_len > 0)
@@ -658,6 +660,7 @@ velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, 
                                                      velstatus_error *err)
 {
     const char *t;
+    len = velstatus__text_len(msg, len);
     if (reply == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
     if (msg == NULL && len > 0)
@@ -1034,6 +1037,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "options.bsl must be available with phase InProgress: a missing or read-only "
                                     "BSL fails validation before the run");
+    o.bsl_name_len = velstatus__text_len(o.bsl_name, o.bsl_name_len);
     if (o.bsl_name == NULL && o.bsl_name_len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
     velstatus_plugin_client_init(&c, sizeof c);

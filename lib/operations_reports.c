@@ -102,6 +102,7 @@ int velstatus_op_reports_get(velstatus_op_progress *progress, const velstatus_op
 {
     const vs__report_entry *e;
     uint32_t size;
+    id_len = velstatus__text_len(id, id_len);
     if (progress == NULL || reports == NULL || (id == NULL && id_len > 0) ||
         progress->struct_size < VS_OP_PROGRESS_SIZE_V1)
         return 0;

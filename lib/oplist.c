@@ -212,10 +212,139 @@ const char *velstatus_op_phase_to_string(velstatus_op_phase phase)
     return phase == VELSTATUS_OP_PHASE_UNKNOWN ? NULL : velstatus__token_of(op_phase_names, 5, (int)phase);
 }
 
-velstatus_op_phase velstatus_op_phase_from_string(const char *s, size_t len)
+velstatus_op_phase velstatus__op_phase_of(const char *s, size_t len)
 {
-    int i = s ? velstatus__token_find(op_phase_names, 5, s, len) : -1;
-    return i < 0 ? VELSTATUS_OP_PHASE_UNKNOWN : (velstatus_op_phase)i;
+    int i = velstatus__token_find(op_phase_names + 1, 4, s, len);
+    return i < 0 ? VELSTATUS_OP_PHASE_UNKNOWN : (velstatus_op_phase)(i + 1);
+}
+
+velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const char *s, size_t len,
+                                                velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, op_phase_names + 1, 4, "operation phase", s, len,
+                                                 err);
+    if (out)
+        *out = st == VELSTATUS_OK ? (velstatus_op_phase)(i + 1) : VELSTATUS_OP_PHASE_UNKNOWN;
+    return st;
+}
+
+/* ---- public: the other operations enums ---- */
+
+static const char *const op_field_names[] = {
+    "name",          "uid",  "item_action", "resource_group",  "resource_resource", "resource_namespace",
+    "resource_name", "operation_id", "phase", "error", "operation_units", "description",
+};
+_Static_assert(VS_N(op_field_names) == VELSTATUS_OP_FIELD_DESCRIPTION + 1, "op field token table");
+static const char *const op_time_names[] = {"created", "started", "updated"};
+_Static_assert(VS_N(op_time_names) == VELSTATUS_OP_TIME_UPDATED + 1, "op time token table");
+static const char *const report_kind_names[] = {"progress", "progress_error", "lookup_error"};
+_Static_assert(VS_N(report_kind_names) == VELSTATUS_OP_REPORT_LOOKUP_ERROR + 1, "report kind token table");
+static const char *const bsl_state_names[] = {"available", "missing", "readonly"};
+_Static_assert(VS_N(bsl_state_names) == VELSTATUS_BSL_READONLY + 1, "BSL state token table");
+static const char *const persist_names[] = {"none", "patch", "upload_and_patch"};
+_Static_assert(VS_N(persist_names) == VELSTATUS_PERSIST_UPLOAD_AND_PATCH + 1, "persist token table");
+/* table[i] is the token of flag 1 << i. */
+static const char *const step_flag_names[] = {
+    "changed",     "cancel",        "failed_now",      "completed_now",  "count_completed",
+    "count_failed", "in_progress", "unknown_phase", "missing_created", "error_deferred",
+};
+_Static_assert(VELSTATUS_OP_STEP_ERROR_DEFERRED == 1 << (VS_N(step_flag_names) - 1), "step flag token table");
+
+const char *velstatus_op_field_to_string(velstatus_op_field field)
+{
+    return velstatus__token_of(op_field_names, VS_N(op_field_names), (int)field);
+}
+
+velstatus_status velstatus_op_field_from_string(velstatus_op_field *out, const char *s, size_t len,
+                                                velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st =
+        velstatus__token_parse(out ? &i : NULL, op_field_names, VS_N(op_field_names), "operation field", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_op_field)i;
+    return st;
+}
+
+const char *velstatus_op_time_to_string(velstatus_op_time which)
+{
+    return velstatus__token_of(op_time_names, VS_N(op_time_names), (int)which);
+}
+
+velstatus_status velstatus_op_time_from_string(velstatus_op_time *out, const char *s, size_t len,
+                                               velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st =
+        velstatus__token_parse(out ? &i : NULL, op_time_names, VS_N(op_time_names), "operation time", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_op_time)i;
+    return st;
+}
+
+const char *velstatus_op_report_kind_to_string(velstatus_op_report_kind kind)
+{
+    return velstatus__token_of(report_kind_names, VS_N(report_kind_names), (int)kind);
+}
+
+velstatus_status velstatus_op_report_kind_from_string(velstatus_op_report_kind *out, const char *s, size_t len,
+                                                      velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, report_kind_names, VS_N(report_kind_names),
+                                                 "report kind", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_op_report_kind)i;
+    return st;
+}
+
+const char *velstatus_bsl_state_to_string(velstatus_bsl_state state)
+{
+    return velstatus__token_of(bsl_state_names, VS_N(bsl_state_names), (int)state);
+}
+
+velstatus_status velstatus_bsl_state_from_string(velstatus_bsl_state *out, const char *s, size_t len,
+                                                 velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st =
+        velstatus__token_parse(out ? &i : NULL, bsl_state_names, VS_N(bsl_state_names), "BSL state", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_bsl_state)i;
+    return st;
+}
+
+const char *velstatus_persist_action_to_string(velstatus_persist_action action)
+{
+    return velstatus__token_of(persist_names, VS_N(persist_names), (int)action);
+}
+
+velstatus_status velstatus_persist_action_from_string(velstatus_persist_action *out, const char *s, size_t len,
+                                                      velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st =
+        velstatus__token_parse(out ? &i : NULL, persist_names, VS_N(persist_names), "persist action", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_persist_action)i;
+    return st;
+}
+
+const char *velstatus_op_step_flag_to_string(velstatus_op_step_flag flag)
+{
+    return velstatus__flag_token_of(step_flag_names, VS_N(step_flag_names), (uint32_t)flag);
+}
+
+velstatus_status velstatus_op_step_flag_from_string(velstatus_op_step_flag *out, const char *s, size_t len,
+                                                    velstatus_error *err)
+{
+    uint32_t flag = 0;
+    velstatus_status st = velstatus__flag_token_parse(out ? &flag : NULL, step_flag_names, VS_N(step_flag_names),
+                                                      "step flag", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_op_step_flag)flag;
+    return st;
 }
 
 /* ---- public: building ---- */
@@ -252,6 +381,7 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
 {
     velstatus_status st = check_index(list, index, err);
     velstatus_op *op;
+    len = velstatus__text_len(s, len);
     if (st != VELSTATUS_OK)
         return st;
     if ((int)field < 0 || (int)field >= VS__OP_NFIELDS)
@@ -261,7 +391,7 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
     op = &list->ops[index];
     st = velstatus__oplist_set_str(list, &op->s[field], s, len, err);
     if (st == VELSTATUS_OK && field == VELSTATUS_OP_FIELD_PHASE)
-        op->phase = (uint8_t)velstatus_op_phase_from_string(s, len);
+        op->phase = (uint8_t)velstatus__op_phase_of(s, len);
     return st;
 }
 
@@ -302,6 +432,10 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
     velstatus_op *op;
     vs__rid *items;
     int i;
+    group_len = velstatus__text_len(group, group_len);
+    resource_len = velstatus__text_len(resource, resource_len);
+    ns_len = velstatus__text_len(ns, ns_len);
+    name_len = velstatus__text_len(name, name_len);
     if (st != VELSTATUS_OK)
         return st;
     if (list->kind != VELSTATUS_KIND_BACKUP)

@@ -501,7 +501,7 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, json_t *obj, siz
         int i;
         if (key_is(key, klen, "phase")) {
             if (json_is_string(val)) {
-                velstatus_op_phase ph = velstatus_op_phase_from_string(json_string_value(val), json_string_length(val));
+                velstatus_op_phase ph = velstatus__op_phase_of(json_string_value(val), json_string_length(val));
                 if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
                     velstatus__op_set_phase(op, ph);
                     continue;
@@ -689,6 +689,7 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
 {
     dec d;
     velstatus_status st;
+    len = velstatus__text_len(p, len);
     if (out == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     if (p == NULL && len > 0)
@@ -1113,6 +1114,7 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
 {
     rdec d;
     velstatus_status st;
+    len = velstatus__text_len(p, len);
     if (out == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     if (p == NULL && len > 0)

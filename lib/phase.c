@@ -30,13 +30,13 @@ const char *velstatus_kind_to_string(velstatus_kind kind)
     return velstatus__token_of(kind_names, 2, (int)kind);
 }
 
-velstatus_status velstatus_kind_from_string(const char *s, size_t len, velstatus_kind *out)
+velstatus_status velstatus_kind_from_string(velstatus_kind *out, const char *s, size_t len, velstatus_error *err)
 {
-    int i = s && out ? velstatus__token_find(kind_names, 2, s, len) : -1;
-    if (i < 0)
-        return VELSTATUS_E_INVALID;
-    *out = (velstatus_kind)i;
-    return VELSTATUS_OK;
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, kind_names, 2, "kind", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_kind)i;
+    return st;
 }
 
 const char *velstatus_phase_to_string(velstatus_phase phase)
@@ -57,30 +57,21 @@ int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase)
     return 0;
 }
 
-velstatus_status velstatus_phase_from_string(velstatus_phase *out, velstatus_kind kind, const char *s, size_t len,
-                                             velstatus_error *err)
+velstatus_status velstatus_phase_from_string(velstatus_phase *out, const char *s, size_t len, velstatus_error *err)
 {
-    const char *kname = velstatus_kind_to_string(kind);
+    len = velstatus__text_len(s, len);
     if (!out || (!s && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: NULL argument");
-    if (!kname)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
     if (len == 0) {
-        *out = VELSTATUS_PHASE_NEW; /* Velero shows "" as New (SPEC §3.2) */
+        *out = VELSTATUS_PHASE_NEW; /* Velero shows "" as New (doc/velero-behaviour.md §3.2) */
         return VELSTATUS_OK;
     }
-    {
-        int i = velstatus__token_find(phase_names, PHASE_LAST + 1, s, len);
-        if (i >= 0) {
-            if (!velstatus_phase_valid(kind, (velstatus_phase)i))
-                return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: a %s has no phase \"%s\"", kname,
-                                            phase_names[i]);
-            *out = (velstatus_phase)i;
-            return VELSTATUS_OK;
-        }
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: unknown %s phase \"%.*s\"", kname,
-                                len > 64 ? 64 : (int)len, s);
+    int i = velstatus__token_find(phase_names, PHASE_LAST + 1, s, len);
+    if (i < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: unknown phase \"%.*s\"",
+                                    len > 64 ? 64 : (int)len, s);
+    *out = (velstatus_phase)i;
+    return VELSTATUS_OK;
 }
 
 int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase)
@@ -259,4 +250,14 @@ static const char *const restart_names[] = {"none", "mark_failed", "requeue"};
 const char *velstatus_restart_action_to_string(velstatus_restart_action action)
 {
     return velstatus__token_of(restart_names, 3, (int)action);
+}
+
+velstatus_status velstatus_restart_action_from_string(velstatus_restart_action *out, const char *s, size_t len,
+                                                      velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, restart_names, 3, "restart action", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_restart_action)i;
+    return st;
 }

@@ -52,13 +52,13 @@ const char *velstatus_preset_to_string(velstatus_preset preset)
     return velstatus__token_of(preset_names, 2, (int)preset);
 }
 
-velstatus_status velstatus_preset_from_string(const char *s, size_t len, velstatus_preset *out)
+velstatus_status velstatus_preset_from_string(velstatus_preset *out, const char *s, size_t len, velstatus_error *err)
 {
-    int i = s && out ? velstatus__token_find(preset_names, 2, s, len) : -1;
-    if (i < 0)
-        return VELSTATUS_E_INVALID;
-    *out = (velstatus_preset)i;
-    return VELSTATUS_OK;
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, preset_names, 2, "preset", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_preset)i;
+    return st;
 }
 
 /* Copies a caller's policy (NULL = hardened) into *out, checking its size. */

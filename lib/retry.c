@@ -788,29 +788,18 @@ _Static_assert(sizeof(backoff_kind_names) / sizeof(backoff_kind_names[0]) == VEL
 
 #define token_of velstatus__token_of
 
-static velstatus_status token_parse(const char *const *table, size_t n, const char *s, size_t len, int *out)
-{
-    int i = s && out ? velstatus__token_find(table, n, s, len) : -1;
-    if (i < 0)
-        return VELSTATUS_E_INVALID;
-    *out = i;
-    return VELSTATUS_OK;
-}
-
-#define VS_N(t) (sizeof(t) / sizeof((t)[0]))
-
 const char *velstatus_retry_outcome_to_string(velstatus_retry_outcome outcome)
 {
     return token_of(outcome_names, VS_N(outcome_names), (int)outcome);
 }
 
-velstatus_status velstatus_retry_outcome_from_string(const char *s, size_t len, velstatus_retry_outcome *out)
+velstatus_status velstatus_retry_outcome_from_string(velstatus_retry_outcome *out, const char *s, size_t len, velstatus_error *err)
 {
     int v = 0;
-    velstatus_status st = token_parse(outcome_names, VS_N(outcome_names), s, len, &v);
-    if (st == VELSTATUS_OK && out)
+    velstatus_status st = velstatus__token_parse(out ? &v : NULL, outcome_names, VS_N(outcome_names), "retry outcome", s, len, err);
+    if (st == VELSTATUS_OK)
         *out = (velstatus_retry_outcome)v;
-    return out ? st : VELSTATUS_E_INVALID;
+    return st;
 }
 
 const char *velstatus_retry_class_to_string(velstatus_retry_class cls)
@@ -818,13 +807,13 @@ const char *velstatus_retry_class_to_string(velstatus_retry_class cls)
     return token_of(class_names, VS_N(class_names), (int)cls);
 }
 
-velstatus_status velstatus_retry_class_from_string(const char *s, size_t len, velstatus_retry_class *out)
+velstatus_status velstatus_retry_class_from_string(velstatus_retry_class *out, const char *s, size_t len, velstatus_error *err)
 {
     int v = 0;
-    velstatus_status st = token_parse(class_names, VS_N(class_names), s, len, &v);
-    if (st == VELSTATUS_OK && out)
+    velstatus_status st = velstatus__token_parse(out ? &v : NULL, class_names, VS_N(class_names), "retry class", s, len, err);
+    if (st == VELSTATUS_OK)
         *out = (velstatus_retry_class)v;
-    return out ? st : VELSTATUS_E_INVALID;
+    return st;
 }
 
 const char *velstatus_backoff_kind_to_string(velstatus_backoff_kind kind)
@@ -832,11 +821,11 @@ const char *velstatus_backoff_kind_to_string(velstatus_backoff_kind kind)
     return token_of(backoff_kind_names, VS_N(backoff_kind_names), (int)kind);
 }
 
-velstatus_status velstatus_backoff_kind_from_string(const char *s, size_t len, velstatus_backoff_kind *out)
+velstatus_status velstatus_backoff_kind_from_string(velstatus_backoff_kind *out, const char *s, size_t len, velstatus_error *err)
 {
     int v = 0;
-    velstatus_status st = token_parse(backoff_kind_names, VS_N(backoff_kind_names), s, len, &v);
-    if (st == VELSTATUS_OK && out)
+    velstatus_status st = velstatus__token_parse(out ? &v : NULL, backoff_kind_names, VS_N(backoff_kind_names), "backoff kind", s, len, err);
+    if (st == VELSTATUS_OK)
         *out = (velstatus_backoff_kind)v;
-    return out ? st : VELSTATUS_E_INVALID;
+    return st;
 }

@@ -33,16 +33,28 @@ const char *velstatus_server_status_to_string(velstatus_server_status status)
 velstatus_status velstatus_server_status_from_string(velstatus_server_status *out, const char *s, size_t len,
                                                      velstatus_error *err)
 {
-    if (!out || (!s && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
-    int i = velstatus__token_find(status_tokens, 4, s, len);
-    if (i >= 0) {
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, status_tokens, 4, "server status", s, len, err);
+    if (st == VELSTATUS_OK)
         *out = (velstatus_server_status)i;
-        return VELSTATUS_OK;
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                "unknown server status \"%.*s\" (want Ready, PartiallyReady, Waiting or NotReady)",
-                                (int)(len > 64 ? 64 : len), s ? s : "");
+    return st;
+}
+
+static const char *const access_tokens[] = {"ReadWrite", "ReadOnly"};
+
+const char *velstatus_bsl_access_to_string(velstatus_bsl_access access)
+{
+    return velstatus__token_of(access_tokens, 2, (int)access);
+}
+
+velstatus_status velstatus_bsl_access_from_string(velstatus_bsl_access *out, const char *s, size_t len,
+                                                  velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, access_tokens, 2, "BSL access mode", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_bsl_access)i;
+    return st;
 }
 
 /* Index of a single flag, or -1. */
@@ -58,22 +70,18 @@ static int reason_index(uint32_t reason)
 
 const char *velstatus_server_reason_to_string(velstatus_server_reason reason)
 {
-    int i = reason_index((uint32_t)reason);
-    return i < 0 ? NULL : reason_tokens[i];
+    return velstatus__flag_token_of(reason_tokens, VS_NREASONS, (uint32_t)reason);
 }
 
 velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *out, const char *s, size_t len,
                                                      velstatus_error *err)
 {
-    if (!out || (!s && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
-    int i = velstatus__token_find(reason_tokens, VS_NREASONS, s, len);
-    if (i >= 0) {
-        *out = (velstatus_server_reason)(1u << i);
-        return VELSTATUS_OK;
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown server-status reason \"%.*s\"",
-                                (int)(len > 64 ? 64 : len), s ? s : "");
+    uint32_t flag = 0;
+    velstatus_status st = velstatus__flag_token_parse(out ? &flag : NULL, reason_tokens, VS_NREASONS,
+                                                      "server-status reason", s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = (velstatus_server_reason)flag;
+    return st;
 }
 
 /* ---- options ---- */
@@ -105,6 +113,7 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
         return st;
     if (c.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.flags must be 0");
+    c.default_location_len = velstatus__text_len(c.default_location, c.default_location_len);
     if (!c.default_location && c.default_location_len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "server_status_options.default_location is NULL but its length is %zu",
@@ -408,6 +417,8 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
                                        int64_t created_ns, int has_validated, int64_t validated_ns,
                                        velstatus_error *err)
 {
+    name_len = velstatus__text_len(name, name_len);
+    phase_len = velstatus__text_len(phase, phase_len);
     return velstatus__ss_set_add(set, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created,
                                  created_ns, has_validated, validated_ns, err);
 }
@@ -973,6 +984,8 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     velstatus_status st;
     vs_bsl *b, *old = NULL;
     size_t slot;
+    name_len = velstatus__text_len(name, name_len);
+    phase_len = velstatus__text_len(phase, phase_len);
     if (changed)
         *changed = 0;
     if (!t)
@@ -1021,6 +1034,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
 {
     size_t slot;
     vs_bsl *b;
+    name_len = velstatus__text_len(name, name_len);
     if (changed)
         *changed = 0;
     if (!t || (!name && name_len))

@@ -166,6 +166,7 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
     int year, month, day, hour, min, sec, oh = 0, om = 0, comma = 0, hour_digits = 1;
     int32_t nsec = 0;
     int64_t secs, off = 0;
+    len = velstatus__text_len(s, len);
 
     if (!out_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: out_ns is NULL");
@@ -413,6 +414,7 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
     uint64_t d = 0;
     int neg = 0;
 
+    len = velstatus__text_len(s, len);
     if (!out_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_duration_parse: out_ns is NULL");
     if (!s && len)

@@ -104,8 +104,24 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
  * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL
  * outside the table; token_find matches exactly (case-sensitive, length
  * too), s may be NULL only with len 0, and returns the index or -1. */
+#define VS_N(t) (sizeof(t) / sizeof((t)[0])) /* the entries of a static table */
 const char *velstatus__token_of(const char *const *table, size_t n, int v);
 int velstatus__token_find(const char *const *table, size_t n, const char *s, size_t len);
+/* The one _from_string body: resolves len (VELSTATUS_NUL_TERMINATED), finds
+ * s in table and stores its index in *out; otherwise E_INVALID with
+ * "unknown <what> "<s>" (want a, b or c)" (or "<what>: NULL argument"). */
+velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what,
+                                        const char *s, size_t len, velstatus_error *err);
+/* The same for a bit-set enum: table[i] is the token of flag 1 << i. */
+const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_t flag);
+velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *table, size_t n, const char *what,
+                                             const char *s, size_t len, velstatus_error *err);
+
+/* ---- text arguments ----
+ * The length of a public (s, len) text argument: len itself, or strlen(s)
+ * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry
+ * point taking (s, len) resolves its lengths with this first. */
+size_t velstatus__text_len(const char *s, size_t len);
 
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking

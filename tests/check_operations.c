@@ -529,17 +529,29 @@ END_TEST
 START_TEST(phase_strings)
 {
     static const char *const names[] = {NULL, "New", "InProgress", "Completed", "Failed"};
+    velstatus_op_phase ph = VELSTATUS_OP_PHASE_NEW;
+    velstatus_error err;
     for (int p = 1; p <= 4; p++) {
         ck_assert_str_eq(velstatus_op_phase_to_string((velstatus_op_phase)p), names[p]);
-        ck_assert_int_eq(velstatus_op_phase_from_string(names[p], strlen(names[p])), p);
+        ck_assert_int_eq(velstatus_op_phase_from_string(&ph, names[p], strlen(names[p]), &err), VELSTATUS_OK);
+        ck_assert_int_eq(ph, p);
     }
     ck_assert_ptr_null(velstatus_op_phase_to_string(VELSTATUS_OP_PHASE_UNKNOWN));
     ck_assert_ptr_null(velstatus_op_phase_to_string((velstatus_op_phase)9));
-    ck_assert_int_eq(velstatus_op_phase_from_string("", 0), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_phase_from_string(NULL, 0), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_phase_from_string("new", 3), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_phase_from_string("Newer", 3), VELSTATUS_OP_PHASE_NEW);
-    ck_assert_int_eq(velstatus_op_phase_from_string("Canceled", 8), VELSTATUS_OP_PHASE_UNKNOWN);
+    /* Anything but the four is E_INVALID, and *out is UNKNOWN (what a record with that text has). */
+    static const struct {
+        const char *s;
+        size_t len;
+    } bad[] = {{"", 0}, {NULL, 0}, {"new", 3}, {"Canceled", 8}, {"Newer", VELSTATUS_NUL_TERMINATED}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ph = VELSTATUS_OP_PHASE_NEW;
+        ck_assert_int_eq(velstatus_op_phase_from_string(&ph, bad[i].s, bad[i].len, &err), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(ph, VELSTATUS_OP_PHASE_UNKNOWN);
+    }
+    ck_assert_msg(strstr(err.message, "\"Newer\"") != NULL, "%s", err.message);
+    ck_assert_int_eq(velstatus_op_phase_from_string(&ph, "Newer", 3, &err), VELSTATUS_OK);
+    ck_assert_int_eq(ph, VELSTATUS_OP_PHASE_NEW);
+    ck_assert_int_eq(velstatus_op_phase_from_string(NULL, "New", 3, &err), VELSTATUS_E_INVALID);
 }
 END_TEST
 

@@ -81,7 +81,7 @@ static velstatus_kind sniff_kind(const char *p, size_t n)
 
 static int parse_kind(const char *cmd, const char *s, velstatus_kind *out)
 {
-    if (velstatus_kind_from_string(s, strlen(s), out) != VELSTATUS_OK)
+    if (velstatus_kind_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", s);
     return 0;
 }
@@ -557,13 +557,13 @@ static int ops_reconcile(int argc, char **argv)
         return cli_fail(cmd, "missing OPS.json (use - for stdin)");
     if (parse_kind(cmd, kind_s, &kind) != 0 || cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    if (velstatus_phase_from_string(&phase, kind, phase_s, strlen(phase_s), &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "--phase", &err);
-    if (velstatus_time_parse(&now_ns, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+    if (cli_parse_phase(cmd, "--phase", kind, phase_s, &phase) != 0)
+        return CLI_BAD_INPUT;
+    if (velstatus_time_parse(&now_ns, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--now", &err);
-    if (velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
+    if (velstatus_duration_parse(&timeout_ns, timeout_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--timeout", &err);
-    if (velstatus_preset_from_string(policy_s, strlen(policy_s), &preset) != VELSTATUS_OK)
+    if (velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
     if (errors_s != NULL && parse_errors(cmd, errors_s, &errors) != 0)
         return CLI_BAD_INPUT;

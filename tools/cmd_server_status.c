@@ -76,9 +76,9 @@ int cmd_server_status(int argc, char **argv)
     }
     if (now_s) {
         opts.check_stale = 1;
-        if (velstatus_time_parse(&opts.now_ns, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+        if (velstatus_time_parse(&opts.now_ns, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--now", &err);
-        if (velstatus_duration_parse(&opts.stale_after_ns, stale_s, strlen(stale_s), &err) != VELSTATUS_OK)
+        if (velstatus_duration_parse(&opts.stale_after_ns, stale_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--stale-after", &err);
         if (opts.stale_after_ns < 0)
             return cli_fail(cmd, "--stale-after must not be negative, not \"%s\"", stale_s);

@@ -46,7 +46,10 @@ func (p OpPhase) String() string {
 func ParseOpPhase(s string) OpPhase {
 	b := []byte(s)
 	p, n := cbuf(b)
-	v := C.velstatus_op_phase_from_string(p, n)
+	var v C.velstatus_op_phase
+	// E_INVALID for any other text leaves v at OpPhaseUnknown: what a record
+	// with that text has.
+	C.velstatus_op_phase_from_string(&v, p, n, nil)
 	runtime.KeepAlive(b)
 	return OpPhase(v)
 }

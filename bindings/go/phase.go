@@ -33,11 +33,12 @@ func ParseKind(s string) (Kind, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_kind
-	if st := C.velstatus_kind_from_string(p, n, &out); st != C.VELSTATUS_OK {
-		runtime.KeepAlive(b)
-		return 0, &Error{Code: Status(st), Message: fmt.Sprintf("unknown kind %q", s)}
-	}
+	var cerr C.velstatus_error
+	st := C.velstatus_kind_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
+	}
 	return Kind(out), nil
 }
 
@@ -87,10 +88,13 @@ func ParsePhase(kind Kind, s string) (Phase, error) {
 	p, n := cbuf(b)
 	var out C.velstatus_phase
 	var cerr C.velstatus_error
-	st := C.velstatus_phase_from_string(&out, C.velstatus_kind(kind), p, n, &cerr)
+	st := C.velstatus_phase_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
 	if err := check(st, &cerr); err != nil {
 		return 0, err
+	}
+	if !Phase(out).ValidFor(kind) {
+		return 0, errorf(StatusInvalid, "phase: a %s has no phase %q", kind, s)
 	}
 	return Phase(out), nil
 }

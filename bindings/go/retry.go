@@ -83,10 +83,11 @@ func ParseBackoffKind(s string) (BackoffKind, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_backoff_kind
-	st := C.velstatus_backoff_kind_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_backoff_kind_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, errorf(Status(st), "unknown backoff preset %q", s)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return BackoffKind(out), nil
 }
@@ -138,10 +139,11 @@ func ParseRetryClass(s string) (RetryClass, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_retry_class
-	st := C.velstatus_retry_class_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_retry_class_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, errorf(Status(st), "unknown retry class %q", s)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return RetryClass(out), nil
 }
@@ -172,10 +174,11 @@ func ParseRetryOutcome(s string) (RetryOutcome, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_retry_outcome
-	st := C.velstatus_retry_outcome_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_retry_outcome_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, errorf(Status(st), "unknown retry outcome %q", s)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return RetryOutcome(out), nil
 }

@@ -106,14 +106,58 @@ typedef struct velstatus_op velstatus_op;
 VELSTATUS_API const char *velstatus_op_phase_to_string(velstatus_op_phase phase);
 
 /**
- * @brief Classifies a phase text exactly as Velero compares it (byte-exact,
- * case-sensitive).
- * @param[in] s The text (need not be NUL-terminated; may be NULL when len is 0).
- * @param[in] len Its length.
- * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for anything but the four
- *         values (including `""`).
+ * @brief Parses "New", "InProgress", "Completed" or "Failed" (exact).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ * On ::VELSTATUS_E_INVALID with a non-NULL out, `*out` is
+ * ::VELSTATUS_OP_PHASE_UNKNOWN: the value a record with that text has.
  */
-VELSTATUS_API velstatus_op_phase velstatus_op_phase_from_string(const char *s, size_t len);
+VELSTATUS_API velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+/**
+ * @brief The field's token, e.g. "item_action" or "operation_id".
+ * @param[in] field The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_field_to_string(velstatus_op_field field);
+
+/**
+ * @brief Parses a field token (the names velstatus_op_field_to_string() gives).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_field_from_string(velstatus_op_field *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
+ * @brief The timestamp's token: "created", "started" or "updated".
+ * @param[in] which The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_time_to_string(velstatus_op_time which);
+
+/**
+ * @brief Parses "created", "started" or "updated".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_time_from_string(velstatus_op_time *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
 
 /**
  * @brief Creates an empty list.
@@ -485,6 +529,26 @@ typedef enum velstatus_op_report_kind {
 } velstatus_op_report_kind;
 
 /**
+ * @brief The report kind's token: "progress", "progress_error" or "lookup_error".
+ * @param[in] kind The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_report_kind_to_string(velstatus_op_report_kind kind);
+
+/**
+ * @brief Parses "progress", "progress_error" or "lookup_error".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_report_kind_from_string(velstatus_op_report_kind *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
  * @brief A plugin's answer for one operation, by value (SPEC-velero §2.2,
  * `OperationProgress`). Size-tagged: initialise with
  * velstatus_op_progress_init() or `{ sizeof(velstatus_op_progress) }`.
@@ -562,6 +626,26 @@ typedef enum velstatus_op_step_flag {
     VELSTATUS_OP_STEP_MISSING_CREATED = 256,  /**< Running without `created`: the timeout was not evaluated (SPEC §6.2). */
     VELSTATUS_OP_STEP_ERROR_DEFERRED = 512    /**< A Progress or lookup error within the grace period (SPEC §6.4). */
 } velstatus_op_step_flag;
+
+/**
+ * @brief A step flag's token, e.g. "failed_now" (the flag name in lower case).
+ * @param[in] flag The value (a single flag).
+ * @return A static string, or NULL for anything but a single known flag.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_step_flag_to_string(velstatus_op_step_flag flag);
+
+/**
+ * @brief Parses a step flag token (one flag).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_step_flag *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief One operation, one pass: Velero's loop body of
@@ -721,6 +805,26 @@ typedef enum velstatus_bsl_state {
 } velstatus_bsl_state;
 
 /**
+ * @brief The BSL state's token: "available", "missing" or "readonly".
+ * @param[in] state The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_bsl_state_to_string(velstatus_bsl_state state);
+
+/**
+ * @brief Parses "available", "missing" or "readonly".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_state_from_string(velstatus_bsl_state *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
  * @brief The inputs of one reconcile pass besides the list. Size-tagged:
  * initialise with velstatus_reconcile_options_init() (which sets the
  * documented defaults) and change the fields you need.
@@ -759,6 +863,26 @@ typedef enum velstatus_persist_action {
      *  itemoperations file if not empty. Then the pending errors are cleared. */
     VELSTATUS_PERSIST_UPLOAD_AND_PATCH = 2
 } velstatus_persist_action;
+
+/**
+ * @brief The action's token: "none", "patch" or "upload_and_patch".
+ * @param[in] action The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_persist_action_to_string(velstatus_persist_action action);
+
+/**
+ * @brief Parses "none", "patch" or "upload_and_patch".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_persist_action_from_string(velstatus_persist_action *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /** @brief The outcome of a reconcile pass; opaque, read with the getters below. */
 typedef struct velstatus_reconcile_result velstatus_reconcile_result;

@@ -428,13 +428,15 @@ VELSTATUS_API const char *velstatus_retry_outcome_to_string(velstatus_retry_outc
 
 /**
  * @brief Parses an outcome token (the names velstatus_retry_outcome_to_string() gives).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The outcome.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(const char *s, size_t len,
-                                                                   velstatus_retry_outcome *out);
+VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(velstatus_retry_outcome *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief The class's name: "transient", "conflict" or "terminal".
@@ -446,13 +448,15 @@ VELSTATUS_API const char *velstatus_retry_class_to_string(velstatus_retry_class 
 
 /**
  * @brief Parses "transient", "conflict" or "terminal" (exact, case-sensitive).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The class.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_retry_class_from_string(const char *s, size_t len,
-                                                                 velstatus_retry_class *out);
+VELSTATUS_API velstatus_status velstatus_retry_class_from_string(velstatus_retry_class *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief The backoff preset's name: "velero_cap", "default_backoff" or "default_retry".
@@ -464,13 +468,15 @@ VELSTATUS_API const char *velstatus_backoff_kind_to_string(velstatus_backoff_kin
 
 /**
  * @brief Parses "velero_cap", "default_backoff" or "default_retry" (exact, case-sensitive).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The preset.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(const char *s, size_t len,
-                                                                  velstatus_backoff_kind *out);
+VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(velstatus_backoff_kind *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief Whether the status patch that moves a CR from `from` to `to` is

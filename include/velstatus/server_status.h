@@ -80,6 +80,26 @@ typedef enum velstatus_bsl_access {
 } velstatus_bsl_access;
 
 /**
+ * @brief The access mode in Velero's spelling: "ReadWrite" or "ReadOnly".
+ * @param[in] access The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_bsl_access_to_string(velstatus_bsl_access access);
+
+/**
+ * @brief Parses "ReadWrite" or "ReadOnly" (exact; the empty string is not accepted here, though a BSL's empty `accessMode` reads as ReadWrite).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_access_from_string(velstatus_bsl_access *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
  * @brief The status token: `Ready`, `PartiallyReady`, `Waiting` or `NotReady`.
  * @param[in] status The status.
  * @return A static string, or NULL for a value outside the enum.
@@ -91,7 +111,7 @@ VELSTATUS_API const char *velstatus_server_status_to_string(velstatus_server_sta
  * @brief Parses a status token (exact, case-sensitive).
  * @param[out] out The status.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
  */
@@ -110,7 +130,7 @@ VELSTATUS_API const char *velstatus_server_reason_to_string(velstatus_server_rea
  * @brief Parses a reason token (exact, lower case).
  * @param[out] out The flag.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
  */

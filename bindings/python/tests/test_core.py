@@ -367,3 +367,12 @@ def test_c_enum_rejects_a_declaration_that_drifted():
         import enum
         codes = enum.IntEnum("Codes", {**{m.name: int(m) for m in vs.Status}, "OK": 3})
         c_enum("velstatus_status", "VELSTATUS_")(codes)
+
+
+def test_int_enums_print_their_c_tokens():
+    # Every public enum has a C _to_string; the IntEnum/IntFlag classes print it.
+    assert str(vs.PersistAction.UPLOAD_AND_PATCH) == "upload_and_patch"
+    assert str(vs.BslState.READONLY) == "readonly"
+    assert str(vs.OpStepFlag.FAILED_NOW) == "failed_now"
+    assert str(vs.OpStepFlag.CANCEL | vs.OpStepFlag.FAILED_NOW) == "cancel|failed_now"
+    assert str(vs.OpReport.LOOKUP_ERROR) == "lookup_error"

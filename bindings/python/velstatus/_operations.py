@@ -44,7 +44,7 @@ class OpPhase(CEnum):
     FAILED = "Failed"
 
 
-@c_enum("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_")
+@c_enum("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_", lib.velstatus_op_report_kind_to_string)
 class OpReport(enum.IntEnum):
     """What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."""
 
@@ -53,7 +53,7 @@ class OpReport(enum.IntEnum):
     LOOKUP_ERROR = 2
 
 
-@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_")
+@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_", lib.velstatus_op_step_flag_to_string)
 class OpStepFlag(enum.IntFlag):
     """The outcome bits of one operation's step (velstatus_op_step_flag)."""
 
@@ -69,7 +69,7 @@ class OpStepFlag(enum.IntFlag):
     ERROR_DEFERRED = 512
 
 
-@c_enum("velstatus_bsl_state", "VELSTATUS_BSL_")
+@c_enum("velstatus_bsl_state", "VELSTATUS_BSL_", lib.velstatus_bsl_state_to_string)
 class BslState(enum.IntEnum):
     """The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."""
 
@@ -78,7 +78,7 @@ class BslState(enum.IntEnum):
     READONLY = 2
 
 
-@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_")
+@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_", lib.velstatus_persist_action_to_string)
 class PersistAction(enum.IntEnum):
     """What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11): NONE, PATCH
     (the CR only) or UPLOAD_AND_PATCH."""
@@ -122,7 +122,10 @@ None when absent) and ``post_items`` (tuple of ResourceId, or None when nil).
 
 def _op_phase(text):
     raw = text.encode("utf-8")
-    return OpPhase.from_c(lib.velstatus_op_phase_from_string(raw, len(raw)))
+    out = ffi.new("velstatus_op_phase *")
+    # E_INVALID for any other text leaves *out at UNKNOWN: what a record with that text has.
+    lib.velstatus_op_phase_from_string(out, raw, len(raw), ffi.NULL)
+    return OpPhase.from_c(out[0])
 
 
 Operation.op_phase = property(lambda self: _op_phase(self.phase),

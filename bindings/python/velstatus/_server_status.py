@@ -64,7 +64,7 @@ class ServerReason(CEnum):
     UNKNOWN_PHASE = "unknown_phase"
 
 
-@c_enum("velstatus_bsl_access", "VELSTATUS_BSL_")
+@c_enum("velstatus_bsl_access", "VELSTATUS_BSL_", lib.velstatus_bsl_access_to_string)
 class BslAccess(enum.IntEnum):
     """A BSL's spec.accessMode: READ_WRITE (str: "ReadWrite") or READ_ONLY ("ReadOnly")."""
 
