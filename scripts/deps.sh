@@ -4,7 +4,7 @@
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev doxygen
 valgrind golang-go python3 python3-cffi python3-pytest python3-pycparser python3-dev python3-pip python3-venv git
-debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools"
+debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
