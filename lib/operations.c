@@ -760,12 +760,12 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
 
 velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
 {
-    return r != NULL ? r->phase : VELSTATUS_PHASE_NEW;
+    return r != NULL ? r->phase : VELSTATUS_PHASE_INVALID;
 }
 
 velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
 {
-    return r != NULL ? r->persist : VELSTATUS_PERSIST_NONE;
+    return r != NULL ? r->persist : VELSTATUS_PERSIST_INVALID;
 }
 
 int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)

@@ -25,7 +25,8 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     case VELSTATUS_OP_PHASE_IN_PROGRESS: p = lit_inprogress; break;
     case VELSTATUS_OP_PHASE_COMPLETED: p = lit_completed; break;
     case VELSTATUS_OP_PHASE_FAILED: p = lit_failed; break;
-    case VELSTATUS_OP_PHASE_UNKNOWN: break;
+    case VELSTATUS_OP_PHASE_UNKNOWN:
+    case VELSTATUS_OP_PHASE_INVALID: break;
     }
     op->s[VELSTATUS_OP_FIELD_PHASE].p = p;
     op->s[VELSTATUS_OP_FIELD_PHASE].len = (uint32_t)strlen(p);
@@ -178,7 +179,7 @@ void velstatus_oplist_free(velstatus_oplist *list)
 
 velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list)
 {
-    return list != NULL ? list->kind : VELSTATUS_KIND_BACKUP;
+    return list != NULL ? list->kind : VELSTATUS_KIND_INVALID;
 }
 
 size_t velstatus_oplist_count(const velstatus_oplist *list)
@@ -549,7 +550,7 @@ const char *velstatus_op_post_item(const velstatus_op *op, size_t item, velstatu
 
 velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 {
-    return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_UNKNOWN;
+    return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_INVALID;
 }
 
 const char *velstatus_op_phase_text(const velstatus_op *op, size_t *len)

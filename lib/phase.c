@@ -53,6 +53,7 @@ int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase)
     case VELSTATUS_KIND_RESTORE:
         return phase != VELSTATUS_PHASE_QUEUED && phase != VELSTATUS_PHASE_READY_TO_START &&
                phase != VELSTATUS_PHASE_DELETING;
+    case VELSTATUS_KIND_INVALID: break;
     }
     return 0;
 }

@@ -727,7 +727,7 @@ void velstatus_retry_result_free(velstatus_retry_result *result)
 
 velstatus_retry_outcome velstatus_retry_result_outcome(const velstatus_retry_result *result)
 {
-    return result ? result->outcome : VELSTATUS_RETRY_OUTCOME_SUCCEEDED;
+    return result ? result->outcome : VELSTATUS_RETRY_OUTCOME_INVALID;
 }
 
 uint64_t velstatus_retry_result_attempts(const velstatus_retry_result *result)

@@ -747,7 +747,7 @@ void velstatus_server_verdict_free(velstatus_server_verdict *v)
 
 velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *v)
 {
-    return v ? v->status : VELSTATUS_SERVER_WAITING;
+    return v ? v->status : VELSTATUS_SERVER_INVALID;
 }
 
 uint32_t velstatus_server_verdict_reasons(const velstatus_server_verdict *v)
@@ -1079,7 +1079,7 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
 
 velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *t)
 {
-    return t ? t->status : VELSTATUS_SERVER_WAITING;
+    return t ? t->status : VELSTATUS_SERVER_INVALID;
 }
 
 uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *t)

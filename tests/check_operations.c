@@ -564,7 +564,12 @@ START_TEST(getters_accept_null)
     ck_assert_ptr_null(velstatus_op_error(NULL, NULL));
     ck_assert_int_eq(velstatus_op_n_total(NULL), 0);
     ck_assert_int_eq(velstatus_op_n_completed(NULL), 0);
-    ck_assert_int_eq(velstatus_op_phase_value(NULL), VELSTATUS_OP_PHASE_UNKNOWN);
+    ck_assert_int_eq(velstatus_op_phase_value(NULL), VELSTATUS_OP_PHASE_INVALID);
+    /* A NULL object never reads as a good result (doc/conventions.md). */
+    ck_assert_int_eq(velstatus_oplist_kind(NULL), VELSTATUS_KIND_INVALID);
+    ck_assert_int_eq(velstatus_reconcile_result_phase(NULL), VELSTATUS_PHASE_INVALID);
+    ck_assert_ptr_null(velstatus_kind_to_string(velstatus_oplist_kind(NULL)));
+    ck_assert_ptr_null(velstatus_phase_to_string(velstatus_reconcile_result_phase(NULL)));
     ck_assert_int_eq(velstatus_op_created(NULL, &ns), 0);
     ck_assert_int_eq(ns, 0);
     ck_assert_int_eq(velstatus_op_time_value(NULL, VELSTATUS_OP_TIME_UPDATED, NULL), 0);

@@ -1142,7 +1142,7 @@ START_TEST(persist_and_errors_added)
         ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL), VELSTATUS_E_INVALID);
         velstatus_oplist_free(l);
     }
-    ck_assert_int_eq(velstatus_reconcile_result_persist(NULL), VELSTATUS_PERSIST_NONE);
+    ck_assert_int_eq(velstatus_reconcile_result_persist(NULL), VELSTATUS_PERSIST_INVALID);
     ck_assert_int_eq(velstatus_reconcile_result_errors_added(NULL), 0);
     velstatus_ctx_free(ctx);
 }

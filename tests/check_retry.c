@@ -911,7 +911,7 @@ START_TEST(result_getters_on_null)
     const char *t = "x";
     size_t len = 3;
     int64_t total = 5;
-    ck_assert_int_eq(velstatus_retry_result_outcome(NULL), VELSTATUS_RETRY_OUTCOME_SUCCEEDED);
+    ck_assert_int_eq(velstatus_retry_result_outcome(NULL), VELSTATUS_RETRY_OUTCOME_INVALID);
     ck_assert_uint_eq(velstatus_retry_result_attempts(NULL), 0);
     ck_assert_uint_eq(velstatus_retry_result_sleep_count(NULL), 0);
     ck_assert_int_eq(velstatus_retry_result_sleep(NULL, 0), 0);

@@ -571,7 +571,7 @@ START_TEST(message_truncates_long_name_lists)
     ck_assert_ptr_null(velstatus_server_verdict_name(v, (velstatus_server_reason)0, 0));
     velstatus_server_verdict_free(v);
     /* NULL verdict getters */
-    ck_assert_int_eq(velstatus_server_verdict_status(NULL), S_WAITING);
+    ck_assert_int_eq(velstatus_server_verdict_status(NULL), VELSTATUS_SERVER_INVALID);
     ck_assert_uint_eq(velstatus_server_verdict_reasons(NULL), 0);
     ck_assert_uint_eq(velstatus_server_verdict_total(NULL), 0);
     ck_assert_uint_eq(velstatus_server_verdict_available(NULL), 0);
@@ -763,7 +763,7 @@ START_TEST(tracker_events_and_changes)
     ck_assert_int_eq(velstatus_server_tracker_verdict(NULL, t, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_new(NULL, ctx, NULL, NULL), VELSTATUS_E_INVALID);
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
-    ck_assert_int_eq(velstatus_server_tracker_status(NULL), S_WAITING);
+    ck_assert_int_eq(velstatus_server_tracker_status(NULL), VELSTATUS_SERVER_INVALID);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(NULL), 0);
     ck_assert_uint_eq(velstatus_server_tracker_count(NULL), 0);
     velstatus_server_tracker_free(t);

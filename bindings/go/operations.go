@@ -24,6 +24,7 @@ type OpPhase int
 
 // The operation phases, with the values of the C enum.
 const (
+	OpPhaseInvalid    OpPhase = C.VELSTATUS_OP_PHASE_INVALID // never a record's phase: the C getter's answer for NULL
 	OpPhaseUnknown    OpPhase = C.VELSTATUS_OP_PHASE_UNKNOWN
 	OpPhaseNew        OpPhase = C.VELSTATUS_OP_PHASE_NEW
 	OpPhaseInProgress OpPhase = C.VELSTATUS_OP_PHASE_IN_PROGRESS
@@ -497,6 +498,15 @@ const (
 	StepErrorDeferred  StepFlag = C.VELSTATUS_OP_STEP_ERROR_DEFERRED
 )
 
+// String returns the flag's token (velstatus_op_step_flag_to_string, e.g.
+// "failed_now"); a combination joins its flags' tokens with "|", and an
+// unknown bit prints as "StepFlag(0xN)".
+func (f StepFlag) String() string {
+	return flagString(uint32(f), "StepFlag", func(bit uint32) *C.char {
+		return C.velstatus_op_step_flag_to_string(C.velstatus_op_step_flag(bit))
+	})
+}
+
 // stepFlags lists the single bits, for the per-flag counts.
 var stepFlags = []StepFlag{StepChanged, StepCancel, StepFailedNow, StepCompletedNow, StepCountCompleted,
 	StepCountFailed, StepInProgress, StepUnknownPhase, StepMissingCreated, StepErrorDeferred}
@@ -597,6 +607,11 @@ const (
 	BSLReadOnly  BSLState = C.VELSTATUS_BSL_READONLY
 )
 
+// String returns "available", "missing" or "readonly" (velstatus_bsl_state_to_string).
+func (s BSLState) String() string {
+	return enumString(C.velstatus_bsl_state_to_string(C.velstatus_bsl_state(s)), "BSLState", int(s))
+}
+
 // ReconcileOptions are the inputs of one pass besides the list
 // (velstatus_reconcile_options). Start from DefaultReconcileOptions.
 type ReconcileOptions struct {
@@ -677,7 +692,13 @@ const (
 	PersistNone           PersistAction = C.VELSTATUS_PERSIST_NONE             // keep the progress in memory
 	PersistPatch          PersistAction = C.VELSTATUS_PERSIST_PATCH            // patch the CR only
 	PersistUploadAndPatch PersistAction = C.VELSTATUS_PERSIST_UPLOAD_AND_PATCH // upload the files, then patch
+	PersistInvalid        PersistAction = C.VELSTATUS_PERSIST_INVALID          // never a result's: the C getter's answer for NULL
 )
+
+// String returns "none", "patch" or "upload_and_patch" (velstatus_persist_action_to_string).
+func (a PersistAction) String() string {
+	return enumString(C.velstatus_persist_action_to_string(C.velstatus_persist_action(a)), "PersistAction", int(a))
+}
 
 // CanceledOp is an operation Cancel was called for.
 type CanceledOp struct {

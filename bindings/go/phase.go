@@ -15,6 +15,7 @@ type Kind int
 
 // The kinds, with the values of the C enum.
 const (
+	KindInvalid Kind = C.VELSTATUS_KIND_INVALID // never a list's kind: the C getter's answer for NULL
 	KindBackup  Kind = C.VELSTATUS_KIND_BACKUP
 	KindRestore Kind = C.VELSTATUS_KIND_RESTORE
 )
@@ -48,6 +49,7 @@ type Phase int
 
 // The phases, with the values of the C enum (SPEC-velero §5.1).
 const (
+	PhaseInvalid                                   Phase = C.VELSTATUS_PHASE_INVALID // never a CR's phase: the C getters' answer for NULL
 	PhaseNew                                       Phase = C.VELSTATUS_PHASE_NEW
 	PhaseQueued                                    Phase = C.VELSTATUS_PHASE_QUEUED
 	PhaseReadyToStart                              Phase = C.VELSTATUS_PHASE_READY_TO_START

@@ -153,6 +153,7 @@ type RetryOutcome int
 
 // The outcomes, with the values of the C enum.
 const (
+	RetryInvalid      RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_INVALID // never a run's: the C getter's answer for NULL
 	RetrySucceeded    RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_SUCCEEDED
 	RetryNotAttempted RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED
 	RetryTerminated   RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_TERMINAL

@@ -45,6 +45,7 @@ import "C"
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 )
@@ -105,8 +106,34 @@ var (
 	ErrInternal = &Error{Code: StatusInternal, Message: StatusInternal.Describe()}
 )
 
-// Error formats the error as "velstatus: MESSAGE (line L, column C)
-// [VELSTATUS_E_...]"; the position only when known.
+// word is the status in Go's error style: "parse", "invalid argument", ...
+func (s Status) word() string {
+	switch s {
+	case StatusNoMem:
+		return "out of memory"
+	case StatusInvalid:
+		return "invalid argument"
+	case StatusParse:
+		return "parse"
+	case StatusSchema:
+		return "schema"
+	case StatusHost:
+		return "host callback"
+	case StatusABI:
+		return "abi"
+	case StatusRange:
+		return "range"
+	case StatusState:
+		return "state"
+	case StatusInternal:
+		return "internal"
+	}
+	return fmt.Sprintf("status %d", int(s))
+}
+
+// Error formats the error in Go's style, "velstatus: parse: MESSAGE (line
+// L, column C)" (the position only when known); the code itself stays
+// reachable through errors.Is(err, ErrParse) and errors.As(err, &e).
 func (e *Error) Error() string {
 	msg := e.Message
 	if msg == "" {
@@ -118,7 +145,7 @@ func (e *Error) Error() string {
 	if e.cause != nil && e.Code == StatusHost {
 		msg = fmt.Sprintf("%s: %v", msg, e.cause)
 	}
-	return "velstatus: " + msg + " [" + e.Code.String() + "]"
+	return "velstatus: " + e.Code.word() + ": " + msg
 }
 
 // Is reports whether target is an *Error with the same Code, so that
@@ -161,6 +188,36 @@ func newError(st C.velstatus_status, cerr *C.velstatus_error) *Error {
 		Message:  C.GoString(&cerr.message[0]),
 	}
 	return e
+}
+
+// enumString is the String of an enum backed by a C _to_string: the token,
+// or "Type(N)" for a value outside the enum (NULL from C).
+func enumString(token *C.char, typ string, v int) string {
+	if token != nil {
+		return C.GoString(token)
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
+
+// flagString is the String of a bit-set enum: its flags' tokens joined
+// with "|", "0" for none, "Type(0xN)" when a bit has no token.
+func flagString(v uint32, typ string, token func(bit uint32) *C.char) string {
+	if v == 0 {
+		return "0"
+	}
+	var parts []string
+	for i := uint(0); i < 32; i++ {
+		bit := uint32(1) << i
+		if v&bit == 0 {
+			continue
+		}
+		p := token(bit)
+		if p == nil {
+			return fmt.Sprintf("%s(%#x)", typ, v)
+		}
+		parts = append(parts, C.GoString(p))
+	}
+	return strings.Join(parts, "|")
 }
 
 // check turns a C status into nil or an *Error.

@@ -56,6 +56,7 @@ VELSTATUS_BEGIN_DECLS
  * kept and written back unchanged (velstatus_op_phase_text()).
  */
 typedef enum velstatus_op_phase {
+    VELSTATUS_OP_PHASE_INVALID = -1,    /**< Not a phase: what velstatus_op_phase_value() returns for NULL. */
     VELSTATUS_OP_PHASE_UNKNOWN = 0,     /**< Not one of Velero's four values (also `""`). */
     VELSTATUS_OP_PHASE_NEW = 1,         /**< "New": created, not started by the plugin. */
     VELSTATUS_OP_PHASE_IN_PROGRESS = 2, /**< "InProgress": started by the plugin. */
@@ -182,8 +183,8 @@ VELSTATUS_API void velstatus_oplist_free(velstatus_oplist *list);
 
 /**
  * @brief The list's kind.
- * @param[in] list The list (not NULL).
- * @return ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[in] list The list, or NULL.
+ * @return ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE; ::VELSTATUS_KIND_INVALID for NULL.
  */
 VELSTATUS_API velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list);
 
@@ -420,8 +421,9 @@ VELSTATUS_API const char *velstatus_op_post_item(const velstatus_op *op, size_t 
 
 /**
  * @brief status.phase as an enum.
- * @param[in] op The record, or NULL (UNKNOWN).
- * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for any other text.
+ * @param[in] op The record, or NULL.
+ * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for any other text;
+ *         ::VELSTATUS_OP_PHASE_INVALID for NULL.
  */
 VELSTATUS_API velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op);
 
@@ -853,6 +855,8 @@ VELSTATUS_API void velstatus_reconcile_options_init(velstatus_reconcile_options 
 
 /** @brief What the host must write after a pass (SPEC §2.5 step 11, `updateBackupAndOperationsJSON`). */
 typedef enum velstatus_persist_action {
+    /** Not an action: what velstatus_reconcile_result_persist() returns for NULL. */
+    VELSTATUS_PERSIST_INVALID = -1,
     /** Nothing: incremental progress stays in memory (the host keeps the list). */
     VELSTATUS_PERSIST_NONE = 0,
     /** Patch the Backup/Restore CR only (new completion counts; or a BSL
@@ -946,8 +950,8 @@ VELSTATUS_API void velstatus_reconcile_result_free(velstatus_reconcile_result *r
 
 /**
  * @brief The next phase of the backup or restore.
- * @param[in] result The result (not NULL).
- * @return The phase (unchanged when nothing moves it).
+ * @param[in] result The result, or NULL.
+ * @return The phase (unchanged when nothing moves it); ::VELSTATUS_PHASE_INVALID for NULL.
  */
 VELSTATUS_API velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *result);
 
@@ -1024,8 +1028,8 @@ VELSTATUS_API const char *velstatus_reconcile_result_error(const velstatus_recon
  * otherwise NONE. With a BSL problem, PATCH (Velero has no store then). After
  * the first evaluation (phase InProgress) the backup or restore controller
  * always persists: UPLOAD_AND_PATCH.
- * @param[in] result The result, or NULL (NONE).
- * @return The action.
+ * @param[in] result The result, or NULL.
+ * @return The action; ::VELSTATUS_PERSIST_INVALID for NULL.
  */
 VELSTATUS_API velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *result);
 

@@ -23,12 +23,14 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief Which CR a phase belongs to. */
 typedef enum velstatus_kind {
+    VELSTATUS_KIND_INVALID = -1, /**< Not a kind: what velstatus_oplist_kind() returns for NULL. */
     VELSTATUS_KIND_BACKUP = 0,  /**< A Velero Backup. */
     VELSTATUS_KIND_RESTORE = 1  /**< A Velero Restore. */
 } velstatus_kind;
 
 /** @brief Backup and restore phases (SPEC-velero §5.1). */
 typedef enum velstatus_phase {
+    VELSTATUS_PHASE_INVALID = -1, /**< Not a phase: what a getter returns for a NULL object. */
     VELSTATUS_PHASE_NEW = 0,                                      /**< "New" (also ""). */
     VELSTATUS_PHASE_QUEUED = 1,                                   /**< "Queued" (backup only). */
     VELSTATUS_PHASE_READY_TO_START = 2,                           /**< "ReadyToStart" (backup only). */

@@ -141,6 +141,7 @@ typedef enum velstatus_retry_class {
 
 /** @brief Why a retry run ended. */
 typedef enum velstatus_retry_outcome {
+    VELSTATUS_RETRY_OUTCOME_INVALID = -1, /**< Not an outcome: what velstatus_retry_result_outcome() returns for NULL. */
     VELSTATUS_RETRY_OUTCOME_SUCCEEDED = 0,     /**< An attempt succeeded. */
     VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED = 1, /**< `Steps <= 0` on entry: OnError calls nothing and returns nil. */
     VELSTATUS_RETRY_OUTCOME_TERMINAL = 2,      /**< An attempt failed with a terminal (non-retriable) error. */
@@ -356,7 +357,7 @@ VELSTATUS_API void velstatus_retry_result_free(velstatus_retry_result *result);
 /**
  * @brief Why the run ended.
  * @param[in] result The result.
- * @return The outcome (::VELSTATUS_RETRY_OUTCOME_SUCCEEDED for NULL).
+ * @return The outcome (::VELSTATUS_RETRY_OUTCOME_INVALID for NULL).
  */
 VELSTATUS_API velstatus_retry_outcome velstatus_retry_result_outcome(const velstatus_retry_result *result);
 

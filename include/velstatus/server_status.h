@@ -45,6 +45,7 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief The server status. Tokens (velstatus_server_status_to_string()) are the CLI's. */
 typedef enum velstatus_server_status {
+    VELSTATUS_SERVER_INVALID = -1, /**< Not a status: what the verdict and tracker getters return for NULL. */
     VELSTATUS_SERVER_READY = 0,           /**< `Ready`: every BSL available, one ReadWrite default. */
     VELSTATUS_SERVER_PARTIALLY_READY = 1, /**< `PartiallyReady`: some BSL available, something is wrong. */
     VELSTATUS_SERVER_WAITING = 2,         /**< `Waiting`: no BSL, or none available and some pending. */
@@ -297,7 +298,7 @@ VELSTATUS_API void velstatus_server_verdict_free(velstatus_server_verdict *verdi
 
 /**
  * @brief The status.
- * @param[in] verdict The verdict (NULL gives ::VELSTATUS_SERVER_WAITING).
+ * @param[in] verdict The verdict (NULL gives ::VELSTATUS_SERVER_INVALID).
  * @return The status.
  */
 VELSTATUS_API velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *verdict);
@@ -471,7 +472,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_set_now(velstatus_server
 
 /**
  * @brief The current status, O(1).
- * @param[in] tracker The tracker (NULL gives ::VELSTATUS_SERVER_WAITING).
+ * @param[in] tracker The tracker (NULL gives ::VELSTATUS_SERVER_INVALID).
  * @return The status.
  */
 VELSTATUS_API velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *tracker);

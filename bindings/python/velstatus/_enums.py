@@ -75,13 +75,17 @@ def c_enum(ctype: str, prefix: str, to_string: Optional[Callable[[int], Any]] = 
     module was compiled against (``ffi.typeof(ctype).elements``): the same
     names after ``prefix``, and, for a CEnum, values equal to what the C
     ``to_string`` returns (``null_value`` where it returns NULL, e.g. the
-    "unknown" sentinel), for an IntEnum/IntFlag the C integers. A mismatch is an
+    "unknown" sentinel), for an IntEnum/IntFlag the C integers. A C
+    ``*_INVALID = -1`` (a getter's answer for NULL) is not declared. A mismatch is an
     ImportError, never a silently wrong enum. A CEnum member's C value is
     ``member.c``. An IntEnum/IntFlag given ``to_string`` prints its C token.
     """
     def bind(cls: Type[_E]) -> Type[_E]:
+        # The C enums' INVALID value (-1, what a getter returns for a NULL
+        # object) has no Python member: the binding never passes NULL, and
+        # from_c(-1) raises ValueError.
         by_name = {cname[len(prefix):]: value for value, cname in ffi.typeof(ctype).elements.items()
-                   if cname.startswith(prefix)}
+                   if cname.startswith(prefix) and not (value == -1 and cname.endswith("_INVALID"))}
         names = list(cls.__members__)
         if sorted(names) != sorted(by_name):
             raise ImportError("velstatus: %s declares %s but %s has %s" % (
