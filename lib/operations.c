@@ -996,7 +996,8 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
 
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                             const velstatus_plugin_client *client,
-                                            const velstatus_reconcile_options *opts, velstatus_error *err)
+                                            const velstatus_reconcile_options *opts, const velstatus_policy *policy,
+                                            velstatus_error *err)
 {
     velstatus_reconcile_options o;
     velstatus_plugin_client c;
@@ -1016,7 +1017,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return st;
     if (o.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.flags must be 0");
-    st = velstatus__policy_load(&pol, o.policy, err);
+    st = velstatus__policy_load(&pol, policy, err);
     if (st != VELSTATUS_OK)
         return st;
     if (!velstatus_phase_valid(list->kind, o.phase))

@@ -134,7 +134,6 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
     if (c.retry_timeout_ns < 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.retry_timeout_ns is negative (%lld)",
                                     (long long)c.retry_timeout_ns);
-    o->policy = c.policy;
     o->retry_timeout_ns = c.retry_timeout_ns;
     return VELSTATUS_OK;
 }
@@ -1226,7 +1225,8 @@ static velstatus_status step_publish(const velstatus_server_status_host *h, cons
 
 velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
                                              const velstatus_server_status_host *host,
-                                             const velstatus_server_status_options *opts, velstatus_error *err)
+                                             const velstatus_server_status_options *opts,
+                                             const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_server_status_host h;
     velstatus_bsl_set *set = NULL;
@@ -1256,6 +1256,7 @@ velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, in
     st = load_opts(&o, opts, err); /* validate before calling the host */
     if (st != VELSTATUS_OK)
         return st;
+    o.policy = policy;
 
     rc = h.list_bsls(h.userdata, &json, &json_len);
     if (rc == VELSTATUS_PASSTHROUGH)

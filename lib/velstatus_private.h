@@ -61,7 +61,7 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
 #define VS_BACKOFF_SIZE_V1 VS_SIZE_THROUGH(velstatus_backoff, cap_ns)
 #define VS_RETRY_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_host, now)
 #define VS_RETRY_SCHEDULE_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_schedule, deadline_ns)
-#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, three_state)
+#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, retry_timeout_ns)
 #define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, publish)
 
 /* The body of every public *_init(p, struct_size): zeroes all struct_size

@@ -321,7 +321,7 @@ START_TEST(defect2_every_time_written_reads_back)
         c.progress = answer_extremes;
         velstatus_reconcile_options_init(&o, sizeof o);
         o.now_ns = 1;
-        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, NULL), VELSTATUS_OK);
         velstatus_reconcile_result_free(r);
         ck_assert(velstatus_op_started(velstatus_oplist_at(l, 0), NULL));
         assert_reads_back(ctx, l);
@@ -381,7 +381,7 @@ static pass reconcile_file(velstatus_ctx *ctx, velstatus_kind kind, const char *
     velstatus_reconcile_options_init(&o, sizeof o);
     o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
     ck_assert_int_eq(velstatus_time_parse(&o.now_ns, "2024-05-01T11:00:00Z", 20, NULL), VELSTATUS_OK);
-    ck_assert_msg(velstatus_oplist_reconcile(&r, l, &c, &o, &err) == VELSTATUS_OK, "%s: %s", rel, err.message);
+    ck_assert_msg(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, &err) == VELSTATUS_OK, "%s: %s", rel, err.message);
     out.phase = velstatus_reconcile_result_phase(r);
     out.completed = velstatus_reconcile_result_completed(r);
     out.failed = velstatus_reconcile_result_failed(r);

@@ -26,9 +26,8 @@ _Static_assert(offsetof(velstatus_server_status_options, now_ns) == 24, "opts.no
 _Static_assert(offsetof(velstatus_server_status_options, stale_after_ns) == 32, "opts.stale_after_ns");
 _Static_assert(offsetof(velstatus_server_status_options, check_stale) == 40, "opts.check_stale");
 _Static_assert(offsetof(velstatus_server_status_options, three_state) == 44, "opts.three_state");
-_Static_assert(offsetof(velstatus_server_status_options, policy) == 48, "opts.policy");
-_Static_assert(offsetof(velstatus_server_status_options, retry_timeout_ns) == 56, "opts.retry_timeout_ns");
-_Static_assert(sizeof(velstatus_server_status_options) == 64, "opts size");
+_Static_assert(offsetof(velstatus_server_status_options, retry_timeout_ns) == 48, "opts.retry_timeout_ns");
+_Static_assert(sizeof(velstatus_server_status_options) == 56, "opts size");
 _Static_assert(offsetof(velstatus_server_status_host, struct_size) == 0, "host.struct_size");
 _Static_assert(offsetof(velstatus_server_status_host, flags) == 4, "host.flags");
 _Static_assert(offsetof(velstatus_server_status_host, userdata) == 8, "host.userdata");
@@ -1006,7 +1005,7 @@ START_TEST(step_publishes_only_on_change)
     memset(&fh, 0, sizeof(fh));
     fh.json = STEP_JSON;
     h = fh_vtable(&fh);
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 1);
     ck_assert_int_eq(fh.status, S_PARTIAL);
@@ -1016,26 +1015,26 @@ START_TEST(step_publishes_only_on_change)
     velstatus_free(ctx, j);
     velstatus_server_verdict_free(v);
     /* same status and reasons already published: no publish */
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(fh.publishes, 1);
     ck_assert_int_eq(fh.reads, 2);
     /* same status, other reasons: publish */
     fh.reasons = RS(SOME_UNAVAILABLE) | RS(STALE);
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 2);
     /* other status, same reasons: publish (three-state has no effect here, so force it) */
     fh.status = S_READY;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     /* no read_status, or PASSTHROUGH from it: always publish */
     h.read_status = NULL;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     h.read_status = fh_read;
     fh.read_rc = VELSTATUS_PASSTHROUGH;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 5);
     velstatus_ctx_free(ctx);
@@ -1090,11 +1089,10 @@ START_TEST(step_publish_is_retried)
     h.publish = rf_publish;
     h.sleep = rf_sleep;
     velstatus_server_status_options_init(&o, sizeof(o));
-    o.policy = &vel;
 
     /* fails twice, then goes through: 3 attempts, sleeps 10ms and 50ms */
     rf.fail_first = 2;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(rf.fh.publishes, 3);
     ck_assert_int_eq(rf.nsleeps, 2);
@@ -1107,7 +1105,7 @@ START_TEST(step_publish_is_retried)
     rf.fh.json = STEP_JSON;
     rf.nsleeps = 0;
     rf.fail_first = 1000;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -11);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(rf.fh.publishes, 7);
@@ -1119,10 +1117,10 @@ START_TEST(step_publish_is_retried)
     rf.fh.json = STEP_JSON;
     rf.nsleeps = 0;
     o.retry_timeout_ns = INT64_C(30000000000);
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(rf.fh.publishes, 5);
     o.retry_timeout_ns = -1;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "retry_timeout_ns"));
     velstatus_ctx_free(ctx);
 }
@@ -1141,18 +1139,18 @@ START_TEST(step_host_faults)
     h = fh_vtable(&fh);
 
     fh.list_rc = -7;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -7);
     ck_assert_ptr_nonnull(strstr(err.message, "list_bsls"));
     ck_assert_int_eq(fh.publishes, 0);
     ck_assert_ptr_null(v);
     ck_assert_int_eq(published, 0);
     fh.list_rc = VELSTATUS_PASSTHROUGH;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     fh.list_rc = 0;
 
     fh.read_rc = -2;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -2);
     ck_assert_ptr_nonnull(strstr(err.message, "read_status"));
     ck_assert_int_eq(fh.publishes, 0);
@@ -1161,7 +1159,7 @@ START_TEST(step_host_faults)
     /* A failing publish is retried (hardened preset: no sleep slot, so the
      * deadline counts the sleeps only; see step_publish_is_retried). */
     fh.publish_rc = -3;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -3);
     ck_assert_int_eq(published, 0);
     ck_assert_ptr_null(v);
@@ -1169,29 +1167,29 @@ START_TEST(step_host_faults)
     ck_assert_ptr_nonnull(strstr(err.message, "attempt"));
     fh.publishes = 0;
     fh.publish_rc = VELSTATUS_PASSTHROUGH;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     fh.publish_rc = 0;
 
     /* bad JSON from the host names the path */
     fh.json = "{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":3}}]}";
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_SCHEMA);
     ck_assert_ptr_nonnull(strstr(err.message, "items[0].status.phase"));
     fh.json = "{";
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_PARSE);
     ck_assert_int_eq(fh.publishes, 1); /* only the PASSTHROUGH publish call */
     fh.json = STEP_JSON;
 
     /* the vtable itself */
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, NULL, &h, NULL, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, NULL, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, NULL, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     h.publish = NULL;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     h = fh_vtable(&fh);
     h.flags = 1;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     h = fh_vtable(&fh);
     h.struct_size = 8;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_ABI);
     {
         struct {
             velstatus_server_status_host h;
@@ -1201,7 +1199,7 @@ START_TEST(step_host_faults)
         big.h = fh_vtable(&fh);
         big.h.struct_size = sizeof(big);
         big.tail[0] = 9;
-        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &big.h, NULL, NULL), VELSTATUS_E_ABI);
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &big.h, NULL, NULL, NULL), VELSTATUS_E_ABI);
     }
     {
         velstatus_server_status_options o;
@@ -1209,7 +1207,7 @@ START_TEST(step_host_faults)
         velstatus_server_status_options_init(&o, sizeof(o));
         o.flags = 2;
         fh.lists = 0;
-        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL, NULL), VELSTATUS_E_INVALID);
         ck_assert_int_eq(fh.lists, 0); /* options are checked before the host is called */
     }
     velstatus_server_status_host_init(NULL, 0);
@@ -1549,7 +1547,7 @@ START_TEST(failalloc_step)
         memset(&fh, 0, sizeof(fh));
         fh.json = STEP_JSON;
         h = fh_vtable(&fh);
-        st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL);
+        st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL);
         if (st == VELSTATUS_OK) {
             ck_assert_int_eq(published, 1);
             ck_assert_int_eq(fh.publishes, 1);

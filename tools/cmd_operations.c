@@ -583,7 +583,6 @@ static int ops_reconcile(int argc, char **argv)
     o.errors = errors;
     o.bsl_name = bsl_name;
     o.bsl_name_len = strlen(bsl_name);
-    o.policy = &pol;
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
@@ -601,7 +600,7 @@ static int ops_reconcile(int argc, char **argv)
     rc = load_list(cmd, path, kind_s, ctx, &list);
     if (rc == CLI_OK) {
         velstatus_op_reports_client(&client, reports, NULL);
-        if (velstatus_oplist_reconcile(&res, list, &client, &o, &err) != VELSTATUS_OK) {
+        if (velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);
         } else if (fmt == CLI_JSON) {
             if (print_json(list, res, ctx, &err) != 0)

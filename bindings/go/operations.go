@@ -640,7 +640,8 @@ func DefaultReconcileOptions(now time.Time) ReconcileOptions {
 // cReconcileOptions is a C options struct; its name and policy live in C
 // memory, released by free.
 type cReconcileOptions struct {
-	c C.velstatus_reconcile_options
+	c      C.velstatus_reconcile_options
+	policy *C.velstatus_policy // C memory; nil for the hardened preset
 }
 
 func (o *ReconcileOptions) toC() (*cReconcileOptions, error) {
@@ -667,7 +668,7 @@ func (o *ReconcileOptions) toC() (*cReconcileOptions, error) {
 	if o.Policy != nil {
 		p := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
 		*p = o.Policy.toC()
-		co.c.policy = p
+		co.policy = p
 	}
 	return co, nil
 }
@@ -677,9 +678,9 @@ func (co *cReconcileOptions) free() {
 		C.free(unsafe.Pointer(co.c.bsl_name))
 		co.c.bsl_name = nil
 	}
-	if co.c.policy != nil {
-		C.free(unsafe.Pointer(co.c.policy))
-		co.c.policy = nil
+	if co.policy != nil {
+		C.free(unsafe.Pointer(co.policy))
+		co.policy = nil
 	}
 }
 
@@ -749,7 +750,7 @@ func (ol *OpList) Reconcile(client PluginClient, opts ReconcileOptions) (Reconci
 		C.vs_go_plugin_client_setup(&pc, cell.userdata(), cbool(client.Progress != nil), cbool(client.Cancel != nil))
 		var out *C.velstatus_reconcile_result
 		var cerr C.velstatus_error
-		st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, &cerr)
+		st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, co.policy, &cerr)
 		if err := call.target.result(st, &cerr); err != nil {
 			if st == C.VELSTATUS_OK {
 				C.velstatus_reconcile_result_free(out)

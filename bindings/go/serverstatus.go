@@ -149,7 +149,8 @@ type Options struct {
 // C memory (a Go struct passed to C may not point at Go memory); release it
 // with free once the C call is over (the tracker keeps its own copy).
 type cOptions struct {
-	c C.velstatus_server_status_options
+	c      C.velstatus_server_status_options
+	policy *C.velstatus_policy // C memory; nil for the hardened preset
 }
 
 func (o *Options) toC() (*cOptions, error) {
@@ -170,10 +171,10 @@ func (o *Options) toC() (*cOptions, error) {
 	co.c.three_state = cbool(o.ThreeState)
 	co.c.retry_timeout_ns = C.int64_t(o.RetryTimeout)
 	if o.Policy != nil {
-		// The options point at the policy, so it lives in C memory too.
+		// The step is passed a pointer to the policy, so it lives in C memory too.
 		cp := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
 		*cp = o.Policy.toC()
-		co.c.policy = cp
+		co.policy = cp
 	}
 	if o.DefaultLocation != "" {
 		co.c.default_location = (*C.char)(C.CBytes([]byte(o.DefaultLocation)))
@@ -185,9 +186,9 @@ func (o *Options) toC() (*cOptions, error) {
 func (co *cOptions) ptr() *C.velstatus_server_status_options { return &co.c }
 
 func (co *cOptions) free() {
-	if co.c.policy != nil {
-		C.free(unsafe.Pointer(co.c.policy))
-		co.c.policy = nil
+	if co.policy != nil {
+		C.free(unsafe.Pointer(co.policy))
+		co.policy = nil
 	}
 	if co.c.default_location != nil {
 		C.free(unsafe.Pointer(co.c.default_location))
@@ -615,7 +616,7 @@ func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v
 		var cv *C.velstatus_server_verdict
 		var pub C.int
 		var cerr C.velstatus_error
-		st := C.velstatus_server_status_step(&cv, &pub, c, &h, co.ptr(), &cerr)
+		st := C.velstatus_server_status_step(&cv, &pub, c, &h, co.ptr(), co.policy, &cerr)
 		runtime.KeepAlive(co)
 		if st == C.VELSTATUS_E_HOST && call.target.err == nil && call.publishes > 0 {
 			call.target.err = call.errOf(call.publishes) // the last publish's error

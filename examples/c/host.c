@@ -463,10 +463,9 @@ static int reconcile(velstatus_ctx *ctx, const char *ops_path, const char *answe
     client.progress = plugin_progress;
     client.cancel = plugin_cancel;
     opts.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
-    opts.policy = &policy;
     printf("== reconcile: %zu operations from %s at %s (timeout 4h, hardened policy)\n", velstatus_oplist_count(ops),
            base_name(ops_path), now_text);
-    if (velstatus_oplist_reconcile(&res, ops, &client, &opts, &err) != VELSTATUS_OK) {
+    if (velstatus_oplist_reconcile(&res, ops, &client, &opts, &policy, &err) != VELSTATUS_OK) {
         rc = fail("reconcile", &err);
         goto done;
     }

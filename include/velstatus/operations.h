@@ -841,7 +841,6 @@ typedef struct velstatus_reconcile_options {
     int64_t errors;                 /**< InProgress: the errors the main run logged before the operations were evaluated. Waiting phases: errors still pending from earlier passes (Velero's `ErrsSinceUpdate` carried over). Default 0; negative is E_INVALID. */
     const char *bsl_name;           /**< The BSL's name, for the not-found error; NULL means "default". */
     size_t bsl_name_len;            /**< Length of bsl_name. */
-    const velstatus_policy *policy; /**< The policy, or NULL for the hardened preset. */
     int64_t completed_before;       /**< `status.backupItemOperationsCompleted` (or the restore's) before the pass, for velstatus_reconcile_result_persist(). Default 0; negative is E_INVALID. */
     int64_t failed_before;          /**< `status.backupItemOperationsFailed` (or the restore's) before the pass. Default 0; negative is E_INVALID. */
 } velstatus_reconcile_options;
@@ -926,6 +925,8 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
  * @param[in] client The plugin client (copied), or NULL (every running
  *            operation gets a lookup error, Cancel does nothing).
  * @param[in] opts The options (copied); required.
+ * @param[in] policy The policy, or NULL for the hardened preset (not kept
+ *            after the call).
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL out, list or opts;
  *         a phase of the wrong kind, an unknown BSL state, negative errors
@@ -940,7 +941,7 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
 VELSTATUS_API velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                                           const velstatus_plugin_client *client,
                                                           const velstatus_reconcile_options *opts,
-                                                          velstatus_error *err);
+                                                          const velstatus_policy *policy, velstatus_error *err);
 
 /**
  * @brief Releases a result.

@@ -165,14 +165,10 @@ typedef struct velstatus_server_status_options {
     /** Non-zero: map ::VELSTATUS_SERVER_NOT_READY to ::VELSTATUS_SERVER_WAITING
      *  (the three-status reading of Velero PR #4270). Reasons are unchanged. */
     int three_state;
-    /* v1 ends here. Append only. */
-    /** The policy for the publish retries of velstatus_server_status_step(),
-     *  or NULL for the hardened preset (see velstatus_retry_run()). Not copied:
-     *  it must stay valid during the call. */
-    const velstatus_policy *policy;
     /** The retry budget for one publish in ns (Velero's `--resource-timeout`);
      *  0 means Velero's default, 10 minutes. Negative is ::VELSTATUS_E_INVALID. */
     int64_t retry_timeout_ns;
+    /* v1 (1.0) ends here. Append only. */
 } velstatus_server_status_options;
 
 /**
@@ -559,7 +555,7 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * reasons differ (or nothing was published).
  *
  * The publish is a status write, so it goes through the retry driver
- * (velstatus_retry_run()) with `opts->policy` and `opts->retry_timeout_ns`:
+ * (velstatus_retry_run()) with `policy` and `opts->retry_timeout_ns`:
  * a publish returning a negative code is a failed attempt, retried with the
  * host's classify/sleep/random/now slots; only when the retries end with the
  * write still failing does the step fail with ::VELSTATUS_E_HOST, whose
@@ -569,6 +565,8 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * @param[in] ctx The context.
  * @param[in] host The host vtable (copied).
  * @param[in] opts Options, or NULL for the defaults.
+ * @param[in] policy The policy of the publish retries, or NULL for the
+ *            hardened preset (not kept after the call).
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, missing
  *         list_bsls or publish, flags not 0), ::VELSTATUS_E_ABI,
@@ -581,7 +579,7 @@ VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_ver
                                                            velstatus_ctx *ctx,
                                                            const velstatus_server_status_host *host,
                                                            const velstatus_server_status_options *opts,
-                                                           velstatus_error *err);
+                                                           const velstatus_policy *policy, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

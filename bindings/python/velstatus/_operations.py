@@ -511,11 +511,10 @@ class OpList(_Closeable):
             opts.bsl_name = name
             opts.bsl_name_len = len(name) - 1
         pol = policy_ptr(policy)
-        opts.policy = pol
         out = ffi.new("velstatus_reconcile_result **")
         err = new_error()
         with self._held():
-            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, err)
+            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
             try:
                 host.check(status, err)
                 return _read_result(out[0])

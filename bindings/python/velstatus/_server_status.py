@@ -219,7 +219,7 @@ def _take_verdict(pp, ctxptr):
 class _Options:
     """A velstatus_server_status_options and the bytes it points to."""
 
-    __slots__ = ("c", "_name", "_policy")
+    __slots__ = ("c", "_name", "policy")
 
     def __init__(self, default_location=None, now=None, stale_after=None, three_state=False, policy=None,
                  retry_timeout=0):
@@ -240,8 +240,7 @@ class _Options:
             raise InvalidArgument("now is only used with stale_after (the staleness check)",
                                   code=lib.VELSTATUS_E_INVALID)
         self.c.three_state = 1 if three_state else 0
-        self._policy = policy_ptr(policy)  # kept alive with the options
-        self.c.policy = self._policy
+        self.policy = policy_ptr(policy)  # passed to the step beside the options
         self.c.retry_timeout_ns = duration_ns(retry_timeout)
 
 
@@ -518,7 +517,7 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
         published = ffi.new("int *")
         err = new_error()
         with ctx._held() as p:
-            status = lib.velstatus_server_status_step(out, published, p, vt, opts.c, err)
+            status = lib.velstatus_server_status_step(out, published, p, vt, opts.c, opts.policy, err)
             try:
                 if (status == lib.VELSTATUS_E_HOST and host._exc is None and host.publishes
                         and host.publishes in host.errors):
