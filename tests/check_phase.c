@@ -1,4 +1,5 @@
-/* Phases: wire spelling, kinds, terminal set, transitions (SPEC-velero §5),
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Phases: wire spelling, kinds, terminal set, transitions (doc/velero-behaviour.md §5),
  * the phase after the main run (§2.7) and restart handling (§5.2, §6.17). */
 #include <check.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #define B VELSTATUS_KIND_BACKUP
 #define R VELSTATUS_KIND_RESTORE
 
-/* SPEC §5.1: the CRD enums, in order. */
+/* doc/velero-behaviour.md §5.1: the CRD enums, in order. */
 static const char *const backup_enum[] = {
     "New", "Queued", "ReadyToStart", "FailedValidation", "InProgress", "WaitingForPluginOperations",
     "WaitingForPluginOperationsPartiallyFailed", "Finalizing", "FinalizingPartiallyFailed", "Completed",
@@ -91,7 +92,7 @@ START_TEST(kind_tokens)
 }
 END_TEST
 
-/* SPEC §5.1: the `--wait` terminal set is {FailedValidation, Completed, PartiallyFailed, Failed}. */
+/* doc/velero-behaviour.md §5.1: the `--wait` terminal set is {FailedValidation, Completed, PartiallyFailed, Failed}. */
 START_TEST(terminal_set)
 {
     for (int i = 0; i <= 12; i++) {
@@ -111,7 +112,7 @@ typedef struct {
     const char *controller; /* NULL: illegal */
 } tcase_row;
 
-/* Every row of SPEC §5.2 and §5.3, plus illegal ones worth pinning. */
+/* Every row of doc/velero-behaviour.md §5.2 and §5.3, plus illegal ones worth pinning. */
 static const tcase_row rows[] = {
     {B, P(NEW), P(QUEUED), "backup-queue"},
     {B, P(QUEUED), P(READY_TO_START), "backup-queue"},
@@ -215,7 +216,7 @@ START_TEST(terminal_phases_only_go_to_deleting)
 }
 END_TEST
 
-/* SPEC §2.7 table, row by row, for both kinds. */
+/* doc/velero-behaviour.md §2.7 table, row by row, for both kinds. */
 START_TEST(phase_after_run)
 {
     for (int k = 0; k <= 1; k++) {
@@ -249,7 +250,7 @@ START_TEST(restart_handling)
         ck_assert_int_eq(a, VELSTATUS_RESTART_REQUEUE);
         ck_assert_int_eq(next, p);
     }
-    /* SPEC §6.17: ReadyToStart is stranded by Velero, requeued by the hardened preset */
+    /* doc/velero-behaviour.md §6.17: ReadyToStart is stranded by Velero, requeued by the hardened preset */
     ck_assert_int_eq(velstatus_phase_on_restart(&a, &next, B, P(READY_TO_START), &v, &err), VELSTATUS_OK);
     ck_assert_int_eq(a, VELSTATUS_RESTART_NONE);
     ck_assert_int_eq(velstatus_phase_on_restart(&a, &next, B, P(READY_TO_START), &h, &err), VELSTATUS_OK);
