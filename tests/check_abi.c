@@ -117,7 +117,7 @@ _Static_assert(VS_BACKOFF_SIZE_V1 == 48, "backoff v1");
 _Static_assert(VS_RETRY_HOST_SIZE_V1 == 56, "retry_host v1");
 _Static_assert(VS_RETRY_SCHEDULE_SIZE_V1 == 56, "retry_schedule v1");
 _Static_assert(VS_SERVER_STATUS_OPTIONS_SIZE_V1 == 56, "server_status_options v1");
-_Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 40, "server_status_host v1");
+_Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 96, "server_status_host v1");
 #endif
 
 /* Callers of two generations, for every size-tagged struct: an "older" one
@@ -170,25 +170,21 @@ static int done_progress(void *ud, const velstatus_oplist *list, size_t index, v
     return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
-static int ok_attempt(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len)
+static int ok_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     (void)ud;
     (void)attempt;
-    (void)text;
-    (void)len;
-    *failed = 0;
+    (void)reply;
     return 0;
 }
 
 static const char TWO_BSLS[] =
     "[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}]";
 
-static int list_two(void *ud, const char **json, size_t *len)
+static int list_two(void *ud, velstatus_bsls_reply *reply)
 {
     (void)ud;
-    *json = TWO_BSLS;
-    *len = sizeof(TWO_BSLS) - 1;
-    return 0;
+    return velstatus_bsls_reply_set_json(reply, TWO_BSLS, sizeof(TWO_BSLS) - 1, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
 static int publish_ok(void *ud, velstatus_server_status st, uint32_t reasons, const char *json, size_t len)
@@ -321,7 +317,11 @@ START_TEST(older_and_newer_callers)
         int published = 0, calls = 0;
         n = gen_size(newer, VS_SERVER_STATUS_HOST_SIZE_V1, sizeof(*h));
         velstatus_server_status_host_init(h, n);
+        /* all zero but the embedded retry host's struct_size */
+        ck_assert_uint_eq(h->retry.struct_size, sizeof(velstatus_retry_host));
+        h->retry.struct_size = 0;
         assert_zero_tail(&u, sizeof(uint32_t), n);
+        h->retry.struct_size = sizeof(velstatus_retry_host);
         h->userdata = &calls;
         h->list_bsls = list_two;
         h->publish = publish_ok;

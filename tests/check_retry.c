@@ -62,7 +62,7 @@ typedef struct fake {
     char text[64];
 } fake;
 
-static int f_attempt(void *ud, uint64_t n, int *failed, const char **text, size_t *len)
+static int f_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
 {
     fake *f = ud;
     if (f->attempt_rc)
@@ -70,9 +70,8 @@ static int f_attempt(void *ud, uint64_t n, int *failed, const char **text, size_
     f->clock += f->latency;
     if (n <= f->fail_until) {
         snprintf(f->text, sizeof(f->text), "boom %llu", (unsigned long long)n);
-        *failed = 1;
-        *text = f->text;
-        *len = strlen(f->text);
+        if (velstatus_retry_reply_set_error(reply, f->text, strlen(f->text), NULL) != VELSTATUS_OK)
+            return -1;
     }
     return 0;
 }
@@ -620,14 +619,15 @@ START_TEST(on_error_host_failures)
 }
 END_TEST
 
-static int null_text_attempt(void *ud, uint64_t n, int *failed, const char **text, size_t *len)
+static int null_text_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
 {
     (void)ud;
     (void)n;
-    *failed = 1;
-    *text = NULL;
-    *len = 99; /* ignored with a NULL text */
-    return 0;
+    /* NULL with a length is refused; NULL with 0 is an empty message. */
+    if (velstatus_retry_reply_set_error(reply, NULL, 99, NULL) != VELSTATUS_E_INVALID ||
+        velstatus_retry_reply_set_error(NULL, "x", 1, NULL) != VELSTATUS_E_INVALID)
+        return -7;
+    return velstatus_retry_reply_set_error(reply, NULL, 0, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
 START_TEST(on_error_null_text)

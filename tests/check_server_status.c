@@ -35,11 +35,8 @@ _Static_assert(offsetof(velstatus_server_status_host, userdata) == 8, "host.user
 _Static_assert(offsetof(velstatus_server_status_host, list_bsls) == 16, "host.list_bsls");
 _Static_assert(offsetof(velstatus_server_status_host, read_status) == 24, "host.read_status");
 _Static_assert(offsetof(velstatus_server_status_host, publish) == 32, "host.publish");
-_Static_assert(offsetof(velstatus_server_status_host, classify) == 40, "host.classify");
-_Static_assert(offsetof(velstatus_server_status_host, sleep) == 48, "host.sleep");
-_Static_assert(offsetof(velstatus_server_status_host, random) == 56, "host.random");
-_Static_assert(offsetof(velstatus_server_status_host, now) == 64, "host.now");
-_Static_assert(sizeof(velstatus_server_status_host) == 72, "host size");
+_Static_assert(offsetof(velstatus_server_status_host, retry) == 40, "host.retry");
+_Static_assert(sizeof(velstatus_server_status_host) == 40 + sizeof(velstatus_retry_host), "host size");
 #endif
 _Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 &&
                    VELSTATUS_SERVER_WAITING == 2 && VELSTATUS_SERVER_NOT_READY == 3,
@@ -942,14 +939,19 @@ typedef struct fake_host {
     char published_json[2048];
 } fake_host;
 
-static int fh_list(void *ud, const char **json, size_t *len)
+static int fh_list(void *ud, velstatus_bsls_reply *reply)
 {
     fake_host *h = ud;
+    char copy[2048];
     h->lists++;
     if (h->list_rc)
         return h->list_rc;
-    *json = h->json;
-    *len = strlen(h->json);
+    /* The library decodes during the call: a buffer that dies with the
+     * callback is fine (it is scribbled over before returning). */
+    snprintf(copy, sizeof copy, "%s", h->json);
+    if (velstatus_bsls_reply_set_json(reply, copy, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return 0; /* the decoding's failure is the step's result anyway */
+    memset(copy, 'x', sizeof copy);
     return 0;
 }
 
@@ -1059,9 +1061,9 @@ static int rf_publish(void *ud, velstatus_server_status status, uint32_t reasons
     return rf->fh.publishes <= rf->fail_first ? -11 : rc;
 }
 
-static int rf_list(void *ud, const char **json, size_t *len)
+static int rf_list(void *ud, velstatus_bsls_reply *reply)
 {
-    return fh_list(&((retry_fake *)ud)->fh, json, len);
+    return fh_list(&((retry_fake *)ud)->fh, reply);
 }
 
 static int rf_sleep(void *ud, int64_t ns)
@@ -1088,7 +1090,7 @@ START_TEST(step_publish_is_retried)
     h.userdata = &rf;
     h.list_bsls = rf_list;
     h.publish = rf_publish;
-    h.sleep = rf_sleep;
+    h.retry.sleep = rf_sleep;
     velstatus_server_status_options_init(&o, sizeof(o));
 
     /* fails twice, then goes through: 3 attempts, sleeps 10ms and 50ms */
@@ -1188,6 +1190,15 @@ START_TEST(step_host_faults)
     h = fh_vtable(&fh);
     h.flags = 1;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    h = fh_vtable(&fh);
+    h.retry.flags = 1;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "retry"));
+    h = fh_vtable(&fh);
+    h.retry.attempt = (int (*)(void *, uint64_t, velstatus_retry_reply *))1; /* never called */
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    /* a NULL reply is refused, not a crash */
+    ck_assert_int_eq(velstatus_bsls_reply_set_json(NULL, "[]", 2, &err), VELSTATUS_E_INVALID);
     h = fh_vtable(&fh);
     h.struct_size = 8;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_ABI);

@@ -18,6 +18,7 @@ import "C"
 
 import (
 	"errors"
+	"runtime"
 	"time"
 	"unsafe"
 )
@@ -25,7 +26,7 @@ import (
 // ---- server status step (velstatus_server_status_host) ----
 
 //export vsGoServerListBSLs
-func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
+func vsGoServerListBSLs(h C.uintptr_t, reply *C.velstatus_bsls_reply) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
 	if call.target.panicked() {
@@ -35,12 +36,11 @@ func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
 	if err != nil {
 		return call.target.fail(err)
 	}
-	// The text must outlive this callback (the library reads it after we
-	// return), so it goes to C memory, freed when the step is over.
-	p := C.CBytes(b)
-	call.listed = append(call.listed, p)
-	*json = (*C.char)(p)
-	*n = C.size_t(len(b))
+	// The library decodes the text during this call, so Go memory will do;
+	// a decoding failure is the step's result (with its JSON path).
+	p, n := cbuf(b)
+	C.velstatus_bsls_reply_set_json(reply, p, n, nil)
+	runtime.KeepAlive(b)
 	return 0
 }
 
@@ -94,18 +94,20 @@ func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons 
 // ---- retry drivers (velstatus_retry_host) ----
 
 //export vsGoRetryAttempt
-func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, failed *C.int, text **C.char, n *C.size_t) (ret C.int) {
+func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, reply *C.velstatus_retry_reply) (ret C.int) {
 	call := cellValue(h).(*retryCall)
 	defer call.target.recoverInto(&ret)
-	call.freeText()
 	err := call.fn()
 	call.record(uint64(attempt), err)
 	if err != nil {
-		// The library copies the text before the next callback runs; it is
-		// freed then, or when the run is over.
-		msg := err.Error()
-		call.text = C.CBytes([]byte(msg))
-		*failed, *text, *n = 1, (*C.char)(call.text), C.size_t(len(msg))
+		// The library copies the text during this call.
+		msg := []byte(err.Error())
+		p, n := cbuf(msg)
+		st := C.velstatus_retry_reply_set_error(reply, p, n, nil)
+		runtime.KeepAlive(msg)
+		if st != C.VELSTATUS_OK {
+			return hostFailure // E_NOMEM: the run ends with it
+		}
 	}
 	return 0
 }

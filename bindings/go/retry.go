@@ -295,15 +295,7 @@ func (s *hookState) errOf(attempt uint64) error {
 // retryCall is what the trampolines of one retry run see.
 type retryCall struct {
 	hookState
-	fn   func() error
-	text unsafe.Pointer // C copy of the last error text (the library copies it before the next callback)
-}
-
-func (c *retryCall) freeText() {
-	if c.text != nil {
-		C.free(c.text)
-		c.text = nil
-	}
+	fn func() error
 }
 
 // runRetry sets up the vtable, runs one C driver and converts the result.
@@ -313,10 +305,7 @@ func runRetry(fn func() error, hooks *RetryHooks, withFn bool,
 	call := &retryCall{fn: fn}
 	call.setHooks(hooks)
 	cell := newHostCell(call)
-	defer func() {
-		call.freeText()
-		cell.free()
-	}()
+	defer cell.free()
 	var res RetryResult
 	var fnErr error
 	err := withTempContext(func(c *C.velstatus_ctx) error {

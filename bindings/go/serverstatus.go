@@ -581,8 +581,7 @@ type serverStepCall struct {
 	hookState // the publish retries' hooks; errs holds the publish errors
 	host      ServerStatusHost
 	reader    PublishedStatusReader
-	listed    []unsafe.Pointer // C copies of the listed JSON, freed after the step
-	publishes uint64           // publish attempts so far
+	publishes uint64 // publish attempts so far
 }
 
 // ServerStatusStep runs one controller step (velstatus_server_status_step):
@@ -606,12 +605,7 @@ func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v
 	call.reader, _ = host.(PublishedStatusReader)
 	call.setHooks(hooks)
 	cell := newHostCell(call)
-	defer func() {
-		for _, p := range call.listed {
-			C.free(p)
-		}
-		cell.free()
-	}()
+	defer cell.free()
 	err = withTempContext(func(c *C.velstatus_ctx) error {
 		var h C.velstatus_server_status_host
 		C.vs_go_server_host_setup(&h, cell.userdata(), cbool(call.reader != nil), cbool(call.hooks.Classify != nil))

@@ -115,7 +115,7 @@ typedef struct patch_client {
     const char *status; /* the verdict JSON being patched in */
 } patch_client;
 
-static int patch_attempt(void *userdata, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
+static int patch_attempt(void *userdata, uint64_t attempt, velstatus_retry_reply *reply)
 {
     static const char conflict[] = "Operation cannot be fulfilled on servers.example.io \"velero\": "
                                    "the object has been modified; please apply your changes to the "
@@ -130,9 +130,8 @@ static int patch_attempt(void *userdata, uint64_t attempt, int *failed, const ch
     else if (pc->calls == 2)
         e = timeout, n = sizeof timeout - 1;
     if (e != NULL) {
-        *failed = 1;
-        *err_text = e;
-        *err_len = n;
+        if (velstatus_retry_reply_set_error(reply, e, n, NULL) != VELSTATUS_OK)
+            return -1;
         printf("  attempt %" PRIu64 ": %s\n", attempt, e);
     } else {
         printf("  attempt %" PRIu64 ": patched status %s\n", attempt, pc->status);

@@ -152,6 +152,29 @@ typedef enum velstatus_retry_outcome {
 } velstatus_retry_outcome;
 
 /**
+ * @brief An opaque out-object through which an `attempt` callback reports a
+ * failed attempt (velstatus_retry_reply_set_error()); valid during the
+ * callback only.
+ */
+typedef struct velstatus_retry_reply velstatus_retry_reply;
+
+/**
+ * @brief Reports the attempt the callback was given as failed, with its
+ * error's text, which the library copies (the callback's buffer need not
+ * outlive it). A later call replaces an earlier one. Not calling it means
+ * the attempt succeeded.
+ * @param[in,out] reply The reply the callback was given.
+ * @param[in] text The error's text (may be NULL when len is 0: an empty message).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL reply, NULL text with
+ *         a non-zero length) or ::VELSTATUS_E_NOMEM (the run then ends with
+ *         ::VELSTATUS_E_NOMEM, whatever the callback returns).
+ */
+VELSTATUS_API velstatus_status velstatus_retry_reply_set_error(velstatus_retry_reply *reply, const char *text,
+                                                               size_t len, velstatus_error *err);
+
+/**
  * @brief The host side of a retry run. Follows the callback contract of
  * host.h (size-tagged, `userdata` first, 0 success, negative failure ->
  * ::VELSTATUS_E_HOST, ::VELSTATUS_PASSTHROUGH = slot is NULL).
@@ -167,12 +190,11 @@ typedef struct velstatus_retry_host {
     void *userdata;       /**< First argument of every callback. */
     /**
      * Makes attempt number `attempt` (1-based): for a status patch, sends the
-     * patch. On success leave `*failed` at 0. On a failed attempt set
-     * `*failed` to 1 and point `*err_text`/`*err_len` at the error's text
-     * (copied before any other callback runs; NULL/0 is an empty message).
-     * Return negative only if the host itself cannot go on (aborts the run).
+     * patch. On success just return 0. On a failed attempt pass the error's
+     * text to velstatus_retry_reply_set_error() (which copies it) and return
+     * 0. Return negative only if the host itself cannot go on (aborts the run).
      */
-    int (*attempt)(void *userdata, uint64_t attempt, int *failed, const char **err_text, size_t *err_len);
+    int (*attempt)(void *userdata, uint64_t attempt, velstatus_retry_reply *reply);
     /**
      * Classifies the error of failed attempt `attempt` (the text is the
      * library's copy). Set `*cls` (preset to TRANSIENT); set `*interrupted`

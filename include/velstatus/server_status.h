@@ -506,6 +506,29 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_verdict(velstatus_server
 /* ---------------------------------------------------------------------- */
 
 /**
+ * @brief An opaque out-object through which `list_bsls` answers
+ * (velstatus_bsls_reply_set_json()); valid during the callback only.
+ */
+typedef struct velstatus_bsls_reply velstatus_bsls_reply;
+
+/**
+ * @brief Answers a `list_bsls` callback: decodes the text at once
+ * (velstatus_json_decode_bsls()), so the callback's buffer need not outlive
+ * it. A later call replaces an earlier one. A decoding failure is returned
+ * here and is also the step's result, whatever the callback then returns.
+ * @param[in,out] reply The reply the callback was given.
+ * @param[in] json `kubectl get bsl -o json` text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL reply, NULL json with
+ *         a non-zero length), ::VELSTATUS_E_PARSE / ::VELSTATUS_E_SCHEMA /
+ *         ::VELSTATUS_E_RANGE (the text; the message names the path) or
+ *         ::VELSTATUS_E_NOMEM.
+ */
+VELSTATUS_API velstatus_status velstatus_bsls_reply_set_json(velstatus_bsls_reply *reply, const char *json,
+                                                             size_t len, velstatus_error *err);
+
+/**
  * @brief The host side of velstatus_server_status_step(). Size-tagged;
  * fill it with velstatus_server_status_host_init(). Callbacks follow the
  * contract in host.h (0 success, negative failure, ::VELSTATUS_PASSTHROUGH
@@ -515,10 +538,11 @@ typedef struct velstatus_server_status_host {
     uint32_t struct_size; /**< sizeof(velstatus_server_status_host) as compiled by the host. */
     uint32_t flags;       /**< Reserved, must be 0. */
     void *userdata;       /**< First argument of every callback. */
-    /** Required. Lists the BSLs: sets `*json`/`*json_len` to text in the form
-     *  velstatus_json_decode_bsls() reads (`kubectl get bsl -o json`). The text
-     *  must stay valid until the step returns; the library never frees it. */
-    int (*list_bsls)(void *userdata, const char **json, size_t *json_len);
+    /** Required. Lists the BSLs: passes text in the form
+     *  velstatus_json_decode_bsls() reads (`kubectl get bsl -o json`) to
+     *  velstatus_bsls_reply_set_json(), which decodes it during the call.
+     *  Returning 0 without answering reads as an empty text (a parse error). */
+    int (*list_bsls)(void *userdata, velstatus_bsls_reply *reply);
     /** Optional. Reads the status currently published: sets `*has_status` to 0
      *  when nothing was published yet, else 1 with `*status` and `*reasons`.
      *  NULL (or PASSTHROUGH): the step always publishes. */
@@ -528,23 +552,21 @@ typedef struct velstatus_server_status_host {
      *  it, valid during the call only. */
     int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json,
                    size_t json_len);
-    /* v1 ends here. Append only. The slots below drive the publish retries
-     * (velstatus_retry_host documents each); NULL behaves as it does there:
-     * classify NULL = every error transient, sleep NULL = no waiting,
-     * random NULL = r 0, now NULL = the deadline counts the sleeps only. */
-    /** Optional. Classifies a failed publish (`err_text` is "publish returned <code>"). */
-    int (*classify)(void *userdata, uint64_t attempt, const char *err_text, size_t err_len,
-                    velstatus_retry_class *cls, int *interrupted);
-    /** Optional. Sleeps `ns` nanoseconds between publish attempts. */
-    int (*sleep)(void *userdata, int64_t ns);
-    /** Optional. A uniform random number in [0, 1) for jitter. */
-    int (*random)(void *userdata, double *r);
-    /** Optional. A monotonic clock in ns, for the hardened deadline. */
-    int (*now)(void *userdata, int64_t *ns);
+    /** The publish retries: `classify` (its text is "publish returned
+     *  <code>"), `sleep`, `random` and `now`, each as velstatus_retry_host
+     *  documents it and each optional (NULL behaves as it does there).
+     *  `retry.attempt` must be NULL (an attempt is one publish) and
+     *  `retry.flags` 0; `retry.userdata` is their first argument, NULL
+     *  meaning this struct's `userdata`. `retry.struct_size` is set by
+     *  velstatus_server_status_host_init() and not read: the embedded
+     *  struct's size is this struct's. */
+    velstatus_retry_host retry;
+    /* v1 (1.0) ends here. Append only. */
 } velstatus_server_status_host;
 
 /**
- * @brief Fills a host struct with zeros and its struct_size.
+ * @brief Fills a host struct with zeros and its struct_size (and the
+ * embedded `retry`'s).
  * @param[out] host The struct (NULL is ignored).
  * @param[in] struct_size sizeof(velstatus_server_status_host) as the caller sees it.
  */
@@ -558,7 +580,7 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * The publish is a status write, so it goes through the retry driver
  * (velstatus_retry_run()) with `policy` and `opts->retry_timeout_ns`:
  * a publish returning a negative code is a failed attempt, retried with the
- * host's classify/sleep/random/now slots; only when the retries end with the
+ * host's `retry` slots (classify, sleep, random, now); only when the retries end with the
  * write still failing does the step fail with ::VELSTATUS_E_HOST, whose
  * host_code is the last publish's code.
  * @param[out] out Receives the verdict (may be NULL when not wanted).

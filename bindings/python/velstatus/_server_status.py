@@ -421,20 +421,18 @@ StepResult.__doc__ = "server_status_step()'s result: the ServerVerdict and wheth
 class _StepHost(_Host):
     # classify/sleep/random/clock/errors: the slots the retry trampolines
     # (_retry.py) read, shared because the signatures are the same.
-    __slots__ = ("list_bsls", "read_status", "publish", "keep", "classify", "sleep", "random", "clock",
+    __slots__ = ("list_bsls", "read_status", "publish", "classify", "sleep", "random", "clock",
                  "errors", "publishes")
 
 
 @ffi.def_extern(onerror=_onerror)
-def _vs_ss_list_bsls(userdata, json_p, json_len):
+def _vs_ss_list_bsls(userdata, reply):
     host = ffi.from_handle(userdata)
     data, _ = _bsls_input(host.list_bsls())
     if data is None:
         raise TypeError("list_bsls() must return JSON text or BSL dicts")
-    buf = ffi.new("char[]", data)
-    host.keep.append(buf)  # valid until the step returns
-    json_p[0] = buf
-    json_len[0] = len(data)
+    # Decoded during the call; a decoding failure is the step's result.
+    lib.velstatus_bsls_reply_set_json(reply, data, len(data), ffi.NULL)
     return 0
 
 
@@ -498,7 +496,7 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
     """
     opts = _Options(default_location, now, stale_after, three_state, policy, retry_timeout)
     host = _StepHost()
-    host.list_bsls, host.read_status, host.publish, host.keep = list_bsls, read_status, publish, []
+    host.list_bsls, host.read_status, host.publish = list_bsls, read_status, publish
     host.classify, host.sleep, host.random, host.clock = classify, sleep, random, clock
     host.errors, host.publishes = {}, 0
     vt = ffi.new("velstatus_server_status_host *")
@@ -507,10 +505,10 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
     vt.list_bsls = lib._vs_ss_list_bsls
     vt.read_status = lib._vs_ss_read_status if read_status is not None else ffi.NULL
     vt.publish = lib._vs_ss_publish
-    vt.classify = lib._vs_rt_classify if classify is not None else ffi.NULL
-    vt.sleep = lib._vs_rt_sleep if sleep is not None else ffi.NULL
-    vt.random = lib._vs_rt_random if random is not None else ffi.NULL
-    vt.now = lib._vs_rt_now if clock is not None else ffi.NULL
+    vt.retry.classify = lib._vs_rt_classify if classify is not None else ffi.NULL
+    vt.retry.sleep = lib._vs_rt_sleep if sleep is not None else ffi.NULL
+    vt.retry.random = lib._vs_rt_random if random is not None else ffi.NULL
+    vt.retry.now = lib._vs_rt_now if clock is not None else ffi.NULL
     own = ctx is None
     ctx = Context() if own else ctx
     try:
@@ -529,7 +527,6 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
                 if out[0] != ffi.NULL:
                     lib.velstatus_server_verdict_free(out[0])
     finally:
-        host.keep.clear()
         host.errors.clear()
         host.release()
         if own:
