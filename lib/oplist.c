@@ -426,45 +426,13 @@ const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field
     return op->s[field].p;
 }
 
-const char *velstatus_op_name(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_NAME, len);
-}
 
-const char *velstatus_op_uid(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_UID, len);
-}
 
-const char *velstatus_op_item_action(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, len);
-}
 
-const char *velstatus_op_resource_group(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP, len);
-}
 
-const char *velstatus_op_resource_resource(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE, len);
-}
 
-const char *velstatus_op_resource_namespace(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE, len);
-}
 
-const char *velstatus_op_resource_name(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, len);
-}
 
-const char *velstatus_op_operation_id(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, len);
-}
 
 size_t velstatus_op_post_item_count(const velstatus_op *op)
 {
@@ -494,15 +462,7 @@ velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
     return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_INVALID;
 }
 
-const char *velstatus_op_phase_text(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, len);
-}
 
-const char *velstatus_op_error(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, len);
-}
 
 int64_t velstatus_op_n_completed(const velstatus_op *op)
 {
@@ -514,15 +474,7 @@ int64_t velstatus_op_n_total(const velstatus_op *op)
     return op != NULL ? op->n_total : 0;
 }
 
-const char *velstatus_op_operation_units(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, len);
-}
 
-const char *velstatus_op_description(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, len);
-}
 
 int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns)
 {
@@ -538,17 +490,5 @@ int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int
     return has;
 }
 
-int velstatus_op_created(const velstatus_op *op, int64_t *ns)
-{
-    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, ns);
-}
 
-int velstatus_op_started(const velstatus_op *op, int64_t *ns)
-{
-    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, ns);
-}
 
-int velstatus_op_updated(const velstatus_op *op, int64_t *ns)
-{
-    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, ns);
-}

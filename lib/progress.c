@@ -472,11 +472,11 @@ velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx 
         rec->phase = velstatus_op_phase_value(op);
         rec->n_completed = velstatus_op_n_completed(op);
         rec->n_total = velstatus_op_n_total(op);
-        rec->units = velstatus_op_operation_units(op, &rec->units_len);
+        rec->units = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &rec->units_len);
         if (!rec->units)
             rec->units_len = 0;
-        rec->has_started = velstatus_op_started(op, &rec->started);
-        rec->has_updated = velstatus_op_updated(op, &rec->updated);
+        rec->has_started = velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, &rec->started);
+        rec->has_updated = velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &rec->updated);
     }
     st = velstatus__progress_build(out, ctx, recs, n, now_ns, err);
     velstatus__free(ctx, recs);

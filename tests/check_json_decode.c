@@ -323,7 +323,7 @@ START_TEST(defect2_every_time_written_reads_back)
         o.now_ns = 1;
         ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, NULL), VELSTATUS_OK);
         velstatus_reconcile_result_free(r);
-        ck_assert(velstatus_op_started(velstatus_oplist_at(l, 0), NULL));
+        ck_assert(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_STARTED, NULL));
         assert_reads_back(ctx, l);
         velstatus_oplist_free(l);
     }
@@ -347,7 +347,7 @@ static int answer_by_id(void *ud, const velstatus_oplist *list, size_t i, velsta
 {
     const velstatus_op_progress *want = ud;
     size_t n;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, i), &n);
+    const char *id = velstatus_op_string(velstatus_oplist_at(list, i), VELSTATUS_OP_FIELD_OPERATION_ID, &n);
     if (n != strlen("du-nightly-abcde") || memcmp(id, "du-nightly-abcde", n) != 0)
         return -1;
     return velstatus_op_reply_set_progress(reply, want, NULL) == VELSTATUS_OK ? 0 : -1;
@@ -536,7 +536,7 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     velstatus_server_verdict_free(v);
     velstatus_bsl_set_free(set);
     l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, op, sizeof op - 1);
-    ck_assert(velstatus_op_error(velstatus_oplist_at(l, 0), &n) != NULL && n == 26);
+    ck_assert(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n) != NULL && n == 26);
     velstatus_oplist_free(l);
     free(p);
     /* a NUL where the set cannot hold one is a schema error naming the field */

@@ -414,12 +414,12 @@ START_TEST(step4_times_velero)
     r.updated_ns = T0 + 60 * SEC + 1;            /* a nanosecond later */
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-    ck_assert_int_eq(velstatus_op_updated(velstatus_oplist_at(l, 0), &ns), 1);
+    ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, &ns), 1);
     ck_assert_int_eq(ns, T0 + 60 * SEC + 1);
     r.has_updated = 0; /* zero after non-zero: stored as a zero time */
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-    ck_assert_int_eq(velstatus_op_updated(velstatus_oplist_at(l, 0), NULL), 0);
+    ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, NULL), 0);
     ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
                              "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":null}");
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
@@ -1287,7 +1287,7 @@ START_TEST(no_plugin_client)
             c = fake_client(&f);
             ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, mode ? &c : NULL, &o, &pol, NULL), VELSTATUS_OK);
             assert_errors(r, &want, 1);
-            ck_assert_str_eq(velstatus_op_error(velstatus_oplist_at(l, 0), &n),
+            ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n),
                              k ? "unable to get valid RestoreItemActionV2 for \"x/y\""
                                : "unable to get valid BackupItemActionV2 for \"x/y\"");
             ck_assert_int_eq(velstatus_reconcile_result_phase(r), FPF);

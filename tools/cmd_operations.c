@@ -252,23 +252,23 @@ static int collect_problems(const velstatus_oplist *list, problems *ps)
     for (size_t i = 0; i < n; i++) {
         const velstatus_op *op = velstatus_oplist_at(list, i);
         size_t len, plen;
-        const char *ph = velstatus_op_phase_text(op, &plen);
+        const char *ph = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &plen);
         velstatus_op_phase phase = velstatus_op_phase_value(op);
         int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
         int r = 0;
-        refs[i].id = velstatus_op_operation_id(op, &refs[i].len);
+        refs[i].id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &refs[i].len);
         refs[i].index = i;
         if (phase == VELSTATUS_OP_PHASE_UNKNOWN)
             r |= add_problem(ps, "status", i, "phase",
                              "phase \"%s\" is not New, InProgress, Completed or Failed (Velero skips the "
                              "operation: not counted, not waited for)",
                              excerpt_of(&x, ph, plen));
-        if (!velstatus_op_created(op, NULL))
+        if (!velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, NULL))
             r |= add_problem(ps, "status", i, "created",
                              "missing: the timeout cannot be evaluated (Velero would crash on it)");
         if (refs[i].len == 0)
             r |= add_problem(ps, "spec", i, "operationID", "empty: the plugin cannot be asked for progress");
-        velstatus_op_item_action(op, &len);
+        velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &len);
         if (len == 0)
             r |= add_problem(ps, "spec", i, action_key, "empty: no plugin can be looked up");
         if (nc < 0)
@@ -278,7 +278,7 @@ static int collect_problems(const velstatus_oplist *list, problems *ps)
         if (nt > 0 && nc > nt)
             r |= add_problem(ps, "status", i, "nCompleted", "%lld is more than nTotal %lld",
                              (long long)nc, (long long)nt);
-        if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_error(op, &len), len == 0))
+        if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &len), len == 0))
             r |= add_problem(ps, "status", i, "error", "empty on a Failed operation");
         if (r != 0) {
             free(refs);
@@ -443,10 +443,10 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     for (size_t i = 0; i < n; i++) {
         const velstatus_op *op = velstatus_oplist_at(list, i);
         size_t il, pl, ul, el;
-        const char *id = velstatus_op_operation_id(op, &il);
-        const char *ph = velstatus_op_phase_text(op, &pl);
-        const char *un = velstatus_op_operation_units(op, &ul);
-        const char *er = velstatus_op_error(op, &el);
+        const char *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &il);
+        const char *ph = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &pl);
+        const char *un = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &ul);
+        const char *er = velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &el);
         fputs("  ", stdout);
         cli_put_text(stdout, id, il);
         fputc(' ', stdout);

@@ -354,8 +354,8 @@ static int plugin_progress(void *userdata, const velstatus_oplist *list, size_t 
     plugin *p = userdata;
     size_t id_len, action_len;
     const velstatus_op *op = velstatus_oplist_at(list, index);
-    const char *id = velstatus_op_operation_id(op, &id_len);
-    const char *action = velstatus_op_item_action(op, &action_len);
+    const char *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &id_len);
+    const char *action = velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &action_len);
     velstatus_op_progress answer;
     char invalid[256];
 
@@ -378,7 +378,7 @@ static int plugin_cancel(void *userdata, const velstatus_oplist *list, size_t in
 {
     plugin *p = userdata;
     size_t id_len;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, index), &id_len);
+    const char *id = velstatus_op_string(velstatus_oplist_at(list, index), VELSTATUS_OP_FIELD_OPERATION_ID, &id_len);
     put("  Cancel(", id, id_len, ")\n");
     /* The answers file also says how Cancel() fails: ask the library's client for it. */
     return p->recorded.cancel(p->recorded.userdata, list, index, reply);

@@ -54,7 +54,7 @@ VELSTATUS_BEGIN_DECLS
  *
  * Velero has exactly four values. Anything else (including `""` and an
  * absent `phase`) reads as ::VELSTATUS_OP_PHASE_UNKNOWN; the raw text is
- * kept and written back unchanged (velstatus_op_phase_text()).
+ * kept and written back unchanged (velstatus_op_string() with ::VELSTATUS_OP_FIELD_PHASE).
  */
 typedef enum velstatus_op_phase {
     VELSTATUS_OP_PHASE_INVALID = -1,    /**< Not a phase: what velstatus_op_phase_value() returns for NULL. */
@@ -307,7 +307,9 @@ VELSTATUS_API velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *
 /* ---- getters (all take a record from velstatus_oplist_at()) ---- */
 
 /**
- * @brief Any string field of a record.
+ * @brief Any string field of a record: the one string getter of a record
+ * (doc/conventions.md: one getter per value type, the field an enum, so a
+ * field added later needs no new symbol and the bindings loop over the enum).
  * @param[in] op The record, or NULL.
  * @param[in] field The field.
  * @param[out] len Receives the length; may be NULL.
@@ -316,79 +318,6 @@ VELSTATUS_API velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *
  * @borrowed Owned by the list.
  */
 VELSTATUS_API const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field, size_t *len);
-
-/**
- * @brief spec.backupName or spec.restoreName.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_name(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.backupUID or spec.restoreUID.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_uid(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.backupItemAction or spec.restoreItemAction: the plugin's
- * registered name, e.g. `velero.io/csi-pvc-backupper`.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_item_action(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Group ("" for the core group).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_group(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Resource, e.g. `persistentvolumeclaims`.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_resource(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Namespace ("" for cluster-scoped resources).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_namespace(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Name.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_name(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.operationID: the plugin's opaque operation identifier.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_operation_id(const velstatus_op *op, size_t *len);
 
 /**
  * @brief The number of spec.postOperationItems (always 0 for restores).
@@ -429,24 +358,6 @@ VELSTATUS_API const char *velstatus_op_post_item(const velstatus_op *op, size_t 
 VELSTATUS_API velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op);
 
 /**
- * @brief status.phase exactly as read or set (e.g. `"Paused"` for an unknown phase).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_phase_text(const velstatus_op *op, size_t *len);
-
-/**
- * @brief status.error ("" when none).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_error(const velstatus_op *op, size_t *len);
-
-/**
  * @brief status.nCompleted.
  * @param[in] op The record, or NULL (0).
  * @return The value.
@@ -461,25 +372,8 @@ VELSTATUS_API int64_t velstatus_op_n_completed(const velstatus_op *op);
 VELSTATUS_API int64_t velstatus_op_n_total(const velstatus_op *op);
 
 /**
- * @brief status.operationUnits, e.g. `Bytes`.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_operation_units(const velstatus_op *op, size_t *len);
-
-/**
- * @brief status.description.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_description(const velstatus_op *op, size_t *len);
-
-/**
- * @brief One of the three timestamps.
+ * @brief One of the three timestamps: the one time getter of a record
+ * (as velstatus_op_string() is for the texts).
  * @param[in] op The record.
  * @param[in] which Which timestamp.
  * @param[out] ns Receives the instant (nanoseconds since the epoch) when
@@ -487,30 +381,6 @@ VELSTATUS_API const char *velstatus_op_description(const velstatus_op *op, size_
  * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
  */
 VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns);
-
-/**
- * @brief status.created.
- * @param[in] op The record.
- * @param[out] ns Receives the instant, or 0 when absent; may be NULL.
- * @return 1 if present, 0 if absent.
- */
-VELSTATUS_API int velstatus_op_created(const velstatus_op *op, int64_t *ns);
-
-/**
- * @brief status.started.
- * @param[in] op The record.
- * @param[out] ns Receives the instant, or 0 when absent; may be NULL.
- * @return 1 if present, 0 if absent.
- */
-VELSTATUS_API int velstatus_op_started(const velstatus_op *op, int64_t *ns);
-
-/**
- * @brief status.updated.
- * @param[in] op The record.
- * @param[out] ns Receives the instant, or 0 when absent; may be NULL.
- * @return 1 if present, 0 if absent.
- */
-VELSTATUS_API int velstatus_op_updated(const velstatus_op *op, int64_t *ns);
 
 /* ------------------------------------------------------------------------ */
 /* What the plugin said                                                      */
