@@ -34,7 +34,7 @@ velstatus_status velstatus_bsls_reply_set_json(velstatus_bsls_reply *reply, cons
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
     velstatus_bsl_set_free(reply->set);
     reply->set = NULL;
-    reply->st = velstatus_json_decode_bsls(&set, reply->ctx, json, len, &reply->err);
+    reply->st = velstatus_bsl_set_from_json(&set, reply->ctx, json, len, &reply->err);
     if (reply->st != VELSTATUS_OK) {
         if (err)
             *err = reply->err;
@@ -143,7 +143,7 @@ static velstatus_status step_publish(velstatus_ctx *ctx, const velstatus_server_
     velstatus_status st = velstatus__policy_load(&pol, o->policy, err);
     if (st != VELSTATUS_OK)
         return st;
-    st = velstatus_json_encode_server_verdict(&json, &len, v, err);
+    st = velstatus_server_verdict_to_json(&json, &len, v, err);
     if (st != VELSTATUS_OK)
         return st;
     memset(&pc, 0, sizeof(pc));

@@ -213,7 +213,7 @@ START_TEST(defect1_raw_nul_after_number_is_rejected)
     free(p);
 
     p = vs_test_read_data("decode/bsl-nul-after-number.json", &n);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, p, n, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, p, n, &err), VELSTATUS_E_PARSE);
     ck_assert_ptr_null(set);
     ck_assert_uint_eq(err.offset, (uint64_t)(memchr(p, '\0', n) - (void *)p));
     ck_assert_msg(strstr(err.message, "invalid JSON") && strstr(err.message, "raw NUL byte"), "%s", err.message);
@@ -503,12 +503,12 @@ START_TEST(defect5_bsl_duplicate_keys_last_wins)
     static const char dup[] = "{\"items\":[],\"items\":[{\"metadata\":{\"name\":\"a\",\"name\":\"b\"},"
                               "\"status\":{\"phase\":\"Unavailable\",\"phase\":\"Available\"}}]}";
     static const char folded[] = "[{\"Metadata\":{\"name\":\"a\"}}]";
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, dup, sizeof dup - 1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, dup, sizeof dup - 1, &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "b");
     ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
     velstatus_bsl_set_free(set);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, folded, sizeof folded - 1, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, folded, sizeof folded - 1, &err), VELSTATUS_E_SCHEMA);
     ck_assert_msg(strstr(err.message, "[0].metadata: missing") != NULL, "%s", err.message);
     velstatus_ctx_free(ctx);
 }
@@ -528,7 +528,7 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     size_t n;
     char *p = vs_test_read_data("decode/bsl-nul-in-message.json", &n);
     static const char op[] = "[{\"status\":{\"error\":\"rpc error: \\u0000 in the middle\"}}]";
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, p, n, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, p, n, &err), VELSTATUS_OK);
     ck_assert_uint_eq(set->items[1]->message_len, 26);
     ck_assert(memcmp(set->items[1]->message, "rpc error: \0 in the middle", 26) == 0);
     ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
@@ -543,10 +543,10 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     {
         static const char name[] = "[{\"metadata\":{\"name\":\"a\\u0000\"}}]";
         static const char phase[] = "[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":\"A\\u0000\"}}]";
-        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, name, sizeof name - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, name, sizeof name - 1, &err), VELSTATUS_E_SCHEMA);
         ck_assert_msg(strstr(err.message, "[0].metadata.name: contains a NUL") != NULL, "%s", err.message);
         ck_assert_uint_eq(err.offset, 21);
-        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, phase, sizeof phase - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, phase, sizeof phase - 1, &err), VELSTATUS_E_SCHEMA);
         ck_assert_msg(strstr(err.message, "[0].status.phase: contains a NUL") != NULL, "%s", err.message);
     }
     velstatus_ctx_free(ctx);

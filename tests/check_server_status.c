@@ -88,7 +88,7 @@ static velstatus_status add_all(velstatus_bsl_set *set, const tb *b)
 static char *encode(const velstatus_server_verdict *v)
 {
     char *out = NULL;
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(&out, NULL, v, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(&out, NULL, v, NULL), VELSTATUS_OK);
     return out;
 }
 
@@ -590,7 +590,7 @@ START_TEST(json_verdict_encoding)
         RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(UNKNOWN_PHASE) | RS(DEFAULT_NOT_AVAILABLE) | RS(DEFAULT_READONLY));
     char *j = NULL;
     size_t len = 0;
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(&j, &len, v, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(&j, &len, v, NULL), VELSTATUS_OK);
     ck_assert_str_eq(j, "{\"status\":\"PartiallyReady\",\"reasons\":[\"default_not_available\",\"default_readonly\","
                         "\"some_pending\",\"some_unavailable\",\"unknown_phase\"],\"counts\":{\"available\":1,"
                         "\"unavailable\":1,\"pending\":1,\"total\":3},\"default\":\"default\",\"bsls\":{"
@@ -601,8 +601,8 @@ START_TEST(json_verdict_encoding)
                         "is read-only (default)\"}");
     ck_assert_uint_eq(len, strlen(j));
     velstatus_free(ctx, j);
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(NULL, NULL, v, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(&j, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(NULL, NULL, v, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(&j, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     velstatus_server_verdict_free(v);
     velstatus_ctx_free(ctx);
 }
@@ -1232,7 +1232,7 @@ END_TEST
 static velstatus_status decode(velstatus_ctx *ctx, const char *json, velstatus_bsl_set **set, velstatus_error *err)
 {
     *set = NULL;
-    return velstatus_json_decode_bsls(set, ctx, json, strlen(json), err);
+    return velstatus_bsl_set_from_json(set, ctx, json, strlen(json), err);
 }
 
 /* Asserts E_SCHEMA/E_PARSE with a message starting with `prefix` and the
@@ -1301,9 +1301,9 @@ START_TEST(json_decode_shapes)
     ck_assert_int_eq(decode(ctx, "{\"kind\":\"BackupStorageLocationList\",\"items\":[]}", &set, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 0);
     velstatus_bsl_set_free(set);
-    ck_assert_int_eq(velstatus_json_decode_bsls(NULL, ctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, NULL, "[]", 2, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(NULL, ctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, NULL, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, NULL, 2, NULL), VELSTATUS_E_INVALID);
     velstatus_ctx_free(ctx);
 }
 END_TEST
@@ -1382,7 +1382,7 @@ START_TEST(examples_match_golden_verdicts)
         velstatus_bsl_set *set = NULL;
         velstatus_server_verdict *v = NULL;
         velstatus_error err;
-        ck_assert_msg(velstatus_json_decode_bsls(&set, ctx, text, len, &err) == VELSTATUS_OK, "%s: %s", ex[i],
+        ck_assert_msg(velstatus_bsl_set_from_json(&set, ctx, text, len, &err) == VELSTATUS_OK, "%s: %s", ex[i],
                       err.message);
         ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_server_verdict_status(v), want[i]);
@@ -1528,11 +1528,11 @@ START_TEST(failalloc_json_decode_encode)
         velstatus_bsl_set *set = NULL;
         velstatus_server_verdict *v = NULL;
         char *out = NULL;
-        st = velstatus_json_decode_bsls(&set, ctx, text, len, NULL);
+        st = velstatus_bsl_set_from_json(&set, ctx, text, len, NULL);
         if (st == VELSTATUS_OK)
             st = velstatus_server_status_classify(&v, set, NULL, NULL);
         if (st == VELSTATUS_OK) {
-            st = velstatus_json_encode_server_verdict(&out, NULL, v, NULL);
+            st = velstatus_server_verdict_to_json(&out, NULL, v, NULL);
             if (st == VELSTATUS_OK)
                 ck_assert_ptr_nonnull(strstr(out, "\"secondary\""));
             else

@@ -284,7 +284,7 @@ func verdictFromC(c *C.velstatus_ctx, v *C.velstatus_server_verdict) (Verdict, e
 	var js *C.char
 	var jn C.size_t
 	var cerr C.velstatus_error
-	if err := check(C.velstatus_json_encode_server_verdict(&js, &jn, v, &cerr), &cerr); err != nil {
+	if err := check(C.velstatus_server_verdict_to_json(&js, &jn, v, &cerr), &cerr); err != nil {
 		return Verdict{}, err
 	}
 	out.JSON = []byte(takeString(c, js, jn))
@@ -307,7 +307,7 @@ func ServerStatus(bslsJSON []byte, opts Options) (Verdict, error) {
 		var set *C.velstatus_bsl_set
 		var cerr C.velstatus_error
 		p, n := cbuf(bslsJSON)
-		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		st := C.velstatus_bsl_set_from_json(&set, c, p, n, &cerr)
 		runtime.KeepAlive(bslsJSON)
 		if err := check(st, &cerr); err != nil {
 			return err
@@ -325,14 +325,14 @@ type DecodedBSL struct {
 }
 
 // DecodeBSLs decodes `kubectl get bsl -o json` output as ServerStatus does
-// (velstatus_json_decode_bsls) and lists the BSLs in input order.
+// (velstatus_bsl_set_from_json) and lists the BSLs in input order.
 func DecodeBSLs(bslsJSON []byte) ([]DecodedBSL, error) {
 	var out []DecodedBSL
 	err := withTempContext(func(c *C.velstatus_ctx) error {
 		var set *C.velstatus_bsl_set
 		var cerr C.velstatus_error
 		p, n := cbuf(bslsJSON)
-		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		st := C.velstatus_bsl_set_from_json(&set, c, p, n, &cerr)
 		runtime.KeepAlive(bslsJSON)
 		if err := check(st, &cerr); err != nil {
 			return err

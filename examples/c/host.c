@@ -188,7 +188,7 @@ static int publish(velstatus_ctx *ctx, const velstatus_server_tracker *tracker, 
     int rc = 1;
 
     if (velstatus_server_tracker_verdict(&v, tracker, &err) != VELSTATUS_OK ||
-        velstatus_json_encode_server_verdict(&json, NULL, v, &err) != VELSTATUS_OK) {
+        velstatus_server_verdict_to_json(&json, NULL, v, &err) != VELSTATUS_OK) {
         rc = fail("verdict", &err);
         goto done;
     }

@@ -25,7 +25,7 @@
  *
  * Three ways in:
  * - a ::velstatus_bsl_set (built with velstatus_bsl_set_add() or decoded by
- *   velstatus_json_decode_bsls()) classified by velstatus_server_status_classify();
+ *   velstatus_bsl_set_from_json()) classified by velstatus_server_status_classify();
  * - a ::velstatus_server_tracker fed one upsert or delete at a time, O(1)
  *   each, that says whether the status or the reasons changed;
  * - velstatus_server_status_step(), a controller step over a host vtable.
@@ -513,7 +513,7 @@ typedef struct velstatus_bsls_reply velstatus_bsls_reply;
 
 /**
  * @brief Answers a `list_bsls` callback: decodes the text at once
- * (velstatus_json_decode_bsls()), so the callback's buffer need not outlive
+ * (velstatus_bsl_set_from_json()), so the callback's buffer need not outlive
  * it. A later call replaces an earlier one. A decoding failure is returned
  * here and is also the step's result, whatever the callback then returns.
  * @param[in,out] reply The reply the callback was given.
@@ -539,7 +539,7 @@ typedef struct velstatus_server_status_host {
     uint32_t flags;       /**< Reserved, must be 0. */
     void *userdata;       /**< First argument of every callback. */
     /** Required. Lists the BSLs: passes text in the form
-     *  velstatus_json_decode_bsls() reads (`kubectl get bsl -o json`) to
+     *  velstatus_bsl_set_from_json() reads (`kubectl get bsl -o json`) to
      *  velstatus_bsls_reply_set_json(), which decodes it during the call.
      *  Returning 0 without answering reads as an empty text (a parse error). */
     int (*list_bsls)(void *userdata, velstatus_bsls_reply *reply);
@@ -548,7 +548,7 @@ typedef struct velstatus_server_status_host {
      *  NULL (or PASSTHROUGH): the step always publishes. */
     int (*read_status)(void *userdata, int *has_status, velstatus_server_status *status, uint32_t *reasons);
     /** Required. Publishes a new status; `json` (NUL-terminated, `json_len`
-     *  bytes) is the verdict as velstatus_json_encode_server_verdict() writes
+     *  bytes) is the verdict as velstatus_server_verdict_to_json() writes
      *  it, valid during the call only. */
     int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json,
                    size_t json_len);

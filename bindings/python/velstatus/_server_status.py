@@ -183,7 +183,7 @@ class ServerVerdict:
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
         err = new_error()
-        check(lib.velstatus_json_encode_server_verdict(out, out_len, v, err), err)
+        check(lib.velstatus_server_verdict_to_json(out, out_len, v, err), err)
         try:
             self.json = ffi.unpack(out[0], out_len[0]).decode("utf-8")
         finally:
@@ -266,7 +266,7 @@ def _decode(ctx, data, use):
     with ctx._held() as p:
         out = ffi.new("velstatus_bsl_set **")
         err = new_error()
-        check(lib.velstatus_json_decode_bsls(out, p, data, len(data), err), err)
+        check(lib.velstatus_bsl_set_from_json(out, p, data, len(data), err), err)
         try:
             return use(out[0], p)
         finally:
