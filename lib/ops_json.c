@@ -106,13 +106,6 @@ static const char *const status_paths[10] = {".status.phase",          ".status.
                                              ".status.created",        ".status.started",
                                              ".status.updated",        ".status.velstatusProgressErrorSince"};
 
-const char *velstatus__op_spec_key(velstatus_kind kind, int field)
-{
-    if (field < 0 || field > 2)
-        return NULL;
-    return kind == VELSTATUS_KIND_RESTORE ? restore_keys[field] : backup_keys[field];
-}
-
 typedef struct dec {
     velstatus_oplist *l;
     velstatus_error *err;
