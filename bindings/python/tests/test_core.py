@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import velstatus as vs
-from velstatus import ffi, lib
+from velstatus._ffi import ffi, lib
 from velstatus._enums import CEnum
 
 UTC = datetime.timezone.utc

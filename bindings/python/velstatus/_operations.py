@@ -303,19 +303,18 @@ class OpList(_Closeable):
 
     def __init__(self, kind: KindLike = "backup", ctx: Optional[Context] = None, _from: Any = None) -> None:
         self._ptr = None
-        self._ctx = ctx if ctx is not None else Context()
-        self._own_ctx = ctx is None
+        # The C context lives while the list does (its ffi.gc destructor holds it).
+        self._ref = (ctx if ctx is not None else Context())._child_ref()
         kind = Kind.coerce(kind)
         out = ffi.new("velstatus_oplist **")
         err = new_error()
-        with self._ctx._held() as p:
+        with self._ref.held() as p:
             if _from is None:
                 status = lib.velstatus_oplist_new(out, p, kind.c, err)
             else:
                 status = lib.velstatus_oplist_from_json(out, p, kind.c, _from, len(_from), err)
             check(status, err)
-            self._ptr = out[0]
-            self._ctx._retain_locked()
+            self._ptr = self._ref.own(out[0], lib.velstatus_oplist_free)
 
     @classmethod
     def from_json(cls, text: Union[str, bytes], kind: KindLike = "backup", ctx: Optional[Context] = None) -> "OpList":
@@ -332,15 +331,14 @@ class OpList(_Closeable):
         """Frees the list (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
-            self._ctx._dispose(lib.velstatus_oplist_free, ptr)
-        if self._own_ctx:
-            self._ctx.close()
+            ffi.release(ptr)  # runs the ffi.gc destructor now
+            self._ref = None  # and drops this object's hold on the C context
 
 
     def _held(self):
         if self._ptr is None:
             raise StateError("the OpList is closed", code=lib.VELSTATUS_E_STATE)
-        return self._ctx._held(for_child=True)
+        return self._ref.held()
 
     # -- reading --------------------------------------------------------------
     @property
@@ -565,14 +563,12 @@ class OpReports(_Closeable):
     def __init__(self, text: Union[str, bytes], ctx: Optional[Context] = None) -> None:
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         self._ptr = None
-        self._ctx = ctx if ctx is not None else Context()
-        self._own_ctx = ctx is None
+        self._ref = (ctx if ctx is not None else Context())._child_ref()
         out = ffi.new("velstatus_op_reports **")
         err = new_error()
-        with self._ctx._held() as p:
+        with self._ref.held() as p:
             check(lib.velstatus_op_reports_from_json(out, p, raw, len(raw), err), err)
-            self._ptr = out[0]
-            self._ctx._retain_locked()
+            self._ptr = self._ref.own(out[0], lib.velstatus_op_reports_free)
 
     from_json = classmethod(lambda cls, text, ctx=None: cls(text, ctx))
 
@@ -586,8 +582,9 @@ class OpReports(_Closeable):
         raw = operation_id.encode("utf-8")
         c = ffi.new("velstatus_op_progress *")
         lib.velstatus_op_progress_init(c, ffi.sizeof("velstatus_op_progress"))
-        with self._ctx._held(for_child=True):
-            if not lib.velstatus_op_reports_get(c, self._live(), raw, len(raw)):
+        ptr = self._live()
+        with self._ref.held():
+            if not lib.velstatus_op_reports_get(c, ptr, raw, len(raw)):
                 return None
             return Progress(bool(c.completed), int(c.n_completed), int(c.n_total), _text(c.err, c.err_len),
                             _text(c.operation_units, c.operation_units_len),
@@ -599,7 +596,6 @@ class OpReports(_Closeable):
         """Frees the map (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
-            self._ctx._dispose(lib.velstatus_op_reports_free, ptr)
-        if self._own_ctx:
-            self._ctx.close()
+            ffi.release(ptr)  # runs the ffi.gc destructor now
+            self._ref = None  # and drops this object's hold on the C context
 

@@ -335,29 +335,26 @@ class ServerTracker(_Closeable):
                  ctx: Optional[Context] = None) -> None:
         self._ptr = None
         opts = _Options(default_location, now, stale_after, three_state)
-        self._ctx = ctx if ctx is not None else Context()
-        self._own_ctx = ctx is None
-        with self._ctx._held() as p:
+        self._ref = (ctx if ctx is not None else Context())._child_ref()
+        with self._ref.held() as p:
             out = ffi.new("velstatus_server_tracker **")
             err = new_error()
             check(lib.velstatus_server_tracker_new(out, p, opts.c, err), err)
-            self._ptr = out[0]
-            self._ctx._retain_locked()
+            self._ptr = self._ref.own(out[0], lib.velstatus_server_tracker_free)
 
     def close(self) -> None:
         """Frees the tracker (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
-            self._ctx._dispose(lib.velstatus_server_tracker_free, ptr)
-            if self._own_ctx:
-                self._ctx.close()
+            ffi.release(ptr)  # runs the ffi.gc destructor now
+            self._ref = None  # and drops this object's hold on the C context
 
 
     def _call(self):
         if self._ptr is None:
             from ._errors import StateError
             raise StateError("the ServerTracker is closed", code=lib.VELSTATUS_E_STATE)
-        return self._ctx._held(for_child=True)
+        return self._ref.held()
 
     def upsert(self, bsl: Union["Bsl", Dict[str, Any]]) -> bool:
         """Inserts or replaces a BSL (a Bsl or one BSL dict); True if status or reasons changed."""
