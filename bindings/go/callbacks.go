@@ -20,7 +20,6 @@ import (
 	"errors"
 	"runtime"
 	"time"
-	"unsafe"
 )
 
 // ---- server status step (velstatus_server_status_host) ----
@@ -29,7 +28,7 @@ import (
 func vsGoServerListBSLs(h C.uintptr_t, reply *C.velstatus_bsls_reply) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	b, err := call.host.ListBSLs()
@@ -48,7 +47,7 @@ func vsGoServerListBSLs(h C.uintptr_t, reply *C.velstatus_bsls_reply) (ret C.int
 func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_status, reasons *C.uint32_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	s, rs, ok, err := call.reader.ReadStatus()
@@ -75,10 +74,10 @@ func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_
 func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons C.uint32_t, json *C.char, n C.size_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
-	js := C.GoBytes(unsafe.Pointer(json), C.int(n))
+	js := []byte(gsn(json, n)) // size_t throughout: never narrowed to C.int
 	// A failed publish is one failed attempt of the retry driver: it is
 	// recorded for Classify and for the step's error, not as the call's
 	// failure (a later attempt may succeed).
@@ -97,6 +96,9 @@ func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons 
 func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, reply *C.velstatus_retry_reply) (ret C.int) {
 	call := cellValue(h).(*retryCall)
 	defer call.target.recoverInto(&ret)
+	if call.target.stop() {
+		return hostFailure
+	}
 	err := call.fn()
 	call.record(uint64(attempt), err)
 	if err != nil {
@@ -119,12 +121,12 @@ func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, reply *C.velstatus_retr
 func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size_t, cls *C.velstatus_retry_class, interrupted *C.int) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	err := st.errOf(uint64(attempt))
 	if err == nil {
-		err = errors.New(C.GoStringN(text, C.int(n)))
+		err = errors.New(gsn(text, n))
 	}
 	c, intr := st.hooks.Classify(err)
 	*cls = C.velstatus_retry_class(c)
@@ -136,7 +138,7 @@ func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size
 func vsGoRetrySleep(h C.uintptr_t, ns C.int64_t) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	if err := st.hooks.Sleep(time.Duration(ns)); err != nil {
@@ -149,7 +151,7 @@ func vsGoRetrySleep(h C.uintptr_t, ns C.int64_t) (ret C.int) {
 func vsGoRetryRandom(h C.uintptr_t, r *C.double) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	*r = C.double(st.hooks.Random())
@@ -160,7 +162,7 @@ func vsGoRetryRandom(h C.uintptr_t, r *C.double) (ret C.int) {
 func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	t := st.hooks.Now()
@@ -177,7 +179,7 @@ func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
 func vsGoPluginProgress(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t, reply *C.velstatus_op_reply) (ret C.int) {
 	call := cellValue(h).(*reconcileCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	r, perr := call.client.Progress(int(index), opFromC(C.velstatus_oplist_at(list, index)))
@@ -201,7 +203,7 @@ func vsGoPluginProgress(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t,
 func vsGoPluginCancel(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t, reply *C.velstatus_op_reply) (ret C.int) {
 	call := cellValue(h).(*reconcileCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	cerrGo := call.client.Cancel(int(index), opFromC(C.velstatus_oplist_at(list, index)))

@@ -12,6 +12,7 @@ extern void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *use
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -213,7 +214,22 @@ func (ol *OpList) Close() error {
 
 // with runs fn on the open list, holding its context's lock.
 func (ol *OpList) with(fn func(c *C.velstatus_ctx, l *C.velstatus_oplist) error) error {
-	err := ol.ctx.do(func(c *C.velstatus_ctx) error {
+	return ol.run(false, fn)
+}
+
+// withCallbacks is with for a call that runs Go callbacks: a callback that
+// calls back into the list gets ErrState instead of waiting for the lock
+// its own call holds.
+func (ol *OpList) withCallbacks(fn func(c *C.velstatus_ctx, l *C.velstatus_oplist) error) error {
+	return ol.run(true, fn)
+}
+
+func (ol *OpList) run(callbacks bool, fn func(c *C.velstatus_ctx, l *C.velstatus_oplist) error) error {
+	do := ol.ctx.do
+	if callbacks {
+		do = ol.ctx.doCallbacks
+	}
+	err := do(func(c *C.velstatus_ctx) error {
 		if ol.l == nil {
 			return errClosed("velstatus.OpList")
 		}
@@ -736,8 +752,14 @@ type reconcileCall struct {
 // the operations controller's Reconcile, or the first evaluation when
 // opts.Phase is InProgress. Records are updated in place. If a callback
 // aborts or panics, the records already stepped keep their updates and the
-// error is returned.
-func (ol *OpList) Reconcile(client PluginClient, opts ReconcileOptions) (ReconcileResult, error) {
+// error is returned. ctx is checked before every callback: once it is done
+// the pass stops there, with an error that errors.Is(err, ctx.Err()). A
+// callback that calls back into this list gets an ErrState error instead of
+// a deadlock.
+func (ol *OpList) Reconcile(ctx context.Context, client PluginClient, opts ReconcileOptions) (ReconcileResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var res ReconcileResult
 	co, err := opts.toC()
 	if err != nil {
@@ -745,9 +767,10 @@ func (ol *OpList) Reconcile(client PluginClient, opts ReconcileOptions) (Reconci
 	}
 	defer co.free()
 	call := &reconcileCall{client: client}
+	call.target.ctx = ctx
 	cell := newHostCell(call)
 	defer cell.free()
-	err = ol.with(func(c *C.velstatus_ctx, l *C.velstatus_oplist) error {
+	err = ol.withCallbacks(func(c *C.velstatus_ctx, l *C.velstatus_oplist) error {
 		var pc C.velstatus_plugin_client
 		C.vs_go_plugin_client_setup(&pc, cell.userdata(), cbool(client.Progress != nil), cbool(client.Cancel != nil))
 		var out *C.velstatus_reconcile_result

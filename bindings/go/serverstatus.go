@@ -13,6 +13,7 @@ extern void vs_go_server_host_setup(velstatus_server_status_host *host, void *us
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sort"
@@ -591,8 +592,10 @@ type serverStepCall struct {
 // clock and classifier (nil hooks: real time; a nil Classify retries every
 // error). An error from ListBSLs or ReadStatus, a publish still failing when
 // the retries end (its last error), or a panic in any of them is returned,
-// wrapped in an *Error with StatusHost.
-func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v Verdict, published bool, err error) {
+// wrapped in an *Error with StatusHost. ctx is checked before every
+// callback and ends the default Sleep early: the step then returns an
+// error that errors.Is(err, ctx.Err()).
+func ServerStatusStep(ctx context.Context, host ServerStatusHost, opts Options, hooks *RetryHooks) (v Verdict, published bool, err error) {
 	if host == nil {
 		return Verdict{}, false, errorf(StatusInvalid, "ServerStatusStep: nil host")
 	}
@@ -603,7 +606,7 @@ func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v
 	defer co.free()
 	call := &serverStepCall{host: host}
 	call.reader, _ = host.(PublishedStatusReader)
-	call.setHooks(hooks)
+	call.setHooks(ctx, hooks)
 	cell := newHostCell(call)
 	defer cell.free()
 	err = withTempContext(func(c *C.velstatus_ctx) error {

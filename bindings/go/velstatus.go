@@ -45,10 +45,13 @@ package velstatus
 import "C"
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -260,9 +263,10 @@ type cctx = C.velstatus_ctx
 // the C allocator). Objects that keep C memory hold one; Close releases it.
 // A Context serialises the C calls made through it.
 type Context struct {
-	mu     sync.Mutex
-	c      *C.velstatus_ctx
-	closed bool
+	mu      sync.Mutex
+	c       *C.velstatus_ctx
+	closed  bool
+	cbOwner atomic.Int64 // the goroutine whose call is running callbacks under mu; 0 when none
 }
 
 // NewContext creates a context.
@@ -296,9 +300,54 @@ func errClosed(what string) error {
 	return &Error{Code: StatusState, Message: what + " is closed"}
 }
 
+// goid is the current goroutine's id, read from its stack header
+// ("goroutine 7 [running]:"). It is read only on the slow paths below: a
+// call that runs callbacks, and a lock that is already taken.
+func goid() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseInt(string(b), 10, 64)
+	return id
+}
+
+// errReentered is the error of a callback that calls back into the object
+// whose call is running it (Python raises StateError there too).
+func errReentered() error {
+	return &Error{Code: StatusState, Message: "a callback re-entered the object whose call is running it"}
+}
+
+// lock takes the lock, or returns errReentered when this goroutine's own
+// call holds it while running callbacks (cgo runs a callback on the
+// goroutine that made the C call, so waiting would deadlock).
+func (ctx *Context) lock() error {
+	if ctx.mu.TryLock() {
+		return nil
+	}
+	if id := ctx.cbOwner.Load(); id != 0 && id == goid() {
+		return errReentered()
+	}
+	ctx.mu.Lock()
+	return nil
+}
+
+// doCallbacks is do for a call whose callbacks run Go code.
+func (ctx *Context) doCallbacks(fn func(c *cctx) error) error {
+	return ctx.do(func(c *cctx) error {
+		ctx.cbOwner.Store(goid())
+		defer ctx.cbOwner.Store(0)
+		return fn(c)
+	})
+}
+
 // do runs fn with the C context, holding the lock; ErrState after Close.
 func (ctx *Context) do(fn func(c *cctx) error) error {
-	ctx.mu.Lock()
+	if err := ctx.lock(); err != nil {
+		return err
+	}
 	defer ctx.mu.Unlock()
 	if ctx.closed {
 		return errClosed("velstatus.Context")
