@@ -193,101 +193,17 @@ static const char *const step_flag_names[] = {
 };
 _Static_assert(VELSTATUS_OP_STEP_ERROR_DEFERRED == 1 << (VS_N(step_flag_names) - 1), "step flag token table");
 
-const char *velstatus_op_field_to_string(velstatus_op_field field)
-{
-    return velstatus__token_of(op_field_names, VS_N(op_field_names), (int)field);
-}
+VS_ENUM_TOKENS(op_field, velstatus_op_field, op_field_names, "operation field")
 
-velstatus_status velstatus_op_field_from_string(velstatus_op_field *out, const char *s, size_t len,
-                                                velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st =
-        velstatus__token_parse(out ? &i : NULL, op_field_names, VS_N(op_field_names), "operation field", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_op_field)i;
-    return st;
-}
+VS_ENUM_TOKENS(op_time, velstatus_op_time, op_time_names, "operation time")
 
-const char *velstatus_op_time_to_string(velstatus_op_time which)
-{
-    return velstatus__token_of(op_time_names, VS_N(op_time_names), (int)which);
-}
+VS_ENUM_TOKENS(op_report_kind, velstatus_op_report_kind, report_kind_names, "report kind")
 
-velstatus_status velstatus_op_time_from_string(velstatus_op_time *out, const char *s, size_t len,
-                                               velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st =
-        velstatus__token_parse(out ? &i : NULL, op_time_names, VS_N(op_time_names), "operation time", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_op_time)i;
-    return st;
-}
+VS_ENUM_TOKENS(bsl_state, velstatus_bsl_state, bsl_state_names, "BSL state")
 
-const char *velstatus_op_report_kind_to_string(velstatus_op_report_kind kind)
-{
-    return velstatus__token_of(report_kind_names, VS_N(report_kind_names), (int)kind);
-}
+VS_ENUM_TOKENS(persist_action, velstatus_persist_action, persist_names, "persist action")
 
-velstatus_status velstatus_op_report_kind_from_string(velstatus_op_report_kind *out, const char *s, size_t len,
-                                                      velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, report_kind_names, VS_N(report_kind_names),
-                                                 "report kind", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_op_report_kind)i;
-    return st;
-}
-
-const char *velstatus_bsl_state_to_string(velstatus_bsl_state state)
-{
-    return velstatus__token_of(bsl_state_names, VS_N(bsl_state_names), (int)state);
-}
-
-velstatus_status velstatus_bsl_state_from_string(velstatus_bsl_state *out, const char *s, size_t len,
-                                                 velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st =
-        velstatus__token_parse(out ? &i : NULL, bsl_state_names, VS_N(bsl_state_names), "BSL state", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_bsl_state)i;
-    return st;
-}
-
-const char *velstatus_persist_action_to_string(velstatus_persist_action action)
-{
-    return velstatus__token_of(persist_names, VS_N(persist_names), (int)action);
-}
-
-velstatus_status velstatus_persist_action_from_string(velstatus_persist_action *out, const char *s, size_t len,
-                                                      velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st =
-        velstatus__token_parse(out ? &i : NULL, persist_names, VS_N(persist_names), "persist action", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_persist_action)i;
-    return st;
-}
-
-const char *velstatus_op_step_flag_to_string(velstatus_op_step_flag flag)
-{
-    return velstatus__flag_token_of(step_flag_names, VS_N(step_flag_names), (uint32_t)flag);
-}
-
-velstatus_status velstatus_op_step_flag_from_string(velstatus_op_step_flag *out, const char *s, size_t len,
-                                                    velstatus_error *err)
-{
-    uint32_t flag = 0;
-    velstatus_status st = velstatus__flag_token_parse(out ? &flag : NULL, step_flag_names, VS_N(step_flag_names),
-                                                      "step flag", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_op_step_flag)flag;
-    return st;
-}
+VS_FLAG_TOKENS(op_step_flag, velstatus_op_step_flag, step_flag_names, "step flag")
 
 /* ---- public: building ---- */
 

@@ -26,19 +26,7 @@ _Static_assert(sizeof(phase_names) / sizeof(phase_names[0]) == PHASE_LAST + 1, "
 
 static const char *const kind_names[] = {"backup", "restore"};
 
-const char *velstatus_kind_to_string(velstatus_kind kind)
-{
-    return velstatus__token_of(kind_names, 2, (int)kind);
-}
-
-velstatus_status velstatus_kind_from_string(velstatus_kind *out, const char *s, size_t len, velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, kind_names, 2, "kind", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_kind)i;
-    return st;
-}
+VS_ENUM_TOKENS(kind, velstatus_kind, kind_names, "kind")
 
 const char *velstatus_phase_to_string(velstatus_phase phase)
 {
@@ -249,17 +237,5 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
 
 static const char *const restart_names[] = {"none", "mark_failed", "requeue"};
 
-const char *velstatus_restart_action_to_string(velstatus_restart_action action)
-{
-    return velstatus__token_of(restart_names, 3, (int)action);
-}
+VS_ENUM_TOKENS(restart_action, velstatus_restart_action, restart_names, "restart action")
 
-velstatus_status velstatus_restart_action_from_string(velstatus_restart_action *out, const char *s, size_t len,
-                                                      velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, restart_names, 3, "restart action", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_restart_action)i;
-    return st;
-}

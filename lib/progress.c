@@ -503,37 +503,9 @@ _Static_assert(VS_N(counter_names) == VELSTATUS_PROGRESS_UNQUANTIFIED + 1, "prog
 static const char *const flag_names[] = {"unknown_phase", "over_total", "negative", "saturated", "untimed"};
 _Static_assert(VELSTATUS_PROGRESS_F_UNTIMED == 1 << (VS_N(flag_names) - 1), "progress flag token table");
 
-const char *velstatus_progress_counter_to_string(velstatus_progress_counter counter)
-{
-    return velstatus__token_of(counter_names, VS_N(counter_names), (int)counter);
-}
+VS_ENUM_TOKENS(progress_counter, velstatus_progress_counter, counter_names, "progress counter")
 
-velstatus_status velstatus_progress_counter_from_string(velstatus_progress_counter *out, const char *s, size_t len,
-                                                        velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, counter_names, VS_N(counter_names),
-                                                 "progress counter", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_progress_counter)i;
-    return st;
-}
-
-const char *velstatus_progress_flag_to_string(velstatus_progress_flag flag)
-{
-    return velstatus__flag_token_of(flag_names, VS_N(flag_names), (uint32_t)flag);
-}
-
-velstatus_status velstatus_progress_flag_from_string(velstatus_progress_flag *out, const char *s, size_t len,
-                                                     velstatus_error *err)
-{
-    uint32_t flag = 0;
-    velstatus_status st =
-        velstatus__flag_token_parse(out ? &flag : NULL, flag_names, VS_N(flag_names), "progress flag", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_progress_flag)flag;
-    return st;
-}
+VS_FLAG_TOKENS(progress_flag, velstatus_progress_flag, flag_names, "progress flag")
 
 /* ---- getters ---- */
 

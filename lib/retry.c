@@ -797,46 +797,10 @@ _Static_assert(sizeof(class_names) / sizeof(class_names[0]) == VELSTATUS_RETRY_C
 _Static_assert(sizeof(backoff_kind_names) / sizeof(backoff_kind_names[0]) == VELSTATUS_BACKOFF_DEFAULT_RETRY + 1,
                "backoff kind table");
 
-#define token_of velstatus__token_of
 
-const char *velstatus_retry_outcome_to_string(velstatus_retry_outcome outcome)
-{
-    return token_of(outcome_names, VS_N(outcome_names), (int)outcome);
-}
+VS_ENUM_TOKENS(retry_outcome, velstatus_retry_outcome, outcome_names, "retry outcome")
 
-velstatus_status velstatus_retry_outcome_from_string(velstatus_retry_outcome *out, const char *s, size_t len, velstatus_error *err)
-{
-    int v = 0;
-    velstatus_status st = velstatus__token_parse(out ? &v : NULL, outcome_names, VS_N(outcome_names), "retry outcome", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_retry_outcome)v;
-    return st;
-}
+VS_ENUM_TOKENS(retry_class, velstatus_retry_class, class_names, "retry class")
 
-const char *velstatus_retry_class_to_string(velstatus_retry_class cls)
-{
-    return token_of(class_names, VS_N(class_names), (int)cls);
-}
+VS_ENUM_TOKENS(backoff_kind, velstatus_backoff_kind, backoff_kind_names, "backoff kind")
 
-velstatus_status velstatus_retry_class_from_string(velstatus_retry_class *out, const char *s, size_t len, velstatus_error *err)
-{
-    int v = 0;
-    velstatus_status st = velstatus__token_parse(out ? &v : NULL, class_names, VS_N(class_names), "retry class", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_retry_class)v;
-    return st;
-}
-
-const char *velstatus_backoff_kind_to_string(velstatus_backoff_kind kind)
-{
-    return token_of(backoff_kind_names, VS_N(backoff_kind_names), (int)kind);
-}
-
-velstatus_status velstatus_backoff_kind_from_string(velstatus_backoff_kind *out, const char *s, size_t len, velstatus_error *err)
-{
-    int v = 0;
-    velstatus_status st = velstatus__token_parse(out ? &v : NULL, backoff_kind_names, VS_N(backoff_kind_names), "backoff kind", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_backoff_kind)v;
-    return st;
-}

@@ -40,37 +40,11 @@ const char *velstatus__ss_reason_token(unsigned i)
 
 static const char *const status_tokens[] = {"Ready", "PartiallyReady", "Waiting", "NotReady"};
 
-const char *velstatus_server_status_to_string(velstatus_server_status status)
-{
-    return velstatus__token_of(status_tokens, 4, (int)status);
-}
-
-velstatus_status velstatus_server_status_from_string(velstatus_server_status *out, const char *s, size_t len,
-                                                     velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, status_tokens, 4, "server status", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_server_status)i;
-    return st;
-}
+VS_ENUM_TOKENS(server_status, velstatus_server_status, status_tokens, "server status")
 
 static const char *const access_tokens[] = {"ReadWrite", "ReadOnly"};
 
-const char *velstatus_bsl_access_to_string(velstatus_bsl_access access)
-{
-    return velstatus__token_of(access_tokens, 2, (int)access);
-}
-
-velstatus_status velstatus_bsl_access_from_string(velstatus_bsl_access *out, const char *s, size_t len,
-                                                  velstatus_error *err)
-{
-    int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, access_tokens, 2, "BSL access mode", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_bsl_access)i;
-    return st;
-}
+VS_ENUM_TOKENS(bsl_access, velstatus_bsl_access, access_tokens, "BSL access mode")
 
 /* Index of a single flag, or -1. */
 static int reason_index(uint32_t reason)
@@ -83,21 +57,7 @@ static int reason_index(uint32_t reason)
     return -1;
 }
 
-const char *velstatus_server_reason_to_string(velstatus_server_reason reason)
-{
-    return velstatus__flag_token_of(reason_tokens, VS_NREASONS, (uint32_t)reason);
-}
-
-velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *out, const char *s, size_t len,
-                                                     velstatus_error *err)
-{
-    uint32_t flag = 0;
-    velstatus_status st = velstatus__flag_token_parse(out ? &flag : NULL, reason_tokens, VS_NREASONS,
-                                                      "server-status reason", s, len, err);
-    if (st == VELSTATUS_OK)
-        *out = (velstatus_server_reason)flag;
-    return st;
-}
+VS_FLAG_TOKENS(server_reason, velstatus_server_reason, reason_tokens, "server-status reason")
 
 /* ---- options ---- */
 

@@ -125,6 +125,33 @@ int velstatus__token_find(const char *const *table, size_t n, const char *s, siz
  * "unknown <what> "<s>" (want a, b or c)" (or "<what>: NULL argument"). */
 velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what,
                                         const char *s, size_t len, velstatus_error *err);
+/* Defines velstatus_<name>_to_string() and velstatus_<name>_from_string()
+ * for an enum whose value v has the token table[v] (doc/conventions.md §9.2):
+ * the one body of every token pair. */
+#define VS_ENUM_TOKENS(name, type, table, what)                                                                      \
+    const char *velstatus_##name##_to_string(type v) { return velstatus__token_of(table, VS_N(table), (int)v); }      \
+    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
+    {                                                                                                                 \
+        int i_ = 0;                                                                                                   \
+        velstatus_status st_ = velstatus__token_parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);       \
+        if (st_ == VELSTATUS_OK)                                                                                      \
+            *out = (type)i_;                                                                                          \
+        return st_;                                                                                                   \
+    }
+/* The same for a bit-set enum whose flag 1 << i has the token table[i]. */
+#define VS_FLAG_TOKENS(name, type, table, what)                                                                      \
+    const char *velstatus_##name##_to_string(type v)                                                                  \
+    {                                                                                                                 \
+        return velstatus__flag_token_of(table, VS_N(table), (uint32_t)v);                                             \
+    }                                                                                                                 \
+    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
+    {                                                                                                                 \
+        uint32_t f_ = 0;                                                                                              \
+        velstatus_status st_ = velstatus__flag_token_parse(out ? &f_ : NULL, table, VS_N(table), what, s, len, err); \
+        if (st_ == VELSTATUS_OK)                                                                                      \
+            *out = (type)f_;                                                                                          \
+        return st_;                                                                                                   \
+    }
 /* The same for a bit-set enum: table[i] is the token of flag 1 << i. */
 const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_t flag);
 velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *table, size_t n, const char *what,

@@ -9,20 +9,26 @@ import (
 	"time"
 )
 
-// A context cancelled inside a callback stops the pass before the next
-// callback; the error is the context's, reachable with errors.Is.
-func TestReconcileHonoursTheContext(t *testing.T) {
-	data := mustRead(t, opsExample(t, "backup-itemoperations.json"))
-	now := time.Date(2024, 5, 1, 10, 30, 0, 0, time.UTC)
-	ol, err := DecodeOpList(KindBackup, data)
+// backupExample decodes the backup itemoperations example, and the instant
+// its reconcile tests run at.
+func backupExample(t *testing.T) (*OpList, time.Time) {
+	t.Helper()
+	ol, err := DecodeOpList(KindBackup, mustRead(t, opsExample(t, "backup-itemoperations.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ol, time.Date(2024, 5, 1, 10, 30, 0, 0, time.UTC)
+}
+
+// A context cancelled inside a callback stops the pass before the next
+// callback; the error is the context's, reachable with errors.Is.
+func TestReconcileHonoursTheContext(t *testing.T) {
+	ol, now := backupExample(t)
 	defer ol.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	calls := 0
-	_, err = ol.Reconcile(ctx, PluginClient{Progress: func(int, Operation) (OpProgress, error) {
+	_, err := ol.Reconcile(ctx, PluginClient{Progress: func(int, Operation) (OpProgress, error) {
 		calls++
 		cancel()
 		return OpProgress{Completed: true, NCompleted: 1, NTotal: 1}, nil
@@ -39,12 +45,7 @@ func TestReconcileHonoursTheContext(t *testing.T) {
 // A callback that calls back into the list it is running for gets ErrState
 // instead of deadlocking on the list's lock.
 func TestReconcileReentryIsAnError(t *testing.T) {
-	data := mustRead(t, opsExample(t, "backup-itemoperations.json"))
-	now := time.Date(2024, 5, 1, 10, 30, 0, 0, time.UTC)
-	ol, err := DecodeOpList(KindBackup, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ol, now := backupExample(t)
 	defer ol.Close()
 	var inner error
 	done := make(chan error, 1)
