@@ -344,6 +344,29 @@ START_TEST(nul_terminated_text_arguments)
     ck_assert_int_eq(ns, INT64_C(1000000000));
     /* NULL with VELSTATUS_NUL_TERMINATED is the empty text */
     ck_assert_int_eq(velstatus_duration_parse(&ns, NULL, VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_E_PARSE);
+    /* Texts of builders, decoders and option fields too. */
+    {
+        velstatus_ctx *ctx = NULL;
+        velstatus_bsl_set *set = NULL;
+        velstatus_server_verdict *v = NULL;
+        velstatus_server_status_options o;
+        ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, "[]", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_bsl_set_add(set, "a", VELSTATUS_NUL_TERMINATED, "Available", VELSTATUS_NUL_TERMINATED,
+                                               0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                         VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+        ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
+        velstatus_server_status_options_init(&o, sizeof o);
+        o.default_location = "a";
+        o.default_location_len = VELSTATUS_NUL_TERMINATED;
+        ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, &err), VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_server_verdict_default(v), "a");
+        ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_READY);
+        velstatus_server_verdict_free(v);
+        velstatus_bsl_set_free(set);
+        velstatus_ctx_free(ctx);
+    }
 }
 END_TEST
 
