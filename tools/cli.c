@@ -157,7 +157,7 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out)
 int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velstatus_kind *out)
 {
     if (kind_s != NULL) {
-        if (velstatus_kind_from_string(kind_s, strlen(kind_s), out) != VELSTATUS_OK)
+        if (velstatus_kind_from_string(out, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
             return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
         return 0;
     }
@@ -192,6 +192,15 @@ static int looks_like_yaml(const char *p, size_t n)
                      p[i] == '_' || p[i] == '-' || p[i] == '.'))
         i++;
     return i < n && p[i] == ':' && (i + 1 == n || p[i + 1] == ' ' || p[i + 1] == '\n' || p[i + 1] == '\r');
+}
+
+int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out)
+{
+    if (velstatus_phase_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return cli_fail(cmd, "%s: unknown %s phase \"%s\"", what, velstatus_kind_to_string(kind), s);
+    if (!velstatus_phase_valid(kind, *out))
+        return cli_fail(cmd, "%s: a %s has no phase \"%s\"", what, velstatus_kind_to_string(kind), s);
+    return 0;
 }
 
 char *cli_read_input(const char *cmd, const char *path, size_t *len)

@@ -94,6 +94,11 @@ int cli_parse_format(const char *cmd, const char *value, cli_format *out);
 int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
                           cli_format *out);
 
+/* Parses a phase of `kind` (velstatus_phase_from_string, then
+ * velstatus_phase_valid): "WHAT: unknown backup phase "X"" or "WHAT: a
+ * restore has no phase "Queued"" on failure. 0 on success, else CLI_BAD_INPUT. */
+int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out);
+
 /* True for "-h" and "--help". */
 int cli_is_help(const char *arg);
 

@@ -231,8 +231,9 @@ static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
                 b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line);
         return 0;
     }
-    known = o.phase == NULL || velstatus_phase_from_string(&ph, o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP,
-                                                           o.phase, o.phase_len, NULL) == VELSTATUS_OK;
+    known = o.phase == NULL ||
+            (velstatus_phase_from_string(&ph, o.phase, o.phase_len, NULL) == VELSTATUS_OK &&
+             velstatus_phase_valid(o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph));
     h = argo_health(&o, &msg, &len, &pend);
     c = conditions_of(&o, known);
     if (cli_now(b->cmd, b->now_s, &now) != 0 || velstatus_time_format(t, sizeof t, now, 0, NULL) != VELSTATUS_OK) {

@@ -97,7 +97,7 @@ int cmd_server_status(int argc, char **argv)
         rc = cli_fail_err(cmd, "context", &err);
         goto done;
     }
-    if (velstatus_json_decode_bsls(&set, ctx, input, len, &err) != VELSTATUS_OK) {
+    if (velstatus_bsl_set_from_json(&set, ctx, input, len, &err) != VELSTATUS_OK) {
         rc = cli_fail_err(cmd, path && strcmp(path, "-") != 0 ? path : "stdin", &err);
         goto done;
     }
@@ -112,7 +112,7 @@ int cmd_server_status(int argc, char **argv)
     } else if (fmt == CLI_PROMETHEUS) {
         cli_print_prometheus(v, set);
     } else if (fmt == CLI_JSON) {
-        if (velstatus_json_encode_server_verdict(&out, &out_len, v, &err) != VELSTATUS_OK) {
+        if (velstatus_server_verdict_to_json(&out, &out_len, v, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "encode", &err);
             goto done;
         }

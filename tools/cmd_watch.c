@@ -65,7 +65,7 @@ static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
 static velstatus_status upsert(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
-    velstatus_status st = velstatus_json_decode_bsls(&set, w->ctx, obj, len, err);
+    velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
     *changed = 0;
     for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
         int ch = 0;
@@ -90,7 +90,7 @@ static velstatus_status upsert(watch *w, const char *obj, size_t len, int *chang
 static velstatus_status delete_bsl(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
-    velstatus_status st = velstatus_json_decode_bsls(&set, w->ctx, obj, len, err);
+    velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
     *changed = 0;
     for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
         const char *name = velstatus_bsl_set_name(set, i);
@@ -156,7 +156,7 @@ static int print_status(watch *w, int64_t now)
             return 1;
         }
     } else if (w->fmt == CLI_JSON) {
-        if (velstatus_json_encode_server_verdict(&out, &out_len, v, &err) != VELSTATUS_OK) {
+        if (velstatus_server_verdict_to_json(&out, &out_len, v, &err) != VELSTATUS_OK) {
             velstatus_server_verdict_free(v);
             w->rc = cli_fail_err(w->cmd, "encode", &err);
             return 1;

@@ -79,7 +79,7 @@ func TestProgressMatchesCLI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"describe-operations", "--utc", "--kind", c.kind.String(), path}
+			args := []string{"describe-operations", "--kind", c.kind.String(), path}
 			if details {
 				args = append(args, "--details")
 			}
