@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A server-status verdict as a Kubernetes metav1.Condition (json.h,
- * velstatus_server_verdict_condition; the mapping is in doc/cli.md). */
+ * velstatus_server_verdict_to_condition_json; the mapping is in doc/cli.md). */
 #include <string.h>
 
 #include "server_status_private.h"
@@ -62,9 +62,9 @@ static size_t cut_message(const char *msg, size_t n)
     return keep;
 }
 
-velstatus_status velstatus_server_verdict_condition(char **out, size_t *out_len, const velstatus_server_verdict *v,
-                                                    int64_t last_transition_ns, int64_t observed_generation,
-                                                    velstatus_error *err)
+velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *out_len,
+                                                            const velstatus_server_verdict *v, int64_t last_transition_ns,
+                                                            int64_t observed_generation, velstatus_error *err)
 {
     velstatus__buf b;
     char t[VELSTATUS_TIME_BUFSIZE];

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* velstatus_server_verdict_condition / velstatus_server_condition_reason:
+/* velstatus_server_verdict_to_condition_json / velstatus_server_condition_reason:
  * the status mapping, the reason precedence, the API's reason pattern, the
  * message limit, observedGeneration, bad arguments, failed allocations. */
 #include <jansson.h>
@@ -40,7 +40,7 @@ static json_t *condition(velstatus_ctx *ctx, const velstatus_server_verdict *v, 
     size_t len = 0;
     json_error_t jerr;
     json_t *j;
-    ck_assert_int_eq(velstatus_server_verdict_condition(&out, &len, v, T, gen, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_to_condition_json(&out, &len, v, T, gen, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(len, strlen(out));
     j = json_loadb(out, len, 0, &jerr);
     ck_assert_msg(j != NULL, "not JSON: %s", out);
@@ -162,11 +162,11 @@ START_TEST(generation_and_bad_arguments)
     j = condition(ctx, v, 0);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "observedGeneration")), 0);
     json_decref(j);
-    ck_assert_int_eq(velstatus_server_verdict_condition(&out, NULL, v, T, -2, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_condition_json(&out, NULL, v, T, -2, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "observed_generation"));
-    ck_assert_int_eq(velstatus_server_verdict_condition(NULL, NULL, v, T, -1, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_server_verdict_condition(&out, NULL, NULL, T, -1, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_server_verdict_condition(&out, NULL, v, INT64_MIN, -1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_to_condition_json(NULL, NULL, v, T, -1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_condition_json(&out, NULL, NULL, T, -1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_condition_json(&out, NULL, v, INT64_MIN, -1, &err), VELSTATUS_OK);
     velstatus_free(ctx, out);
     velstatus_server_verdict_free(v);
     velstatus_ctx_free(ctx);
@@ -183,7 +183,7 @@ START_TEST(failed_allocations)
         VS_FAILALLOC_PAUSE(fa);
         v = verdict_of(ctx, 3, "location", "Unavailable", 1);
         VS_FAILALLOC_RESUME(fa);
-        st = velstatus_server_verdict_condition(&out, NULL, v, T, 3, NULL);
+        st = velstatus_server_verdict_to_condition_json(&out, NULL, v, T, 3, NULL);
         if (st != VELSTATUS_OK)
             ck_assert_ptr_null(out);
         velstatus_free(ctx, out);

@@ -12,7 +12,7 @@ int cli_print_condition(const char *cmd, velstatus_ctx *ctx, const velstatus_ser
     velstatus_error err;
     char *out = NULL;
     size_t len = 0;
-    if (velstatus_server_verdict_condition(&out, &len, v, last_transition_ns, -1, &err) != VELSTATUS_OK)
+    if (velstatus_server_verdict_to_condition_json(&out, &len, v, last_transition_ns, -1, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "condition", &err);
     cli_print_line(out, len);
     velstatus_free(ctx, out);

@@ -122,10 +122,11 @@ VELSTATUS_API const char *velstatus_server_condition_reason(uint32_t flags);
  *         ::VELSTATUS_E_NOMEM.
  * @owned `*out`: release with velstatus_free() on the verdict's context.
  */
-VELSTATUS_API velstatus_status velstatus_server_verdict_condition(char **out, size_t *out_len,
-                                                                  const velstatus_server_verdict *verdict,
-                                                                  int64_t last_transition_ns,
-                                                                  int64_t observed_generation, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *out_len,
+                                                                          const velstatus_server_verdict *verdict,
+                                                                          int64_t last_transition_ns,
+                                                                          int64_t observed_generation,
+                                                                          velstatus_error *err);
 
 /* ---- Item operations and plugin progress (operations.h) ---- */
 
