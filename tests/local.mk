@@ -94,3 +94,10 @@ tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 tests_check_json_oom_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_json_oom_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_json_oom_LDADD = $(VS_TEST_LDADD)
+
+# Argo CD's health of Backups and Restores (lib/argo_health.c).
+VS_CHECK_PROGS += tests/check_argo_health
+tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
+tests_check_argo_health_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_argo_health_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_argo_health_LDADD = $(VS_TEST_LDADD)

@@ -106,39 +106,18 @@ static int is(const obj *o, const char *phase)
     return o->phase != NULL && strcmp(o->phase, phase) == 0;
 }
 
-/* Argo CD's health.lua for velero.io/Backup and velero.io/Restore, line for
- * line: a Backup with deletionTimestamp is Progressing; no status or phase
- * is Progressing; Completed is Healthy; the five failed phases are Degraded
- * with failureReason (when set, even empty) or the phase; any other phase
- * is Progressing with the phase as the message. *msg is static or o's. */
+/* The library's velstatus_argo_health_of() (Argo CD's health.lua checks)
+ * as the --exit-status code; *pending_deletion when Argo appends the
+ * finalizers. */
 static int argo_health(const obj *o, const char **msg, size_t *len, int *pending_deletion)
 {
-    static const char *const degraded[] = {"FailedValidation", "Failed", "PartiallyFailed",
-                                           "WaitingForPluginOperationsPartiallyFailed", "FinalizingPartiallyFailed"};
-    *pending_deletion = 0;
-    if (!o->restore && o->deleting) {
-        *pending_deletion = 1;
-        *msg = "Pending deletion";
-    } else if (o->phase == NULL) {
-        *msg = o->restore ? "Waiting for restore to be processed" : "Waiting for backup to be processed";
-    } else if (is(o, "Completed")) {
-        *msg = o->restore ? "Restore completed" : "Backup completed";
-        *len = strlen(*msg);
-        return H_HEALTHY;
-    } else {
-        for (size_t i = 0; i < sizeof degraded / sizeof degraded[0]; i++) {
-            if (is(o, degraded[i])) {
-                *msg = o->failure ? o->failure : o->phase;
-                *len = o->failure ? o->failure_len : o->phase_len;
-                return H_DEGRADED;
-            }
-        }
-        *msg = o->phase;
-        *len = o->phase_len;
-        return H_PROGRESSING;
-    }
-    *len = strlen(*msg);
-    return H_PROGRESSING;
+    velstatus_argo_health h = VELSTATUS_ARGO_PROGRESSING;
+    *msg = "";
+    *len = 0;
+    (void)velstatus_argo_health_of(&h, msg, len, o->restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, o->phase,
+                                   o->phase_len, o->failure, o->failure_len, o->deleting, NULL);
+    *pending_deletion = !o->restore && o->deleting;
+    return h == VELSTATUS_ARGO_HEALTHY ? H_HEALTHY : h == VELSTATUS_ARGO_DEGRADED ? H_DEGRADED : H_PROGRESSING;
 }
 
 static const char *health_name(int h)
