@@ -1,9 +1,12 @@
 #!/bin/sh
 # Installs the Debian 12 packages libvelstatus needs to build and test, if
-# any is missing. Debian's registry only; run as root.
+# any is missing. Debian's registry only; run as root. clang and
+# libclang-rt-14-dev (libFuzzer's runtime, which --no-install-recommends
+# leaves out) are for the fuzz targets (scripts/ci-fuzz.sh).
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev doxygen
-valgrind golang-go python3 python3-cffi python3-pytest python3-pycparser git"
+valgrind golang-go python3 python3-cffi python3-pytest python3-pycparser git
+clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
