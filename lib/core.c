@@ -118,6 +118,17 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
     return VELSTATUS_OK;
 }
 
+void velstatus__sized_init(void *p, size_t struct_size, const void *defaults, size_t lib_size)
+{
+    uint32_t size = struct_size > UINT32_MAX ? UINT32_MAX : (uint32_t)struct_size;
+    if (!p || struct_size < sizeof(size))
+        return;
+    memset(p, 0, struct_size);
+    if (defaults)
+        memcpy(p, defaults, struct_size < lib_size ? struct_size : lib_size);
+    memcpy(p, &size, sizeof(size));
+}
+
 /* ---- token tables ---- */
 
 const char *velstatus__token_of(const char *const *table, size_t n, int v)
@@ -143,10 +154,7 @@ static void libc_free(void *ud, void *p) { (void)ud; free(p); }
 
 void velstatus_allocator_init(velstatus_allocator *alloc, size_t struct_size)
 {
-    if (!alloc)
-        return;
-    memset(alloc, 0, struct_size < sizeof(*alloc) ? struct_size : sizeof(*alloc));
-    alloc->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(alloc, struct_size, NULL, sizeof(*alloc));
 }
 
 velstatus_status velstatus_ctx_new(velstatus_ctx **out, const velstatus_allocator *alloc, velstatus_error *err)
@@ -157,7 +165,7 @@ velstatus_status velstatus_ctx_new(velstatus_ctx **out, const velstatus_allocato
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     *out = NULL;
     if (alloc) {
-        velstatus_status st = velstatus__sized_copy(&a, sizeof(a), sizeof(a), alloc, "allocator", err);
+        velstatus_status st = velstatus__sized_copy(&a, sizeof(a), VS_ALLOCATOR_SIZE_V1, alloc, "allocator", err);
         if (st != VELSTATUS_OK)
             return st;
         if (a.flags != 0)

@@ -95,31 +95,22 @@ velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_
 
 void velstatus_op_progress_init(velstatus_op_progress *progress, size_t struct_size)
 {
-    if (progress == NULL)
-        return;
-    memset(progress, 0, struct_size < sizeof *progress ? struct_size : sizeof *progress);
-    progress->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(progress, struct_size, NULL, sizeof *progress);
 }
 
 void velstatus_plugin_client_init(velstatus_plugin_client *client, size_t struct_size)
 {
-    if (client == NULL)
-        return;
-    memset(client, 0, struct_size < sizeof *client ? struct_size : sizeof *client);
-    client->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(client, struct_size, NULL, sizeof *client);
 }
 
 void velstatus_reconcile_options_init(velstatus_reconcile_options *opts, size_t struct_size)
 {
-    if (opts == NULL)
-        return;
-    memset(opts, 0, struct_size < sizeof *opts ? struct_size : sizeof *opts);
-    opts->struct_size = (uint32_t)struct_size;
-    if (struct_size >= sizeof *opts) {
-        opts->phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
-        opts->bsl = VELSTATUS_BSL_AVAILABLE;
-        opts->timeout_ns = INT64_C(4) * 3600 * 1000000000;
-    }
+    velstatus_reconcile_options d;
+    memset(&d, 0, sizeof d);
+    d.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
+    d.bsl = VELSTATUS_BSL_AVAILABLE;
+    d.timeout_ns = INT64_C(4) * 3600 * 1000000000;
+    velstatus__sized_init(opts, struct_size, &d, sizeof d);
 }
 
 /* A report valid as it stands (this library's struct size), checked without
@@ -135,7 +126,7 @@ static inline int report_ok(const velstatus_op_progress *p)
 /* A report is checked and copied into a local struct of this library's size. */
 static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_op_progress *src, velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(dst, sizeof *dst, sizeof *dst, src, "progress", err);
+    velstatus_status st = velstatus__sized_copy(dst, sizeof *dst, VS_OP_PROGRESS_SIZE_V1, src, "progress", err);
     if (st != VELSTATUS_OK)
         return st;
     if (dst->flags != 0)
@@ -1017,7 +1008,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     if (out == NULL || list == NULL || opts == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
                                     out == NULL ? "out" : list == NULL ? "list" : "opts");
-    st = velstatus__sized_copy(&o, sizeof o, sizeof o, opts, "options", err);
+    st = velstatus__sized_copy(&o, sizeof o, VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
     if (st != VELSTATUS_OK)
         return st;
     if (o.flags != 0)
@@ -1047,7 +1038,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
     velstatus_plugin_client_init(&c, sizeof c);
     if (client != NULL) {
-        st = velstatus__sized_copy(&c, sizeof c, sizeof c, client, "client", err);
+        st = velstatus__sized_copy(&c, sizeof c, VS_PLUGIN_CLIENT_SIZE_V1, client, "client", err);
         if (st != VELSTATUS_OK)
             return st;
         if (c.flags != 0)

@@ -101,13 +101,16 @@ int velstatus_op_reports_get(velstatus_op_progress *progress, const velstatus_op
                              size_t id_len)
 {
     const vs__report_entry *e;
-    if (progress == NULL || reports == NULL || (id == NULL && id_len > 0) || progress->struct_size < sizeof *progress)
+    uint32_t size;
+    if (progress == NULL || reports == NULL || (id == NULL && id_len > 0) ||
+        progress->struct_size < VS_OP_PROGRESS_SIZE_V1)
         return 0;
     e = find(reports, id, id_len);
     if (e == NULL)
         return 0;
-    *progress = e->p;
-    progress->struct_size = (uint32_t)sizeof *progress;
+    size = progress->struct_size; /* the caller's: a newer caller's tail stays as its _init left it */
+    memcpy(progress, &e->p, size < sizeof e->p ? size : sizeof e->p);
+    progress->struct_size = size;
     return 1;
 }
 

@@ -68,6 +68,5 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
         *out = velstatus_policy_hardened();
         return VELSTATUS_OK;
     }
-    return velstatus__sized_copy(out, sizeof(*out), offsetof(velstatus_policy, retry_forgotten_patches) + sizeof(int),
-                                 in, "policy", err);
+    return velstatus__sized_copy(out, sizeof(*out), VS_POLICY_SIZE_V1, in, "policy", err);
 }

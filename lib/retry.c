@@ -72,15 +72,9 @@ static int64_t backoff_step(velstatus_backoff *b, double r)
 
 /* ---- backoff value type ---- */
 
-/* The v1 size: every field up to cap_ns. */
-#define VS_BACKOFF_V1 (offsetof(velstatus_backoff, cap_ns) + sizeof(int64_t))
-
 void velstatus_backoff_init(velstatus_backoff *b, size_t struct_size)
 {
-    if (!b)
-        return;
-    memset(b, 0, struct_size < sizeof(*b) ? struct_size : sizeof(*b));
-    b->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(b, struct_size, NULL, sizeof(*b));
 }
 
 static velstatus_backoff make_backoff(int64_t duration, double factor, double jitter, int64_t steps, int64_t cap)
@@ -131,7 +125,7 @@ static velstatus_status load_backoff(velstatus_backoff *dst, const velstatus_bac
     velstatus_status st;
     if (!src)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "backoff is NULL");
-    st = velstatus__sized_copy(dst, sizeof(*dst), VS_BACKOFF_V1, src, "backoff", err);
+    st = velstatus__sized_copy(dst, sizeof(*dst), VS_BACKOFF_SIZE_V1, src, "backoff", err);
     if (st != VELSTATUS_OK)
         return st;
     if (dst->flags != 0)
@@ -168,8 +162,6 @@ velstatus_status velstatus_backoff_step(int64_t *sleep_ns, velstatus_backoff *b,
 
 /* ---- hardened schedule ---- */
 
-#define VS_SCHEDULE_V1 (offsetof(velstatus_retry_schedule, deadline_ns) + sizeof(int64_t))
-
 velstatus_retry_schedule velstatus_retry_schedule_hardened(void)
 {
     /* doc/retry.md, "The hardened schedule", gives the reasons. */
@@ -187,13 +179,8 @@ velstatus_retry_schedule velstatus_retry_schedule_hardened(void)
 
 void velstatus_retry_schedule_init(velstatus_retry_schedule *s, size_t struct_size)
 {
-    velstatus_retry_schedule h;
-    if (!s)
-        return;
-    h = velstatus_retry_schedule_hardened();
-    h.struct_size = (uint32_t)struct_size;
-    /* Like the other _init twins: only the bytes both sides know are written. */
-    memcpy(s, &h, struct_size < sizeof(h) ? struct_size : sizeof(h));
+    velstatus_retry_schedule h = velstatus_retry_schedule_hardened();
+    velstatus__sized_init(s, struct_size, &h, sizeof(h));
 }
 
 static velstatus_status load_schedule(velstatus_retry_schedule *s, const velstatus_retry_schedule *in,
@@ -204,7 +191,7 @@ static velstatus_status load_schedule(velstatus_retry_schedule *s, const velstat
         *s = velstatus_retry_schedule_hardened();
         return VELSTATUS_OK;
     }
-    st = velstatus__sized_copy(s, sizeof(*s), VS_SCHEDULE_V1, in, "schedule", err);
+    st = velstatus__sized_copy(s, sizeof(*s), VS_RETRY_SCHEDULE_SIZE_V1, in, "schedule", err);
     if (st != VELSTATUS_OK)
         return st;
     if (s->flags != 0)
@@ -233,14 +220,9 @@ static velstatus_status load_schedule(velstatus_retry_schedule *s, const velstat
 
 /* ---- host vtable ---- */
 
-#define VS_HOST_V1 (offsetof(velstatus_retry_host, now) + sizeof(void (*)(void)))
-
 void velstatus_retry_host_init(velstatus_retry_host *host, size_t struct_size)
 {
-    if (!host)
-        return;
-    memset(host, 0, struct_size < sizeof(*host) ? struct_size : sizeof(*host));
-    host->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(host, struct_size, NULL, sizeof(*host));
 }
 
 static velstatus_status load_host(velstatus_retry_host *h, const velstatus_retry_host *in, int need_attempt,
@@ -253,7 +235,7 @@ static velstatus_status load_host(velstatus_retry_host *h, const velstatus_retry
         velstatus_retry_host_init(h, sizeof(*h));
         return VELSTATUS_OK;
     }
-    st = velstatus__sized_copy(h, sizeof(*h), VS_HOST_V1, in, "host", err);
+    st = velstatus__sized_copy(h, sizeof(*h), VS_RETRY_HOST_SIZE_V1, in, "host", err);
     if (st != VELSTATUS_OK)
         return st;
     if (h->flags != 0)

@@ -90,10 +90,7 @@ typedef struct vs_opts {
 
 void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size)
 {
-    if (!opts)
-        return;
-    memset(opts, 0, struct_size < sizeof(*opts) ? struct_size : sizeof(*opts));
-    opts->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(opts, struct_size, NULL, sizeof(*opts));
 }
 
 static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
@@ -103,8 +100,7 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
     memset(o, 0, sizeof(*o));
     if (!in)
         return VELSTATUS_OK;
-    st = velstatus__sized_copy(&c, sizeof(c), offsetof(velstatus_server_status_options, three_state) + sizeof(int),
-                               in, "server_status_options", err);
+    st = velstatus__sized_copy(&c, sizeof(c), VS_SERVER_STATUS_OPTIONS_SIZE_V1, in, "server_status_options", err);
     if (st != VELSTATUS_OK)
         return st;
     if (c.flags != 0)
@@ -1108,10 +1104,7 @@ velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out
 
 void velstatus_server_status_host_init(velstatus_server_status_host *host, size_t struct_size)
 {
-    if (!host)
-        return;
-    memset(host, 0, struct_size < sizeof(*host) ? struct_size : sizeof(*host));
-    host->struct_size = (uint32_t)struct_size;
+    velstatus__sized_init(host, struct_size, NULL, sizeof(*host));
 }
 
 /* The single place a new status is published: one status write, retried
@@ -1238,8 +1231,7 @@ velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, in
         *published = 0;
     if (!ctx || !host)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "ctx or host is NULL");
-    st = velstatus__sized_copy(&h, sizeof(h), offsetof(velstatus_server_status_host, publish) + sizeof(h.publish), host,
-                               "server_status_host", err);
+    st = velstatus__sized_copy(&h, sizeof(h), VS_SERVER_STATUS_HOST_SIZE_V1, host, "server_status_host", err);
     if (st != VELSTATUS_OK)
         return st;
     if (h.flags != 0)

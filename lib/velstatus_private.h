@@ -48,6 +48,31 @@ velstatus_status velstatus__error_host(velstatus_error *err, int rc, const char 
 velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_size, const void *src,
                                        const char *what, velstatus_error *err);
 
+/* Size-tagged structs: the size of a struct's first version is every field
+ * through its last v1 field. A caller's struct_size must be at least that
+ * (velstatus__sized_copy's min_size); appending a field never changes it.
+ * Each constant is pinned in tests/check_abi.c. */
+#define VS_SIZE_THROUGH(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
+#define VS_ALLOCATOR_SIZE_V1 VS_SIZE_THROUGH(velstatus_allocator, free_fn)
+#define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, retry_forgotten_patches)
+#define VS_OP_PROGRESS_SIZE_V1 VS_SIZE_THROUGH(velstatus_op_progress, updated_ns)
+#define VS_PLUGIN_CLIENT_SIZE_V1 VS_SIZE_THROUGH(velstatus_plugin_client, cancel)
+#define VS_RECONCILE_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_reconcile_options, failed_before)
+#define VS_BACKOFF_SIZE_V1 VS_SIZE_THROUGH(velstatus_backoff, cap_ns)
+#define VS_RETRY_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_host, now)
+#define VS_RETRY_SCHEDULE_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_schedule, deadline_ns)
+#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, three_state)
+#define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, publish)
+
+/* The body of every public *_init(p, struct_size): zeroes all struct_size
+ * bytes the caller has (a newer caller's tail included, so the library's
+ * "unknown bytes are zero" check passes), then copies the first
+ * min(struct_size, lib_size) bytes of `defaults` (a struct of this library's
+ * size holding the default values; NULL for all-zero defaults) and stores
+ * struct_size. A struct_size too small to hold struct_size itself writes
+ * nothing. */
+void velstatus__sized_init(void *p, size_t struct_size, const void *defaults, size_t lib_size);
+
 /* ---- growable byte buffer ----
  * Appends never fail loudly: on allocation failure `failed` is set and all
  * later appends are no-ops; check it once at the end (velstatus__buf_finish). */

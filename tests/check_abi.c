@@ -4,9 +4,12 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "velstatus.h"
+#include "velstatus_private.h"
 
 /* velstatus_error */
 _Static_assert(offsetof(velstatus_error, code) == 0, "error.code");
@@ -102,11 +105,266 @@ START_TEST(init_functions_fill_struct_size)
 }
 END_TEST
 
+
+/* The first-version sizes: appending a field must never change them. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(VS_ALLOCATOR_SIZE_V1 == 40, "allocator v1");
+_Static_assert(VS_POLICY_SIZE_V1 == 56, "policy v1");
+_Static_assert(VS_OP_PROGRESS_SIZE_V1 == 112, "op_progress v1");
+_Static_assert(VS_PLUGIN_CLIENT_SIZE_V1 == 32, "plugin_client v1");
+_Static_assert(VS_RECONCILE_OPTIONS_SIZE_V1 == 80, "reconcile_options v1");
+_Static_assert(VS_BACKOFF_SIZE_V1 == 48, "backoff v1");
+_Static_assert(VS_RETRY_HOST_SIZE_V1 == 56, "retry_host v1");
+_Static_assert(VS_RETRY_SCHEDULE_SIZE_V1 == 56, "retry_schedule v1");
+_Static_assert(VS_SERVER_STATUS_OPTIONS_SIZE_V1 == 48, "server_status_options v1");
+_Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 40, "server_status_host v1");
+#endif
+
+/* Callers of two generations, for every size-tagged struct: an "older" one
+ * compiled against the first version (struct_size = the v1 size) and a
+ * "newer" one compiled against a header with 64 more bytes of fields this
+ * library does not know (left zero by _init). Both must be accepted. Each
+ * struct lives in a buffer pre-filled with 0xAA, so a byte _init forgets
+ * shows up as a non-zero unknown byte (E_ABI) or a wrong default. */
+#define NEWER_TAIL 64
+typedef union abi_buf {
+    max_align_t align;
+    unsigned char b[512];
+} abi_buf;
+
+static void *dirty(abi_buf *u)
+{
+    memset(u->b, 0xAA, sizeof(u->b));
+    return u->b;
+}
+
+static size_t gen_size(int newer, size_t v1, size_t lib)
+{
+    return newer ? lib + NEWER_TAIL : v1;
+}
+
+static void assert_zero_tail(const abi_buf *u, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        ck_assert_msg(u->b[i] == 0, "byte %zu left as %#x by _init", i, u->b[i]);
+    ck_assert_uint_eq(u->b[to], 0xAA); /* and nothing past struct_size written */
+}
+
+static void *abi_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
+static void *abi_realloc(void *ud, void *p, size_t n) { (void)ud; return realloc(p, n); }
+static void abi_free(void *ud, void *p) { (void)ud; free(p); }
+
+static const char ONE_OP[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/p\","
+    "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pvc\",\"Namespace\":\"ns\",\"Name\":\"n\"},"
+    "\"operationID\":\"op-1\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
+
+static int done_progress(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    velstatus_op_progress p;
+    (void)ud;
+    (void)list;
+    (void)index;
+    velstatus_op_progress_init(&p, sizeof(p));
+    p.completed = 1;
+    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+static int ok_attempt(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len)
+{
+    (void)ud;
+    (void)attempt;
+    (void)text;
+    (void)len;
+    *failed = 0;
+    return 0;
+}
+
+static const char TWO_BSLS[] =
+    "[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}]";
+
+static int list_two(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = TWO_BSLS;
+    *len = sizeof(TWO_BSLS) - 1;
+    return 0;
+}
+
+static int publish_ok(void *ud, velstatus_server_status st, uint32_t reasons, const char *json, size_t len)
+{
+    (void)st;
+    (void)reasons;
+    (void)json;
+    (void)len;
+    ++*(int *)ud;
+    return 0;
+}
+
+static velstatus_oplist *one_op(velstatus_ctx *ctx)
+{
+    velstatus_oplist *list = NULL;
+    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, ONE_OP, sizeof(ONE_OP) - 1, NULL),
+                     VELSTATUS_OK);
+    return list;
+}
+
+START_TEST(older_and_newer_callers)
+{
+    int newer = _i;
+    abi_buf u;
+    velstatus_error err;
+    velstatus_ctx *ctx = NULL;
+    size_t n;
+
+    /* allocator */
+    {
+        velstatus_allocator *a = dirty(&u);
+        n = gen_size(newer, VS_ALLOCATOR_SIZE_V1, sizeof(*a));
+        velstatus_allocator_init(a, n);
+        ck_assert_uint_eq(a->struct_size, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        a->alloc_fn = abi_alloc;
+        a->realloc_fn = abi_realloc;
+        a->free_fn = abi_free;
+        ck_assert_int_eq(velstatus_ctx_new(&ctx, a, &err), VELSTATUS_OK);
+    }
+    /* policy: no _init (presets); a caller copies a preset into its larger struct */
+    {
+        velstatus_policy pol = velstatus_policy_velero(), *p = dirty(&u);
+        velstatus_restart_action action;
+        n = gen_size(newer, VS_POLICY_SIZE_V1, sizeof(pol));
+        memset(p, 0, n);
+        memcpy(p, &pol, VS_POLICY_SIZE_V1);
+        p->struct_size = (uint32_t)n;
+        ck_assert_int_eq(velstatus_phase_on_restart(&action, NULL, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS,
+                                                    p, &err), VELSTATUS_OK);
+    }
+    /* op_progress, through the step */
+    {
+        velstatus_oplist *list = one_op(ctx);
+        velstatus_op_progress *r = dirty(&u);
+        uint32_t flags = 0;
+        velstatus_policy pol = velstatus_policy_hardened();
+        n = gen_size(newer, VS_OP_PROGRESS_SIZE_V1, sizeof(*r));
+        velstatus_op_progress_init(r, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        r->completed = 1;
+        ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, list, 0, r, 0, 0, &pol, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_COMPLETED);
+        velstatus_oplist_free(list);
+    }
+    /* plugin_client and reconcile_options, through the driver */
+    {
+        abi_buf uo;
+        velstatus_oplist *list = one_op(ctx);
+        velstatus_plugin_client *c = dirty(&u);
+        velstatus_reconcile_options *o = dirty(&uo);
+        velstatus_reconcile_result *res = NULL;
+        n = gen_size(newer, VS_PLUGIN_CLIENT_SIZE_V1, sizeof(*c));
+        velstatus_plugin_client_init(c, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        c->progress = done_progress;
+        n = gen_size(newer, VS_RECONCILE_OPTIONS_SIZE_V1, sizeof(*o));
+        velstatus_reconcile_options_init(o, n);
+        ck_assert_int_eq(o->timeout_ns, INT64_C(4) * 3600 * 1000000000); /* the defaults reach a v1 caller */
+        ck_assert_int_eq(o->phase, VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS);
+        assert_zero_tail(&uo, sizeof(velstatus_reconcile_options), n);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, c, o, &err), VELSTATUS_OK);
+        ck_assert_uint_eq(velstatus_reconcile_result_completed(res), 1);
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+    }
+    /* backoff */
+    {
+        velstatus_backoff *b = dirty(&u);
+        int64_t sleep_ns = -1;
+        n = gen_size(newer, VS_BACKOFF_SIZE_V1, sizeof(*b));
+        velstatus_backoff_init(b, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        b->duration_ns = 10;
+        b->factor = 2.0;
+        b->steps = 3;
+        ck_assert_int_eq(velstatus_backoff_step(&sleep_ns, b, 0.0, &err), VELSTATUS_OK);
+        ck_assert_int_eq(sleep_ns, 10);
+        ck_assert_int_eq(b->duration_ns, 20);
+        ck_assert_uint_eq(b->struct_size, n); /* the caller's struct keeps its own size */
+    }
+    /* retry_host and retry_schedule */
+    {
+        abi_buf us;
+        velstatus_retry_host *h = dirty(&u);
+        velstatus_retry_schedule *sc = dirty(&us), hard = velstatus_retry_schedule_hardened();
+        velstatus_backoff b = velstatus_backoff_velero_cap(0);
+        velstatus_retry_result *res = NULL;
+        n = gen_size(newer, VS_RETRY_HOST_SIZE_V1, sizeof(*h));
+        velstatus_retry_host_init(h, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        h->attempt = ok_attempt;
+        ck_assert_int_eq(velstatus_retry_on_error(&res, ctx, &b, h, &err), VELSTATUS_OK);
+        ck_assert_uint_eq(velstatus_retry_result_attempts(res), 1);
+        velstatus_retry_result_free(res);
+        n = gen_size(newer, VS_RETRY_SCHEDULE_SIZE_V1, sizeof(*sc));
+        velstatus_retry_schedule_init(sc, n);
+        ck_assert_int_eq(sc->max_attempts, hard.max_attempts);
+        assert_zero_tail(&us, sizeof(velstatus_retry_schedule), n);
+        ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, sc, h, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_retry_result_outcome(res), VELSTATUS_RETRY_OUTCOME_SUCCEEDED);
+        velstatus_retry_result_free(res);
+    }
+    /* server_status_options and server_status_host, through the step */
+    {
+        abi_buf uo;
+        velstatus_server_status_host *h = dirty(&u);
+        velstatus_server_status_options *o = dirty(&uo);
+        velstatus_server_verdict *v = NULL;
+        int published = 0, calls = 0;
+        n = gen_size(newer, VS_SERVER_STATUS_HOST_SIZE_V1, sizeof(*h));
+        velstatus_server_status_host_init(h, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        h->userdata = &calls;
+        h->list_bsls = list_two;
+        h->publish = publish_ok;
+        n = gen_size(newer, VS_SERVER_STATUS_OPTIONS_SIZE_V1, sizeof(*o));
+        velstatus_server_status_options_init(o, n);
+        assert_zero_tail(&uo, sizeof(uint32_t), n);
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, h, o, &err), VELSTATUS_OK);
+        ck_assert_int_eq(published, 1);
+        ck_assert_int_eq(calls, 1);
+        ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_READY);
+        velstatus_server_verdict_free(v);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(too_small_and_dirty_tails_are_refused)
+{
+    abi_buf u;
+    velstatus_error err;
+    velstatus_backoff *b = dirty(&u);
+    int64_t sleep_ns;
+    velstatus_backoff_init(b, VS_BACKOFF_SIZE_V1 - 1);
+    b->steps = 1;
+    ck_assert_int_eq(velstatus_backoff_step(&sleep_ns, b, 0.0, &err), VELSTATUS_E_ABI);
+    velstatus_backoff_init(b, sizeof(*b) + NEWER_TAIL);
+    u.b[sizeof(*b) + 3] = 1; /* a newer field this library cannot honour */
+    ck_assert_int_eq(velstatus_backoff_step(&sleep_ns, b, 0.0, &err), VELSTATUS_E_ABI);
+    ck_assert_ptr_nonnull(strstr(err.message, "is not zero"));
+    /* an _init too small to hold struct_size writes nothing */
+    dirty(&u);
+    velstatus_backoff_init(b, 3);
+    ck_assert_uint_eq(u.b[0], 0xAA);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("abi");
     TCase *tc = tcase_create("abi");
     tcase_add_test(tc, init_functions_fill_struct_size);
+    tcase_add_loop_test(tc, older_and_newer_callers, 0, 2);
+    tcase_add_test(tc, too_small_and_dirty_tails_are_refused);
     suite_add_tcase(s, tc);
     return s;
 }

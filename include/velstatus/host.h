@@ -16,6 +16,12 @@
  * - A size smaller than the first published version gives ::VELSTATUS_E_ABI;
  *   a larger one is accepted only when the unknown tail is all zero bytes.
  *   The library copies the vtable, so the host may free its own copy.
+ * - Every `_init(p, struct_size)` zeroes all `struct_size` bytes, then writes
+ *   the defaults of the fields this library knows: a caller compiled against
+ *   an older header (a smaller struct) or a newer one (a larger struct whose
+ *   tail this library does not know) both work. Appending a field never
+ *   raises the minimum size; the same rules hold for every size-tagged
+ *   struct (policies, options, progress reports, backoffs, schedules).
  * - A callback returns 0 on success. A negative value is a failure, reported
  *   as ::VELSTATUS_E_HOST with the value in velstatus_error::host_code.
  *   ::VELSTATUS_PASSTHROUGH means "treat this slot as NULL", so bindings may
