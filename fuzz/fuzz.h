@@ -87,11 +87,11 @@ int vs_fuzz_run_plain(vs_fuzz_pipeline p, const char *name, const uint8_t *data,
  * turn (the OOM target); see doc/fuzzing.md. */
 int vs_fuzz_run_oom(vs_fuzz_pipeline p, const char *name, const uint8_t *data, size_t size);
 
-/* Accounts for one library call of a pipeline. Returns 1 when the pipeline
- * goes on (st is OK), 0 when it must stop (clean up and return). Plain mode:
- * NOMEM and INTERNAL are findings, other failures stop. Countdown mode: the
- * first call after the failed allocation must return NOMEM; calls before it
- * must return what they returned in the reference run. */
+/* Accounts for one library call of a pipeline. Returns 1 when st is OK and
+ * the pipeline goes on, 0 when it must stop (clean up and return). Plain
+ * mode: NOMEM and INTERNAL are findings. Countdown mode: the first call after
+ * the failed allocation must return NOMEM (env->nomem_seen is then set);
+ * calls before it must return what they returned in the reference run. */
 int vs_fuzz_stage(vs_fuzz_env *env, velstatus_status st, const char *what);
 /* Like vs_fuzz_stage() for a call that must succeed on this input (encoding
  * a list, decoding what the library wrote): any other status than OK is a
@@ -116,6 +116,8 @@ typedef struct vs_fuzz_buf {
 } vs_fuzz_buf;
 void vs_fuzz_buf_add(vs_fuzz_buf *b, const void *p, size_t n);
 void vs_fuzz_buf_free(vs_fuzz_buf *b);
+/* Whether two byte strings are equal (either pointer may be NULL with length 0). */
+int vs_fuzz_same(const void *a, size_t alen, const void *b, size_t blen);
 
 /* Decodes text as a list of `kind` (pipe_oplist.c) and reads every record
  * back through the getters; *out is NULL when the text is rejected. */

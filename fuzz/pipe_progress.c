@@ -5,7 +5,6 @@
 #include "fuzz.h"
 
 #include <jansson.h>
-#include <string.h>
 
 #define S 1000000000LL
 
@@ -99,7 +98,7 @@ void vs_pipe_progress(vs_fuzz_env *env, vs_fuzz_in *in)
     report(env, in, list);
     if (env->mode != VS_FUZZ_PLAIN) { /* the producers only read the list, even when they fail */
         vs_fuzz_list_json(env, &after, list);
-        VS_FUZZ_CHECK(env, before.len == after.len && memcmp(before.p, after.p, before.len) == 0);
+        VS_FUZZ_CHECK(env, vs_fuzz_same(before.p, before.len, after.p, after.len));
     }
     vs_fuzz_buf_free(&before);
     vs_fuzz_buf_free(&after);

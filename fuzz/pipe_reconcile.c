@@ -120,7 +120,7 @@ static int edit(fake *f, velstatus_oplist *list)
         VS_FUZZ_CHECK(env, velstatus_oplist_count(list) == n);
         if (i < n)
             vs_fuzz_op_print(&after, list, i);
-        VS_FUZZ_CHECK(env, before.len == after.len && memcmp(before.p, after.p, before.len) == 0);
+        VS_FUZZ_CHECK(env, vs_fuzz_same(before.p, before.len, after.p, after.len));
     }
     vs_fuzz_buf_free(&before);
     vs_fuzz_buf_free(&after);
@@ -178,7 +178,7 @@ static void check_result(vs_fuzz_env *env, const velstatus_reconcile_result *r, 
         const char *id = velstatus_reconcile_result_canceled_id(r, i, &len);
         const char *want = velstatus_op_operation_id(velstatus_oplist_at(list, at), &idlen);
         VS_FUZZ_CHECK(env, at < n && (i == 0 || at > prev) && id != NULL);
-        VS_FUZZ_CHECK(env, len == idlen && memcmp(id, want, len) == 0);
+        VS_FUZZ_CHECK(env, vs_fuzz_same(id, len, want, idlen));
         velstatus_reconcile_result_cancel_error(r, i, &len);
         prev = at;
     }
@@ -201,9 +201,9 @@ static void check_prefix(vs_fuzz_env *env, const velstatus_oplist *list, const v
         memcpy(&lm, memo->p + off_m, sizeof lm);
         off_b += sizeof lb;
         off_m += sizeof lm;
-        if (!(stepped && now.len == lm && memcmp(now.p, memo->p + off_m, lm) == 0)) {
+        if (!(stepped && vs_fuzz_same(now.p, now.len, memo->p + off_m, lm))) {
             stepped = 0;
-            if (now.len != lb || memcmp(now.p, before->p + off_b, lb) != 0)
+            if (!vs_fuzz_same(now.p, now.len, before->p + off_b, lb))
                 vs_fuzz_fail(env, "record %zu is neither as it was nor as the pass left it", i);
         }
         off_b += lb;
