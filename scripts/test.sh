@@ -56,7 +56,7 @@ cd "$top"
 
 log "(b) --enable-sanitizers: make check"
 rm -rf _ci_asan && mkdir _ci_asan && cd _ci_asan
-if step configure-asan ../configure --enable-sanitizers --disable-valgrind PYTHON="$python" >configure.out 2>&1 \
+if step configure-asan ../configure --enable-sanitizers PYTHON="$python" >configure.out 2>&1 \
    && step build-asan make -j"$jobs" >make.out 2>&1; then
     make -j"$jobs" check TESTS='$(VS_CORE_TESTS)' >check.out 2>&1
     count test-suite.log

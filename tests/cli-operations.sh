@@ -157,6 +157,38 @@ run "bad progress" 2 operations reconcile $bargs --progress "$tmp/badprog.json" 
 run "unknown sub" 2 operations frobnicate && has "unknown sub message" "$tmp/err" 'unknown subcommand'
 run "help" 0 operations --help && has "help text" "$tmp/out" 'usage: velstatus operations reconcile'
 
+# ---- text output writes every string whole, a NUL as \u0000 ----
+nul="$data/nul-strings.json"
+run "reconcile NUL text" 0 operations reconcile --kind backup --phase WaitingForPluginOperations \
+    --now 2024-05-01T10:30:00Z --timeout 4h --policy velero --progress "$data/nul-strings-progress.json" "$nul" \
+    && expect_out "reconcile NUL text" \
+'phase: FinalizingPartiallyFailed
+stillInProgress: false
+changes: true
+completed: 0
+failed: 2
+inProgress: 0
+errors: 2
+  plug\u0000in broke, plugin: a
+  Asynchronous action timed out, plugin: a
+canceled: 1
+  slow\u0000op
+note: 1 operation(s) with an unknown phase
+operations: 3
+  op\u0000one Fai\u0000led 0/0 By\u0000tes error: disk\u0000full
+  op\u0000one Failed 1/2 By\u0000tes error: plug\u0000in broke
+  slow\u0000op Failed 1/2 error: Asynchronous action timed out'
+run "reconcile NUL json" 0 operations reconcile --kind backup --phase WaitingForPluginOperations \
+    --now 2024-05-01T10:30:00Z --timeout 4h --policy velero --progress "$data/nul-strings-progress.json" -o json "$nul" \
+    && has "reconcile NUL json error" "$tmp/out" '"errors":["plug\u0000in broke, plugin: a",' \
+    && has "reconcile NUL json canceled" "$tmp/out" '"canceled":["slow\u0000op"]'
+run "check NUL text" 1 operations check "$nul" && expect_out "check NUL text" \
+"[0].status.phase: phase \"Fai\\u0000led\" is not New, InProgress, Completed or Failed (Velero skips the operation: not counted, not waited for)
+[1].spec.operationID: \"op\\u0000one\" is also the ID of operation [0]
+$nul: 3 backup operations, 2 problems"
+run "check NUL json" 1 operations check -o json "$nul" \
+    && has "check NUL json message" "$tmp/out" '"message":"\"op\\u0000one\" is also the ID of operation [0]"'
+
 # ---- 100,000 operations through the CLI ----
 awk 'BEGIN {
     printf "[";

@@ -77,5 +77,18 @@ for c in progress describe-operations; do
     "$v" $c --help | grep -q "usage: velstatus $c" && echo "ok $c --help" || { echo "FAIL $c --help"; fail=1; }
     "$v" $c >/dev/null 2>&1; [ $? = 2 ] && echo "ok $c no-args" || { echo "FAIL $c no-args"; fail=1; }
 done
+# A NUL inside a string: the summary writes it as \u0000 (text output never cuts a
+# string); describe-operations writes the raw byte, as Velero's describe does.
+nul=${VS_TEST_DATA}/operations/nul-strings.json
+out=$("$v" progress --now 2024-05-01T10:30:00Z "$nul"); rc=$?
+want='0 of 3 operations done (0 failed, 2 in progress, 1 with unknown phase); By\u0000tes: 1 of 2 (50%); 1 without a total'
+if [ "$rc" = 0 ] && [ "$out" = "$want" ]; then echo "ok progress NUL text"; else echo "FAIL progress NUL text: rc $rc [$out]"; fail=1; fi
+"$v" describe-operations --kind backup --details "$nul" >"$tmp.out"; rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -ac 'Operation Error:            disk.full$' "$tmp.out")" = 1 ] \
+   && [ "$(tr -cd '\000' <"$tmp.out" | wc -c)" = 6 ]; then
+    echo "ok describe NUL raw"
+else
+    echo "FAIL describe NUL raw: rc $rc"; od -c "$tmp.out" | head -20; fail=1
+fi
 rm -f "$tmp.out" "$tmp.err" "$tmp.bad"
 exit $fail

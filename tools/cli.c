@@ -112,10 +112,22 @@ int cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
-void cli_print_line(const char *s)
+void cli_put_text(FILE *f, const char *s, size_t n)
 {
-    size_t n = strlen(s);
-    fputs(s, stdout);
+    const char *end = s + n;
+    while (s < end) {
+        const char *nul = memchr(s, '\0', (size_t)(end - s));
+        fwrite(s, 1, (size_t)((nul ? nul : end) - s), f);
+        if (nul == NULL)
+            break;
+        fputs(CLI_NUL_TEXT, f);
+        s = nul + 1;
+    }
+}
+
+void cli_print_line(const char *s, size_t n)
+{
+    cli_put_text(stdout, s, n);
     if (n == 0 || s[n - 1] != '\n')
         fputc('\n', stdout);
 }

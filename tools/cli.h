@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <velstatus.h>
 
 /* Exit codes shared by every subcommand. */
@@ -41,8 +42,16 @@ int cli_opt_value(const char *cmd, int argc, char **argv, int *i, const char *na
 /* True for "-h" and "--help". */
 int cli_is_help(const char *arg);
 
-/* Writes a NUL-terminated buffer and a trailing newline if it lacks one. */
-void cli_print_line(const char *s);
+/* Text output writes every string whole, with its length: a NUL byte inside
+ * it is written as the six characters \u0000 (its JSON spelling); nothing else
+ * is escaped. -o json is the exact form. */
+#define CLI_NUL_TEXT "\\u0000"
+
+/* Writes the n bytes of s to f, a NUL as CLI_NUL_TEXT. */
+void cli_put_text(FILE *f, const char *s, size_t n);
+
+/* cli_put_text() to stdout, then a newline if s does not end with one. */
+void cli_print_line(const char *s, size_t n);
 
 /* Subcommands: each returns the process exit code. argv[0] is the
  * subcommand name. */

@@ -175,10 +175,32 @@ static int add_problem(problems *ps, const char *section, size_t idx, const char
 #endif
     ;
 
+/* A value quoted in a problem message: its first EXCERPT_MAX bytes, a NUL as
+ * CLI_NUL_TEXT (the text output's spelling; a message is text in -o json too). */
+#define EXCERPT_MAX 100
+typedef struct excerpt {
+    char text[EXCERPT_MAX * (sizeof CLI_NUL_TEXT - 1) + 1];
+} excerpt;
+
+static const char *excerpt_of(excerpt *x, const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < EXCERPT_MAX; i++) {
+        if (s[i] == '\0') {
+            memcpy(x->text + k, CLI_NUL_TEXT, sizeof CLI_NUL_TEXT - 1);
+            k += sizeof CLI_NUL_TEXT - 1;
+        } else {
+            x->text[k++] = s[i];
+        }
+    }
+    x->text[k] = '\0';
+    return x->text;
+}
+
 static int add_problem(problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt, ...)
 {
     va_list ap;
-    char buf[512];
+    char buf[sizeof(excerpt) + 512];
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 16;
         problem *v = realloc(ps->v, cap * sizeof *v);
@@ -222,6 +244,7 @@ static int collect_problems(const velstatus_oplist *list, problems *ps)
     size_t n = velstatus_oplist_count(list);
     velstatus_kind kind = velstatus_oplist_kind(list);
     const char *action_key = kind == VELSTATUS_KIND_RESTORE ? "restoreItemAction" : "backupItemAction";
+    excerpt x;
     id_ref *refs = n ? malloc(n * sizeof *refs) : NULL;
     if (n && refs == NULL)
         return -1;
@@ -236,9 +259,9 @@ static int collect_problems(const velstatus_oplist *list, problems *ps)
         refs[i].index = i;
         if (phase == VELSTATUS_OP_PHASE_UNKNOWN)
             r |= add_problem(ps, "status", i, "phase",
-                             "phase \"%.*s\" is not New, InProgress, Completed or Failed (Velero skips the "
+                             "phase \"%s\" is not New, InProgress, Completed or Failed (Velero skips the "
                              "operation: not counted, not waited for)",
-                             (int)(plen > 100 ? 100 : plen), ph);
+                             excerpt_of(&x, ph, plen));
         if (!velstatus_op_created(op, NULL))
             r |= add_problem(ps, "status", i, "created",
                              "missing: the timeout cannot be evaluated (Velero would crash on it)");
@@ -267,8 +290,8 @@ static int collect_problems(const velstatus_oplist *list, problems *ps)
             if (refs[i].len == 0 || refs[i].len != refs[i - 1].len || memcmp(refs[i].id, refs[i - 1].id, refs[i].len) != 0)
                 continue;
             if (add_problem(ps, "spec", refs[i].index, "operationID",
-                            "\"%.*s\" is also the ID of operation [%zu]", (int)(refs[i].len > 100 ? 100 : refs[i].len),
-                            refs[i].id, refs[i - 1].index) != 0) {
+                            "\"%s\" is also the ID of operation [%zu]", excerpt_of(&x, refs[i].id, refs[i].len),
+                            refs[i - 1].index) != 0) {
                 free(refs);
                 return -1;
             }
@@ -391,17 +414,23 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     for (size_t i = 0; i < ne; i++) {
         size_t len;
         const char *e = velstatus_reconcile_result_error(res, i, &len);
-        printf("  %.*s\n", (int)len, e);
+        fputs("  ", stdout);
+        cli_put_text(stdout, e, len);
+        fputc('\n', stdout);
     }
     printf("canceled: %zu\n", nc);
     for (size_t i = 0; i < nc; i++) {
         size_t len, elen;
         const char *id = velstatus_reconcile_result_canceled_id(res, i, &len);
         const char *ce = velstatus_reconcile_result_cancel_error(res, i, &elen);
-        printf("  %.*s", (int)len, id);
-        if (ce != NULL)
-            printf(" (Cancel failed: %.*s)", (int)elen, ce);
-        printf("\n");
+        fputs("  ", stdout);
+        cli_put_text(stdout, id, len);
+        if (ce != NULL) {
+            fputs(" (Cancel failed: ", stdout);
+            cli_put_text(stdout, ce, elen);
+            fputc(')', stdout);
+        }
+        fputc('\n', stdout);
     }
     if (unknown)
         printf("note: %zu operation(s) with an unknown phase\n", unknown);
@@ -417,13 +446,20 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
         const char *ph = velstatus_op_phase_text(op, &pl);
         const char *un = velstatus_op_operation_units(op, &ul);
         const char *er = velstatus_op_error(op, &el);
-        printf("  %.*s %.*s %lld/%lld", (int)il, id, (int)pl, pl ? ph : "\"\"", (long long)velstatus_op_n_completed(op),
-               (long long)velstatus_op_n_total(op));
-        if (ul)
-            printf(" %.*s", (int)ul, un);
-        if (el)
-            printf(" error: %.*s", (int)el, er); /* last on the line: no quoting needed */
-        printf("\n");
+        fputs("  ", stdout);
+        cli_put_text(stdout, id, il);
+        fputc(' ', stdout);
+        cli_put_text(stdout, pl ? ph : "\"\"", pl ? pl : 2);
+        printf(" %lld/%lld", (long long)velstatus_op_n_completed(op), (long long)velstatus_op_n_total(op));
+        if (ul) {
+            fputc(' ', stdout);
+            cli_put_text(stdout, un, ul);
+        }
+        if (el) {
+            fputs(" error: ", stdout); /* last on the line: no quoting needed */
+            cli_put_text(stdout, er, el);
+        }
+        fputc('\n', stdout);
     }
 }
 

@@ -26,7 +26,8 @@ static void describe_usage(FILE *f)
                "Prints the operations section of `velero backup describe` / `velero restore\n"
                "describe` for an itemoperations file, byte for byte as Velero prints it\n"
                "(times in UTC): the summary line, or with --details the header and one block\n"
-               "per operation. An empty list prints nothing.\n"
+               "per operation. An empty list prints nothing. A NUL byte inside a string is\n"
+               "written as the raw byte, as Velero writes it.\n"
                "\n"
                "Exit status: 0 success, 2 bad input.\n");
 }
@@ -60,6 +61,7 @@ int cmd_progress(int argc, char **argv)
     velstatus_oplist *ops = NULL;
     velstatus_progress *report = NULL;
     char *out = NULL;
+    size_t out_len = 0;
     int rc = CLI_BAD_INPUT;
     velstatus_status st;
 
@@ -102,10 +104,10 @@ int cmd_progress(int argc, char **argv)
     if (ops) {
         st = velstatus_progress_new(&report, ctx, ops, now, &err);
         if (st == VELSTATUS_OK)
-            st = fmt == CLI_JSON ? velstatus_progress_to_json(&out, NULL, report, &err)
-                                 : velstatus_progress_summary(&out, NULL, report, &err);
+            st = fmt == CLI_JSON ? velstatus_progress_to_json(&out, &out_len, report, &err)
+                                 : velstatus_progress_summary(&out, &out_len, report, &err);
         if (st == VELSTATUS_OK) {
-            cli_print_line(out);
+            cli_print_line(out, out_len);
             rc = CLI_OK;
         } else {
             rc = cli_fail_err(cmd, "progress", &err);

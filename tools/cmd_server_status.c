@@ -37,7 +37,7 @@ int cmd_server_status(int argc, char **argv)
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     char *input = NULL, *out = NULL;
-    size_t len = 0;
+    size_t len = 0, out_len = 0;
 
     for (int i = 1; i < argc; i++) {
         int r;
@@ -100,11 +100,11 @@ int cmd_server_status(int argc, char **argv)
         goto done;
     }
     if (fmt == CLI_JSON) {
-        if (velstatus_json_encode_server_verdict(&out, NULL, v, &err) != VELSTATUS_OK) {
+        if (velstatus_json_encode_server_verdict(&out, &out_len, v, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "encode", &err);
             goto done;
         }
-        cli_print_line(out);
+        cli_print_line(out, out_len);
     } else {
         printf("%s: %s\n", velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
                velstatus_server_verdict_message(v));

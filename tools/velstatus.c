@@ -24,6 +24,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(f, "  %-20s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nRun `velstatus COMMAND --help` for a command's options.\n"
+               "Text output writes every string whole; a NUL byte inside one is written as\n"
+               "\\u0000 (-o json is the exact form; describe-operations writes Velero's bytes).\n"
                "Exit status: 0 success, 1 a check answered no, 2 bad input or usage.\n");
 }
 
