@@ -3,7 +3,8 @@
 # Builds each fuzz target's seed corpus from the test data and the examples:
 #   fuzz/seeds.sh SRCDIR OUTDIR   ->  OUTDIR/<target>/<file>
 # Every JSON file of tests/data and examples goes to the targets that parse
-# its kind; the time target gets each timestamp and duration found in them;
+# its kind (those of tests/data/decode, the decoders' regression inputs, to
+# every JSON target); the time target gets each timestamp and duration found in them;
 # the reports target also gets each examples/operations answers file joined
 # to its itemoperations file ("\n--\n", see fuzz/fuzz.h). A reproducer added
 # under tests/data thus becomes a seed of every target that reads its kind.
@@ -35,6 +36,11 @@ for f in "$src"/examples/operations/*-progress.json; do
     pair="$out/reports/pair-$(basename "$f")"
     { cat "$f"; printf '\n--\n'; cat "$ops"; } >"$pair"
     cp "$pair" "$out/oom/"
+done
+
+# the decoders' regression inputs are of every kind: each JSON target gets them all
+for f in "$src"/tests/data/decode/*.json; do
+    [ -f "$f" ] && put "$f" bsl oplist reports reconcile progress oom
 done
 
 # every timestamp and Go duration the data spells (100 of each at most), one per file
