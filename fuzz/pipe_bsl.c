@@ -64,7 +64,7 @@ static void check_json(vs_fuzz_env *env, const velstatus_server_verdict *v, cons
     vs_fuzz_valid_json(env, p, len, "velstatus_json_encode_server_verdict");
     if (!vs_fuzz_checks(env))
         return;
-    root = json_loadb(p, len, 0, &jerr);
+    root = json_loadb(p, len, JSON_ALLOW_NUL, &jerr);
     VS_FUZZ_CHECK(env, root != NULL);
     VS_FUZZ_CHECK(env, json_unpack(root, "{s:s, s:{s:I}}", "status", &status, "counts", "total", &total) == 0);
     VS_FUZZ_CHECK(env, (size_t)total == velstatus_server_verdict_total(v));
