@@ -1,14 +1,17 @@
 /* The BSL codec: `kubectl get backupstoragelocations -o json` in, verdicts
- * out (json.h). jansson parses; schema errors name the JSON path and, by
- * re-scanning the (already valid) text along that path, its position. */
+ * out (json.h). The scanner (json_scan.h) validates the text; the decoder
+ * then walks it, so every error knows the exact position of its value.
+ * Keys are case-sensitive (as Kubernetes' decoder reads them); a repeated
+ * key is assigned in order: the last non-null one wins, and a repeated
+ * metadata/spec/status object merges into the earlier one. */
+#include "json_scan.h"
 #include "server_status_private.h"
 
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* ---- paths and positions ---- */
+/* ---- paths (for messages) ---- */
 
 typedef struct vs_seg {
     const char *key; /* NULL: an array index */
@@ -40,145 +43,35 @@ static void path_text(const vs_path *p, char *buf, size_t cap)
         snprintf(buf, cap, "(top level)");
 }
 
-typedef struct vs_scan {
-    const char *p;
-    size_t len, i;
-} vs_scan;
+/* An accepted value's span in the text; vs == SIZE_MAX: absent. */
+typedef struct vs_span {
+    size_t vs, ve;
+} vs_span;
 
-static void sc_ws(vs_scan *s)
-{
-    while (s->i < s->len && (s->p[s->i] == ' ' || s->p[s->i] == '\t' || s->p[s->i] == '\n' || s->p[s->i] == '\r'))
-        s->i++;
-}
-
-static void sc_string(vs_scan *s) /* at '"' */
-{
-    s->i++;
-    while (s->i < s->len && s->p[s->i] != '"')
-        s->i += s->p[s->i] == '\\' ? 2 : 1;
-    s->i++;
-}
-
-static void sc_value(vs_scan *s)
-{
-    size_t depth = 0;
-    sc_ws(s);
-    do {
-        char c;
-        if (s->i >= s->len)
-            return;
-        c = s->p[s->i];
-        if (c == '"') {
-            sc_string(s);
-        } else if (c == '{' || c == '[') {
-            depth++;
-            s->i++;
-        } else if (c == '}' || c == ']') {
-            depth--;
-            s->i++;
-        } else if (depth == 0) {
-            while (s->i < s->len && !strchr(",}] \t\r\n", s->p[s->i]))
-                s->i++;
-        } else {
-            s->i++;
-        }
-    } while (depth > 0);
-}
-
-/* Byte offset of the value at path p in valid JSON text, or of its deepest
- * ancestor found (a key spelled with escapes is not matched). */
-static size_t locate(const char *text, size_t len, const vs_path *p)
-{
-    vs_scan s = {text, len, 0};
-    size_t found;
-    sc_ws(&s);
-    found = s.i;
-    for (int k = 0; k < p->n; k++) {
-        int ok = 0;
-        sc_ws(&s);
-        if (s.i >= len)
-            break;
-        if (p->s[k].key && text[s.i] == '{') {
-            size_t klen = strlen(p->s[k].key);
-            s.i++;
-            for (;;) {
-                size_t ks;
-                sc_ws(&s);
-                if (s.i >= len || text[s.i] != '"')
-                    break;
-                ks = s.i + 1;
-                sc_string(&s);
-                {
-                    int match = s.i - 1 - ks == klen && memcmp(text + ks, p->s[k].key, klen) == 0;
-                    sc_ws(&s);
-                    s.i++; /* ':' */
-                    sc_ws(&s);
-                    if (match) {
-                        ok = 1;
-                        break;
-                    }
-                }
-                sc_value(&s);
-                sc_ws(&s);
-                if (s.i < len && text[s.i] == ',')
-                    s.i++;
-                else
-                    break;
-            }
-        } else if (!p->s[k].key && text[s.i] == '[') {
-            s.i++;
-            for (size_t j = 0;; j++) {
-                sc_ws(&s);
-                if (s.i >= len || text[s.i] == ']')
-                    break;
-                if (j == p->s[k].idx) {
-                    ok = 1;
-                    break;
-                }
-                sc_value(&s);
-                sc_ws(&s);
-                if (s.i < len && text[s.i] == ',')
-                    s.i++;
-                else
-                    break;
-            }
-        }
-        if (!ok)
-            break;
-        found = s.i;
-    }
-    return found;
-}
+static const vs_span absent = {SIZE_MAX, SIZE_MAX};
 
 typedef struct vs_dec {
     const char *text;
     size_t len;
     vs_path path;
     velstatus_error *err;
+    velstatus__buf kbuf, vbuf[3]; /* decoded keys; string values with escapes (name, phase, message) */
 } vs_dec;
 
-static velstatus_status schema_error(vs_dec *d, const char *fmt, ...) VS__PRINTF(2, 3);
+static velstatus_status schema_error(vs_dec *d, size_t off, const char *fmt, ...) VS__PRINTF(3, 4);
 
-/* E_SCHEMA: "<path>: <message>", with the position of the path's value. */
-static velstatus_status schema_error(vs_dec *d, const char *fmt, ...)
+/* E_SCHEMA: "<path>: <message>", at byte off. */
+static velstatus_status schema_error(vs_dec *d, size_t off, const char *fmt, ...)
 {
     char where[160], msg[VELSTATUS_ERROR_MESSAGE_SIZE];
-    size_t off = locate(d->text, d->len, &d->path), line = 1, col = 1;
+    uint32_t line, col;
     va_list ap;
-    for (size_t i = 0; i < off; i++) {
-        if (d->text[i] == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
+    velstatus__json_pos(d->text, off, &line, &col);
     path_text(&d->path, where, sizeof(where));
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, (uint32_t)line, (uint32_t)col, (uint64_t)off,
-                                    "%s: %s", where, msg);
+    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, line, col, (uint64_t)off, "%s: %s", where, msg);
 }
 
 static void push_key(vs_dec *d, const char *key)
@@ -195,84 +88,157 @@ static void push_idx(vs_dec *d, size_t idx)
     d->path.n++;
 }
 
-static const char *type_name(const json_t *v)
+static char first(const vs_dec *d, vs_span v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    return d->text[v.vs];
+}
+
+static const char *type_name(char c)
+{
+    switch (c) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
     }
-    return "a value";
 }
 
-/* Optional member of an object: NULL when absent or null. */
-static json_t *member(json_t *obj, const char *key)
+/* The text of the accepted string v: its own bytes, or decoded into buf. */
+static velstatus_status string_text(vs_dec *d, velstatus__buf *buf, vs_span v, const char **s, size_t *n)
 {
-    json_t *v = obj ? json_object_get(obj, key) : NULL;
-    return v && !json_is_null(v) ? v : NULL;
+    return velstatus__json_string_text(buf, d->text, v.vs, v.ve, s, n) ? VELSTATUS_OK
+                                                                         : velstatus__error_nomem(d->err);
 }
 
-/* An optional string member: *s and *len stay NULL and 0 when absent or null. */
-static velstatus_status get_string(vs_dec *d, json_t *obj, const char *key, const char **s, size_t *len)
+/* The fields of one BSL, gathered in one pass over its text: for each, the
+ * last non-null value (a null leaves a Go field as it was; a repeated
+ * metadata/spec/status object merges into the earlier one). */
+enum { F_KIND, F_NAME, F_CREATED, F_DEFAULT, F_MODE, F_PHASE, F_VALIDATED, F_MESSAGE, F_N };
+
+typedef struct bsl_fields {
+    vs_span f[F_N];
+    size_t meta_at; /* the last metadata object, or SIZE_MAX */
+} bsl_fields;
+
+static const char *const top_keys[4] = {"kind", "metadata", "spec", "status"};
+static const char *const sub_keys[3][3] = {
+    {"name", "creationTimestamp", NULL}, {"default", "accessMode", NULL}, {"phase", "lastValidationTime", "message"}};
+static const int sub_field[3][3] = {
+    {F_NAME, F_CREATED, -1}, {F_DEFAULT, F_MODE, -1}, {F_PHASE, F_VALIDATED, F_MESSAGE}};
+
+/* The index of the member key [ks, ke) in names[0..n) (exact bytes, after
+ * unescaping), or -1. */
+static velstatus_status key_index(vs_dec *d, size_t ks, size_t ke, const char *const *names, size_t n, int *k)
 {
-    json_t *v = member(obj, key);
-    *s = NULL;
-    *len = 0;
-    if (!v)
+    const char *key;
+    size_t klen, i;
+    vs_span span = {ks, ke};
+    velstatus_status st;
+    *k = -1;
+    if (ke - ks > 2 + 6 * 18) /* longer than any name here, even escaped */
         return VELSTATUS_OK;
-    if (!json_is_string(v)) {
-        velstatus_status st;
-        push_key(d, key);
-        st = schema_error(d, "expected a string, got %s", type_name(v));
-        d->path.n--;
-        return st;
+    st = string_text(d, &d->kbuf, span, &key, &klen);
+    for (i = 0; st == VELSTATUS_OK && i < n && names[i] != NULL; i++)
+        if (strlen(names[i]) == klen && memcmp(names[i], key, klen) == 0)
+            *k = (int)i;
+    return st;
+}
+
+/* The members of metadata (g 0), spec (1) or status (2) into f. */
+static velstatus_status collect_sub(vs_dec *d, int g, size_t vs, size_t ve, bsl_fields *f)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, ss, se;
+    velstatus__json_iter_init(&it, d->text, vs, ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &ss, &se)) {
+        int k;
+        velstatus_status st = key_index(d, ks, ke, sub_keys[g], 3, &k);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (k >= 0 && d->text[ss] != 'n') {
+            f->f[sub_field[g][k]].vs = ss;
+            f->f[sub_field[g][k]].ve = se;
+        }
     }
-    *s = json_string_value(v);
-    *len = json_string_length(v);
     return VELSTATUS_OK;
 }
 
-static velstatus_status get_time(vs_dec *d, json_t *obj, const char *key, int *has, int64_t *ns)
+static velstatus_status collect(vs_dec *d, vs_span item, bsl_fields *f)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, vs, ve;
+    int i;
+    for (i = 0; i < F_N; i++)
+        f->f[i] = absent;
+    f->meta_at = SIZE_MAX;
+    velstatus__json_iter_init(&it, d->text, item.vs, item.ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
+        int k;
+        velstatus_status st = key_index(d, ks, ke, top_keys, 4, &k);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (k < 0 || d->text[vs] == 'n')
+            continue;
+        if (k == 0) {
+            f->f[F_KIND].vs = vs;
+            f->f[F_KIND].ve = ve;
+            continue;
+        }
+        if (d->text[vs] != '{') {
+            push_key(d, top_keys[k]);
+            return schema_error(d, vs, "expected an object, got %s", type_name(d->text[vs]));
+        }
+        if (k == 1)
+            f->meta_at = vs;
+        st = collect_sub(d, k - 1, vs, ve, f);
+        if (st != VELSTATUS_OK)
+            return st;
+    }
+    return VELSTATUS_OK;
+}
+
+/* A string field (absent: *s NULL, *len 0); parent NULL for a top-level one. */
+static velstatus_status get_string(vs_dec *d, vs_span v, const char *parent, const char *key, int buf,
+                                   const char **s, size_t *len)
+{
+    velstatus_status st;
+    *s = NULL;
+    *len = 0;
+    if (v.vs == SIZE_MAX)
+        return VELSTATUS_OK;
+    if (first(d, v) != '"') {
+        if (parent)
+            push_key(d, parent);
+        push_key(d, key);
+        st = schema_error(d, v.vs, "expected a string, got %s", type_name(first(d, v)));
+        d->path.n -= parent ? 2 : 1;
+        return st;
+    }
+    return string_text(d, &d->vbuf[buf], v, s, len);
+}
+
+static velstatus_status get_time(vs_dec *d, vs_span v, const char *parent, const char *key, int *has, int64_t *ns)
 {
     const char *s;
     size_t len;
     velstatus_error terr;
-    velstatus_status st = get_string(d, obj, key, &s, &len);
+    velstatus_status st = get_string(d, v, parent, key, 0, &s, &len);
     *has = 0;
     *ns = 0;
     if (st != VELSTATUS_OK || !s)
         return st;
     st = velstatus_time_parse(ns, s, len, &terr);
     if (st != VELSTATUS_OK) {
+        push_key(d, parent);
         push_key(d, key);
-        st = schema_error(d, "not an RFC 3339 time: %s", terr.message);
-        d->path.n--;
+        st = schema_error(d, v.vs, "not an RFC 3339 time: %s", terr.message);
+        d->path.n -= 2;
         return st;
     }
     *has = 1;
-    return VELSTATUS_OK;
-}
-
-/* An optional object member: *out NULL when absent or null. */
-static velstatus_status get_object(vs_dec *d, json_t *obj, const char *key, json_t **out)
-{
-    json_t *v = member(obj, key);
-    *out = NULL;
-    if (!v)
-        return VELSTATUS_OK;
-    if (!json_is_object(v)) {
-        velstatus_status st;
-        push_key(d, key);
-        st = schema_error(d, "expected an object, got %s", type_name(v));
-        d->path.n--;
-        return st;
-    }
-    *out = v;
     return VELSTATUS_OK;
 }
 
@@ -288,82 +254,170 @@ static int str_is(const char *s, size_t len, const char *lit)
             return try_st_;                                                                                            \
     } while (0)
 
-static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, json_t *item)
+/* metadata: present, with a usable name. */
+static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const bsl_fields *f,
+                                    const char **name, size_t *name_len)
 {
-    json_t *meta, *spec, *status, *v;
-    const char *kind, *name, *phase, *msg, *mode;
-    size_t kind_len, name_len, phase_len, msg_len, mode_len;
+    vs_span at = f->f[F_NAME];
+    if (f->meta_at == SIZE_MAX) {
+        push_key(d, "metadata");
+        return schema_error(d, item.vs, "missing (every BSL needs metadata.name)");
+    }
+    TRY(get_string(d, at, "metadata", "name", 0, name, name_len));
+    push_key(d, "metadata");
+    push_key(d, "name");
+    if (!*name)
+        return schema_error(d, f->meta_at, "missing");
+    if (*name_len == 0)
+        return schema_error(d, at.vs, "empty name");
+    if (memchr(*name, '\0', *name_len))
+        return schema_error(d, at.vs, "contains a NUL character");
+    if (velstatus__ss_set_has(set, *name, *name_len))
+        return schema_error(d, at.vs, "duplicate name \"%.64s\"", *name);
+    d->path.n -= 2;
+    return VELSTATUS_OK;
+}
+
+static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_default, velstatus_bsl_access *access)
+{
+    vs_span v = f->f[F_DEFAULT];
+    const char *mode;
+    size_t mode_len;
+    if (v.vs != SIZE_MAX) {
+        if (first(d, v) != 't' && first(d, v) != 'f') {
+            push_key(d, "spec");
+            push_key(d, "default");
+            return schema_error(d, v.vs, "expected a boolean, got %s", type_name(first(d, v)));
+        }
+        *is_default = first(d, v) == 't';
+    }
+    TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", 1, &mode, &mode_len));
+    if (str_is(mode, mode_len, "ReadOnly")) {
+        *access = VELSTATUS_BSL_READ_ONLY;
+    } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
+        push_key(d, "spec");
+        push_key(d, "accessMode");
+        return schema_error(d, f->f[F_MODE].vs, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
+    }
+    return VELSTATUS_OK;
+}
+
+static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span item)
+{
+    const char *kind, *name, *phase, *msg;
+    size_t kind_len, name_len, phase_len, msg_len;
     int is_default = 0, has_created, has_validated;
     int64_t created, validated;
     velstatus_bsl_access access = VELSTATUS_BSL_READ_WRITE;
-    velstatus_status st;
+    bsl_fields f;
 
-    if (!json_is_object(item))
-        return schema_error(d, "expected a BackupStorageLocation object, got %s", type_name(item));
-    TRY(get_string(d, item, "kind", &kind, &kind_len));
+    if (first(d, item) != '{')
+        return schema_error(d, item.vs, "expected a BackupStorageLocation object, got %s", type_name(first(d, item)));
+    TRY(collect(d, item, &f));
+    TRY(get_string(d, f.f[F_KIND], NULL, "kind", 1, &kind, &kind_len));
     if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
         push_key(d, "kind");
-        return schema_error(d, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
+        return schema_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
     }
-    TRY(get_object(d, item, "metadata", &meta));
-    if (!meta) {
-        push_key(d, "metadata");
-        return schema_error(d, "missing (every BSL needs metadata.name)");
-    }
-    push_key(d, "metadata");
-    TRY(get_string(d, meta, "name", &name, &name_len));
-    push_key(d, "name");
-    if (!name) {
-        st = schema_error(d, "missing");
-        return st;
-    }
-    if (name_len == 0)
-        return schema_error(d, "empty name");
-    if (velstatus__ss_set_has(set, name, name_len))
-        return schema_error(d, "duplicate name \"%.64s\"", name);
-    d->path.n--;
-    TRY(get_time(d, meta, "creationTimestamp", &has_created, &created));
-    d->path.n--;
-
-    TRY(get_object(d, item, "spec", &spec));
-    push_key(d, "spec");
-    v = member(spec, "default");
-    if (v) {
-        if (!json_is_boolean(v)) {
-            push_key(d, "default");
-            return schema_error(d, "expected a boolean, got %s", type_name(v));
-        }
-        is_default = json_is_true(v);
-    }
-    TRY(get_string(d, spec, "accessMode", &mode, &mode_len));
-    if (str_is(mode, mode_len, "ReadOnly")) {
-        access = VELSTATUS_BSL_READ_ONLY;
-    } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
-        push_key(d, "accessMode");
-        return schema_error(d, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
-    }
-    d->path.n--;
-
-    TRY(get_object(d, item, "status", &status));
-    push_key(d, "status");
-    TRY(get_string(d, status, "phase", &phase, &phase_len));
+    TRY(decode_name(d, set, item, &f, &name, &name_len));
+    TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &has_created, &created));
+    TRY(decode_spec(d, &f, &is_default, &access));
+    TRY(get_string(d, f.f[F_PHASE], "status", "phase", 1, &phase, &phase_len));
     if (phase && memchr(phase, '\0', phase_len)) {
+        push_key(d, "status");
         push_key(d, "phase");
-        return schema_error(d, "contains a NUL character");
+        return schema_error(d, f.f[F_PHASE].vs, "contains a NUL character");
     }
-    TRY(get_time(d, status, "lastValidationTime", &has_validated, &validated));
-    TRY(get_string(d, status, "message", &msg, &msg_len));
-    d->path.n--;
+    TRY(get_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &has_validated, &validated));
+    TRY(get_string(d, f.f[F_MESSAGE], "status", "message", 2, &msg, &msg_len));
+    /* the name checks above leave only E_NOMEM */
+    return velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
+                                 created, has_validated, validated, d->err);
+}
 
-    st = velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
-                               created, has_validated, validated, d->err);
-    if (st == VELSTATUS_E_NOMEM)
-        return st;
-    if (st != VELSTATUS_OK) {
-        /* name checks above make this unreachable; keep the path anyway */
-        push_key(d, "metadata");
-        push_key(d, "name");
-        return schema_error(d, "rejected");
+/* The whole input must be one JSON value (the scanner's rules: no raw NUL
+ * anywhere, strict UTF-8, ...), with nothing but whitespace around it. */
+static velstatus_status scan_input(const char *json, size_t len, vs_span *root, velstatus_error *err)
+{
+    velstatus__json_scan_err e;
+    size_t i = velstatus__json_ws(json, 0, len), end;
+    if (!velstatus__json_scan(json + i, len - i, &end, &e))
+        return velstatus__json_scan_error(err, &e, json, i, "invalid JSON");
+    root->vs = i;
+    root->ve = i + end;
+    end = velstatus__json_ws(json, i + end, len);
+    if (end != len) {
+        e.off = end;
+        e.code = VELSTATUS_E_PARSE;
+        e.reason = json[end] == '\0' ? "raw NUL byte outside a string" : "unexpected text after the value";
+        return velstatus__json_scan_error(err, &e, json, 0, "invalid JSON");
+    }
+    return VELSTATUS_OK;
+}
+
+/* The array of BSLs the root holds (a List's items, or the root itself),
+ * or absent for a single BSL. */
+static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
+{
+    static const char *const list_keys[2] = {"kind", "items"};
+    velstatus__json_iter it;
+    size_t ks, ke, vs, ve;
+    vs_span kind = absent;
+    int present = 0;
+    const char *ks_text;
+    size_t kind_len;
+    *items = absent;
+    if (first(d, root) == '[') {
+        *items = root;
+        return VELSTATUS_OK;
+    }
+    if (first(d, root) != '{')
+        return schema_error(d, root.vs, "expected a List, an array or a BackupStorageLocation, got %s",
+                            type_name(first(d, root)));
+    velstatus__json_iter_init(&it, d->text, root.vs, root.ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
+        int k;
+        TRY(key_index(d, ks, ke, list_keys, 2, &k));
+        if (k == 1)
+            present = 1;
+        if (k >= 0 && d->text[vs] != 'n') {
+            vs_span v = {vs, ve};
+            if (k == 0)
+                kind = v;
+            else
+                *items = v;
+        }
+    }
+    if (!present)
+        return VELSTATUS_OK;
+    TRY(get_string(d, kind, NULL, "kind", 1, &ks_text, &kind_len));
+    if (ks_text && !str_is(ks_text, kind_len, "List") && !str_is(ks_text, kind_len, "BackupStorageLocationList")) {
+        push_key(d, "kind");
+        return schema_error(d, kind.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", ks_text);
+    }
+    push_key(d, "items");
+    if (items->vs == SIZE_MAX) /* items: null */
+        return schema_error(d, root.vs, "expected an array, got null");
+    if (first(d, *items) != '[')
+        return schema_error(d, items->vs, "expected an array, got %s", type_name(first(d, *items)));
+    return VELSTATUS_OK;
+}
+
+static velstatus_status decode_all(vs_dec *d, velstatus_bsl_set *set, vs_span root)
+{
+    vs_span items;
+    velstatus__json_iter it;
+    size_t i = 0, vs, ve;
+    TRY(find_items(d, root, &items));
+    if (items.vs == SIZE_MAX)
+        return decode_bsl(d, set, root);
+    velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
+    while (velstatus__json_next_element(&it, &vs, &ve)) {
+        vs_span item = {vs, ve};
+        int depth = d->path.n;
+        push_idx(d, i++);
+        TRY(decode_bsl(d, set, item));
+        d->path.n = depth;
     }
     return VELSTATUS_OK;
 }
@@ -371,79 +425,40 @@ static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, json_t *it
 velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
                                             size_t len, velstatus_error *err)
 {
-    json_t *root, *items = NULL;
-    json_error_t jerr;
     velstatus_bsl_set *set = NULL;
     velstatus_status st;
     vs_dec d;
-    int single = 0;
+    vs_span root = absent;
+    int k;
 
     if (!out || !ctx || (!json && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
     *out = NULL;
-    root = json_loadb(json ? json : "", len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-    if (!root)
-        return velstatus__error_set_pos(err, VELSTATUS_E_PARSE, (uint32_t)(jerr.line > 0 ? jerr.line : 0),
-                                        (uint32_t)(jerr.column > 0 ? jerr.column : 0),
-                                        (uint64_t)(jerr.position > 0 ? jerr.position : 0),
-                                        "invalid JSON: %s", jerr.text);
+    if (!json)
+        json = "";
+    st = scan_input(json, len, &root, err);
+    if (st != VELSTATUS_OK)
+        return st;
     memset(&d, 0, sizeof(d));
     d.text = json;
     d.len = len;
     d.err = err;
-
-    if (json_is_array(root)) {
-        items = root;
-    } else if (json_is_object(root) && json_object_get(root, "items")) {
-        const char *kind;
-        size_t kind_len;
-        st = get_string(&d, root, "kind", &kind, &kind_len);
-        if (st == VELSTATUS_OK && kind && !str_is(kind, kind_len, "List") &&
-            !str_is(kind, kind_len, "BackupStorageLocationList")) {
-            push_key(&d, "kind");
-            st = schema_error(&d, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", kind);
-        }
-        if (st != VELSTATUS_OK)
-            goto done_root;
-        items = json_object_get(root, "items");
-        push_key(&d, "items");
-        if (!json_is_array(items)) {
-            st = schema_error(&d, "expected an array, got %s", type_name(items));
-            goto done_root;
-        }
-    } else if (json_is_object(root)) {
-        single = 1;
-    } else {
-        st = schema_error(&d, "expected a List, an array or a BackupStorageLocation, got %s", type_name(root));
-        goto done_root;
-    }
-
     st = velstatus_bsl_set_new(&set, ctx, err);
     if (st != VELSTATUS_OK)
-        goto done_root;
-    if (single) {
-        st = decode_bsl(&d, set, root);
-    } else {
-        size_t i;
-        json_t *item;
-        json_array_foreach(items, i, item) {
-            int depth = d.path.n;
-            push_idx(&d, i);
-            st = decode_bsl(&d, set, item);
-            d.path.n = depth;
-            if (st != VELSTATUS_OK)
-                break;
-        }
-    }
+        return st;
+    velstatus__buf_init(&d.kbuf, ctx);
+    for (k = 0; k < 3; k++)
+        velstatus__buf_init(&d.vbuf[k], ctx);
+    st = decode_all(&d, set, root);
+    velstatus__buf_reset(&d.kbuf);
+    for (k = 0; k < 3; k++)
+        velstatus__buf_reset(&d.vbuf[k]);
     if (st != VELSTATUS_OK) {
         velstatus_bsl_set_free(set);
-        set = NULL;
+        return st;
     }
-done_root:
-    json_decref(root);
-    if (st == VELSTATUS_OK)
-        *out = set;
-    return st;
+    *out = set;
+    return VELSTATUS_OK;
 }
 
 /* ---- verdict out ---- */

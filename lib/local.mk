@@ -6,7 +6,9 @@ lib_libvelstatus_la_SOURCES = \
 	lib/version.c \
 	lib/policy.c \
 	lib/phase.c \
-	lib/time.c
+	lib/time.c \
+	lib/json_scan.h \
+	lib/json_scan.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS) $(JANSSON_CFLAGS)
 lib_libvelstatus_la_LIBADD = $(JANSSON_LIBS)

@@ -1,174 +1,74 @@
-/* The itemoperations codec (SPEC-velero §2.1, DESIGN §9).
+/* The itemoperations codec (json.h; Velero's pkg/itemoperation types).
  *
- * Decoding never builds a whole-file DOM: the top-level array is walked
- * here, and each record is parsed on its own with json_loadb(...,
- * JSON_DISABLE_EOF_CHECK) from its first byte; jansson's error position
- * tells where the record ended. The record's DOM is converted into a
- * compact velstatus_op (strings in the list's pool) and released at once.
+ * Decoding never builds a DOM: the top-level array is walked here, and the
+ * scanner (json_scan.h) validates each record and finds its end, so no
+ * position ever comes from jansson. The record's members are then walked in
+ * the order of the text, duplicates included, keys matched as Go's
+ * encoding/json matches them; the scanner's decoders read the leaf values
+ * (jansson is not called: its lexer drops a byte when an allocation fails,
+ * doc/json-decoding.md), and the record becomes a compact velstatus_op with
+ * its strings in the list's pool.
  *
- * Unknown keys are kept as raw text: the members of a jansson object come
- * in the order of the text (insertion order, duplicates rejected), so the
- * raw text is walked in step with the DOM and the i-th raw member is the
- * i-th DOM member. The value is stored as Go writes a json.RawMessage:
- * compacted, with HTML-sensitive characters escaped.
+ * Unknown keys are kept with their value compacted (whitespace dropped) and
+ * written back as Go writes a json.RawMessage: the HTML escaping is applied
+ * when writing, so a kept value costs its own size.
  *
  * Encoding writes Go's encoding/json bytes straight into a velstatus__buf. */
+#include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
+#include "json_scan.h"
 #include "operations_private.h"
 
 /* ------------------------------------------------------------------------ */
-/* Raw JSON walking (input already validated by jansson)                      */
+/* Raw values                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static size_t rw_ws(const char *p, size_t i, size_t n)
+/* Copies accepted JSON text p[0..n) into out without the whitespace
+ * outside its strings (Go's json.Compact, minus the HTML escaping, which
+ * put_raw() adds when the value is written: stored unexpanded, a value
+ * costs at most its own size). Returns the length written. */
+static size_t raw_compact(char *out, const char *p, size_t n)
 {
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    return i;
-}
-
-/* p[i] == '"': the index just after the closing quote. A quote closes the
- * string unless an odd number of backslashes precedes it (memchr finds the
- * candidates: most of a record's bytes are inside strings). */
-static size_t rw_str_end(const char *p, size_t i, size_t n)
-{
-    size_t open = i;
-    for (i++; i < n;) {
-        const char *q = memchr(p + i, '"', n - i);
-        size_t j, k;
-        if (q == NULL)
-            return n;
-        j = (size_t)(q - p);
-        for (k = j; k > open + 1 && p[k - 1] == '\\'; k--)
-            ;
-        if (((j - k) & 1) == 0)
-            return j + 1;
-        i = j + 1;
-    }
-    return n;
-}
-
-/* The index just after the value starting at p[i]. */
-static size_t rw_value_end(const char *p, size_t i, size_t n)
-{
-    int depth = 0;
+    size_t i = 0, o = 0;
     while (i < n) {
         char c = p[i];
         if (c == '"') {
-            i = rw_str_end(p, i, n);
-            if (depth == 0)
-                return i;
-            continue;
+            size_t end;
+            velstatus__json_scan_err e;
+            if (!velstatus__json_scan(p + i, n - i, &end, &e))
+                end = n - i; /* unreachable: the text was accepted */
+            memcpy(out + o, p + i, end);
+            o += end;
+            i += end;
+        } else {
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                out[o++] = c;
+            i++;
         }
-        if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return i;
-            depth--;
-            if (depth == 0)
-                return i + 1;
-        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
-            return i;
-        }
-        i++;
     }
-    return n;
+    return o;
 }
 
-/* A cursor over the members of a raw object or the elements of a raw array. */
-typedef struct rw_iter {
-    const char *p;
-    size_t i, n;
-} rw_iter;
-
-static void rw_open(rw_iter *it, const char *p, size_t start, size_t end)
+/* Writes a stored raw value as Go's json.Encoder writes a RawMessage: <, >,
+ * & and U+2028/U+2029 escaped (in valid JSON they occur only in strings). */
+static void put_raw(velstatus__buf *b, const char *p, size_t n)
 {
-    it->p = p;
-    it->n = end;
-    it->i = rw_ws(p, start, end) + 1; /* past '{' or '[' */
-}
-
-/* Next object member: its value span. Returns 0 at the end. */
-static int rw_next_member(rw_iter *it, size_t *vstart, size_t *vend)
-{
-    size_t i = rw_ws(it->p, it->i, it->n);
-    if (i < it->n && it->p[i] == ',')
-        i = rw_ws(it->p, i + 1, it->n);
-    if (i >= it->n || it->p[i] != '"')
-        return 0;
-    i = rw_str_end(it->p, i, it->n);
-    i = rw_ws(it->p, i, it->n) + 1; /* ':' */
-    i = rw_ws(it->p, i, it->n);
-    *vstart = i;
-    *vend = rw_value_end(it->p, i, it->n);
-    it->i = *vend;
-    return 1;
-}
-
-static int rw_next_element(rw_iter *it, size_t *vstart, size_t *vend)
-{
-    size_t i = rw_ws(it->p, it->i, it->n);
-    if (i < it->n && it->p[i] == ',')
-        i = rw_ws(it->p, i + 1, it->n);
-    if (i >= it->n || it->p[i] == ']')
-        return 0;
-    *vstart = i;
-    *vend = rw_value_end(it->p, i, it->n);
-    it->i = *vend;
-    return 1;
-}
-
-/* Appends the raw value compacted as Go's json.Compact with HTML escaping
- * (what json.Encoder does with a RawMessage). */
-static void raw_compact(velstatus__buf *b, const char *p, size_t n)
-{
-    size_t i = 0, start = 0;
-    int in_str = 0;
-    while (i < n) {
+    size_t i, start = 0;
+    for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
-        if (in_str) {
-            if (c == '\\') {
-                i += 2;
-                continue;
-            }
-            if (c == '"') {
-                in_str = 0;
-                i++;
-                continue;
-            }
-            if (c == '<' || c == '>' || c == '&') {
-                char esc[6] = {'\\', 'u', '0', '0', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF]};
-                velstatus__buf_append(b, p + start, i - start);
-                velstatus__buf_append(b, esc, 6);
-                start = ++i;
-                continue;
-            }
-            if (c == 0xE2 && i + 2 < n && (unsigned char)p[i + 1] == 0x80 &&
-                ((unsigned char)p[i + 2] & 0xFE) == 0xA8) {
-                velstatus__buf_append(b, p + start, i - start);
-                velstatus__buf_puts(b, (unsigned char)p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029");
-                i += 3;
-                start = i;
-                continue;
-            }
-            i++;
-            continue;
-        }
-        if (c == '"') {
-            in_str = 1;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        if (c == '<' || c == '>' || c == '&') {
+            char esc[6] = {'\\', 'u', '0', '0', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 0xF]};
             velstatus__buf_append(b, p + start, i - start);
-            start = ++i;
-            continue;
+            velstatus__buf_append(b, esc, 6);
+            start = i + 1;
+        } else if (c == 0xE2 && n - i > 2 && (unsigned char)p[i + 1] == 0x80 &&
+                   ((unsigned char)p[i + 2] & 0xFE) == 0xA8) {
+            velstatus__buf_append(b, p + start, i - start);
+            velstatus__buf_puts(b, (unsigned char)p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029");
+            i += 2;
+            start = i + 1;
         }
-        i++;
     }
     velstatus__buf_append(b, p + start, n - start);
 }
@@ -181,12 +81,27 @@ static const char *const backup_keys[3] = {"backupName", "backupUID", "backupIte
 static const char *const restore_keys[3] = {"restoreName", "restoreUID", "restoreItemAction"};
 static const char *const rid_keys[4] = {"Group", "Resource", "Namespace", "Name"};
 static const char *const time_keys[3] = {"created", "started", "updated"};
+static const char *const record_keys[2] = {"spec", "status"};
+/* spec: the kind's three names, then these (postOperationItems: backups only) */
+static const char *const backup_spec_keys[6] = {"backupName", "backupUID", "backupItemAction",
+                                                "resourceIdentifier", "operationID", "postOperationItems"};
+static const char *const restore_spec_keys[5] = {"restoreName", "restoreUID", "restoreItemAction",
+                                                 "resourceIdentifier", "operationID"};
+enum { K_RID = 3, K_OPID = 4, K_POST = 5 };
+static const char *const status_keys[10] = {"phase",          "error",       "nCompleted", "nTotal",
+                                            "operationUnits", "description", "created",    "started",
+                                            "updated",        "velstatusProgressErrorSince"};
+enum { K_PHASE, K_ERROR, K_NCOMPLETED, K_NTOTAL, K_UNITS, K_DESCRIPTION, K_CREATED, K_ERR_SINCE = 9 };
 
 /* Field paths for messages, built only when a message is written. */
 static const char *const backup_paths[3] = {".spec.backupName", ".spec.backupUID", ".spec.backupItemAction"};
 static const char *const restore_paths[3] = {".spec.restoreName", ".spec.restoreUID", ".spec.restoreItemAction"};
 static const char *const rid_subpaths[4] = {".Group", ".Resource", ".Namespace", ".Name"};
-static const char *const time_paths[3] = {".status.created", ".status.started", ".status.updated"};
+static const char *const status_paths[10] = {".status.phase",          ".status.error",
+                                             ".status.nCompleted",     ".status.nTotal",
+                                             ".status.operationUnits", ".status.description",
+                                             ".status.created",        ".status.started",
+                                             ".status.updated",        ".status.velstatusProgressErrorSince"};
 
 const char *velstatus__op_spec_key(velstatus_kind kind, int field)
 {
@@ -202,29 +117,10 @@ typedef struct dec {
     size_t len;
     size_t rec_off; /* offset of the current record */
     size_t idx;     /* its index */
-    int raw;            /* walk the raw text too (only when a record has unknown keys) */
-    velstatus__buf tmp; /* scratch for unknown values */
+    velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
     vs__unknown *unk;   /* scratch unknown list of the current record */
     size_t nunk, capunk;
 } dec;
-
-/* Internal: a record must be decoded again with the raw walk. */
-#define VS__NEED_RAW ((velstatus_status)1)
-
-static void pos_of(const char *p, size_t off, uint32_t *line, uint32_t *col)
-{
-    size_t i, ln = 1, c = 1;
-    for (i = 0; i < off; i++) {
-        if (p[i] == '\n') {
-            ln++;
-            c = 1;
-        } else if (((unsigned char)p[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
-    *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
-    *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
 
 /* A field's path within its record: a, then "[k]" unless k is VS__NOIDX,
  * then b. Rendered only by fail(). */
@@ -242,7 +138,7 @@ static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const
     char ks[32] = "";
     if (path->k != VS__NOIDX)
         snprintf(ks, sizeof ks, "[%zu]", path->k);
-    pos_of(d->p, off, &line, &col);
+    velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s%s%s: %s (line %u, column %u)",
                                     d->idx, path->a, ks, path->b, what, (unsigned)line, (unsigned)col);
 }
@@ -261,50 +157,104 @@ static velstatus_status fail(dec *d, velstatus_status code, const char *path, co
     return fail_at(d, code, d->rec_off, &pp, what);
 }
 
-static velstatus_status set_json_str(dec *d, vs__str *dst, const json_t *v, const vs__path *path)
+/* The text of the accepted string [vs, ve): its own bytes when it has no
+ * escape, else decoded into buf (valid until buf's next use). */
+static velstatus_status string_text(dec *d, velstatus__buf *buf, size_t vs, size_t ve, const char **s, size_t *n)
+{
+    return velstatus__json_string_text(buf, d->p, vs, ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
+}
+
+/* The longest key text that can name a field: 27 characters, each at most
+ * a 6-byte escape. Longer keys are unknown without being decoded. */
+#define VS__KEY_MATCH_MAX (2 + 6 * 27)
+
+/* A member's key (valid until the next call); "" for one too long to match. */
+static velstatus_status member_key(dec *d, size_t ks, size_t ke, const char **key, size_t *klen)
+{
+    if (ke - ks > VS__KEY_MATCH_MAX) {
+        *key = "";
+        *klen = 0;
+        return VELSTATUS_OK;
+    }
+    return string_text(d, &d->kbuf, ks, ke, key, klen);
+}
+
+/* The accepted string [vs, ve) decoded straight into the list's pool. */
+static velstatus_status pool_string(dec *d, size_t vs, size_t ve, const char **out, size_t *n)
+{
+    const char *in = d->p + vs + 1;
+    size_t len = ve - vs - 2;
+    char *p;
+    if (memchr(in, '\\', len) == NULL) {
+        *n = len;
+        *out = velstatus__oplist_pool_str(d->l, in, len);
+        return *out != NULL ? VELSTATUS_OK : velstatus__error_nomem(d->err);
+    }
+    p = velstatus__oplist_pool_alloc(d->l, len + 1);
+    if (p == NULL)
+        return velstatus__error_nomem(d->err);
+    *n = velstatus__json_unescape(p, in, len);
+    p[*n] = '\0';
+    *out = p;
+    return VELSTATUS_OK;
+}
+
+static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve, const vs__path *path)
 {
     const char *s;
     size_t n;
-    if (json_is_null(v))
-        return VELSTATUS_OK; /* Go: null leaves the zero value */
-    if (!json_is_string(v))
+    velstatus_status st;
+    if (d->p[vs] == 'n')
+        return VELSTATUS_OK; /* Go: null leaves the value as it was */
+    if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be a string");
-    s = json_string_value(v);
-    n = json_string_length(v);
+    if (ve - vs - 2 > UINT32_MAX && memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL)
+        return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
+    st = pool_string(d, vs, ve, &s, &n);
+    if (st != VELSTATUS_OK)
+        return st;
     if (n > UINT32_MAX)
         return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
-    dst->p = velstatus__oplist_pool_str(d->l, s, n);
-    if (dst->p == NULL)
-        return velstatus__error_nomem(d->err);
+    dst->p = s;
     dst->len = (uint32_t)n;
     return VELSTATUS_OK;
 }
 
-static velstatus_status set_json_int(dec *d, int64_t *dst, const json_t *v, const vs__path *path)
+static velstatus_status set_json_int(dec *d, int64_t *dst, size_t vs, size_t ve, const vs__path *path)
 {
-    if (json_is_null(v))
+    char c = d->p[vs];
+    size_t i;
+    if (c == 'n')
         return VELSTATUS_OK;
-    if (!json_is_integer(v))
-        return fail_p(d, VELSTATUS_E_SCHEMA, path, json_is_real(v) ? "must be an integer, not a fraction or exponent"
-                                                                 : "must be an integer");
-    *dst = (int64_t)json_integer_value(v);
+    if (c != '-' && (c < '0' || c > '9'))
+        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer");
+    for (i = vs; i < ve; i++)
+        if (d->p[i] == '.' || d->p[i] == 'e' || d->p[i] == 'E')
+            return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer, not a fraction or exponent");
+    *dst = velstatus__json_int(d->p + vs, ve - vs); /* the scanner checked it fits */
     return VELSTATUS_OK;
 }
 
 /* A *metav1.Time: null, or an RFC 3339 string. */
-static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, const json_t *v, const vs__path *path)
+static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size_t vs, size_t ve,
+                                      const vs__path *path)
 {
     velstatus_error terr;
     velstatus_status st;
+    const char *s;
+    size_t n;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
-    if (json_is_null(v)) {
+    if (d->p[vs] == 'n') {
         *state = VS__T_NULL;
         *dst = 0;
         return VELSTATUS_OK;
     }
-    if (!json_is_string(v))
+    if (d->p[vs] != '"')
         return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an RFC 3339 time string or null");
-    st = velstatus_time_parse(dst, json_string_value(v), json_string_length(v), &terr);
+    st = string_text(d, &d->vbuf, vs, ve, &s, &n);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = velstatus_time_parse(dst, s, n, &terr);
     if (st == VELSTATUS_E_NOMEM)
         return velstatus__error_nomem(d->err);
     if (st != VELSTATUS_OK) {
@@ -315,14 +265,16 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, cons
     return VELSTATUS_OK;
 }
 
-static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const char *key, size_t keylen,
-                                    size_t vstart, size_t vend)
+/* Keeps an unknown member [ks, ke): [vs, ve): its decoded key, and its
+ * value compacted, both straight into the pool. */
+static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_t ks, size_t ke, size_t vs,
+                                    size_t ve)
 {
     vs__unknown *u;
-    const char *kp, *vp;
-    size_t vlen;
-    if (!d->raw)
-        return VS__NEED_RAW;
+    const char *kp;
+    char *vp;
+    size_t klen, vlen;
+    velstatus_status st;
     if (d->nunk == d->capunk) {
         size_t cap = d->capunk ? d->capunk * 2 : 8;
         vs__unknown *n = velstatus__realloc(d->l->ctx, d->unk, cap * sizeof *n);
@@ -331,264 +283,227 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, const
         d->unk = n;
         d->capunk = cap;
     }
-    d->tmp.len = 0;
-    raw_compact(&d->tmp, d->p + vstart, vend - vstart);
-    if (d->tmp.failed)
+    st = pool_string(d, ks, ke, &kp, &klen);
+    if (st != VELSTATUS_OK)
+        return st;
+    vp = velstatus__oplist_pool_alloc(d->l, ve - vs + 1);
+    if (vp == NULL)
         return velstatus__error_nomem(d->err);
-    vlen = d->tmp.len;
-    if (keylen > UINT32_MAX || vlen > UINT32_MAX)
+    vlen = raw_compact(vp, d->p + vs, ve - vs);
+    vp[vlen] = '\0';
+    if (klen > UINT32_MAX || vlen > UINT32_MAX)
         return fail(d, VELSTATUS_E_RANGE, "", "unknown field larger than 4 GiB");
-    kp = velstatus__oplist_pool_str(d->l, key, keylen);
-    vp = velstatus__oplist_pool_str(d->l, d->tmp.p, vlen);
-    if (kp == NULL || vp == NULL)
-        return velstatus__error_nomem(d->err);
     u = &d->unk[d->nunk++];
     u->level = level;
     u->item = item;
     u->key.p = kp;
-    u->key.len = (uint32_t)keylen;
+    u->key.len = (uint32_t)klen;
     u->value.p = vp;
     u->value.len = (uint32_t)vlen;
     return VELSTATUS_OK;
 }
 
-/* Member iteration; with d->raw, in step with the raw text: DOM member k <->
- * raw member k. Without it the raw spans are 0 and add_unknown() asks for a
- * second, raw-walking decode of the record (records with unknown keys are
- * rare, and walking the raw text costs as much as a tenth of the decode). */
-#define FOREACH_MEMBER(obj, rawstart, rawend, key, klen, val, vs, ve, it, jit)                                \
-    for ((vs) = (ve) = 0, rw_open(&(it), d->p, (rawstart), (rawend)),                                        \
-        (jit) = json_object_iter(obj);                                                                      \
-         (jit) != NULL && (!d->raw || rw_next_member(&(it), &(vs), &(ve))) &&                              \
-         ((key) = json_object_iter_key(jit), (klen) = json_object_iter_key_len(jit),                       \
-          (val) = json_object_iter_value(jit), 1);                                                          \
-         (jit) = json_object_iter_next((obj), (jit)))
-
-static int key_is(const char *key, size_t klen, const char *name)
-{
-    size_t n = strlen(name);
-    return klen == n && memcmp(key, name, n) == 0;
-}
+/* The members of the accepted object [rs, re), in the order of the text
+ * (duplicates included: Go assigns them in order, so the last one wins and
+ * a repeated object merges into the earlier one). `key`/`klen` is the
+ * decoded key, [vs, ve) the value; `st` ends the loop when not OK. */
+#define FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)                                             \
+    for (velstatus__json_iter_init(&(it), d->p, (rs), (re));                                                 \
+         (st) == VELSTATUS_OK && velstatus__json_next_member(&(it), &(ks), &(ke), &(vs), &(ve)) &&            \
+         ((st) = member_key(d, (ks), (ke), &(key), &(klen))) == VELSTATUS_OK;)
 
 /* A ResourceIdentifier object (or null) into f[4]; unknown keys at `level`. */
-static velstatus_status decode_rid(dec *d, vs__str f[4], json_t *obj, size_t rs, size_t re, uint32_t level,
-                                   uint32_t item, const char *path, size_t pathk)
+static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, uint32_t level, uint32_t item,
+                                   const char *path, size_t pathk)
 {
-    rw_iter it;
-    void *jit;
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
+    size_t klen, ks, ke, vs, ve;
+    velstatus_status st = VELSTATUS_OK;
     vs__path sub;
-    int i;
     sub.a = path;
     sub.k = pathk;
     sub.b = "";
-    if (json_is_null(obj))
+    if (d->p[rs] == 'n')
         return VELSTATUS_OK;
-    if (!json_is_object(obj))
+    if (d->p[rs] != '{')
         return fail_p(d, VELSTATUS_E_SCHEMA, &sub, "must be an object");
-    FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
-        velstatus_status st = VELSTATUS_OK;
-        for (i = 0; i < 4; i++)
-            if (key_is(key, klen, rid_keys[i]))
-                break;
-        if (i < 4) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, rid_keys, 4);
+        if (i >= 0) {
             sub.b = rid_subpaths[i];
-            st = set_json_str(d, &f[i], val, &sub);
+            st = set_json_str(d, &f[i], vs, ve, &sub);
         } else {
-            st = add_unknown(d, level, item, key, klen, vs, ve);
+            st = add_unknown(d, level, item, ks, ke, vs, ve);
         }
-        if (st != VELSTATUS_OK)
-            return st;
     }
-    return VELSTATUS_OK;
+    return st;
 }
 
-static velstatus_status decode_post(dec *d, velstatus_op *op, json_t *arr, size_t rs, size_t re)
+/* A []ResourceIdentifier. A repeated key decodes into the earlier items, as
+ * Go's decoder does (an item k both arrays have merges; the length is the
+ * later array's); null resets it to nil. */
+static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
-    rw_iter it;
-    size_t n, k, vs, ve;
-    if (json_is_null(arr))
-        return VELSTATUS_OK; /* nil */
-    if (!json_is_array(arr))
+    velstatus__json_iter it;
+    size_t n = 0, k, vs, ve;
+    vs__rid *post;
+    if (d->p[rs] == 'n') {
+        op->npost = 0;
+        op->post_null = 1;
+        return VELSTATUS_OK;
+    }
+    if (d->p[rs] != '[')
         return fail(d, VELSTATUS_E_SCHEMA, ".spec.postOperationItems", "must be an array or null");
-    n = json_array_size(arr);
+    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve);)
+        n++;
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, ".spec.postOperationItems", "too many items");
     op->post_null = 0;
-    if (n == 0)
-        return VELSTATUS_OK;
-    op->post = velstatus__oplist_pool_alloc(d->l, n * sizeof *op->post);
-    if (op->post == NULL)
+    post = n > 0 ? velstatus__oplist_pool_alloc(d->l, n * sizeof *post) : NULL;
+    if (n > 0 && post == NULL)
         return velstatus__error_nomem(d->err);
-    vs = ve = 0;
-    rw_open(&it, d->p, rs, re);
-    for (k = 0; k < n && (!d->raw || rw_next_element(&it, &vs, &ve)); k++) {
+    for (k = 0; k < n; k++) {
         int i;
-        velstatus_status st;
         for (i = 0; i < 4; i++) {
-            op->post[k].f[i].p = velstatus__empty;
-            op->post[k].f[i].len = 0;
+            post[k].f[i].p = k < op->npost ? op->post[k].f[i].p : velstatus__empty;
+            post[k].f[i].len = k < op->npost ? op->post[k].f[i].len : 0;
         }
-        op->npost = (uint32_t)(k + 1);
-        st = decode_rid(d, op->post[k].f, json_array_get(arr, k), vs, ve, VS__U_POST, (uint32_t)k,
-                        ".spec.postOperationItems", k);
+    }
+    op->post = post;
+    op->npost = (uint32_t)n;
+    k = 0;
+    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve); k++) {
+        velstatus_status st = decode_rid(d, op->post[k].f, vs, ve, VS__U_POST, (uint32_t)k,
+                                         ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
             return st;
     }
     return VELSTATUS_OK;
 }
 
-static velstatus_status decode_spec(dec *d, velstatus_op *op, json_t *obj, size_t rs, size_t re)
+static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
-    rw_iter it;
-    void *jit;
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
-    const char *const *names = d->l->kind == VELSTATUS_KIND_RESTORE ? restore_keys : backup_keys;
-    const char *const *paths = d->l->kind == VELSTATUS_KIND_RESTORE ? restore_paths : backup_paths;
+    size_t klen, ks, ke, vs, ve;
+    velstatus_status st = VELSTATUS_OK;
+    int restore = d->l->kind == VELSTATUS_KIND_RESTORE;
+    const char *const *names = restore ? restore_spec_keys : backup_spec_keys;
+    const char *const *paths = restore ? restore_paths : backup_paths;
     vs__path path;
     path.k = VS__NOIDX;
     path.b = "";
-    if (json_is_null(obj))
+    if (d->p[rs] == 'n')
         return VELSTATUS_OK;
-    if (!json_is_object(obj))
+    if (d->p[rs] != '{')
         return fail(d, VELSTATUS_E_SCHEMA, ".spec", "must be an object");
-    FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
-        velstatus_status st;
-        int i;
-        for (i = 0; i < 3; i++)
-            if (key_is(key, klen, names[i]))
-                break;
-        if (i < 3) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
+        if (i >= 0 && i < 3) {
             path.a = paths[i];
-            st = set_json_str(d, &op->s[i], val, &path);
-        } else if (key_is(key, klen, "resourceIdentifier")) {
-            st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], val, vs, ve, VS__U_RID, 0,
+            st = set_json_str(d, &op->s[i], vs, ve, &path);
+        } else if (i == K_RID) {
+            st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], vs, ve, VS__U_RID, 0,
                             ".spec.resourceIdentifier", VS__NOIDX);
-        } else if (key_is(key, klen, "operationID")) {
+        } else if (i == K_OPID) {
             path.a = ".spec.operationID";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], val, &path);
-        } else if (d->l->kind == VELSTATUS_KIND_BACKUP && key_is(key, klen, "postOperationItems")) {
-            st = decode_post(d, op, val, vs, ve);
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], vs, ve, &path);
+        } else if (i == K_POST) {
+            st = decode_post(d, op, vs, ve);
         } else {
-            st = add_unknown(d, VS__U_SPEC, 0, key, klen, vs, ve);
+            st = add_unknown(d, VS__U_SPEC, 0, ks, ke, vs, ve);
         }
-        if (st != VELSTATUS_OK)
-            return st;
     }
-    return VELSTATUS_OK;
+    return st;
 }
 
-static velstatus_status decode_status(dec *d, velstatus_op *op, json_t *obj, size_t rs, size_t re)
+/* status.phase: a known phase by value, any other string kept as text. */
+static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t ve, const vs__path *path)
 {
-    rw_iter it;
-    void *jit;
+    velstatus_status st;
+    if (d->p[vs] == '"') {
+        const char *s;
+        size_t n;
+        velstatus_op_phase ph;
+        st = string_text(d, &d->vbuf, vs, ve, &s, &n);
+        if (st != VELSTATUS_OK)
+            return st;
+        ph = velstatus_op_phase_from_string(s, n);
+        if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
+            velstatus__op_set_phase(op, ph);
+            return VELSTATUS_OK;
+        }
+    }
+    st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], vs, ve, path);
+    if (d->p[vs] != 'n')
+        op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
+    return st;
+}
+
+/* Status fields by key index: the string ones, in status_keys order. */
+static const int status_str_field[6] = {-1, VELSTATUS_OP_FIELD_ERROR, -1, -1, VELSTATUS_OP_FIELD_OPERATION_UNITS,
+                                        VELSTATUS_OP_FIELD_DESCRIPTION};
+
+static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_t re)
+{
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
+    size_t klen, ks, ke, vs, ve;
+    velstatus_status st = VELSTATUS_OK;
     vs__path path;
     path.k = VS__NOIDX;
     path.b = "";
-    if (json_is_null(obj))
+    if (d->p[rs] == 'n')
         return VELSTATUS_OK;
-    if (!json_is_object(obj))
+    if (d->p[rs] != '{')
         return fail(d, VELSTATUS_E_SCHEMA, ".status", "must be an object");
-    FOREACH_MEMBER(obj, rs, re, key, klen, val, vs, ve, it, jit) {
-        velstatus_status st = VELSTATUS_OK;
-        int i;
-        if (key_is(key, klen, "phase")) {
-            if (json_is_string(val)) {
-                velstatus_op_phase ph = velstatus_op_phase_from_string(json_string_value(val), json_string_length(val));
-                if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
-                    velstatus__op_set_phase(op, ph);
-                    continue;
-                }
-            }
-            path.a = ".status.phase";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], val, &path);
-            op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
-        } else if (key_is(key, klen, "error")) {
-            path.a = ".status.error";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_ERROR], val, &path);
-        } else if (key_is(key, klen, "nCompleted")) {
-            path.a = ".status.nCompleted";
-            st = set_json_int(d, &op->n_completed, val, &path);
-        } else if (key_is(key, klen, "nTotal")) {
-            path.a = ".status.nTotal";
-            st = set_json_int(d, &op->n_total, val, &path);
-        } else if (key_is(key, klen, "operationUnits")) {
-            path.a = ".status.operationUnits";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], val, &path);
-        } else if (key_is(key, klen, "description")) {
-            path.a = ".status.description";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], val, &path);
-        } else if (key_is(key, klen, "velstatusProgressErrorSince")) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, status_keys, 10);
+        if (i >= 0)
+            path.a = status_paths[i];
+        if (i == K_PHASE) {
+            st = decode_phase(d, op, vs, ve, &path);
+        } else if (i == K_NCOMPLETED || i == K_NTOTAL) {
+            st = set_json_int(d, i == K_NCOMPLETED ? &op->n_completed : &op->n_total, vs, ve, &path);
+        } else if (i >= K_ERROR && i <= K_DESCRIPTION) {
+            st = set_json_str(d, &op->s[status_str_field[i]], vs, ve, &path);
+        } else if (i >= K_CREATED && i < K_ERR_SINCE) {
+            st = set_json_time(d, &op->tstate[i - K_CREATED], &op->t[i - K_CREATED], vs, ve, &path);
+        } else if (i == K_ERR_SINCE) {
             uint8_t state = VS__T_ABSENT;
-            path.a = ".status.velstatusProgressErrorSince";
-            st = set_json_time(d, &state, &op->err_since, val, &path);
+            st = set_json_time(d, &state, &op->err_since, vs, ve, &path);
             op->has_err_since = state == VS__T_LOCAL;
         } else {
-            for (i = 0; i < 3; i++)
-                if (key_is(key, klen, time_keys[i]))
-                    break;
-            if (i < 3) {
-                path.a = time_paths[i];
-                st = set_json_time(d, &op->tstate[i], &op->t[i], val, &path);
-            } else {
-                st = add_unknown(d, VS__U_STATUS, 0, key, klen, vs, ve);
-            }
+            st = add_unknown(d, VS__U_STATUS, 0, ks, ke, vs, ve);
         }
-        if (st != VELSTATUS_OK)
-            return st;
     }
-    return VELSTATUS_OK;
+    return st;
 }
 
-static velstatus_status decode_record(dec *d, json_t *rec, size_t rs, size_t re)
+static velstatus_status decode_record(dec *d, size_t rs, size_t re)
 {
-    rw_iter it;
-    void *jit;
+    velstatus__json_iter it;
     const char *key;
-    size_t klen, vs, ve;
-    json_t *val;
+    size_t klen, ks, ke, vs, ve;
     velstatus_op *op;
-    velstatus_status st;
-    vs__pool_block *blk;
-    size_t used;
-    if (!json_is_object(rec))
-        return fail(d, VELSTATUS_E_SCHEMA, "", json_is_null(rec) ? "a record must be an object, not null"
-                                                                  : "a record must be an object");
-    blk = d->l->pool;
-    used = blk != NULL ? blk->used : 0;
+    velstatus_status st = VELSTATUS_OK;
+    if (d->p[rs] != '{')
+        return fail(d, VELSTATUS_E_SCHEMA, "", d->p[rs] == 'n' ? "a record must be an object, not null"
+                                                               : "a record must be an object");
     op = velstatus__oplist_push(d->l);
     if (op == NULL)
         return velstatus__error_nomem(d->err);
-    for (d->raw = 0;; d->raw = 1) {
-        velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_UNKNOWN); /* absent phase is "" */
-        d->nunk = 0;
-        st = VELSTATUS_OK;
-        FOREACH_MEMBER(rec, rs, re, key, klen, val, vs, ve, it, jit) {
-            if (key_is(key, klen, "spec"))
-                st = decode_spec(d, op, val, vs, ve);
-            else if (key_is(key, klen, "status"))
-                st = decode_status(d, op, val, vs, ve);
-            else
-                st = add_unknown(d, VS__U_RECORD, 0, key, klen, vs, ve);
-            if (st != VELSTATUS_OK)
-                break;
-        }
-        if (st != VS__NEED_RAW)
-            break;
-        /* Start the record again. Its strings are given back to the pool
-         * when they all went into the block that was current before it
-         * (always, unless the record filled that block). */
-        if (blk != NULL && d->l->pool == blk)
-            blk->used = used;
-        d->l->n--;
-        op = velstatus__oplist_push(d->l);
+    velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_UNKNOWN); /* absent phase is "" */
+    d->nunk = 0;
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+        int i = velstatus__json_key_find(key, klen, record_keys, 2);
+        if (i == 0)
+            st = decode_spec(d, op, vs, ve);
+        else if (i == 1)
+            st = decode_status(d, op, vs, ve);
+        else
+            st = add_unknown(d, VS__U_RECORD, 0, ks, ke, vs, ve);
     }
     if (st != VELSTATUS_OK)
         return st;
@@ -604,40 +519,36 @@ static velstatus_status decode_record(dec *d, json_t *rec, size_t rs, size_t re)
     return VELSTATUS_OK;
 }
 
-static velstatus_status jansson_fail(dec *d, const json_error_t *jerr, size_t base, const char *what)
-{
-    size_t off = base + (size_t)jerr->position;
-    uint32_t line, col;
-    velstatus_status code = VELSTATUS_E_PARSE;
-#if JANSSON_VERSION_HEX >= 0x020b00
-    if (json_error_code(jerr) == json_error_numeric_overflow)
-        code = VELSTATUS_E_RANGE;
-    if (json_error_code(jerr) == json_error_out_of_memory)
-        return velstatus__error_nomem(d->err);
-#endif
-    if (off > d->len)
-        off = d->len;
-    pos_of(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "%s (line %u, column %u): %s", what,
-                                    (unsigned)line, (unsigned)col, jerr->text);
-}
-
 static velstatus_status syntax_at(dec *d, size_t off, const char *what)
 {
     uint32_t line, col;
-    pos_of(d->p, off, &line, &col);
+    velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off,
                                     "%s at line %u, column %u", what, (unsigned)line, (unsigned)col);
+}
+
+/* One record: the scanner validates it and finds its end. */
+static velstatus_status decode_one(dec *d, size_t i, size_t *end)
+{
+    velstatus__json_scan_err e;
+    char what[48];
+    d->rec_off = i;
+    if (!velstatus__json_scan(d->p + i, d->len - i, end, &e)) {
+        snprintf(what, sizeof what, "[%zu]: invalid JSON", d->idx);
+        return velstatus__json_scan_error(d->err, &e, d->p, i, what);
+    }
+    *end += i;
+    return decode_record(d, i, *end);
 }
 
 static velstatus_status decode_list(dec *d)
 {
     const char *p = d->p;
-    size_t n = d->len, i = rw_ws(p, 0, n);
+    size_t n = d->len, i = velstatus__json_ws(p, 0, n);
     if (i == n)
         return syntax_at(d, i, "empty input: expected an array of operations or null");
     if (n - i >= 4 && memcmp(p + i, "null", 4) == 0) {
-        i = rw_ws(p, i + 4, n);
+        i = velstatus__json_ws(p, i + 4, n);
         if (i != n)
             return syntax_at(d, i, "unexpected text after null");
         d->l->is_null = 1;
@@ -645,41 +556,30 @@ static velstatus_status decode_list(dec *d)
     }
     if (p[i] != '[')
         return syntax_at(d, i, "expected '[' (an array of operations) or null");
-    i = rw_ws(p, i + 1, n);
+    i = velstatus__json_ws(p, i + 1, n);
     if (i < n && p[i] == ']') {
-        i = rw_ws(p, i + 1, n);
+        i = velstatus__json_ws(p, i + 1, n);
         return i == n ? VELSTATUS_OK : syntax_at(d, i, "unexpected text after the array");
     }
     for (d->idx = 0;; d->idx++) {
-        json_error_t jerr;
-        json_t *rec;
         velstatus_status st;
         size_t end;
         if (i >= n)
             return syntax_at(d, i, "unexpected end of input inside the array");
-        d->rec_off = i;
-        rec = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-        if (rec == NULL) {
-            char what[48];
-            snprintf(what, sizeof what, "[%zu]: invalid JSON", d->idx);
-            return jansson_fail(d, &jerr, i, what);
-        }
-        end = i + (size_t)jerr.position;
-        st = decode_record(d, rec, i, end);
-        json_decref(rec);
+        st = decode_one(d, i, &end);
         if (st != VELSTATUS_OK)
             return st;
-        if (d->idx == SIZE_MAX - 1)
-            return syntax_at(d, end, "too many records");
-        i = rw_ws(p, end, n);
+        i = velstatus__json_ws(p, end, n);
         if (i < n && p[i] == ',') {
-            i = rw_ws(p, i + 1, n);
+            i = velstatus__json_ws(p, i + 1, n);
             continue;
         }
         if (i < n && p[i] == ']') {
-            i = rw_ws(p, i + 1, n);
+            i = velstatus__json_ws(p, i + 1, n);
             return i == n ? VELSTATUS_OK : syntax_at(d, i, "unexpected text after the array");
         }
+        if (i < n && p[i] == '\0')
+            return syntax_at(d, i, "raw NUL byte outside a string");
         return syntax_at(d, i, i < n ? "expected ',' or ']' after a record" : "unexpected end of input inside the array");
     }
 }
@@ -700,9 +600,11 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
     d.err = err;
     d.p = p != NULL ? p : "";
     d.len = len;
-    velstatus__buf_init(&d.tmp, ctx);
+    velstatus__buf_init(&d.kbuf, ctx);
+    velstatus__buf_init(&d.vbuf, ctx);
     st = decode_list(&d);
-    velstatus__buf_reset(&d.tmp);
+    velstatus__buf_reset(&d.kbuf);
+    velstatus__buf_reset(&d.vbuf);
     velstatus__free(ctx, d.unk);
     if (st != VELSTATUS_OK) {
         velstatus_oplist_free(d.l);
@@ -746,7 +648,7 @@ static void put_unknown(velstatus__buf *b, const velstatus_op *op, uint32_t leve
         first = 0;
         put_str(b, &u->key);
         velstatus__buf_putc(b, ':');
-        velstatus__buf_append(b, u->value.p, u->value.len);
+        put_raw(b, u->value.p, u->value.len);
     }
 }
 
@@ -896,205 +798,240 @@ typedef struct rdec {
     size_t off;      /* offset of the current value */
     const char *id;  /* current ID, for messages */
     size_t idlen;
+    velstatus__buf kbuf, vbuf; /* decoded keys and strings with escapes */
 } rdec;
 
-static velstatus_status rfail(rdec *d, velstatus_status code, const char *field, const char *what)
+static velstatus_status rfail(rdec *d, velstatus_status code, const char *field, size_t flen, const char *what)
 {
     uint32_t line, col;
-    int n = (int)(d->idlen > 120 ? 120 : d->idlen);
-    pos_of(d->p, d->off, &line, &col);
+    int n = (int)(d->idlen > 120 ? 120 : d->idlen), fn = (int)(flen > 120 ? 120 : flen);
+    velstatus__json_pos(d->p, d->off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)d->off,
-                                    "[\"%.*s\"]%s%s: %s (line %u, column %u)", n, d->id != NULL ? d->id : "",
-                                    field[0] ? "." : "", field, what, (unsigned)line, (unsigned)col);
+                                    "[\"%.*s\"]%s%.*s: %s (line %u, column %u)", n, d->id != NULL ? d->id : "",
+                                    flen ? "." : "", fn, field, what, (unsigned)line, (unsigned)col);
 }
 
-static velstatus_status rstr(rdec *d, const json_t *v, const char *field, const char **p, size_t *n)
+/* The text of the accepted string [vs, ve): its bytes, or decoded into buf. */
+static velstatus_status rtext(rdec *d, velstatus__buf *buf, size_t vs, size_t ve, const char **s, size_t *n)
 {
-    if (!json_is_string(v))
-        return rfail(d, VELSTATUS_E_SCHEMA, field, "must be a string");
-    if (json_string_length(v) > UINT32_MAX)
-        return rfail(d, VELSTATUS_E_RANGE, field, "string longer than 4 GiB");
-    *n = json_string_length(v);
-    *p = velstatus__oplist_pool_str(d->r->pool, json_string_value(v), *n);
+    return velstatus__json_string_text(buf, d->p, vs, ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
+}
+
+/* One member of an answer: its key, its value [vs, ve). */
+typedef struct rmember {
+    const char *key;
+    size_t klen, vs, ve;
+} rmember;
+
+static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *n)
+{
+    const char *s;
+    velstatus_status st;
+    if (d->p[m->vs] != '"')
+        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be a string");
+    st = rtext(d, &d->vbuf, m->vs, m->ve, &s, n);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (*n > UINT32_MAX)
+        return rfail(d, VELSTATUS_E_RANGE, m->key, m->klen, "string longer than 4 GiB");
+    *p = velstatus__oplist_pool_str(d->r->pool, s, *n);
     if (*p == NULL)
         return velstatus__error_nomem(d->err);
     return VELSTATUS_OK;
 }
 
-static velstatus_status rtime(rdec *d, const json_t *v, const char *field, int *has, int64_t *ns)
+static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns)
 {
     velstatus_error terr;
     velstatus_status st;
+    const char *s;
+    size_t n;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
-    if (json_is_null(v)) {
+    if (d->p[m->vs] == 'n') {
         *has = 0;
         *ns = 0;
         return VELSTATUS_OK;
     }
-    if (!json_is_string(v))
-        return rfail(d, VELSTATUS_E_SCHEMA, field, "must be an RFC 3339 time string or null");
-    st = velstatus_time_parse(ns, json_string_value(v), json_string_length(v), &terr);
+    if (d->p[m->vs] != '"')
+        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be an RFC 3339 time string or null");
+    st = rtext(d, &d->vbuf, m->vs, m->ve, &s, &n);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = velstatus_time_parse(ns, s, n, &terr);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, field, msg);
+        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, m->key, m->klen, msg);
     }
     *has = 1;
     return VELSTATUS_OK;
 }
 
-static velstatus_status r_int(rdec *d, const json_t *v, const char *field, int64_t *out)
+static velstatus_status r_int(rdec *d, const rmember *m, int64_t *out)
 {
-    if (!json_is_integer(v))
-        return rfail(d, VELSTATUS_E_SCHEMA, field, "must be an integer");
-    *out = (int64_t)json_integer_value(v);
+    char c = d->p[m->vs];
+    if ((c != '-' && (c < '0' || c > '9')) || memchr(d->p + m->vs, '.', m->ve - m->vs) ||
+        memchr(d->p + m->vs, 'e', m->ve - m->vs) || memchr(d->p + m->vs, 'E', m->ve - m->vs))
+        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be an integer");
+    *out = velstatus__json_int(d->p + m->vs, m->ve - m->vs);
     return VELSTATUS_OK;
 }
 
-static velstatus_status rentry(rdec *d, vs__report_entry *e, json_t *obj)
+static const char *const answer_keys[11] = {"completed", "err",     "nCompleted", "nTotal",      "operationUnits",
+                                            "description", "started", "updated",   "error",       "lookupError",
+                                            "cancelError"};
+enum { A_COMPLETED, A_ERR, A_NCOMPLETED, A_NTOTAL, A_UNITS, A_DESC, A_STARTED, A_UPDATED, A_ERROR, A_LOOKUP, A_CANCEL };
+
+/* One known member into the entry (the key is answer_keys[k]). */
+static velstatus_status rfield(rdec *d, vs__report_entry *e, int k, const rmember *m)
 {
-    const char *key;
-    json_t *v;
-    int progress_keys = 0, error_keys = 0;
+    const char *p = NULL;
+    size_t n = 0;
     velstatus_status st = VELSTATUS_OK;
-    if (!json_is_object(obj))
-        return rfail(d, VELSTATUS_E_SCHEMA, "", "must be an object (progress, {\"error\": ...} or {\"lookupError\": ...})");
-    json_object_foreach(obj, key, v) {
-        const char *p = NULL;
-        size_t n = 0;
-        if (strcmp(key, "completed") == 0) {
-            if (!json_is_boolean(v))
-                return rfail(d, VELSTATUS_E_SCHEMA, key, "must be true or false");
-            e->p.completed = json_is_true(v);
-            progress_keys++;
-        } else if (strcmp(key, "err") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.err = p;
-            e->p.err_len = n;
-            progress_keys++;
-        } else if (strcmp(key, "nCompleted") == 0) {
-            st = r_int(d, v, key, &e->p.n_completed);
-            progress_keys++;
-        } else if (strcmp(key, "nTotal") == 0) {
-            st = r_int(d, v, key, &e->p.n_total);
-            progress_keys++;
-        } else if (strcmp(key, "operationUnits") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.operation_units = p;
-            e->p.operation_units_len = n;
-            progress_keys++;
-        } else if (strcmp(key, "description") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.description = p;
-            e->p.description_len = n;
-            progress_keys++;
-        } else if (strcmp(key, "started") == 0) {
-            st = rtime(d, v, key, &e->p.has_started, &e->p.started_ns);
-            progress_keys++;
-        } else if (strcmp(key, "updated") == 0) {
-            st = rtime(d, v, key, &e->p.has_updated, &e->p.updated_ns);
-            progress_keys++;
-        } else if (strcmp(key, "error") == 0 || strcmp(key, "lookupError") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->p.err = p;
-            e->p.err_len = n;
-            e->p.report = key[0] == 'e' ? VELSTATUS_OP_REPORT_PROGRESS_ERROR : VELSTATUS_OP_REPORT_LOOKUP_ERROR;
-            error_keys++;
-        } else if (strcmp(key, "cancelError") == 0) {
-            st = rstr(d, v, key, &p, &n);
-            e->cancel_err.p = p;
-            e->cancel_err.len = (uint32_t)n;
-            e->has_cancel_err = 1;
-        } else {
-            return rfail(d, VELSTATUS_E_SCHEMA, key,
-                         "unknown key (expected completed, err, nCompleted, nTotal, operationUnits, description, "
-                         "started, updated, error, lookupError or cancelError)");
-        }
-        if (st != VELSTATUS_OK)
-            return st;
+    switch (k) {
+    case A_COMPLETED:
+        if (d->p[m->vs] != 't' && d->p[m->vs] != 'f')
+            return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be true or false");
+        e->p.completed = d->p[m->vs] == 't';
+        return VELSTATUS_OK;
+    case A_NCOMPLETED: return r_int(d, m, &e->p.n_completed);
+    case A_NTOTAL: return r_int(d, m, &e->p.n_total);
+    case A_STARTED: return rtime(d, m, &e->p.has_started, &e->p.started_ns);
+    case A_UPDATED: return rtime(d, m, &e->p.has_updated, &e->p.updated_ns);
+    default: st = rstr(d, m, &p, &n); break;
     }
-    if (error_keys > 1)
-        return rfail(d, VELSTATUS_E_SCHEMA, "", "error and lookupError cannot both be given");
-    if (error_keys && progress_keys)
-        return rfail(d, VELSTATUS_E_SCHEMA, "", "error or lookupError cannot be mixed with progress fields");
+    if (st != VELSTATUS_OK)
+        return st;
+    if (k == A_UNITS) {
+        e->p.operation_units = p;
+        e->p.operation_units_len = n;
+    } else if (k == A_DESC) {
+        e->p.description = p;
+        e->p.description_len = n;
+    } else if (k == A_CANCEL) {
+        e->cancel_err.p = p;
+        e->cancel_err.len = (uint32_t)n;
+        e->has_cancel_err = 1;
+    } else {
+        e->p.err = p;
+        e->p.err_len = n;
+        if (k != A_ERR)
+            e->p.report = k == A_ERROR ? VELSTATUS_OP_REPORT_PROGRESS_ERROR : VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+    }
     return VELSTATUS_OK;
 }
 
 static velstatus_status rsyntax(rdec *d, size_t off, const char *what)
 {
     uint32_t line, col;
-    pos_of(d->p, off, &line, &col);
+    velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off, "%s at line %u, column %u",
                                     what, (unsigned)line, (unsigned)col);
 }
 
-static velstatus_status rjansson(rdec *d, const json_error_t *jerr, size_t base)
+/* An answer object: known keys only, each at most once (our own format, so strict). */
+static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t ve)
 {
-    size_t off = base + (size_t)jerr->position;
-    uint32_t line, col;
-    velstatus_status code = VELSTATUS_E_PARSE;
-    if (json_error_code(jerr) == json_error_out_of_memory)
+    velstatus__json_iter it;
+    rmember m;
+    size_t ks, ke;
+    unsigned seen = 0;
+    int progress_keys = 0, error_keys = 0;
+    if (d->p[vs] != '{')
+        return rfail(d, VELSTATUS_E_SCHEMA, "", 0,
+                     "must be an object (progress, {\"error\": ...} or {\"lookupError\": ...})");
+    velstatus__json_iter_init(&it, d->p, vs, ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &m.vs, &m.ve)) {
+        int k = 0;
+        velstatus_status st = rtext(d, &d->kbuf, ks, ke, &m.key, &m.klen);
+        if (st != VELSTATUS_OK)
+            return st;
+        while (k < 11 && !(strlen(answer_keys[k]) == m.klen && memcmp(answer_keys[k], m.key, m.klen) == 0))
+            k++;
+        if (k == 11)
+            return rfail(d, VELSTATUS_E_SCHEMA, m.key, m.klen,
+                         "unknown key (expected completed, err, nCompleted, nTotal, operationUnits, description, "
+                         "started, updated, error, lookupError or cancelError)");
+        if (seen & (1u << k))
+            return rsyntax(d, ks, "duplicate key in a progress object");
+        seen |= 1u << k;
+        if (k == A_ERROR || k == A_LOOKUP)
+            error_keys++;
+        else if (k != A_CANCEL)
+            progress_keys++;
+        st = rfield(d, e, k, &m);
+        if (st != VELSTATUS_OK)
+            return st;
+    }
+    if (error_keys > 1)
+        return rfail(d, VELSTATUS_E_SCHEMA, "", 0, "error and lookupError cannot both be given");
+    if (error_keys && progress_keys)
+        return rfail(d, VELSTATUS_E_SCHEMA, "", 0, "error or lookupError cannot be mixed with progress fields");
+    return VELSTATUS_OK;
+}
+
+/* The scanner validates the value at p[i] and finds its end. */
+static velstatus_status rscan(rdec *d, size_t i, size_t *end)
+{
+    velstatus__json_scan_err e;
+    if (!velstatus__json_scan(d->p + i, d->len - i, end, &e))
+        return velstatus__json_scan_error(d->err, &e, d->p, i, "invalid JSON");
+    *end += i;
+    return VELSTATUS_OK;
+}
+
+/* "id": {answer} at p[i]; *next is just past it. */
+static velstatus_status rmember_at(rdec *d, size_t i, size_t *next)
+{
+    const char *p = d->p, *id, *s;
+    size_t n = d->len, kend, vend, slen;
+    vs__report_entry *e;
+    velstatus_status st = rscan(d, i, &kend);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = rtext(d, &d->vbuf, i, kend, &s, &slen);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (slen > UINT32_MAX)
+        return rsyntax(d, i, "operation ID longer than 4 GiB");
+    e = velstatus__reports_push(d->r);
+    id = e != NULL ? velstatus__oplist_pool_str(d->r->pool, s, slen) : NULL;
+    if (id == NULL)
         return velstatus__error_nomem(d->err);
-    if (json_error_code(jerr) == json_error_numeric_overflow)
-        code = VELSTATUS_E_RANGE;
-    if (off > d->len)
-        off = d->len;
-    pos_of(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "invalid JSON (line %u, column %u): %s",
-                                    (unsigned)line, (unsigned)col, jerr->text);
+    e->id.p = id;
+    e->id.len = (uint32_t)slen;
+    d->id = e->id.p;
+    d->idlen = e->id.len;
+    i = velstatus__json_ws(p, kend, n);
+    if (i >= n || p[i] != ':')
+        return rsyntax(d, i, "expected ':' after an operation ID");
+    i = velstatus__json_ws(p, i + 1, n);
+    d->off = i;
+    st = rscan(d, i, &vend);
+    if (st == VELSTATUS_OK)
+        st = rentry(d, e, i, vend);
+    *next = vend;
+    return st;
 }
 
 static velstatus_status rdecode(rdec *d)
 {
     const char *p = d->p;
-    size_t n = d->len, i = rw_ws(p, 0, n);
+    size_t n = d->len, i = velstatus__json_ws(p, 0, n);
     if (i >= n || p[i] != '{')
         return rsyntax(d, i, "expected '{' (an object mapping operation IDs to progress)");
-    i = rw_ws(p, i + 1, n);
+    i = velstatus__json_ws(p, i + 1, n);
     if (i < n && p[i] == '}')
         goto end;
     for (;;) {
-        json_error_t jerr;
-        json_t *k, *v;
-        size_t kend;
-        vs__report_entry *e;
         velstatus_status st;
-        const char *id;
         if (i >= n || p[i] != '"')
             return rsyntax(d, i, "expected an operation ID (a string)");
-        kend = rw_str_end(p, i, n);
-        k = json_loadb(p + i, kend - i, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-        if (k == NULL)
-            return rjansson(d, &jerr, i);
-        if (json_string_length(k) > UINT32_MAX) {
-            json_decref(k);
-            return rsyntax(d, i, "operation ID longer than 4 GiB");
-        }
-        e = velstatus__reports_push(d->r);
-        id = e != NULL ? velstatus__oplist_pool_str(d->r->pool, json_string_value(k), json_string_length(k)) : NULL;
-        if (id == NULL) {
-            json_decref(k);
-            return velstatus__error_nomem(d->err);
-        }
-        e->id.p = id;
-        e->id.len = (uint32_t)json_string_length(k);
-        json_decref(k);
-        d->id = e->id.p;
-        d->idlen = e->id.len;
-        i = rw_ws(p, kend, n);
-        if (i >= n || p[i] != ':')
-            return rsyntax(d, i, "expected ':' after an operation ID");
-        i = rw_ws(p, i + 1, n);
-        d->off = i;
-        v = json_loadb(p + i, n - i, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-        if (v == NULL)
-            return rjansson(d, &jerr, i);
-        st = rentry(d, e, v);
-        json_decref(v);
+        st = rmember_at(d, i, &i);
         if (st != VELSTATUS_OK)
             return st;
-        i = rw_ws(p, i + (size_t)jerr.position, n);
+        i = velstatus__json_ws(p, i, n);
         if (i < n && p[i] == ',') {
-            i = rw_ws(p, i + 1, n);
+            i = velstatus__json_ws(p, i + 1, n);
             continue;
         }
         if (i < n && p[i] == '}')
@@ -1102,7 +1039,7 @@ static velstatus_status rdecode(rdec *d)
         return rsyntax(d, i, "expected ',' or '}'");
     }
 end:
-    i = rw_ws(p, i + 1, n);
+    i = velstatus__json_ws(p, i + 1, n);
     if (i != n)
         return rsyntax(d, i, "unexpected text after the object");
     return velstatus__reports_finish(d->r, d->err);
@@ -1124,7 +1061,11 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
     d.err = err;
     d.p = p != NULL ? p : "";
     d.len = len;
+    velstatus__buf_init(&d.kbuf, ctx);
+    velstatus__buf_init(&d.vbuf, ctx);
     st = rdecode(&d);
+    velstatus__buf_reset(&d.kbuf);
+    velstatus__buf_reset(&d.vbuf);
     if (st != VELSTATUS_OK) {
         velstatus_op_reports_free(d.r);
         return st;

@@ -273,6 +273,13 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
 #undef VS_BAD
 
     secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec - off;
+    if (secs == VS_MIN_SEC && nsec == 0) {
+        /* The earliest second, written whole: what velstatus_time_format()
+         * writes for every instant in it (it floors). Saturate, so that what
+         * the library writes it reads back. */
+        *out_ns = INT64_MIN;
+        return VELSTATUS_OK;
+    }
     if (secs < VS_MIN_SEC || secs > VS_MAX_SEC || (secs == VS_MIN_SEC && nsec < VS_MIN_NSEC) ||
         (secs == VS_MAX_SEC && nsec > VS_MAX_NSEC)) {
         char q[VS_QUOTE_BUF];

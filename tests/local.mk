@@ -52,3 +52,16 @@ VALGRIND_SUPPRESSIONS_FILES = $(top_srcdir)/tests/valgrind.supp
 VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes \
 	--error-exitcode=1 --show-leak-kinds=definite,indirect
 EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
+
+# The decoders of untrusted JSON: the scanner and the issue-10 regressions.
+VS_CHECK_PROGS += tests/check_json_decode
+VS_SH_TESTS += tests/cli-json-decode.sh
+tests_check_json_decode_SOURCES = tests/check_json_decode.c $(VS_TEST_COMMON)
+tests_check_json_decode_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_json_decode_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_json_decode_LDADD = $(VS_TEST_LDADD)
+VS_CHECK_PROGS += tests/check_json_oom
+tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
+tests_check_json_oom_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_json_oom_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_json_oom_LDADD = $(VS_TEST_LDADD)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -16,29 +15,6 @@ import (
 	"time"
 )
 
-// cliPath is the velstatus tool that make check builds ($VELSTATUS).
-func cliPath(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("VELSTATUS")
-	if p == "" {
-		t.Fatal("VELSTATUS is not set: run through make check (or set it to the built tools/velstatus)")
-	}
-	return p
-}
-
-// runCLI runs the CLI and returns its stdout (without the final newline).
-func runCLI(t *testing.T, args ...string) []byte {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(cliPath(t), args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("velstatus %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return bytes.TrimSuffix(stdout.Bytes(), []byte("\n"))
-}
-
-// bslExamples lists the bundled examples (examples/bsl/*.json).
 func bslExamples(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "bsl", "*.json"))
@@ -157,20 +133,15 @@ func TestServerStatusMatchesCLI(t *testing.T) {
 // Inputs the bundled examples do not cover, each against the CLI with and
 // without --three-state.
 func TestServerStatusMatchesCLISynthetic(t *testing.T) {
-	inputs := map[string]string{
-		"all-unavailable": `[{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Unavailable"}},
-			{"metadata":{"name":"b"},"status":{"phase":"Unavailable"}}]`,
-		"readonly-default": `{"items":[{"metadata":{"name":"a"},"spec":{"default":true,"accessMode":"ReadOnly"},
-			"status":{"phase":"Available","lastValidationTime":"2026-11-30T12:59:00Z"}}]}`,
-		"unknown-phase": `[{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"available"}}]`,
-		"one-bsl":       `{"metadata":{"name":"solo"},"spec":{"default":true},"status":{"phase":"Available"}}`,
+	files, err := filepath.Glob(filepath.Join("..", "..", "tests", "data", "cli-golden", "inputs", "bsl-*.json"))
+	if err != nil || len(files) != 4 {
+		t.Fatalf("tests/data/cli-golden/inputs/bsl-*.json: %d files (%v)", len(files), err)
 	}
-	dir := t.TempDir()
-	for name, text := range inputs {
-		f := filepath.Join(dir, name+".json")
-		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
+	inputs := map[string]string{}
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "bsl-"), ".json")
+		text := string(mustRead(t, f))
+		inputs[name] = text
 		for _, three := range []bool{false, true} {
 			v, err := ServerStatus([]byte(text), Options{ThreeState: three})
 			if err != nil {

@@ -56,7 +56,13 @@ enum {
  * problem, `err->line` is 1 and `err->column` is offset + 1; the message
  * quotes the input, says what was expected and names the byte. A date that
  * does not exist (2023-02-29) is a parse error; a real instant outside the
- * int64 range is ::VELSTATUS_E_RANGE. *out_ns is written only on success.
+ * int64 range is ::VELSTATUS_E_RANGE, with one exception that saturates:
+ * the earliest second written whole, `1677-09-21T00:12:43Z` (with no
+ * fraction, or a zero one, at any offset), reads as INT64_MIN, the first
+ * instant of that second that int64 holds. velstatus_time_format() floors
+ * to the second, so it writes that text for every instant from INT64_MIN to
+ * 0.145 s later; without the exception the library would write a time it
+ * cannot read back. *out_ns is written only on success.
  * @param[out] out_ns The instant, in nanoseconds since the epoch (UTC).
  * @param[in] s The text (need not be NUL-terminated).
  * @param[in] len Its length in bytes.

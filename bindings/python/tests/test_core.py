@@ -9,6 +9,7 @@ import pytest
 
 import velstatus as vs
 from velstatus import ffi, lib
+from velstatus._enums import CEnum
 
 UTC = datetime.timezone.utc
 
@@ -303,13 +304,66 @@ def test_callbacks_cdef_declares_only_trampolines(srcdir):
         assert hasattr(lib, name)
 
 
-def test_every_library_function_is_in_the_module():
-    """The cdef is the preprocessed header: every VELSTATUS_API function is there."""
-    with open(os.path.join(os.environ["VS_BUILDDIR"], "bindings", "python", "velstatus.cdef"),
-              encoding="utf-8") as f:
-        cdef = f.read()
+def test_every_library_function_is_in_the_module(srcdir):
+    """Every VELSTATUS_API function the source tree's headers declare is in the module."""
+    import glob
     import re
-    names = set(re.findall(r"\b(velstatus_[a-z0-9_]+)\s*\(", cdef))
+    names = set()
+    for path in glob.glob(os.path.join(srcdir, "include", "velstatus", "*.h*")):
+        with open(path, encoding="utf-8") as f:
+            names.update(re.findall(r"VELSTATUS_API[^;(]*?\b(velstatus_[a-z0-9_]+)\s*\(", f.read(), flags=re.S))
     assert len(names) > 150
     for name in names:
         assert callable(getattr(lib, name)), name
+
+
+ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_phase", "VELSTATUS_PHASE_"),
+         ("Preset", "velstatus_preset", "VELSTATUS_PRESET_"),
+         ("RestartAction", "velstatus_restart_action", "VELSTATUS_RESTART_"), ("Status", "velstatus_status", "VELSTATUS_"),
+         ("OpPhase", "velstatus_op_phase", "VELSTATUS_OP_PHASE_"),
+         ("OpReport", "velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),
+         ("OpStepFlag", "velstatus_op_step_flag", "VELSTATUS_OP_STEP_"), ("BslState", "velstatus_bsl_state", "VELSTATUS_BSL_"),
+         ("PersistAction", "velstatus_persist_action", "VELSTATUS_PERSIST_"),
+         ("ProgressFlag", "velstatus_progress_flag", "VELSTATUS_PROGRESS_F_"),
+         ("ServerStatus", "velstatus_server_status", "VELSTATUS_SERVER_"),
+         ("ServerReason", "velstatus_server_reason", "VELSTATUS_SERVER_REASON_"),
+         ("BslAccess", "velstatus_bsl_access", "VELSTATUS_BSL_"), ("RetryClass", "velstatus_retry_class", "VELSTATUS_RETRY_CLASS_"),
+         ("RetryOutcome", "velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_"),
+         ("BackoffKind", "velstatus_backoff_kind", "VELSTATUS_BACKOFF_")]
+
+
+@pytest.mark.parametrize("name,ctype,prefix", ENUMS)
+def test_declared_enums_match_the_header(name, ctype, prefix):
+    """The members written out in Python are the C enum's, with its C values."""
+    cls = getattr(vs, name)
+    elements = {cname[len(prefix):]: value for value, cname in ffi.typeof(ctype).elements.items()}
+    assert set(cls.__members__) == set(elements), name
+    for member_name, value in elements.items():
+        member = cls[member_name]
+        assert (member.c if isinstance(member, CEnum) else int(member)) == value, (name, member_name)
+        if isinstance(member, CEnum):
+            assert cls.from_c(value) is member and cls(member.value) is member
+
+
+def test_every_public_enum_is_declared():
+    import enum
+    public = {n for n in vs.__all__ if isinstance(getattr(vs, n), type) and issubclass(getattr(vs, n), enum.Enum)}
+    assert public - {"CEnum"} == {n for n, _, _ in ENUMS}
+
+
+def test_c_enum_rejects_a_declaration_that_drifted():
+    from velstatus._enums import c_enum
+    bind = c_enum("velstatus_kind", "VELSTATUS_KIND_", lib.velstatus_kind_to_string)
+    with pytest.raises(ImportError, match="RESTORE"):
+        class Missing(CEnum):
+            BACKUP = "backup"
+        bind(Missing)
+    with pytest.raises(ImportError, match="Kind2.BACKUP is 'Backup'"):
+        class Kind2(CEnum):
+            BACKUP = "Backup"
+            RESTORE = "restore"
+        bind(Kind2)
+    with pytest.raises(ImportError, match="Codes.OK is 3"):
+        import enum
+        codes = enum.IntEnum("Codes", {**{m.name: int(m) for m in vs.Status}, "OK": 3})
+        c_enum("velstatus_status", "VELSTATUS_")(codes)

@@ -3,7 +3,6 @@ Python plugin callbacks (compared with the CLI), progress and describe."""
 
 import json
 import os
-import subprocess
 
 import pytest
 
@@ -50,10 +49,8 @@ CASES = [("backup", "2024-05-01T10:30:00Z", "WaitingForPluginOperations", "harde
 def test_reconcile_with_python_callbacks_matches_cli(srcdir, cli, kind, now, phase, policy):
     ops_path = os.path.join(srcdir, "examples", "operations", "%s-itemoperations.json" % kind)
     prog_path = os.path.join(srcdir, "examples", "operations", "%s-progress.json" % kind)
-    want = json.loads(subprocess.run(
-        [cli, "operations", "reconcile", "--kind", kind, "--phase", phase, "--now", now, "--timeout", "4h",
-         "--policy", policy, "--progress", prog_path, "-o", "json", ops_path],
-        check=True, stdout=subprocess.PIPE).stdout)
+    want = json.loads(cli("operations", "reconcile", "--kind", kind, "--phase", phase, "--now", now, "--timeout", "4h",
+                          "--policy", policy, "--progress", prog_path, "-o", "json", ops_path))
     with open(prog_path, encoding="utf-8") as f:
         progress, cancel = plugin_from_reports(json.load(f))
     with open(ops_path, encoding="utf-8") as f:
@@ -261,10 +258,8 @@ def test_wrap_error():
 def test_progress_report_matches_cli(srcdir, cli):
     for kind, now in (("backup", NOW), ("restore", "2024-05-02T08:05:00Z")):
         path = os.path.join(srcdir, "examples", "operations", "%s-itemoperations.json" % kind)
-        want = subprocess.run([cli, "progress", "--kind", kind, "--now", now, "-o", "json", path], check=True,
-                              stdout=subprocess.PIPE).stdout.decode().rstrip("\n")
-        text = subprocess.run([cli, "progress", "--kind", kind, "--now", now, path], check=True,
-                              stdout=subprocess.PIPE).stdout.decode().rstrip("\n")
+        want = cli("progress", "--kind", kind, "--now", now, "-o", "json", path).decode().rstrip("\n")
+        text = cli("progress", "--kind", kind, "--now", now, path).decode().rstrip("\n")
         with open(path, encoding="utf-8") as f:
             rep = vs.OpList.from_json(f.read(), kind).progress(now)
         assert rep.json == want and rep.summary == text

@@ -3,7 +3,6 @@
 import glob
 import json
 import os
-import subprocess
 import threading
 
 import pytest
@@ -18,8 +17,7 @@ def examples(srcdir):
 
 
 def cli_json(cli, path, *args):
-    out = subprocess.run([cli, "server-status", "-o", "json", *args, path], check=True,
-                         stdout=subprocess.PIPE).stdout
+    out = cli("server-status", "-o", "json", *args, path)
     return out.decode("utf-8").rstrip("\n")
 
 
@@ -50,8 +48,7 @@ def test_examples_match_cli_text_and_dicts(srcdir, cli):
             d["counts"][k] for k in ("available", "unavailable", "pending", "total"))
         assert v.default == d["default"] and v.message == d["message"]
         assert {k: list(n) for k, n in v.bsls.items()} == d["bsls"]
-        text_line = subprocess.run([cli, "server-status", path], check=True,
-                                   stdout=subprocess.PIPE).stdout.decode().rstrip("\n")
+        text_line = cli("server-status", path).decode().rstrip("\n")
         assert str(v) == text_line
 
 

@@ -12,6 +12,7 @@ outer call like any other exception raised by a callback.
 """
 
 import threading
+from typing import Optional
 
 from ._errors import StateError, check, error_from, new_error
 from ._ffi import ffi, lib
@@ -51,7 +52,7 @@ class Context(_Closeable):
 
     __slots__ = ("_ptr", "_lock", "_owner", "_refs", "_closed", "_pending", "_allocator", "__weakref__")
 
-    def __init__(self, allocator=None):
+    def __init__(self, allocator: Optional["DebugAllocator"] = None) -> None:
         """``allocator``: None for the C library's malloc, or a DebugAllocator."""
         self._ptr = None
         self._allocator = allocator
@@ -73,7 +74,7 @@ class Context(_Closeable):
         self._closed = False
 
     # -- lifetime -----------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         """Releases this Context's hold on the C context (idempotent).
 
         Calls through this Context afterwards raise StateError; objects made
@@ -84,12 +85,12 @@ class Context(_Closeable):
             self._release()
 
     @property
-    def allocator(self):
+    def allocator(self) -> Optional["DebugAllocator"]:
         """The DebugAllocator given at creation, or None."""
         return self._allocator
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """True after close()."""
         return self._closed
 
@@ -253,7 +254,7 @@ class DebugAllocator(_Host):
 
     __slots__ = ("blocks", "calls", "fail_at", "_c")
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.blocks = {}
         self.calls = 0
@@ -261,7 +262,7 @@ class DebugAllocator(_Host):
         self._c = None
 
     @property
-    def live(self):
+    def live(self) -> int:
         return len(self.blocks)
 
     def _vtable(self):

@@ -2,10 +2,19 @@
 
 import collections
 import datetime
+from typing import Any, Dict, Tuple, Union
 
 from ._enums import Kind, Phase, Preset, RestartAction
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
+
+# What the functions accept for an instant, a duration, a kind, a phase and a
+# policy (see time_ns(), duration_ns(), Kind.coerce(), Phase.parse(), policy_ptr()).
+TimeLike = Union[int, str, datetime.datetime]
+DurationLike = Union[int, str, datetime.timedelta]
+KindLike = Union[Kind, str, int]
+PhaseLike = Union[Phase, str]
+PolicyLike = Union["Policy", Preset, str, None]
 
 __all__ = ["version", "version_info", "parse_time", "format_time", "format_time_go",
            "parse_duration", "format_duration", "time_ns", "duration_ns", "Policy",
@@ -14,12 +23,12 @@ __all__ = ["version", "version_info", "parse_time", "format_time", "format_time_
 
 # -- version -----------------------------------------------------------------
 
-def version():
+def version() -> str:
     """The library's version string, e.g. ``"0.1.0"`` (velstatus_version_string)."""
     return ffi.string(lib.velstatus_version_string()).decode("ascii")
 
 
-def version_info():
+def version_info() -> Tuple[int, int, int]:
     """The library's version as ``(major, minor, patch)`` (velstatus_version_number)."""
     n = int(lib.velstatus_version_number())
     return (n >> 16, (n >> 8) & 0xFF, n & 0xFF)
@@ -38,7 +47,7 @@ def _text(value, what):
     raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
 
 
-def parse_time(text):
+def parse_time(text: str) -> int:
     """Parses an RFC 3339 timestamp as Go's time.Parse(RFC3339Nano) does.
 
     Returns nanoseconds since the Unix epoch (int). Raises ParseError (with
@@ -51,7 +60,7 @@ def parse_time(text):
     return int(out[0])
 
 
-def format_time(ns, fraction=True):
+def format_time(ns: int, fraction: bool = True) -> str:
     """Formats an instant (ns since the epoch) as RFC 3339 UTC.
 
     ``fraction=True`` prints Go's RFC3339Nano (trailing zeros dropped);
@@ -63,7 +72,7 @@ def format_time(ns, fraction=True):
     return ffi.string(buf).decode("ascii")
 
 
-def format_time_go(ns):
+def format_time_go(ns: int) -> str:
     """Formats an instant as Go's time.Time.String() does in UTC."""
     buf = ffi.new("char[]", lib.VELSTATUS_TIME_BUFSIZE)
     err = new_error()
@@ -71,7 +80,7 @@ def format_time_go(ns):
     return ffi.string(buf).decode("ascii")
 
 
-def parse_duration(text):
+def parse_duration(text: str) -> int:
     """Parses a Go duration (``"4h0m0s"``, ``"1.5s"``) into nanoseconds, as time.ParseDuration."""
     raw = _text(text, "text")
     out = ffi.new("int64_t *")
@@ -80,7 +89,7 @@ def parse_duration(text):
     return int(out[0])
 
 
-def format_duration(ns):
+def format_duration(ns: int) -> str:
     """Formats nanoseconds as Go's time.Duration.String() does (``"4h0m0s"``)."""
     buf = ffi.new("char[]", lib.VELSTATUS_DURATION_BUFSIZE)
     err = new_error()
@@ -94,7 +103,7 @@ def _int64(value, what):
     return value
 
 
-def time_ns(value):
+def time_ns(value: TimeLike) -> int:
     """An instant as int64 nanoseconds since the epoch.
 
     Accepts an int (nanoseconds), an RFC 3339 str, or a timezone-aware
@@ -114,7 +123,7 @@ def time_ns(value):
     raise TypeError("an instant must be int ns, str or datetime, not %s" % type(value).__name__)
 
 
-def duration_ns(value):
+def duration_ns(value: DurationLike) -> int:
     """A duration as int64 nanoseconds: an int (ns), a Go duration str, or a timedelta."""
     if isinstance(value, bool):
         raise TypeError("a duration cannot be a bool")
@@ -156,7 +165,7 @@ class Policy:
     __slots__ = ("_c",)
     KNOBS = tuple(_knobs())
 
-    def __init__(self, preset=Preset.HARDENED, **knobs):
+    def __init__(self, preset: Union[Preset, str] = Preset.HARDENED, **knobs: Any) -> None:
         c = ffi.new("velstatus_policy *")
         err = new_error()
         check(lib.velstatus_policy_preset(c, Preset.coerce(preset).c, err), err)
@@ -165,17 +174,17 @@ class Policy:
             setattr(self, name, value)
 
     @classmethod
-    def velero(cls, **knobs):
+    def velero(cls, **knobs: Any) -> "Policy":
         """Velero HEAD's behaviour, quirk for quirk (velstatus_policy_velero)."""
         return cls(Preset.VELERO, **knobs)
 
     @classmethod
-    def hardened(cls, **knobs):
+    def hardened(cls, **knobs: Any) -> "Policy":
         """The recommended default for new hosts (velstatus_policy_hardened)."""
         return cls(Preset.HARDENED, **knobs)
 
     @property
-    def preset(self):
+    def preset(self) -> Preset:
         """The preset this policy was made from (informational)."""
         return Preset.from_c(self._c.preset)
 
@@ -198,13 +207,13 @@ class Policy:
             value = duration_ns(value)
         setattr(self._c, name, value)
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[str, Any]:
         """Every knob by name, plus "preset"."""
         d = {"preset": str(self.preset)}
         d.update((name, getattr(self, name)) for name in self.KNOBS)
         return d
 
-    def copy(self, **knobs):
+    def copy(self, **knobs: Any) -> "Policy":
         """A copy, with ``knobs`` changed."""
         new = Policy(self.preset)
         ffi.memmove(new._c, self._c, ffi.sizeof("velstatus_policy"))
@@ -226,7 +235,7 @@ class Policy:
 _KNOB_TYPES = _knobs()
 
 
-def policy_ptr(policy):
+def policy_ptr(policy: PolicyLike) -> Any:
     """The C pointer for a Policy / Preset / preset name / None (NULL: hardened)."""
     if policy is None:
         return ffi.NULL
@@ -249,7 +258,7 @@ def _phase(value, kind):
     return Phase.parse(value, kind)
 
 
-def phase_transition(kind, from_phase, to_phase):
+def phase_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike) -> Transition:
     """Whether Velero ever moves a ``kind`` CR from one phase to another (SPEC §5.2-5.3).
 
     Phases may be Phase members or wire strings (``""`` is New). Returns a
@@ -266,14 +275,15 @@ def phase_transition(kind, from_phase, to_phase):
     return Transition(bool(legal[0]), name or None)
 
 
-def phase_after_run(kind, fatal=False, errors_logged=0, in_progress=False):
+def phase_after_run(kind: KindLike, fatal: bool = False, errors_logged: int = 0,
+                    in_progress: bool = False) -> Phase:
     """The phase after the main backup or restore run (SPEC §2.7)."""
     kind = Kind.coerce(kind)
     return Phase.from_c(lib.velstatus_phase_after_run(kind.c, 1 if fatal else 0, int(errors_logged),
                                                       1 if in_progress else 0))
 
 
-def phase_on_restart(kind, phase, policy=None):
+def phase_on_restart(kind: KindLike, phase: PhaseLike, policy: PolicyLike = None) -> Restart:
     """What the server does at restart with a CR in ``phase``: a Restart(action, next)."""
     kind = Kind.coerce(kind)
     ph = _phase(phase, kind)

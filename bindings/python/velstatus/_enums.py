@@ -1,131 +1,178 @@
-"""Python enums generated from the C enums: no second table.
+"""Python enums of the C enums, written out so that IDEs and type checkers see
+their members, and checked at import against the header the module was
+compiled against (the ``c_enum`` decorator): a drift is an ImportError.
 
-Members and their order come from the cdef (``ffi.typeof(...).elements``,
-i.e. the real header); each member's value is the wire string the C
-``*_to_string`` function returns, so ``str(Phase.COMPLETED) == "Completed"``
+Each member's value is the wire string the C ``*_to_string`` function
+returns, so ``str(Phase.COMPLETED) == "Completed"``
 and ``Phase("Completed") is Phase.COMPLETED``. The C integer of a member is
 ``member.c``. Members are also ``str`` (a str-mixin enum), so they compare
 equal to their wire strings: ``Phase.COMPLETED == "Completed"``.
 """
 
 import enum
+from typing import Any, Callable, Optional, Type, TypeVar, Union
 
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 
 __all__ = ["CEnum", "Kind", "Phase", "Preset", "RestartAction", "Status"]
 
+_E = TypeVar("_E", bound=enum.Enum)
 
-class CEnum(enum.Enum):
+
+class CEnum(str, enum.Enum):
     """Base of the enums backed by a C enum and its to_string function."""
 
-    def __str__(self):
-        return self.value
+    def __str__(self) -> str:
+        return str(self.value)
 
     @property
-    def c(self):
+    def c(self) -> int:
         """The C enum value."""
-        return type(self)._c_of[self]
+        return type(self)._c_of[self]  # type: ignore[attr-defined, no-any-return]
 
     @classmethod
-    def from_c(cls, value):
+    def from_c(cls: Type[_E], value: int) -> _E:
         """The member for a C enum value (ValueError for an unknown one)."""
         try:
-            return cls._by_c[int(value)]
+            return cls._by_c[int(value)]  # type: ignore[attr-defined, no-any-return]
         except KeyError:
             raise ValueError("%r is not a C value of %s" % (value, cls.__name__)) from None
 
     @classmethod
-    def coerce(cls, value):
+    def coerce(cls: Type[_E], value: Union[_E, str, int]) -> _E:
         """A member from a member, its wire string, or its C value."""
         if isinstance(value, cls):
             return value
         if isinstance(value, str):
             return cls(value)
         if isinstance(value, int) and not isinstance(value, bool):
-            return cls.from_c(value)
+            return cls.from_c(value)  # type: ignore[attr-defined, no-any-return]
         raise TypeError("expected %s, str or int, got %s" % (cls.__name__, type(value).__name__))
 
 
-def c_enum(name, ctype, prefix, to_string, doc, null_value=None):
-    """Builds a CEnum subclass from the C enum ``ctype``.
+def c_enum(ctype: str, prefix: str, to_string: Optional[Callable[[int], Any]] = None,
+           null_value: Optional[str] = None) -> Callable[[Type[_E]], Type[_E]]:
+    """Class decorator: checks an enum declared in Python against the C enum ``ctype``.
 
-    ``null_value``: the value for a member whose to_string gives NULL (a
-    sentinel such as "unknown"); without it such a member is an error.
+    The members are written out in the class (so that IDEs and type checkers
+    see them); at import the decorator compares them with the header the
+    module was compiled against (``ffi.typeof(ctype).elements``): the same
+    names after ``prefix``, and, for a CEnum, values equal to what the C
+    ``to_string`` returns (``null_value`` where it returns NULL, e.g. the
+    "unknown" sentinel), for an IntEnum/IntFlag the C integers. A mismatch is an
+    ImportError, never a silently wrong enum. A CEnum member's C value is
+    ``member.c``.
     """
-    elements = ffi.typeof(ctype).elements  # {int value: "VELSTATUS_..."}
-    items, cvals = [], []
-    for value in sorted(elements):
-        cname = elements[value]
-        text = to_string(value)
-        if text == ffi.NULL:
-            if null_value is None:  # pragma: no cover - a header/library mismatch
-                raise ImportError("velstatus: %s has no string for %s" % (ctype, cname))
-            items.append((cname[len(prefix):], null_value))
-        else:
-            items.append((cname[len(prefix):], ffi.string(text).decode("utf-8")))
-        cvals.append(value)
-    cls = CEnum(name, items, module=__name__.rpartition(".")[0], qualname=name, type=str)
-    cls.__doc__ = doc
-    cls._c_of = {member: value for member, value in zip(cls, cvals)}
-    cls._by_c = {value: member for member, value in cls._c_of.items()}
-    return cls
+    def bind(cls: Type[_E]) -> Type[_E]:
+        by_name = {cname[len(prefix):]: value for value, cname in ffi.typeof(ctype).elements.items()
+                   if cname.startswith(prefix)}
+        names = list(cls.__members__)
+        if sorted(names) != sorted(by_name):
+            raise ImportError("velstatus: %s declares %s but %s has %s" % (
+                cls.__name__, sorted(names), ctype, sorted(by_name)))
+        for name, member in cls.__members__.items():
+            if issubclass(cls, CEnum):
+                assert to_string is not None
+                text = to_string(by_name[name])
+                want = null_value if text == ffi.NULL else ffi.string(text).decode("utf-8")
+            else:
+                want = by_name[name]
+            if member.value != want:
+                raise ImportError("velstatus: %s.%s is %r, the C library says %r" % (
+                    cls.__name__, name, member.value, want))
+        if issubclass(cls, CEnum):
+            c_of = {member: by_name[name] for name, member in cls.__members__.items()}
+            setattr(cls, "_c_of", c_of)
+            setattr(cls, "_by_c", {value: member for member, value in c_of.items()})
+        return cls
+    return bind
 
 
-Kind = c_enum("Kind", "velstatus_kind", "VELSTATUS_KIND_", lib.velstatus_kind_to_string,
-              "Which CR a phase belongs to: BACKUP (\"backup\") or RESTORE (\"restore\").")
+@c_enum("velstatus_kind", "VELSTATUS_KIND_", lib.velstatus_kind_to_string)
+class Kind(CEnum):
+    """Which CR a phase belongs to: BACKUP ("backup") or RESTORE ("restore")."""
 
-Phase = c_enum("Phase", "velstatus_phase", "VELSTATUS_PHASE_", lib.velstatus_phase_to_string,
-               "Backup and restore phases in Velero's wire spelling (SPEC-velero §5.1).")
-
-Preset = c_enum("Preset", "velstatus_preset", "VELSTATUS_PRESET_", lib.velstatus_preset_to_string,
-                "Policy presets: VELERO (Velero HEAD, quirk for quirk) and HARDENED.")
-
-RestartAction = c_enum("RestartAction", "velstatus_restart_action", "VELSTATUS_RESTART_",
-                       lib.velstatus_restart_action_to_string,
-                       "What the server does at restart with a CR in a given phase.")
+    BACKUP = "backup"
+    RESTORE = "restore"
 
 
-def _phase_parse(cls, text, kind="backup"):
-    """Parses a phase of ``kind`` as the library does ("" reads as NEW).
+@c_enum("velstatus_phase", "VELSTATUS_PHASE_", lib.velstatus_phase_to_string)
+class Phase(CEnum):
+    """Backup and restore phases in Velero's wire spelling (doc/velero-behaviour.md §5.1)."""
 
-    Raises InvalidArgument (a ValueError) for an unknown phase or one the kind
-    does not have (a restore "Queued").
-    """
-    if isinstance(text, cls):
-        if not text.valid_for(kind):
-            raise InvalidArgument("a %s has no phase %s" % (Kind.coerce(kind), text))
-        return text
-    raw = text.encode("utf-8")
-    out = ffi.new("velstatus_phase *")
-    err = new_error()
-    check(lib.velstatus_phase_from_string(out, Kind.coerce(kind).c, raw, len(raw), err), err)
-    return cls.from_c(out[0])
+    NEW = "New"
+    QUEUED = "Queued"
+    READY_TO_START = "ReadyToStart"
+    FAILED_VALIDATION = "FailedValidation"
+    IN_PROGRESS = "InProgress"
+    WAITING_FOR_PLUGIN_OPERATIONS = "WaitingForPluginOperations"
+    WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED = "WaitingForPluginOperationsPartiallyFailed"
+    FINALIZING = "Finalizing"
+    FINALIZING_PARTIALLY_FAILED = "FinalizingPartiallyFailed"
+    COMPLETED = "Completed"
+    PARTIALLY_FAILED = "PartiallyFailed"
+    FAILED = "Failed"
+    DELETING = "Deleting"
+
+    @classmethod
+    def parse(cls, text: Union["Phase", str], kind: Union[Kind, str, int] = "backup") -> "Phase":
+        """Parses a phase of ``kind`` as the library does ("" reads as NEW).
+
+        Raises InvalidArgument (a ValueError) for an unknown phase or one the kind
+        does not have (a restore "Queued").
+        """
+        if isinstance(text, cls):
+            if not text.valid_for(kind):
+                raise InvalidArgument("a %s has no phase %s" % (Kind.coerce(kind), text))
+            return text
+        raw = text.encode("utf-8")
+        out = ffi.new("velstatus_phase *")
+        err = new_error()
+        check(lib.velstatus_phase_from_string(out, Kind.coerce(kind).c, raw, len(raw), err), err)
+        return cls.from_c(out[0])
+
+    def valid_for(self, kind: Union[Kind, str, int]) -> bool:
+        """Whether the kind has this phase."""
+        return bool(lib.velstatus_phase_valid(Kind.coerce(kind).c, self.c))
+
+    def is_terminal(self, kind: Union[Kind, str, int] = "backup") -> bool:
+        """Whether ``velero ... create --wait`` stops at this phase (doc/velero-behaviour.md §5.1)."""
+        return bool(lib.velstatus_phase_is_terminal(Kind.coerce(kind).c, self.c))
 
 
-def _phase_valid_for(self, kind):
-    """Whether the kind has this phase."""
-    return bool(lib.velstatus_phase_valid(Kind.coerce(kind).c, self.c))
+@c_enum("velstatus_preset", "VELSTATUS_PRESET_", lib.velstatus_preset_to_string)
+class Preset(CEnum):
+    """Policy presets: VELERO (Velero HEAD, quirk for quirk) and HARDENED."""
+
+    VELERO = "velero"
+    HARDENED = "hardened"
 
 
-def _phase_is_terminal(self, kind="backup"):
-    """Whether ``velero ... create --wait`` stops at this phase (SPEC §5.1)."""
-    return bool(lib.velstatus_phase_is_terminal(Kind.coerce(kind).c, self.c))
+@c_enum("velstatus_restart_action", "VELSTATUS_RESTART_", lib.velstatus_restart_action_to_string)
+class RestartAction(CEnum):
+    """What the server does at restart with a CR in a given phase."""
+
+    NONE = "none"
+    MARK_FAILED = "mark_failed"
+    REQUEUE = "requeue"
 
 
-Phase.parse = classmethod(_phase_parse)
-Phase.valid_for = _phase_valid_for
-Phase.is_terminal = _phase_is_terminal
+@c_enum("velstatus_status", "VELSTATUS_")
+class Status(enum.IntEnum):
+    """The C status codes (velstatus_status) as an IntEnum; str() is the C identifier, e.g. "VELSTATUS_E_PARSE"."""
 
+    OK = 0
+    E_NOMEM = -1
+    E_INVALID = -2
+    E_PARSE = -3
+    E_SCHEMA = -4
+    E_HOST = -5
+    E_ABI = -6
+    E_RANGE = -7
+    E_STATE = -8
+    PASSTHROUGH = -30
+    E_INTERNAL = -99
 
-class _StatusBase(enum.IntEnum):
-    def __str__(self):
-        return ffi.string(lib.velstatus_status_name(self.value)).decode("utf-8")
-
-
-Status = _StatusBase("Status", [(cname[len("VELSTATUS_"):], value)
-                                for value, cname in sorted(ffi.typeof("velstatus_status").elements.items(),
-                                                           key=lambda kv: (kv[0] != 0, -kv[0]))],
-                     module=__name__.rpartition(".")[0], qualname="Status")
-Status.__doc__ = ("The C status codes (velstatus_status) as an IntEnum; str() is the C "
-                  "identifier, e.g. \"VELSTATUS_E_PARSE\".")
+    def __str__(self) -> str:
+        return str(ffi.string(lib.velstatus_status_name(self.value)).decode("utf-8"))

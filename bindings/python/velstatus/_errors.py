@@ -1,17 +1,19 @@
 """Exceptions chosen by status code (pygit2's check_error, STYLE §2.15)."""
 
+from typing import Any, Optional
+
 from ._ffi import ffi, lib
 
 __all__ = ["VelstatusError", "NoMemory", "InvalidArgument", "ParseError", "SchemaError",
            "HostError", "AbiError", "RangeError", "StateError", "status_name", "status_str"]
 
 
-def status_name(code):
+def status_name(code: int) -> str:
     """The identifier of a status code, e.g. ``"VELSTATUS_E_PARSE"`` (C: velstatus_status_name)."""
     return ffi.string(lib.velstatus_status_name(int(code))).decode("utf-8")
 
 
-def status_str(code):
+def status_str(code: int) -> str:
     """A human-readable description of a status code (C: velstatus_status_str)."""
     return ffi.string(lib.velstatus_status_str(int(code))).decode("utf-8")
 
@@ -30,7 +32,8 @@ class VelstatusError(Exception):
 
     code = None
 
-    def __init__(self, message, code=None, host_code=0, line=0, column=0, offset=0):
+    def __init__(self, message: str, code: Optional[int] = None, host_code: int = 0, line: int = 0,
+                 column: int = 0, offset: int = 0) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
@@ -41,7 +44,7 @@ class VelstatusError(Exception):
         self.offset = offset
 
     @property
-    def status_name(self):
+    def status_name(self) -> str:
         """The C identifier of ``code``, e.g. ``"VELSTATUS_E_SCHEMA"``."""
         return status_name(self.code)
 
@@ -107,12 +110,12 @@ _BY_CODE = {cls.code: cls for cls in (NoMemory, InvalidArgument, ParseError, Sch
                                        HostError, AbiError, RangeError, StateError)}
 
 
-def new_error():
+def new_error() -> Any:
     """A fresh caller-owned ``velstatus_error *`` for one call."""
     return ffi.new("velstatus_error *")
 
 
-def error_from(status, err):
+def error_from(status: int, err: Any) -> "VelstatusError":
     """The exception for a failed call's status and its ``velstatus_error``."""
     status = int(status)
     message = ffi.string(err.message).decode("utf-8", "replace") if err != ffi.NULL else ""
@@ -123,7 +126,7 @@ def error_from(status, err):
                column=int(err.column), offset=int(err.offset))
 
 
-def check(status, err):
+def check(status: int, err: Any) -> None:
     """Raises the exception for ``status`` unless it is VELSTATUS_OK."""
     if status != lib.VELSTATUS_OK:
         raise error_from(status, err)

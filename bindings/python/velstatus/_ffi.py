@@ -1,11 +1,11 @@
 """The compiled cffi module, and the version check done once at import."""
 
 try:
-    from _velstatus_cffi import ffi, lib  # built into the build tree by _build_ffi.py
+    from ._velstatus_cffi import ffi, lib  # built by _build_ffi.py (make, pip or the Debian package)
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "velstatus: the compiled module _velstatus_cffi is not importable; build it with "
-        "bindings/python/_build_ffi.py and put its directory on sys.path") from exc
+        "velstatus: the compiled module velstatus._velstatus_cffi is not importable; build it with "
+        "make, or pip install bindings/python") from exc
 
 # STYLE §2.9: the header the module was compiled against and the archive it
 # linked must agree on the major version.

@@ -10,12 +10,16 @@ that timed out. Records are handed to Python as ``Operation`` snapshots.
 
 import collections
 import enum
+from typing import Any, Callable, Iterator, List, Optional, Union
 
 from ._context import _Closeable, Context, _Host, _onerror
-from ._core import duration_ns, policy_ptr, time_ns
-from ._enums import Kind, Phase, c_enum
+from ._core import DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, policy_ptr, time_ns
+from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
+
+# A plugin's answer for one operation: Progress(...), or an exception it raises.
+ProgressCallback = Callable[["Operation"], "Progress"]
 
 __all__ = ["OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
            "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error"]
@@ -28,26 +32,61 @@ def _names(ctype, prefix):
 
 _MODULE = __name__.rpartition(".")[0]
 
-OpPhase = c_enum("OpPhase", "velstatus_op_phase", "VELSTATUS_OP_PHASE_", lib.velstatus_op_phase_to_string,
-                 "An operation's phase: NEW, IN_PROGRESS, COMPLETED, FAILED (Velero's four), or "
-                 "UNKNOWN (any other text; its value is \"\").", null_value="")
+@c_enum("velstatus_op_phase", "VELSTATUS_OP_PHASE_", lib.velstatus_op_phase_to_string, null_value='')
+class OpPhase(CEnum):
+    """An operation's phase: NEW, IN_PROGRESS, COMPLETED, FAILED (Velero's four), or
+    UNKNOWN (any other text; its value is "")."""
 
-OpReport = enum.IntEnum("OpReport", _names("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),
-                        module=_MODULE, qualname="OpReport")
-OpReport.__doc__ = "What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."
+    UNKNOWN = ""
+    NEW = "New"
+    IN_PROGRESS = "InProgress"
+    COMPLETED = "Completed"
+    FAILED = "Failed"
 
-OpStepFlag = enum.IntFlag("OpStepFlag", _names("velstatus_op_step_flag", "VELSTATUS_OP_STEP_"),
-                          module=_MODULE, qualname="OpStepFlag")
-OpStepFlag.__doc__ = "The outcome bits of one operation's step (velstatus_op_step_flag)."
 
-BslState = enum.IntEnum("BslState", _names("velstatus_bsl_state", "VELSTATUS_BSL_"),
-                        module=_MODULE, qualname="BslState")
-BslState.__doc__ = "The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."
+@c_enum("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_")
+class OpReport(enum.IntEnum):
+    """What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."""
 
-PersistAction = enum.IntEnum("PersistAction", _names("velstatus_persist_action", "VELSTATUS_PERSIST_"),
-                             module=_MODULE, qualname="PersistAction")
-PersistAction.__doc__ = ("What the host must write after a pass (SPEC §2.5 step 11): NONE, PATCH "
-                         "(the CR only) or UPLOAD_AND_PATCH.")
+    PROGRESS = 0
+    PROGRESS_ERROR = 1
+    LOOKUP_ERROR = 2
+
+
+@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_")
+class OpStepFlag(enum.IntFlag):
+    """The outcome bits of one operation's step (velstatus_op_step_flag)."""
+
+    CHANGED = 1
+    CANCEL = 2
+    FAILED_NOW = 4
+    COMPLETED_NOW = 8
+    COUNT_COMPLETED = 16
+    COUNT_FAILED = 32
+    IN_PROGRESS = 64
+    UNKNOWN_PHASE = 128
+    MISSING_CREATED = 256
+    ERROR_DEFERRED = 512
+
+
+@c_enum("velstatus_bsl_state", "VELSTATUS_BSL_")
+class BslState(enum.IntEnum):
+    """The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."""
+
+    AVAILABLE = 0
+    MISSING = 1
+    READONLY = 2
+
+
+@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_")
+class PersistAction(enum.IntEnum):
+    """What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11): NONE, PATCH
+    (the CR only) or UPLOAD_AND_PATCH."""
+
+    NONE = 0
+    PATCH = 1
+    UPLOAD_AND_PATCH = 2
+
 
 _OpField = enum.IntEnum("_OpField", _names("velstatus_op_field", "VELSTATUS_OP_FIELD_"), module=_MODULE)
 _OpTime = enum.IntEnum("_OpTime", _names("velstatus_op_time", "VELSTATUS_OP_TIME_"), module=_MODULE)
@@ -142,12 +181,12 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
                                None if updated is None else time_ns(updated), OpReport(report))
 
     @classmethod
-    def error(cls, text):
+    def error(cls, text: str) -> "Progress":
         """Progress() returned an error with this text (SPEC §2.4 step 2)."""
         return cls(err=text, report=OpReport.PROGRESS_ERROR)
 
     @classmethod
-    def lookup_error(cls, text):
+    def lookup_error(cls, text: str) -> "Progress":
         """The plugin could not be obtained (SPEC §2.4 step 1)."""
         return cls(err=text, report=OpReport.LOOKUP_ERROR)
 
@@ -231,7 +270,7 @@ def _vs_op_cancel(userdata, clist, index, reply):
     return 0
 
 
-def wrap_error(msg, plugin=None):
+def wrap_error(msg: str, plugin: Optional[str] = None) -> str:
     """Velero's wrapErrMsg: ``"<msg>, plugin: <plugin>"`` (``"plugin: <plugin>"`` when msg is
     empty; plugin None gives ``unknown``)."""
     m = msg.encode("utf-8")
@@ -258,7 +297,7 @@ class OpList(_Closeable):
     now; otherwise garbage collection does.
     """
 
-    def __init__(self, kind="backup", ctx=None, _from=None):
+    def __init__(self, kind: KindLike = "backup", ctx: Optional[Context] = None, _from: Any = None) -> None:
         self._ptr = None
         self._ctx = ctx if ctx is not None else Context()
         self._own_ctx = ctx is None
@@ -275,7 +314,7 @@ class OpList(_Closeable):
             self._ctx._retain_locked()
 
     @classmethod
-    def from_json(cls, text, kind="backup", ctx=None):
+    def from_json(cls, text: Union[str, bytes], kind: KindLike = "backup", ctx: Optional[Context] = None) -> "OpList":
         """Decodes a ``<name>-itemoperations.json`` text (str or bytes) of ``kind``.
 
         Raises ParseError / SchemaError / RangeError naming the JSON path
@@ -285,7 +324,7 @@ class OpList(_Closeable):
         return cls(kind, ctx, _from=raw)
 
     # -- lifetime -----------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         """Frees the list (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
@@ -301,22 +340,22 @@ class OpList(_Closeable):
 
     # -- reading --------------------------------------------------------------
     @property
-    def kind(self):
+    def kind(self) -> Kind:
         """The list's Kind."""
         with self._held():
             return Kind.from_c(lib.velstatus_oplist_kind(self._ptr))
 
     @property
-    def is_null(self):
+    def is_null(self) -> bool:
         """True for a list decoded from JSON ``null`` (Go's nil slice)."""
         with self._held():
             return bool(lib.velstatus_oplist_is_null(self._ptr))
 
-    def __len__(self):
+    def __len__(self) -> int:
         with self._held():
             return int(lib.velstatus_oplist_count(self._ptr))
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Union[int, slice]) -> Union[Operation, List[Operation]]:
         with self._held():
             n = int(lib.velstatus_oplist_count(self._ptr))
             if isinstance(index, slice):
@@ -327,10 +366,10 @@ class OpList(_Closeable):
                 raise IndexError("operation index out of range")
             return _snapshot(self._ptr, index)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Operation]:
         return iter(self[:])
 
-    def to_json(self):
+    def to_json(self) -> str:
         """The list exactly as Velero writes it (with the trailing newline)."""
         with self._held() as p:
             out = ffi.new("char **")
@@ -343,7 +382,7 @@ class OpList(_Closeable):
                 lib.velstatus_free(p, out[0])
 
     # -- building -------------------------------------------------------------
-    def append(self, **fields):
+    def append(self, **fields: Any) -> int:
         """Appends a record in the state Velero creates one in (phase New),
         then sets ``fields`` as set() does. Returns its index."""
         idx = ffi.new("size_t *")
@@ -355,7 +394,7 @@ class OpList(_Closeable):
             self.set(index, **fields)
         return index
 
-    def set(self, index, **fields):
+    def set(self, index: int, **fields: Any) -> None:
         """Sets fields of record ``index``: any string field of Operation
         (``name``, ``operation_id``, ``phase``, ...), ``n_completed`` and
         ``n_total``, ``created`` / ``started`` / ``updated`` (an instant, or
@@ -393,7 +432,8 @@ class OpList(_Closeable):
                 check(lib.velstatus_oplist_set_counts(self._ptr, index, nc, nt, err), err)
 
     # -- deciding -------------------------------------------------------------
-    def step(self, index, report=None, now=0, timeout="4h", policy=None):
+    def step(self, index: int, report: Optional[Progress] = None, now: TimeLike = 0, timeout: DurationLike = "4h",
+             policy: PolicyLike = None) -> StepOutcome:
         """One operation, one pass (velstatus_oplist_step): updates record
         ``index`` in place from ``report`` (a Progress; None for a record
         that is not running) and returns a StepOutcome."""
@@ -414,9 +454,11 @@ class OpList(_Closeable):
         del keep
         return StepOutcome(OpStepFlag(int(flags[0])), text)
 
-    def reconcile(self, progress=None, cancel=None, *, now, phase=Phase.WAITING_FOR_PLUGIN_OPERATIONS,
-                  timeout="4h", bsl="available", bsl_name=None, errors=0, completed_before=0, failed_before=0,
-                  policy=None):
+    def reconcile(self, progress: Union[ProgressCallback, "OpReports", None] = None,
+                  cancel: Optional[Callable[[Operation], Optional[str]]] = None, *, now: TimeLike,
+                  phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS, timeout: DurationLike = "4h",
+                  bsl: Union[BslState, str] = "available", bsl_name: Optional[str] = None, errors: int = 0,
+                  completed_before: int = 0, failed_before: int = 0, policy: PolicyLike = None) -> ReconcileResult:
         """One pass of Velero's operations controller over the list (velstatus_oplist_reconcile).
 
         ``progress`` may also be an OpReports (recorded answers, as the
@@ -517,7 +559,7 @@ class OpReports(_Closeable):
     Velero's ``operation ID <id> is invalid``).
     """
 
-    def __init__(self, text, ctx=None):
+    def __init__(self, text: Union[str, bytes], ctx: Optional[Context] = None) -> None:
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         self._ptr = None
         self._ctx = ctx if ctx is not None else Context()
@@ -536,7 +578,7 @@ class OpReports(_Closeable):
             raise StateError("the OpReports is closed", code=lib.VELSTATUS_E_STATE)
         return self._ptr
 
-    def get(self, operation_id):
+    def get(self, operation_id: str) -> Optional[Progress]:
         """The recorded answer for ``operation_id`` as a Progress, or None."""
         raw = operation_id.encode("utf-8")
         c = ffi.new("velstatus_op_progress *")
@@ -550,7 +592,7 @@ class OpReports(_Closeable):
                             int(c.started_ns) if c.has_started else None,
                             int(c.updated_ns) if c.has_updated else None, OpReport(int(c.report)))
 
-    def close(self):
+    def close(self) -> None:
         """Frees the map (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:

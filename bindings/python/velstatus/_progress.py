@@ -3,7 +3,8 @@
 import collections
 import enum
 
-from ._core import time_ns
+from ._core import TimeLike, time_ns
+from ._enums import c_enum
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._operations import OpList
@@ -17,9 +18,16 @@ def _names(ctype, prefix):
     return [(cname[len(prefix):], value) for value, cname in sorted(ffi.typeof(ctype).elements.items())]
 
 
-ProgressFlag = enum.IntFlag("ProgressFlag", _names("velstatus_progress_flag", "VELSTATUS_PROGRESS_F_"),
-                            module=_MODULE, qualname="ProgressFlag")
-ProgressFlag.__doc__ = "Flags of a progress report or of one unit group (velstatus_progress_flag)."
+@c_enum("velstatus_progress_flag", "VELSTATUS_PROGRESS_F_")
+class ProgressFlag(enum.IntFlag):
+    """Flags of a progress report or of one unit group (velstatus_progress_flag)."""
+
+    UNKNOWN_PHASE = 1
+    OVER_TOTAL = 2
+    NEGATIVE = 4
+    SATURATED = 8
+    UNTIMED = 16
+
 
 _Counter = enum.IntEnum("_Counter", _names("velstatus_progress_counter", "VELSTATUS_PROGRESS_"), module=_MODULE)
 
@@ -40,7 +48,7 @@ line, as ``velstatus progress`` prints it) and ``json`` (as
 ``velstatus progress -o json`` prints it)."""
 
 
-def progress_report(ops, now):
+def progress_report(ops: OpList, now: TimeLike) -> ProgressReport:
     """Aggregates an OpList at instant ``now`` (ns, RFC 3339 or aware datetime) into a ProgressReport."""
     if not isinstance(ops, OpList):
         raise TypeError("progress_report() takes an OpList")
@@ -82,7 +90,7 @@ def progress_report(ops, now):
             lib.velstatus_progress_free(r)
 
 
-def describe_operations(ops, details=False):
+def describe_operations(ops: OpList, details: bool = False) -> str:
     """The operations section of ``velero backup describe`` (or restore),
     byte-exact (SPEC-velero §3.2, §3.3; times print in UTC)."""
     if not isinstance(ops, OpList):

@@ -11,24 +11,45 @@ loop against a fake clock in no time.
 import collections
 import random as _random
 import time as _time
+from typing import Any, Callable, Iterator, Optional, Union
 
 from ._context import HOST_FAILED, Context, _Host, _onerror
-from ._core import duration_ns, policy_ptr
-from ._enums import Kind, Phase, c_enum
+from ._core import DurationLike, KindLike, PhaseLike, PolicyLike, duration_ns, policy_ptr
+from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import HostError, check, new_error
 from ._ffi import ffi, lib
 
 __all__ = ["RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult",
            "retry", "retry_result", "retry_transition"]
 
-RetryClass = c_enum("RetryClass", "velstatus_retry_class", "VELSTATUS_RETRY_CLASS_",
-                    lib.velstatus_retry_class_to_string,
-                    "How an error is retried: TRANSIENT, CONFLICT (both retried), TERMINAL (not).")
-RetryOutcome = c_enum("RetryOutcome", "velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_",
-                      lib.velstatus_retry_outcome_to_string, "How a retry run ended.")
-BackoffKind = c_enum("BackoffKind", "velstatus_backoff_kind", "VELSTATUS_BACKOFF_",
-                     lib.velstatus_backoff_kind_to_string,
-                     "Backoff presets: VELERO_CAP, DEFAULT_BACKOFF, DEFAULT_RETRY.")
+@c_enum("velstatus_retry_class", "VELSTATUS_RETRY_CLASS_", lib.velstatus_retry_class_to_string)
+class RetryClass(CEnum):
+    """How an error is retried: TRANSIENT, CONFLICT (both retried), TERMINAL (not)."""
+
+    TRANSIENT = "transient"
+    CONFLICT = "conflict"
+    TERMINAL = "terminal"
+
+
+@c_enum("velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_", lib.velstatus_retry_outcome_to_string)
+class RetryOutcome(CEnum):
+    """How a retry run ended."""
+
+    SUCCEEDED = "succeeded"
+    NOT_ATTEMPTED = "not_attempted"
+    TERMINAL = "terminal"
+    EXHAUSTED = "exhausted"
+    DEADLINE = "deadline"
+    TRUNCATED = "truncated"
+
+
+@c_enum("velstatus_backoff_kind", "VELSTATUS_BACKOFF_", lib.velstatus_backoff_kind_to_string)
+class BackoffKind(CEnum):
+    """Backoff presets: VELERO_CAP, DEFAULT_BACKOFF, DEFAULT_RETRY."""
+
+    VELERO_CAP = "velero_cap"
+    DEFAULT_BACKOFF = "default_backoff"
+    DEFAULT_RETRY = "default_retry"
 
 
 class _SizedStruct:
@@ -109,36 +130,36 @@ class Backoff(_SizedStruct):
         lib.velstatus_backoff_init(c, ffi.sizeof("velstatus_backoff"))
 
     @classmethod
-    def velero_cap(cls, cap):
+    def velero_cap(cls, cap: DurationLike) -> "Backoff":
         """Velero's ``CapBackoff(cap)``: 10 ms, x5, jitter 0.1, MaxInt steps, the cap."""
         return cls._wrap(lib.velstatus_backoff_velero_cap(duration_ns(cap)))
 
     @classmethod
-    def default_backoff(cls):
+    def default_backoff(cls) -> "Backoff":
         """client-go ``retry.DefaultBackoff``: 10 ms, x5, jitter 0.1, 4 steps."""
         return cls._wrap(lib.velstatus_backoff_default_backoff())
 
     @classmethod
-    def default_retry(cls):
+    def default_retry(cls) -> "Backoff":
         """client-go ``retry.DefaultRetry``: 10 ms, x1, jitter 0.1, 5 steps."""
         return cls._wrap(lib.velstatus_backoff_default_retry())
 
     @classmethod
-    def preset(cls, kind, cap=0):
+    def preset(cls, kind: Union[BackoffKind, str], cap: DurationLike = 0) -> "Backoff":
         """A preset by BackoffKind (or its token); ``cap`` for VELERO_CAP."""
         self = cls()
         err = new_error()
         check(lib.velstatus_backoff_preset(self._c, BackoffKind.coerce(kind).c, duration_ns(cap), err), err)
         return self
 
-    def step(self, r=0.0):
+    def step(self, r: float = 0.0) -> int:
         """One ``Step()``: the sleep in ns (jitter uses ``r`` in [0, 1)); advances the backoff."""
         out = ffi.new("int64_t *")
         err = new_error()
         check(lib.velstatus_backoff_step(out, self._c, float(r), err), err)
         return int(out[0])
 
-    def sleeps(self, random=_random.random):
+    def sleeps(self, random: Callable[[], float] = _random.random) -> Iterator[int]:
         """Iterator over the sleeps (ns) of a retry loop whose attempts all fail.
 
         ``random()`` gives the jitter's number in [0, 1) (called only when
@@ -149,10 +170,11 @@ class Backoff(_SizedStruct):
         while b._c.steps > 1:  # ExponentialBackoff: no sleep after the last attempt
             yield b.step(random() if b._c.jitter > 0 else 0.0)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return self.sleeps()
 
-    def simulate(self, max_sleeps=1000, random=None, ctx=None):
+    def simulate(self, max_sleeps: int = 1000, random: Optional[Callable[[], float]] = None,
+                 ctx: Optional[Context] = None) -> "RetryResult":
         """The library's dry run (velstatus_backoff_simulate): a RetryResult."""
         host = _RetryHost(None, None, None, random, None)
         vt = host.vtable(attempt=False)
@@ -176,7 +198,7 @@ class RetrySchedule(_SizedStruct):
         lib.velstatus_retry_schedule_init(c, ffi.sizeof("velstatus_retry_schedule"))
 
     @classmethod
-    def hardened(cls, **fields):
+    def hardened(cls, **fields: Any) -> "RetrySchedule":
         new = cls._wrap(lib.velstatus_retry_schedule_hardened())
         for name, value in fields.items():
             setattr(new, name, value)
@@ -194,7 +216,7 @@ class RetryResult(collections.namedtuple(
     __slots__ = ()
 
     @property
-    def total_sleep(self):
+    def total_sleep(self) -> int:
         """The sum of the sleeps, in ns."""
         return sum(self.sleeps)
 
@@ -324,8 +346,11 @@ class _ctx:
             self.ctx.close()
 
 
-def retry_result(fn, backoff=None, *, schedule=None, policy=None, resource_timeout="10m", classify=None,
-                 sleep=_time.sleep, random=_random.random, clock=_time.monotonic_ns, ctx=None):
+def retry_result(fn: Callable[[], Any], backoff: Optional[Backoff] = None, *, schedule: Optional[RetrySchedule] = None,
+                 policy: PolicyLike = None, resource_timeout: DurationLike = "10m",
+                 classify: Optional[Callable[[BaseException], Union[RetryClass, str]]] = None,
+                 sleep: Callable[[float], Any] = _time.sleep, random: Callable[[], float] = _random.random,
+                 clock: Callable[[], int] = _time.monotonic_ns, ctx: Optional[Context] = None) -> RetryResult:
     """Runs ``fn()`` under a retry driver and returns a RetryResult.
 
     Which driver: with ``backoff`` (a Backoff), client-go's ``retry.OnError``
@@ -361,7 +386,7 @@ def retry_result(fn, backoff=None, *, schedule=None, policy=None, resource_timeo
         return host.finish(status, err, out, p)
 
 
-def retry(fn, backoff=None, **kwargs):
+def retry(fn: Callable[[], Any], backoff: Optional[Backoff] = None, **kwargs: Any) -> Any:
     """Runs ``fn()`` with retries (see retry_result() for the arguments).
 
     Returns what ``fn`` returned. When the run ends with an error, the
@@ -375,7 +400,8 @@ def retry(fn, backoff=None, **kwargs):
     return result.value if result.outcome is RetryOutcome.SUCCEEDED else None
 
 
-def retry_transition(kind, from_phase, to_phase, at_startup=False, policy=None):
+def retry_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike, at_startup: bool = False,
+                     policy: PolicyLike = None) -> bool:
     """Whether the status patch moving a CR from one phase to another is retried (SPEC §4.3)."""
     kind = Kind.coerce(kind)
     frm, to = Phase.parse(from_phase, kind), Phase.parse(to_phase, kind)

@@ -15,13 +15,18 @@ import enum
 import json
 import random as _random
 import time as _time
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple, Union
 
 from ._context import _Closeable, HOST_FAILED, Context, _Host, _onerror
-from ._core import duration_ns, policy_ptr, time_ns
-from ._enums import c_enum
+from ._core import DurationLike, PolicyLike, TimeLike, duration_ns, policy_ptr, time_ns
+from ._enums import CEnum, c_enum
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 from . import _retry
+
+# The BSLs a classification takes: the JSON text of ``kubectl get bsl -o json``
+# (str or bytes, a list or an object with "items"), the parsed objects, or Bsl values.
+BslsLike = Union[str, bytes, Iterable[Any]]
 
 # The step's classify/sleep/random/now slots use the retry host's trampolines
 # (same signatures), which importing _retry defines with def_extern.
@@ -30,27 +35,45 @@ _SHARED_TRAMPOLINES = (_retry._vs_rt_classify, _retry._vs_rt_sleep, _retry._vs_r
 __all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
            "ServerTracker", "StepResult", "server_status_step"]
 
-ServerStatus = c_enum("ServerStatus", "velstatus_server_status", "VELSTATUS_SERVER_",
-                      lib.velstatus_server_status_to_string,
-                      "The server status: READY, PARTIALLY_READY, WAITING, NOT_READY; the "
-                      "values are the CLI's strings (\"Ready\", ...).")
+@c_enum("velstatus_server_status", "VELSTATUS_SERVER_", lib.velstatus_server_status_to_string)
+class ServerStatus(CEnum):
+    """The server status: READY, PARTIALLY_READY, WAITING, NOT_READY; the
+    values are the CLI's strings ("Ready", ...)."""
 
-ServerReason = c_enum("ServerReason", "velstatus_server_reason", "VELSTATUS_SERVER_REASON_",
-                      lib.velstatus_server_reason_to_string,
-                      "A reason flag of a verdict; the values are the CLI's tokens "
-                      "(\"some_unavailable\", ...); ``.c`` is the flag bit.")
+    READY = "Ready"
+    PARTIALLY_READY = "PartiallyReady"
+    WAITING = "Waiting"
+    NOT_READY = "NotReady"
 
 
-class _AccessBase(enum.IntEnum):
-    def __str__(self):
+@c_enum("velstatus_server_reason", "VELSTATUS_SERVER_REASON_", lib.velstatus_server_reason_to_string)
+class ServerReason(CEnum):
+    """A reason flag of a verdict; the values are the CLI's tokens
+    ("some_unavailable", ...); ``.c`` is the flag bit."""
+
+    NO_BSL = "no_bsl"
+    PENDING = "pending"
+    ALL_UNAVAILABLE = "all_unavailable"
+    SOME_UNAVAILABLE = "some_unavailable"
+    SOME_PENDING = "some_pending"
+    NO_DEFAULT = "no_default"
+    MULTIPLE_DEFAULTS = "multiple_defaults"
+    DEFAULT_NOT_AVAILABLE = "default_not_available"
+    DEFAULT_READONLY = "default_readonly"
+    STALE = "stale"
+    UNKNOWN_PHASE = "unknown_phase"
+
+
+@c_enum("velstatus_bsl_access", "VELSTATUS_BSL_")
+class BslAccess(enum.IntEnum):
+    """A BSL's spec.accessMode: READ_WRITE (str: "ReadWrite") or READ_ONLY ("ReadOnly")."""
+
+    READ_WRITE = 0
+    READ_ONLY = 1
+
+    def __str__(self) -> str:
         # Velero's spelling is the enum's name in CamelCase: READ_ONLY -> ReadOnly.
         return "".join(w.capitalize() for w in self.name.split("_"))
-
-
-BslAccess = _AccessBase("BslAccess", [(cname[len("VELSTATUS_BSL_"):], value) for value, cname in
-                                      sorted(ffi.typeof("velstatus_bsl_access").elements.items())],
-                        module=__name__.rpartition(".")[0], qualname="BslAccess")
-BslAccess.__doc__ = "A BSL's spec.accessMode: READ_WRITE (str: \"ReadWrite\") or READ_ONLY (\"ReadOnly\")."
 
 
 def _access(value):
@@ -98,7 +121,7 @@ class Bsl(collections.namedtuple("Bsl", "name phase default access created valid
                                None if validated is None else time_ns(validated), message or "")
 
     @classmethod
-    def from_dict(cls, obj):
+    def from_dict(cls, obj: Dict[str, Any]) -> "Bsl":
         """A Bsl from one BSL object of ``kubectl get bsl -o json``.
 
         The object is first checked by the C decoder (errors name the field),
@@ -133,7 +156,7 @@ class ServerVerdict:
     __slots__ = ("status", "reasons", "reason_flags", "available", "unavailable", "pending", "total",
                  "default", "bsls", "message", "json")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("ServerVerdict objects come from server_status() and ServerTracker")
 
     @classmethod
@@ -166,7 +189,7 @@ class ServerVerdict:
             lib.velstatus_free(ctxptr, out[0])
         return self
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[str, Any]:
         """The JSON form as Python objects."""
         return json.loads(self.json)
 
@@ -250,7 +273,9 @@ def _decode(ctx, data, use):
             lib.velstatus_bsl_set_free(out[0])
 
 
-def server_status(bsls, default_location=None, now=None, stale_after=None, three_state=False, ctx=None):
+def server_status(bsls: BslsLike, default_location: Optional[str] = None, now: Optional[TimeLike] = None,
+                  stale_after: Optional[DurationLike] = None, three_state: bool = False,
+                  ctx: Optional[Context] = None) -> "ServerVerdict":
     """Classifies a set of BackupStorageLocations: the total rule of DESIGN §3.
 
     ``bsls`` is ``kubectl get backupstoragelocations -o json`` text (str or
@@ -305,7 +330,9 @@ class ServerTracker(_Closeable):
     otherwise garbage collection does.
     """
 
-    def __init__(self, default_location=None, now=None, stale_after=None, three_state=False, ctx=None):
+    def __init__(self, default_location: Optional[str] = None, now: Optional[TimeLike] = None,
+                 stale_after: Optional[DurationLike] = None, three_state: bool = False,
+                 ctx: Optional[Context] = None) -> None:
         self._ptr = None
         opts = _Options(default_location, now, stale_after, three_state)
         self._ctx = ctx if ctx is not None else Context()
@@ -317,7 +344,7 @@ class ServerTracker(_Closeable):
             self._ptr = out[0]
             self._ctx._retain_locked()
 
-    def close(self):
+    def close(self) -> None:
         """Frees the tracker (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
@@ -332,7 +359,7 @@ class ServerTracker(_Closeable):
             raise StateError("the ServerTracker is closed", code=lib.VELSTATUS_E_STATE)
         return self._ctx._held(for_child=True)
 
-    def upsert(self, bsl):
+    def upsert(self, bsl: Union["Bsl", Dict[str, Any]]) -> bool:
         """Inserts or replaces a BSL (a Bsl or one BSL dict); True if status or reasons changed."""
         if isinstance(bsl, dict):
             bsl = Bsl.from_dict(bsl)
@@ -342,7 +369,7 @@ class ServerTracker(_Closeable):
             check(lib.velstatus_server_tracker_upsert(self._ptr, changed, *bsl._c_args(), err), err)
         return bool(changed[0])
 
-    def delete(self, name):
+    def delete(self, name: str) -> bool:
         """Removes the BSL of that name (absent: no-op); True if status or reasons changed."""
         raw = name.encode("utf-8")
         changed = ffi.new("int *")
@@ -351,7 +378,7 @@ class ServerTracker(_Closeable):
             check(lib.velstatus_server_tracker_delete(self._ptr, changed, raw, len(raw), err), err)
         return bool(changed[0])
 
-    def set_now(self, now):
+    def set_now(self, now: TimeLike) -> bool:
         """Moves the tracker's clock (staleness check only); True if status or reasons changed."""
         changed = ffi.new("int *")
         err = new_error()
@@ -361,22 +388,22 @@ class ServerTracker(_Closeable):
         return bool(changed[0])
 
     @property
-    def status(self):
+    def status(self) -> ServerStatus:
         """The current ServerStatus."""
         with self._call():
             return ServerStatus.from_c(lib.velstatus_server_tracker_status(self._ptr))
 
     @property
-    def reasons(self):
+    def reasons(self) -> Tuple[ServerReason, ...]:
         """The current reasons (tuple of ServerReason, sorted by token)."""
         with self._call():
             return reasons_from_mask(lib.velstatus_server_tracker_reasons(self._ptr))
 
-    def __len__(self):
+    def __len__(self) -> int:
         with self._call():
             return int(lib.velstatus_server_tracker_count(self._ptr))
 
-    def verdict(self):
+    def verdict(self) -> "ServerVerdict":
         """The full ServerVerdict of the tracked BSLs."""
         out = ffi.new("velstatus_server_verdict **")
         err = new_error()
@@ -442,9 +469,13 @@ def _vs_ss_publish(userdata, status, reasons, json_text, json_len):
     return 0
 
 
-def server_status_step(list_bsls, publish, read_status=None, default_location=None, now=None,
-                       stale_after=None, three_state=False, policy=None, retry_timeout=0, classify=None,
-                       sleep=_time.sleep, random=_random.random, clock=_time.monotonic_ns, ctx=None):
+def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["ServerVerdict"], Any],
+                       read_status: Optional[Callable[[], Any]] = None, default_location: Optional[str] = None,
+                       now: Optional[TimeLike] = None, stale_after: Optional[DurationLike] = None,
+                       three_state: bool = False, policy: PolicyLike = None, retry_timeout: DurationLike = 0,
+                       classify: Optional[Callable[[BaseException], Union["_retry.RetryClass", str]]] = None,
+                       sleep: Callable[[float], Any] = _time.sleep, random: Callable[[], float] = _random.random,
+                       clock: Callable[[], int] = _time.monotonic_ns, ctx: Optional[Context] = None) -> "StepResult":
     """One controller step with Python callables (velstatus_server_status_step).
 
     ``list_bsls()`` returns the BSLs (JSON text or dicts, as server_status()

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The issue-10 reproducers through the CLI: every command that reads an
+# untrusted file exits 2 with a message naming the position, never crashes.
+set -u
+v=${VELSTATUS:?}
+data=${VS_TEST_DATA:?}/decode
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs-dec.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fail=0
+now=2024-05-01T12:00:00Z
+
+ok() { echo "ok $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err
+run() {
+    name=$1; want=$2; shift 2
+    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ "$rc" != "$want" ]; then
+        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
+    fi
+    return 0
+}
+has() {
+    if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: lacks '$3'"; cat "$2"; fi
+}
+
+# defect 1: a raw NUL after a number (jansson skipped it; the CLI crashed with 139)
+f=$data/nul-after-number.json
+run "format nul" 2 operations format "$f" && has "format nul message" "$tmp/err" "column 12): raw NUL byte"
+run "check nul" 2 operations check "$f" && has "check nul message" "$tmp/err" "column 12): raw NUL byte"
+run "progress nul" 2 progress --now "$now" "$f" && has "progress nul message" "$tmp/err" "raw NUL byte"
+run "server-status nul" 2 server-status "$data/bsl-nul-after-number.json" &&
+    has "server-status nul message" "$tmp/err" "raw NUL byte"
+
+# defect 6: one \u0000 in a BSL's status.message no longer fails the whole status
+run "server-status NUL in message" 0 server-status "$data/bsl-nul-in-message.json" &&
+    has "server-status NUL in message verdict" "$tmp/out" "1 of 2 backup storage locations unavailable (aws)"
+
+# defect 5: Velero 1.11's keys (OperationID, ...) read as HEAD's
+# rec NAME KIND FILE: one reconcile pass, JSON output in $tmp/out
+rec() {
+    run "$1" 0 operations reconcile --kind "$2" --phase WaitingForPluginOperations --now 2024-05-01T11:00:00Z \
+        --timeout 4h --progress "$data/velero-1.11-progress.json" -o json "$3"
+}
+for k in backup restore; do
+    if rec "reconcile 1.11 $k" $k "$data/velero-1.11-$k.json"; then
+        mv "$tmp/out" "$tmp/old"
+        if rec "reconcile lowercase $k" $k "$data/velero-1.11-$k-lowercase.json"; then
+            if cmp -s "$tmp/old" "$tmp/out"; then ok "1.11 $k reconciles as lowercase"; else bad "1.11 $k differs"; fi
+        fi
+        has "1.11 $k still in progress" "$tmp/old" '"phase":"WaitingForPluginOperations"'
+        has "1.11 $k ID read" "$tmp/old" '"operationID":"du-nightly-abcde"'
+    fi
+    run "check 1.11 $k" 0 operations check --kind $k "$data/velero-1.11-$k.json" && ok "check 1.11 $k"
+done
+
+# defect 2: a plugin's time at the start of the int64 range is written
+# floored to 1677-09-21T00:12:43Z; the file reconcile writes must check clean
+if run "reconcile earliest time" 0 operations reconcile --kind backup --phase WaitingForPluginOperations \
+    --now 2024-05-01T11:00:00Z --timeout 4h --progress "$data/progress-time-extremes.json" -o json \
+    "$data/velero-1.11-backup-lowercase.json"; then
+    sed 's/.*"operations":\(.*\)}$/\1/' "$tmp/out" >"$tmp/written.json"
+    has "earliest time written floored" "$tmp/written.json" '"started":"1677-09-21T00:12:43Z"'
+    run "check what reconcile wrote" 0 operations check "$tmp/written.json" && ok "check what reconcile wrote"
+fi
+
+exit $fail
