@@ -9,11 +9,11 @@
 #    found that $(CC) links -fsanitize=fuzzer (CC=clang), against
 #    fuzz/libvelstatus-fuzz.la: the library's own sources compiled again with
 #    coverage instrumentation, ASan and UBSan (the normal library is untouched).
-FUZZ_TARGETS = bsl oplist reports time reconcile progress oom
+FUZZ_TARGETS = bsl oplist reports time reconcile progress oom scan
 
 VS_FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c fuzz/pipe_bsl.c fuzz/pipe_oplist.c fuzz/pipe_reports.c \
-	fuzz/pipe_time.c fuzz/pipe_reconcile.c fuzz/pipe_progress.c tests/failalloc.c tests/failalloc.h
-VS_FUZZ_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/tests
+	fuzz/pipe_time.c fuzz/pipe_reconcile.c fuzz/pipe_progress.c fuzz/pipe_scan.c tests/failalloc.c tests/failalloc.h
+VS_FUZZ_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/tests
 VS_FUZZ_CFLAGS_ALL = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 
 # ---- replay programs (make check) ----
@@ -22,7 +22,7 @@ fuzz_libvsreplay_la_SOURCES = $(VS_FUZZ_COMMON) fuzz/replay.c
 fuzz_libvsreplay_la_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_libvsreplay_la_CFLAGS = $(VS_FUZZ_CFLAGS_ALL)
 VS_FUZZ_REPLAY_LDADD = fuzz/libvsreplay.la lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
-VS_CHECK_PROGS += fuzz/replay_bsl fuzz/replay_oplist fuzz/replay_reports fuzz/replay_time fuzz/replay_reconcile fuzz/replay_progress fuzz/replay_oom
+VS_CHECK_PROGS += fuzz/replay_bsl fuzz/replay_oplist fuzz/replay_reports fuzz/replay_time fuzz/replay_reconcile fuzz/replay_progress fuzz/replay_oom fuzz/replay_scan
 
 fuzz_replay_bsl_SOURCES = fuzz/fuzz_bsl.c
 fuzz_replay_bsl_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
@@ -59,6 +59,11 @@ fuzz_replay_oom_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_replay_oom_CFLAGS = $(VS_FUZZ_CFLAGS_ALL)
 fuzz_replay_oom_LDADD = $(VS_FUZZ_REPLAY_LDADD)
 
+fuzz_replay_scan_SOURCES = fuzz/fuzz_scan.c
+fuzz_replay_scan_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
+fuzz_replay_scan_CFLAGS = $(VS_FUZZ_CFLAGS_ALL)
+fuzz_replay_scan_LDADD = $(VS_FUZZ_REPLAY_LDADD)
+
 # The seed corpora, rebuilt from tests/data and examples before every run
 # (fuzz/seeds.sh); the replay programs read $(VS_BUILDDIR)/fuzz/seeds/<name>.
 check_DATA = fuzz-seeds
@@ -75,8 +80,8 @@ fuzz_libvsfuzz_la_SOURCES = $(VS_FUZZ_COMMON)
 fuzz_libvsfuzz_la_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_libvsfuzz_la_CFLAGS = $(VS_FUZZ_CFLAGS_ALL) $(VS_FUZZ_LIB_CFLAGS)
 VS_FUZZ_LDADD = fuzz/libvsfuzz.la fuzz/libvelstatus-fuzz.la $(CHECK_LIBS) $(JANSSON_LIBS)
-VS_FUZZ_BINS = fuzz/fuzz_bsl$(EXEEXT) fuzz/fuzz_oplist$(EXEEXT) fuzz/fuzz_reports$(EXEEXT) fuzz/fuzz_time$(EXEEXT) fuzz/fuzz_reconcile$(EXEEXT) fuzz/fuzz_progress$(EXEEXT) fuzz/fuzz_oom$(EXEEXT)
-EXTRA_PROGRAMS += fuzz/fuzz_bsl fuzz/fuzz_oplist fuzz/fuzz_reports fuzz/fuzz_time fuzz/fuzz_reconcile fuzz/fuzz_progress fuzz/fuzz_oom
+VS_FUZZ_BINS = fuzz/fuzz_bsl$(EXEEXT) fuzz/fuzz_oplist$(EXEEXT) fuzz/fuzz_reports$(EXEEXT) fuzz/fuzz_time$(EXEEXT) fuzz/fuzz_reconcile$(EXEEXT) fuzz/fuzz_progress$(EXEEXT) fuzz/fuzz_oom$(EXEEXT) fuzz/fuzz_scan$(EXEEXT)
+EXTRA_PROGRAMS += fuzz/fuzz_bsl fuzz/fuzz_oplist fuzz/fuzz_reports fuzz/fuzz_time fuzz/fuzz_reconcile fuzz/fuzz_progress fuzz/fuzz_oom fuzz/fuzz_scan
 
 fuzz_fuzz_bsl_SOURCES = fuzz/fuzz_bsl.c
 fuzz_fuzz_bsl_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
@@ -120,13 +125,21 @@ fuzz_fuzz_oom_CFLAGS = $(VS_FUZZ_CFLAGS_ALL) $(VS_FUZZ_CFLAGS)
 fuzz_fuzz_oom_LDFLAGS = $(VS_FUZZ_CFLAGS)
 fuzz_fuzz_oom_LDADD = $(VS_FUZZ_LDADD)
 
+fuzz_fuzz_scan_SOURCES = fuzz/fuzz_scan.c
+fuzz_fuzz_scan_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
+fuzz_fuzz_scan_CFLAGS = $(VS_FUZZ_CFLAGS_ALL) $(VS_FUZZ_CFLAGS)
+fuzz_fuzz_scan_LDFLAGS = $(VS_FUZZ_CFLAGS)
+fuzz_fuzz_scan_LDADD = $(VS_FUZZ_LDADD)
+
 # `make fuzz` builds the binaries; with FUZZ_SECONDS it also runs a campaign
-# of that many seconds per target, FUZZ_JOBS at a time. `make fuzz-smoke`
+# of that many seconds per target, FUZZ_JOBS at a time (FUZZ_FLAGS: more
+# libFuzzer options, fuzz/run.sh). `make fuzz-smoke`
 # replays every seed corpus and fuzzes each target FUZZ_SMOKE_SECONDS (CI).
 FUZZ_SECONDS =
 FUZZ_SMOKE_SECONDS = 20
 FUZZ_JOBS = 2
-VS_FUZZ_RUN = FUZZ_JOBS=$(FUZZ_JOBS) $(SHELL) $(top_srcdir)/fuzz/run.sh $(abs_top_builddir) $(abs_top_srcdir)
+FUZZ_FLAGS =
+VS_FUZZ_RUN = FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_FLAGS='$(FUZZ_FLAGS)' $(SHELL) $(top_srcdir)/fuzz/run.sh $(abs_top_builddir) $(abs_top_srcdir)
 .PHONY: fuzz fuzz-smoke clean-fuzz
 if FUZZING
 fuzz: $(VS_FUZZ_BINS) fuzz-seeds

@@ -7,7 +7,8 @@
 # resumes from it), its log in BUILDDIR/fuzz/logs/<target>.log, and writes any
 # crashing, leaking or hanging input to BUILDDIR/fuzz/findings/<target>-*.
 # Exits non-zero if any target found something. FUZZ_MAX_LEN (default 8192)
-# bounds the input size; FUZZ_FLAGS adds libFuzzer options.
+# bounds the input size; FUZZ_FLAGS adds libFuzzer options (a long campaign
+# that should go on after a finding: FUZZ_FLAGS='-fork=1 -ignore_crashes=1').
 set -u
 build=$1
 src=$2
@@ -33,7 +34,7 @@ case $t in
 bsl) dicts=bsl ;;
 reports) dicts="reports oplist" ;;
 time) dicts=time ;;
-oom) dicts="bsl oplist reports" ;;
+oom | scan) dicts="bsl oplist reports" ;;
 *) dicts=oplist ;;
 esac
 dict=$build/fuzz/logs/$t.dict
@@ -50,19 +51,23 @@ if ! find "$seeds" -type f | sort | xargs "$bin" -timeout=25 >"$log" 2>&1; then
     tail -n 40 "$log"
     exit 1
 fi
-# 2. fuzz
+# 2. fuzz (with FUZZ_FLAGS='-fork=1 -ignore_crashes=1' it goes on after a finding)
+before=$(ls "$build/fuzz/findings/" | grep -c "^$t-")
 "$bin" -max_total_time="$secs" -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=25 -rss_limit_mb=2048 \
     -dict="$dict" -artifact_prefix="$build/fuzz/findings/$t-" -print_final_stats=1 ${FUZZ_FLAGS:-} \
     "$corpus" "$seeds" >>"$log" 2>&1
 rc=$?
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+found=$(($(ls "$build/fuzz/findings/" | grep -c "^$t-") - before))
 last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+[ -n "$execs" ] || execs=$(printf '%s\n' "$last" | sed -n 's/^#\([0-9]*\).*/\1/p')
 cov=$(printf '%s\n' "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 ft=$(printf '%s\n' "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
 units=$(find "$corpus" -type f | wc -l)
-if [ $rc -ne 0 ]; then
-    summary "FINDING after ${execs:-?} executions (exit $rc): $(ls "$build/fuzz/findings/$t-"* 2>/dev/null | tr '\n' ' ')"
-    grep -E 'ERROR|vs-fuzz finding|SUMMARY' "$log" | head -n 5
+stats="${execs:-?} executions in ${secs} s, cov ${cov:-?}, ft ${ft:-?}, corpus $units"
+if [ $rc -ne 0 ] || [ "$found" -gt 0 ]; then
+    summary "$stats, FINDINGS: $found new input(s) in $build/fuzz/findings/$t-* (exit $rc)"
+    grep -E 'ERROR: |vs-fuzz finding|SUMMARY' "$log" | sort | uniq -c | sort -rn | head -n 5
     exit 1
 fi
-summary "${execs:-?} executions in ${secs} s, cov ${cov:-?}, ft ${ft:-?}, corpus $units, no finding"
+summary "$stats, no finding"

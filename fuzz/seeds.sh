@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -22,15 +22,15 @@ put() { # put TARGET... -- FILE : copy FILE under a name unique across directori
 }
 
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
-    [ -f "$f" ] && put "$f" bsl oom
+    [ -f "$f" ] && put "$f" bsl oom scan
 done
 for f in "$src"/tests/data/operations/*.json "$src"/tests/data/progress/*-ops.json \
          "$src"/examples/operations/*-itemoperations.json; do
-    [ -f "$f" ] && put "$f" oplist reconcile progress oom
+    [ -f "$f" ] && put "$f" oplist reconcile progress oom scan
 done
 for f in "$src"/examples/operations/*-progress.json; do
     [ -f "$f" ] || continue
-    put "$f" reports oom
+    put "$f" reports oom scan
     ops=$(printf '%s' "$f" | sed 's/-progress\.json$/-itemoperations.json/')
     [ -f "$ops" ] || continue
     pair="$out/reports/pair-$(basename "$f")"
@@ -40,7 +40,7 @@ done
 
 # the decoders' regression inputs are of every kind: each JSON target gets them all
 for f in "$src"/tests/data/decode/*.json; do
-    [ -f "$f" ] && put "$f" bsl oplist reports reconcile progress oom
+    [ -f "$f" ] && put "$f" bsl oplist reports reconcile progress oom scan
 done
 
 # every timestamp and Go duration the data spells (100 of each at most), one per file
