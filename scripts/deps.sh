@@ -6,7 +6,7 @@
 # leaves out) are for the fuzz targets (scripts/ci-fuzz.sh).
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev doxygen
-valgrind golang-go python3 python3-cffi python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
+valgrind gcovr golang-go python3 python3-cffi python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
 debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time
 clang libclang-rt-14-dev"
 missing=""
