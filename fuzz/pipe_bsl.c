@@ -61,7 +61,7 @@ static void check_json(vs_fuzz_env *env, const velstatus_server_verdict *v, cons
     json_t *root;
     const char *status = NULL;
     json_int_t total = -1;
-    vs_fuzz_valid_json(env, p, len, "velstatus_json_encode_server_verdict");
+    vs_fuzz_valid_json(env, p, len, "velstatus_server_verdict_to_json");
     if (!vs_fuzz_checks(env))
         return;
     root = json_loadb(p, len, JSON_ALLOW_NUL, &jerr);
@@ -111,10 +111,10 @@ static void classify(vs_fuzz_env *env, const velstatus_bsl_set *set, const velst
         return;
     if (vs_fuzz_checks(env))
         check_rules(env, v, velstatus_bsl_set_count(set), o != NULL && o->three_state);
-    st = velstatus_json_encode_server_verdict(&json, &len, v, &err);
+    st = velstatus_server_verdict_to_json(&json, &len, v, &err);
     if (st != VELSTATUS_OK)
-        vs_fuzz_out_untouched(env, json, vs_fuzz_sentinel, "velstatus_json_encode_server_verdict");
-    if (vs_fuzz_must(env, st, &err, "velstatus_json_encode_server_verdict")) {
+        vs_fuzz_out_untouched(env, json, vs_fuzz_sentinel, "velstatus_server_verdict_to_json");
+    if (vs_fuzz_must(env, st, &err, "velstatus_server_verdict_to_json")) {
         check_json(env, v, json, len);
         velstatus_free(env->ctx, json);
     }
@@ -128,10 +128,10 @@ void vs_pipe_bsl(vs_fuzz_env *env, vs_fuzz_in *in)
     velstatus_error err;
     velstatus_status st;
     size_t i;
-    st = velstatus_json_decode_bsls(&set, env->ctx, in->text, in->text_len, &err);
+    st = velstatus_bsl_set_from_json(&set, env->ctx, in->text, in->text_len, &err);
     if (st != VELSTATUS_OK)
-        vs_fuzz_out_untouched(env, set, vs_fuzz_sentinel, "velstatus_json_decode_bsls");
-    if (!vs_fuzz_stage(env, st, "velstatus_json_decode_bsls"))
+        vs_fuzz_out_untouched(env, set, vs_fuzz_sentinel, "velstatus_bsl_set_from_json");
+    if (!vs_fuzz_stage(env, st, "velstatus_bsl_set_from_json"))
         return;
     for (i = 0; i < velstatus_bsl_set_count(set); i++)
         VS_FUZZ_CHECK(env, velstatus_bsl_set_name(set, i)[0] != '\0' && velstatus_bsl_set_phase(set, i) != NULL &&

@@ -47,7 +47,7 @@ static int fake_progress(void *ud, const velstatus_oplist *list, size_t index, v
     velstatus_op_progress p;
     velstatus_status st;
     size_t idlen;
-    VS_FUZZ_CHECK(f->env, op != NULL && velstatus_op_operation_id(op, &idlen) != NULL);
+    VS_FUZZ_CHECK(f->env, op != NULL && velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen) != NULL);
     switch (vs_fuzz_pick(f->in, 16)) {
     case 0:
         return VELSTATUS_PASSTHROUGH;
@@ -148,7 +148,6 @@ static void options(fake *f, velstatus_reconcile_options *o, velstatus_policy *p
         pol->report_cancel_results ^= (knobs >> 7) & 1;
         pol->progress_error_grace_ns = vs_fuzz_int(f->in, grace, sizeof grace / sizeof grace[0]);
     }
-    o->policy = pol;
     o->phase = phases[vs_fuzz_pick(f->in, sizeof phases / sizeof phases[0])];
     o->bsl = (velstatus_bsl_state)(vs_fuzz_pick(f->in, 8) % 4); /* 3: not a state */
     if (o->bsl != VELSTATUS_BSL_AVAILABLE)
@@ -176,7 +175,7 @@ static void check_result(vs_fuzz_env *env, const velstatus_reconcile_result *r, 
     for (i = 0; i < velstatus_reconcile_result_canceled_count(r); i++) {
         size_t at = velstatus_reconcile_result_canceled_index(r, i);
         const char *id = velstatus_reconcile_result_canceled_id(r, i, &len);
-        const char *want = velstatus_op_operation_id(velstatus_oplist_at(list, at), &idlen);
+        const char *want = velstatus_op_string(velstatus_oplist_at(list, at), VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
         VS_FUZZ_CHECK(env, at < n && (i == 0 || at > prev) && id != NULL);
         VS_FUZZ_CHECK(env, vs_fuzz_same(id, len, want, idlen));
         velstatus_reconcile_result_cancel_error(r, i, &len);
@@ -241,7 +240,7 @@ static int pass(fake *f, velstatus_oplist *list, int k)
     options(f, &o, &pol);
     if (env->mode != VS_FUZZ_PLAIN)
         print_records(&before, list);
-    st = velstatus_oplist_reconcile(&r, list, &client, &o, NULL);
+    st = velstatus_oplist_reconcile(&r, list, &client, &o, &pol, NULL);
     if (st != VELSTATUS_OK)
         vs_fuzz_out_untouched(env, r, vs_fuzz_sentinel, "velstatus_oplist_reconcile");
     if (env->mode == VS_FUZZ_OOM_REF)
@@ -267,7 +266,7 @@ void vs_pipe_reconcile(vs_fuzz_env *env, vs_fuzz_in *in)
     f.in = in;
     if (!vs_fuzz_stage(env, vs_fuzz_decode_list(env, kind, in->text, in->text_len, &list), "velstatus_oplist_from_json"))
         return;
-    if (!velstatus_op_created(velstatus_oplist_at(list, 0), &f.base))
+    if (!velstatus_op_time_value(velstatus_oplist_at(list, 0), VELSTATUS_OP_TIME_CREATED, &f.base))
         f.base = 1714557600 * S; /* 2024-05-01T10:00:00Z */
     for (edits = (int)vs_fuzz_pick(in, 4), k = 0; k < edits; k++)
         if (!edit(&f, list))

@@ -37,7 +37,7 @@ static void reconcile(vs_fuzz_env *env, const velstatus_op_reports *r, velstatus
         return;
     velstatus_reconcile_options_init(&o, sizeof o);
     o.now_ns = 1714561200000000000; /* 2024-05-01T11:00:00Z, an hour into the examples */
-    st = velstatus_oplist_reconcile(&res, list, &client, &o, &err);
+    st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL, &err);
     if (vs_fuzz_stage(env, st, "velstatus_oplist_reconcile")) {
         velstatus_reconcile_result_free(res);
         vs_fuzz_roundtrip(env, list, 1);

@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom scan; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan watch; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -22,8 +22,13 @@ put() { # put TARGET... -- FILE : copy FILE under a name unique across directori
 }
 
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
-    [ -f "$f" ] && put "$f" bsl oom scan
+    [ -f "$f" ] && put "$f" bsl oom scan watch
 done
+# recorded kubectl watch streams, with and without event types (tests/watch-stream.py)
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$src/tests/watch-stream.py" record >"$out/watch/events.json"
+    python3 "$src/tests/watch-stream.py" record --plain >"$out/watch/plain.json"
+fi
 for f in "$src"/tests/data/operations/*.json "$src"/tests/data/progress/*-ops.json \
          "$src"/examples/operations/*-itemoperations.json; do
     [ -f "$f" ] && put "$f" oplist reconcile progress oom scan
