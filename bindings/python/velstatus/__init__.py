@@ -17,7 +17,7 @@ garbage collection frees what ``close()`` (or ``with``) did not.
 
 from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, SchemaError,
                       HostError, AbiError, RangeError, StateError, status_name, status_str)
-from ._enums import Kind, Phase, Preset, RestartAction, Status
+from ._enums import ArgoHealth, Kind, Phase, Preset, RestartAction, Status
 from ._context import Context, DebugAllocator
 from ._core import (version, version_info, parse_time, format_time, format_time_go,
                     parse_duration, format_duration, time_ns, duration_ns, Policy,
@@ -28,6 +28,7 @@ from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedu
                      retry_result, retry_transition)
 from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
                           Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
+from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
@@ -35,6 +36,7 @@ __version__ = version()
 __all__ = [
     "VelstatusError", "NoMemory", "InvalidArgument", "ParseError", "SchemaError", "HostError",
     "AbiError", "RangeError", "StateError", "status_name", "status_str",
+    "ArgoHealth", "ArgoHealthResult", "argo_health", "condition_reason",
     "Kind", "Phase", "Preset", "RestartAction", "Status",
     "Context", "DebugAllocator",
     "version", "version_info", "parse_time", "format_time", "format_time_go", "parse_duration",

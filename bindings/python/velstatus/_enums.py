@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional, Type, TypeVar, Union
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 
-__all__ = ["CEnum", "Kind", "Phase", "Preset", "RestartAction", "Status"]
+__all__ = ["ArgoHealth", "CEnum", "Kind", "Phase", "Preset", "RestartAction", "Status"]
 
 _E = TypeVar("_E", bound=enum.Enum)
 
@@ -183,6 +183,16 @@ class RestartAction(CEnum):
     NONE = "none"
     MARK_FAILED = "mark_failed"
     REQUEUE = "requeue"
+
+
+@c_enum("velstatus_argo_health", "VELSTATUS_ARGO_", lib.velstatus_argo_health_to_string)
+class ArgoHealth(CEnum):
+    """Argo CD's health of a Backup or Restore (velstatus_argo_health):
+    HEALTHY ("healthy"), PROGRESSING ("progressing"), DEGRADED ("degraded")."""
+
+    HEALTHY = "healthy"
+    PROGRESSING = "progressing"
+    DEGRADED = "degraded"
 
 
 @c_enum("velstatus_status", "VELSTATUS_")

@@ -23,7 +23,7 @@ from ._core import DurationLike, PolicyLike, TimeLike, duration_ns, policy_ptr, 
 from ._enums import CEnum, c_enum
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
-from . import _retry
+from . import _condition, _retry
 
 # The BSLs a classification takes: the JSON text of ``kubectl get bsl -o json``
 # (str or bytes, a list or an object with "items"), the parsed objects, or Bsl values.
@@ -151,11 +151,12 @@ class ServerVerdict:
     ``default`` (the resolved default BSL's name, or None), ``bsls`` (reason
     token -> the sorted BSL names behind it), ``message`` (one line), and
     ``json`` (the verdict exactly as ``velstatus server-status -o json``
-    prints it). ``str(verdict)`` is the CLI's text line.
+    prints it). ``str(verdict)`` is the CLI's text line. ``condition()`` is
+    the verdict as a Kubernetes condition (``-o condition``).
     """
 
     __slots__ = ("status", "reasons", "reason_flags", "available", "unavailable", "pending", "total",
-                 "default", "bsls", "message", "json")
+                 "default", "bsls", "message", "json", "_condition")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("ServerVerdict objects come from server_status() and ServerTracker")
@@ -188,7 +189,18 @@ class ServerVerdict:
             self.json = ffi.unpack(out[0], out_len[0]).decode("utf-8")
         finally:
             lib.velstatus_free(ctxptr, out[0])
+        self._condition = _condition.condition_base(v, ctxptr)
         return self
+
+    def condition(self, last_transition: TimeLike, observed_generation: Optional[int] = None) -> Dict[str, Any]:
+        """The verdict as a ``metav1.Condition`` dict (type "Ready"), as
+        velstatus_server_verdict_to_condition_json() writes it: see _condition.condition."""
+        return _condition.condition(self._condition, last_transition, observed_generation)
+
+    @property
+    def condition_reason(self) -> str:
+        """The condition's reason (velstatus_server_condition_reason of reason_flags)."""
+        return _condition.condition_reason(self.reason_flags)
 
     def as_dict(self) -> Dict[str, Any]:
         """The JSON form as Python objects."""
