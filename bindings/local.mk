@@ -94,7 +94,8 @@ VS_GO_SOURCES = \
 	bindings/go/handle.go \
 	bindings/go/phase.go \
 	bindings/go/policy.go \
-	bindings/go/timefmt.go
+	bindings/go/timefmt.go \
+	bindings/go/condition.go
 VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/golden_test.go \
 	bindings/go/serverstatus_test.go \
@@ -102,7 +103,8 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/operations_test.go \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
-	bindings/go/example_test.go
+	bindings/go/example_test.go \
+	bindings/go/condition_test.go
 EXTRA_DIST += bindings/go/run-tests.sh $(VS_GO_DIST_FILES)
 if VS_GO
 VS_BINDING_TESTS += bindings/go/run-tests.sh
