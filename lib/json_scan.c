@@ -333,7 +333,7 @@ static int scan_key(scan *c, size_t *pi)
 
 int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e)
 {
-    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8]; /* bit set: an object */
+    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8] = {0}; /* bit set: an object */
     size_t depth = 0, i = 0;
     scan c;
     c.s = s;
