@@ -603,6 +603,5 @@ velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatu
     uint32_t line, col;
     size_t off = base + e->off;
     velstatus__json_pos(text, off, &line, &col);
-    return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s (line %u, column %u): %s", what,
-                                    (unsigned)line, (unsigned)col, e->reason);
+    return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s: %s", what, e->reason);
 }

@@ -28,8 +28,10 @@ has() {
 
 # defect 1: a raw NUL after a number (jansson skipped it; the CLI crashed with 139)
 f=$data/nul-after-number.json
-run "format nul" 2 operations format "$f" && has "format nul message" "$tmp/err" "column 12): raw NUL byte"
-run "check nul" 2 operations check "$f" && has "check nul message" "$tmp/err" "column 12): raw NUL byte"
+run "format nul" 2 operations format "$f" &&
+    has "format nul message" "$tmp/err" "raw NUL byte outside a string (line 1, column 12, offset 11)"
+run "check nul" 2 operations check "$f" &&
+    has "check nul message" "$tmp/err" "raw NUL byte outside a string (line 1, column 12, offset 11)"
 run "progress nul" 2 progress --now "$now" "$f" && has "progress nul message" "$tmp/err" "raw NUL byte"
 run "server-status nul" 2 server-status "$data/bsl-nul-after-number.json" &&
     has "server-status nul message" "$tmp/err" "raw NUL byte"
