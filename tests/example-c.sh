@@ -42,4 +42,13 @@ if [ "$rc" = 1 ] && grep -q 'bad.json: VELSTATUS_E_SCHEMA: .*\[0\]\.spec\.backup
 else
     echo "FAIL: bad input: exit $rc"; cat "$tmp/err"; fail=1
 fi
+# A bad BSL list: the library's decoder names the field and its value's position.
+printf '{"items":[{"metadata":{"name":"a"},"status":{"phase":7}}]}' >"$tmp/bad-bsl.json"
+"$tmp/c-host" "$tmp/bad-bsl.json" "$ex/operations/backup-itemoperations.json" "$ex/operations/backup-progress.json" \
+    2024-05-01T10:30:00Z >/dev/null 2>"$tmp/err"; rc=$?
+if [ "$rc" = 1 ] && grep -q 'bad-bsl.json: VELSTATUS_E_SCHEMA: items\[0\]\.status\.phase: .* (line 1, column 54)$' "$tmp/err"; then
+    echo "ok bad BSL list: $(cat "$tmp/err")"
+else
+    echo "FAIL: bad BSL list: exit $rc"; cat "$tmp/err"; fail=1
+fi
 exit $fail
