@@ -1264,22 +1264,8 @@ static void decode_fails(const char *json, velstatus_status code, const char *pr
     ck_assert_int_eq(err.code, code);
     ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "message \"%s\" does not start with \"%s\"",
                   err.message, prefix);
-    if (at) {
-        const char *p = strstr(json, at);
-        uint32_t line = 1, col = 1;
-        ck_assert_ptr_nonnull(p);
-        for (const char *q = json; q < p; q++) {
-            if (*q == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        ck_assert_uint_eq(err.offset, (uint64_t)(p - json));
-        ck_assert_uint_eq(err.line, line);
-        ck_assert_uint_eq(err.column, col);
-    }
+    if (at)
+        vs_test_assert_position(&err, json, strstr(json, at));
     velstatus_ctx_free(ctx);
 }
 
@@ -1558,22 +1544,8 @@ static void upsert_json_fails(const char *json, velstatus_status code, const cha
     ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "message \"%s\" does not start with \"%s\"",
                   err.message, prefix);
     ck_assert_ptr_null(strstr(err.message, "line ")); /* the position is in the fields, once */
-    if (at) {
-        const char *p = strstr(json, at);
-        uint32_t line = 1, col = 1;
-        ck_assert_ptr_nonnull(p);
-        for (const char *q = json; q < p; q++) {
-            if (*q == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        ck_assert_uint_eq(err.offset, (uint64_t)(p - json));
-        ck_assert_uint_eq(err.line, line);
-        ck_assert_uint_eq(err.column, col);
-    }
+    if (at)
+        vs_test_assert_position(&err, json, strstr(json, at));
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 1);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
     velstatus_server_tracker_free(t);

@@ -1,5 +1,8 @@
 #include "harness.h"
 
+#include <stdint.h>
+#include <velstatus.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,4 +54,22 @@ int main(void)
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void vs_test_assert_position(const velstatus_error *err, const char *text, const char *at)
+{
+    uint32_t line = 1, col = 1;
+    ck_assert_ptr_nonnull(at);
+    for (const char *q = text; q < at; q++) {
+        if (*q == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)*q & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    ck_assert_msg(err->offset == (uint64_t)(at - text) && err->line == line && err->column == col,
+                  "%s: at offset %llu (line %u, column %u), want %td (line %u, column %u)", err->message,
+                  (unsigned long long)err->offset, (unsigned)err->line, (unsigned)err->column, at - text,
+                  (unsigned)line, (unsigned)col);
 }

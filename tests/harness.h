@@ -19,4 +19,10 @@ char *vs_test_read_file(const char *path, size_t *len);
  * exercise; the full count runs in the plain and sanitizer builds. */
 long vs_test_iterations(long n);
 
+/* Asserts that err is at the byte `at` of `text` (a pointer into it): its
+ * offset, and its line and column counted here (1-based; columns in UTF-8
+ * characters), independently of the library's own counting. */
+struct velstatus_error;
+void vs_test_assert_position(const struct velstatus_error *err, const char *text, const char *at);
+
 #endif
