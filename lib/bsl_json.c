@@ -238,7 +238,8 @@ static velstatus_status get_time(vs_dec *d, vs_span v, const char *parent, const
     if (st != VELSTATUS_OK) {
         push_key(d, parent);
         push_key(d, key);
-        st = schema_error(d, v.vs, "not an RFC 3339 time: %s", terr.message);
+        st = schema_error(d, velstatus__json_string_byte(d->text, v.vs, v.ve, terr.offset), "not an RFC 3339 time: %s",
+                          terr.message);
         d->path.n -= 2;
         return st;
     }

@@ -255,7 +255,8 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
         return velstatus__error_nomem(d->err);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return fail_at(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, vs, path, msg);
+        return fail_at(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
+                       velstatus__json_string_byte(d->p, vs, ve, terr.offset), path, msg);
     }
     *state = VS__T_LOCAL;
     return VELSTATUS_OK;
@@ -855,7 +856,8 @@ static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns)
     st = velstatus_time_parse(ns, s, n, &terr);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, m->vs, m->key, m->klen, msg);
+        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
+                     velstatus__json_string_byte(d->p, m->vs, m->ve, terr.offset), m->key, m->klen, msg);
     }
     *has = 1;
     return VELSTATUS_OK;

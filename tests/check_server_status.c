@@ -1340,9 +1340,9 @@ START_TEST(json_decode_errors_name_path_and_position)
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"a\"}}]}", VELSTATUS_E_SCHEMA,
                  "items[1].metadata.name: duplicate name \"a\"", "\"a\"}}]");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"yesterday\"}}]}", VELSTATUS_E_SCHEMA,
-                 "items[0].metadata.creationTimestamp: not an RFC 3339 time", "\"yesterday\"");
+                 "items[0].metadata.creationTimestamp: not an RFC 3339 time", "yesterday\"");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"lastValidationTime\":\"2026-13-01T00:00:00Z\"}}]}",
-                 VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "\"2026-13");
+                 VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "13-01T");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"default\":\"true\"}}]}", VELSTATUS_E_SCHEMA,
                  "items[0].spec.default: expected a boolean, got a string", "\"true\"");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"WriteOnly\"}}]}",
@@ -1557,7 +1557,7 @@ START_TEST(tracker_upsert_json_errors)
     upsert_json_fails("{\"metadata\": {\"name\": \"a\"},\n \"status\": {\"phase\": 7}}", VELSTATUS_E_SCHEMA,
                       "status.phase: expected a string, got a number", "7}}");
     upsert_json_fails("{\"metadata\":{\"name\":\"a\",\n\"creationTimestamp\":\"soon\"}}", VELSTATUS_E_SCHEMA,
-                      "metadata.creationTimestamp: not an RFC 3339 time", "\"soon\"");
+                      "metadata.creationTimestamp: not an RFC 3339 time", "soon\"");
     upsert_json_fails("{\"metadata\":{\"name\":\"\"}}", VELSTATUS_E_SCHEMA, "metadata.name: empty name", "\"\"}}");
     upsert_json_fails("{\"spec\":{\"default\":true}}", VELSTATUS_E_SCHEMA, "metadata: missing", "{\"spec");
     upsert_json_fails("{\"kind\":\"Backup\",\"metadata\":{\"name\":\"a\"}}", VELSTATUS_E_SCHEMA,
