@@ -1,10 +1,11 @@
-/* Instruction counts of decoding, for callgrind (DESIGN §9).
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Instruction counts of decoding, for callgrind (doc/design.md §9).
  *
  *   valgrind --tool=callgrind --toggle-collect=decode_dom bench_decode_ir FILE dom
  *   valgrind --tool=callgrind --toggle-collect=decode_ours bench_decode_ir FILE
  *
  * Reads FILE, then decodes it once: as one jansson DOM (json_loadb, the
- * reference of DESIGN §9) or with velstatus_oplist_from_json. Callgrind's
+ * reference of doc/design.md §9) or with velstatus_oplist_from_json. Callgrind's
  * instruction count of the function divided by the number of records is the
  * cost per record: exact and repeatable on a loaded machine, where times are
  * not. `make bench-ir` does both on a 10,000-record file. */

@@ -1,4 +1,5 @@
-/* Benchmark of the operations codec and state machine (DESIGN §9).
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Benchmark of the operations codec and state machine (doc/design.md §9).
  *
  *   bench_operations ITEMOPERATIONS.json [RUNS]
  *

@@ -1,4 +1,5 @@
-/* Instruction counts of the steady decision loop, for callgrind (DESIGN §9).
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Instruction counts of the steady decision loop, for callgrind (doc/design.md §9).
  *
  *   valgrind --tool=callgrind --toggle-collect=steady_steps bench_step_ir FILE
  *   valgrind --tool=callgrind --toggle-collect=steady_reconcile bench_step_ir FILE

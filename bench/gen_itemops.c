@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Writes a realistic <name>-itemoperations.json of N backup records to
  * stdout, exactly as Velero's json.Encoder would (one line, trailing
  * newline): CSI data-mover operations with post-operation items, a mix of

@@ -1,5 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
 # Benchmarks: `make bench` builds and runs them; they are never part of
-# `make check` (DESIGN §8: speed is measured by benchmarks, not unit tests).
+# `make check` (doc/design.md §8: speed is measured by benchmarks, not unit tests).
 # `make bench BENCH_RECORDS=100000 BENCH_RUNS=5` are the defaults.
 EXTRA_PROGRAMS = bench/gen_itemops bench/bench_operations bench/bench_step_ir bench/bench_decode_ir
 bench_gen_itemops_SOURCES = bench/gen_itemops.c
@@ -44,3 +45,4 @@ bench-ir: bench/gen_itemops$(EXEEXT) bench/bench_step_ir$(EXEEXT) bench/bench_de
 	  ir=`sed -n 's/^totals: *//p' bench/callgrind.$$fn.out`; \
 	  echo "$$fn: $$ir instructions, `expr $$ir / $(BENCH_IR_RECORDS)` per record ($(BENCH_IR_RECORDS) records)"; \
 	done
+EXTRA_DIST += bench/README.md

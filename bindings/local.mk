@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bindings: the Python (cffi) and Go (cgo) bindings. Each language keeps its
 # lines in its own block below.
 
@@ -72,7 +73,7 @@ clean-python:
 # end python
 
 # go
-# The cgo binding (STYLE §2.16) and the Go example host. run-tests.sh
+# The cgo binding (doc/conventions.md §8) and the Go example host. run-tests.sh
 # writes only under $(builddir)/bindings/go/_build.
 # The module source (no tests) is what make install puts under
 # $(datadir)/gocode/src/<module path>, as Debian's golang-*-dev packages lay

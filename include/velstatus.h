@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus.h
  * @brief libvelstatus: Velero's status decisions as a pure, I/O-free C library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The BSL codec: `kubectl get backupstoragelocations -o json` in, verdicts
  * out (json.h). The scanner (json_scan.h) validates the text; the decoder
  * then walks it, so every error knows the exact position of its value.
@@ -509,56 +510,67 @@ velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *
 
 /* ---- verdict out ---- */
 
+/* The reason tokens of a mask, in byte-wise order of the tokens: as a JSON
+ * array ("reasons"), or with each reason's BSL names as an object ("bsls"). */
+static void put_reasons(velstatus__buf *b, const velstatus_server_verdict *v, int with_names)
+{
+    uint32_t reasons = velstatus_server_verdict_reasons(v);
+    int first = 1;
+    velstatus__buf_putc(b, with_names ? '{' : '[');
+    for (unsigned k = 0; k < VS_NREASONS; k++) {
+        velstatus_server_reason r = (velstatus_server_reason)(1u << velstatus__ss_reason_sorted[k]);
+        size_t n, j;
+        if (!(reasons & (uint32_t)r))
+            continue;
+        if (!first)
+            velstatus__buf_putc(b, ',');
+        first = 0;
+        velstatus__buf_printf(b, "\"%s\"", velstatus_server_reason_to_string(r));
+        if (!with_names)
+            continue;
+        velstatus__buf_puts(b, ":[");
+        n = velstatus_server_verdict_name_count(v, r);
+        for (j = 0; j < n; j++) {
+            const char *name = velstatus_server_verdict_name(v, r, j);
+            if (j > 0)
+                velstatus__buf_putc(b, ',');
+            velstatus__json_write_string(b, name, strlen(name), 0);
+        }
+        velstatus__buf_putc(b, ']');
+    }
+    velstatus__buf_putc(b, with_names ? '}' : ']');
+}
+
+/* Written from the verdict's public getters only. */
 velstatus_status velstatus_json_encode_server_verdict(char **out, size_t *out_len, const velstatus_server_verdict *v,
                                                       velstatus_error *err)
 {
     velstatus__buf b;
-    int first;
+    const char *def, *msg;
     if (!out || !v)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or verdict is NULL");
     *out = NULL;
     if (out_len)
         *out_len = 0;
-    velstatus__buf_init(&b, v->ctx);
+    velstatus__buf_init(&b, velstatus__ss_verdict_ctx(v));
     velstatus__buf_puts(&b, "{\"status\":\"");
-    velstatus__buf_puts(&b, velstatus_server_status_to_string(v->status));
-    velstatus__buf_puts(&b, "\",\"reasons\":[");
-    first = 1;
-    for (unsigned k = 0; k < VS_NREASONS; k++) {
-        unsigned i = velstatus__ss_reason_sorted[k];
-        if (!(v->reasons & (1u << i)))
-            continue;
-        if (!first)
-            velstatus__buf_putc(&b, ',');
-        first = 0;
-        velstatus__buf_printf(&b, "\"%s\"", velstatus__ss_reason_token(i));
-    }
-    velstatus__buf_printf(&b, "],\"counts\":{\"available\":%zu,\"unavailable\":%zu,\"pending\":%zu,\"total\":%zu}",
-                          v->available, v->unavailable, v->pending, v->total);
+    velstatus__buf_puts(&b, velstatus_server_status_to_string(velstatus_server_verdict_status(v)));
+    velstatus__buf_puts(&b, "\",\"reasons\":");
+    put_reasons(&b, v, 0);
+    velstatus__buf_printf(&b, ",\"counts\":{\"available\":%zu,\"unavailable\":%zu,\"pending\":%zu,\"total\":%zu}",
+                          velstatus_server_verdict_available(v), velstatus_server_verdict_unavailable(v),
+                          velstatus_server_verdict_pending(v), velstatus_server_verdict_total(v));
     velstatus__buf_puts(&b, ",\"default\":");
-    if (v->default_name)
-        velstatus__json_write_string(&b, v->default_name, strlen(v->default_name), 0);
+    def = velstatus_server_verdict_default(v);
+    if (def)
+        velstatus__json_write_string(&b, def, strlen(def), 0);
     else
         velstatus__buf_puts(&b, "null");
-    velstatus__buf_puts(&b, ",\"bsls\":{");
-    first = 1;
-    for (unsigned k = 0; k < VS_NREASONS; k++) {
-        unsigned i = velstatus__ss_reason_sorted[k];
-        if (!(v->reasons & (1u << i)))
-            continue;
-        if (!first)
-            velstatus__buf_putc(&b, ',');
-        first = 0;
-        velstatus__buf_printf(&b, "\"%s\":[", velstatus__ss_reason_token(i));
-        for (size_t j = v->start[i]; j < v->start[i + 1]; j++) {
-            if (j > v->start[i])
-                velstatus__buf_putc(&b, ',');
-            velstatus__json_write_string(&b, v->names[j], strlen(v->names[j]), 0);
-        }
-        velstatus__buf_putc(&b, ']');
-    }
-    velstatus__buf_puts(&b, "},\"message\":");
-    velstatus__json_write_string(&b, v->message, strlen(v->message), 0);
+    velstatus__buf_puts(&b, ",\"bsls\":");
+    put_reasons(&b, v, 1);
+    velstatus__buf_puts(&b, ",\"message\":");
+    msg = velstatus_server_verdict_message(v);
+    velstatus__json_write_string(&b, msg, strlen(msg), 0);
     velstatus__buf_putc(&b, '}');
     return velstatus__buf_finish(&b, out, out_len, err);
 }

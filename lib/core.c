@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "velstatus_private.h"
+#include "util_array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,7 +255,6 @@ void velstatus__buf_init(velstatus__buf *b, velstatus_ctx *ctx)
 
 static int buf_reserve(velstatus__buf *b, size_t extra)
 {
-    size_t need, cap;
     char *p;
     if (b->failed)
         return 0;
@@ -261,19 +262,12 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
         b->failed = 1;
         return 0;
     }
-    need = b->len + extra + 1;
-    if (need <= b->cap)
-        return 1;
-    cap = b->cap ? b->cap : 64;
-    while (cap < need)
-        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    p = velstatus__realloc(b->ctx, b->p, cap);
+    p = velstatus__array_reserve(b->ctx, b->p, &b->cap, b->len + extra + 1, 1, 64);
     if (!p) {
         b->failed = 1;
         return 0;
     }
     b->p = p;
-    b->cap = cap;
     return 1;
 }
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The operations section of `velero backup describe` / `velero restore
- * describe`, byte-exact (SPEC-velero §3.2, §3.3).
+ * describe`, byte-exact (doc/velero-behaviour.md §3.2, §3.3).
  *
  * Velero's Describer prints with fmt.Fprintf into a text/tabwriter
  * (minwidth 0, tabwidth 8, padding 2, padchar ' ', flags 0). We build the

@@ -1,7 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
 # The library: a static, PIC libtool archive (lib/.libs/libvelstatus.a).
 lib_LTLIBRARIES = lib/libvelstatus.la
 lib_libvelstatus_la_SOURCES = \
 	lib/velstatus_private.h \
+	lib/util_arith.h \
+	lib/util_array.h \
+	lib/util_array.c \
+	lib/util_hash.h \
+	lib/util_pool.h \
+	lib/util_pool.c \
 	lib/core.c \
 	lib/version.c \
 	lib/policy.c \

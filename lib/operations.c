@@ -1,33 +1,18 @@
-/* The item-operation state machine: the per-operation step (SPEC-velero
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The item-operation state machine: the per-operation step (doc/velero-behaviour.md
  * §2.4) and the whole-list driver (§2.5-§2.7). Pure: `now` is an argument,
  * the plugins are reached through the host's vtable. */
 #include <string.h>
 
 #include "operations_private.h"
+#include "util_arith.h"
+#include "util_array.h"
 
 static const char timed_out[] = "Asynchronous action timed out";
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                              */
 /* ------------------------------------------------------------------------ */
-
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
-static int64_t sat_sub(int64_t a, int64_t b)
-{
-    if (b < 0 && a > INT64_MAX + b)
-        return INT64_MAX;
-    if (b > 0 && a < INT64_MIN + b)
-        return INT64_MIN;
-    return a - b;
-}
 
 static int64_t floor_sec(int64_t ns)
 {
@@ -143,7 +128,7 @@ static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_
 }
 
 /* ------------------------------------------------------------------------ */
-/* The step                                                                   */
+/* The step's pieces: times, texts and the plan it applies                 */
 /* ------------------------------------------------------------------------ */
 
 static inline int t_nonnil(uint8_t s)
@@ -156,7 +141,7 @@ static inline int t_has(uint8_t s)
     return s == VS__T_LOCAL || s == VS__T_UTC;
 }
 
-/* SPEC §2.4 step 4 for one of started/updated. */
+/* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
 static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
@@ -259,7 +244,7 @@ static velstatus_status plan_alloc(velstatus_oplist *l, plan *pl, velstatus_erro
         if (p->len > p->dst->len || p->dst->p == velstatus__empty || p->dst->len == 0) {
             if (p->len == 0)
                 continue;
-            p->fresh = velstatus__oplist_pool_str(l, p->src, p->len);
+            p->fresh = velstatus__pool_str(&l->pool, p->src, p->len);
             if (p->fresh == NULL)
                 return velstatus__error_nomem(err);
         }
@@ -299,209 +284,285 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
     pl->msg.len--;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The step, as named steps. Velero's getBackupItemOperationProgress
+ * (pkg/controller/backup_operations_controller.go) and
+ * getRestoreItemOperationProgress (restore_operations_controller.go) run
+ * this for every operation of the list; each step_* function below is one
+ * part of that loop body, named in its comment. The step functions are
+ * inlined into step_core (and it into its two callers): a steady step
+ * allocates nothing and calls nothing.                                       */
+/* ------------------------------------------------------------------------ */
+
+#if defined(__GNUC__)
+#define VS__ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define VS__ALWAYS_INLINE inline
+#endif
+
+enum { VS__NO_MOVE = 0xff };
+
+/* One step's decision, taken on a copy of the record's scalar fields and
+ * applied by step_commit() only once everything it needs is allocated. */
+typedef struct step_work {
+    int64_t n_completed, n_total, err_since;
+    int64_t t[3];
+    uint8_t tstate[3];
+    uint8_t phase, has_err_since;
+    uint8_t next;          /* the phase to move to, or VS__NO_MOVE */
+    uint32_t flags;
+    const char *fail_text; /* non-NULL: the operation fails with this error */
+    size_t fail_len;
+    int fail_lookup;       /* the plugin was not found: no plugin name in the message */
+    int completed;         /* the plugin reported completion without an error */
+    plan pl;
+} step_work;
+
+/* An unknown phase with unknown_phase_fails: the operation fails with
+ * "unknown operation phase %q" (Velero skips it). */
+static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l,
+                                           velstatus_op *op, const velstatus_policy *pol, velstatus_error *err)
+{
+    velstatus__buf t;
+    const vs__str *ph = &op->s[VELSTATUS_OP_FIELD_PHASE];
+    plan pl;
+    velstatus_status st;
+    pl.nstrs = 0;
+    velstatus__buf_init(&t, l->ctx);
+    velstatus__buf_puts(&t, "unknown operation phase ");
+    velstatus__go_quote(&t, ph->p, ph->len);
+    if (t.failed) {
+        velstatus__buf_reset(&t);
+        return velstatus__error_nomem(err);
+    }
+    plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
+    plan_message(&pl, l->ctx, l->kind, pol, op, t.p, t.len, 0);
+    st = plan_alloc(l, &pl, err);
+    if (st == VELSTATUS_OK)
+        plan_commit(l, &pl);
+    velstatus__buf_reset(&t);
+    if (st != VELSTATUS_OK) {
+        velstatus__buf_reset(&pl.msg);
+        return st;
+    }
+    velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_FAILED);
+    *flags_out = VELSTATUS_OP_STEP_UNKNOWN_PHASE | VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW |
+                 VELSTATUS_OP_STEP_COUNT_FAILED;
+    *msg_out = pl.msg;
+    return VELSTATUS_OK;
+}
+
+/* A record that is not New or InProgress: Velero's `else if` branches count
+ * Completed and Failed and skip anything else. */
+static VS__ALWAYS_INLINE velstatus_status step_settled(uint32_t *flags_out, velstatus__buf *msg_out,
+                                                       velstatus_oplist *l, velstatus_op *op,
+                                                       const velstatus_policy *pol, velstatus_error *err)
+{
+    if (op->phase == VELSTATUS_OP_PHASE_COMPLETED) {
+        *flags_out = VELSTATUS_OP_STEP_COUNT_COMPLETED;
+        return VELSTATUS_OK;
+    }
+    if (op->phase == VELSTATUS_OP_PHASE_FAILED) {
+        *flags_out = VELSTATUS_OP_STEP_COUNT_FAILED;
+        return VELSTATUS_OK;
+    }
+    if (!pol->unknown_phase_fails) {
+        *flags_out = VELSTATUS_OP_STEP_UNKNOWN_PHASE;
+        return VELSTATUS_OK;
+    }
+    return step_unknown_phase(flags_out, msg_out, l, op, pol, err);
+}
+
+static VS__ALWAYS_INLINE void step_begin(step_work *w, const velstatus_op *op)
+{
+    w->n_completed = op->n_completed;
+    w->n_total = op->n_total;
+    w->err_since = op->err_since;
+    memcpy(w->t, op->t, sizeof w->t);
+    memcpy(w->tstate, op->tstate, sizeof w->tstate);
+    w->phase = op->phase;
+    w->has_err_since = op->has_err_since;
+    w->next = VS__NO_MOVE;
+    w->flags = 0;
+    w->fail_text = NULL;
+    w->fail_len = 0;
+    w->fail_lookup = 0;
+    w->completed = 0;
+    w->pl.nstrs = 0;
+    w->pl.has_msg = 0;
+}
+
+/* GetBackupItemActionV2 / bia.Progress returned an error: Velero fails the
+ * operation with err.Error(). progress_error_grace_ns > 0 defers that until
+ * the errors have lasted that long. */
+static VS__ALWAYS_INLINE void step_error_report(step_work *w, const velstatus_op_progress *r, int64_t now,
+                                                const velstatus_policy *pol)
+{
+    int fail_now = 1;
+    if (pol->progress_error_grace_ns > 0) {
+        if (!w->has_err_since) {
+            w->has_err_since = 1;
+            w->err_since = now;
+            w->flags |= VELSTATUS_OP_STEP_CHANGED;
+        }
+        fail_now = velstatus__sat_sub_i64(now, w->err_since) >= pol->progress_error_grace_ns;
+        if (fail_now)
+            w->has_err_since = 0;
+    }
+    if (!fail_now) {
+        w->flags |= VELSTATUS_OP_STEP_ERROR_DEFERRED;
+        return;
+    }
+    w->fail_text = r->err != NULL ? r->err : velstatus__empty;
+    w->fail_len = r->err_len;
+    w->fail_lookup = r->report == VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+}
+
+/* A string field the report changes: planned, CHANGED. */
+static VS__ALWAYS_INLINE void step_copy_text(step_work *w, vs__str *field, const char *s, size_t len)
+{
+    if (!str_eq(field, s, len)) {
+        plan_str(&w->pl, field, s, len);
+        w->flags |= VELSTATUS_OP_STEP_CHANGED;
+    }
+}
+
+/* bia.Progress answered: Velero copies NCompleted, NTotal, OperationUnits,
+ * Description, Started and Updated where they differ, then handles
+ * operationProgress.Completed (failed with its Err, or completed). */
+static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *op, const velstatus_op_progress *r,
+                                                   const velstatus_policy *pol)
+{
+    if (w->has_err_since) {
+        w->has_err_since = 0;
+        w->flags |= VELSTATUS_OP_STEP_CHANGED;
+    }
+    if (w->n_completed != r->n_completed || w->n_total != r->n_total) {
+        w->n_completed = r->n_completed;
+        w->n_total = r->n_total;
+        w->flags |= VELSTATUS_OP_STEP_CHANGED;
+    }
+    step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
+    step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], &w->t[VELSTATUS_OP_TIME_STARTED], r->has_started,
+                    r->started_ns))
+        w->flags |= VELSTATUS_OP_STEP_CHANGED;
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], &w->t[VELSTATUS_OP_TIME_UPDATED], r->has_updated,
+                    r->updated_ns))
+        w->flags |= VELSTATUS_OP_STEP_CHANGED;
+    if (!r->completed)
+        return;
+    if (r->err_len > 0) {
+        w->fail_text = r->err;
+        w->fail_len = r->err_len;
+    } else {
+        w->completed = 1;
+    }
+}
+
+/* "cancel operation if past timeout period": Created + ItemOperationTimeout
+ * before now fails the operation with "Asynchronous action timed out" and
+ * asks the plugin to cancel it. A record without Created never times out. */
+static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t timeout, const velstatus_policy *pol)
+{
+    if (w->fail_text != NULL || w->completed)
+        return;
+    if (!t_has(w->tstate[VELSTATUS_OP_TIME_CREATED])) {
+        w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
+        return;
+    }
+    if ((timeout > 0 || pol->zero_timeout_expires) &&
+        velstatus__sat_add_i64(w->t[VELSTATUS_OP_TIME_CREATED], timeout) < now) {
+        w->fail_text = timed_out;
+        w->fail_len = sizeof timed_out - 1;
+        w->flags |= VELSTATUS_OP_STEP_CANCEL;
+        w->flags &= ~(uint32_t)VELSTATUS_OP_STEP_ERROR_DEFERRED;
+        w->has_err_since = 0;
+    }
+}
+
+/* The next phase: Failed (with the error and the message Velero appends to
+ * errs), Completed, or, for a New operation with Started after a progress
+ * report, InProgress; "if we reach this point, the operation is still
+ * running" otherwise. */
+static VS__ALWAYS_INLINE void step_next_phase(step_work *w, velstatus_oplist *l, velstatus_op *op,
+                                              const velstatus_op_progress *r, const velstatus_policy *pol)
+{
+    if (w->fail_text != NULL) {
+        plan_str(&w->pl, &op->s[VELSTATUS_OP_FIELD_ERROR], w->fail_text, w->fail_len);
+        plan_message(&w->pl, l->ctx, l->kind, pol, op, w->fail_text, w->fail_len, w->fail_lookup);
+        w->flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
+        w->next = VELSTATUS_OP_PHASE_FAILED;
+    } else if (w->completed) {
+        w->flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_COMPLETED_NOW | VELSTATUS_OP_STEP_COUNT_COMPLETED;
+        w->next = VELSTATUS_OP_PHASE_COMPLETED;
+    } else {
+        /* not after an error report: Velero has moved on by then */
+        if (r->report == VELSTATUS_OP_REPORT_PROGRESS && w->phase == VELSTATUS_OP_PHASE_NEW &&
+            t_nonnil(w->tstate[VELSTATUS_OP_TIME_STARTED])) {
+            w->flags |= VELSTATUS_OP_STEP_CHANGED;
+            w->next = VELSTATUS_OP_PHASE_IN_PROGRESS;
+        }
+        w->flags |= VELSTATUS_OP_STEP_IN_PROGRESS;
+    }
+}
+
+/* Writes the decision into the record (Velero's assignments to operation.
+ * Status), after allocating what it needs; on failure the record is as it
+ * was. */
+static velstatus_status step_commit(step_work *w, velstatus_oplist *l, velstatus_op *op, velstatus_error *err)
+{
+    velstatus_status st = plan_alloc(l, &w->pl, err);
+    if (st != VELSTATUS_OK) {
+        if (w->pl.has_msg)
+            velstatus__buf_reset(&w->pl.msg);
+        return st;
+    }
+    /* nothing below can fail */
+    op->n_completed = w->n_completed;
+    op->n_total = w->n_total;
+    op->err_since = w->err_since;
+    memcpy(op->t, w->t, sizeof w->t);
+    memcpy(op->tstate, w->tstate, sizeof w->tstate);
+    op->has_err_since = w->has_err_since;
+    plan_commit(l, &w->pl);
+    if (w->next != VS__NO_MOVE)
+        velstatus__op_set_phase(op, (velstatus_op_phase)w->next);
+    return VELSTATUS_OK;
+}
+
 /* The step on a validated report (NULL for records that need none). Inlined
  * into its two callers, velstatus_oplist_step and the reconcile loop: the
  * call itself (nine arguments, six saved registers) was a sixth of a steady
  * step. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l, size_t index,
-                                  const velstatus_op_progress *r, int64_t now, int64_t timeout,
-                                  const velstatus_policy *pol, velstatus_error *err)
+static VS__ALWAYS_INLINE velstatus_status step_core(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l,
+                                                    size_t index, const velstatus_op_progress *r, int64_t now,
+                                                    int64_t timeout, const velstatus_policy *pol, velstatus_error *err)
 {
     velstatus_op *op = &l->ops[index];
-    struct {
-        int64_t n_completed, n_total, err_since;
-        int64_t t[3];
-        uint8_t tstate[3];
-        uint8_t phase, has_err_since;
-    } work; /* the scalar fields, decided on a copy */
-    uint32_t flags = 0;
-    plan pl;
+    step_work w;
     velstatus_status st;
-    const char *fail_text = NULL;
-    size_t fail_len = 0;
-    int fail_lookup = 0, completed_now = 0;
-
-    pl.nstrs = 0;
-    pl.has_msg = 0;
-    if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS) {
-        /* Step 0. */
-        if (op->phase == VELSTATUS_OP_PHASE_COMPLETED) {
-            *flags_out = VELSTATUS_OP_STEP_COUNT_COMPLETED;
-            return VELSTATUS_OK;
-        }
-        if (op->phase == VELSTATUS_OP_PHASE_FAILED) {
-            *flags_out = VELSTATUS_OP_STEP_COUNT_FAILED;
-            return VELSTATUS_OK;
-        }
-        flags = VELSTATUS_OP_STEP_UNKNOWN_PHASE;
-        if (!pol->unknown_phase_fails) {
-            *flags_out = flags;
-            return VELSTATUS_OK;
-        }
-        {
-            velstatus__buf t;
-            const vs__str *ph = &op->s[VELSTATUS_OP_FIELD_PHASE];
-            velstatus__buf_init(&t, l->ctx);
-            velstatus__buf_puts(&t, "unknown operation phase ");
-            velstatus__go_quote(&t, ph->p, ph->len);
-            if (t.failed) {
-                velstatus__buf_reset(&t);
-                return velstatus__error_nomem(err);
-            }
-            plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
-            plan_message(&pl, l->ctx, l->kind, pol, op, t.p, t.len, 0);
-            st = plan_alloc(l, &pl, err);
-            if (st != VELSTATUS_OK) {
-                velstatus__buf_reset(&t);
-                velstatus__buf_reset(&pl.msg); /* plan_message() ran */
-                return st;
-            }
-            plan_commit(l, &pl);
-            velstatus__buf_reset(&t);
-        }
-        velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_FAILED);
-        *flags_out = flags | VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
-        *msg_out = pl.msg;
-        return VELSTATUS_OK;
-    }
-
-    work.n_completed = op->n_completed;
-    work.n_total = op->n_total;
-    work.err_since = op->err_since;
-    memcpy(work.t, op->t, sizeof work.t);
-    memcpy(work.tstate, op->tstate, sizeof work.tstate);
-    work.phase = op->phase;
-    work.has_err_since = op->has_err_since;
-
-    if (r->report != VELSTATUS_OP_REPORT_PROGRESS) {
-        /* Steps 1-2: lookup or Progress error, with the optional grace period. */
-        int fail_now = 1;
-        if (pol->progress_error_grace_ns > 0) {
-            if (!work.has_err_since) {
-                work.has_err_since = 1;
-                work.err_since = now;
-                flags |= VELSTATUS_OP_STEP_CHANGED;
-            }
-            fail_now = sat_sub(now, work.err_since) >= pol->progress_error_grace_ns;
-            if (fail_now)
-                work.has_err_since = 0;
-        }
-        if (fail_now) {
-            fail_text = r->err != NULL ? r->err : velstatus__empty;
-            fail_len = r->err_len;
-            fail_lookup = r->report == VELSTATUS_OP_REPORT_LOOKUP_ERROR;
-        } else {
-            flags |= VELSTATUS_OP_STEP_ERROR_DEFERRED;
-        }
-    } else {
-        if (work.has_err_since) {
-            work.has_err_since = 0;
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        }
-        /* Step 3. */
-        if (work.n_completed != r->n_completed) {
-            work.n_completed = r->n_completed;
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        }
-        if (work.n_total != r->n_total) {
-            work.n_total = r->n_total;
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        }
-        if (!str_eq(&op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len)) {
-            plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        }
-        if (!str_eq(&op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len)) {
-            plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        }
-        /* Step 4. */
-        if (time_update(pol, &work.tstate[VELSTATUS_OP_TIME_STARTED], &work.t[VELSTATUS_OP_TIME_STARTED],
-                        r->has_started, r->started_ns))
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        if (time_update(pol, &work.tstate[VELSTATUS_OP_TIME_UPDATED], &work.t[VELSTATUS_OP_TIME_UPDATED],
-                        r->has_updated, r->updated_ns))
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        /* Step 5: completion before the timeout. */
-        if (r->completed) {
-            if (r->err_len > 0) {
-                fail_text = r->err;
-                fail_len = r->err_len;
-            } else {
-                completed_now = 1;
-            }
-        }
-    }
-
-    /* Step 6: the timeout, for an operation still running. */
-    if (fail_text == NULL && !completed_now) {
-        if (!t_has(work.tstate[VELSTATUS_OP_TIME_CREATED])) {
-            flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
-        } else if (timeout > 0 || pol->zero_timeout_expires) {
-            int64_t deadline = sat_add(work.t[VELSTATUS_OP_TIME_CREATED], timeout);
-            if (deadline < now) {
-                fail_text = timed_out;
-                fail_len = sizeof timed_out - 1;
-                flags |= VELSTATUS_OP_STEP_CANCEL;
-                work.has_err_since = 0;
-                flags &= ~(uint32_t)VELSTATUS_OP_STEP_ERROR_DEFERRED;
-            }
-        }
-    }
-
-    if (fail_text != NULL) {
-        plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], fail_text, fail_len);
-        plan_message(&pl, l->ctx, l->kind, pol, op, fail_text, fail_len, fail_lookup);
-        flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
-        flags &= ~(uint32_t)VELSTATUS_OP_STEP_MISSING_CREATED;
-    } else if (completed_now) {
-        flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_COMPLETED_NOW | VELSTATUS_OP_STEP_COUNT_COMPLETED;
-        flags &= ~(uint32_t)VELSTATUS_OP_STEP_MISSING_CREATED;
-    } else {
-        /* Step 7 (not after an error report: Velero has moved on by then). */
-        if (r->report == VELSTATUS_OP_REPORT_PROGRESS && work.phase == VELSTATUS_OP_PHASE_NEW &&
-            t_nonnil(work.tstate[VELSTATUS_OP_TIME_STARTED]))
-            flags |= VELSTATUS_OP_STEP_CHANGED;
-        flags |= VELSTATUS_OP_STEP_IN_PROGRESS;
-    }
-
-    if (!(flags & VELSTATUS_OP_STEP_CHANGED)) {
+    if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
+        return step_settled(flags_out, msg_out, l, op, pol, err);
+    step_begin(&w, op);
+    if (r->report != VELSTATUS_OP_REPORT_PROGRESS)
+        step_error_report(&w, r, now, pol);
+    else
+        step_progress_report(&w, op, r, pol);
+    step_timeout(&w, now, timeout, pol);
+    step_next_phase(&w, l, op, r, pol);
+    if (!(w.flags & VELSTATUS_OP_STEP_CHANGED)) {
         /* The steady state: nothing to allocate (a string or a message
-         * always comes with CHANGED), `work` equals the record. */
-        *flags_out = flags;
+         * always comes with CHANGED), `w` equals the record. */
+        *flags_out = w.flags;
         return VELSTATUS_OK;
     }
-    st = plan_alloc(l, &pl, err);
-    if (st != VELSTATUS_OK) {
-        if (pl.has_msg)
-            velstatus__buf_reset(&pl.msg);
+    st = step_commit(&w, l, op, err);
+    if (st != VELSTATUS_OK)
         return st;
-    }
-    /* Commit: nothing below can fail. */
-    {
-        int move_to_progress = r->report == VELSTATUS_OP_REPORT_PROGRESS && fail_text == NULL && !completed_now &&
-                               work.phase == VELSTATUS_OP_PHASE_NEW &&
-                               t_nonnil(work.tstate[VELSTATUS_OP_TIME_STARTED]);
-        op->n_completed = work.n_completed;
-        op->n_total = work.n_total;
-        op->err_since = work.err_since;
-        memcpy(op->t, work.t, sizeof work.t);
-        memcpy(op->tstate, work.tstate, sizeof work.tstate);
-        op->has_err_since = work.has_err_since;
-        plan_commit(l, &pl);
-        if (fail_text != NULL)
-            velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_FAILED);
-        else if (completed_now)
-            velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_COMPLETED);
-        else if (move_to_progress)
-            velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_IN_PROGRESS);
-    }
-    *flags_out = flags;
-    if (pl.has_msg)
-        *msg_out = pl.msg;
+    *flags_out = w.flags;
+    if (w.pl.has_msg)
+        *msg_out = w.pl.msg;
     return VELSTATUS_OK;
 }
 
@@ -689,6 +750,12 @@ typedef struct vs__canceled {
     size_t cancel_err_len;
 } vs__canceled;
 
+/* An error message the result owns. */
+typedef struct vs__error_text {
+    char *p;
+    size_t len;
+} vs__error_text;
+
 enum { VS__NFLAGS = 10 };
 
 struct velstatus_reconcile_result {
@@ -700,8 +767,7 @@ struct velstatus_reconcile_result {
     int changes;
     size_t completed, failed, in_progress;
     size_t counts[VS__NFLAGS];
-    char **errs;
-    size_t *err_lens;
+    vs__error_text *errs;
     size_t nerr, caperr;
     vs__canceled *can;
     size_t ncan, capcan;
@@ -713,13 +779,12 @@ void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
     if (r == NULL)
         return;
     for (i = 0; i < r->nerr; i++)
-        velstatus__free(r->ctx, r->errs[i]);
+        velstatus__free(r->ctx, r->errs[i].p);
     for (i = 0; i < r->ncan; i++) {
         velstatus__free(r->ctx, r->can[i].id);
         velstatus__free(r->ctx, r->can[i].cancel_err);
     }
     velstatus__free(r->ctx, r->errs);
-    velstatus__free(r->ctx, r->err_lens);
     velstatus__free(r->ctx, r->can);
     velstatus__free(r->ctx, r);
 }
@@ -727,30 +792,14 @@ void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
 /* Takes ownership of s (freed on failure). */
 static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s, size_t len, velstatus_error *err)
 {
-    if (r->nerr == r->caperr) {
-        size_t cap = r->caperr ? r->caperr * 2 : 8;
-        char **e;
-        size_t *el;
-        if (cap > SIZE_MAX / sizeof *el) {
-            velstatus__free(r->ctx, s);
-            return velstatus__error_nomem(err);
-        }
-        e = velstatus__realloc(r->ctx, r->errs, cap * sizeof *e);
-        if (e == NULL) {
-            velstatus__free(r->ctx, s);
-            return velstatus__error_nomem(err);
-        }
-        r->errs = e;
-        el = velstatus__realloc(r->ctx, r->err_lens, cap * sizeof *el);
-        if (el == NULL) {
-            velstatus__free(r->ctx, s);
-            return velstatus__error_nomem(err);
-        }
-        r->err_lens = el;
-        r->caperr = cap;
+    vs__error_text *e = velstatus__array_reserve(r->ctx, r->errs, &r->caperr, r->nerr + 1, sizeof *e, 8);
+    if (e == NULL) {
+        velstatus__free(r->ctx, s);
+        return velstatus__error_nomem(err);
     }
-    r->errs[r->nerr] = s;
-    r->err_lens[r->nerr] = len;
+    r->errs = e;
+    r->errs[r->nerr].p = s;
+    r->errs[r->nerr].len = len;
     r->nerr++;
     return VELSTATUS_OK;
 }
@@ -820,8 +869,8 @@ const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r
         return NULL;
     }
     if (len != NULL)
-        *len = r->err_lens[i];
-    return r->errs[i];
+        *len = r->errs[i].len;
+    return r->errs[i].p;
 }
 
 size_t velstatus_reconcile_result_canceled_count(const velstatus_reconcile_result *r)
@@ -887,13 +936,15 @@ static inline void count_flags(velstatus_reconcile_result *r, uint32_t f)
     }
 }
 
-/* The totals, from the per-flag counts, once per pass. */
+/* The totals, from the per-flag counts, once per pass; `still` is
+ * stillInProgress of getBackupItemOperationProgress. */
 static void count_totals(velstatus_reconcile_result *r)
 {
     r->completed = r->counts[low_bit(VELSTATUS_OP_STEP_COUNT_COMPLETED)];
     r->failed = r->counts[low_bit(VELSTATUS_OP_STEP_COUNT_FAILED)];
     r->in_progress = r->counts[low_bit(VELSTATUS_OP_STEP_IN_PROGRESS)];
     r->changes = r->counts[low_bit(VELSTATUS_OP_STEP_CHANGED)] > 0;
+    r->still = r->in_progress > 0;
 }
 
 /* Velero's lookup error for a record whose plugin cannot be obtained. */
@@ -910,16 +961,11 @@ static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, cons
 static velstatus_status record_cancel(velstatus_reconcile_result *r, const velstatus_oplist *l, size_t index,
                                       const velstatus_op_reply *rp, int report, velstatus_error *err)
 {
-    vs__canceled *c;
     const vs__str *id = &l->ops[index].s[VELSTATUS_OP_FIELD_OPERATION_ID];
-    if (r->ncan == r->capcan) {
-        size_t cap = r->capcan ? r->capcan * 2 : 4;
-        vs__canceled *n = velstatus__realloc(r->ctx, r->can, cap * sizeof *n);
-        if (n == NULL)
-            return velstatus__error_nomem(err);
-        r->can = n;
-        r->capcan = cap;
-    }
+    vs__canceled *c = velstatus__array_reserve(r->ctx, r->can, &r->capcan, r->ncan + 1, sizeof *c, 4);
+    if (c == NULL)
+        return velstatus__error_nomem(err);
+    r->can = c;
     c = &r->can[r->ncan];
     memset(c, 0, sizeof *c);
     c->index = index;
@@ -983,211 +1029,290 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
         count_flags(r, f);
     }
     count_totals(r);
-    r->still = r->in_progress > 0;
     r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
-    r->errors_added = 0;                  /* SPEC §6.7 */
+    r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
     return bsl_error(r, o, err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The reconcile, as named steps. Velero's Reconcile of
+ * pkg/controller/backup_operations_controller.go (and of
+ * restore_operations_controller.go) for a WaitingForPluginOperations*
+ * object, and the end of backup_controller.go runBackup / restore_
+ * controller.go runValidatedRestore for an InProgress one: validate,
+ * ask each plugin (getBackupItemOperationProgress), cancel what timed out,
+ * then the next phase and what to persist.                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Everything the reconcile reads, validated and of this library's size. */
+typedef struct reconcile_in {
+    velstatus_reconcile_options o;
+    velstatus_plugin_client c;
+    velstatus_policy pol;
+} reconcile_in;
+
+/* The options against the list's kind and phase. */
+static velstatus_status reconcile_check_options(const velstatus_reconcile_options *o, velstatus_kind kind,
+                                                velstatus_error *err)
+{
+    if (!velstatus_phase_valid(kind, o->phase))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.phase %d is not a %s phase", (int)o->phase,
+                                    velstatus_kind_to_string(kind));
+    if (o->phase != VELSTATUS_PHASE_IN_PROGRESS && o->phase != VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS &&
+        o->phase != VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED)
+        return velstatus__error_set(err, VELSTATUS_E_STATE,
+                                    "a %s in phase %s has no item operations to reconcile (only InProgress, "
+                                    "WaitingForPluginOperations and WaitingForPluginOperationsPartiallyFailed do)",
+                                    velstatus_kind_to_string(kind), velstatus_phase_to_string(o->phase));
+    if ((int)o->bsl < 0 || (int)o->bsl > (int)VELSTATUS_BSL_READONLY)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl %d is not a velstatus_bsl_state", (int)o->bsl);
+    if (o->errors < 0 || o->completed_before < 0 || o->failed_before < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.%s is negative",
+                                    o->errors < 0             ? "errors"
+                                    : o->completed_before < 0 ? "completed_before"
+                                                              : "failed_before");
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && o->bsl != VELSTATUS_BSL_AVAILABLE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "options.bsl must be available with phase InProgress: a missing or read-only "
+                                    "BSL fails validation before the run");
+    if (o->bsl_name == NULL && o->bsl_name_len > 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
+    return VELSTATUS_OK;
+}
+
+/* Copies and validates the options (with their policy) and the client. */
+static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist *list,
+                                       const velstatus_plugin_client *client, const velstatus_reconcile_options *opts,
+                                       velstatus_error *err)
+{
+    velstatus_status st = velstatus__sized_copy(&in->o, sizeof in->o, VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (in->o.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.flags must be 0");
+    st = velstatus__policy_load(&in->pol, in->o.policy, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    st = reconcile_check_options(&in->o, list->kind, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    velstatus_plugin_client_init(&in->c, sizeof in->c);
+    if (client == NULL)
+        return VELSTATUS_OK;
+    st = velstatus__sized_copy(&in->c, sizeof in->c, VS_PLUGIN_CLIENT_SIZE_V1, client, "client", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    if (in->c.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "client.flags must be 0");
+    return VELSTATUS_OK;
+}
+
+/* Reconcile's BSL check: a missing BSL, or a read-only one for a backup,
+ * stops before any plugin is asked (a restore reads from a read-only BSL). */
+static int reconcile_bsl_problem(const velstatus_reconcile_options *o, velstatus_kind kind)
+{
+    return o->phase != VELSTATUS_PHASE_IN_PROGRESS && o->bsl != VELSTATUS_BSL_AVAILABLE &&
+           !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY);
+}
+
+/* The per-pass state of the plugin loop. */
+typedef struct reconcile_loop {
+    velstatus_op_reply reply; /* what the callbacks answer into, reused */
+    velstatus__buf lookup;    /* the lookup error text, reused */
+    velstatus_op_progress lookup_report;
+} reconcile_loop;
+
+/* pluginManager.GetBackupItemActionV2 + bia.Progress for operation i: the
+ * host's progress callback answers, or (PASSTHROUGH, no plugin) Velero's
+ * lookup error. *rep points at the answer. */
+static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_op_progress **rep, reconcile_loop *lp,
+                                                               const velstatus_plugin_client *c,
+                                                               velstatus_oplist *list, size_t i, velstatus_error *err)
+{
+    int rc = VELSTATUS_PASSTHROUGH;
+    reply_clear(&lp->reply);
+    lp->reply.is_cancel = 0;
+    if (c->progress != NULL)
+        rc = c->progress(c->userdata, list, i, &lp->reply);
+    if (rc == VELSTATUS_PASSTHROUGH) {
+        if (lookup_text(&lp->lookup, list->kind, &list->ops[i]) != VELSTATUS_OK)
+            return velstatus__error_nomem(err);
+        velstatus_op_progress_init(&lp->lookup_report, sizeof lp->lookup_report);
+        lp->lookup_report.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+        lp->lookup_report.err = lp->lookup.p;
+        lp->lookup_report.err_len = lp->lookup.len;
+        *rep = &lp->lookup_report;
+        return VELSTATUS_OK;
+    }
+    if (rc < 0 || (!lp->reply.set && lp->reply.oom))
+        return lp->reply.oom ? velstatus__error_nomem(err)
+                             : velstatus__error_host(err, rc, "plugin client progress callback");
+    if (!lp->reply.set)
+        return velstatus__error_set(err, VELSTATUS_E_HOST,
+                                    "plugin client progress callback returned 0 without answering for "
+                                    "operation %zu (call velstatus_op_reply_set_progress())", i);
+    *rep = &lp->reply.p;
+    return VELSTATUS_OK;
+}
+
+/* errs = append(errs, ...): the result takes the step's message. During the
+ * restore run (runValidatedRestore) it is a restore error, prefixed. */
+static velstatus_status reconcile_record_error(velstatus_reconcile_result *r, velstatus__buf *msg,
+                                               const velstatus_reconcile_options *o, velstatus_kind kind,
+                                               velstatus_error *err)
+{
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && kind == VELSTATUS_KIND_RESTORE) {
+        velstatus__buf pre;
+        velstatus_status st;
+        velstatus__buf_init(&pre, r->ctx);
+        velstatus__buf_puts(&pre, "error from restore item operation: ");
+        velstatus__buf_append(&pre, msg->p, msg->len);
+        velstatus__buf_reset(msg);
+        st = velstatus__buf_finish(&pre, &msg->p, &msg->len, err);
+        if (st != VELSTATUS_OK)
+            return st;
+    }
+    return result_add_error(r, msg->p, msg->len, err);
+}
+
+/* `_ = bia.Cancel(operationID, backup)` for an operation that timed out:
+ * the host's cancel callback, its answer recorded in the result. */
+static velstatus_status reconcile_cancel(velstatus_reconcile_result *r, reconcile_loop *lp, const reconcile_in *in,
+                                         velstatus_oplist *list, size_t i, velstatus_error *err)
+{
+    int rc = VELSTATUS_PASSTHROUGH;
+    reply_clear(&lp->reply);
+    lp->reply.is_cancel = 1;
+    if (in->c.cancel != NULL)
+        rc = in->c.cancel(in->c.userdata, list, i, &lp->reply);
+    if (rc == VELSTATUS_PASSTHROUGH)
+        reply_clear(&lp->reply);
+    else if (rc < 0 || lp->reply.oom)
+        return lp->reply.oom ? velstatus__error_nomem(err) : velstatus__error_host(err, rc, "plugin client cancel callback");
+    return record_cancel(r, list, i, &lp->reply, in->pol.report_cancel_results, err);
+}
+
+/* getBackupItemOperationProgress / getRestoreItemOperationProgress: the
+ * step for every operation, asking the plugin of each running one. */
+static velstatus_status reconcile_operations(velstatus_reconcile_result *r, velstatus_oplist *list,
+                                             const reconcile_in *in, velstatus_error *err)
+{
+    reconcile_loop lp;
+    velstatus_status st = VELSTATUS_OK;
+    size_t i;
+    memset(&lp.reply, 0, sizeof lp.reply);
+    lp.reply.ctx = list->ctx;
+    velstatus__buf_init(&lp.lookup, list->ctx);
+    for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
+        const velstatus_op *op = &list->ops[i];
+        const velstatus_op_progress *rep = NULL;
+        velstatus__buf msg;
+        uint32_t f = 0;
+        if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+            st = reconcile_ask_plugin(&rep, &lp, &in->c, list, i, err);
+            if (st != VELSTATUS_OK)
+                break;
+        }
+        msg.p = NULL; /* step_core sets all of it when it has a message */
+        st = step_core(&f, &msg, list, i, rep, in->o.now_ns, in->o.timeout_ns, &in->pol, err);
+        if (st != VELSTATUS_OK)
+            break;
+        count_flags(r, f);
+        if (msg.p != NULL)
+            st = reconcile_record_error(r, &msg, &in->o, list->kind, err);
+        if (st == VELSTATUS_OK && (f & VELSTATUS_OP_STEP_CANCEL))
+            st = reconcile_cancel(r, &lp, in, list, i, err);
+    }
+    reply_release(&lp.reply);
+    velstatus__buf_reset(&lp.lookup);
+    return st;
+}
+
+/* Reconcile's phase change: during the run (phase InProgress), the run's
+ * outcome with the errors logged so far (velstatus_phase_after_run); while
+ * waiting, PartiallyFailed on any error, Finalizing* when nothing is still
+ * in progress. level_triggered_partial_failure also counts failed
+ * operations as errors. */
+static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
+                                            const velstatus_reconcile_options *o, const velstatus_policy *pol,
+                                            velstatus_kind kind, int64_t added)
+{
+    int level = pol->level_triggered_partial_failure && r->failed > 0;
+    velstatus_phase ph = o->phase;
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS) {
+        int64_t logged = velstatus__sat_add_i64(o->errors, added);
+        if (level && logged == 0)
+            logged = 1;
+        return velstatus_phase_after_run(kind, 0, logged, r->still);
+    }
+    if (o->errors > 0 || added > 0 || level)
+        ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
+    if (!r->still)
+        ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
+                                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    return ph;
+}
+
+/* What Reconcile writes: after the run, the upload and the patch; while
+ * waiting, both when there are errors to record or the object is finished,
+ * a patch when the completed/failed counts moved, else nothing (progress
+ * alone stays in memory). */
+static velstatus_persist_action reconcile_persist(const velstatus_reconcile_result *r,
+                                                  const velstatus_reconcile_options *o, velstatus_kind kind)
+{
+    int finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS)
+        return VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
+    if (kind == VELSTATUS_KIND_BACKUP)
+        finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED || r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
+    if (r->errors_added > 0 || finished)
+        return VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
+    if ((uint64_t)o->completed_before != (uint64_t)r->completed || (uint64_t)o->failed_before != (uint64_t)r->failed)
+        return VELSTATUS_PERSIST_PATCH;
+    return VELSTATUS_PERSIST_NONE;
+}
+
+/* After the plugin loop: totals, the next phase, the errors to add (the
+ * result's count, clamped once) and what to persist. */
+static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *in, velstatus_kind kind)
+{
+    int64_t added;
+    count_totals(r);
+    added = velstatus__size_to_i64(r->nerr);
+    r->phase = reconcile_next_phase(r, &in->o, &in->pol, kind, added);
+    r->errors_added = in->o.phase == VELSTATUS_PHASE_IN_PROGRESS ? added : velstatus__sat_add_i64(in->o.errors, added);
+    r->persist = reconcile_persist(r, &in->o, kind);
 }
 
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                             const velstatus_plugin_client *client,
                                             const velstatus_reconcile_options *opts, velstatus_error *err)
 {
-    velstatus_reconcile_options o;
-    velstatus_plugin_client c;
-    velstatus_policy pol;
+    reconcile_in in;
     velstatus_reconcile_result *r;
-    velstatus_op_reply reply;
-    velstatus__buf lk;
     velstatus_status st;
-    size_t i;
-    int level;
-
+    int bsl_problem;
     if (out == NULL || list == NULL || opts == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
                                     out == NULL ? "out" : list == NULL ? "list" : "opts");
-    st = velstatus__sized_copy(&o, sizeof o, VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
+    st = reconcile_load(&in, list, client, opts, err);
     if (st != VELSTATUS_OK)
         return st;
-    if (o.flags != 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.flags must be 0");
-    st = velstatus__policy_load(&pol, o.policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    if (!velstatus_phase_valid(list->kind, o.phase))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.phase %d is not a %s phase", (int)o.phase,
-                                    velstatus_kind_to_string(list->kind));
-    if (o.phase != VELSTATUS_PHASE_IN_PROGRESS && o.phase != VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS &&
-        o.phase != VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED)
-        return velstatus__error_set(err, VELSTATUS_E_STATE,
-                                    "a %s in phase %s has no item operations to reconcile (only InProgress, "
-                                    "WaitingForPluginOperations and WaitingForPluginOperationsPartiallyFailed do)",
-                                    velstatus_kind_to_string(list->kind), velstatus_phase_to_string(o.phase));
-    if ((int)o.bsl < 0 || (int)o.bsl > (int)VELSTATUS_BSL_READONLY)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl %d is not a velstatus_bsl_state", (int)o.bsl);
-    if (o.errors < 0 || o.completed_before < 0 || o.failed_before < 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.%s is negative",
-                                    o.errors < 0 ? "errors" : o.completed_before < 0 ? "completed_before" : "failed_before");
-    if (o.phase == VELSTATUS_PHASE_IN_PROGRESS && o.bsl != VELSTATUS_BSL_AVAILABLE)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "options.bsl must be available with phase InProgress: a missing or read-only "
-                                    "BSL fails validation before the run");
-    if (o.bsl_name == NULL && o.bsl_name_len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
-    velstatus_plugin_client_init(&c, sizeof c);
-    if (client != NULL) {
-        st = velstatus__sized_copy(&c, sizeof c, VS_PLUGIN_CLIENT_SIZE_V1, client, "client", err);
-        if (st != VELSTATUS_OK)
-            return st;
-        if (c.flags != 0)
-            return velstatus__error_set(err, VELSTATUS_E_INVALID, "client.flags must be 0");
-    }
-
     r = velstatus__calloc(list->ctx, 1, sizeof *r);
     if (r == NULL)
         return velstatus__error_nomem(err);
     r->ctx = list->ctx;
-    r->phase = o.phase;
-
-    if (o.phase != VELSTATUS_PHASE_IN_PROGRESS && o.bsl != VELSTATUS_BSL_AVAILABLE &&
-        !(list->kind == VELSTATUS_KIND_RESTORE && o.bsl == VELSTATUS_BSL_READONLY)) {
-        st = reconcile_bsl(r, list, &o, &pol, err);
-        if (st != VELSTATUS_OK) {
-            velstatus_reconcile_result_free(r);
-            return st;
-        }
-        *out = r;
-        return VELSTATUS_OK;
-    }
-
-    memset(&reply, 0, sizeof reply);
-    reply.ctx = list->ctx;
-    velstatus__buf_init(&lk, list->ctx);
-    st = VELSTATUS_OK;
-    for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
-        velstatus_op *op = &list->ops[i];
-        velstatus_op_progress lookup;
-        const velstatus_op_progress *rep = NULL;
-        velstatus__buf msg;
-        uint32_t f = 0;
-        if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
-            int rc = VELSTATUS_PASSTHROUGH;
-            reply_clear(&reply);
-            reply.is_cancel = 0;
-            if (c.progress != NULL)
-                rc = c.progress(c.userdata, list, i, &reply);
-            if (rc == VELSTATUS_PASSTHROUGH) {
-                if (lookup_text(&lk, list->kind, op) != VELSTATUS_OK) {
-                    st = velstatus__error_nomem(err);
-                    break;
-                }
-                velstatus_op_progress_init(&lookup, sizeof lookup);
-                lookup.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
-                lookup.err = lk.p;
-                lookup.err_len = lk.len;
-                rep = &lookup;
-            } else if (rc < 0 || (!reply.set && reply.oom)) {
-                st = reply.oom ? velstatus__error_nomem(err)
-                               : velstatus__error_host(err, rc, "plugin client progress callback");
-                break;
-            } else if (!reply.set) {
-                st = velstatus__error_set(err, VELSTATUS_E_HOST,
-                                          "plugin client progress callback returned 0 without answering for "
-                                          "operation %zu (call velstatus_op_reply_set_progress())", i);
-                break;
-            } else {
-                rep = &reply.p;
-            }
-        }
-        memset(&msg, 0, sizeof msg);
-        st = step_core(&f, &msg, list, i, rep, o.now_ns, o.timeout_ns, &pol, err);
-        if (st != VELSTATUS_OK)
-            break;
-        count_flags(r, f);
-        if (msg.p != NULL && o.phase == VELSTATUS_PHASE_IN_PROGRESS && list->kind == VELSTATUS_KIND_RESTORE) {
-            /* RC:runValidatedRestore records them as restore errors, prefixed (SPEC §2.7) */
-            velstatus__buf pre;
-            char *s2;
-            size_t n2;
-            velstatus__buf_init(&pre, list->ctx);
-            velstatus__buf_puts(&pre, "error from restore item operation: ");
-            velstatus__buf_append(&pre, msg.p, msg.len);
-            velstatus__buf_reset(&msg);
-            st = velstatus__buf_finish(&pre, &s2, &n2, err);
-            if (st != VELSTATUS_OK)
-                break;
-            msg.p = s2;
-            msg.len = n2;
-        }
-        if (msg.p != NULL) {
-            st = result_add_error(r, msg.p, msg.len, err);
-            if (st != VELSTATUS_OK)
-                break;
-        }
-        if (f & VELSTATUS_OP_STEP_CANCEL) {
-            int rc = VELSTATUS_PASSTHROUGH;
-            reply_clear(&reply);
-            reply.is_cancel = 1;
-            if (c.cancel != NULL)
-                rc = c.cancel(c.userdata, list, i, &reply);
-            if (rc == VELSTATUS_PASSTHROUGH) {
-                reply_clear(&reply);
-            } else if (rc < 0 || reply.oom) {
-                st = reply.oom ? velstatus__error_nomem(err)
-                               : velstatus__error_host(err, rc, "plugin client cancel callback");
-                break;
-            }
-            st = record_cancel(r, list, i, &reply, pol.report_cancel_results, err);
-        }
-    }
-    reply_release(&reply);
-    velstatus__buf_reset(&lk);
+    r->phase = in.o.phase;
+    bsl_problem = reconcile_bsl_problem(&in.o, list->kind);
+    st = bsl_problem ? reconcile_bsl(r, list, &in.o, &in.pol, err) : reconcile_operations(r, list, &in, err);
     if (st != VELSTATUS_OK) {
         velstatus_reconcile_result_free(r);
         return st;
     }
-
-    count_totals(r);
-    r->still = r->in_progress > 0;
-    level = pol.level_triggered_partial_failure && r->failed > 0;
-    if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
-        int64_t logged = sat_add(o.errors, (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr));
-        if (level && logged == 0)
-            logged = 1;
-        r->phase = velstatus_phase_after_run(list->kind, 0, logged, r->still);
-    } else {
-        velstatus_phase ph = o.phase;
-        if (o.errors > 0 || r->nerr > 0 || level)
-            ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
-        if (!r->still)
-            ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
-                                                                     : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
-        r->phase = ph;
-    }
-    {
-        int64_t added = (int64_t)(r->nerr > INT64_MAX ? INT64_MAX : r->nerr);
-        int pending, finished;
-        if (o.phase == VELSTATUS_PHASE_IN_PROGRESS) {
-            r->errors_added = added;
-            r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
-        } else {
-            r->errors_added = sat_add(o.errors, added);
-            pending = r->errors_added > 0;
-            finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
-            if (list->kind == VELSTATUS_KIND_BACKUP)
-                finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED ||
-                           r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
-            if (pending || finished)
-                r->persist = VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
-            else if ((uint64_t)o.completed_before != (uint64_t)r->completed ||
-                     (uint64_t)o.failed_before != (uint64_t)r->failed)
-                r->persist = VELSTATUS_PERSIST_PATCH;
-            else
-                r->persist = VELSTATUS_PERSIST_NONE;
-        }
-    }
+    if (!bsl_problem)
+        reconcile_finish(r, &in, list->kind);
     *out = r;
     return VELSTATUS_OK;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal layout of operation lists, shared by lib/oplist.c (storage,
  * getters, setters), lib/ops_json.c (codec) and lib/operations.c (step,
  * driver). Not installed. */
@@ -5,6 +6,7 @@
 #define VELSTATUS_OPERATIONS_PRIVATE_H
 
 #include "velstatus_private.h"
+#include "util_pool.h"
 
 /* A string in the list's pool: NUL-terminated, len bytes before the NUL. */
 typedef struct vs__str {
@@ -66,13 +68,6 @@ struct velstatus_op {
     uint8_t has_err_since;
 };
 
-/* Chunked bump allocator: nothing in it moves, everything goes at once. */
-typedef struct vs__pool_block {
-    struct vs__pool_block *next;
-    size_t cap;
-    size_t used;
-    /* data follows, 16-byte aligned */
-} vs__pool_block;
 
 struct velstatus_oplist {
     velstatus_ctx *ctx;
@@ -81,12 +76,10 @@ struct velstatus_oplist {
     velstatus_op *ops;
     size_t n;
     size_t cap;
-    vs__pool_block *pool;
+    velstatus__pool pool; /* the records' strings and arrays */
 };
 
 /* ---- lib/oplist.c ---- */
-void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n);         /* 8-aligned */
-const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len); /* copies, NUL-terminates */
 /* Replace a string field: reuses the old bytes when the new text fits. */
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err);
@@ -94,7 +87,6 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
                                        velstatus_error *err);
 /* Appends a zeroed slot (phase "New", nil post items); returns its pointer or NULL. */
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l);
-extern const char velstatus__empty[1];
 /* Sets the phase enum and points the phase text at a static literal. */
 void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase);
 
@@ -124,7 +116,7 @@ typedef struct vs__report_entry {
 
 struct velstatus_op_reports {
     velstatus_ctx *ctx;
-    velstatus_oplist *pool; /* an empty list, used for its string pool */
+    velstatus__pool pool; /* the entries' IDs and texts */
     vs__report_entry *e;
     size_t n, cap;
 };

@@ -1,25 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Plugin answers by operation ID, and a plugin client that serves them.
  * Decoding is in ops_json.c (velstatus_op_reports_from_json). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "operations_private.h"
+#include "util_array.h"
 
 velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err)
 {
     velstatus_op_reports *r;
-    velstatus_status st;
     if (out == NULL || ctx == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
     r = velstatus__calloc(ctx, 1, sizeof *r);
     if (r == NULL)
         return velstatus__error_nomem(err);
     r->ctx = ctx;
-    st = velstatus__oplist_new(&r->pool, ctx, VELSTATUS_KIND_BACKUP, err);
-    if (st != VELSTATUS_OK) {
-        velstatus__free(ctx, r);
-        return st;
-    }
+    velstatus__pool_init(&r->pool, ctx);
     *out = r;
     return VELSTATUS_OK;
 }
@@ -28,24 +25,17 @@ void velstatus_op_reports_free(velstatus_op_reports *reports)
 {
     if (reports == NULL)
         return;
-    velstatus_oplist_free(reports->pool);
+    velstatus__pool_release(&reports->pool);
     velstatus__free(reports->ctx, reports->e);
     velstatus__free(reports->ctx, reports);
 }
 
 vs__report_entry *velstatus__reports_push(velstatus_op_reports *r)
 {
-    vs__report_entry *e;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        if (cap < r->cap || cap > SIZE_MAX / sizeof *e)
-            return NULL;
-        e = velstatus__realloc(r->ctx, r->e, cap * sizeof *e);
-        if (e == NULL)
-            return NULL;
-        r->e = e;
-        r->cap = cap;
-    }
+    vs__report_entry *e = velstatus__array_reserve(r->ctx, r->e, &r->cap, r->n + 1, sizeof *e, 16);
+    if (e == NULL)
+        return NULL;
+    r->e = e;
     e = &r->e[r->n++];
     memset(e, 0, sizeof *e);
     velstatus_op_progress_init(&e->p, sizeof e->p);
@@ -126,7 +116,7 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
     velstatus_status st;
     if (e != NULL)
         return velstatus_op_reply_set_progress(reply, &e->p, NULL) == VELSTATUS_OK ? 0 : -1;
-    /* Velero's InvalidOperationIDError (SPEC §2.2): "operation ID %v is invalid". */
+    /* Velero's InvalidOperationIDError (doc/velero-behaviour.md §2.2): "operation ID %v is invalid". */
     velstatus__buf_init(&b, r->ctx);
     velstatus__buf_puts(&b, "operation ID ");
     velstatus__buf_append(&b, id, idlen);

@@ -1,11 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Operation lists: storage (records in one array, strings in a per-list
  * pool), getters and setters. The codec is in ops_json.c, the state machine
  * in operations.c. */
 #include <string.h>
 
 #include "operations_private.h"
-
-const char velstatus__empty[1] = "";
+#include "util_array.h"
 
 /* Static phase texts, shared by every record (never written into). */
 static const char lit_new[] = "New", lit_inprogress[] = "InProgress", lit_completed[] = "Completed",
@@ -32,57 +32,6 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     op->phase = (uint8_t)phase;
 }
 
-enum { VS__POOL_BLOCK = 64 * 1024, VS__POOL_ALIGN = 16 };
-
-#define VS__HDR (((sizeof(vs__pool_block) + VS__POOL_ALIGN - 1) / VS__POOL_ALIGN) * VS__POOL_ALIGN)
-
-void *velstatus__oplist_pool_alloc(velstatus_oplist *l, size_t n)
-{
-    vs__pool_block *b = l->pool;
-    size_t need = (n + 7u) & ~(size_t)7u;
-    if (need < n)
-        return NULL;
-    if (b == NULL || b->cap - b->used < need) {
-        size_t cap = need > VS__POOL_BLOCK ? need : VS__POOL_BLOCK;
-        if (cap > SIZE_MAX - VS__HDR)
-            return NULL;
-        b = velstatus__alloc(l->ctx, VS__HDR + cap);
-        if (b == NULL)
-            return NULL;
-        b->cap = cap;
-        b->used = 0;
-        /* A big dedicated block goes behind the current one, so the current
-         * block's free space stays usable. */
-        if (cap > VS__POOL_BLOCK && l->pool != NULL) {
-            b->next = l->pool->next;
-            l->pool->next = b;
-        } else {
-            b->next = l->pool;
-            l->pool = b;
-        }
-    }
-    {
-        char *p = (char *)b + VS__HDR + b->used;
-        b->used += need;
-        return p;
-    }
-}
-
-const char *velstatus__oplist_pool_str(velstatus_oplist *l, const char *s, size_t len)
-{
-    char *p;
-    if (len == 0)
-        return velstatus__empty;
-    if (len >= SIZE_MAX)
-        return NULL;
-    p = velstatus__oplist_pool_alloc(l, len + 1);
-    if (p == NULL)
-        return NULL;
-    memcpy(p, s, len);
-    p[len] = '\0';
-    return p;
-}
-
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err)
 {
@@ -101,7 +50,7 @@ velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, co
         return VELSTATUS_OK;
     }
     {
-        const char *p = velstatus__oplist_pool_str(l, s, len);
+        const char *p = velstatus__pool_str(&l->pool, s, len);
         if (p == NULL)
             return velstatus__error_nomem(err);
         dst->p = p;
@@ -121,18 +70,13 @@ static void op_init(velstatus_op *op)
 
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l)
 {
-    velstatus_op *op;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        velstatus_op *ops;
-        if (cap < l->cap || cap > SIZE_MAX / sizeof *ops || cap > UINT32_MAX)
-            return NULL;
-        ops = velstatus__realloc(l->ctx, l->ops, cap * sizeof *ops);
-        if (ops == NULL)
-            return NULL;
-        l->ops = ops;
-        l->cap = cap;
-    }
+    velstatus_op *op, *ops;
+    if (l->n >= UINT32_MAX)
+        return NULL; /* indexes fit in 32 bits */
+    ops = velstatus__array_reserve(l->ctx, l->ops, &l->cap, l->n + 1, sizeof *ops, 16);
+    if (ops == NULL)
+        return NULL;
+    l->ops = ops;
     op = &l->ops[l->n++];
     op_init(op);
     return op;
@@ -151,6 +95,7 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
         return velstatus__error_nomem(err);
     l->ctx = ctx;
     l->kind = kind;
+    velstatus__pool_init(&l->pool, ctx);
     *out = l;
     return VELSTATUS_OK;
 }
@@ -165,13 +110,9 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    vs__pool_block *b, *next;
     if (list == NULL)
         return;
-    for (b = list->pool; b != NULL; b = next) {
-        next = b->next;
-        velstatus__free(list->ctx, b);
-    }
+    velstatus__pool_release(&list->pool);
     velstatus__free(list->ctx, list->ops);
     velstatus__free(list->ctx, list);
 }
@@ -318,13 +259,13 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
     if (op->npost >= UINT32_MAX - 1)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "too many post-operation items");
     /* Pool memory never moves: build a new array, then switch to it. */
-    items = velstatus__oplist_pool_alloc(list, ((size_t)op->npost + 1) * sizeof *items);
+    items = velstatus__pool_alloc(&list->pool, ((size_t)op->npost + 1) * sizeof *items);
     if (items == NULL)
         return velstatus__error_nomem(err);
     if (op->npost > 0)
         memcpy(items, op->post, op->npost * sizeof *items);
     for (i = 0; i < 4; i++) {
-        const char *p = velstatus__oplist_pool_str(list, in[i], inlen[i]);
+        const char *p = velstatus__pool_str(&list->pool, in[i], inlen[i]);
         if (p == NULL)
             return velstatus__error_nomem(err);
         items[op->npost].f[i].p = p;

@@ -1,4 +1,6 @@
-/* The itemoperations codec (json.h; Velero's pkg/itemoperation types).
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The itemoperations codec (json.h; Velero's pkg/itemoperation types;
+ * doc/velero-behaviour.md §2.1, doc/design.md §9).
  *
  * Decoding never builds a DOM: the top-level array is walked here, and the
  * scanner (json_scan.h) validates each record and finds its end, so no
@@ -19,6 +21,7 @@
 
 #include "json_scan.h"
 #include "operations_private.h"
+#include "util_array.h"
 
 /* ------------------------------------------------------------------------ */
 /* Raw values                                                                 */
@@ -183,10 +186,10 @@ static velstatus_status pool_string(dec *d, size_t vs, size_t ve, const char **o
     char *p;
     if (memchr(in, '\\', len) == NULL) {
         *n = len;
-        *out = velstatus__oplist_pool_str(d->l, in, len);
+        *out = velstatus__pool_str(&d->l->pool, in, len);
         return *out != NULL ? VELSTATUS_OK : velstatus__error_nomem(d->err);
     }
-    p = velstatus__oplist_pool_alloc(d->l, len + 1);
+    p = velstatus__pool_alloc(&d->l->pool, len + 1);
     if (p == NULL)
         return velstatus__error_nomem(d->err);
     *n = velstatus__json_unescape(p, in, len);
@@ -267,23 +270,18 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
 static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_t ks, size_t ke, size_t vs,
                                     size_t ve)
 {
-    vs__unknown *u;
+    vs__unknown *u = velstatus__array_reserve(d->l->ctx, d->unk, &d->capunk, d->nunk + 1, sizeof *u, 8);
     const char *kp;
     char *vp;
     size_t klen, vlen;
     velstatus_status st;
-    if (d->nunk == d->capunk) {
-        size_t cap = d->capunk ? d->capunk * 2 : 8;
-        vs__unknown *n = velstatus__realloc(d->l->ctx, d->unk, cap * sizeof *n);
-        if (n == NULL)
-            return velstatus__error_nomem(d->err);
-        d->unk = n;
-        d->capunk = cap;
-    }
+    if (u == NULL)
+        return velstatus__error_nomem(d->err);
+    d->unk = u;
     st = pool_string(d, ks, ke, &kp, &klen);
     if (st != VELSTATUS_OK)
         return st;
-    vp = velstatus__oplist_pool_alloc(d->l, ve - vs + 1);
+    vp = velstatus__pool_alloc(&d->l->pool, ve - vs + 1);
     if (vp == NULL)
         return velstatus__error_nomem(d->err);
     vlen = raw_compact(vp, d->p + vs, ve - vs);
@@ -357,7 +355,7 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, rs, ".spec.postOperationItems", "too many items");
     op->post_null = 0;
-    post = n > 0 ? velstatus__oplist_pool_alloc(d->l, n * sizeof *post) : NULL;
+    post = n > 0 ? velstatus__pool_alloc(&d->l->pool, n * sizeof *post) : NULL;
     if (n > 0 && post == NULL)
         return velstatus__error_nomem(d->err);
     for (k = 0; k < n; k++) {
@@ -507,7 +505,7 @@ static velstatus_status decode_record(dec *d, size_t rs, size_t re)
     if (d->nunk > 0) {
         if (d->nunk > UINT32_MAX)
             return fail(d, VELSTATUS_E_RANGE, d->rec_off, "", "too many unknown fields");
-        op->unk = velstatus__oplist_pool_alloc(d->l, d->nunk * sizeof *op->unk);
+        op->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof *op->unk);
         if (op->unk == NULL)
             return velstatus__error_nomem(d->err);
         memcpy(op->unk, d->unk, d->nunk * sizeof *op->unk);
@@ -664,30 +662,56 @@ static void put_rid(velstatus__buf *b, const vs__str f[4], const velstatus_op *o
     velstatus__buf_putc(b, '}');
 }
 
-/* One record exactly as Go writes *BackupOperation / *RestoreOperation. */
-static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
+/* `"key":`, after a comma unless it is the object's first member. */
+static void put_key(velstatus__buf *b, int *first, const char *key)
+{
+    if (!*first)
+        velstatus__buf_putc(b, ',');
+    *first = 0;
+    velstatus__buf_putc(b, '"');
+    velstatus__buf_puts(b, key);
+    velstatus__buf_puts(b, "\":");
+}
+
+/* A string member, omitted when empty (Go's omitempty). */
+static void put_text_member(velstatus__buf *b, int *first, const char *key, const vs__str *s)
+{
+    if (s->len == 0)
+        return;
+    put_key(b, first, key);
+    put_str(b, s);
+}
+
+/* An integer member, omitted when 0 (Go's omitempty). */
+static void put_int_member(velstatus__buf *b, int *first, const char *key, int64_t v)
+{
+    if (v == 0)
+        return;
+    put_key(b, first, key);
+    velstatus__buf_printf(b, "%lld", (long long)v);
+}
+
+/* The spec of a record: its kind's three names, the resource, the ID and,
+ * for a backup, the post-operation items (null when nil). */
+static void put_spec(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
 {
     const char *const *names = kind == VELSTATUS_KIND_RESTORE ? restore_keys : backup_keys;
-    int i, first;
-    velstatus__buf_puts(b, "{\"spec\":{");
+    int i, first = 1;
+    uint32_t k;
+    velstatus__buf_puts(b, "\"spec\":{");
     for (i = 0; i < 3; i++) {
-        if (i > 0)
-            velstatus__buf_putc(b, ',');
-        velstatus__buf_putc(b, '"');
-        velstatus__buf_puts(b, names[i]);
-        velstatus__buf_puts(b, "\":");
+        put_key(b, &first, names[i]);
         put_str(b, &op->s[i]);
     }
-    velstatus__buf_puts(b, ",\"resourceIdentifier\":");
+    put_key(b, &first, "resourceIdentifier");
     put_rid(b, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], op, VS__U_RID, 0);
-    velstatus__buf_puts(b, ",\"operationID\":");
+    put_key(b, &first, "operationID");
     put_str(b, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID]);
     if (kind == VELSTATUS_KIND_BACKUP) {
-        velstatus__buf_puts(b, ",\"postOperationItems\":");
+        put_key(b, &first, "postOperationItems");
         if (op->post_null && op->npost == 0) {
             velstatus__buf_puts(b, "null");
         } else {
-            uint32_t k;
             velstatus__buf_putc(b, '[');
             for (k = 0; k < op->npost; k++) {
                 if (k > 0)
@@ -698,57 +722,45 @@ static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_o
         }
     }
     put_unknown(b, op, VS__U_SPEC, 0, 0);
-    velstatus__buf_puts(b, "},\"status\":{");
-    first = 1;
-#define SEP() do { if (!first) velstatus__buf_putc(b, ','); first = 0; } while (0)
-    if (op->s[VELSTATUS_OP_FIELD_PHASE].len > 0) {
-        SEP();
-        velstatus__buf_puts(b, "\"phase\":");
-        put_str(b, &op->s[VELSTATUS_OP_FIELD_PHASE]);
-    }
-    if (op->s[VELSTATUS_OP_FIELD_ERROR].len > 0) {
-        SEP();
-        velstatus__buf_puts(b, "\"error\":");
-        put_str(b, &op->s[VELSTATUS_OP_FIELD_ERROR]);
-    }
-    if (op->n_completed != 0) {
-        SEP();
-        velstatus__buf_printf(b, "\"nCompleted\":%lld", (long long)op->n_completed);
-    }
-    if (op->n_total != 0) {
-        SEP();
-        velstatus__buf_printf(b, "\"nTotal\":%lld", (long long)op->n_total);
-    }
-    if (op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS].len > 0) {
-        SEP();
-        velstatus__buf_puts(b, "\"operationUnits\":");
-        put_str(b, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS]);
-    }
-    if (op->s[VELSTATUS_OP_FIELD_DESCRIPTION].len > 0) {
-        SEP();
-        velstatus__buf_puts(b, "\"description\":");
-        put_str(b, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION]);
-    }
+    velstatus__buf_putc(b, '}');
+}
+
+/* The status of a record, every member omitted when empty; a zero or null
+ * time is written as null. */
+static void put_status(velstatus__buf *b, const velstatus_op *op)
+{
+    int i, first = 1;
+    velstatus__buf_puts(b, "\"status\":{");
+    put_text_member(b, &first, "phase", &op->s[VELSTATUS_OP_FIELD_PHASE]);
+    put_text_member(b, &first, "error", &op->s[VELSTATUS_OP_FIELD_ERROR]);
+    put_int_member(b, &first, "nCompleted", op->n_completed);
+    put_int_member(b, &first, "nTotal", op->n_total);
+    put_text_member(b, &first, "operationUnits", &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS]);
+    put_text_member(b, &first, "description", &op->s[VELSTATUS_OP_FIELD_DESCRIPTION]);
     for (i = 0; i < 3; i++) {
         if (op->tstate[i] == VS__T_ABSENT)
             continue;
-        SEP();
-        velstatus__buf_putc(b, '"');
-        velstatus__buf_puts(b, time_keys[i]);
-        velstatus__buf_puts(b, "\":");
+        put_key(b, &first, time_keys[i]);
         if (op->tstate[i] == VS__T_NULL || op->tstate[i] == VS__T_ZERO)
             velstatus__buf_puts(b, "null");
         else
             put_time(b, op->t[i]);
     }
     if (op->has_err_since) {
-        SEP();
-        velstatus__buf_puts(b, "\"velstatusProgressErrorSince\":");
+        put_key(b, &first, "velstatusProgressErrorSince");
         put_time(b, op->err_since);
     }
-#undef SEP
     put_unknown(b, op, VS__U_STATUS, 0, first);
     velstatus__buf_putc(b, '}');
+}
+
+/* One record exactly as Go writes *BackupOperation / *RestoreOperation. */
+static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
+{
+    velstatus__buf_putc(b, '{');
+    put_spec(b, kind, op);
+    velstatus__buf_putc(b, ',');
+    put_status(b, op);
     put_unknown(b, op, VS__U_RECORD, 0, 0);
     velstatus__buf_putc(b, '}');
 }
@@ -830,7 +842,7 @@ static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *
         return st;
     if (*n > UINT32_MAX)
         return rfail(d, VELSTATUS_E_RANGE, m->vs, m->key, m->klen, "string longer than 4 GiB");
-    *p = velstatus__oplist_pool_str(d->r->pool, s, *n);
+    *p = velstatus__pool_str(&d->r->pool, s, *n);
     if (*p == NULL)
         return velstatus__error_nomem(d->err);
     return VELSTATUS_OK;
@@ -990,7 +1002,7 @@ static velstatus_status rmember_at(rdec *d, size_t i, size_t *next)
     if (slen > UINT32_MAX)
         return rsyntax(d, i, "operation ID longer than 4 GiB");
     e = velstatus__reports_push(d->r);
-    id = e != NULL ? velstatus__oplist_pool_str(d->r->pool, s, slen) : NULL;
+    id = e != NULL ? velstatus__pool_str(&d->r->pool, s, slen) : NULL;
     if (id == NULL)
         return velstatus__error_nomem(d->err);
     e->id.p = id;

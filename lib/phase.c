@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Backup and restore phases: wire spelling, terminal set, legal transitions
- * (SPEC-velero §5), the phase after the main run (§2.7), restart handling. */
+ * (doc/velero-behaviour.md §5), the phase after the main run (§2.7), restart handling. */
 #include "velstatus_private.h"
 
 #include <string.h>
@@ -66,7 +67,7 @@ velstatus_status velstatus_phase_from_string(velstatus_phase *out, velstatus_kin
     if (!kname)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
     if (len == 0) {
-        *out = VELSTATUS_PHASE_NEW; /* Velero shows "" as New (SPEC §3.2) */
+        *out = VELSTATUS_PHASE_NEW; /* Velero shows "" as New (doc/velero-behaviour.md §3.2) */
         return VELSTATUS_OK;
     }
     {
@@ -98,7 +99,7 @@ int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase)
     }
 }
 
-/* ---- transitions (SPEC §5.2 backup, §5.3 restore) ---- */
+/* ---- transitions (doc/velero-behaviour.md §5.2 backup, §5.3 restore) ---- */
 
 #define P(x) VELSTATUS_PHASE_##x
 typedef struct transition {
@@ -124,7 +125,7 @@ static const transition backup_transitions[] = {
     {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-operations"},
     {P(FINALIZING), P(COMPLETED), "backup-finalizer"},
     {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-finalizer"},
-    /* Deletion: any phase the in-memory tracker does not hold (SPEC §5.2, last rows).
+    /* Deletion: any phase the in-memory tracker does not hold (doc/velero-behaviour.md §5.2, last rows).
      * InProgress is always tracked; Waiting* and Finalizing* only until a restart. */
     {P(NEW), P(DELETING), "backup-deletion"},
     {P(QUEUED), P(DELETING), "backup-deletion"},
@@ -200,7 +201,7 @@ velstatus_status velstatus_phase_transition(int *legal, const char **controller,
 
 velstatus_phase velstatus_phase_after_run(velstatus_kind kind, int fatal, int64_t errors_logged, int in_progress)
 {
-    (void)kind; /* SPEC §2.7: the backup and restore controllers use the same table */
+    (void)kind; /* doc/velero-behaviour.md §2.7: the backup and restore controllers use the same table */
     if (fatal)
         return VELSTATUS_PHASE_FAILED;
     if (errors_logged > 0)
@@ -232,7 +233,7 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
         a = VELSTATUS_RESTART_MARK_FAILED;
         break;
     case P(READY_TO_START):
-        /* SPEC §6.17: BC's Create predicate is false and the tracker is lost */
+        /* doc/velero-behaviour.md §6.17: BC's Create predicate is false and the tracker is lost */
         a = pol.requeue_ready_to_start_on_restart ? VELSTATUS_RESTART_REQUEUE : VELSTATUS_RESTART_NONE;
         break;
     case P(NEW):

@@ -1,5 +1,7 @@
-/* The two policy presets (DESIGN §2). Each knob's value is explained in
- * include/velstatus/policy.h with the SPEC section behind it. */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The two policy presets (doc/design.md §2). Each knob's value is explained in
+ * include/velstatus/policy.h with the section of doc/velero-behaviour.md
+ * behind it. */
 #include "velstatus_private.h"
 
 #include <string.h>

@@ -1,6 +1,9 @@
-/* Progress aggregation over an operation list (DESIGN §5, SPEC-velero §3.4).
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Progress aggregation over an operation list (doc/design.md §5, doc/velero-behaviour.md §3.4).
  * Definitions are in include/velstatus/progress.h; reasons in doc/progress.md. */
 #include "progress_private.h"
+#include "util_array.h"
+#include "util_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -284,17 +287,6 @@ typedef struct prog_groups {
     size_t nslots; /* a power of two, > 2 * n */
 } prog_groups;
 
-static uint64_t hash_unit(const char *s, size_t len)
-{
-    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
-    size_t i;
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
 static int same_unit(const prog_acc *a, const char *s, size_t len)
 {
     return a->unit_len == len && (len == 0 || memcmp(a->unit, s, len) == 0);
@@ -311,7 +303,7 @@ static void slot_put(size_t *slots, size_t nslots, uint64_t h, size_t value)
 /* The accumulator of a unit, created on first sight; NULL when out of memory. */
 static prog_acc *group_of(prog_groups *t, const char *s, size_t len)
 {
-    uint64_t h = hash_unit(s, len);
+    uint64_t h = velstatus__hash_fnv1a(s, len);
     size_t i, k;
     prog_acc *a;
     if (t->nslots) {
@@ -321,15 +313,10 @@ static prog_acc *group_of(prog_groups *t, const char *s, size_t len)
                 return a;
         }
     }
-    if (t->n == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 8;
-        prog_acc *na = ncap <= SIZE_MAX / sizeof(*na) ? velstatus__realloc(t->ctx, t->accs, ncap * sizeof(*na))
-                                                      : NULL;
-        if (!na)
-            return NULL;
-        t->accs = na;
-        t->cap = ncap;
-    }
+    a = velstatus__array_reserve(t->ctx, t->accs, &t->cap, t->n + 1, sizeof(*a), 8);
+    if (!a)
+        return NULL;
+    t->accs = a;
     if ((t->n + 1) * 2 >= t->nslots) {
         size_t nn = t->nslots ? t->nslots * 2 : 16;
         size_t *ns = velstatus__calloc(t->ctx, nn, sizeof(*ns));
@@ -360,14 +347,90 @@ static int cmp_acc(const void *x, const void *y)
     return a->unit_len < b->unit_len ? -1 : a->unit_len > b->unit_len; /* never equal: units are distinct */
 }
 
+/* Counts a record's phase; 0 when it is not New, InProgress, Completed or
+ * Failed (then it is not aggregated). */
+static int count_phase(velstatus_progress *r, const velstatus__prog_op *op)
+{
+    int k;
+    switch (op->phase) {
+    case VELSTATUS_OP_PHASE_NEW: k = VELSTATUS_PROGRESS_NEW; break;
+    case VELSTATUS_OP_PHASE_IN_PROGRESS: k = VELSTATUS_PROGRESS_IN_PROGRESS; break;
+    case VELSTATUS_OP_PHASE_COMPLETED: k = VELSTATUS_PROGRESS_COMPLETED; break;
+    case VELSTATUS_OP_PHASE_FAILED: k = VELSTATUS_PROGRESS_FAILED; break;
+    case VELSTATUS_OP_PHASE_UNKNOWN:
+    default:
+        r->counts[VELSTATUS_PROGRESS_UNKNOWN_PHASE]++;
+        r->flags |= VELSTATUS_PROGRESS_F_UNKNOWN_PHASE;
+        return 0;
+    }
+    r->counts[k]++;
+    return 1;
+}
+
+/* One pass in list order: phase counts, then each quantified record into
+ * its unit's accumulator (the previous record's unit is tried first).
+ * 0, or -1 when out of memory. */
+static int accumulate(velstatus_progress *r, prog_groups *t, const velstatus__prog_op *ops, size_t n, int64_t now_ns)
+{
+    prog_acc *last = NULL;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const velstatus__prog_op *op = &ops[i];
+        if (!count_phase(r, op))
+            continue;
+        if (!is_quantified(op)) {
+            r->counts[VELSTATUS_PROGRESS_UNQUANTIFIED]++;
+            r->flags |= op_value_flags(op);
+            continue;
+        }
+        if (!last || !same_unit(last, op->units, op->units_len)) {
+            last = group_of(t, op->units, op->units_len);
+            if (!last)
+                return -1;
+        }
+        acc_add(last, op, now_ns);
+    }
+    return 0;
+}
+
+/* The unit groups, sorted by unit, each finished from its accumulator.
+ * 0, or -1 when out of memory (r->ngroups counts the groups to free). */
+static int finish_groups(velstatus_progress *r, const prog_groups *t)
+{
+    prog_acc **order;
+    size_t i;
+    if (!t->n)
+        return 0;
+    order = velstatus__calloc(r->ctx, t->n, sizeof(*order));
+    r->groups = velstatus__calloc(r->ctx, t->n, sizeof(*r->groups));
+    if (!order || !r->groups) {
+        velstatus__free(r->ctx, order);
+        return -1;
+    }
+    for (i = 0; i < t->n; i++)
+        order[i] = &t->accs[i];
+    qsort(order, t->n, sizeof(*order), cmp_acc);
+    for (i = 0; i < t->n; i++) {
+        prog_group *g = &r->groups[i];
+        g->unit = velstatus__strndup(r->ctx, order[i]->unit, order[i]->unit_len);
+        if (!g->unit)
+            break;
+        r->ngroups = i + 1;
+        g->unit_len = order[i]->unit_len;
+        acc_finish(g, order[i]);
+        r->flags |= g->flags;
+    }
+    velstatus__free(r->ctx, order);
+    return i == t->n ? 0 : -1;
+}
+
 velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
                                            const velstatus__prog_op *ops, size_t n, int64_t now_ns,
                                            velstatus_error *err)
 {
     velstatus_progress *r;
     prog_groups t;
-    prog_acc *last = NULL, **order = NULL;
-    size_t i;
+    int rc;
     memset(&t, 0, sizeof(t));
     t.ctx = ctx;
     r = velstatus__calloc(ctx, 1, sizeof(*r));
@@ -375,71 +438,17 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
         return velstatus__error_nomem(err);
     r->ctx = ctx;
     r->counts[VELSTATUS_PROGRESS_ATTEMPTED] = n;
-    /* One pass in list order: phase counts, then each quantified record
-     * into its unit's accumulator (the previous record's unit is tried first). */
-    for (i = 0; i < n; i++) {
-        const velstatus__prog_op *op = &ops[i];
-        switch (op->phase) {
-        case VELSTATUS_OP_PHASE_NEW:
-            r->counts[VELSTATUS_PROGRESS_NEW]++;
-            break;
-        case VELSTATUS_OP_PHASE_IN_PROGRESS:
-            r->counts[VELSTATUS_PROGRESS_IN_PROGRESS]++;
-            break;
-        case VELSTATUS_OP_PHASE_COMPLETED:
-            r->counts[VELSTATUS_PROGRESS_COMPLETED]++;
-            break;
-        case VELSTATUS_OP_PHASE_FAILED:
-            r->counts[VELSTATUS_PROGRESS_FAILED]++;
-            break;
-        case VELSTATUS_OP_PHASE_UNKNOWN:
-        default:
-            r->counts[VELSTATUS_PROGRESS_UNKNOWN_PHASE]++;
-            r->flags |= VELSTATUS_PROGRESS_F_UNKNOWN_PHASE;
-            continue;
-        }
-        if (!is_quantified(op)) {
-            r->counts[VELSTATUS_PROGRESS_UNQUANTIFIED]++;
-            r->flags |= op_value_flags(op);
-            continue;
-        }
-        if (!last || !same_unit(last, op->units, op->units_len)) {
-            last = group_of(&t, op->units, op->units_len);
-            if (!last)
-                goto nomem;
-        }
-        acc_add(last, op, now_ns);
-    }
-    if (t.n) {
-        order = velstatus__calloc(ctx, t.n, sizeof(*order));
-        r->groups = velstatus__calloc(ctx, t.n, sizeof(*r->groups));
-        if (!order || !r->groups)
-            goto nomem;
-        for (i = 0; i < t.n; i++)
-            order[i] = &t.accs[i];
-        qsort(order, t.n, sizeof(*order), cmp_acc);
-        for (i = 0; i < t.n; i++) {
-            prog_group *g = &r->groups[i];
-            g->unit = velstatus__strndup(ctx, order[i]->unit, order[i]->unit_len);
-            if (!g->unit)
-                goto nomem;
-            r->ngroups = i + 1;
-            g->unit_len = order[i]->unit_len;
-            acc_finish(g, order[i]);
-            r->flags |= g->flags;
-        }
-    }
-    velstatus__free(ctx, order);
+    rc = accumulate(r, &t, ops, n, now_ns);
+    if (rc == 0)
+        rc = finish_groups(r, &t);
     velstatus__free(ctx, t.slots);
     velstatus__free(ctx, t.accs);
+    if (rc != 0) {
+        velstatus_progress_free(r);
+        return velstatus__error_nomem(err);
+    }
     *out = r;
     return VELSTATUS_OK;
-nomem:
-    velstatus__free(ctx, order);
-    velstatus__free(ctx, t.slots);
-    velstatus__free(ctx, t.accs);
-    velstatus_progress_free(r);
-    return velstatus__error_nomem(err);
 }
 
 velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx *ctx, const velstatus_oplist *ops,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internals of the progress area (progress.c, describe.c), visible to its
  * tests. Not installed. */
 #ifndef VELSTATUS_PROGRESS_PRIVATE_H

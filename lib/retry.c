@@ -1,8 +1,12 @@
-/* The status-patch retry policy (include/velstatus/retry.h; DESIGN §6,
- * SPEC-velero §4). Behaviour is that of k8s.io/apimachinery wait.Backoff and
- * client-go v0.36.0 retry.OnError, as stated in SPEC §4.4 and in
- * ../shared/conformance/README-backoff.md; doc/retry.md has the decisions. */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The status-patch retry policy (include/velstatus/retry.h; doc/design.md §6,
+ * doc/velero-behaviour.md §4). Behaviour is that of k8s.io/apimachinery
+ * wait.Backoff and client-go v0.36.0 retry.OnError, as stated in
+ * doc/velero-behaviour.md §4.4 and tests/data/conformance/README-backoff.md;
+ * doc/retry.md has the decisions. */
 #include "retry_private.h"
+#include "util_arith.h"
+#include "util_array.h"
 
 #include <string.h>
 
@@ -22,30 +26,12 @@ int64_t velstatus__retry_f2i(double x)
     return (int64_t)x; /* truncation toward zero, representable */
 }
 
-/* Go's int64 addition: wraps modulo 2^64, without C's signed-overflow UB. */
-static int64_t wrap_add(int64_t a, int64_t b)
-{
-    uint64_t u = (uint64_t)a + (uint64_t)b;
-    if (u <= (uint64_t)INT64_MAX)
-        return (int64_t)u;
-    return (int64_t)(u - (uint64_t)INT64_MAX - 1u) + INT64_MIN;
-}
-
-/* Adds b to *sum unless that overflows; returns 0 on overflow. */
-static int checked_add(int64_t *sum, int64_t b)
-{
-    if ((b > 0 && *sum > INT64_MAX - b) || (b < 0 && *sum < INT64_MIN - b))
-        return 0;
-    *sum += b;
-    return 1;
-}
-
 /* wait.Jitter(d, j) with r supplied: d + int64((r * j) * float64(d)). The two
  * multiplications are kept apart in Go's left-to-right order. */
 static int64_t jitter_up(int64_t d, double j, double r)
 {
     double rj = r * j;
-    return wrap_add(d, velstatus__retry_f2i(rj * (double)d));
+    return velstatus__wrap_add_i64(d, velstatus__retry_f2i(rj * (double)d));
 }
 
 /* wait.Backoff.Step() on a validated copy (delay() in backoff.go). */
@@ -323,19 +309,12 @@ static void run_set_error(vs_run *run, vs_err *e)
 static velstatus_status record_sleep(vs_run *run, int64_t ns, velstatus_error *err)
 {
     velstatus_retry_result *r = run->res;
-    if (r->nsleeps == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        int64_t *p;
-        if (ncap > SIZE_MAX / sizeof(int64_t))
-            return velstatus__error_nomem(err);
-        p = velstatus__realloc(run->ctx, r->sleeps, ncap * sizeof(int64_t));
-        if (!p)
-            return velstatus__error_nomem(err);
-        r->sleeps = p;
-        r->cap = ncap;
-    }
+    int64_t *p = velstatus__array_reserve(run->ctx, r->sleeps, &r->cap, r->nsleeps + 1, sizeof *p, 16);
+    if (!p)
+        return velstatus__error_nomem(err);
+    r->sleeps = p;
     r->sleeps[r->nsleeps++] = ns;
-    if (r->total_ok && !checked_add(&r->total, ns)) {
+    if (r->total_ok && velstatus__add_overflow_i64(&r->total, r->total, ns)) {
         r->total_ok = 0;
         r->total = 0;
     }
@@ -346,10 +325,7 @@ static velstatus_status do_sleep(vs_run *run, int64_t ns, velstatus_error *err)
 {
     int64_t wait = ns > 0 ? ns : 0; /* Go's time.Sleep(d <= 0) returns at once */
     int rc;
-    if (run->slept > INT64_MAX - wait)
-        run->slept = INT64_MAX;
-    else
-        run->slept += wait;
+    run->slept = velstatus__sat_add_i64(run->slept, wait);
     if (run->simulate || !run->h.sleep)
         return VELSTATUS_OK;
     rc = run->h.sleep(run->h.userdata, wait);
@@ -431,7 +407,7 @@ static void remember_retriable(vs_run *run)
     memset(&run->cur, 0, sizeof(run->cur));
 }
 
-/* wait.ExponentialBackoff + retry.OnError of client-go v0.36.0 (SPEC §4.4).
+/* wait.ExponentialBackoff + retry.OnError of client-go v0.36.0 (doc/velero-behaviour.md §4.4).
  * With max_sleeps != UINT64_MAX this is the simulation (cut before sleep
  * max_sleeps + 1). */
 static velstatus_status loop_on_error(vs_run *run, velstatus_backoff *b, uint64_t max_sleeps, velstatus_error *err)
@@ -773,7 +749,7 @@ uint64_t velstatus_retry_result_error_attempt(const velstatus_retry_result *resu
     return result && result->err_text ? result->err_attempt : 0;
 }
 
-/* ---- enum <-> token (STYLE 2.4): one table per enum, indexed by value ---- */
+/* ---- enum <-> token (doc/conventions.md §1): one table per enum, indexed by value ---- */
 
 static const char *const outcome_names[] = {"succeeded", "not_attempted", "terminal",
                                             "exhausted", "deadline",      "truncated"};

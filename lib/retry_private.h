@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal entry points of the retry area (include/velstatus/retry.h), for
  * other modules of the library. Not installed. */
 #ifndef VELSTATUS_RETRY_PRIVATE_H

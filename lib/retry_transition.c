@@ -1,4 +1,5 @@
-/* Which status patches Velero retries, per kind and preset (SPEC-velero
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Which status patches Velero retries, per kind and preset (doc/velero-behaviour.md
  * §4.3; the hardened preset adds the writes of §6.15). Declared in
  * include/velstatus/retry.h. */
 #include "velstatus_private.h"
@@ -6,7 +7,7 @@
 #define P(x) VELSTATUS_PHASE_##x
 
 /* The patches Velero sends through PatchResourceWithRetriesOnErrors /
- * RetryOnErrorMaxBackOff(resourceTimeout) (SPEC §4.3). */
+ * RetryOnErrorMaxBackOff(resourceTimeout) (doc/velero-behaviour.md §4.3). */
 static int velero_retries(velstatus_kind kind, velstatus_phase from, velstatus_phase to)
 {
     (void)kind; /* the rows are the same for both kinds */
@@ -19,8 +20,8 @@ static int velero_retries(velstatus_kind kind, velstatus_phase from, velstatus_p
     case P(FINALIZING):
         /* BFC:Reconcile (deferred) Finalizing -> Completed; RFC:finishProcessing
          * Finalizing -> Completed, or PartiallyFailed when the finalizer tasks
-         * report errors or the backup is gone (SPEC §5.3). A backup's
-         * Finalizing never goes to PartiallyFailed directly (SPEC §5.2). */
+         * report errors or the backup is gone (doc/velero-behaviour.md §5.3). A backup's
+         * Finalizing never goes to PartiallyFailed directly (doc/velero-behaviour.md §5.2). */
         return to == P(COMPLETED) || (kind == VELSTATUS_KIND_RESTORE && to == P(PARTIALLY_FAILED));
     case P(FINALIZING_PARTIALLY_FAILED):
         /* BFC / RFC: FinalizingPartiallyFailed -> PartiallyFailed. */
@@ -30,16 +31,16 @@ static int velero_retries(velstatus_kind kind, velstatus_phase from, velstatus_p
     }
 }
 
-/* The writes Velero sends once and the hardened preset retries (SPEC §6.15). */
+/* The writes Velero sends once and the hardened preset retries (doc/velero-behaviour.md §6.15). */
 static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase to)
 {
     /* BC:Reconcile line 304 (ReadyToStart) and RC:Reconcile line 255 (New):
-     * -> InProgress / FailedValidation, which the design (SPEC §4.1) lists. */
+     * -> InProgress / FailedValidation, which the design (doc/velero-behaviour.md §4.1) lists. */
     velstatus_phase start = kind == VELSTATUS_KIND_BACKUP ? P(READY_TO_START) : P(NEW);
     if (from == start && (to == P(IN_PROGRESS) || to == P(FAILED_VALIDATION)))
         return 1;
     /* backup_deletion_controller.go:patchBackup: any phase not being run
-     * (SPEC §5.2 "any phase not in the in-memory tracker") -> Deleting. */
+     * (doc/velero-behaviour.md §5.2 "any phase not in the in-memory tracker") -> Deleting. */
     if (kind == VELSTATUS_KIND_BACKUP && to == P(DELETING) && from != P(DELETING) && from != P(IN_PROGRESS))
         return 1;
     return 0;

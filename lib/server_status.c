@@ -1,12 +1,27 @@
-/* Server status from the BackupStorageLocations (DESIGN §3, SPEC-velero §1,
- * doc/server-status.md): BSL sets, the total rule, verdicts, the incremental
- * tracker and the controller step. */
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Server status from the BackupStorageLocations (doc/server-status.md):
+ * BSL sets, the total rule, verdicts and the incremental tracker. The
+ * controller step is in server_status_step.c, above this file and the
+ * codec. */
 #include "server_status_private.h"
-#include "retry_private.h"
-#include <stdio.h>
+#include "util_array.h"
+#include "util_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A verdict: what classify decided, its name lists and message. */
+struct velstatus_server_verdict {
+    velstatus_ctx *ctx;
+    velstatus_server_status status;
+    uint32_t reasons;
+    size_t available, unavailable, pending, total;
+    const char *default_name;           /* into pool, or NULL */
+    const char **names;                 /* all the per-reason lists, concatenated */
+    size_t start[VS_NREASONS + 1];      /* list of flag i: names[start[i] .. start[i+1]) */
+    char *pool;                         /* the names' bytes */
+    char *message;
+};
 
 /* ---- tokens ---- */
 
@@ -78,22 +93,12 @@ velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *ou
 
 /* ---- options ---- */
 
-typedef struct vs_opts {
-    const char *defloc; /* NULL: not given */
-    size_t defloc_len;
-    int check_stale;
-    int64_t now_ns, stale_after_ns;
-    int three_state;
-    const velstatus_policy *policy; /* NULL: hardened */
-    int64_t retry_timeout_ns;       /* 0: 10 minutes */
-} vs_opts;
-
 void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size)
 {
     velstatus__sized_init(opts, struct_size, NULL, sizeof(*opts));
 }
 
-static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
+velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
 {
     velstatus_server_status_options c;
     velstatus_status st;
@@ -131,16 +136,6 @@ static velstatus_status load_opts(vs_opts *o, const velstatus_server_status_opti
 }
 
 /* ---- one BSL ---- */
-
-static uint64_t name_hash(const char *s, size_t len)
-{
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
 
 static int name_eq(const vs_bsl *b, const char *s, size_t len)
 {
@@ -220,7 +215,7 @@ static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, co
     b->created_ns = has_created ? created_ns : 0;
     b->has_validated = has_validated != 0;
     b->validated_ns = has_validated ? validated_ns : 0;
-    b->hash = name_hash(name, name_len);
+    b->hash = velstatus__hash_fnv1a(name, name_len);
     b->pclass = phase_class(phase, phase_len);
     return b;
 }
@@ -261,7 +256,7 @@ static int name_cmp(const vs_bsl *a, const vs_bsl *b)
 
 /* Is a a better default than b? Newest creationTimestamp first (a missing
  * one ranks oldest, as Go's zero time), then the byte-wise smallest name
- * (SPEC §1.5 D2; the name replaces D2's list-order tie-break). */
+ * (doc/velero-behaviour.md §1.5 D2; the name replaces D2's list-order tie-break). */
 static int default_better(const vs_bsl *a, const vs_bsl *b)
 {
     if (a->has_created != b->has_created)
@@ -371,26 +366,19 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name,
                                        int has_validated, int64_t validated_ns, velstatus_error *err)
 {
     velstatus_status st;
-    vs_bsl *b;
+    vs_bsl *b, **items;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
     st = check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err);
     if (st != VELSTATUS_OK)
         return st;
-    if (tab_find(&set->tab, name, name_len, name_hash(name, name_len)) != SIZE_MAX)
+    if (tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
                                     (int)(name_len > 64 ? 64 : name_len), name);
-    if (set->n == set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 8;
-        vs_bsl **items;
-        if (cap > SIZE_MAX / sizeof(*items))
-            return velstatus__error_nomem(err);
-        items = velstatus__realloc(set->ctx, set->items, cap * sizeof(*items));
-        if (!items)
-            return velstatus__error_nomem(err);
-        set->items = items;
-        set->cap = cap;
-    }
+    items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
+    if (!items)
+        return velstatus__error_nomem(err);
+    set->items = items;
     if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
         return velstatus__error_nomem(err);
     b = bsl_new(set->ctx, name, name_len, phase, phase_len, message, message_len, is_default, access, has_created,
@@ -414,7 +402,7 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
 
 int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
 {
-    return tab_find(&set->tab, name, name_len, name_hash(name, name_len)) != SIZE_MAX;
+    return tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX;
 }
 
 size_t velstatus_bsl_set_count(const velstatus_bsl_set *set)
@@ -734,7 +722,7 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
     if (!out || !set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
     *out = NULL;
-    st = load_opts(&o, opts, err);
+    st = velstatus__ss_load_opts(&o, opts, err);
     if (st != VELSTATUS_OK)
         return st;
     memset(&s, 0, sizeof(s));
@@ -754,13 +742,18 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
         }
     }
     if (o.defloc) {
-        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, name_hash(o.defloc, o.defloc_len));
+        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, velstatus__hash_fnv1a(o.defloc, o.defloc_len));
         s.def = i == SIZE_MAX ? NULL : set->tab.slots[i];
     }
     return build_verdict(out, set->ctx, (vs_bsl *const *)set->items, set->n, &s, &o, err);
 }
 
 /* ---- verdict getters ---- */
+
+velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v)
+{
+    return v->ctx;
+}
 
 void velstatus_server_verdict_free(velstatus_server_verdict *v)
 {
@@ -903,18 +896,10 @@ static void heap_remove(velstatus_server_tracker *t, vs_bsl *b)
 
 static int heap_reserve(velstatus_server_tracker *t, size_t want)
 {
-    size_t cap;
-    vs_bsl **h;
-    if (want <= t->heap_cap)
-        return 1;
-    cap = t->heap_cap ? t->heap_cap * 2 : 4;
-    if (cap > SIZE_MAX / sizeof(*h))
-        return 0;
-    h = velstatus__realloc(t->ctx, t->heap, cap * sizeof(*h));
+    vs_bsl **h = velstatus__array_reserve(t->ctx, t->heap, &t->heap_cap, want, sizeof(*h), 4);
     if (!h)
         return 0;
     t->heap = h;
-    t->heap_cap = cap;
     return 1;
 }
 
@@ -970,7 +955,7 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
     if (!out || !ctx)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
     *out = NULL;
-    st = load_opts(&o, opts, err);
+    st = velstatus__ss_load_opts(&o, opts, err);
     if (st != VELSTATUS_OK)
         return st;
     t = velstatus__calloc(ctx, 1, sizeof(*t));
@@ -1072,7 +1057,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
         *changed = 0;
     if (!t || (!name && name_len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or name is NULL");
-    slot = tab_find(&t->tab, name, name_len, name_hash(name, name_len));
+    slot = tab_find(&t->tab, name, name_len, velstatus__hash_fnv1a(name, name_len));
     if (slot == SIZE_MAX)
         return VELSTATUS_OK;
     b = t->tab.slots[slot];
@@ -1145,189 +1130,4 @@ velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out
     st = build_verdict(out, t->ctx, bs, n, &s, &t->o, err);
     velstatus__free(t->ctx, bs);
     return st;
-}
-
-/* ---- controller step ---- */
-
-void velstatus_server_status_host_init(velstatus_server_status_host *host, size_t struct_size)
-{
-    velstatus__sized_init(host, struct_size, NULL, sizeof(*host));
-}
-
-/* The single place a new status is published: one status write, retried
- * by the retry driver (issue "Retry"; DESIGN §6) with the caller's policy. */
-typedef struct publish_call {
-    const velstatus_server_status_host *h;
-    const velstatus_server_verdict *v;
-    const char *json;
-    size_t len;
-    int last_rc;
-    int passthrough;
-    char msg[48];
-} publish_call;
-
-static int publish_attempt(void *ud, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
-{
-    publish_call *pc = ud;
-    int rc = pc->h->publish(pc->h->userdata, pc->v->status, pc->v->reasons, pc->json, pc->len);
-    (void)attempt;
-    if (rc == VELSTATUS_PASSTHROUGH) {
-        pc->passthrough = 1;
-        return -1; /* aborts the run; reported as E_INVALID below */
-    }
-    if (rc < 0) {
-        pc->last_rc = rc;
-        snprintf(pc->msg, sizeof(pc->msg), "publish returned %d", rc);
-        *failed = 1;
-        *err_text = pc->msg;
-        *err_len = strlen(pc->msg);
-    }
-    return 0;
-}
-
-static int publish_classify(void *ud, uint64_t attempt, const char *t, size_t n, velstatus_retry_class *cls,
-                            int *interrupted)
-{
-    const publish_call *pc = ud;
-    return pc->h->classify(pc->h->userdata, attempt, t, n, cls, interrupted);
-}
-
-static int publish_sleep(void *ud, int64_t ns)
-{
-    const publish_call *pc = ud;
-    return pc->h->sleep(pc->h->userdata, ns);
-}
-
-static int publish_random(void *ud, double *r)
-{
-    const publish_call *pc = ud;
-    return pc->h->random(pc->h->userdata, r);
-}
-
-static int publish_now(void *ud, int64_t *ns)
-{
-    const publish_call *pc = ud;
-    return pc->h->now(pc->h->userdata, ns);
-}
-
-static velstatus_status step_publish(const velstatus_server_status_host *h, const velstatus_server_verdict *v,
-                                     const vs_opts *o, velstatus_error *err)
-{
-    publish_call pc;
-    velstatus_retry_host rh;
-    velstatus_policy pol;
-    velstatus_retry_result *res = NULL;
-    int succeeded = 0;
-    char *json = NULL;
-    size_t len = 0;
-    velstatus_status st = velstatus__policy_load(&pol, o->policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = velstatus_json_encode_server_verdict(&json, &len, v, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    memset(&pc, 0, sizeof(pc));
-    pc.h = h;
-    pc.v = v;
-    pc.json = json;
-    pc.len = len;
-    velstatus_retry_host_init(&rh, sizeof(rh));
-    rh.userdata = &pc;
-    rh.attempt = publish_attempt;
-    rh.classify = h->classify ? publish_classify : NULL;
-    rh.sleep = h->sleep ? publish_sleep : NULL;
-    rh.random = h->random ? publish_random : NULL;
-    rh.now = h->now ? publish_now : NULL;
-    st = velstatus__retry_run(&res, &succeeded, v->ctx, &pol,
-                              o->retry_timeout_ns ? o->retry_timeout_ns : INT64_C(600000000000), &rh, err);
-    velstatus__free(v->ctx, json);
-    if (pc.passthrough) {
-        velstatus_retry_result_free(res);
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "host publish returned PASSTHROUGH, but publish is required");
-    }
-    if (st == VELSTATUS_OK && !succeeded && pc.last_rc < 0) {
-        velstatus__error_set(err, VELSTATUS_E_HOST, "host callback publish failed with %d after %llu attempt(s)",
-                             pc.last_rc, (unsigned long long)velstatus_retry_result_attempts(res));
-        if (err)
-            err->host_code = pc.last_rc;
-        st = VELSTATUS_E_HOST;
-    }
-    velstatus_retry_result_free(res);
-    return st;
-}
-
-velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
-                                             const velstatus_server_status_host *host,
-                                             const velstatus_server_status_options *opts, velstatus_error *err)
-{
-    velstatus_server_status_host h;
-    velstatus_bsl_set *set = NULL;
-    velstatus_server_verdict *v = NULL;
-    velstatus_status st;
-    vs_opts o;
-    const char *json = NULL;
-    size_t json_len = 0;
-    int rc, has = 0, must_publish = 1;
-    velstatus_server_status cur = VELSTATUS_SERVER_WAITING;
-    uint32_t cur_reasons = 0;
-
-    if (out)
-        *out = NULL;
-    if (published)
-        *published = 0;
-    if (!ctx || !host)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "ctx or host is NULL");
-    st = velstatus__sized_copy(&h, sizeof(h), VS_SERVER_STATUS_HOST_SIZE_V1, host, "server_status_host", err);
-    if (st != VELSTATUS_OK)
-        return st;
-    if (h.flags != 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_host.flags must be 0");
-    if (!h.list_bsls || !h.publish)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "server_status_host.list_bsls and publish are required");
-    st = load_opts(&o, opts, err); /* validate before calling the host */
-    if (st != VELSTATUS_OK)
-        return st;
-
-    rc = h.list_bsls(h.userdata, &json, &json_len);
-    if (rc == VELSTATUS_PASSTHROUGH)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "host list_bsls returned PASSTHROUGH, but list_bsls is required");
-    if (rc < 0)
-        return velstatus__error_host(err, rc, "list_bsls");
-    if (!json && json_len)
-        return velstatus__error_set(err, VELSTATUS_E_HOST, "host list_bsls returned NULL text of length %zu",
-                                    json_len);
-    st = velstatus_json_decode_bsls(&set, ctx, json ? json : "", json ? json_len : 0, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = velstatus_server_status_classify(&v, set, opts, err);
-    velstatus_bsl_set_free(set);
-    if (st != VELSTATUS_OK)
-        return st;
-
-    if (h.read_status) {
-        rc = h.read_status(h.userdata, &has, &cur, &cur_reasons);
-        if (rc < 0 && rc != VELSTATUS_PASSTHROUGH) {
-            velstatus_server_verdict_free(v);
-            return velstatus__error_host(err, rc, "read_status");
-        }
-        if (rc != VELSTATUS_PASSTHROUGH && has)
-            must_publish = cur != v->status || cur_reasons != v->reasons;
-    }
-    if (must_publish) {
-        st = step_publish(&h, v, &o, err);
-        if (st != VELSTATUS_OK) {
-            velstatus_server_verdict_free(v);
-            return st;
-        }
-        if (published)
-            *published = 1;
-    }
-    if (out)
-        *out = v;
-    else
-        velstatus_server_verdict_free(v);
-    return VELSTATUS_OK;
 }

@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internals of the server-status area, shared by server_status.c (sets,
- * classification, tracker, step) and bsl_json.c (the codec). Not installed. */
+ * classification, tracker), bsl_json.c (the codec) and server_status_step.c
+ * (the controller step, above both). Not installed. */
 #ifndef VELSTATUS_SERVER_STATUS_PRIVATE_H
 #define VELSTATUS_SERVER_STATUS_PRIVATE_H
 
@@ -48,17 +50,22 @@ struct velstatus_bsl_set {
     vs_nametab tab;
 };
 
-struct velstatus_server_verdict {
-    velstatus_ctx *ctx;
-    velstatus_server_status status;
-    uint32_t reasons;
-    size_t available, unavailable, pending, total;
-    const char *default_name;           /* into pool, or NULL */
-    const char **names;                 /* all the per-reason lists, concatenated */
-    size_t start[VS_NREASONS + 1];      /* list of flag i: names[start[i] .. start[i+1]) */
-    char *pool;                         /* the names' bytes */
-    char *message;
-};
+/* The allocator context a verdict was made with (the verdict itself is
+ * opaque outside server_status.c: the codec uses the public getters). */
+velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v);
+
+/* The server-status options, validated (velstatus__ss_load_opts). */
+typedef struct vs_opts {
+    const char *defloc; /* NULL: not given */
+    size_t defloc_len;
+    int check_stale;
+    int64_t now_ns, stale_after_ns;
+    int three_state;
+    const velstatus_policy *policy; /* NULL: hardened */
+    int64_t retry_timeout_ns;       /* 0: 10 minutes */
+} vs_opts;
+/* Copies and validates a caller's options (NULL: all defaults). */
+velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err);
 
 /* Appends a BSL with a status.message (the JSON decoder's entry point). */
 velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,

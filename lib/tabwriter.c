@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Go's text/tabwriter (flags = 0), iteratively. See tabwriter.h. */
 #include "tabwriter.h"
+#include "util_array.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -78,33 +80,22 @@ typedef struct tw_state {
     size_t capopen;
 } tw_state;
 
-static int grow(velstatus_ctx *ctx, void **p, size_t *cap, size_t need, size_t elem)
+/* Room for `need` entries in a size_t array; 0, or -1 when out of memory. */
+static int reserve_sizes(velstatus_ctx *ctx, size_t **p, size_t *cap, size_t need)
 {
-    size_t ncap;
-    void *q;
-    if (need <= *cap)
-        return 0;
-    ncap = *cap ? *cap : 16;
-    while (ncap < need) {
-        if (ncap > SIZE_MAX / 2)
-            return -1;
-        ncap *= 2;
-    }
-    if (ncap > SIZE_MAX / elem)
-        return -1;
-    q = velstatus__realloc(ctx, *p, ncap * elem);
+    size_t *q = velstatus__array_reserve(ctx, *p, cap, need, sizeof(*q), 16);
     if (!q)
         return -1;
     *p = q;
-    *cap = ncap;
     return 0;
 }
 
 static int push_cell(tw_state *s, size_t off, size_t len, int64_t width)
 {
-    tw_cell *c;
-    if (grow(s->ctx, (void **)&s->cells, &s->capcells, s->ncells + 1, sizeof(tw_cell)))
+    tw_cell *c = velstatus__array_reserve(s->ctx, s->cells, &s->capcells, s->ncells + 1, sizeof(*c), 16);
+    if (!c)
         return -1;
+    s->cells = c;
     c = &s->cells[s->ncells++];
     c->off = off;
     c->len = len;
@@ -115,9 +106,10 @@ static int push_cell(tw_state *s, size_t off, size_t len, int64_t width)
 
 static int push_line(tw_state *s, size_t first, int nl, int ff)
 {
-    tw_line *l;
-    if (grow(s->ctx, (void **)&s->lines, &s->caplines, s->nlines + 1, sizeof(tw_line)))
+    tw_line *l = velstatus__array_reserve(s->ctx, s->lines, &s->caplines, s->nlines + 1, sizeof(*l), 16);
+    if (!l)
         return -1;
+    s->lines = l;
     l = &s->lines[s->nlines++];
     l->first = first;
     l->n = s->ncells - first;
@@ -180,14 +172,14 @@ static int columns(tw_state *s, const velstatus__tw_opts *o)
     for (li = 0; li < s->nlines; li++) {
         const tw_line *l = &s->lines[li];
         size_t c = l->n > 0 ? l->n - 1 : 0, j;
-        if (c > nopen && grow(s->ctx, (void **)&s->open, &s->capopen, c, sizeof(size_t)))
+        if (c > nopen && reserve_sizes(s->ctx, &s->open, &s->capopen, c))
             return -1;
         for (j = 0; j < c; j++) {
             tw_cell *cell = &s->cells[l->first + j];
             size_t w = (size_t)(cell->width > 0 ? cell->width : 0);
             w = w > SIZE_MAX - o->padding ? SIZE_MAX : w + o->padding;
             if (j >= nopen) {
-                if (grow(s->ctx, (void **)&s->runs_w, &s->capruns, s->nruns + 1, sizeof(size_t)))
+                if (reserve_sizes(s->ctx, &s->runs_w, &s->capruns, s->nruns + 1))
                     return -1;
                 s->open[j] = s->nruns;
                 s->runs_w[s->nruns++] = o->minwidth;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A private re-implementation of Go's text/tabwriter (flags = 0), used to
  * render Velero's `describe` text byte-exactly. Not installed.
  *

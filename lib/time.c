@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RFC 3339 timestamps and Go duration strings, by integer arithmetic.
  *
  * Everything here mirrors Go's `time` package (format.go) behaviour, not its
@@ -158,120 +159,143 @@ static int take_char(const char *s, size_t len, size_t *pos, char c)
     return 0;
 }
 
-VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len,
-                                                    velstatus_error *err)
+/* A timestamp as read: its fields, and where reading stopped or failed. */
+typedef struct vs_rfc3339 {
+    const char *s;
+    size_t len, pos;
+    size_t bad;       /* the error's byte offset, when what != NULL */
+    const char *what; /* the error */
+    int year, month, day, hour, min, sec, oh, om;
+    int comma, hour_digits;
+    int32_t nsec;
+    size_t frac_start, frac_digits;
+    int64_t off; /* seconds east of UTC */
+} vs_rfc3339;
+
+/* Records an error at byte p; returns 0. */
+static int tp_fail(vs_rfc3339 *t, size_t p, const char *what)
 {
-    size_t pos = 0, start, frac_start = 0, frac_digits = 0;
-    int year, month, day, hour, min, sec, oh = 0, om = 0, comma = 0, hour_digits = 1;
-    int32_t nsec = 0;
-    int64_t secs, off = 0;
+    t->bad = p;
+    t->what = what;
+    return 0;
+}
 
-    if (!out_ns)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: out_ns is NULL");
-    if (!s && len)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: s is NULL");
-    if (!s)
-        s = "";
+/* Exactly n digits into *v, else the error `expected`. */
+static int tp_digits(vs_rfc3339 *t, int n, int *v, const char *expected)
+{
+    return take_digits(t->s, t->len, &t->pos, n, v) || tp_fail(t, t->pos, expected);
+}
 
-#define VS_BAD(p, what) return time_error(err, VELSTATUS_E_PARSE, s, len, (p), (what))
+static int tp_char(vs_rfc3339 *t, char c, const char *expected)
+{
+    return take_char(t->s, t->len, &t->pos, c) || tp_fail(t, t->pos, expected);
+}
 
-    if (!take_digits(s, len, &pos, 4, &year))
-        VS_BAD(pos, "expected a 4-digit year");
-    if (!take_char(s, len, &pos, '-'))
-        VS_BAD(pos, "expected '-'");
-    start = pos;
-    if (!take_digits(s, len, &pos, 2, &month))
-        VS_BAD(pos, "expected a 2-digit month");
-    if (month < 1 || month > 12)
-        VS_BAD(start, "month out of range");
-    if (!take_char(s, len, &pos, '-'))
-        VS_BAD(pos, "expected '-'");
-    start = pos;
-    if (!take_digits(s, len, &pos, 2, &day))
-        VS_BAD(pos, "expected a 2-digit day");
-    if (!take_char(s, len, &pos, 'T'))
-        VS_BAD(pos, "expected 'T'");
-    /* Go reads the hour with one or two digits (time.Parse's "15"). */
-    start = pos;
-    if (pos < len && is_digit(s[pos])) {
-        hour = s[pos++] - '0';
-        if (pos < len && is_digit(s[pos])) {
-            hour = hour * 10 + (s[pos++] - '0');
-            hour_digits = 2;
+/* n digits into *v, below `limit` (else `range`, at the digits). */
+static int tp_below(vs_rfc3339 *t, int n, int *v, int limit, const char *expected, const char *range)
+{
+    size_t start = t->pos;
+    if (!tp_digits(t, n, v, expected))
+        return 0;
+    return *v < limit || tp_fail(t, start, range);
+}
+
+/* "YYYY-MM-DDT" (the day is checked against the month at the end). */
+static int parse_date(vs_rfc3339 *t)
+{
+    size_t start;
+    if (!tp_digits(t, 4, &t->year, "expected a 4-digit year") || !tp_char(t, '-', "expected '-'"))
+        return 0;
+    start = t->pos;
+    if (!tp_digits(t, 2, &t->month, "expected a 2-digit month"))
+        return 0;
+    if (t->month < 1 || t->month > 12)
+        return tp_fail(t, start, "month out of range");
+    return tp_char(t, '-', "expected '-'") && tp_digits(t, 2, &t->day, "expected a 2-digit day") &&
+           tp_char(t, 'T', "expected 'T'");
+}
+
+/* "hh:mm:ss"; Go reads the hour with one or two digits (time.Parse's "15"). */
+static int parse_clock(vs_rfc3339 *t)
+{
+    size_t start = t->pos;
+    if (t->pos >= t->len || !is_digit(t->s[t->pos]))
+        return tp_fail(t, t->pos, "expected an hour");
+    t->hour = t->s[t->pos++] - '0';
+    t->hour_digits = 1;
+    if (t->pos < t->len && is_digit(t->s[t->pos])) {
+        t->hour = t->hour * 10 + (t->s[t->pos++] - '0');
+        t->hour_digits = 2;
+    }
+    if (t->hour >= 24)
+        return tp_fail(t, start, "hour out of range");
+    return tp_char(t, ':', "expected ':'") &&
+           tp_below(t, 2, &t->min, 60, "expected 2-digit minutes", "minute out of range") &&
+           tp_char(t, ':', "expected ':'") &&
+           tp_below(t, 2, &t->sec, 60, "expected 2-digit seconds", "second out of range");
+}
+
+/* Fraction: '.' or ',' then digits. Digits past the ninth are read but
+ * ignored (truncated); see the strict-form check in parse_end(). */
+static void parse_fraction(vs_rfc3339 *t)
+{
+    const char *s = t->s;
+    int ndig = 0;
+    if (!(t->len - t->pos >= 2 && (s[t->pos] == '.' || s[t->pos] == ',') && is_digit(s[t->pos + 1])))
+        return;
+    t->comma = s[t->pos] == ',';
+    t->frac_start = ++t->pos;
+    for (; t->pos < t->len && is_digit(s[t->pos]); t->pos++) {
+        if (ndig < 9) {
+            t->nsec = t->nsec * 10 + (s[t->pos] - '0');
+            ndig++;
         }
-    } else {
-        VS_BAD(pos, "expected an hour");
     }
-    if (hour >= 24)
-        VS_BAD(start, "hour out of range");
-    if (!take_char(s, len, &pos, ':'))
-        VS_BAD(pos, "expected ':'");
-    start = pos;
-    if (!take_digits(s, len, &pos, 2, &min))
-        VS_BAD(pos, "expected 2-digit minutes");
-    if (min >= 60)
-        VS_BAD(start, "minute out of range");
-    if (!take_char(s, len, &pos, ':'))
-        VS_BAD(pos, "expected ':'");
-    start = pos;
-    if (!take_digits(s, len, &pos, 2, &sec))
-        VS_BAD(pos, "expected 2-digit seconds");
-    if (sec >= 60)
-        VS_BAD(start, "second out of range");
-    /* Fraction: '.' or ',' then digits. Digits past the ninth are read but
-     * ignored (truncated); see the strict-form check below. */
-    if (len - pos >= 2 && (s[pos] == '.' || s[pos] == ',') && is_digit(s[pos + 1])) {
-        int ndig = 0;
-        comma = s[pos] == ',';
-        pos++;
-        frac_start = pos;
-        while (pos < len && is_digit(s[pos])) {
-            if (ndig < 9) {
-                nsec = nsec * 10 + (s[pos] - '0');
-                ndig++;
-            }
-            pos++;
-        }
-        frac_digits = pos - frac_start;
-        for (; ndig < 9; ndig++)
-            nsec *= 10;
-    }
-    if (take_char(s, len, &pos, 'Z')) {
-        off = 0;
-    } else if (pos < len && (s[pos] == '+' || s[pos] == '-')) {
-        int neg = s[pos] == '-';
-        pos++;
-        start = pos;
-        if (!take_digits(s, len, &pos, 2, &oh))
-            VS_BAD(pos, "expected a 2-digit offset hour");
-        /* Go tests offsets with > rather than >= (24:00 and xx:60 pass). */
-        if (oh > 24)
-            VS_BAD(start, "time zone offset hour out of range");
-        if (!take_char(s, len, &pos, ':'))
-            VS_BAD(pos, "expected ':' in the offset");
-        start = pos;
-        if (!take_digits(s, len, &pos, 2, &om))
-            VS_BAD(pos, "expected 2-digit offset minutes");
-        if (om > 60)
-            VS_BAD(start, "time zone offset minute out of range");
-        off = (int64_t)(oh * 60 + om) * 60;
-        if (neg)
-            off = -off;
-    } else {
-        VS_BAD(pos, "expected 'Z' or a '+HH:MM'/'-HH:MM' offset");
-    }
-    if (pos != len)
-        VS_BAD(pos, "extra text");
-    /* Go 1.20+ tries a strict RFC 3339 reader first, which takes any number
-     * of fraction digits; its general layout reader (which alone accepts ','
-     * a one-digit hour and offsets up to 24:60) takes at most nine. */
-    if (frac_digits > 9 && (comma || hour_digits != 2 || oh > 23 || om > 59))
-        VS_BAD(frac_start + 9, "more than 9 fraction digits");
-    if (day < 1 || day > days_in_month(year, month))
-        VS_BAD(8, "day out of range");
-#undef VS_BAD
+    t->frac_digits = t->pos - t->frac_start;
+    for (; ndig < 9; ndig++)
+        t->nsec *= 10;
+}
 
-    secs = days_from_civil(year, month, day) * 86400 + hour * 3600 + min * 60 + sec - off;
+/* 'Z' or "+hh:mm" / "-hh:mm". Go tests offsets with > rather than >=
+ * (24:00 and xx:60 pass). */
+static int parse_zone(vs_rfc3339 *t)
+{
+    int neg;
+    if (take_char(t->s, t->len, &t->pos, 'Z'))
+        return 1;
+    if (t->pos >= t->len || (t->s[t->pos] != '+' && t->s[t->pos] != '-'))
+        return tp_fail(t, t->pos, "expected 'Z' or a '+HH:MM'/'-HH:MM' offset");
+    neg = t->s[t->pos++] == '-';
+    if (!tp_below(t, 2, &t->oh, 25, "expected a 2-digit offset hour", "time zone offset hour out of range") ||
+        !tp_char(t, ':', "expected ':' in the offset") ||
+        !tp_below(t, 2, &t->om, 61, "expected 2-digit offset minutes", "time zone offset minute out of range"))
+        return 0;
+    t->off = (int64_t)(t->oh * 60 + t->om) * 60;
+    if (neg)
+        t->off = -t->off;
+    return 1;
+}
+
+/* Nothing after the zone; Go 1.20+ tries a strict RFC 3339 reader first,
+ * which takes any number of fraction digits, and its general layout reader
+ * (which alone accepts ',', a one-digit hour and offsets up to 24:60) takes
+ * at most nine; the day exists in its month. */
+static int parse_end(vs_rfc3339 *t)
+{
+    if (t->pos != t->len)
+        return tp_fail(t, t->pos, "extra text");
+    if (t->frac_digits > 9 && (t->comma || t->hour_digits != 2 || t->oh > 23 || t->om > 59))
+        return tp_fail(t, t->frac_start + 9, "more than 9 fraction digits");
+    if (t->day < 1 || t->day > days_in_month(t->year, t->month))
+        return tp_fail(t, 8, "day out of range");
+    return 1;
+}
+
+/* The instant of a timestamp read whole, in int64 nanoseconds. */
+static velstatus_status rfc3339_instant(int64_t *out_ns, const vs_rfc3339 *t, velstatus_error *err)
+{
+    int64_t secs = days_from_civil(t->year, t->month, t->day) * 86400 + t->hour * 3600 + t->min * 60 + t->sec - t->off;
+    int32_t nsec = t->nsec;
     if (secs == VS_MIN_SEC && nsec == 0) {
         /* The earliest second, written whole: what velstatus_time_format()
          * writes for every instant in it (it floors). Saturate, so that what
@@ -282,7 +306,7 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
     if (secs < VS_MIN_SEC || secs > VS_MAX_SEC || (secs == VS_MIN_SEC && nsec < VS_MIN_NSEC) ||
         (secs == VS_MAX_SEC && nsec > VS_MAX_NSEC)) {
         char q[VS_QUOTE_BUF];
-        quote(q, s, len);
+        quote(q, t->s, t->len);
         return velstatus__error_set(err, VELSTATUS_E_RANGE,
                                     "RFC 3339 timestamp %s is outside the int64 nanosecond range "
                                     "(1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)",
@@ -295,6 +319,25 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
     else
         *out_ns = secs * VS_NS_PER_SEC + nsec;
     return VELSTATUS_OK;
+}
+
+VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len,
+                                                    velstatus_error *err)
+{
+    vs_rfc3339 t;
+    if (!out_ns)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: out_ns is NULL");
+    if (!s && len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: s is NULL");
+    memset(&t, 0, sizeof(t));
+    t.s = s ? s : "";
+    t.len = len;
+    if (!parse_date(&t) || !parse_clock(&t))
+        return time_error(err, VELSTATUS_E_PARSE, t.s, len, t.bad, t.what);
+    parse_fraction(&t);
+    if (!parse_zone(&t) || !parse_end(&t))
+        return time_error(err, VELSTATUS_E_PARSE, t.s, len, t.bad, t.what);
+    return rfc3339_instant(out_ns, &t, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -398,8 +441,8 @@ static velstatus_status dur_error(velstatus_error *err, velstatus_status code, c
     return velstatus__error_set(err, code, "time: %s %s", what, q);
 }
 
-VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const char *s, size_t len,
-                                                        velstatus_error *err)
+/* The units of time.ParseDuration, in nanoseconds; 0 for an unknown unit. */
+static uint64_t dur_unit(const char *u, size_t n)
 {
     static const struct {
         const char *name;
@@ -415,17 +458,126 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
         {"m", 1, UINT64_C(60000000000)},
         {"h", 1, UINT64_C(3600000000000)},
     };
+    size_t k;
+    for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+        if (units[k].len == n && memcmp(units[k].name, u, n) == 0)
+            return units[k].ns;
+    return 0;
+}
+
+/* [0-9]* into *v; 0 when it passes 2^63 (an error for Go). */
+static int dur_int(const char *s, size_t len, size_t *pos, uint64_t *v)
+{
+    for (; *pos < len && is_digit(s[*pos]); (*pos)++) {
+        if (*v > VS_U63 / 10)
+            return 0;
+        *v = *v * 10 + (uint64_t)(s[*pos] - '0');
+        if (*v > VS_U63)
+            return 0;
+    }
+    return 1;
+}
+
+/* (\.[0-9]*)? into *f / *scale: digits past int64 precision are skipped,
+ * not an error. Returns whether there was a digit. */
+static int dur_frac(const char *s, size_t len, size_t *pos, uint64_t *f, double *scale)
+{
+    size_t p0;
+    int overflow = 0;
+    if (*pos >= len || s[*pos] != '.')
+        return 0;
+    p0 = ++*pos;
+    for (; *pos < len && is_digit(s[*pos]); (*pos)++) {
+        uint64_t y;
+        if (overflow)
+            continue;
+        if (*f > (VS_U63 - 1) / 10) {
+            overflow = 1;
+            continue;
+        }
+        y = *f * 10 + (uint64_t)(s[*pos] - '0');
+        if (y > VS_U63) {
+            overflow = 1;
+            continue;
+        }
+        *f = y;
+        *scale *= 10;
+    }
+    return *pos != p0;
+}
+
+/* v units plus the fraction f / scale of a unit, as Go computes it:
+ * float64(f) * (float64(unit) / scale), truncated, in the same order (the
+ * other order, or exact decimal maths, differs in the last nanosecond; the
+ * tests pin cases). With SSE2 / any FLT_EVAL_METHOD 0 target this is
+ * bit-identical; on x87 (FLT_EVAL_METHOD 2) C11 rounds each assignment to
+ * double, but a rare double rounding may remain. 0 past 2^63. */
+static int dur_scale(uint64_t *out, uint64_t v, uint64_t f, double scale, uint64_t unit)
+{
+    if (v > VS_U63 / unit)
+        return 0;
+    v *= unit;
+    if (f > 0) {
+        double fu = (double)unit / scale;
+        double prod = (double)f * fu;
+        v += (uint64_t)prod;
+        if (v > VS_U63)
+            return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* One term of time.ParseDuration's loop, "[0-9]*(\.[0-9]*)?unit", added to *d. */
+static velstatus_status dur_term(uint64_t *d, const char *s, size_t len, size_t *pos, velstatus_error *err)
+{
+    uint64_t v = 0, f = 0, unit;
+    double scale = 1;
+    size_t p0 = *pos, ui;
+    int pre, post;
+    if (!(s[*pos] == '.' || is_digit(s[*pos])))
+        return dur_error(err, VELSTATUS_E_PARSE, "invalid duration", s, len);
+    if (!dur_int(s, len, pos, &v))
+        return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
+    pre = *pos != p0;
+    post = dur_frac(s, len, pos, &f, &scale);
+    if (!pre && !post)
+        return dur_error(err, VELSTATUS_E_PARSE, "invalid duration", s, len);
+    /* unit: everything up to the next '.' or digit */
+    for (ui = *pos; *pos < len && !(s[*pos] == '.' || is_digit(s[*pos])); (*pos)++)
+        ;
+    if (*pos == ui)
+        return dur_error(err, VELSTATUS_E_PARSE, "missing unit in duration", s, len);
+    unit = dur_unit(s + ui, *pos - ui);
+    if (!unit) {
+        if (err) {
+            char qu[VS_QUOTE_BUF], qs[VS_QUOTE_BUF];
+            quote(qu, s + ui, *pos - ui);
+            quote(qs, s, len);
+            velstatus__error_set(err, VELSTATUS_E_PARSE, "time: unknown unit %s in duration %s", qu, qs);
+        }
+        return VELSTATUS_E_PARSE;
+    }
+    if (!dur_scale(&v, v, f, scale, unit))
+        return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
+    *d += v; /* uint64, as Go's: 2^63 + 2^63 wraps to 0 there too */
+    if (*d > VS_U63)
+        return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
+    return VELSTATUS_OK;
+}
+
+VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const char *s, size_t len,
+                                                        velstatus_error *err)
+{
     size_t pos = 0;
     uint64_t d = 0;
     int neg = 0;
-
     if (!out_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_duration_parse: out_ns is NULL");
     if (!s && len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_duration_parse: s is NULL");
     if (!s)
         s = "";
-
     if (len > 0 && (s[0] == '-' || s[0] == '+')) {
         neg = s[0] == '-';
         pos = 1;
@@ -437,87 +589,9 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
     if (pos == len)
         return dur_error(err, VELSTATUS_E_PARSE, "invalid duration", s, len);
     while (pos < len) {
-        uint64_t v = 0, f = 0, unit = 0;
-        double scale = 1;
-        int pre, post = 0, overflow = 0;
-        size_t p0, ui, k;
-
-        if (!(s[pos] == '.' || is_digit(s[pos])))
-            return dur_error(err, VELSTATUS_E_PARSE, "invalid duration", s, len);
-        /* [0-9]* : an overflowing integer part is an error */
-        p0 = pos;
-        for (; pos < len && is_digit(s[pos]); pos++) {
-            if (v > VS_U63 / 10)
-                return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
-            v = v * 10 + (uint64_t)(s[pos] - '0');
-            if (v > VS_U63)
-                return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
-        }
-        pre = pos != p0;
-        /* (\.[0-9]*)? : digits past int64 precision are skipped, not an error */
-        if (pos < len && s[pos] == '.') {
-            pos++;
-            p0 = pos;
-            for (; pos < len && is_digit(s[pos]); pos++) {
-                uint64_t y;
-                if (overflow)
-                    continue;
-                if (f > (VS_U63 - 1) / 10) {
-                    overflow = 1;
-                    continue;
-                }
-                y = f * 10 + (uint64_t)(s[pos] - '0');
-                if (y > VS_U63) {
-                    overflow = 1;
-                    continue;
-                }
-                f = y;
-                scale *= 10;
-            }
-            post = pos != p0;
-        }
-        if (!pre && !post)
-            return dur_error(err, VELSTATUS_E_PARSE, "invalid duration", s, len);
-        /* unit: everything up to the next '.' or digit */
-        ui = pos;
-        while (pos < len && !(s[pos] == '.' || is_digit(s[pos])))
-            pos++;
-        if (pos == ui)
-            return dur_error(err, VELSTATUS_E_PARSE, "missing unit in duration", s, len);
-        for (k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
-            if (units[k].len == pos - ui && memcmp(units[k].name, s + ui, pos - ui) == 0) {
-                unit = units[k].ns;
-                break;
-            }
-        }
-        if (!unit) {
-            if (err) {
-                char qu[VS_QUOTE_BUF], qs[VS_QUOTE_BUF];
-                quote(qu, s + ui, pos - ui);
-                quote(qs, s, len);
-                velstatus__error_set(err, VELSTATUS_E_PARSE, "time: unknown unit %s in duration %s", qu, qs);
-            }
-            return VELSTATUS_E_PARSE;
-        }
-        if (v > VS_U63 / unit)
-            return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
-        v *= unit;
-        if (f > 0) {
-            /* Go computes float64(f) * (float64(unit) / scale) and
-             * truncates; so do we, in the same order (the other order, or
-             * exact decimal maths, differs in the last nanosecond; the tests
-             * pin cases). With SSE2 / any FLT_EVAL_METHOD 0 target this is
-             * bit-identical; on x87 (FLT_EVAL_METHOD 2) C11 rounds each
-             * assignment to double, but a rare double rounding may remain. */
-            double fu = (double)unit / scale;
-            double prod = (double)f * fu;
-            v += (uint64_t)prod;
-            if (v > VS_U63)
-                return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
-        }
-        d += v;
-        if (d > VS_U63)
-            return dur_error(err, VELSTATUS_E_RANGE, "invalid duration", s, len);
+        velstatus_status st = dur_term(&d, s, len, &pos, err);
+        if (st != VELSTATUS_OK)
+            return st;
     }
     if (neg) {
         /* d <= 2^63: -d fits, including INT64_MIN itself */

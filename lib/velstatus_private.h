@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internal helpers shared by the library's modules. Not installed.
  * Every non-static symbol here is named velstatus__<module>_<verb>. */
 #ifndef VELSTATUS_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "velstatus_private.h"
 
 const char *velstatus_version_string(void)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Decision area "operations": library sources, its check suite, its CLI command and data.
 lib_libvelstatus_la_SOURCES += \
 	lib/operations_private.h \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Decision area "progress": library sources, its check suites, its CLI command and data.
 lib_libvelstatus_la_SOURCES += \
 	lib/progress_private.h \

@@ -6,7 +6,8 @@
 # nothing outside the tree).
 set -eu
 cd "$(dirname "$0")/.."
-up=${1:-../shared/conformance}
+# The default is shared/conformance in the directory that holds the tree.
+up=${1:-$(cd .. && pwd)/shared/conformance}
 if [ ! -d "$up" ]; then
     echo "check-vendored: no $up beside the tree; nothing to compare"
     exit 0

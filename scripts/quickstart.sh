@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The README's first command: install what is missing, build, and run
 # velstatus on the bundled examples.
 set -eu

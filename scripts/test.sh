@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The README's second command: the whole test suite, three builds.
 #   (a) --enable-werror: make check, then make distcheck (read-only srcdir);
 #   (b) --enable-sanitizers (ASan + UBSan): make check of the C tests;

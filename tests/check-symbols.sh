@@ -1,8 +1,9 @@
 #!/bin/sh
-# The archive's symbols (STYLE §2.8): (1) every defined global symbol starts
+# SPDX-License-Identifier: Apache-2.0
+# The archive's symbols (doc/conventions.md §5): (1) every defined global symbol starts
 # with velstatus_; (2) the functions declared VELSTATUS_API are exactly the
 # defined velstatus_[a-z]* symbols; (3) nothing references I/O, clock,
-# environment or random functions (lib/ is I/O-free, DESIGN §8).
+# environment or random functions (lib/ is I/O-free, doc/design.md §8).
 set -u
 lib="$VS_BUILDDIR/lib/.libs/libvelstatus.a"
 [ -f "$lib" ] || { echo "FAIL: $lib not built"; exit 1; }

@@ -1,4 +1,5 @@
-/* Pins the layout of every transparent public struct (STYLE §2.5): any
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Pins the layout of every transparent public struct (doc/conventions.md §2): any
  * reordering, retyping or removal breaks the build here. Appending a field
  * means updating the size assertion deliberately, nothing else. */
 #include <check.h>

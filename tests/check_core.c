@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status names, the error struct, contexts and allocators, sized copies,
  * byte buffers and the Go-exact JSON string writer. */
 #include <check.h>
@@ -16,7 +17,7 @@ static const velstatus_status all_status[] = {
 
 START_TEST(status_values_are_pinned)
 {
-    /* STYLE §2.4: values never change; bindings map codes by value. */
+    /* doc/conventions.md §1: values never change; bindings map codes by value. */
     ck_assert_int_eq(VELSTATUS_OK, 0);
     ck_assert_int_eq(VELSTATUS_E_NOMEM, -1);
     ck_assert_int_eq(VELSTATUS_E_INVALID, -2);
@@ -132,7 +133,7 @@ START_TEST(ctx_rejects_bad_allocators)
 END_TEST
 
 /* A host compiled against a newer header: larger struct, zero tail accepted,
- * non-zero tail rejected (STYLE §2.5, the copy_struct_from_user rule). */
+ * non-zero tail rejected (doc/conventions.md §2, the copy_struct_from_user rule). */
 START_TEST(sized_copy_rules)
 {
     struct newer {
@@ -204,7 +205,7 @@ static char *json_str(velstatus_ctx *ctx, const char *s, size_t len, int html)
     return out;
 }
 
-/* Expected values are what Go's encoding/json writes (SPEC §2.1: HTML escaping). */
+/* Expected values are what Go's encoding/json writes (doc/velero-behaviour.md §2.1: HTML escaping). */
 START_TEST(json_string_go_escaping)
 {
     static const struct {
@@ -257,10 +258,10 @@ START_TEST(policy_presets)
     ck_assert_uint_eq(v.struct_size, sizeof(velstatus_policy));
     ck_assert_uint_eq(v.preset, VELSTATUS_PRESET_VELERO);
     ck_assert_uint_eq(h.preset, VELSTATUS_PRESET_HARDENED);
-    /* SPEC §2.8: Velero's zero timeout expires at once; hardened: no timeout. */
+    /* doc/velero-behaviour.md §2.8: Velero's zero timeout expires at once; hardened: no timeout. */
     ck_assert_int_eq(v.zero_timeout_expires, 1);
     ck_assert_int_eq(h.zero_timeout_expires, 0);
-    /* SPEC §6.6: edge-triggered in Velero. */
+    /* doc/velero-behaviour.md §6.6: edge-triggered in Velero. */
     ck_assert_int_eq(v.level_triggered_partial_failure, 0);
     ck_assert_int_eq(h.level_triggered_partial_failure, 1);
     ck_assert_int_eq(v.progress_error_grace_ns, 0);

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus_describe_operations(): the operations section of `velero backup
- * describe` / `velero restore describe`, byte-exact (SPEC-velero §3.2, §3.3). */
+ * describe` / `velero restore describe`, byte-exact (doc/velero-behaviour.md §3.2, §3.3). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,7 @@ static velstatus_oplist *velero_test_list(velstatus_ctx *ctx, velstatus_kind kin
     return l;
 }
 
-/* SPEC-velero §3.2: Velero's own describer test renders byte-identically.
+/* doc/velero-behaviour.md §3.2: Velero's own describer test renders byte-identically.
  * The golden file is the test's expected text, verbatim. */
 START_TEST(velero_TestDescribeBackupItemOperation)
 {
@@ -103,7 +104,7 @@ START_TEST(velero_TestDescribeBackupItemOperation)
 }
 END_TEST
 
-/* SPEC-velero §3.3: restores say "Restore Item Action Plugin" (wider, so
+/* doc/velero-behaviour.md §3.3: restores say "Restore Item Action Plugin" (wider, so
  * the whole block is one column wider) and never print items to update. */
 START_TEST(restore_kind)
 {

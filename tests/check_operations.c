@@ -1,4 +1,5 @@
-/* Operation lists: the itemoperations codec (SPEC-velero §2.1), the record
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Operation lists: the itemoperations codec (doc/velero-behaviour.md §2.1), the record
  * getters and builders, and the plugin-answer map. The state machine is
  * tested in check_operations_machine.c. */
 #include <check.h>
@@ -70,7 +71,7 @@ static void assert_decode_fails(velstatus_kind kind, const char *json, velstatus
     velstatus_ctx_free(ctx);
 }
 
-/* SPEC §2.1 "Full example", exactly as Go's json.Encoder writes it. */
+/* doc/velero-behaviour.md §2.1 "Full example", exactly as Go's json.Encoder writes it. */
 START_TEST(spec_example_round_trips_byte_identically)
 {
     size_t len;
@@ -140,7 +141,7 @@ START_TEST(spec_example_round_trips_byte_identically)
 }
 END_TEST
 
-/* The restore record of SPEC §2.1, and the examples shipped in examples/. */
+/* The restore record of doc/velero-behaviour.md §2.1, and the examples shipped in examples/. */
 START_TEST(restore_record_and_examples_round_trip)
 {
     static const char restore[] =
@@ -435,7 +436,7 @@ START_TEST(decode_and_encode_fail_cleanly_without_memory)
 }
 END_TEST
 
-/* A list built through the API encodes as Velero writes a new record (SPEC §2.3). */
+/* A list built through the API encodes as Velero writes a new record (doc/velero-behaviour.md §2.3). */
 START_TEST(builders_and_setters)
 {
     velstatus_ctx *ctx = new_ctx();

@@ -1,4 +1,5 @@
-/* The item-operation state machine: the per-operation step (SPEC-velero
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The item-operation state machine: the per-operation step (doc/velero-behaviour.md
  * §2.4, every row), the whole-list driver (§2.5, §2.6, §2.7 tables), both
  * policy presets where they differ, and every case of Velero's
  * pkg/controller/backup_operations_controller_test.go and
@@ -191,7 +192,7 @@ START_TEST(velero_test_wrap_err_msg)
 END_TEST
 
 /* ------------------------------------------------------------------------ */
-/* The step, SPEC §2.4 row by row                                             */
+/* The step, doc/velero-behaviour.md §2.4 row by row                                             */
 /* ------------------------------------------------------------------------ */
 
 /* Step 0: Completed and Failed are counted; nothing is asked or changed. */
@@ -215,7 +216,7 @@ START_TEST(step0_finished_operations_are_counted)
 }
 END_TEST
 
-/* Step 0, any other phase (SPEC §6.5): Velero skips it; hardened fails it. */
+/* Step 0, any other phase (doc/velero-behaviour.md §6.5): Velero skips it; hardened fails it. */
 START_TEST(step0_unknown_phase_skipped_or_failed)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -240,7 +241,7 @@ END_TEST
 
 /* Step 1: the plugin cannot be obtained. Velero fails the operation with the
  * lookup error and wraps it with "plugin: unknown"; hardened waits a grace
- * period first (SPEC §6.4). */
+ * period first (doc/velero-behaviour.md §6.4). */
 START_TEST(step1_lookup_error)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -255,7 +256,7 @@ START_TEST(step1_lookup_error)
                              "\\\"velero.io/x\\\"\",\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_oplist_free(l);
 
-    /* restore: raw message in the Velero preset (SPEC §6.9) */
+    /* restore: raw message in the Velero preset (doc/velero-behaviour.md §6.9) */
     l = one(ctx, VELSTATUS_KIND_RESTORE, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
     s = step(l, 0, &r, T0 + SEC, HOUR, &velero);
     ck_assert_str_eq(s.msg, text);
@@ -299,7 +300,7 @@ START_TEST(step1_lookup_error)
 }
 END_TEST
 
-/* Step 2: Progress() returned an error: fatal at once in Velero (SPEC §6.4). */
+/* Step 2: Progress() returned an error: fatal at once in Velero (doc/velero-behaviour.md §6.4). */
 START_TEST(step2_progress_error)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -325,7 +326,7 @@ START_TEST(step2_progress_error)
     ck_assert_str_eq(s.msg, "plugin: velero.io/x");
     ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_oplist_free(l);
-    /* restore: raw (Velero), suffixed (hardened, SPEC §6.9) */
+    /* restore: raw (Velero), suffixed (hardened, doc/velero-behaviour.md §6.9) */
     for (int p = 0; p < 2; p++) {
         l = one(ctx, VELSTATUS_KIND_RESTORE, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
         s = step(l, 0, &r, T0, HOUR, p ? &nograce : &velero);
@@ -389,7 +390,7 @@ START_TEST(step3_progress_fields)
 }
 END_TEST
 
-/* Step 4, Velero preset: Go struct equality (SPEC §6.10). A time read from
+/* Step 4, Velero preset: Go struct equality (doc/velero-behaviour.md §6.10). A time read from
  * JSON never equals a reported one; a zero time replaces a stored one and is
  * written as null. */
 START_TEST(step4_times_velero)
@@ -467,7 +468,7 @@ START_TEST(step4_times_hardened)
 }
 END_TEST
 
-/* SPEC §2.2 / §6.11: time.Unix(0,0) counts as "started" in Velero. */
+/* doc/velero-behaviour.md §2.2 / §6.11: time.Unix(0,0) counts as "started" in Velero. */
 START_TEST(step4_unix_epoch)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -546,7 +547,7 @@ START_TEST(step6_timeout)
 }
 END_TEST
 
-/* Step 6 with a zero or negative timeout (SPEC §2.8, §6.3). */
+/* Step 6 with a zero or negative timeout (doc/velero-behaviour.md §2.8, §6.3). */
 START_TEST(step6_zero_and_negative_timeout)
 {
     velstatus_ctx *ctx = new_ctx();
@@ -577,7 +578,7 @@ START_TEST(step6_zero_and_negative_timeout)
 }
 END_TEST
 
-/* Step 6 without `created` (SPEC §6.2): Velero panics; both presets flag it
+/* Step 6 without `created` (doc/velero-behaviour.md §6.2): Velero panics; both presets flag it
  * and never time it out. */
 START_TEST(step6_missing_created)
 {
@@ -893,7 +894,7 @@ START_TEST(velero_operations_controller_tests)
 }
 END_TEST
 
-/* SPEC §2.5 phase table, every row, both kinds (§2.6 has the same shape). */
+/* doc/velero-behaviour.md §2.5 phase table, every row, both kinds (§2.6 has the same shape). */
 START_TEST(phase_table_2_5)
 {
     static const struct {
@@ -939,7 +940,7 @@ START_TEST(phase_table_2_5)
 }
 END_TEST
 
-/* SPEC §2.5 "Operations that were already Failed do not set E" and §6.6:
+/* doc/velero-behaviour.md §2.5 "Operations that were already Failed do not set E" and §6.6:
  * Velero finalizes cleanly past an earlier failure (edge-triggered);
  * hardened derives PartiallyFailed from failed > 0 (level-triggered). */
 START_TEST(partially_failed_edge_or_level)
@@ -973,7 +974,7 @@ START_TEST(partially_failed_edge_or_level)
 }
 END_TEST
 
-/* SPEC §2.5 step 6: errors pending from earlier passes (ErrsSinceUpdate) set E too. */
+/* doc/velero-behaviour.md §2.5 step 6: errors pending from earlier passes (ErrsSinceUpdate) set E too. */
 START_TEST(pending_errors_set_partially_failed)
 {
     static const char *const st[] = {"{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}"};
@@ -1000,7 +1001,7 @@ START_TEST(pending_errors_set_partially_failed)
 }
 END_TEST
 
-/* SPEC §2.5 step 2 and §2.6: BSL missing or read-only. */
+/* doc/velero-behaviour.md §2.5 step 2 and §2.6: BSL missing or read-only. */
 START_TEST(bsl_missing_or_readonly)
 {
     static const char *const st[] = {"{\"phase\":\"Completed\"}", "{\"phase\":\"Failed\",\"error\":\"x\"}",
@@ -1080,7 +1081,7 @@ START_TEST(bsl_missing_or_readonly)
 }
 END_TEST
 
-/* SPEC §2.5 step 6 (status.errors) and step 11 (what is written), §2.6, §6.7. */
+/* doc/velero-behaviour.md §2.5 step 6 (status.errors) and step 11 (what is written), §2.6, §6.7. */
 START_TEST(persist_and_errors_added)
 {
     static const char *const st[] = {"{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}",
@@ -1148,7 +1149,7 @@ START_TEST(persist_and_errors_added)
 }
 END_TEST
 
-/* SPEC §2.7: the first evaluation at the end of the main run. */
+/* doc/velero-behaviour.md §2.7: the first evaluation at the end of the main run. */
 START_TEST(after_run_2_7)
 {
     static const struct {
@@ -1209,7 +1210,7 @@ START_TEST(after_run_2_7)
 }
 END_TEST
 
-/* SPEC §2.4 step 6 and §2.9: Cancel only on timeout, in list order; its
+/* doc/velero-behaviour.md §2.4 step 6 and §2.9: Cancel only on timeout, in list order; its
  * result is discarded by Velero and reported by hardened (§6.13). */
 START_TEST(cancel_on_timeout_only)
 {

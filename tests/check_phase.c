@@ -1,4 +1,5 @@
-/* Phases: wire spelling, kinds, terminal set, transitions (SPEC-velero §5),
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Phases: wire spelling, kinds, terminal set, transitions (doc/velero-behaviour.md §5),
  * the phase after the main run (§2.7) and restart handling (§5.2, §6.17). */
 #include <check.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #define B VELSTATUS_KIND_BACKUP
 #define R VELSTATUS_KIND_RESTORE
 
-/* SPEC §5.1: the CRD enums, in order. */
+/* doc/velero-behaviour.md §5.1: the CRD enums, in order. */
 static const char *const backup_enum[] = {
     "New", "Queued", "ReadyToStart", "FailedValidation", "InProgress", "WaitingForPluginOperations",
     "WaitingForPluginOperationsPartiallyFailed", "Finalizing", "FinalizingPartiallyFailed", "Completed",
@@ -65,7 +66,7 @@ START_TEST(empty_reads_as_new_and_unknown_is_error)
     ck_assert_msg(strstr(err.message, "\"completed\"") != NULL, "%s", err.message);
     ck_assert_int_eq(velstatus_phase_from_string(&p, B, "Completed ", 10, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_phase_from_string(&p, B, "Complete", 8, &err), VELSTATUS_E_INVALID);
-    /* a restore has no Queued, ReadyToStart or Deleting (SPEC §5.1) */
+    /* a restore has no Queued, ReadyToStart or Deleting (doc/velero-behaviour.md §5.1) */
     ck_assert_int_eq(velstatus_phase_from_string(&p, R, "Queued", 6, &err), VELSTATUS_E_INVALID);
     ck_assert_msg(strstr(err.message, "restore") != NULL, "%s", err.message);
     ck_assert_int_eq(velstatus_phase_from_string(&p, R, "Deleting", 8, &err), VELSTATUS_E_INVALID);
@@ -87,7 +88,7 @@ START_TEST(kind_tokens)
 }
 END_TEST
 
-/* SPEC §5.1: the `--wait` terminal set is {FailedValidation, Completed, PartiallyFailed, Failed}. */
+/* doc/velero-behaviour.md §5.1: the `--wait` terminal set is {FailedValidation, Completed, PartiallyFailed, Failed}. */
 START_TEST(terminal_set)
 {
     for (int i = 0; i <= 12; i++) {
@@ -107,7 +108,7 @@ typedef struct {
     const char *controller; /* NULL: illegal */
 } tcase_row;
 
-/* Every row of SPEC §5.2 and §5.3, plus illegal ones worth pinning. */
+/* Every row of doc/velero-behaviour.md §5.2 and §5.3, plus illegal ones worth pinning. */
 static const tcase_row rows[] = {
     {B, P(NEW), P(QUEUED), "backup-queue"},
     {B, P(QUEUED), P(READY_TO_START), "backup-queue"},
@@ -211,7 +212,7 @@ START_TEST(terminal_phases_only_go_to_deleting)
 }
 END_TEST
 
-/* SPEC §2.7 table, row by row, for both kinds. */
+/* doc/velero-behaviour.md §2.7 table, row by row, for both kinds. */
 START_TEST(phase_after_run)
 {
     for (int k = 0; k <= 1; k++) {
@@ -245,7 +246,7 @@ START_TEST(restart_handling)
         ck_assert_int_eq(a, VELSTATUS_RESTART_REQUEUE);
         ck_assert_int_eq(next, p);
     }
-    /* SPEC §6.17: ReadyToStart is stranded by Velero, requeued by the hardened preset */
+    /* doc/velero-behaviour.md §6.17: ReadyToStart is stranded by Velero, requeued by the hardened preset */
     ck_assert_int_eq(velstatus_phase_on_restart(&a, &next, B, P(READY_TO_START), &v, &err), VELSTATUS_OK);
     ck_assert_int_eq(a, VELSTATUS_RESTART_NONE);
     ck_assert_int_eq(velstatus_phase_on_restart(&a, &next, B, P(READY_TO_START), &h, &err), VELSTATUS_OK);

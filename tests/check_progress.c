@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Progress aggregation (progress.h), its number formatting, and the private
- * Go-exact tabwriter. SPEC-velero §3.4 / §6.23: Velero never aggregates, so
+ * Go-exact tabwriter. doc/velero-behaviour.md §3.4 / §6.23: Velero never aggregates, so
  * the aggregation rules tested here are the library's own (progress.h,
  * doc/progress.md); the tabwriter is checked against Go's text/tabwriter. */
 #include <stdio.h>

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The retry area (include/velstatus/retry.h): Step() edge cases and the
- * overflow choice, presets, the CapBackoff tables of SPEC §4.5, the OnError
+ * overflow choice, presets, the CapBackoff tables of doc/velero-behaviour.md §4.5, the OnError
  * and hardened drivers over a fake host, the policy entry point, the dry run,
- * the transition table of SPEC §4.3 / §6.15 row by row, argument checking and
+ * the transition table of doc/velero-behaviour.md §4.3 / §6.15 row by row, argument checking and
  * allocation failure. The golden vectors are in check_retry_vectors.c. */
 #include <check.h>
 #include <math.h>
@@ -171,7 +172,7 @@ START_TEST(step_semantics)
     velstatus_backoff b;
     velstatus_error e;
     int64_t s;
-    /* SPEC §4.4 table, row by row. steps < 1: duration returned, unchanged, steps 0. */
+    /* doc/velero-behaviour.md §4.4 table, row by row. steps < 1: duration returned, unchanged, steps 0. */
     velstatus_backoff_init(&b, sizeof(b));
     b.duration_ns = 7;
     b.factor = 3;
@@ -279,14 +280,14 @@ START_TEST(presets)
 {
     velstatus_backoff b = velstatus_backoff_velero_cap(10 * 60 * SEC), f;
     velstatus_error e;
-    /* SPEC §4.2 CapBackoff. */
+    /* doc/velero-behaviour.md §4.2 CapBackoff. */
     ck_assert_uint_eq(b.struct_size, sizeof(b));
     ck_assert_int_eq(b.duration_ns, 10 * MS);
     ck_assert(b.factor == 5.0 && b.jitter == 0.1);
     ck_assert_int_eq(b.steps, INT64_MAX);
     ck_assert_int_eq(b.cap_ns, 600 * SEC);
     ck_assert_int_eq(velstatus_backoff_velero_cap(-SEC).cap_ns, 0);
-    /* SPEC §4.4 constants. */
+    /* doc/velero-behaviour.md §4.4 constants. */
     b = velstatus_backoff_default_backoff();
     ck_assert(b.duration_ns == 10 * MS && b.factor == 5.0 && b.jitter == 0.1 && b.steps == 4 && b.cap_ns == 0);
     b = velstatus_backoff_default_retry();
@@ -303,7 +304,7 @@ START_TEST(presets)
 }
 END_TEST
 
-/* ---- the dry run: SPEC §4.5 ---- */
+/* ---- the dry run: doc/velero-behaviour.md §4.5 ---- */
 
 static velstatus_retry_result *simulate(velstatus_ctx *ctx, velstatus_backoff b, uint64_t max)
 {
@@ -315,7 +316,7 @@ static velstatus_retry_result *simulate(velstatus_ctx *ctx, velstatus_backoff b,
 
 START_TEST(cap_backoff_10m)
 {
-    /* SPEC §4.5: 7 attempts, 10 ms ... 156.25 s, 195.31 s, the last sleep wasted. */
+    /* doc/velero-behaviour.md §4.5: 7 attempts, 10 ms ... 156.25 s, 195.31 s, the last sleep wasted. */
     static const int64_t want[] = {10 * MS, 50 * MS, 250 * MS, 1250 * MS, 6250 * MS, 31250 * MS, 156250 * MS};
     velstatus_ctx *ctx = new_ctx();
     velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
@@ -340,7 +341,7 @@ END_TEST
 
 START_TEST(cap_backoff_table)
 {
-    /* SPEC §4.5 second table and README "Velero CapBackoff(cap)": cap ->
+    /* doc/velero-behaviour.md §4.5 second table and README "Velero CapBackoff(cap)": cap ->
      * attempts, total sleep = 10 ms (5^K - 1) / 4. */
     static const struct {
         int64_t cap;
@@ -946,7 +947,7 @@ static int is_token(const char *t)
 
 START_TEST(enum_tokens_round_trip)
 {
-    /* STYLE 2.4: every value has a unique lowercase token that parses back. */
+    /* doc/conventions.md §1: every value has a unique lowercase token that parses back. */
     const char *seen[16];
     size_t nseen = 0;
     int n;
@@ -1022,7 +1023,7 @@ typedef struct row {
     int velero, hardened;
 } row;
 
-/* SPEC §4.3, row by row (each row's transitions from §5.2 / §5.3). */
+/* doc/velero-behaviour.md §4.3, row by row (each row's transitions from §5.2 / §5.3). */
 static const row spec_rows[] = {
     /* BQC:Reconcile: New -> Queued, Queued -> ReadyToStart: no retry (requeued). */
     {B, P(NEW), P(QUEUED), 0, 0, 0},
@@ -1089,7 +1090,7 @@ START_TEST(transition_table_rows)
         ck_assert_msg(rv == w->velero && rh == w->hardened && rn == w->hardened, "row %zu: %s %s -> %s: %d/%d", i,
                       velstatus_kind_to_string(w->kind), velstatus_phase_to_string(w->from),
                       velstatus_phase_to_string(w->to), rv, rh);
-        /* Every row is a transition Velero makes (SPEC §5.2, §5.3). */
+        /* Every row is a transition Velero makes (doc/velero-behaviour.md §5.2, §5.3). */
         ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, w->kind, w->from, w->to, &e), VELSTATUS_OK);
         ck_assert_msg(legal, "row %zu is not a legal transition", i);
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Conformance: every case of tests/data/conformance/backoff-vectors.json
  * (golden vectors computed by the Kubernetes Go code, vendored) against
  * velstatus_backoff_step() and velstatus_retry_on_error(), for client-go

@@ -1,5 +1,6 @@
-/* Server status (DESIGN §3, SPEC-velero §1, doc/server-status.md): tokens,
- * the total rule on every situation of SPEC §1.8, names and messages, the
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Server status (doc/design.md §3, doc/velero-behaviour.md §1, doc/server-status.md): tokens,
+ * the total rule on every situation of doc/velero-behaviour.md §1.8, names and messages, the
  * tracker (unit + a 12,000-event property test against full classification),
  * the controller step over a fake host, the BSL JSON codec, the examples'
  * golden verdicts, and a failalloc loop on every allocating function. */
@@ -15,7 +16,7 @@
 #include "failalloc.h"
 #include "harness.h"
 
-/* Layout and values of this area's public structs and enums (STYLE §2.5),
+/* Layout and values of this area's public structs and enums (doc/conventions.md §2),
  * pinned here for LP64; candidates for tests/check_abi.c. */
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(offsetof(velstatus_server_status_options, struct_size) == 0, "opts.struct_size");
@@ -265,7 +266,7 @@ START_TEST(tokens_reasons)
 }
 END_TEST
 
-/* ---- SPEC-velero §1.8: one test per row, expected status and reasons ---- */
+/* ---- doc/velero-behaviour.md §1.8: one test per row, expected status and reasons ---- */
 
 /* §1.8 row 1: n = 0. #2488: Waiting. */
 START_TEST(spec_1_8_row01_no_bsl)
@@ -444,7 +445,7 @@ START_TEST(spec_1_8_row12_default_pending)
 END_TEST
 
 /* §1.8 row 13: several BSLs with spec.default (undefined): never Ready
- * (DESIGN §3; D2 vs D3 in §1.5); the resolved default is D2's: newest
+ * (doc/design.md §3; D2 vs D3 in §1.5); the resolved default is D2's: newest
  * creationTimestamp, then the byte-wise smallest name. */
 START_TEST(spec_1_8_row13_several_defaults)
 {
@@ -1071,7 +1072,7 @@ END_TEST
 
 /* Issue "Retry": the publish is a status write and goes through the retry
  * driver. Velero preset: CapBackoff(--resource-timeout), every error retried
- * (SPEC §4.2, §4.4); the host's sleep slot sees the CapBackoff sleeps. */
+ * (doc/velero-behaviour.md §4.2, §4.4); the host's sleep slot sees the CapBackoff sleeps. */
 typedef struct retry_fake {
     fake_host fh;
     int fail_first;   /* the first N publishes fail */
@@ -1129,7 +1130,7 @@ START_TEST(step_publish_is_retried)
     ck_assert_int_eq(rf.sleeps[1], 50000000);
 
     /* never goes through: Velero gives up after 7 attempts with the default
-     * 10m budget (SPEC §4.5), the 7th sleep wasted */
+     * 10m budget (doc/velero-behaviour.md §4.5), the 7th sleep wasted */
     memset(&rf.fh, 0, sizeof(rf.fh));
     rf.fh.json = STEP_JSON;
     rf.nsleeps = 0;
@@ -1141,7 +1142,7 @@ START_TEST(step_publish_is_retried)
     ck_assert_int_eq(rf.nsleeps, 7);
     ck_assert_int_eq(rf.sleeps[6], INT64_C(156250000000));
 
-    /* a 30 s budget: 5 attempts (SPEC §4.5 table) */
+    /* a 30 s budget: 5 attempts (doc/velero-behaviour.md §4.5 table) */
     memset(&rf.fh, 0, sizeof(rf.fh));
     rf.fh.json = STEP_JSON;
     rf.nsleeps = 0;

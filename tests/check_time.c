@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RFC 3339 timestamps and Go durations (velstatus/time.h).
  *
  * The vectors marked "Go" were produced by Go's own time package

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # velstatus version / phase check: output, exit codes, usage errors.
 set -u
 v=${VELSTATUS:?}

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # velstatus operations reconcile|format|check: outputs, exit codes, the
 # examples, and a 100,000-operation file through the CLI.
 set -u
@@ -121,7 +122,7 @@ run "restore bsl missing" 0 operations reconcile $rargs --bsl missing --progress
     "$ex/restore-itemoperations.json" && has "restore bsl missing phase" "$tmp/out" 'phase: FinalizingPartiallyFailed' \
     && has "restore bsl default name" "$tmp/out" 'backupstoragelocations.velero.io "default" not found'
 
-# ---- InProgress: the phase after the main run (SPEC §2.7) ----
+# ---- InProgress: the phase after the main run (doc/velero-behaviour.md §2.7) ----
 printf '[{"spec":{"backupName":"b","backupItemAction":"a","operationID":"o1"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]\n' >"$tmp/one.json"
 printf '{"o1":{"description":"running"}}' >"$tmp/running.json"
 printf '{"o1":{"completed":true}}' >"$tmp/done.json"

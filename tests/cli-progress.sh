@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # velstatus progress / describe-operations: golden output, stdin, exit codes, usage errors.
 set -u
 v=${VELSTATUS:?}

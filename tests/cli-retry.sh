@@ -1,5 +1,6 @@
 #!/bin/sh
-# velstatus backoff: the SPEC §4.5 schedule, JSON keys, truncation, overflow,
+# SPDX-License-Identifier: Apache-2.0
+# velstatus backoff: the doc/velero-behaviour.md §4.5 schedule, JSON keys, truncation, overflow,
 # jitter bounds and reproducibility, usage errors.
 set -u
 v=${VELSTATUS:?}
@@ -22,7 +23,7 @@ stderr_has() { # stderr_has NAME TEXT -- ARGS... : exit 2, one-line stderr conta
     echo "ok $name"
 }
 
-# SPEC §4.5: Velero's default --resource-timeout, 7 attempts, 195.31 s, the last sleep wasted.
+# doc/velero-behaviour.md §4.5: Velero's default --resource-timeout, 7 attempts, 195.31 s, the last sleep wasted.
 check cap-10m-json 0 "$(cat "$d/cap-10m.json")" -- backoff --velero-cap 10m -o json
 check cap-10m-text 0 "$(cat "$d/cap-10m.txt")" -- backoff --velero-cap 10m
 # Any cap in [156.25 s, 781.25 s) is the same schedule; 1h has 8 attempts.

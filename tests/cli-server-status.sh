@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # velstatus server-status: every example's text and JSON output equals the
 # golden verdict the library test (check_server_status) also checks, so the
 # CLI and the library agree; options; bad input exits 2 naming the JSON path.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An allocator that fails the Nth allocation, and counts live blocks, for
  * the fail-every-allocation-in-turn loops (expat's alloc_tests). */
 #ifndef VS_TEST_FAILALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared main() for the check suites: TAP on stdout, CK_NOFORK under valgrind. */
 #ifndef VS_TEST_HARNESS_H
 #define VS_TEST_HARNESS_H

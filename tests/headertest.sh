@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The public headers stand alone: C99 -pedantic -Werror, C++11, each module
 # header on its own, and the cffi cdef (cpp -DVELSTATUS_CDEF) parses with pycparser.
 set -u

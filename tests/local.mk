@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tests: one check binary per area (TAP through automake's tap-driver) and
 # shell tests (exit status: 0 pass, 77 skip, else fail).
 VS_TEST_COMMON = tests/harness.c tests/harness.h tests/failalloc.c tests/failalloc.h
@@ -5,7 +6,7 @@ VS_TEST_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_src
 VS_TEST_CFLAGS_ALL = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 VS_TEST_LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
 
-VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi
+VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi tests/check_util
 
 tests_check_core_SOURCES = tests/check_core.c $(VS_TEST_COMMON)
 tests_check_core_CPPFLAGS = $(VS_TEST_CPPFLAGS)
@@ -27,7 +28,15 @@ tests_check_abi_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_abi_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_abi_LDADD = $(VS_TEST_LDADD)
 
+tests_check_util_SOURCES = tests/check_util.c $(VS_TEST_COMMON)
+tests_check_util_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_util_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_util_LDADD = $(VS_TEST_LDADD)
+
+VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
+# Release hygiene: license lines, and no reference to files outside the tree.
+VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
 
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # pkg-config: the .pc files validate, and a consumer builds and runs with
 # nothing but `pkg-config --cflags` and `pkg-config --static --libs`.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared helpers of the velstatus command-line tool. The tool does the I/O
  * the library never does: reading files and stdin, writing stdout/stderr. */
 #ifndef VS_CLI_H

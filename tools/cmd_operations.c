@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus operations reconcile|format|check: the item-operation state
- * machine over an itemoperations file (DESIGN §4, SPEC-velero §2). */
+ * machine over an itemoperations file (doc/design.md §4, doc/velero-behaviour.md §2). */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -18,7 +19,7 @@ static void ops_usage(FILE *f)
             "       velstatus operations check [--kind backup|restore] [-o text|json] OPS.json|-\n"
             "\n"
             "reconcile  runs one pass of Velero's operations controller over an itemoperations file\n"
-            "           (SPEC-velero §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
+            "           (doc/velero-behaviour.md §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
             "           WaitingForPluginOperationsPartiallyFailed, or InProgress for the first\n"
             "           evaluation at the end of the main run (§2.7; --errors N gives the errors the\n"
             "           run logged before; with a Waiting phase, the errors still pending from\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus version; velstatus phase check. */
 #include "cli.h"
 
@@ -21,9 +22,9 @@ static void phase_usage(FILE *f)
     fprintf(f, "usage: velstatus phase check --kind backup|restore FROM TO [-o text|json]\n"
                "\n"
                "Says whether Velero ever moves a backup or restore from phase FROM to phase TO\n"
-               "(SPEC-velero §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
+               "(doc/velero-behaviour.md §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
                "The JSON also says whether that controller's status patch is retried, as Velero\n"
-               "does (retryVelero, SPEC §4.3) and with the hardened preset (retryHardened, §6.15).\n"
+               "does (retryVelero, doc/velero-behaviour.md §4.3) and with the hardened preset (retryHardened, §6.15).\n"
                "\n"
                "Exit status: 0 legal, 1 illegal, 2 bad input.\n");
 }
@@ -96,7 +97,7 @@ int cmd_phase(int argc, char **argv)
             printf("\"%s\"", controller);
         else
             printf("null");
-        /* Whether the status patch is retried (SPEC §4.3; hardened adds §6.15). */
+        /* Whether the status patch is retried (doc/velero-behaviour.md §4.3; hardened adds §6.15). */
         printf(",\"retryVelero\":%s,\"retryHardened\":%s}\n", retry_velero ? "true" : "false",
                retry_hardened ? "true" : "false");
     } else if (legal) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus progress; velstatus describe-operations. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus backoff: the sleeps of a retry loop (client-go retry.OnError over
  * a wait.Backoff) when every attempt fails retriably. The tool owns the
  * randomness for jitter (a seeded splitmix64); the library never draws. */
@@ -20,7 +21,7 @@ static void backoff_usage(FILE *f)
             "                         [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
             "\n"
             "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
-            "attempt fails retriably (SPEC-velero §4.4, §4.5), the attempts it makes, the total sleep,\n"
+            "attempt fails retriably (doc/velero-behaviour.md §4.4, §4.5), the attempts it makes, the total sleep,\n"
             "and whether the last sleep buys no attempt (the cap ended the loop right after it).\n"
             "\n"
             "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus server-status: the server status from `kubectl get bsl -o json`. */
 #include "cli.h"
 
@@ -12,7 +13,7 @@ static void usage(FILE *f)
                "\n"
                "Classifies the BackupStorageLocations in FILE (or stdin), the output of\n"
                "`kubectl get backupstoragelocations -o json` (a List, an array or one BSL),\n"
-               "as Ready, PartiallyReady, Waiting or NotReady, with the reasons (DESIGN §3).\n"
+               "as Ready, PartiallyReady, Waiting or NotReady, with the reasons (doc/design.md §3).\n"
                "\n"
                "  --default-location NAME  the server's default-location setting: the BSL NAME\n"
                "                           alone is the default (spec.default is ignored)\n"

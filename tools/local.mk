@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The velstatus command-line tool. Each area adds its cmd_*.c in mk/area-*.mk.
 bin_PROGRAMS = tools/velstatus
 tools_velstatus_SOURCES = \

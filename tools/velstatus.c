@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus: the command-line face of libvelstatus. */
 #include "cli.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 import (
@@ -51,7 +53,7 @@ func TestStatusNames(t *testing.T) {
 		}
 		descs[d] = true
 	}
-	// Values are the documented ABI (STYLE §2.4).
+	// Values are the documented ABI (doc/conventions.md §1).
 	if StatusNoMem != -1 || StatusState != -8 || StatusPassthrough != -30 || StatusInternal != -99 {
 		t.Fatal("status values moved")
 	}
@@ -308,7 +310,7 @@ func TestPhaseTransitions(t *testing.T) {
 	if _, _, err = PhaseTransition(KindRestore, PhaseQueued, PhaseInProgress); !errors.Is(err, ErrInvalid) {
 		t.Errorf("restore Queued: %v", err)
 	}
-	// SPEC-velero §2.7: the phase after the main run.
+	// doc/velero-behaviour.md §2.7: the phase after the main run.
 	cases := []struct {
 		fatal      bool
 		errs       int64
@@ -329,7 +331,7 @@ func TestPhaseTransitions(t *testing.T) {
 			}
 		}
 	}
-	// SPEC-velero §6.17: Velero leaves a ReadyToStart backup alone at restart.
+	// doc/velero-behaviour.md §6.17: Velero leaves a ReadyToStart backup alone at restart.
 	act, next, err := PhaseOnRestart(KindBackup, PhaseReadyToStart, PolicyVelero())
 	if err != nil || act != RestartNone || next != PhaseReadyToStart {
 		t.Errorf("velero ReadyToStart at restart: %v %v %v", act, next, err)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 module libvelstatus.invalid/velstatus
 
 go 1.19

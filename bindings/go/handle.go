@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 /*
@@ -13,7 +15,7 @@ import (
 	"unsafe"
 )
 
-// hostCell carries a Go value to C callbacks (STYLE §2.16): the value is
+// hostCell carries a Go value to C callbacks (doc/conventions.md §8): the value is
 // wrapped in a runtime/cgo.Handle, and the handle's integer lives in a
 // C-allocated uintptr_t whose address is the vtable's userdata. C may keep
 // that address after the call returns (the library copies vtables into its

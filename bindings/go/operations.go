@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 /*
@@ -666,7 +668,7 @@ func (co *cReconcileOptions) free() {
 }
 
 // PersistAction is what the host must write after a pass
-// (velstatus_persist_action; SPEC-velero §2.5 step 11).
+// (velstatus_persist_action; doc/velero-behaviour.md §2.5 step 11).
 type PersistAction int
 
 // The persist actions, with the values of the C enum.

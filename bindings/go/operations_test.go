@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 import (
@@ -404,7 +406,7 @@ func TestReconcileCallbackFailures(t *testing.T) {
 	}
 }
 
-// What to write after a pass (SPEC-velero §2.5 step 11).
+// What to write after a pass (doc/velero-behaviour.md §2.5 step 11).
 func TestReconcilePersist(t *testing.T) {
 	data := mustRead(t, opsExample(t, "backup-itemoperations.json"))
 	var pf progressFile

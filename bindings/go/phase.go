@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 /*
@@ -45,7 +47,7 @@ func ParseKind(s string) (Kind, error) {
 // Velero's wire spelling, e.g. "WaitingForPluginOperations".
 type Phase int
 
-// The phases, with the values of the C enum (SPEC-velero §5.1).
+// The phases, with the values of the C enum (doc/velero-behaviour.md §5.1).
 const (
 	PhaseNew                                       Phase = C.VELSTATUS_PHASE_NEW
 	PhaseQueued                                    Phase = C.VELSTATUS_PHASE_QUEUED
@@ -121,7 +123,7 @@ func PhaseTransition(kind Kind, from, to Phase) (legal bool, controller string, 
 }
 
 // PhaseAfterRun returns the phase after the main backup or restore run
-// (SPEC-velero §2.7).
+// (doc/velero-behaviour.md §2.7).
 func PhaseAfterRun(kind Kind, fatal bool, errorsLogged int64, inProgress bool) Phase {
 	return Phase(C.velstatus_phase_after_run(C.velstatus_kind(kind), cbool(fatal), C.int64_t(errorsLogged),
 		cbool(inProgress)))

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 /*
@@ -42,23 +44,23 @@ func ParsePreset(s string) (Preset, error) {
 }
 
 // Policy holds the knobs of velstatus_policy (policy.h documents each one
-// and the SPEC-velero section behind it). Start from PolicyVelero() or
+// and the section of doc/velero-behaviour.md behind it). Start from PolicyVelero() or
 // PolicyHardened() and change single knobs. A nil *Policy passed to any
 // function means the hardened preset.
 type Policy struct {
 	Preset Preset // the preset this was made from (informational)
 
-	RequeueReadyToStartOnRestart bool          // SPEC §6.17
-	ZeroTimeoutExpires           bool          // SPEC §2.8, §6.3
-	LevelTriggeredPartialFailure bool          // SPEC §2.5, §6.6
-	UnknownPhaseFails            bool          // SPEC §2.4 step 0, §6.5
-	ProgressErrorGrace           time.Duration // SPEC §2.4 steps 1-2, §6.4
-	RestoreErrorPluginSuffix     bool          // SPEC §2.4, §6.9
-	CompareTimesByInstant        bool          // SPEC §2.4 step 4, §6.10
-	UnixEpochIsUnknown           bool          // SPEC §2.2, §6.11
-	ReportCancelResults          bool          // SPEC §2.4 step 6, §6.13
-	RetryClassifyErrors          bool          // SPEC §4.2, §6.14
-	RetryForgottenPatches        bool          // SPEC §4.3, §6.15
+	RequeueReadyToStartOnRestart bool          // doc/velero-behaviour.md §6.17
+	ZeroTimeoutExpires           bool          // doc/velero-behaviour.md §2.8, §6.3
+	LevelTriggeredPartialFailure bool          // doc/velero-behaviour.md §2.5, §6.6
+	UnknownPhaseFails            bool          // doc/velero-behaviour.md §2.4 step 0, §6.5
+	ProgressErrorGrace           time.Duration // doc/velero-behaviour.md §2.4 steps 1-2, §6.4
+	RestoreErrorPluginSuffix     bool          // doc/velero-behaviour.md §2.4, §6.9
+	CompareTimesByInstant        bool          // doc/velero-behaviour.md §2.4 step 4, §6.10
+	UnixEpochIsUnknown           bool          // doc/velero-behaviour.md §2.2, §6.11
+	ReportCancelResults          bool          // doc/velero-behaviour.md §2.4 step 6, §6.13
+	RetryClassifyErrors          bool          // doc/velero-behaviour.md §4.2, §6.14
+	RetryForgottenPatches        bool          // doc/velero-behaviour.md §4.3, §6.15
 }
 
 // PolicyVelero returns the Velero-exact preset (velstatus_policy_velero).

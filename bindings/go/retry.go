@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 /*
@@ -20,7 +22,7 @@ import (
 )
 
 // Backoff is Kubernetes' wait.Backoff (velstatus_backoff): Step has its
-// exact semantics (SPEC-velero §4.4), with the random number supplied by
+// exact semantics (doc/velero-behaviour.md §4.4), with the random number supplied by
 // the caller.
 type Backoff struct {
 	Duration time.Duration // the next sleep, before jitter
@@ -233,7 +235,7 @@ type RetryResult struct {
 	Outcome       RetryOutcome    // why it ended
 	Attempts      uint64          // how many times fn was called
 	Sleeps        []time.Duration // the sleeps, raw Step() values, in order
-	TrailingSleep bool            // the last sleep bought no attempt (SPEC-velero §4.5)
+	TrailingSleep bool            // the last sleep bought no attempt (doc/velero-behaviour.md §4.5)
 	ErrAttempt    uint64          // the 1-based attempt whose error the run returns; 0 for none
 	TotalSleep    time.Duration   // the sum of the sleeps, when it fits in int64
 	TotalOverflow bool            // the sum does not fit (TotalSleep is then 0)
@@ -417,7 +419,7 @@ func SimulateBackoff(backoff Backoff, maxSleeps uint64, random func() float64) (
 }
 
 // RetryTransition reports whether the status patch moving a CR from `from`
-// to `to` is retried (velstatus_retry_transition; SPEC-velero §4.3, §6.15).
+// to `to` is retried (velstatus_retry_transition; doc/velero-behaviour.md §4.3, §6.15).
 // atStartup marks the server's startup pass. A nil policy is hardened.
 func RetryTransition(kind Kind, from, to Phase, atStartup bool, policy *Policy) (bool, error) {
 	var retried C.int

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The Go binding's tests (STYLE §2.16): `go vet` and `go test` over the
+# SPDX-License-Identifier: Apache-2.0
+# The Go binding's tests (doc/conventions.md §8): `go vet` and `go test` over the
 # binding module, then `go vet` over the example host (examples/go), which
 # the binding's tests build and run. The tests need only PKG_CONFIG_PATH
 # (here the uninstalled pkg-config file, i.e. the in-tree archive): they read

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package velstatus
 
 import (
@@ -71,7 +73,7 @@ func compareWithCLI(t *testing.T, what string, v Verdict, cli []byte) {
 }
 
 func TestServerStateTokens(t *testing.T) {
-	// The CLI's strings (DESIGN §3), read from the library at init.
+	// The CLI's strings (doc/design.md §3), read from the library at init.
 	want := []ServerState{"Ready", "PartiallyReady", "Waiting", "NotReady"}
 	got := []ServerState{ServerReady, ServerPartiallyReady, ServerWaiting, ServerNotReady}
 	if !reflect.DeepEqual(got, want) {

@@ -1,4 +1,5 @@
-/* C trampolines for the Go binding (STYLE §2.16). A vtable's userdata is a
+/* SPDX-License-Identifier: Apache-2.0 */
+/* C trampolines for the Go binding (doc/conventions.md §8). A vtable's userdata is a
  * C-allocated uintptr_t cell holding a runtime/cgo.Handle; each trampoline
  * passes the handle's value to the //export function of callbacks.go. The
  * vtables are filled here, in C, so Go never handles C function pointers. */

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package velstatus is the Go binding of libvelstatus, Velero's status
 // decisions as a pure, I/O-free C library: server status from the
 // BackupStorageLocations, the item-operation state machine, progress
@@ -171,7 +173,7 @@ func check(st C.velstatus_status, cerr *C.velstatus_error) error {
 	return newError(st, cerr)
 }
 
-// Version returns the linked library's version, e.g. "0.1.0".
+// Version returns the linked library's version, e.g. "1.0.0".
 func Version() string { return C.GoString(C.velstatus_version_string()) }
 
 // VersionNumber returns the linked library's version as
@@ -187,7 +189,7 @@ var archiveChecksum string
 const HeaderVersion = C.VELSTATUS_VERSION_STRING
 
 func init() {
-	// STYLE §2.9: bindings check the major version at init.
+	// doc/conventions.md §6: bindings check the major version at init.
 	if got := VersionNumber() >> 16; got != uint32(C.VELSTATUS_VERSION_MAJOR) {
 		panic(fmt.Sprintf("velstatus: linked libvelstatus %s has major version %d, headers %s",
 			Version(), got, HeaderVersion))

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The Python binding's tests, run as a user runs them: `python3 -m pytest
 # bindings/python/tests` with the package make built into the build tree
 # ($(builddir)/bindings/python/velstatus: the module and links to the sources)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Command go-host is the Go example host of libvelstatus: it classifies
 // BackupStorageLocation lists (`kubectl get bsl -o json` files) exactly as
 // `velstatus server-status` does, runs a status patch through the retry

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A minimal Python host of libvelstatus.
 
 1. Classifies every bundled BSL example (examples/bsl/*.json) exactly as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/common.h
  * @brief Export and linkage macros shared by every libvelstatus header.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/host.h
  * @brief The context, the per-context allocator, and the contract every

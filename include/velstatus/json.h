@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/json.h
  * @brief The JSON codec: Velero's own JSON in and out, as UTF-8 text.
@@ -82,11 +83,11 @@ VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, 
 
 /**
  * @brief Decodes a `<name>-itemoperations.json` file (Velero's
- * `pkg/itemoperation` records) into a new list.
+ * `pkg/itemoperation` records, doc/velero-behaviour.md §2.1) into a new list.
  *
  * The input is the uncompressed JSON text Velero writes: a top-level array
  * of `{"spec": ..., "status": ...}` records, or `null` (a nil list). The
- * array is walked record by record and no DOM is built.
+ * array is walked record by record and no DOM is built (doc/design.md §9).
  *
  * Memory: the call allocates the list and, beyond it, at most one decoded
  * key or time string of scratch. The list takes 272 bytes per record (its
@@ -151,7 +152,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out
                                                           velstatus_error *err);
 
 /**
- * @brief Encodes a list exactly as Velero writes it: Go
+ * @brief Encodes a list exactly as Velero writes it (doc/velero-behaviour.md §2.1): Go
  * `json.Encoder` output of `[]*BackupOperation` / `[]*RestoreOperation`.
  *
  * Compact, keys in Go struct order (`spec` then `status`; every spec field
@@ -198,7 +199,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_
  *
  * The input is a JSON object whose keys are operation IDs and whose values
  * are one of:
- * - a progress object (Velero's `OperationProgress`): `completed` (bool), `err`, `nCompleted`,
+ * - a progress object (Velero's `OperationProgress`, doc/velero-behaviour.md §2.2): `completed` (bool), `err`, `nCompleted`,
  *   `nTotal` (integers), `operationUnits`, `description` (strings),
  *   `started`, `updated` (RFC 3339 strings; absent or `null` is Go's zero
  *   time, `"1970-01-01T00:00:00Z"` is `time.Unix(0, 0)`); all optional;

@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/operations.h
- * @brief The async item-operation state machine (DESIGN §4, SPEC §2).
+ * @brief The async item-operation state machine (doc/design.md §4, doc/velero-behaviour.md §2).
  *
  * ## The data
  *
  * A ::velstatus_oplist is the content of one `<name>-itemoperations.json`
  * file: a list of operation records of one kind (backup or restore), in
- * file order (SPEC-velero §2.1). A record (::velstatus_op) has a *spec*
+ * file order (doc/velero-behaviour.md §2.1). A record (::velstatus_op) has a *spec*
  * (name, UID, item action, resource identifier, operation ID and, for
  * backups, post-operation items) and a *status* (phase, error, counts,
  * units, description, and three optional timestamps).
@@ -49,7 +50,7 @@ VELSTATUS_BEGIN_DECLS
 /* ------------------------------------------------------------------------ */
 
 /**
- * @brief The phase of one operation (SPEC-velero §2.1, `OperationPhase`).
+ * @brief The phase of one operation (doc/velero-behaviour.md §2.1, `OperationPhase`).
  *
  * Velero has exactly four values. Anything else (including `""` and an
  * absent `phase`) reads as ::VELSTATUS_OP_PHASE_UNKNOWN; the raw text is
@@ -168,7 +169,7 @@ VELSTATUS_API int velstatus_oplist_is_null(const velstatus_oplist *list);
 VELSTATUS_API const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t index);
 
 /**
- * @brief Appends a record in the state Velero creates one in (SPEC §2.3):
+ * @brief Appends a record in the state Velero creates one in (doc/velero-behaviour.md §2.3):
  * every string empty, phase "New", counts 0, no timestamps, nil
  * post-operation items.
  *
@@ -475,17 +476,17 @@ typedef enum velstatus_op_report_kind {
      *  ::velstatus_op_progress hold it). */
     VELSTATUS_OP_REPORT_PROGRESS = 0,
     /** `Progress()` returned an error; its text is velstatus_op_progress::err
-     *  (it may be empty). SPEC §2.4 step 2. */
+     *  (it may be empty). doc/velero-behaviour.md §2.4 step 2. */
     VELSTATUS_OP_REPORT_PROGRESS_ERROR = 1,
     /** The plugin named by the record's item action could not be obtained
      *  (Velero: `GetBackupItemActionV2` failed); the text is
      *  velstatus_op_progress::err. The wrapped message then names
-     *  `plugin: unknown`. SPEC §2.4 step 1. */
+     *  `plugin: unknown`. doc/velero-behaviour.md §2.4 step 1. */
     VELSTATUS_OP_REPORT_LOOKUP_ERROR = 2
 } velstatus_op_report_kind;
 
 /**
- * @brief A plugin's answer for one operation, by value (SPEC-velero §2.2,
+ * @brief A plugin's answer for one operation, by value (doc/velero-behaviour.md §2.2,
  * `OperationProgress`). Size-tagged: initialise with
  * velstatus_op_progress_init() or `{ sizeof(velstatus_op_progress) }`.
  *
@@ -524,7 +525,7 @@ VELSTATUS_API void velstatus_op_progress_init(velstatus_op_progress *progress, s
 
 /**
  * @brief Formats an error as Velero's backup operations controller does
- * (`wrapErrMsg`, SPEC-velero §2.4): `"<msg>, plugin: <plugin>"`, or
+ * (`wrapErrMsg`, doc/velero-behaviour.md §2.4): `"<msg>, plugin: <plugin>"`, or
  * `"plugin: <plugin>"` when msg is empty; plugin NULL gives `unknown`.
  * @param[out] out Receives the NUL-terminated text.
  * @param[out] out_len Receives its length; may be NULL.
@@ -558,22 +559,22 @@ typedef enum velstatus_op_step_flag {
     VELSTATUS_OP_STEP_COUNT_COMPLETED = 16,   /**< It counts in `completed` (Completed now or before). */
     VELSTATUS_OP_STEP_COUNT_FAILED = 32,      /**< It counts in `failed` (Failed now or before). */
     VELSTATUS_OP_STEP_IN_PROGRESS = 64,       /**< It is still New or InProgress after the step. */
-    VELSTATUS_OP_STEP_UNKNOWN_PHASE = 128,    /**< Its phase is none of Velero's four (SPEC §2.4 step 0, §6.5). */
-    VELSTATUS_OP_STEP_MISSING_CREATED = 256,  /**< Running without `created`: the timeout was not evaluated (SPEC §6.2). */
-    VELSTATUS_OP_STEP_ERROR_DEFERRED = 512    /**< A Progress or lookup error within the grace period (SPEC §6.4). */
+    VELSTATUS_OP_STEP_UNKNOWN_PHASE = 128,    /**< Its phase is none of Velero's four (doc/velero-behaviour.md §2.4 step 0, §6.5). */
+    VELSTATUS_OP_STEP_MISSING_CREATED = 256,  /**< Running without `created`: the timeout was not evaluated (doc/velero-behaviour.md §6.2). */
+    VELSTATUS_OP_STEP_ERROR_DEFERRED = 512    /**< A Progress or lookup error within the grace period (doc/velero-behaviour.md §6.4). */
 } velstatus_op_step_flag;
 
 /**
  * @brief One operation, one pass: Velero's loop body of
  * `getBackupItemOperationProgress` / `getRestoreItemOperationProgress`
- * (SPEC-velero §2.4), as a pure function that updates record `index` in
+ * (doc/velero-behaviour.md §2.4), as a pure function that updates record `index` in
  * place.
  *
  * Records whose phase is neither New nor InProgress are only classified
  * (step 0): `report` is ignored and may be NULL. Under the Velero preset an
  * unknown phase is skipped (counted nowhere); with
  * velstatus_policy::unknown_phase_fails it becomes Failed with the error
- * `unknown operation phase "<phase>"` (SPEC §6.5).
+ * `unknown operation phase "<phase>"` (doc/velero-behaviour.md §6.5).
  *
  * For a New or InProgress record, `report` is what the plugin said:
  * - a lookup or Progress error fails the operation with that text (steps
@@ -671,7 +672,7 @@ VELSTATUS_API velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_
                                                                    size_t len, velstatus_error *err);
 
 /**
- * @brief The host's plugin client (SPEC-velero §2.2): how the driver asks
+ * @brief The host's plugin client (doc/velero-behaviour.md §2.2): how the driver asks
  * the plugin behind an operation for progress, and cancels it.
  *
  * Follows the callback contract of host.h. Both callbacks get the list and
@@ -728,10 +729,10 @@ typedef enum velstatus_bsl_state {
 typedef struct velstatus_reconcile_options {
     uint32_t struct_size;           /**< sizeof(velstatus_reconcile_options) as compiled by the caller. */
     uint32_t flags;                 /**< Reserved, must be 0. */
-    velstatus_phase phase;          /**< The backup's or restore's current phase: WaitingForPluginOperations[PartiallyFailed] (an operations-controller pass, SPEC §2.5/§2.6) or InProgress (the first evaluation at the end of the main run, SPEC §2.7). Default WaitingForPluginOperations. */
-    velstatus_bsl_state bsl;        /**< The BSL's state (SPEC §2.5 step 2, §2.6). Default available. */
+    velstatus_phase phase;          /**< The backup's or restore's current phase: WaitingForPluginOperations[PartiallyFailed] (an operations-controller pass, doc/velero-behaviour.md §2.5/§2.6) or InProgress (the first evaluation at the end of the main run, doc/velero-behaviour.md §2.7). Default WaitingForPluginOperations. */
+    velstatus_bsl_state bsl;        /**< The BSL's state (doc/velero-behaviour.md §2.5 step 2, §2.6). Default available. */
     int64_t now_ns;                 /**< The current time. Default 0 (set it). */
-    int64_t timeout_ns;             /**< `spec.itemOperationTimeout`. Default 4h (SPEC §2.8). */
+    int64_t timeout_ns;             /**< `spec.itemOperationTimeout`. Default 4h (doc/velero-behaviour.md §2.8). */
     int64_t errors;                 /**< InProgress: the errors the main run logged before the operations were evaluated. Waiting phases: errors still pending from earlier passes (Velero's `ErrsSinceUpdate` carried over). Default 0; negative is E_INVALID. */
     const char *bsl_name;           /**< The BSL's name, for the not-found error; NULL means "default". */
     size_t bsl_name_len;            /**< Length of bsl_name. */
@@ -747,7 +748,7 @@ typedef struct velstatus_reconcile_options {
  */
 VELSTATUS_API void velstatus_reconcile_options_init(velstatus_reconcile_options *opts, size_t struct_size);
 
-/** @brief What the host must write after a pass (SPEC §2.5 step 11, `updateBackupAndOperationsJSON`). */
+/** @brief What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11, `updateBackupAndOperationsJSON`). */
 typedef enum velstatus_persist_action {
     /** Nothing: incremental progress stays in memory (the host keeps the list). */
     VELSTATUS_PERSIST_NONE = 0,
@@ -765,7 +766,7 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
 
 /**
  * @brief Runs one pass over a whole list: the operations controller's
- * Reconcile (SPEC-velero §2.5, §2.6), or the first evaluation at the end of
+ * Reconcile (doc/velero-behaviour.md §2.5, §2.6), or the first evaluation at the end of
  * the main run (§2.7) when the phase is InProgress.
  *
  * With the BSL available, every record is stepped in list order
@@ -891,7 +892,7 @@ VELSTATUS_API const char *velstatus_reconcile_result_error(const velstatus_recon
                                                            size_t *len);
 
 /**
- * @brief What to write after the pass, as Velero decides it (SPEC §2.5 step
+ * @brief What to write after the pass, as Velero decides it (doc/velero-behaviour.md §2.5 step
  * 11; the same rule for restores, §2.6): UPLOAD_AND_PATCH when errors are
  * pending (velstatus_reconcile_options::errors plus the new ones) or the next
  * phase is Completed, PartiallyFailed, Finalizing or FinalizingPartiallyFailed
@@ -907,8 +908,8 @@ VELSTATUS_API velstatus_persist_action velstatus_reconcile_result_persist(const 
 
 /**
  * @brief How much Velero adds to the CR's `status.errors` for this pass:
- * the pending plus the new errors (SPEC §2.5 step 6); 0 on the BSL paths,
- * where Velero does not count its own error (SPEC §6.7); the new errors after
+ * the pending plus the new errors (doc/velero-behaviour.md §2.5 step 6); 0 on the BSL paths,
+ * where Velero does not count its own error (doc/velero-behaviour.md §6.7); the new errors after
  * the main run (each is logged).
  * @param[in] result The result, or NULL (0).
  * @return The count.
@@ -943,7 +944,7 @@ VELSTATUS_API const char *velstatus_reconcile_result_canceled_id(const velstatus
 
 /**
  * @brief The error the i-th Cancel call returned, when
- * velstatus_policy::report_cancel_results is set (SPEC §6.13; Velero
+ * velstatus_policy::report_cancel_results is set (doc/velero-behaviour.md §6.13; Velero
  * discards it).
  * @param[in] result The result.
  * @param[in] i 0-based index.
@@ -984,7 +985,7 @@ VELSTATUS_API int velstatus_op_reports_get(velstatus_op_progress *progress, cons
 /**
  * @brief A plugin client that answers from a reports map: Progress gets the
  * recorded answer; an ID absent from the map gets Velero's Progress error
- * `operation ID <id> is invalid` (SPEC §2.2); Cancel returns the entry's
+ * `operation ID <id> is invalid` (doc/velero-behaviour.md §2.2); Cancel returns the entry's
  * `cancelError`, if any.
  * @param[out] client Receives the client; its userdata is the map, which
  *             must outlive its use.

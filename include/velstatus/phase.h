@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/phase.h
  * @brief Backup and restore phases: wire spelling, terminal phases, legal
  * transitions, the phase after the main run, and restart handling.
  *
  * One enum covers both kinds: a backup has all 13 phases, a restore the 10
- * that SPEC-velero §5.1 lists (no Queued, ReadyToStart or Deleting).
+ * that doc/velero-behaviour.md §5.1 lists (no Queued, ReadyToStart or Deleting).
  * Phase tokens are Velero's own wire spelling (`WaitingForPluginOperations`),
  * not lower-case tokens, because they cross the API exactly as Velero writes
  * them into the CRs; the empty string reads as New.
@@ -27,7 +28,7 @@ typedef enum velstatus_kind {
     VELSTATUS_KIND_RESTORE = 1  /**< A Velero Restore. */
 } velstatus_kind;
 
-/** @brief Backup and restore phases (SPEC-velero §5.1). */
+/** @brief Backup and restore phases (doc/velero-behaviour.md §5.1). */
 typedef enum velstatus_phase {
     VELSTATUS_PHASE_NEW = 0,                                      /**< "New" (also ""). */
     VELSTATUS_PHASE_QUEUED = 1,                                   /**< "Queued" (backup only). */
@@ -99,7 +100,7 @@ VELSTATUS_API int velstatus_phase_valid(velstatus_kind kind, velstatus_phase pha
 
 /**
  * @brief Whether `velero ... create --wait` stops at this phase:
- * FailedValidation, Completed, PartiallyFailed and Failed (SPEC §5.1).
+ * FailedValidation, Completed, PartiallyFailed and Failed (doc/velero-behaviour.md §5.1).
  * @param[in] kind The kind.
  * @param[in] phase The phase.
  * @return 1 for a terminal phase, 0 otherwise (and for invalid values).
@@ -108,7 +109,7 @@ VELSTATUS_API int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_pha
 
 /**
  * @brief Whether Velero ever moves a CR of this kind from `from` to `to`,
- * and which controller does (SPEC §5.2, §5.3).
+ * and which controller does (doc/velero-behaviour.md §5.2, §5.3).
  *
  * A phase "moved" to itself is reported legal with the controller "none"
  * (no transition, nothing to patch).
@@ -129,7 +130,7 @@ VELSTATUS_API velstatus_status velstatus_phase_transition(int *legal, const char
                                                           velstatus_phase to, velstatus_error *err);
 
 /**
- * @brief The phase after the main backup or restore run (SPEC §2.7).
+ * @brief The phase after the main backup or restore run (doc/velero-behaviour.md §2.7).
  *
  * Failed if `fatal`; otherwise, by whether errors were logged and whether an
  * item operation is still in progress: WaitingForPluginOperations[PartiallyFailed]
@@ -149,7 +150,7 @@ VELSTATUS_API velstatus_phase velstatus_phase_after_run(velstatus_kind kind, int
  * InProgress is marked Failed (its run was in memory). Waiting* and
  * Finalizing* are requeued by their periodic controllers; New and Queued by
  * the queue/backup controllers; Deleting by the deletion controller. A
- * ReadyToStart backup is not picked up by Velero (SPEC §6.17); with
+ * ReadyToStart backup is not picked up by Velero (doc/velero-behaviour.md §6.17); with
  * `requeue_ready_to_start_on_restart` it is requeued. Terminal phases: none.
  * @param[out] action What to do.
  * @param[out] next The phase after the action (Failed for MARK_FAILED, else unchanged). May be NULL.

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/policy.h
  * @brief Policy knobs and the two presets: Velero-exact and hardened.
  *
- * Velero has quirks (SPEC-velero §6). Every decision that differs between
+ * Velero has quirks (doc/velero-behaviour.md §6). Every decision that differs between
  * "what Velero does" and "what it should do" reads a knob here. Start from a
  * preset and change single knobs if you must:
  *
@@ -35,40 +36,40 @@ typedef enum velstatus_preset {
 /**
  * @brief The policy knobs. Booleans are `int` (0 or 1).
  *
- * Each knob names the SPEC-velero section that motivates it, and gives the
+ * Each knob names the section of doc/velero-behaviour.md that motivates it, and gives the
  * value of each preset as `velero / hardened`.
  */
 typedef struct velstatus_policy {
     uint32_t struct_size; /**< sizeof(velstatus_policy); set by the preset functions. */
     uint32_t preset;      /**< The ::velstatus_preset this was made from (informational). */
 
-    /** Restart handling also requeues ReadyToStart backups (SPEC §6.17). 0 / 1. */
+    /** Restart handling also requeues ReadyToStart backups (doc/velero-behaviour.md §6.17). 0 / 1. */
     int requeue_ready_to_start_on_restart;
 
-    /** A timeout <= 0 expires at the first poll (SPEC §2.8, §6.3). 1 / 0 (0 means "no timeout"). */
+    /** A timeout <= 0 expires at the first poll (doc/velero-behaviour.md §2.8, §6.3). 1 / 0 (0 means "no timeout"). */
     int zero_timeout_expires;
-    /** PartiallyFailed follows `failed > 0` rather than new errors only (SPEC §2.5, §6.6). 0 / 1. */
+    /** PartiallyFailed follows `failed > 0` rather than new errors only (doc/velero-behaviour.md §2.5, §6.6). 0 / 1. */
     int level_triggered_partial_failure;
     /** An operation phase outside {New, InProgress, Completed, Failed} counts as
-     *  failed rather than being skipped (SPEC §2.4 step 0, §6.5). 0 / 1. */
+     *  failed rather than being skipped (doc/velero-behaviour.md §2.4 step 0, §6.5). 0 / 1. */
     int unknown_phase_fails;
     /** How long Progress() errors may persist before the operation fails, in
-     *  nanoseconds; 0 fails at the first error (SPEC §2.4 steps 1-2, §6.4). 0 / 60 s. */
+     *  nanoseconds; 0 fails at the first error (doc/velero-behaviour.md §2.4 steps 1-2, §6.4). 0 / 60 s. */
     int64_t progress_error_grace_ns;
-    /** Restore operation errors carry `, plugin: <name>` as backup ones do (SPEC §2.4, §6.9). 0 / 1. */
+    /** Restore operation errors carry `, plugin: <name>` as backup ones do (doc/velero-behaviour.md §2.4, §6.9). 0 / 1. */
     int restore_error_plugin_suffix;
     /** Timestamps are compared as instants and a zero time reported after a
-     *  non-zero one is ignored (SPEC §2.4 step 4, §6.10). 0 / 1. */
+     *  non-zero one is ignored (doc/velero-behaviour.md §2.4 step 4, §6.10). 0 / 1. */
     int compare_times_by_instant;
-    /** `time.Unix(0,0)` from a plugin means "unknown", like the zero time (SPEC §2.2, §6.11). 0 / 1. */
+    /** `time.Unix(0,0)` from a plugin means "unknown", like the zero time (doc/velero-behaviour.md §2.2, §6.11). 0 / 1. */
     int unix_epoch_is_unknown;
-    /** Cancel()'s result is reported to the caller rather than discarded (SPEC §2.4 step 6, §6.13). 0 / 1. */
+    /** Cancel()'s result is reported to the caller rather than discarded (doc/velero-behaviour.md §2.4 step 6, §6.13). 0 / 1. */
     int report_cancel_results;
 
     /** Retry errors are classified transient / conflict / terminal and only
-     *  the first two are retried; otherwise every error is (SPEC §4.2, §6.14). 0 / 1. */
+     *  the first two are retried; otherwise every error is (doc/velero-behaviour.md §4.2, §6.14). 0 / 1. */
     int retry_classify_errors;
-    /** The status writes Velero sends once (SPEC §4.3, §6.15) are retried too. 0 / 1. */
+    /** The status writes Velero sends once (doc/velero-behaviour.md §4.3, §6.15) are retried too. 0 / 1. */
     int retry_forgotten_patches;
 } velstatus_policy;
 

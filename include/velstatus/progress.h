@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/progress.h
- * @brief Progress aggregation and Velero's describe text (DESIGN §5, SPEC §3).
+ * @brief Progress aggregation and Velero's describe text (doc/design.md §5, doc/velero-behaviour.md §3).
  *
  * Velero prints each operation's `NCompleted of NTotal (units)` and never
- * aggregates (SPEC-velero §3.4, §6.23). A ::velstatus_progress report does:
+ * aggregates (doc/velero-behaviour.md §3.4, §6.23). A ::velstatus_progress report does:
  * over an operation list and a caller-given `now` it counts operations by
  * phase and, per unit string, sums progress, computes a percentage, a rate
  * and an ETA. It is immutable once built.
@@ -232,7 +233,7 @@ VELSTATUS_API velstatus_status velstatus_progress_summary(char **out, size_t *ou
 
 /**
  * @brief The operations section of `velero backup describe` /
- * `velero restore describe`, byte-exact (SPEC-velero §3.2, §3.3).
+ * `velero restore describe`, byte-exact (doc/velero-behaviour.md §3.2, §3.3).
  *
  * Without details, one line: `Backup Item Operations:  C of A completed
  * successfully, F failed (specify --details for more information)` (or

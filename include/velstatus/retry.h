@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/retry.h
- * @brief The status-patch retry policy (DESIGN §6, SPEC-velero §4).
+ * @brief The status-patch retry policy (doc/design.md §6, doc/velero-behaviour.md §4).
  *
  * Four pieces:
  *
@@ -16,7 +17,7 @@
  * 3. A dry run of a backoff (velstatus_backoff_simulate()): the sleeps the
  *    retry loop takes when every attempt fails, as `velstatus backoff` prints.
  * 4. Which phase transitions need a retried status patch
- *    (velstatus_retry_transition(), SPEC §4.3, §6.15).
+ *    (velstatus_retry_transition(), doc/velero-behaviour.md §4.3, §6.15).
  *
  * The library never sleeps, reads a clock or draws a random number itself:
  * the host does, through the vtable. doc/retry.md explains the decisions
@@ -37,7 +38,7 @@
 VELSTATUS_BEGIN_DECLS
 
 /**
- * @brief A `wait.Backoff` (SPEC §4.4), mutated by velstatus_backoff_step().
+ * @brief A `wait.Backoff` (doc/velero-behaviour.md §4.4), mutated by velstatus_backoff_step().
  *
  * A size-tagged value type: set `struct_size` (velstatus_backoff_init() or a
  * preset does it). All fields take any value Go's would; nothing is rejected
@@ -70,7 +71,7 @@ typedef enum velstatus_backoff_kind {
 VELSTATUS_API void velstatus_backoff_init(velstatus_backoff *b, size_t struct_size);
 
 /**
- * @brief Velero's `CapBackoff(cap)` (pkg/client/retry.go; SPEC §4.2).
+ * @brief Velero's `CapBackoff(cap)` (pkg/client/retry.go; doc/velero-behaviour.md §4.2).
  *
  * Duration 10 ms, Factor 5, Jitter 0.1, Steps `math.MaxInt`
  * (9223372036854775807), Cap `cap_ns`, or 0 when `cap_ns` is negative.
@@ -105,7 +106,7 @@ VELSTATUS_API velstatus_status velstatus_backoff_preset(velstatus_backoff *out, 
 /**
  * @brief One `Backoff.Step()` call: returns the sleep and advances `*b`.
  *
- * Exactly `wait.Backoff.Step()` (SPEC §4.4; the conformance README states it
+ * Exactly `wait.Backoff.Step()` (doc/velero-behaviour.md §4.4; the conformance README states it
  * in words): if `steps < 1` the (jittered) duration is returned and `steps`
  * becomes 0; otherwise `steps` is decremented, the next duration is
  * `duration * factor` computed in double and truncated toward zero (unless
@@ -197,7 +198,7 @@ typedef struct velstatus_retry_host {
 VELSTATUS_API void velstatus_retry_host_init(velstatus_retry_host *host, size_t struct_size);
 
 /**
- * @brief The hardened schedule (SPEC §6.14): exponential sleeps with a
+ * @brief The hardened schedule (doc/velero-behaviour.md §6.14): exponential sleeps with a
  * per-sleep ceiling, an attempt limit and a total deadline.
  *
  * After failed attempt k (retriable), the driver stops with
@@ -241,7 +242,7 @@ typedef struct velstatus_retry_result velstatus_retry_result;
 
 /**
  * @brief Runs `fn` with the exact semantics of client-go v0.36.0
- * `retry.OnError(backoff, retriable, fn)` (SPEC §4.4).
+ * `retry.OnError(backoff, retriable, fn)` (doc/velero-behaviour.md §4.4).
  *
  * The loop is `wait.ExponentialBackoff`: while `steps > 0`, make one
  * attempt; stop on success or a terminal error; stop without sleeping if
@@ -304,10 +305,10 @@ VELSTATUS_API velstatus_status velstatus_retry_hardened(velstatus_retry_result *
  * set. With the hardened preset: velstatus_retry_hardened() with the default
  * schedule and `deadline_ns = resource_timeout_ns` (the default 10 min when
  * it is <= 0), so that `--resource-timeout` bounds the total time as the
- * design (SPEC §4.1) meant; the 30-attempt limit still applies (with 10 min
+ * design (doc/velero-behaviour.md §4.1) meant; the 30-attempt limit still applies (with 10 min
  * the two nearly coincide; a longer timeout stops at 30 attempts, about
- * 11 min of sleep, because the retry blocks a controller worker, SPEC
- * §4.3). `classify` is called only when `retry_classify_errors` is set,
+ * 11 min of sleep, because the retry blocks a controller worker,
+ * doc/velero-behaviour.md §4.3). `classify` is called only when `retry_classify_errors` is set,
  * else every error is transient. The driver is chosen by `policy->preset`.
  * @param[out] out Receives the result (only on ::VELSTATUS_OK).
  * @param[in] ctx The context.
@@ -393,7 +394,7 @@ VELSTATUS_API int velstatus_retry_result_total_sleep(int64_t *total_ns, const ve
 
 /**
  * @brief Whether the last sleep bought no attempt (the cap ended the loop
- * right after it: Velero's wasted sleep, SPEC §4.5).
+ * right after it: Velero's wasted sleep, doc/velero-behaviour.md §4.5).
  * @param[in] result The result.
  * @return 1 or 0 (0 for NULL).
  */
@@ -474,7 +475,7 @@ VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(const char *s,
 
 /**
  * @brief Whether the status patch that moves a CR from `from` to `to` is
- * retried (SPEC §4.3; the hardened preset adds §6.15).
+ * retried (doc/velero-behaviour.md §4.3; the hardened preset adds §6.15).
  *
  * Velero retries, with `CapBackoff(--resource-timeout)`: InProgress ->
  * WaitingForPluginOperations[PartiallyFailed] / Finalizing[PartiallyFailed] /

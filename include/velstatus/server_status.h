@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/server_status.h
- * @brief Server status from the BackupStorageLocations (DESIGN §3, SPEC §1).
+ * @brief Server status from the BackupStorageLocations (doc/design.md §3, doc/velero-behaviour.md §1).
  *
- * Velero never built a server status (SPEC-velero §1.6, §1.7); the rules of
+ * Velero never built a server status (doc/velero-behaviour.md §1.6, §1.7); the rules of
  * its issue #2488 leave most BSL sets undefined (§1.8). libvelstatus defines
  * a total function and is the reference for it. With A / U / P the numbers of
  * Available, Unavailable and pending BSLs (pending: an empty phase, a phase
@@ -73,7 +74,7 @@ typedef enum velstatus_server_reason {
                                                               {Available, Unavailable, ""}. */
 } velstatus_server_reason;
 
-/** @brief A BSL's `spec.accessMode`. An empty value is ReadWrite, as in Velero (SPEC §1.1). */
+/** @brief A BSL's `spec.accessMode`. An empty value is ReadWrite, as in Velero (doc/velero-behaviour.md §1.1). */
 typedef enum velstatus_bsl_access {
     VELSTATUS_BSL_READ_WRITE = 0, /**< `ReadWrite` (or empty). */
     VELSTATUS_BSL_READ_ONLY = 1   /**< `ReadOnly`. */
@@ -133,7 +134,7 @@ typedef struct velstatus_server_status_options {
     /** The server's default-location setting (`--default-backup-storage-location`),
      *  or NULL. When given (non-NULL, length > 0) the BSL of that name alone is
      *  the default and `spec.default` is ignored; an empty name means "not
-     *  given", as Velero's empty flag does nothing (SPEC §1.5 D1). */
+     *  given", as Velero's empty flag does nothing (doc/velero-behaviour.md §1.5 D1). */
     const char *default_location;
     size_t default_location_len; /**< Length of default_location in bytes. */
     int64_t now_ns;         /**< The present instant, ns since the epoch (only with check_stale). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/status.h
  * @brief Status codes, the caller-owned error struct and their names.

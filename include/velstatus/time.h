@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/time.h
  * @brief RFC 3339 timestamps and Go duration strings, by pure arithmetic.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared fixtures. The tests import ``velstatus`` from wherever Python finds
 it (run-tests.sh puts the source package and the build-tree module on
 PYTHONPATH; an installed package works as well) and read their data from the

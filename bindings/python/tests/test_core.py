@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Core wrappers: errors, enums, Context, time, version, policy, phases."""
 
 import datetime
@@ -62,7 +63,7 @@ def test_status_enum_comes_from_c():
 # -- enums -------------------------------------------------------------------
 
 def test_phase_enum_is_the_c_table():
-    assert len(vs.Phase) == 13  # SPEC §5.1: a backup has 13 phases
+    assert len(vs.Phase) == 13  # doc/velero-behaviour.md §5.1: a backup has 13 phases
     for p in vs.Phase:
         assert str(p) == p.value == ffi.string(lib.velstatus_phase_to_string(p.c)).decode()
         assert vs.Phase.from_c(p.c) is p and vs.Phase(p.value) is p
@@ -73,7 +74,7 @@ def test_phase_enum_is_the_c_table():
 
 def test_restore_has_ten_phases():
     restore = [p for p in vs.Phase if p.valid_for(vs.Kind.RESTORE)]
-    assert len(restore) == 10  # SPEC §5.1
+    assert len(restore) == 10  # doc/velero-behaviour.md §5.1
     assert vs.Phase.QUEUED not in restore and vs.Phase.DELETING not in restore
 
 
@@ -226,7 +227,7 @@ def test_policy_knobs_are_the_c_fields():
 def test_policy_presets_differ_as_documented():
     velero, hardened = vs.Policy.velero(), vs.Policy.hardened()
     assert velero.preset is vs.Preset.VELERO and hardened.preset is vs.Preset.HARDENED
-    assert velero.level_triggered_partial_failure is False  # DESIGN §2
+    assert velero.level_triggered_partial_failure is False  # doc/design.md §2
     assert hardened.level_triggered_partial_failure is True
     assert velero.zero_timeout_expires is True and hardened.zero_timeout_expires is False
     assert hardened.progress_error_grace_ns == 60 * 10**9
@@ -253,7 +254,7 @@ def test_policy_set_and_copy():
 # -- phases ------------------------------------------------------------------
 
 def test_phase_transition():
-    # SPEC §5.2: the backup controller moves InProgress on; only Finalizing ends in Completed.
+    # doc/velero-behaviour.md §5.2: the backup controller moves InProgress on; only Finalizing ends in Completed.
     assert vs.phase_transition("backup", "InProgress", "Finalizing") == (True, "backup")
     assert vs.phase_transition(vs.Kind.BACKUP, vs.Phase.IN_PROGRESS, vs.Phase.COMPLETED) == (False, None)
     t = vs.phase_transition("backup", "WaitingForPluginOperations", "Finalizing")
@@ -264,7 +265,7 @@ def test_phase_transition():
 
 
 def test_phase_after_run():
-    # SPEC §2.7
+    # doc/velero-behaviour.md §2.7
     assert vs.phase_after_run("backup", fatal=True) is vs.Phase.FAILED
     assert vs.phase_after_run("backup") is vs.Phase.FINALIZING
     assert vs.phase_after_run("backup", errors_logged=1) is vs.Phase.FINALIZING_PARTIALLY_FAILED
@@ -275,7 +276,7 @@ def test_phase_after_run():
 
 def test_phase_on_restart_follows_policy():
     assert vs.phase_on_restart("backup", "InProgress") == (vs.RestartAction.MARK_FAILED, vs.Phase.FAILED)
-    # SPEC §6.17: Velero never picks a ReadyToStart backup up again; hardened requeues it.
+    # doc/velero-behaviour.md §6.17: Velero never picks a ReadyToStart backup up again; hardened requeues it.
     assert vs.phase_on_restart("backup", "ReadyToStart", vs.Policy.velero()).action is vs.RestartAction.NONE
     assert vs.phase_on_restart("backup", "ReadyToStart", "velero").action is vs.RestartAction.NONE
     assert vs.phase_on_restart("backup", "ReadyToStart").action is vs.RestartAction.REQUEUE
@@ -285,7 +286,7 @@ def test_phase_on_restart_follows_policy():
 # -- the cdef ------------------------------------------------------------------
 
 def test_callbacks_cdef_declares_only_trampolines(srcdir):
-    """STYLE §2.15: no library declaration is copied by hand; callbacks.cdef
+    """doc/conventions.md §7: no library declaration is copied by hand; callbacks.cdef
     holds only extern "Python" trampolines, each defined with def_extern."""
     import glob
     import re

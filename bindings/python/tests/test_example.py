@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """examples/python/host.py: classifies the bundled BSL examples exactly as the CLI does."""
 
 import glob

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Item operations and progress: the list codec, the step, reconcile with
 Python plugin callbacks (compared with the CLI), progress and describe."""
 
@@ -22,7 +23,7 @@ def plugin_from_reports(reports):
     def progress(op):
         a = reports.get(op.operation_id)
         if a is None:
-            return vs.Progress.error("operation ID %s is invalid" % op.operation_id)  # SPEC §2.2
+            return vs.Progress.error("operation ID %s is invalid" % op.operation_id)  # doc/velero-behaviour.md §2.2
         if "lookupError" in a:
             return vs.Progress.lookup_error(a["lookupError"])
         if "error" in a:
@@ -70,10 +71,10 @@ def test_reconcile_reports_cancel_errors_by_policy(srcdir):
     hardened = vs.OpList.from_json(text).reconcile(progress, cancel, now=NOW)
     velero = vs.OpList.from_json(text).reconcile(progress, cancel, now=NOW, policy="velero")
     assert hardened.canceled[0].cancel_error == "DataUpload nightly-20240501-klmno: cancel request already pending"
-    assert velero.canceled[0].cancel_error is None  # SPEC §6.13: Velero discards it
+    assert velero.canceled[0].cancel_error is None  # doc/velero-behaviour.md §6.13: Velero discards it
     assert hardened.canceled[0].operation_id == "du-nightly-20240501-klmno"
     assert hardened.flag_counts[vs.OpStepFlag.CANCEL] == 1
-    # SPEC §2.5 step 11: new errors are pending, so the file is uploaded and the CR patched
+    # doc/velero-behaviour.md §2.5 step 11: new errors are pending, so the file is uploaded and the CR patched
     # (Velero has no grace period: the lookup error fails export-7f3a too)
     assert velero.persist is vs.PersistAction.UPLOAD_AND_PATCH
     assert velero.errors_added == len(velero.errors) == 2 and len(hardened.errors) == 1
@@ -161,7 +162,7 @@ def test_callback_reading_the_list_is_a_state_error(srcdir):
 def test_no_plugin_means_lookup_errors(srcdir):
     ops = vs.OpList.from_json(example(srcdir, "backup-itemoperations.json"))
     r = ops.reconcile(None, now=NOW, policy="velero")
-    # SPEC §2.4 step 1: every running operation fails with the lookup error, wrapped
+    # doc/velero-behaviour.md §2.4 step 1: every running operation fails with the lookup error, wrapped
     assert r.failed >= 3 and all(", plugin: unknown" in e for e in r.errors)
     assert any('unable to get valid BackupItemActionV2 for "velero.io/csi-pvc-backupper"' in e for e in r.errors)
 
@@ -233,7 +234,7 @@ def test_step_timeout_and_message():
     ops.append(operation_id="op2", phase="InProgress", created="2024-05-01T10:00:00Z")
     out = ops.step(1, vs.Progress(completed=True, n_completed=5, n_total=5), now="2024-05-01T10:00:02Z")
     assert vs.OpStepFlag.COMPLETED_NOW in out.flags and out.message is None
-    # a zero timeout: expires at once for Velero, means "none" when hardened (SPEC §6.3)
+    # a zero timeout: expires at once for Velero, means "none" when hardened (doc/velero-behaviour.md §6.3)
     ops.append(operation_id="op3", phase="InProgress", created="2024-05-01T10:00:00Z")
     ops.append(operation_id="op4", phase="InProgress", created="2024-05-01T10:00:00Z")
     assert vs.OpStepFlag.CANCEL in ops.step(2, vs.Progress(), now="2024-05-01T10:00:01Z", timeout=0,

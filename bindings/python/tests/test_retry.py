@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Retry: Backoff (Step and iterator), retry() with a fake clock, conformance
 vectors (the copy vendored under tests/data/conformance), transitions."""
 
@@ -216,7 +217,7 @@ def test_retry_leaks_nothing_under_failed_allocations():
 
 
 def test_retry_transition():
-    # SPEC §4.3: InProgress -> Finalizing is retried; the queue's moves are not.
+    # doc/velero-behaviour.md §4.3: InProgress -> Finalizing is retried; the queue's moves are not.
     assert vs.retry_transition("backup", "InProgress", "Finalizing", policy="velero") is True
     assert vs.retry_transition("backup", "New", "Queued", policy="velero") is False
     # §6.15: the startup InProgress -> Failed is sent once by Velero, retried when hardened

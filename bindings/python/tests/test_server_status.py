@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Server status: classify, tracker, controller step with Python callables."""
 
 import glob
@@ -53,7 +54,7 @@ def test_examples_match_cli_text_and_dicts(srcdir, cli):
 
 
 def test_total_rule():
-    # DESIGN §3, top to bottom.
+    # doc/design.md §3, top to bottom.
     assert vs.server_status([]).status == "Waiting"
     assert vs.server_status([]).reasons == (vs.ServerReason.NO_BSL,)
     assert vs.server_status([bsl("a", ""), bsl("b", "Unavailable")]).status == vs.ServerStatus.WAITING
@@ -72,7 +73,7 @@ def test_default_location_decides():
     v = vs.server_status(bsls, default_location="b")
     assert v.default == "b"
     assert "default_not_available" in [str(r) for r in v.reasons]
-    assert vs.server_status(bsls, default_location="").default == "a"  # "" = not given (SPEC §1.5 D1)
+    assert vs.server_status(bsls, default_location="").default == "a"  # "" = not given (doc/velero-behaviour.md §1.5 D1)
 
 
 def test_staleness():

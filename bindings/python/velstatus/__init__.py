@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: Apache-2.0
 """velstatus: Python binding of libvelstatus (cffi, out-of-line API mode).
 
 Velero's status decisions (server status, item operations, progress, retry,
 phases) from the C library, with Pythonic types: enums generated from the C
 enums, exceptions chosen by status code, Python callables as callbacks.
 
-Thread safety (STYLE §2.7, §2.15): the library has no global state. Each
+Thread safety (doc/conventions.md §4, §7): the library has no global state. Each
 Context serialises its own calls with a lock (cffi releases the GIL around C
 calls), so Contexts and the objects made from them may be shared between
 threads. Module-level functions that need a context make a fresh one per call.

@@ -1,6 +1,7 @@
+# SPDX-License-Identifier: Apache-2.0
 """Context (one velstatus_ctx, guarded by a lock) and the callback plumbing.
 
-STYLE §2.15: cffi releases the GIL around every C call, so two Python threads
+doc/conventions.md §7: cffi releases the GIL around every C call, so two Python threads
 could otherwise be inside the library on the same ctx at once, which §2.7
 forbids. Every C call that takes a ctx, or an object made from it, runs with
 the Context's ``threading.Lock`` held.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Version, time and duration text, policy presets, phase decisions."""
 
 import collections
@@ -24,7 +25,7 @@ __all__ = ["version", "version_info", "parse_time", "format_time", "format_time_
 # -- version -----------------------------------------------------------------
 
 def version() -> str:
-    """The library's version string, e.g. ``"0.1.0"`` (velstatus_version_string)."""
+    """The library's version string, e.g. ``"1.0.0"`` (velstatus_version_string)."""
     return ffi.string(lib.velstatus_version_string()).decode("ascii")
 
 
@@ -150,7 +151,7 @@ def _knobs():
 
 class Policy:
     """A ``velstatus_policy``: the knobs where Velero's quirks and the hardened
-    behaviour differ (DESIGN §2). Start from a preset and change knobs by
+    behaviour differ (doc/design.md §2). Start from a preset and change knobs by
     attribute or keyword::
 
         p = Policy.velero()
@@ -259,7 +260,7 @@ def _phase(value, kind):
 
 
 def phase_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike) -> Transition:
-    """Whether Velero ever moves a ``kind`` CR from one phase to another (SPEC §5.2-5.3).
+    """Whether Velero ever moves a ``kind`` CR from one phase to another (doc/velero-behaviour.md §5.2-5.3).
 
     Phases may be Phase members or wire strings (``""`` is New). Returns a
     Transition(legal, controller). Raises InvalidArgument for a phase the
@@ -277,7 +278,7 @@ def phase_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike)
 
 def phase_after_run(kind: KindLike, fatal: bool = False, errors_logged: int = 0,
                     in_progress: bool = False) -> Phase:
-    """The phase after the main backup or restore run (SPEC §2.7)."""
+    """The phase after the main backup or restore run (doc/velero-behaviour.md §2.7)."""
     kind = Kind.coerce(kind)
     return Phase.from_c(lib.velstatus_phase_after_run(kind.c, 1 if fatal else 0, int(errors_logged),
                                                       1 if in_progress else 0))

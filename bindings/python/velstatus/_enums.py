@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python enums of the C enums, written out so that IDEs and type checkers see
 their members, and checked at import against the header the module was
 compiled against (the ``c_enum`` decorator): a drift is an ImportError.

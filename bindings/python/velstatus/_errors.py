@@ -1,4 +1,5 @@
-"""Exceptions chosen by status code (pygit2's check_error, STYLE §2.15)."""
+# SPDX-License-Identifier: Apache-2.0
+"""Exceptions chosen by status code (pygit2's check_error, doc/conventions.md §7)."""
 
 from typing import Any, Optional
 
@@ -105,7 +106,7 @@ class StateError(VelstatusError):
     """VELSTATUS_E_STATE: the call is not allowed in the object's current state.
 
     Also raised by the binding itself when a closed object is used, or when a
-    callback re-enters the context that is running it (STYLE §2.5).
+    callback re-enters the context that is running it (doc/conventions.md §2).
     """
     code = lib.VELSTATUS_E_STATE
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The compiled cffi module, and the version check done once at import."""
 
 try:
@@ -7,7 +8,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "velstatus: the compiled module velstatus._velstatus_cffi is not importable; build it with "
         "make, or pip install bindings/python") from exc
 
-# STYLE §2.9: the header the module was compiled against and the archive it
+# doc/conventions.md §6: the header the module was compiled against and the archive it
 # linked must agree on the major version.
 _runtime = int(lib.velstatus_version_number())
 if (_runtime >> 16) != lib.VELSTATUS_VERSION_MAJOR:  # pragma: no cover

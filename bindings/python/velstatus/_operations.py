@@ -1,4 +1,5 @@
-"""Item operations (operations.h, DESIGN §4): the itemoperations list, the
+# SPDX-License-Identifier: Apache-2.0
+"""Item operations (operations.h, doc/design.md §4): the itemoperations list, the
 per-operation step and the reconcile pass with Python plugin callbacks.
 
 ``OpList`` holds one ``<name>-itemoperations.json`` (decoded, built or
@@ -182,12 +183,12 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
 
     @classmethod
     def error(cls, text: str) -> "Progress":
-        """Progress() returned an error with this text (SPEC §2.4 step 2)."""
+        """Progress() returned an error with this text (doc/velero-behaviour.md §2.4 step 2)."""
         return cls(err=text, report=OpReport.PROGRESS_ERROR)
 
     @classmethod
     def lookup_error(cls, text: str) -> "Progress":
-        """The plugin could not be obtained (SPEC §2.4 step 1)."""
+        """The plugin could not be obtained (doc/velero-behaviour.md §2.4 step 1)."""
         return cls(err=text, report=OpReport.LOOKUP_ERROR)
 
     def _c(self):

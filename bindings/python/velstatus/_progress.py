@@ -1,4 +1,5 @@
-"""Progress aggregation and Velero's describe text (progress.h, DESIGN §5)."""
+# SPDX-License-Identifier: Apache-2.0
+"""Progress aggregation and Velero's describe text (progress.h, doc/design.md §5)."""
 
 import collections
 import enum
@@ -92,7 +93,7 @@ def progress_report(ops: OpList, now: TimeLike) -> ProgressReport:
 
 def describe_operations(ops: OpList, details: bool = False) -> str:
     """The operations section of ``velero backup describe`` (or restore),
-    byte-exact (SPEC-velero §3.2, §3.3; times print in UTC)."""
+    byte-exact (doc/velero-behaviour.md §3.2, §3.3; times print in UTC)."""
     if not isinstance(ops, OpList):
         raise TypeError("describe_operations() takes an OpList")
     with ops._held() as p:

@@ -1,4 +1,5 @@
-"""Retry (retry.h, DESIGN §6): wait.Backoff, retry.OnError, the hardened
+# SPDX-License-Identifier: Apache-2.0
+"""Retry (retry.h, doc/design.md §6): wait.Backoff, retry.OnError, the hardened
 driver, and which phase transitions get a retried status patch.
 
 ``Backoff`` is the C value type; iterating it yields the sleeps (ns) that
@@ -402,7 +403,7 @@ def retry(fn: Callable[[], Any], backoff: Optional[Backoff] = None, **kwargs: An
 
 def retry_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike, at_startup: bool = False,
                      policy: PolicyLike = None) -> bool:
-    """Whether the status patch moving a CR from one phase to another is retried (SPEC §4.3)."""
+    """Whether the status patch moving a CR from one phase to another is retried (doc/velero-behaviour.md §4.3)."""
     kind = Kind.coerce(kind)
     frm, to = Phase.parse(from_phase, kind), Phase.parse(to_phase, kind)
     out = ffi.new("int *")

@@ -1,4 +1,5 @@
-"""Server status from the BackupStorageLocations (server_status.h, DESIGN §3).
+# SPDX-License-Identifier: Apache-2.0
+"""Server status from the BackupStorageLocations (server_status.h, doc/design.md §3).
 
 ``server_status()`` classifies a whole set of BSLs; ``ServerTracker`` keeps
 one current as BSLs are upserted and deleted; ``server_status_step()`` runs
@@ -80,7 +81,7 @@ def _access(value):
     if isinstance(value, BslAccess):
         return value
     if value in (None, ""):
-        return BslAccess.READ_WRITE  # SPEC §1.1: empty is ReadWrite
+        return BslAccess.READ_WRITE  # doc/velero-behaviour.md §1.1: empty is ReadWrite
     for a in BslAccess:
         if value == str(a):
             return a
@@ -305,7 +306,7 @@ def _decode(ctx, data, use):
 def server_status(bsls: BslsLike, default_location: Optional[str] = None, now: Optional[TimeLike] = None,
                   stale_after: Optional[DurationLike] = None, three_state: bool = False,
                   ctx: Optional[Context] = None) -> "ServerVerdict":
-    """Classifies a set of BackupStorageLocations: the total rule of DESIGN §3.
+    """Classifies a set of BackupStorageLocations: the total rule of doc/design.md §3.
 
     ``bsls`` is ``kubectl get backupstoragelocations -o json`` text (str or
     bytes: a List, an array or one BSL), the same as parsed dicts (a list of
@@ -349,7 +350,7 @@ def server_status(bsls: BslsLike, default_location: Optional[str] = None, now: O
 
 
 class ServerTracker(_Closeable):
-    """BSLs kept current one event at a time ("continuously updated", DESIGN §3).
+    """BSLs kept current one event at a time ("continuously updated", doc/design.md §3).
 
     ``upsert(bsl)`` and ``delete(name)`` cost O(1) and return True when the
     status or the reasons changed, so a controller publishes only on change.

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The one growable array: every site that appends to a heap array (records,
+ * errors, canceled operations, sleeps, BSLs, table cells, bytes of a buffer)
+ * reserves room through velstatus__array_reserve, which doubles the capacity
+ * and checks every multiplication for overflow (as libgit2's git_array and
+ * its GIT_ERROR_CHECK_ALLOC_MULTIPLY). The array itself stays a plain typed
+ * pointer with a count and a capacity in the owner's struct. Not installed. */
+#ifndef VELSTATUS_UTIL_ARRAY_H
+#define VELSTATUS_UTIL_ARRAY_H
+
+#include "velstatus_private.h"
+
+/* Out of line: the reallocation. */
+void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t need, size_t elem,
+                            size_t initial);
+
+/* Returns `items` (elem bytes each, *cap allocated) with room for at least
+ * `need` elements: unchanged when it has that room already, else moved by
+ * the allocator to a capacity that doubles from *cap (from `initial` when
+ * *cap is 0) until it holds `need`, falling back to exactly `need` where
+ * doubling would overflow. Returns NULL, leaving items and *cap as they were
+ * (the caller still owns items), when need * elem overflows size_t or the
+ * allocator fails. The caller stores the result back:
+ *     p = velstatus__array_reserve(ctx, s->v, &s->cap, s->n + 1, sizeof *p, 8);
+ *     if (p == NULL) return nomem;
+ *     s->v = p; */
+static inline void *velstatus__array_reserve(velstatus_ctx *ctx, void *items, size_t *cap, size_t need,
+                                             size_t elem, size_t initial)
+{
+    if (need <= *cap && items != NULL)
+        return items;
+    return velstatus__array_grow(ctx, items, cap, need, elem, initial);
+}
+
+#endif /* VELSTATUS_UTIL_ARRAY_H */

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Every tracked source file carries `SPDX-License-Identifier: Apache-2.0` in
+# its first three lines (after a shebang). Data and prose are exempt: test
+# vectors and golden files (tests/data/, *.json, *.txt), Markdown pages, LICENSE
+# and NEWS, go.sum, empty markers (py.typed) and debian/ (Debian's own formats;
+# debian/copyright states the license there). Lists the files with
+# `git ls-files`; in an unpacked tarball (make distcheck), which is not a
+# checkout, it finds the source files by their names instead.
+set -u
+src=${VS_SRCDIR:-.}
+tag='SPDX-License-Identifier: Apache-2.0'
+missing=0; checked=0
+list=$(mktemp); trap 'rm -f "$list"' EXIT
+if command -v git >/dev/null 2>&1 && git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$src" ls-files > "$list"
+else
+    (cd "$src" && find lib include tools tests bindings examples doc fuzz bench scripts mk pkgconfig .ci \
+        -type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.py' -o -name '*.go' -o -name '*.mk' \
+        -o -name '*.in' -o -name '*.cdef' -o -name '*.[13]' -o -name 'Makefile' -o -name 'run' \) 2>/dev/null |
+        sed 's|^\./||'; ls Makefile.am configure.ac autogen.sh) > "$list"
+fi
+while IFS= read -r f; do
+    case $f in
+        tests/data/*|debian/*|*.json|*.txt|*.md|*.gz|LICENSE|NEWS|go.sum|*/go.sum|*/py.typed) continue ;;
+    esac
+    p=$src/$f
+    [ -f "$p" ] && [ -s "$p" ] || continue
+    checked=$((checked + 1))
+    if ! head -n 3 "$p" | grep -qF "$tag"; then
+        echo "missing SPDX line: $f"; missing=$((missing + 1))
+    fi
+done < "$list"
+echo "$checked source files checked, $missing without an SPDX line"
+[ "$checked" -gt 0 ] || { echo "FAIL: no file checked"; exit 1; }
+[ "$missing" -eq 0 ]
