@@ -279,7 +279,7 @@ static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_
     if (memchr(*name, '\0', *name_len))
         return schema_error(d, at.vs, "contains a NUL character");
     if (set && velstatus__ss_set_has(set, *name, *name_len))
-        return schema_error(d, at.vs, "duplicate name \"%.64s\"", *name);
+        return schema_error(d, at.vs, "duplicate name \"%.*s\"", (int)(*name_len > 64 ? 64 : *name_len), *name);
     d->path.n -= 2;
     return VELSTATUS_OK;
 }
@@ -303,7 +303,8 @@ static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_defa
     } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
         push_key(d, "spec");
         push_key(d, "accessMode");
-        return schema_error(d, f->f[F_MODE].vs, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.64s\"", mode);
+        return schema_error(d, f->f[F_MODE].vs, "expected \"ReadOnly\" or \"ReadWrite\", got \"%.*s\"",
+                            (int)(mode_len > 64 ? 64 : mode_len), mode);
     }
     return VELSTATUS_OK;
 }
@@ -322,7 +323,8 @@ static velstatus_status decode_record(vs_dec *d, const velstatus_bsl_set *set, v
     TRY(get_string(d, f.f[F_KIND], NULL, "kind", VS_BUF_TOKEN, &kind, &kind_len));
     if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
         push_key(d, "kind");
-        return schema_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.64s\"", kind);
+        return schema_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.*s\"",
+                            (int)(kind_len > 64 ? 64 : kind_len), kind);
     }
     velstatus_bsl_record_init(r, sizeof(*r));
     TRY(decode_name(d, set, item, &f, &r->name, &r->name_len));
@@ -377,6 +379,7 @@ static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
     size_t ks, ke, vs, ve;
     vs_span kind = absent;
     int present = 0;
+    size_t items_at = root.vs; /* where the items value is, null included */
     const char *ks_text;
     size_t kind_len;
     *items = absent;
@@ -391,8 +394,10 @@ static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
         int k;
         TRY(key_index(d, ks, ke, list_keys, 2, &k));
-        if (k == 1)
+        if (k == 1) {
             present = 1;
+            items_at = vs;
+        }
         if (k >= 0 && d->text[vs] != 'n') {
             vs_span v = {vs, ve};
             if (k == 0)
@@ -406,11 +411,12 @@ static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
     TRY(get_string(d, kind, NULL, "kind", 1, &ks_text, &kind_len));
     if (ks_text && !str_is(ks_text, kind_len, "List") && !str_is(ks_text, kind_len, "BackupStorageLocationList")) {
         push_key(d, "kind");
-        return schema_error(d, kind.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.64s\"", ks_text);
+        return schema_error(d, kind.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.*s\"",
+                            (int)(kind_len > 64 ? 64 : kind_len), ks_text);
     }
     push_key(d, "items");
     if (items->vs == SIZE_MAX) /* items: null */
-        return schema_error(d, root.vs, "expected an array, got null");
+        return schema_error(d, items_at, "expected an array, got null");
     if (first(d, *items) != '[')
         return schema_error(d, items->vs, "expected an array, got %s", type_name(first(d, *items)));
     return VELSTATUS_OK;

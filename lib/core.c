@@ -253,6 +253,33 @@ void velstatus__buf_init(velstatus__buf *b, velstatus_ctx *ctx)
     b->ctx = ctx;
 }
 
+void velstatus__buf_set_sink(velstatus__buf *b, int (*sink)(void *, const char *, size_t), void *userdata)
+{
+    b->sink = sink;
+    b->sink_userdata = userdata;
+}
+
+static int buf_emit(velstatus__buf *b, const char *s, size_t len)
+{
+    int rc = len ? b->sink(b->sink_userdata, s, len) : 0;
+    if (rc < 0) { /* doc/conventions.md §2: negative is failure */
+        b->sink_rc = rc;
+        b->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+int velstatus__buf_drain(velstatus__buf *b)
+{
+    if (b->failed || !buf_emit(b, b->p, b->len))
+        return 0;
+    b->len = 0;
+    if (b->p)
+        b->p[0] = '\0';
+    return 1;
+}
+
 static int buf_reserve(velstatus__buf *b, size_t extra)
 {
     char *p;
@@ -262,6 +289,9 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
         b->failed = 1;
         return 0;
     }
+    if (b->sink && b->len + extra + 1 > b->cap && b->len + extra >= VELSTATUS__BUF_CHUNK &&
+        !velstatus__buf_drain(b))
+        return 0; /* with a sink: hand over what is buffered rather than grow past a chunk */
     p = velstatus__array_reserve(b->ctx, b->p, &b->cap, b->len + extra + 1, 1, 64);
     if (!p) {
         b->failed = 1;
@@ -273,6 +303,11 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
 
 void velstatus__buf_append(velstatus__buf *b, const char *s, size_t len)
 {
+    if (b->sink && len >= VELSTATUS__BUF_CHUNK) { /* a long run: straight to the sink, not copied */
+        if (velstatus__buf_drain(b))
+            buf_emit(b, s, len);
+        return;
+    }
     if (!buf_reserve(b, len))
         return;
     if (len)

@@ -126,8 +126,4 @@ velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ct
 /* Sorts by ID; E_PARSE naming a duplicate ID. */
 velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_error *err);
 
-/* ---- lib/ops_json.c ---- */
-/* JSON names of the spec fields for a kind (backupName etc.). */
-const char *velstatus__op_spec_key(velstatus_kind kind, int field);
-
 #endif /* VELSTATUS_OPERATIONS_PRIVATE_H */

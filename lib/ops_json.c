@@ -106,13 +106,6 @@ static const char *const status_paths[10] = {".status.phase",          ".status.
                                              ".status.created",        ".status.started",
                                              ".status.updated",        ".status.velstatusProgressErrorSince"};
 
-const char *velstatus__op_spec_key(velstatus_kind kind, int field)
-{
-    if (field < 0 || field > 2)
-        return NULL;
-    return kind == VELSTATUS_KIND_RESTORE ? restore_keys[field] : backup_keys[field];
-}
-
 typedef struct dec {
     velstatus_oplist *l;
     velstatus_error *err;
@@ -765,21 +758,21 @@ static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_o
     velstatus__buf_putc(b, '}');
 }
 
-/* Shared with the CLI's JSON output through the public function below. */
+/* Shared with the CLI's JSON output through the public functions below. */
 static void put_list(velstatus__buf *b, const velstatus_oplist *list)
 {
     size_t i;
     if (list->is_null && list->n == 0) {
-        velstatus__buf_puts(b, "null");
+        velstatus__buf_puts(b, "null\n");
         return;
     }
     velstatus__buf_putc(b, '[');
-    for (i = 0; i < list->n; i++) {
+    for (i = 0; i < list->n && !b->failed; i++) {
         if (i > 0)
             velstatus__buf_putc(b, ',');
         put_record(b, list->kind, &list->ops[i]);
     }
-    velstatus__buf_putc(b, ']');
+    velstatus__buf_puts(b, "]\n");
 }
 
 velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const velstatus_oplist *list,
@@ -790,8 +783,23 @@ velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const vel
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "list");
     velstatus__buf_init(&b, list->ctx);
     put_list(&b, list);
-    velstatus__buf_putc(&b, '\n');
     return velstatus__buf_finish(&b, out, out_len, err);
+}
+
+velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velstatus_write_fn write, void *userdata,
+                                             velstatus_error *err)
+{
+    velstatus__buf b;
+    velstatus_status st = VELSTATUS_OK;
+    if (list == NULL || write == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", list == NULL ? "list" : "write");
+    velstatus__buf_init(&b, list->ctx);
+    velstatus__buf_set_sink(&b, write, userdata);
+    put_list(&b, list);
+    if (!velstatus__buf_drain(&b))
+        st = b.sink_rc != 0 ? velstatus__error_host(err, b.sink_rc, "write") : velstatus__error_nomem(err);
+    velstatus__buf_reset(&b);
+    return st;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -367,15 +367,41 @@ static int count_phase(velstatus_progress *r, const velstatus__prog_op *op)
     return 1;
 }
 
+/* Where the build reads its records: an array (velstatus__progress_build,
+ * the tests), or an oplist read one record at a time into a local, so that
+ * velstatus_progress_new() copies nothing per record. */
+typedef struct prog_src {
+    const velstatus__prog_op *ops;
+    const velstatus_oplist *list;
+} prog_src;
+
+static const velstatus__prog_op *src_at(const prog_src *src, size_t i, velstatus__prog_op *tmp)
+{
+    const velstatus_op *op;
+    if (src->ops)
+        return &src->ops[i];
+    op = velstatus_oplist_at(src->list, i);
+    tmp->phase = velstatus_op_phase_value(op);
+    tmp->n_completed = velstatus_op_n_completed(op);
+    tmp->n_total = velstatus_op_n_total(op);
+    tmp->units = velstatus_op_operation_units(op, &tmp->units_len);
+    if (!tmp->units)
+        tmp->units_len = 0;
+    tmp->has_started = velstatus_op_started(op, &tmp->started);
+    tmp->has_updated = velstatus_op_updated(op, &tmp->updated);
+    return tmp;
+}
+
 /* One pass in list order: phase counts, then each quantified record into
  * its unit's accumulator (the previous record's unit is tried first).
  * 0, or -1 when out of memory. */
-static int accumulate(velstatus_progress *r, prog_groups *t, const velstatus__prog_op *ops, size_t n, int64_t now_ns)
+static int accumulate(velstatus_progress *r, prog_groups *t, const prog_src *src, size_t n, int64_t now_ns)
 {
     prog_acc *last = NULL;
+    velstatus__prog_op tmp;
     size_t i;
     for (i = 0; i < n; i++) {
-        const velstatus__prog_op *op = &ops[i];
+        const velstatus__prog_op *op = src_at(src, i, &tmp);
         if (!count_phase(r, op))
             continue;
         if (!is_quantified(op)) {
@@ -424,9 +450,8 @@ static int finish_groups(velstatus_progress *r, const prog_groups *t)
     return i == t->n ? 0 : -1;
 }
 
-velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
-                                           const velstatus__prog_op *ops, size_t n, int64_t now_ns,
-                                           velstatus_error *err)
+static velstatus_status build(velstatus_progress **out, velstatus_ctx *ctx, const prog_src *src, size_t n,
+                              int64_t now_ns, velstatus_error *err)
 {
     velstatus_progress *r;
     prog_groups t;
@@ -438,7 +463,7 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
         return velstatus__error_nomem(err);
     r->ctx = ctx;
     r->counts[VELSTATUS_PROGRESS_ATTEMPTED] = n;
-    rc = accumulate(r, &t, ops, n, now_ns);
+    rc = accumulate(r, &t, src, n, now_ns);
     if (rc == 0)
         rc = finish_groups(r, &t);
     velstatus__free(ctx, t.slots);
@@ -451,36 +476,22 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
     return VELSTATUS_OK;
 }
 
+velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
+                                           const velstatus__prog_op *ops, size_t n, int64_t now_ns,
+                                           velstatus_error *err)
+{
+    prog_src src = {ops, NULL};
+    return build(out, ctx, &src, n, now_ns, err);
+}
+
 velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx *ctx, const velstatus_oplist *ops,
                                         int64_t now_ns, velstatus_error *err)
 {
-    velstatus__prog_op *recs = NULL;
-    velstatus_status st;
-    size_t i, n;
+    prog_src src = {NULL, ops};
     if (!out || !ctx || !ops)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_progress_new: %s is NULL",
                                     !out ? "out" : !ctx ? "ctx" : "ops");
-    n = velstatus_oplist_count(ops);
-    if (n) {
-        recs = velstatus__calloc(ctx, n, sizeof(*recs));
-        if (!recs)
-            return velstatus__error_nomem(err);
-    }
-    for (i = 0; i < n; i++) {
-        const velstatus_op *op = velstatus_oplist_at(ops, i);
-        velstatus__prog_op *rec = &recs[i];
-        rec->phase = velstatus_op_phase_value(op);
-        rec->n_completed = velstatus_op_n_completed(op);
-        rec->n_total = velstatus_op_n_total(op);
-        rec->units = velstatus_op_operation_units(op, &rec->units_len);
-        if (!rec->units)
-            rec->units_len = 0;
-        rec->has_started = velstatus_op_started(op, &rec->started);
-        rec->has_updated = velstatus_op_updated(op, &rec->updated);
-    }
-    st = velstatus__progress_build(out, ctx, recs, n, now_ns, err);
-    velstatus__free(ctx, recs);
-    return st;
+    return build(out, ctx, &src, velstatus_oplist_count(ops), now_ns, err);
 }
 
 /* ---- getters ---- */

@@ -77,12 +77,20 @@ void velstatus__sized_init(void *p, size_t struct_size, const void *defaults, si
 
 /* ---- growable byte buffer ----
  * Appends never fail loudly: on allocation failure `failed` is set and all
- * later appends are no-ops; check it once at the end (velstatus__buf_finish). */
+ * later appends are no-ops; check it once at the end (velstatus__buf_finish).
+ * With a sink (velstatus__buf_set_sink) the buffer does not grow past
+ * VELSTATUS__BUF_CHUNK: it hands its contents to the sink instead, and an
+ * append of at least that many bytes goes to the sink directly; a sink's
+ * negative return is kept in sink_rc and sets `failed`. */
+enum { VELSTATUS__BUF_CHUNK = 65536 };
 typedef struct velstatus__buf {
     velstatus_ctx *ctx;
     char *p;
     size_t len, cap;
     int failed;
+    int (*sink)(void *userdata, const char *data, size_t len);
+    void *sink_userdata;
+    int sink_rc;
 } velstatus__buf;
 
 void velstatus__buf_init(velstatus__buf *b, velstatus_ctx *ctx);
@@ -91,6 +99,10 @@ void velstatus__buf_puts(velstatus__buf *b, const char *s);
 void velstatus__buf_putc(velstatus__buf *b, char c);
 void velstatus__buf_printf(velstatus__buf *b, const char *fmt, ...) VS__PRINTF(2, 3);
 void velstatus__buf_reset(velstatus__buf *b); /* frees */
+void velstatus__buf_set_sink(velstatus__buf *b, int (*sink)(void *, const char *, size_t), void *userdata);
+/* Hands what is buffered to the sink; 0 when the buffer has failed (an
+ * allocation, or the sink now or before). */
+int velstatus__buf_drain(velstatus__buf *b);
 /* Hands the NUL-terminated contents to the caller (*out, *out_len) or
  * returns E_NOMEM (and frees) if any append failed. */
 velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *out_len, velstatus_error *err);

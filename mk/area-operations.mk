@@ -17,3 +17,15 @@ tests_check_operations_machine_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_operations_machine_LDADD = $(VS_TEST_LDADD)
 VS_SH_TESTS += tests/cli-operations.sh
 EXTRA_DIST += examples/operations
+# Edges: Go's %q in lookup errors, newer report structs, bad arguments, OOM.
+VS_CHECK_PROGS += tests/check_operations_edges
+tests_check_operations_edges_SOURCES = tests/check_operations_edges.c $(VS_TEST_COMMON)
+tests_check_operations_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_operations_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_operations_edges_LDADD = $(VS_TEST_LDADD)
+# Edges of the itemoperations/reports decoders and the encoder.
+VS_CHECK_PROGS += tests/check_ops_json_edges
+tests_check_ops_json_edges_SOURCES = tests/check_ops_json_edges.c $(VS_TEST_COMMON)
+tests_check_ops_json_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_ops_json_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_ops_json_edges_LDADD = $(VS_TEST_LDADD)

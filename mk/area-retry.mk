@@ -15,3 +15,10 @@ tests_check_retry_vectors_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_retry_vectors_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/cli-retry.sh
+
+# Edges: the hardened deadline's clock, failing callbacks, argument checks.
+VS_CHECK_PROGS += tests/check_retry_edges
+tests_check_retry_edges_SOURCES = tests/check_retry_edges.c $(VS_TEST_COMMON)
+tests_check_retry_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_retry_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_retry_edges_LDADD = $(VS_TEST_LDADD)

@@ -5,7 +5,7 @@
 # per run (input, size, command, exit status and first line of the message,
 # wall time, peak RSS). The small inputs are also asserted in `make check`
 # (tests/check_json_decode.c); the big ones (up to 680 MB of input and about
-# 10 GB of RAM for `operations check`) only run here.
+# 3 GB of RAM) only run here.
 #
 #   scripts/hostile-inputs.sh [BUILD_DIR] [small|all]
 #

@@ -3,7 +3,9 @@
 # The README's second command: the whole test suite, three builds.
 #   (a) --enable-werror: make check, then make distcheck (read-only srcdir);
 #   (b) --enable-sanitizers (ASan + UBSan): make check of the C tests;
-#   (c) --enable-valgrind: make check-valgrind (memcheck) of the C tests.
+#   (c) --enable-valgrind --enable-coverage: make check-valgrind (memcheck) of
+#       the C tests, then make coverage-report: gcovr's lib/ line and branch
+#       coverage from those same runs, failing under 98% lines or 95% branches.
 # Ends with one line "N passed, N failed"; a skipped test counts as failed.
 set -u
 cd "$(dirname "$0")/.."
@@ -66,12 +68,16 @@ else
 fi
 cd "$top"
 
-log "(c) --enable-valgrind: make check-valgrind"
+log "(c) --enable-valgrind --enable-coverage: make check-valgrind, then the coverage gate"
 rm -rf _ci_valgrind && mkdir _ci_valgrind && cd _ci_valgrind
-if step configure-valgrind ../configure --enable-valgrind --disable-docs PYTHON="$python" >configure.out 2>&1 \
+if step configure-valgrind ../configure --enable-valgrind --enable-coverage --disable-docs PYTHON="$python" \
+     >configure.out 2>&1 \
    && step build-valgrind make -j"$jobs" >make.out 2>&1; then
     make -j"$jobs" check-valgrind TESTS='$(VS_CHECK_PROGS)' >check.out 2>&1
     count test-suite-memcheck.log
+    log "(c) make coverage-report (lib/: lines >= 98%, branches >= 95%)"
+    step coverage make coverage-report >coverage.out 2>&1
+    cat coverage.out
 else
     tail -n 40 configure.out make.out 2>/dev/null
 fi

@@ -664,6 +664,220 @@ START_TEST(reports_fail_cleanly_without_memory)
 }
 END_TEST
 
+/* ---- velstatus_oplist_write_json: the text in chunks ---- */
+
+/* What a sink received: the bytes, the chunk count and sizes, and when to fail. */
+typedef struct sink_log {
+    char *p;
+    size_t len, cap;
+    size_t calls, max_chunk;
+    size_t fail_on; /* 1-based call that returns fail_rc; 0 never */
+    int fail_rc;
+    size_t big;     /* chunks over 64 KiB */
+    int failed;     /* it returned a negative value */
+} sink_log;
+
+static int log_sink(void *userdata, const char *data, size_t len)
+{
+    sink_log *s = userdata;
+    ck_assert_uint_gt(len, 0);
+    ck_assert_msg(!s->failed, "called after failing");
+    s->calls++;
+    if (s->len + len > s->cap) {
+        s->cap = (s->len + len) * 2;
+        s->p = realloc(s->p, s->cap);
+        ck_assert_ptr_nonnull(s->p);
+    }
+    memcpy(s->p + s->len, data, len);
+    s->len += len;
+    if (len > s->max_chunk)
+        s->max_chunk = len;
+    s->big += len > 65536;
+    if (s->fail_on != 0 && s->calls == s->fail_on) {
+        s->failed = s->fail_rc < 0;
+        return s->fail_rc;
+    }
+    return 0;
+}
+
+/* n records of varying size (0 to about 1.5 KiB of description, kept
+ * unknown keys with characters Go escapes), so the 64 KiB chunk boundary
+ * falls after many different records. */
+static char *varied_list_json(size_t n)
+{
+    size_t cap = 64 + n * 1800, len = 0;
+    char *p = malloc(cap);
+    ck_assert_ptr_nonnull(p);
+    len += (size_t)snprintf(p + len, cap - len, "[");
+    for (size_t i = 0; i < n; i++) {
+        size_t d = (i * 733) % 1500;
+        len += (size_t)snprintf(p + len, cap - len, "%s{\"spec\":{\"backupName\":\"b\",\"operationID\":\"op-%zu\"},"
+                                "\"status\":{\"phase\":\"InProgress\",\"description\":\"", i ? "," : "", i);
+        memset(p + len, 'a' + (int)(i % 26), d);
+        len += d;
+        len += (size_t)snprintf(p + len, cap - len, "\"},\"x%zu\":\"<&>\"}", i % 7);
+    }
+    snprintf(p + len, cap - len, "]");
+    return p;
+}
+
+/* The chunks are the one-shot text, each at most 64 KiB (the lists here
+ * have no string run that long); returns the chunk count. */
+static size_t assert_chunks_equal_one_shot(const velstatus_oplist *l, velstatus_ctx *ctx)
+{
+    char *whole = NULL;
+    size_t whole_len = 0;
+    sink_log s = {0};
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l, NULL), VELSTATUS_OK);
+    err.code = VELSTATUS_E_RANGE; /* success leaves err alone */
+    ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_OK);
+    ck_assert_int_eq(err.code, VELSTATUS_E_RANGE);
+    ck_assert_uint_eq(s.len, whole_len);
+    ck_assert_msg(memcmp(s.p, whole, whole_len) == 0, "chunks differ from the one-shot text");
+    ck_assert_uint_le(s.max_chunk, 65536);
+    ck_assert_uint_ge(s.calls, (whole_len + 65535) / 65536);
+    velstatus_free(ctx, whole);
+    free(s.p);
+    return s.calls;
+}
+
+START_TEST(write_json_chunks_are_the_one_shot_text)
+{
+    static const size_t sizes[] = {1, 2, 3, 40, 90, 91, 200, 333, 1000};
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l;
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "null");
+    assert_chunks_equal_one_shot(l, ctx);
+    velstatus_oplist_free(l);
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[]");
+    assert_chunks_equal_one_shot(l, ctx);
+    velstatus_oplist_free(l);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        char *json = varied_list_json(sizes[k]);
+        l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
+        ck_assert_uint_ge(assert_chunks_equal_one_shot(l, ctx), sizes[k] >= 200 ? 2 : 1);
+        velstatus_oplist_free(l);
+        free(json);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* One record bigger than a chunk: 300,000 bytes of description (one run,
+ * handed over uncopied) and an unknown key of 100,000 '<' (600,000 bytes
+ * written, in chunks of at most 64 KiB). */
+START_TEST(write_json_splits_inside_a_record)
+{
+    static const char head[] = "[{\"status\":{\"description\":\"";
+    size_t d = 300000, k = 100000, len = 0;
+    char *json = malloc(sizeof head + d + k + 64), *whole = NULL;
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l;
+    sink_log s = {0};
+    size_t whole_len;
+    ck_assert_ptr_nonnull(json);
+    memcpy(json, head, sizeof head - 1);
+    len = sizeof head - 1;
+    memset(json + len, 'd', d);
+    len += d;
+    memcpy(json + len, "\"},\"", 4);
+    len += 4;
+    memset(json + len, '<', k);
+    len += k;
+    memcpy(json + len, "\":1}]", 6);
+    json[len + 6] = '\0';
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(s.len, whole_len);
+    ck_assert_int_eq(memcmp(s.p, whole, whole_len), 0);
+    ck_assert_uint_eq(s.big, 1); /* the description's run */
+    ck_assert_uint_eq(s.max_chunk, d);
+    ck_assert_uint_ge(s.calls, 1 + 6 * k / 65536);
+    velstatus_free(ctx, whole);
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+    free(s.p);
+    free(json);
+}
+END_TEST
+
+START_TEST(write_json_stops_when_the_host_fails)
+{
+    velstatus_ctx *ctx = new_ctx();
+    char *json = varied_list_json(400), *whole = NULL;
+    size_t whole_len, chunks;
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
+    velstatus_error err;
+    sink_log all = {0};
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &all, NULL), VELSTATUS_OK);
+    chunks = all.calls;
+    ck_assert_uint_ge(chunks, 3);
+    for (size_t k = 1; k <= chunks; k++) {
+        sink_log s = {0};
+        s.fail_on = k;
+        s.fail_rc = -40 - (int)k;
+        ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_E_HOST);
+        ck_assert_int_eq(err.code, VELSTATUS_E_HOST);
+        ck_assert_int_eq(err.host_code, -40 - (int)k);
+        ck_assert_uint_eq(s.calls, k);
+        ck_assert_uint_eq(s.len < whole_len, k < chunks);
+        ck_assert_int_eq(memcmp(s.p, whole, s.len), 0); /* a prefix of the text */
+        free(s.p);
+    }
+    { /* a positive return is success (doc/conventions.md §2): the whole text follows */
+        sink_log s = {0};
+        s.fail_on = 1;
+        s.fail_rc = 1;
+        ck_assert_int_eq(velstatus_oplist_write_json(l, log_sink, &s, &err), VELSTATUS_OK);
+        ck_assert_uint_eq(s.calls, chunks);
+        ck_assert_uint_eq(s.len, whole_len);
+        free(s.p);
+    }
+    ck_assert_int_eq(velstatus_oplist_write_json(NULL, log_sink, &all, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_write_json(l, NULL, &all, &err), VELSTATUS_E_INVALID);
+    ck_assert_uint_eq(all.calls, chunks);
+    velstatus_free(ctx, whole);
+    velstatus_oplist_free(l);
+    free(all.p);
+    free(json);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(write_json_fails_cleanly_without_memory)
+{
+    velstatus_ctx *plain = new_ctx();
+    char *json = varied_list_json(150), *whole = NULL;
+    size_t whole_len;
+    velstatus_oplist *l0 = decode_ok(plain, VELSTATUS_KIND_BACKUP, json);
+    velstatus_status st;
+    ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l0, NULL), VELSTATUS_OK);
+    ck_assert_uint_gt(whole_len, 2 * 65536);
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *l = NULL;
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, strlen(json), NULL);
+        if (st == VELSTATUS_OK) {
+            sink_log s = {0};
+            velstatus_error err;
+            st = velstatus_oplist_write_json(l, log_sink, &s, &err);
+            if (st != VELSTATUS_OK)
+                ck_assert_int_eq(err.code, VELSTATUS_E_NOMEM);
+            ck_assert_uint_eq(s.len == whole_len, st == VELSTATUS_OK);
+            ck_assert_int_eq(memcmp(s.p != NULL ? s.p : "", whole, s.len), 0);
+            free(s.p);
+            velstatus_oplist_free(l);
+        }
+    } VS_FAILALLOC_END(fa, ctx, st);
+    velstatus_free(plain, whole);
+    velstatus_oplist_free(l0);
+    free(json);
+    velstatus_ctx_free(plain);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations");
@@ -686,6 +900,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reports_decode_and_get);
     tcase_add_test(tc, reports_errors);
     tcase_add_test(tc, reports_fail_cleanly_without_memory);
+    tcase_add_test(tc, write_json_chunks_are_the_one_shot_text);
+    tcase_add_test(tc, write_json_splits_inside_a_record);
+    tcase_add_test(tc, write_json_stops_when_the_host_fails);
+    tcase_add_test(tc, write_json_fails_cleanly_without_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -63,27 +63,6 @@ _Static_assert(VELSTATUS_BSL_READ_WRITE == 0 && VELSTATUS_BSL_READ_ONLY == 1, "a
 static const int64_t SEC = INT64_C(1000000000);
 static const int64_t T0 = INT64_C(1796043600) * INT64_C(1000000000); /* 2026-11-30T13:00:00Z */
 
-/* velstatus_server_tracker_upsert() of a record with these fields. */
-static velstatus_status upsert_fields(velstatus_server_tracker *t, int *changed, const char *name, size_t name_len,
-                                      const char *phase, size_t phase_len, int is_default, velstatus_bsl_access access,
-                                      int has_created, int64_t created_ns, int has_validated, int64_t validated_ns,
-                                      velstatus_error *err)
-{
-    velstatus_bsl_record r;
-    velstatus_bsl_record_init(&r, sizeof(r));
-    r.name = name;
-    r.name_len = name_len;
-    r.phase = phase;
-    r.phase_len = phase_len;
-    r.is_default = is_default;
-    r.access = access;
-    r.has_created = has_created;
-    r.created_ns = created_ns;
-    r.has_validated = has_validated;
-    r.validated_ns = validated_ns;
-    return velstatus_server_tracker_upsert(t, changed, &r, err);
-}
-
 /* A BSL in a test table; name NULL ends the table. */
 typedef struct tb {
     const char *name;
@@ -161,7 +140,7 @@ static velstatus_server_verdict *expect(velstatus_ctx *ctx, const tb *b, const v
 
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, o, NULL), VELSTATUS_OK);
     for (const tb *p = b; p->name; p++)
-        ck_assert_int_eq(upsert_fields(t, NULL, p->name, strlen(p->name), p->phase,
+        ck_assert_int_eq(vs_test_upsert(t, NULL, p->name, strlen(p->name), p->phase,
                                                          p->phase ? strlen(p->phase) : 0, p->def,
                                                          p->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
                                                          p->has_created, p->created, p->has_val, p->val, NULL),
@@ -745,23 +724,23 @@ START_TEST(tracker_events_and_changes)
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
-    ck_assert_int_eq(upsert_fields(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0,
                                                      0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1); /* no_bsl -> pending, default_not_available */
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE));
-    ck_assert_int_eq(upsert_fields(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
                                                      1, T0, 1, T0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
     /* the same again: nothing changed */
-    ck_assert_int_eq(upsert_fields(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
                                                      1, T0, 1, T0 + SEC, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 0);
-    ck_assert_int_eq(upsert_fields(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1,
                                                      T0 + SEC, 1, T0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1);
@@ -779,10 +758,10 @@ START_TEST(tracker_events_and_changes)
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
     /* bad input leaves the tracker alone */
-    ck_assert_int_eq(upsert_fields(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
                                                      &err),
                      VELSTATUS_E_INVALID);
-    ck_assert_int_eq(upsert_fields(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+    ck_assert_int_eq(vs_test_upsert(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
                                                      NULL),
                      VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_delete(NULL, &ch, "a", 1, NULL), VELSTATUS_E_INVALID);
@@ -811,7 +790,7 @@ START_TEST(tracker_clock_moves_staleness)
     o.now_ns = T0;
     o.stale_after_ns = 60 * SEC;
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(upsert_fields(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0,
                                                      1, T0 - 30 * SEC, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
@@ -909,7 +888,7 @@ START_TEST(tracker_property_random_events)
                 b->created = T0 - (int64_t)pick(3) * SEC; /* few values: ties happen */
                 b->has_val = pick(6) != 0;
                 b->val = T0 - (int64_t)pick(900) * SEC;
-                ck_assert_int_eq(upsert_fields(t, &ch, names[k], strlen(names[k]), b->phase,
+                ck_assert_int_eq(vs_test_upsert(t, &ch, names[k], strlen(names[k]), b->phase,
                                                                  strlen(b->phase), b->def,
                                                                  b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
                                                                  b->has_created, b->created, b->has_val, b->val, NULL),
@@ -1537,7 +1516,7 @@ static void upsert_json_fails(const char *json, velstatus_status code, const cha
     velstatus_error err;
     int ch = -1;
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(upsert_fields(t, NULL, "keep", 4, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+    ck_assert_int_eq(vs_test_upsert(t, NULL, "keep", 4, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, json, strlen(json), &err), code);
     ck_assert_int_eq(ch, 0);
@@ -1789,7 +1768,7 @@ START_TEST(failalloc_tracker)
             uint32_t r = velstatus_server_tracker_reasons(t);
             int ch = -1;
             snprintf(name, sizeof(name), i % 6 == 5 ? "default" : "bsl-%d", i % 13); /* replacements too */
-            st = upsert_fields(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable",
+            st = vs_test_upsert(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable",
                                                  i % 4 ? 9 : 11, i % 3 == 0, VELSTATUS_BSL_READ_WRITE, 1,
                                                  T0 + i * SEC, 1, T0, NULL);
             if (st != VELSTATUS_OK) { /* a failed upsert leaves the tracker as it was */

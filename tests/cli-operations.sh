@@ -211,6 +211,11 @@ awk 'BEGIN {
     printf "}\n";
 }' >"$tmp/bigprog.json"
 run "100k format" 0 operations format "$tmp/big.json" && cmp -s "$tmp/out" "$tmp/big.json" && ok "100k round trip" || bad "100k round trip"
+# format writes its output in chunks as it encodes: a failed write is an error, not lost silently
+if [ -w /dev/full ]; then
+    "$v" operations format "$tmp/big.json" >/dev/full 2>"$tmp/err"; rc=$?
+    [ "$rc" = 2 ] && has "format to a full disk" "$tmp/err" 'writing the output failed' || bad "format to a full disk: exit $rc"
+fi
 run "100k reconcile" 0 operations reconcile --kind backup --phase WaitingForPluginOperations --now 2024-05-01T10:10:00Z \
     --timeout 4h --policy velero --progress "$tmp/bigprog.json" -o json "$tmp/big.json" \
     && { want='{"phase":"WaitingForPluginOperations","stillInProgress":true,"changes":true,"completed":50000,"failed":0,"inProgress":50000,"errors":[],"canceled":[],"operations":[{"spec":{"backupName":"big"'

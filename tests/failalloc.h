@@ -51,4 +51,17 @@ velstatus_ctx *vs_failalloc_ctx(vs_failalloc *fa, long fail_at);
         ck_assert_msg(vs__n < 100000, "failalloc loop did not terminate");                           \
     }
 
+/*
+ * Inside a VS_FAILALLOC_LOOP body: allocations between VS_FAILALLOC_PAUSE(fa)
+ * and VS_FAILALLOC_RESUME(fa) never fail and are not counted, for the setup a
+ * body needs before the call under test (a list to reconcile, say); after the
+ * call, VS_FAILALLOC_PAUSE_AGAIN(fa) stops failing for the checks. Use each
+ * once per body.
+ */
+#define VS_FAILALLOC_PAUSE(fa)                                                                       \
+    long vs__armed = (fa).fail_at;                                                                   \
+    (fa).fail_at = -1
+#define VS_FAILALLOC_RESUME(fa) ((fa).fail_at = vs__armed)
+#define VS_FAILALLOC_PAUSE_AGAIN(fa) ((fa).fail_at = -1)
+
 #endif

@@ -48,7 +48,7 @@ AM_TESTS_ENVIRONMENT = \
 	VELSTATUS='$(abs_top_builddir)/tools/velstatus'; export VELSTATUS; \
 	PKG_CONFIG_PATH='$(abs_top_builddir)/pkgconfig'; export PKG_CONFIG_PATH; \
 	PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \
-	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
+	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS) $(VS_COVERAGE_LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
 	PYTHON='$(PYTHON)'; export PYTHON; GO='$(GO)'; export GO; \
 	DOXYGEN='$(DOXYGEN)'; export DOXYGEN; \
 	VS_SANITIZERS='$(enable_sanitizers)'; export VS_SANITIZERS; \
@@ -62,6 +62,20 @@ VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --t
 	--error-exitcode=1 --show-leak-kinds=definite,indirect
 EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
 
+# 8 worker threads and 2 readers at once (scripts/ci-tsan.sh runs it under TSan).
+VS_CHECK_PROGS += tests/check_threads
+tests_check_threads_SOURCES = tests/check_threads.c $(VS_TEST_COMMON)
+tests_check_threads_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_threads_CFLAGS = $(VS_TEST_CFLAGS_ALL) -pthread
+tests_check_threads_LDADD = $(VS_TEST_LDADD) -lpthread
+
+# Edges of the shared modules (argument checks, overflow guards, OOM paths).
+VS_CHECK_PROGS += tests/check_core_edges
+tests_check_core_edges_SOURCES = tests/check_core_edges.c $(VS_TEST_COMMON)
+tests_check_core_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_core_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_core_edges_LDADD = $(VS_TEST_LDADD)
+
 # The decoders of untrusted JSON: the scanner and the issue-10 regressions.
 VS_CHECK_PROGS += tests/check_json_decode
 VS_SH_TESTS += tests/cli-json-decode.sh
@@ -69,6 +83,10 @@ tests_check_json_decode_SOURCES = tests/check_json_decode.c $(VS_TEST_COMMON)
 tests_check_json_decode_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_json_decode_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_json_decode_LDADD = $(VS_TEST_LDADD)
+# The CLI's memory bound, measured with getrusage (tests/peak_rss runs a command and reports its peak RSS).
+check_PROGRAMS += tests/peak_rss
+tests_peak_rss_SOURCES = tests/peak_rss.c
+VS_SH_TESTS += tests/cli-memory.sh
 VS_CHECK_PROGS += tests/check_json_oom
 tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 tests_check_json_oom_CPPFLAGS = $(VS_TEST_CPPFLAGS)

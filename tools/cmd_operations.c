@@ -114,14 +114,20 @@ static int load_list(const char *cmd, const char *path, const char *kind_s, vels
 
 /* ---- format ---- */
 
+/* The sink of velstatus_oplist_write_json(): the text goes out as it is
+ * encoded, so format holds 64 KiB of it, not the whole output. */
+static int write_stdout(void *userdata, const char *data, size_t len)
+{
+    (void)userdata;
+    return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+}
+
 static int ops_format(int argc, char **argv)
 {
     const char *cmd = "operations format", *kind_s = NULL, *path = NULL;
     velstatus_ctx *ctx;
     velstatus_oplist *list = NULL;
     velstatus_error err;
-    char *out;
-    size_t out_len;
     int rc;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -146,12 +152,11 @@ static int ops_format(int argc, char **argv)
         return cli_fail_err(cmd, "context", &err);
     rc = load_list(cmd, path, kind_s, ctx, &list);
     if (rc == CLI_OK) {
-        if (velstatus_oplist_to_json(&out, &out_len, list, &err) != VELSTATUS_OK) {
+        velstatus_status st = velstatus_oplist_write_json(list, write_stdout, NULL, &err);
+        if (st == VELSTATUS_E_HOST)
+            rc = cli_fail(cmd, "writing the output failed");
+        else if (st != VELSTATUS_OK)
             rc = cli_fail_err(cmd, "encode", &err);
-        } else {
-            fwrite(out, 1, out_len, stdout);
-            velstatus_free(ctx, out);
-        }
     }
     velstatus_oplist_free(list);
     velstatus_ctx_free(ctx);
@@ -160,21 +165,12 @@ static int ops_format(int argc, char **argv)
 
 /* ---- check ---- */
 
-typedef struct problem {
-    char path[96];
-    char *message;
-} problem;
-
-typedef struct problems {
-    problem *v;
-    size_t n, cap;
-} problems;
-
-static int add_problem(problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+/* The problems of one record: at most one per field (the checks below are
+ * exclusive per path), so a record has at most PROBLEMS_MAX. The problems
+ * are printed record by record as they are found: nothing is kept per
+ * problem, only the duplicate-ID table (8 bytes per record and qsort's
+ * scratch while it is built, 16 bytes per duplicate after). */
+#define PROBLEMS_MAX 8
 
 /* A value quoted in a problem message: its first EXCERPT_MAX bytes, a NUL as
  * CLI_NUL_TEXT (the text output's spelling; a message is text in -o json too). */
@@ -182,6 +178,24 @@ static int add_problem(problems *ps, const char *section, size_t idx, const char
 typedef struct excerpt {
     char text[EXCERPT_MAX * (sizeof CLI_NUL_TEXT - 1) + 1];
 } excerpt;
+#define MESSAGE_MAX (sizeof(excerpt) + 512)
+
+typedef struct problem {
+    char path[96];
+    char message[MESSAGE_MAX];
+} problem;
+
+typedef struct record_problems {
+    problem v[PROBLEMS_MAX];
+    size_t n;
+} record_problems;
+
+static void add_problem(record_problems *ps, const char *section, size_t idx, const char *field,
+                        const char *msg_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 
 static const char *excerpt_of(excerpt *x, const char *s, size_t n)
 {
@@ -198,118 +212,181 @@ static const char *excerpt_of(excerpt *x, const char *s, size_t n)
     return x->text;
 }
 
-static int add_problem(problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt, ...)
+static void add_problem(record_problems *ps, const char *section, size_t idx, const char *field,
+                        const char *msg_fmt, ...)
 {
     va_list ap;
-    char buf[sizeof(excerpt) + 512];
-    if (ps->n == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 16;
-        problem *v = realloc(ps->v, cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        ps->v = v;
-        ps->cap = cap;
-    }
-    snprintf(ps->v[ps->n].path, sizeof ps->v[ps->n].path, "[%zu].%s.%s", idx, section, field);
+    problem *p = &ps->v[ps->n++];
+    snprintf(p->path, sizeof p->path, "[%zu].%s.%s", idx, section, field);
     va_start(ap, msg_fmt);
-    vsnprintf(buf, sizeof buf, msg_fmt, ap);
+    vsnprintf(p->message, sizeof p->message, msg_fmt, ap);
     va_end(ap);
-    ps->v[ps->n].message = strdup(buf);
-    if (ps->v[ps->n].message == NULL)
-        return -1;
-    ps->n++;
-    return 0;
 }
 
-typedef struct id_ref {
-    const char *id;
-    size_t len;
-    size_t index;
-} id_ref;
+/* A record whose operation ID an earlier record has: its index, and the
+ * index of the nearest earlier record with that ID. */
+typedef struct dup_ref {
+    size_t index, earlier;
+} dup_ref;
 
-static int cmp_ref(const void *a, const void *b)
+typedef struct dup_table {
+    dup_ref *v;
+    size_t n;
+} dup_table;
+
+/* The list cmp_by_id() reads: qsort() takes no context argument. */
+static const velstatus_oplist *sort_list;
+
+/* Record indices by operation ID, then by index. */
+static int cmp_by_id(const void *a, const void *b)
 {
-    const id_ref *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = n ? memcmp(x->id, y->id, n) : 0;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b, ni, nj;
+    const char *x = velstatus_op_operation_id(velstatus_oplist_at(sort_list, i), &ni);
+    const char *y = velstatus_op_operation_id(velstatus_oplist_at(sort_list, j), &nj);
+    int c = ni && nj ? memcmp(x, y, ni < nj ? ni : nj) : 0;
     if (c != 0)
         return c;
-    if (x->len != y->len)
-        return x->len < y->len ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index ? 1 : 0;
+    if (ni != nj)
+        return ni < nj ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
-/* The semantic checks (the codec already checked syntax and types). */
-static int collect_problems(const velstatus_oplist *list, problems *ps)
+static int cmp_dup(const void *a, const void *b)
 {
-    size_t n = velstatus_oplist_count(list);
-    velstatus_kind kind = velstatus_oplist_kind(list);
-    const char *action_key = kind == VELSTATUS_KIND_RESTORE ? "restoreItemAction" : "backupItemAction";
-    excerpt x;
-    id_ref *refs = n ? malloc(n * sizeof *refs) : NULL;
-    if (n && refs == NULL)
+    const dup_ref *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Whether records i and j have the same non-empty operation ID. */
+static int same_id(const velstatus_oplist *list, size_t i, size_t j)
+{
+    size_t ni, nj;
+    const char *x = velstatus_op_operation_id(velstatus_oplist_at(list, i), &ni);
+    const char *y = velstatus_op_operation_id(velstatus_oplist_at(list, j), &nj);
+    return ni != 0 && ni == nj && memcmp(x, y, ni) == 0;
+}
+
+/* The records whose non-empty operation ID an earlier record has, in index
+ * order: the indices sorted by ID (8 bytes per record, and qsort's own
+ * scratch), then the duplicates' pairs. 0, or -1 when out of memory. */
+static int find_duplicates(const velstatus_oplist *list, dup_table *dups)
+{
+    size_t n = velstatus_oplist_count(list), k = 0;
+    size_t *order;
+    dups->v = NULL;
+    dups->n = 0;
+    if (n < 2)
+        return 0;
+    if ((order = malloc(n * sizeof *order)) == NULL)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        const velstatus_op *op = velstatus_oplist_at(list, i);
-        size_t len, plen;
-        const char *ph = velstatus_op_phase_text(op, &plen);
-        velstatus_op_phase phase = velstatus_op_phase_value(op);
-        int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
-        int r = 0;
-        refs[i].id = velstatus_op_operation_id(op, &refs[i].len);
-        refs[i].index = i;
-        if (phase == VELSTATUS_OP_PHASE_UNKNOWN)
-            r |= add_problem(ps, "status", i, "phase",
-                             "phase \"%s\" is not New, InProgress, Completed or Failed (Velero skips the "
-                             "operation: not counted, not waited for)",
-                             excerpt_of(&x, ph, plen));
-        if (!velstatus_op_created(op, NULL))
-            r |= add_problem(ps, "status", i, "created",
-                             "missing: the timeout cannot be evaluated (Velero would crash on it)");
-        if (refs[i].len == 0)
-            r |= add_problem(ps, "spec", i, "operationID", "empty: the plugin cannot be asked for progress");
-        velstatus_op_item_action(op, &len);
-        if (len == 0)
-            r |= add_problem(ps, "spec", i, action_key, "empty: no plugin can be looked up");
-        if (nc < 0)
-            r |= add_problem(ps, "status", i, "nCompleted", "negative (%lld)", (long long)nc);
-        if (nt < 0)
-            r |= add_problem(ps, "status", i, "nTotal", "negative (%lld)", (long long)nt);
-        if (nt > 0 && nc > nt)
-            r |= add_problem(ps, "status", i, "nCompleted", "%lld is more than nTotal %lld",
-                             (long long)nc, (long long)nt);
-        if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_error(op, &len), len == 0))
-            r |= add_problem(ps, "status", i, "error", "empty on a Failed operation");
-        if (r != 0) {
-            free(refs);
-            return -1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_list = list;
+    qsort(order, n, sizeof *order, cmp_by_id);
+    for (size_t i = 1; i < n; i++)
+        dups->n += same_id(list, order[i], order[i - 1]);
+    if (dups->n != 0 && (dups->v = malloc(dups->n * sizeof *dups->v)) == NULL) {
+        free(order);
+        return -1;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if (same_id(list, order[i], order[i - 1])) {
+            dups->v[k].index = order[i];
+            dups->v[k++].earlier = order[i - 1];
         }
     }
-    if (n > 1) {
-        qsort(refs, n, sizeof *refs, cmp_ref);
-        for (size_t i = 1; i < n; i++) {
-            if (refs[i].len == 0 || refs[i].len != refs[i - 1].len || memcmp(refs[i].id, refs[i - 1].id, refs[i].len) != 0)
-                continue;
-            if (add_problem(ps, "spec", refs[i].index, "operationID",
-                            "\"%s\" is also the ID of operation [%zu]", excerpt_of(&x, refs[i].id, refs[i].len),
-                            refs[i - 1].index) != 0) {
-                free(refs);
-                return -1;
-            }
-        }
-    }
-    free(refs);
+    free(order);
+    if (dups->n > 1)
+        qsort(dups->v, dups->n, sizeof *dups->v, cmp_dup);
     return 0;
 }
 
 static int cmp_problem(const void *a, const void *b)
 {
-    const problem *x = a, *y = b;
-    /* paths start with [index]: order by index, then text */
-    unsigned long ix = strtoul(x->path + 1, NULL, 10), iy = strtoul(y->path + 1, NULL, 10);
-    if (ix != iy)
-        return ix < iy ? -1 : 1;
-    return strcmp(x->path, y->path);
+    return strcmp(((const problem *)a)->path, ((const problem *)b)->path);
+}
+
+/* The semantic checks of record i (the codec already checked syntax and
+ * types), sorted by path; *dup is the next entry of the duplicate table and
+ * moves past the one for record i. */
+static void record_check(const velstatus_oplist *list, size_t i, const dup_ref **dup, const dup_ref *dup_end,
+                         record_problems *ps)
+{
+    const velstatus_op *op = velstatus_oplist_at(list, i);
+    const char *action_key =
+        velstatus_oplist_kind(list) == VELSTATUS_KIND_RESTORE ? "restoreItemAction" : "backupItemAction";
+    size_t len, plen, idlen;
+    const char *ph = velstatus_op_phase_text(op, &plen), *id = velstatus_op_operation_id(op, &idlen);
+    velstatus_op_phase phase = velstatus_op_phase_value(op);
+    int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
+    excerpt x;
+    ps->n = 0;
+    if (phase == VELSTATUS_OP_PHASE_UNKNOWN)
+        add_problem(ps, "status", i, "phase",
+                    "phase \"%s\" is not New, InProgress, Completed or Failed (Velero skips the "
+                    "operation: not counted, not waited for)",
+                    excerpt_of(&x, ph, plen));
+    if (!velstatus_op_created(op, NULL))
+        add_problem(ps, "status", i, "created", "missing: the timeout cannot be evaluated (Velero would crash on it)");
+    if (idlen == 0)
+        add_problem(ps, "spec", i, "operationID", "empty: the plugin cannot be asked for progress");
+    velstatus_op_item_action(op, &len);
+    if (len == 0)
+        add_problem(ps, "spec", i, action_key, "empty: no plugin can be looked up");
+    if (nc < 0)
+        add_problem(ps, "status", i, "nCompleted", "negative (%lld)", (long long)nc);
+    if (nt < 0)
+        add_problem(ps, "status", i, "nTotal", "negative (%lld)", (long long)nt);
+    if (nt > 0 && nc > nt)
+        add_problem(ps, "status", i, "nCompleted", "%lld is more than nTotal %lld", (long long)nc, (long long)nt);
+    if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_error(op, &len), len == 0))
+        add_problem(ps, "status", i, "error", "empty on a Failed operation");
+    if (*dup != dup_end && (*dup)->index == i) {
+        add_problem(ps, "spec", i, "operationID", "\"%s\" is also the ID of operation [%zu]",
+                    excerpt_of(&x, id, idlen), (*dup)->earlier);
+        (*dup)++;
+    }
+    if (ps->n > 1)
+        qsort(ps->v, ps->n, sizeof *ps->v, cmp_problem);
+}
+
+/* Whether any record has a problem (stops at the first). */
+static int any_problem(const velstatus_oplist *list, const dup_table *dups)
+{
+    size_t n = velstatus_oplist_count(list);
+    const dup_ref *d = dups->v;
+    record_problems ps;
+    if (dups->n != 0)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        record_check(list, i, &d, d, &ps);
+        if (ps.n != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Prints every problem, record by record; returns how many. */
+static size_t print_problems(const velstatus_oplist *list, const dup_table *dups, cli_format fmt)
+{
+    size_t n = velstatus_oplist_count(list), total = 0;
+    const dup_ref *d = dups->v;
+    record_problems ps;
+    for (size_t i = 0; i < n; i++) {
+        record_check(list, i, &d, dups->v + dups->n, &ps);
+        for (size_t k = 0; k < ps.n; k++, total++) {
+            if (fmt == CLI_JSON) {
+                printf("%s{\"path\":", total ? "," : "");
+                json_str(stdout, ps.v[k].path, strlen(ps.v[k].path));
+                printf(",\"message\":");
+                json_str(stdout, ps.v[k].message, strlen(ps.v[k].message));
+                printf("}");
+            } else {
+                printf("%s: %s\n", ps.v[k].path, ps.v[k].message);
+            }
+        }
+    }
+    return total;
 }
 
 static int ops_check(int argc, char **argv)
@@ -319,7 +396,7 @@ static int ops_check(int argc, char **argv)
     velstatus_ctx *ctx;
     velstatus_oplist *list = NULL;
     velstatus_error err;
-    problems ps = {0};
+    dup_table dups;
     int rc;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -350,35 +427,23 @@ static int ops_check(int argc, char **argv)
         velstatus_ctx_free(ctx);
         return rc;
     }
-    if (collect_problems(list, &ps) != 0) {
+    if (find_duplicates(list, &dups) != 0) {
         rc = cli_fail(cmd, "out of memory");
     } else {
-        size_t n = velstatus_oplist_count(list);
-        if (ps.n > 1)
-            qsort(ps.v, ps.n, sizeof *ps.v, cmp_problem);
-        if (fmt == CLI_JSON) {
-            printf("{\"kind\":\"%s\",\"valid\":%s,\"operations\":%zu,\"problems\":[",
-                   velstatus_kind_to_string(velstatus_oplist_kind(list)), ps.n == 0 ? "true" : "false", n);
-            for (size_t i = 0; i < ps.n; i++) {
-                printf("%s{\"path\":", i ? "," : "");
-                json_str(stdout, ps.v[i].path, strlen(ps.v[i].path));
-                printf(",\"message\":");
-                json_str(stdout, ps.v[i].message, strlen(ps.v[i].message));
-                printf("}");
-            }
+        size_t n = velstatus_oplist_count(list), np;
+        const char *kind = velstatus_kind_to_string(velstatus_oplist_kind(list));
+        if (fmt == CLI_JSON)
+            printf("{\"kind\":\"%s\",\"valid\":%s,\"operations\":%zu,\"problems\":[", kind,
+                   any_problem(list, &dups) ? "false" : "true", n);
+        np = print_problems(list, &dups, fmt);
+        if (fmt == CLI_JSON)
             printf("]}\n");
-        } else {
-            for (size_t i = 0; i < ps.n; i++)
-                printf("%s: %s\n", ps.v[i].path, ps.v[i].message);
-            printf("%s: %zu %s operation%s, %zu problem%s\n", path, n,
-                   velstatus_kind_to_string(velstatus_oplist_kind(list)), n == 1 ? "" : "s", ps.n,
-                   ps.n == 1 ? "" : "s");
-        }
-        rc = ps.n == 0 ? CLI_OK : CLI_FALSE;
+        else
+            printf("%s: %zu %s operation%s, %zu problem%s\n", path, n, kind, n == 1 ? "" : "s", np,
+                   np == 1 ? "" : "s");
+        rc = np == 0 ? CLI_OK : CLI_FALSE;
+        free(dups.v);
     }
-    for (size_t i = 0; i < ps.n; i++)
-        free(ps.v[i].message);
-    free(ps.v);
     velstatus_oplist_free(list);
     velstatus_ctx_free(ctx);
     return rc;

@@ -91,6 +91,10 @@ typedef enum velstatus_progress_flag {
 
 /**
  * @brief Aggregates an operation list into a new report.
+ *
+ * One pass over the list, reading each record in place: the call allocates
+ * nothing per record, only the report and a table of the distinct
+ * `operationUnits` (with their text).
  * @param[out] out Receives the report.
  * @param[in] ctx The context whose allocator the report uses.
  * @param[in] ops The operations (backup or restore; the kind does not matter).

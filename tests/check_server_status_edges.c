@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Edges of the server-status area: the publish retries of the controller
+ * step with every host slot set (classify, sleep, random, now), the BSL
+ * setters' argument checks, token parsers, and the tracker's hash table
+ * when entries are deleted out of order. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "velstatus_private.h"
+
+static const char *STEP_JSON =
+    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
+    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":\"Unavailable\"}}]}";
+
+typedef struct slots_host {
+    int fail_first;          /* the first N publishes return -11 */
+    int publishes;
+    velstatus_retry_class cls; /* what classify answers */
+    int classifies, randoms, nows, nsleeps;
+    uint64_t classify_attempts[8];
+    char classify_text[8][64];
+    int64_t sleeps[8];
+    int64_t clock;           /* the fake monotonic clock, advanced by sleep */
+} slots_host;
+
+static int sh_list(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = STEP_JSON;
+    *len = strlen(STEP_JSON);
+    return 0;
+}
+
+static int sh_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
+{
+    slots_host *h = ud;
+    (void)status;
+    (void)reasons;
+    ck_assert_uint_eq(strlen(json), len);
+    return ++h->publishes <= h->fail_first ? -11 : 0;
+}
+
+static int sh_classify(void *ud, uint64_t attempt, const char *t, size_t n, velstatus_retry_class *cls,
+                       int *interrupted)
+{
+    slots_host *h = ud;
+    (void)interrupted;
+    if (h->classifies < 8) {
+        h->classify_attempts[h->classifies] = attempt;
+        snprintf(h->classify_text[h->classifies], sizeof h->classify_text[0], "%.*s", (int)n, t);
+    }
+    h->classifies++;
+    *cls = h->cls;
+    return 0;
+}
+
+static int sh_sleep(void *ud, int64_t ns)
+{
+    slots_host *h = ud;
+    if (h->nsleeps < 8)
+        h->sleeps[h->nsleeps] = ns;
+    h->nsleeps++;
+    h->clock += ns;
+    return 0;
+}
+
+static int sh_random(void *ud, double *r)
+{
+    slots_host *h = ud;
+    h->randoms++;
+    *r = 0.5;
+    return 0;
+}
+
+static int sh_now(void *ud, int64_t *ns)
+{
+    slots_host *h = ud;
+    h->nows++;
+    *ns = h->clock;
+    return 0;
+}
+
+static velstatus_server_status_host slots_vtable(slots_host *sh)
+{
+    velstatus_server_status_host h;
+    velstatus_server_status_host_init(&h, sizeof h);
+    h.userdata = sh;
+    h.list_bsls = sh_list;
+    h.publish = sh_publish;
+    h.classify = sh_classify;
+    h.sleep = sh_sleep;
+    h.random = sh_random;
+    h.now = sh_now;
+    return h;
+}
+
+START_TEST(step_publish_retries_use_every_host_slot)
+{
+    /* Hardened preset with classification on: each failed publish is
+     * classified ("publish returned -11"), each sleep is the hardened
+     * schedule's minus the jitter the host's random number gives
+     * (100 ms and 200 ms, minus 0.5 * 0.1 of each), and the deadline is
+     * measured on the host's clock. */
+    velstatus_ctx *ctx = NULL;
+    slots_host sh;
+    velstatus_server_status_options o;
+    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_server_verdict *v = NULL;
+    int published = -1;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&sh, 0, sizeof sh);
+    sh.fail_first = 2;
+    sh.cls = VELSTATUS_RETRY_CLASS_TRANSIENT;
+    velstatus_server_status_host h = slots_vtable(&sh);
+    pol.retry_classify_errors = 1;
+    velstatus_server_status_options_init(&o, sizeof o);
+    o.policy = &pol;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(published, 1);
+    ck_assert_int_eq(sh.publishes, 3);
+    ck_assert_int_eq(sh.classifies, 2);
+    ck_assert_uint_eq(sh.classify_attempts[0], 1);
+    ck_assert_uint_eq(sh.classify_attempts[1], 2);
+    ck_assert_str_eq(sh.classify_text[0], "publish returned -11");
+    ck_assert_int_eq(sh.nsleeps, 2);
+    ck_assert_int_eq(sh.sleeps[0], INT64_C(95000000));
+    ck_assert_int_eq(sh.sleeps[1], INT64_C(190000000));
+    ck_assert_int_ge(sh.randoms, 2);
+    ck_assert_int_ge(sh.nows, 1);
+    ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_PARTIALLY_READY);
+    velstatus_server_verdict_free(v);
+
+    /* A terminal classification stops at the first attempt: E_HOST with
+     * the publish's code, nothing slept. */
+    memset(&sh, 0, sizeof sh);
+    sh.fail_first = 100;
+    sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(err.host_code, -11);
+    ck_assert_int_eq(published, 0);
+    ck_assert_int_eq(sh.publishes, 1);
+    ck_assert_int_eq(sh.nsleeps, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+static int null_text_list(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = NULL;
+    *len = 12;
+    return 0;
+}
+
+START_TEST(step_rejects_null_text_with_a_length)
+{
+    velstatus_ctx *ctx = NULL;
+    slots_host sh;
+    velstatus_error err;
+    int published = -1;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&sh, 0, sizeof sh);
+    velstatus_server_status_host h = slots_vtable(&sh);
+    h.list_bsls = null_text_list;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_ptr_nonnull(strstr(err.message, "NULL text of length 12"));
+    ck_assert_int_eq(published, 0);
+    ck_assert_int_eq(sh.publishes, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(bsl_set_add_checks_its_texts)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "Avail\0ble", 9, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "phase of BSL \"a\" contains a NUL byte");
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 0);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "Available", 9, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_OK);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
+    ck_assert_str_eq(velstatus_bsl_set_message(set, 0), "");
+    ck_assert_ptr_null(velstatus_bsl_set_name(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_phase(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_message(set, 1));
+    ck_assert_ptr_null(velstatus_bsl_set_name(NULL, 0));
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(status_and_reason_parsers_reject_null_text)
+{
+    velstatus_server_status s = VELSTATUS_SERVER_READY;
+    velstatus_server_reason r = VELSTATUS_SERVER_REASON_STALE;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_server_status_from_string(&s, NULL, 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_from_string(NULL, "Ready", 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_reason_from_string(&r, NULL, 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_reason_from_string(NULL, "stale", 5, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(s, VELSTATUS_SERVER_READY);
+    ck_assert_int_eq(r, VELSTATUS_SERVER_REASON_STALE);
+    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)(1u << 20)));
+}
+END_TEST
+
+START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
+{
+    /* Open addressing with backward-shift deletion: after removing names
+     * in an order unrelated to insertion, every remaining name is still
+     * found (an upsert of it changes nothing) and the counts are exact. */
+    enum { N = 200 };
+    velstatus_ctx *ctx = NULL;
+    velstatus_server_tracker *t = NULL;
+    char name[32];
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(name, sizeof name, "bsl-%d", i);
+        ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0,
+                                                         VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
+                         VELSTATUS_OK);
+    }
+    for (int i = 1; i < N; i += 3) { /* delete every third, then re-find the rest */
+        int n = snprintf(name, sizeof name, "bsl-%d", (i * 7) % N);
+        ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, name, (size_t)n, NULL), VELSTATUS_OK);
+    }
+    size_t left = velstatus_server_tracker_count(t);
+    velstatus_server_verdict *v = NULL;
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&v, t, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_verdict_total(v), left);
+    ck_assert_uint_lt(left, N);
+    velstatus_server_verdict_free(v);
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(name, sizeof name, "bsl-%d", i);
+        int changed = -1;
+        ck_assert_int_eq(vs_test_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0,
+                                                         VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
+                         VELSTATUS_OK);
+    }
+    /* Every deleted name came back, none was duplicated. */
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), N);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), VELSTATUS_SERVER_READY);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* One decode that must fail: the status, the message (path first), and the
+ * value it points at (`at` is a unique substring starting at that value). */
+typedef struct bad_bsls {
+    const char *json;
+    velstatus_status st;
+    const char *msg;
+    const char *at;
+} bad_bsls;
+
+static const bad_bsls bad_cases[] = {
+    {"{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"default\":\"yes\"}}]}", VELSTATUS_E_SCHEMA,
+     "items[0].spec.default: expected a boolean, got a string", "\"yes\""},
+    {"[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":5}}]", VELSTATUS_E_SCHEMA,
+     "[0].spec.accessMode: expected a string, got a number", "5}"},
+    {"[{\"metadata\":{\"name\":\"a\"},\"status\":[]}]", VELSTATUS_E_SCHEMA,
+     "[0].status: expected an object, got an array", "[]"},
+    {"[{\"metadata\":{\"name\":\"a\"}}, true]", VELSTATUS_E_SCHEMA,
+     "[1]: expected a BackupStorageLocation object, got a boolean", "true"},
+    {"[{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"}}]", VELSTATUS_E_SCHEMA,
+     "[0].kind: expected \"BackupStorageLocation\", got \"Pod\"", "\"Pod\""},
+    {"{\"kind\":\"PodList\",\"items\":[]}", VELSTATUS_E_SCHEMA,
+     "kind: expected \"List\" or \"BackupStorageLocationList\", got \"PodList\"", "\"PodList\""},
+    {"{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}"},
+    /* The quoted value ends where the JSON string ends (it is not read as a
+     * C string running on into the rest of the input). */
+    {"[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"RO\",\"x\":1}}]", VELSTATUS_E_SCHEMA,
+     "[0].spec.accessMode: expected \"ReadOnly\" or \"ReadWrite\", got \"RO\"", "\"RO\""},
+    {"[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"a\",\"uid\":\"u\"}}]", VELSTATUS_E_SCHEMA,
+     "[1].metadata.name: duplicate name \"a\"", "\"a\",\"uid"},
+    {"{\"kind\":\"Pods\",\"items\":[],\"x\":\"y\"}", VELSTATUS_E_SCHEMA,
+     "kind: expected \"List\" or \"BackupStorageLocationList\", got \"Pods\"", "\"Pods\""},
+    {"\"text\"", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got a string", "\"text\""},
+    {"null", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got null", "null"},
+    {"[{\"metadata\":{\"name\":\"a\"}},null]", VELSTATUS_E_SCHEMA,
+     "[1]: expected a BackupStorageLocation object, got null", "null]"},
+    {"{\"items\": null}", VELSTATUS_E_SCHEMA, "items: expected an array, got null", "null}"},
+    /* The position is found past whitespace of every kind, scalar, string
+     * (with escaped quotes), object and array siblings. */
+    {"{\r\n\t\"apiVersion\" : \"v\\\"1\", \"n\": -1.5e3, \"meta\": {\"a\": [1, {\"b\": \"]\"}]},\r\n"
+     "\t\"items\" : [ {\"metadata\": {\"name\": \"a\"}} ,\n  {\"metadata\" : {\"name\":\"b\"}, \"x\": null,"
+     " \"spec\" :\t{\"default\": 1}} ]}",
+     VELSTATUS_E_SCHEMA, "items[1].spec.default: expected a boolean, got a number", "1}} ]}"},
+};
+
+START_TEST(bsl_decode_errors_name_the_path_and_position)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_bsls *c = &bad_cases[i];
+        velstatus_bsl_set *set = (velstatus_bsl_set *)ctx; /* must become NULL */
+        velstatus_error err;
+        memset(&err, 0, sizeof err);
+        velstatus_status st = velstatus_json_decode_bsls(&set, ctx, c->json, strlen(c->json), &err);
+        ck_assert_msg(st == c->st, "case %zu: status %s", i, velstatus_status_name(st));
+        ck_assert_ptr_null(set);
+        ck_assert_msg(strcmp(err.message, c->msg) == 0, "case %zu: message \"%s\"", i, err.message);
+        const char *at = strstr(c->json, c->at);
+        ck_assert_ptr_nonnull(at);
+        size_t off = (size_t)(at - c->json);
+        uint32_t line = 1, col = 1;
+        for (size_t k = 0; k < off; k++) {
+            if (c->json[k] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        ck_assert_msg(err.offset == off && err.line == line && err.column == col,
+                      "case %zu: at %llu (%u:%u), want %zu (%u:%u)", i, (unsigned long long)err.offset, err.line,
+                      err.column, off, line, col);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(bsl_decode_null_members_are_absent_and_one_object_is_a_set)
+{
+    static const char one[] = "{\"metadata\":{\"name\":\"solo\",\"creationTimestamp\":null},"
+                              "\"spec\":{\"default\":null,\"accessMode\":null},\"status\":null}";
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_verdict *v = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, one, sizeof one - 1, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "solo");
+    ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "");
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
+    /* Never validated, not a default: pending, so Waiting. */
+    ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_WAITING);
+    ck_assert_uint_eq(velstatus_server_verdict_pending(v), 1);
+    ck_assert_ptr_null(velstatus_server_verdict_default(v));
+    velstatus_server_verdict_free(v);
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(messages_quote_at_most_64_bytes_of_a_name)
+{
+    char name[100], token[100];
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    velstatus_server_status st;
+    velstatus_server_reason r;
+    memset(name, 'n', sizeof name);
+    memset(token, 't', sizeof token);
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
+    const char *quoted64 = "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\"";
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                           &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "A\0", 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                           &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, (velstatus_bsl_access)9, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_ptr_nonnull(strstr(err.message, "is 9"));
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, quoted64));
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_int_eq(velstatus_server_status_from_string(&st, token, sizeof token, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "\"tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt\""));
+    ck_assert_int_eq(velstatus_server_reason_from_string(&r, token, sizeof token, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "\"tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt\""));
+    ck_assert_ptr_null(velstatus_bsl_set_phase(NULL, 0));
+    ck_assert_ptr_null(velstatus_bsl_set_message(NULL, 0));
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(tracker_and_verdict_argument_checks)
+{
+    velstatus_ctx *ctx = NULL;
+    velstatus_server_tracker *t = NULL;
+    velstatus_server_verdict *v = NULL;
+    velstatus_error err;
+    int changed = -1;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &changed, NULL, 3, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &changed, NULL, 0, &err), VELSTATUS_OK);
+    ck_assert_int_eq(changed, 0);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(NULL, t, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&v, t, &err), VELSTATUS_OK);
+    /* Not exactly one reason flag, or an index past the list: nothing. */
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, VELSTATUS_SERVER_REASON_NO_BSL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(NULL, VELSTATUS_SERVER_REASON_NO_BSL), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, (velstatus_server_reason)3), 0);
+    ck_assert_ptr_null(velstatus_server_verdict_name(v, (velstatus_server_reason)3, 0));
+    ck_assert_ptr_null(velstatus_server_verdict_name(NULL, VELSTATUS_SERVER_REASON_NO_BSL, 0));
+    ck_assert_ptr_null(velstatus_server_verdict_name(v, VELSTATUS_SERVER_REASON_NO_BSL, 0));
+    velstatus_server_verdict_free(v);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* A model check of the tracker's table: random upserts and deletes of names
+ * drawn from a small pool (so slots collide and wrap around the table),
+ * each checked against a plain presence array. */
+START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
+{
+    enum { POOL = 97 };
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    uint32_t x = 12345;
+    long rounds = vs_test_iterations(20000);
+    for (int pass = 0; pass < 2; pass++) {
+        velstatus_server_tracker *t = NULL;
+        int present[POOL] = {0};
+        size_t n = 0;
+        ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+        for (long k = 0; k < rounds; k++) {
+            char name[16];
+            x = x * 1103515245u + 12345u;
+            int i = (int)((x >> 8) % POOL);
+            int len = snprintf(name, sizeof name, "b%d", i);
+            int del = (x >> 4) % (pass ? 3 : 2) == 0;
+            if (del) {
+                ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, name, (size_t)len, NULL), VELSTATUS_OK);
+                n -= (size_t)present[i];
+                present[i] = 0;
+            } else {
+                ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)len, "Available", 9, 0,
+                                                                 VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                                 VELSTATUS_OK);
+                n += (size_t)!present[i];
+                present[i] = 1;
+            }
+            ck_assert_uint_eq(velstatus_server_tracker_count(t), n);
+        }
+        velstatus_server_tracker_free(t);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+static int empty_list(void *ud, const char **json, size_t *len)
+{
+    (void)ud;
+    *json = NULL;
+    *len = 0;
+    return 0;
+}
+
+START_TEST(step_without_publish_or_outputs)
+{
+    velstatus_ctx *ctx = NULL;
+    slots_host sh;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    memset(&sh, 0, sizeof sh);
+    velstatus_server_status_host h = slots_vtable(&sh);
+    h.publish = NULL;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    h = slots_vtable(&sh);
+    /* No output wanted: the step still publishes. */
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(sh.publishes, 1);
+    /* A publish that keeps failing, with no error struct. */
+    sh.fail_first = 1000;
+    sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
+    velstatus_policy pol = velstatus_policy_hardened();
+    pol.retry_classify_errors = 1;
+    velstatus_server_status_options o;
+    velstatus_server_status_options_init(&o, sizeof o);
+    o.policy = &pol;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, &o, NULL), VELSTATUS_E_HOST);
+    /* NULL text of length 0 is the empty text: not JSON. */
+    h.list_bsls = empty_list;
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(bsl_decode_refuses_text_after_the_value_and_ignores_long_keys)
+{
+    static const char nul_after[] = "[]\0";
+    velstatus_ctx *ctx = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    char json[512], key[200];
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, "[] x", 4, &err), VELSTATUS_E_PARSE);
+    ck_assert_uint_eq(err.offset, 3);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, nul_after, 3, &err), VELSTATUS_E_PARSE);
+    ck_assert_uint_eq(err.offset, 2);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 0, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(set);
+    /* A key longer than any the decoder knows is an unknown key, ignored. */
+    memset(key, 'k', 150);
+    key[150] = '\0';
+    snprintf(json, sizeof json, "[{\"%s\":1,\"metadata\":{\"name\":\"a\",\"%s\":2}}]", key, key);
+    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, json, strlen(json), &err), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
+    ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("server_status_edges");
+    TCase *tc = tcase_create("server_status_edges");
+    tcase_add_test(tc, step_publish_retries_use_every_host_slot);
+    tcase_add_test(tc, step_rejects_null_text_with_a_length);
+    tcase_add_test(tc, bsl_set_add_checks_its_texts);
+    tcase_add_test(tc, status_and_reason_parsers_reject_null_text);
+    tcase_add_test(tc, tracker_deletes_in_any_order_keep_every_name_findable);
+    tcase_add_test(tc, bsl_decode_errors_name_the_path_and_position);
+    tcase_add_test(tc, bsl_decode_null_members_are_absent_and_one_object_is_a_set);
+    tcase_add_test(tc, messages_quote_at_most_64_bytes_of_a_name);
+    tcase_add_test(tc, tracker_and_verdict_argument_checks);
+    tcase_add_test(tc, tracker_matches_a_model_under_random_upserts_and_deletes);
+    tcase_add_test(tc, step_without_publish_or_outputs);
+    tcase_add_test(tc, bsl_decode_refuses_text_after_the_value_and_ignores_long_keys);
+    suite_add_tcase(s, tc);
+    return s;
+}
