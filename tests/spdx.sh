@@ -5,14 +5,16 @@
 # vectors and golden files (tests/data/, *.json, *.txt), Markdown pages, LICENSE
 # and NEWS, go.sum, empty markers (py.typed) and debian/ (Debian's own formats;
 # debian/copyright states the license there). Lists the files with
-# `git ls-files`; in an unpacked tarball (make distcheck), which is not a
-# checkout, it finds the source files by their names instead.
+# `git ls-files` when the source tree is a checkout's top; in an unpacked
+# tarball (make distcheck, even one unpacked inside a checkout) it finds the
+# source files by their names instead.
 set -u
 src=${VS_SRCDIR:-.}
 tag='SPDX-License-Identifier: Apache-2.0'
 missing=0; checked=0
 list=$(mktemp); trap 'rm -f "$list"' EXIT
-if command -v git >/dev/null 2>&1 && git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null || true)
+if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; then
     git -C "$src" ls-files > "$list"
 else
     (cd "$src" && find lib include tools tests bindings examples doc fuzz bench scripts mk pkgconfig .ci \
