@@ -143,14 +143,13 @@ static void measure(int mode, double out[3])
         velstatus_reconcile_options_init(&o, sizeof o);
         o.now_ns = INT64_C(1714563600) * 1000000000;
         o.timeout_ns = INT64_C(4) * 3600 * 1000000000;
-        o.policy = &pol;
         t0 = now_s();
-        velstatus_oplist_reconcile(&r, l, &c, &o, NULL);
+        velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
         t1 = now_s();
         out[0] = (t1 - t0) * 1e9 / (double)n;
         velstatus_reconcile_result_free(r);
         t0 = now_s();
-        velstatus_oplist_reconcile(&r, l, &c, &o, NULL);
+        velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
         t1 = now_s();
         out[1] = (t1 - t0) * 1e9 / (double)n;
         velstatus_reconcile_result_free(r);

@@ -46,11 +46,13 @@ void steady_steps(velstatus_oplist *l, const velstatus_op_progress *p, const vel
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void steady_reconcile(velstatus_oplist *l, const velstatus_plugin_client *c, const velstatus_reconcile_options *o);
-void steady_reconcile(velstatus_oplist *l, const velstatus_plugin_client *c, const velstatus_reconcile_options *o)
+void steady_reconcile(velstatus_oplist *l, const velstatus_plugin_client *c, const velstatus_reconcile_options *o,
+                      const velstatus_policy *pol);
+void steady_reconcile(velstatus_oplist *l, const velstatus_plugin_client *c, const velstatus_reconcile_options *o,
+                      const velstatus_policy *pol)
 {
     velstatus_reconcile_result *r = NULL;
-    if (velstatus_oplist_reconcile(&r, l, c, o, NULL) != VELSTATUS_OK)
+    if (velstatus_oplist_reconcile(&r, l, c, o, pol, NULL) != VELSTATUS_OK)
         exit(2);
     velstatus_reconcile_result_free(r);
 }
@@ -97,10 +99,9 @@ int main(int argc, char **argv)
     velstatus_reconcile_options_init(&o, sizeof o);
     o.now_ns = now;
     o.timeout_ns = timeout;
-    o.policy = &pol;
     pass(l, &p, &pol); /* the first pass: the changes */
     steady_steps(l, &p, &pol);
-    steady_reconcile(l, &c, &o);
+    steady_reconcile(l, &c, &o, &pol);
     printf("%zu records\n", velstatus_oplist_count(l));
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);

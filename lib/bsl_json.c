@@ -459,13 +459,14 @@ static void dec_release(vs_dec *d)
         velstatus__buf_reset(&d->vbuf[k]);
 }
 
-velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
+velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
                                             size_t len, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
     velstatus_status st;
     vs_dec d;
     vs_span root = absent;
+    len = velstatus__text_len(json, len);
 
     if (!out || !ctx || (!json && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
@@ -496,6 +497,7 @@ velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *
     velstatus_status st;
     vs_dec d;
     vs_span root = absent;
+    len = velstatus__text_len(json, len);
 
     if (changed)
         *changed = 0;
@@ -548,7 +550,7 @@ static void put_reasons(velstatus__buf *b, const velstatus_server_verdict *v, in
 }
 
 /* Written from the verdict's public getters only. */
-velstatus_status velstatus_json_encode_server_verdict(char **out, size_t *out_len, const velstatus_server_verdict *v,
+velstatus_status velstatus_server_verdict_to_json(char **out, size_t *out_len, const velstatus_server_verdict *v,
                                                       velstatus_error *err)
 {
     velstatus__buf b;

@@ -148,6 +148,69 @@ int velstatus__token_find(const char *const *table, size_t n, const char *s, siz
     return -1;
 }
 
+size_t velstatus__text_len(const char *s, size_t len)
+{
+    if (len != VELSTATUS_NUL_TERMINATED)
+        return len;
+    return s ? strlen(s) : 0;
+}
+
+/* "a, b or c" from a token table, truncated to fit cap. */
+static void want_list(char *buf, size_t cap, const char *const *table, size_t n)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && at < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+        int w = snprintf(buf + at, cap - at, "%s%s", sep, table[i][0] ? table[i] : "\"\"");
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+}
+
+static velstatus_status token_unknown(const char *const *table, size_t n, const char *what, const char *s,
+                                      size_t len, velstatus_error *err)
+{
+    char want[160];
+    want_list(want, sizeof want, table, n);
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown %s \"%.*s\" (want %s)", what,
+                                (int)(len > 64 ? 64 : len), s ? s : "", want);
+}
+
+velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what,
+                                        const char *s, size_t len, velstatus_error *err)
+{
+    len = velstatus__text_len(s, len);
+    if (!out || (!s && len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: NULL argument", what);
+    int i = velstatus__token_find(table, n, s, len);
+    if (i < 0)
+        return token_unknown(table, n, what, s, len, err);
+    *out = i;
+    return VELSTATUS_OK;
+}
+
+const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_t flag)
+{
+    if (flag == 0 || (flag & (flag - 1)) != 0)
+        return NULL;
+    for (size_t i = 0; i < n && i < 32; i++)
+        if (flag == (UINT32_C(1) << i))
+            return table[i];
+    return NULL;
+}
+
+velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *table, size_t n, const char *what,
+                                             const char *s, size_t len, velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, table, n, what, s, len, err);
+    if (st == VELSTATUS_OK)
+        *out = UINT32_C(1) << i;
+    return st;
+}
+
 /* ---- context and allocation ---- */
 
 static void *libc_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }

@@ -72,21 +72,21 @@ static velstatus_status describe_one(velstatus__buf *b, const velstatus_op *op, 
     int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
     velstatus_status st;
 
-    g = velstatus_op_resource_group(op, &glen);
-    r = velstatus_op_resource_resource(op, &rlen);
+    g = velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP, &glen);
+    r = velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE, &rlen);
     velstatus__buf_puts(b, "\tOperation for ");
     put_group_resource(b, g, glen, r, rlen);
     velstatus__buf_putc(b, ' ');
-    s = velstatus_op_resource_namespace(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE, &len);
     put_str(b, s, len);
     velstatus__buf_putc(b, '/');
-    s = velstatus_op_resource_name(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, &len);
     put_str(b, s, len);
     velstatus__buf_puts(b, ":\n");
 
-    s = velstatus_op_item_action(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &len);
     line(b, kind == VELSTATUS_KIND_RESTORE ? "Restore Item Action Plugin" : "Backup Item Action Plugin", s, len);
-    s = velstatus_op_operation_id(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &len);
     line(b, "Operation ID", s, len);
     if (kind == VELSTATUS_KIND_BACKUP) {
         size_t i, n = velstatus_op_post_item_count(op);
@@ -106,9 +106,9 @@ static velstatus_status describe_one(velstatus__buf *b, const velstatus_op *op, 
             velstatus__buf_putc(b, '\n');
         }
     }
-    s = velstatus_op_phase_text(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &len);
     line(b, "Phase", s, len);
-    s = velstatus_op_error(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &len);
     if (s && len)
         line(b, "Operation Error", s, len);
     if (nt > 0 || nc > 0) {
@@ -117,11 +117,11 @@ static velstatus_status describe_one(velstatus__buf *b, const velstatus_op *op, 
         velstatus__buf_puts(b, " of ");
         put_i64(b, nt);
         velstatus__buf_puts(b, " complete (");
-        s = velstatus_op_operation_units(op, &len);
+        s = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &len);
         put_str(b, s, len);
         velstatus__buf_puts(b, ")\n");
     }
-    s = velstatus_op_description(op, &len);
+    s = velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, &len);
     if (s && len)
         line(b, "Progress description", s, len);
     st = time_line(b, "Created", op, VELSTATUS_OP_TIME_CREATED, err);

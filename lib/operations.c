@@ -69,6 +69,8 @@ velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_
                                          size_t msg_len, const char *plugin, size_t plugin_len, velstatus_error *err)
 {
     velstatus__buf b;
+    msg_len = velstatus__text_len(msg, msg_len);
+    plugin_len = velstatus__text_len(plugin, plugin_len);
     if (out == NULL || ctx == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
     if (msg == NULL && msg_len > 0)
@@ -719,6 +721,7 @@ velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, 
                                                      velstatus_error *err)
 {
     const char *t;
+    len = velstatus__text_len(msg, len);
     if (reply == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
     if (msg == NULL && len > 0)
@@ -806,12 +809,12 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
 
 velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
 {
-    return r != NULL ? r->phase : VELSTATUS_PHASE_NEW;
+    return r != NULL ? r->phase : VELSTATUS_PHASE_INVALID;
 }
 
 velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
 {
-    return r != NULL ? r->persist : VELSTATUS_PERSIST_NONE;
+    return r != NULL ? r->persist : VELSTATUS_PERSIST_INVALID;
 }
 
 int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)
@@ -1082,19 +1085,20 @@ static velstatus_status reconcile_check_options(const velstatus_reconcile_option
     return VELSTATUS_OK;
 }
 
-/* Copies and validates the options (with their policy) and the client. */
+/* Copies and validates the options, the policy and the client. */
 static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist *list,
                                        const velstatus_plugin_client *client, const velstatus_reconcile_options *opts,
-                                       velstatus_error *err)
+                                       const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_status st = velstatus__sized_copy(&in->o, sizeof in->o, VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
     if (st != VELSTATUS_OK)
         return st;
     if (in->o.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.flags must be 0");
-    st = velstatus__policy_load(&in->pol, in->o.policy, err);
+    st = velstatus__policy_load(&in->pol, policy, err);
     if (st != VELSTATUS_OK)
         return st;
+    in->o.bsl_name_len = velstatus__text_len(in->o.bsl_name, in->o.bsl_name_len);
     st = reconcile_check_options(&in->o, list->kind, err);
     if (st != VELSTATUS_OK)
         return st;
@@ -1288,7 +1292,8 @@ static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *
 
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                             const velstatus_plugin_client *client,
-                                            const velstatus_reconcile_options *opts, velstatus_error *err)
+                                            const velstatus_reconcile_options *opts, const velstatus_policy *policy,
+                                            velstatus_error *err)
 {
     reconcile_in in;
     velstatus_reconcile_result *r;
@@ -1297,7 +1302,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     if (out == NULL || list == NULL || opts == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
                                     out == NULL ? "out" : list == NULL ? "list" : "opts");
-    st = reconcile_load(&in, list, client, opts, err);
+    st = reconcile_load(&in, list, client, opts, policy, err);
     if (st != VELSTATUS_OK)
         return st;
     r = velstatus__calloc(list->ctx, 1, sizeof *r);

@@ -89,6 +89,8 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l);
 /* Sets the phase enum and points the phase text at a static literal. */
 void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase);
+/* The enum of a record's phase text: one of the four, else UNKNOWN (never an error). */
+velstatus_op_phase velstatus__op_phase_of(const char *s, size_t len);
 
 /* ---- lib/operations.c ---- */
 /* Go's %q (strconv.Quote) for ASCII control bytes, quotes and backslashes;

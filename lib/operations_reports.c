@@ -92,6 +92,7 @@ int velstatus_op_reports_get(velstatus_op_progress *progress, const velstatus_op
 {
     const vs__report_entry *e;
     uint32_t size;
+    id_len = velstatus__text_len(id, id_len);
     if (progress == NULL || reports == NULL || (id == NULL && id_len > 0) ||
         progress->struct_size < VS_OP_PROGRESS_SIZE_V1)
         return 0;
@@ -109,7 +110,7 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
     const velstatus_op_reports *r = ud;
     const velstatus_op *op = velstatus_oplist_at(list, index);
     size_t idlen;
-    const char *id = velstatus_op_operation_id(op, &idlen);
+    const char *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
     const vs__report_entry *e = find(r, id, idlen);
     velstatus_op_progress p;
     velstatus__buf b;
@@ -139,7 +140,7 @@ static int reports_cancel(void *ud, const velstatus_oplist *list, size_t index, 
 {
     const velstatus_op_reports *r = ud;
     size_t idlen;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, index), &idlen);
+    const char *id = velstatus_op_string(velstatus_oplist_at(list, index), VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
     const vs__report_entry *e = find(r, id, idlen);
     if (e == NULL || !e->has_cancel_err)
         return 0;

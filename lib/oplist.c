@@ -25,7 +25,8 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     case VELSTATUS_OP_PHASE_IN_PROGRESS: p = lit_inprogress; break;
     case VELSTATUS_OP_PHASE_COMPLETED: p = lit_completed; break;
     case VELSTATUS_OP_PHASE_FAILED: p = lit_failed; break;
-    case VELSTATUS_OP_PHASE_UNKNOWN: break;
+    case VELSTATUS_OP_PHASE_UNKNOWN:
+    case VELSTATUS_OP_PHASE_INVALID: break;
     }
     op->s[VELSTATUS_OP_FIELD_PHASE].p = p;
     op->s[VELSTATUS_OP_FIELD_PHASE].len = (uint32_t)strlen(p);
@@ -119,7 +120,7 @@ void velstatus_oplist_free(velstatus_oplist *list)
 
 velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list)
 {
-    return list != NULL ? list->kind : VELSTATUS_KIND_BACKUP;
+    return list != NULL ? list->kind : VELSTATUS_KIND_INVALID;
 }
 
 size_t velstatus_oplist_count(const velstatus_oplist *list)
@@ -153,11 +154,56 @@ const char *velstatus_op_phase_to_string(velstatus_op_phase phase)
     return phase == VELSTATUS_OP_PHASE_UNKNOWN ? NULL : velstatus__token_of(op_phase_names, 5, (int)phase);
 }
 
-velstatus_op_phase velstatus_op_phase_from_string(const char *s, size_t len)
+velstatus_op_phase velstatus__op_phase_of(const char *s, size_t len)
 {
-    int i = s ? velstatus__token_find(op_phase_names, 5, s, len) : -1;
-    return i < 0 ? VELSTATUS_OP_PHASE_UNKNOWN : (velstatus_op_phase)i;
+    int i = velstatus__token_find(op_phase_names + 1, 4, s, len);
+    return i < 0 ? VELSTATUS_OP_PHASE_UNKNOWN : (velstatus_op_phase)(i + 1);
 }
+
+velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const char *s, size_t len,
+                                                velstatus_error *err)
+{
+    int i = 0;
+    velstatus_status st = velstatus__token_parse(out ? &i : NULL, op_phase_names + 1, 4, "operation phase", s, len,
+                                                 err);
+    if (out)
+        *out = st == VELSTATUS_OK ? (velstatus_op_phase)(i + 1) : VELSTATUS_OP_PHASE_UNKNOWN;
+    return st;
+}
+
+/* ---- public: the other operations enums ---- */
+
+static const char *const op_field_names[] = {
+    "name",          "uid",  "item_action", "resource_group",  "resource_resource", "resource_namespace",
+    "resource_name", "operation_id", "phase", "error", "operation_units", "description",
+};
+_Static_assert(VS_N(op_field_names) == VELSTATUS_OP_FIELD_DESCRIPTION + 1, "op field token table");
+static const char *const op_time_names[] = {"created", "started", "updated"};
+_Static_assert(VS_N(op_time_names) == VELSTATUS_OP_TIME_UPDATED + 1, "op time token table");
+static const char *const report_kind_names[] = {"progress", "progress_error", "lookup_error"};
+_Static_assert(VS_N(report_kind_names) == VELSTATUS_OP_REPORT_LOOKUP_ERROR + 1, "report kind token table");
+static const char *const bsl_state_names[] = {"available", "missing", "readonly"};
+_Static_assert(VS_N(bsl_state_names) == VELSTATUS_BSL_READONLY + 1, "BSL state token table");
+static const char *const persist_names[] = {"none", "patch", "upload_and_patch"};
+_Static_assert(VS_N(persist_names) == VELSTATUS_PERSIST_UPLOAD_AND_PATCH + 1, "persist token table");
+/* table[i] is the token of flag 1 << i. */
+static const char *const step_flag_names[] = {
+    "changed",     "cancel",        "failed_now",      "completed_now",  "count_completed",
+    "count_failed", "in_progress", "unknown_phase", "missing_created", "error_deferred",
+};
+_Static_assert(VELSTATUS_OP_STEP_ERROR_DEFERRED == 1 << (VS_N(step_flag_names) - 1), "step flag token table");
+
+VS_ENUM_TOKENS(op_field, velstatus_op_field, op_field_names, "operation field")
+
+VS_ENUM_TOKENS(op_time, velstatus_op_time, op_time_names, "operation time")
+
+VS_ENUM_TOKENS(op_report_kind, velstatus_op_report_kind, report_kind_names, "report kind")
+
+VS_ENUM_TOKENS(bsl_state, velstatus_bsl_state, bsl_state_names, "BSL state")
+
+VS_ENUM_TOKENS(persist_action, velstatus_persist_action, persist_names, "persist action")
+
+VS_FLAG_TOKENS(op_step_flag, velstatus_op_step_flag, step_flag_names, "step flag")
 
 /* ---- public: building ---- */
 
@@ -193,6 +239,7 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
 {
     velstatus_status st = check_index(list, index, err);
     velstatus_op *op;
+    len = velstatus__text_len(s, len);
     if (st != VELSTATUS_OK)
         return st;
     if ((int)field < 0 || (int)field >= VS__OP_NFIELDS)
@@ -202,7 +249,7 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
     op = &list->ops[index];
     st = velstatus__oplist_set_str(list, &op->s[field], s, len, err);
     if (st == VELSTATUS_OK && field == VELSTATUS_OP_FIELD_PHASE)
-        op->phase = (uint8_t)velstatus_op_phase_from_string(s, len);
+        op->phase = (uint8_t)velstatus__op_phase_of(s, len);
     return st;
 }
 
@@ -243,6 +290,10 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
     velstatus_op *op;
     vs__rid *items;
     int i;
+    group_len = velstatus__text_len(group, group_len);
+    resource_len = velstatus__text_len(resource, resource_len);
+    ns_len = velstatus__text_len(ns, ns_len);
+    name_len = velstatus__text_len(name, name_len);
     if (st != VELSTATUS_OK)
         return st;
     if (list->kind != VELSTATUS_KIND_BACKUP)
@@ -291,45 +342,13 @@ const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field
     return op->s[field].p;
 }
 
-const char *velstatus_op_name(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_NAME, len);
-}
 
-const char *velstatus_op_uid(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_UID, len);
-}
 
-const char *velstatus_op_item_action(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, len);
-}
 
-const char *velstatus_op_resource_group(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP, len);
-}
 
-const char *velstatus_op_resource_resource(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE, len);
-}
 
-const char *velstatus_op_resource_namespace(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE, len);
-}
 
-const char *velstatus_op_resource_name(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, len);
-}
 
-const char *velstatus_op_operation_id(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, len);
-}
 
 size_t velstatus_op_post_item_count(const velstatus_op *op)
 {
@@ -356,18 +375,10 @@ const char *velstatus_op_post_item(const velstatus_op *op, size_t item, velstatu
 
 velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 {
-    return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_UNKNOWN;
+    return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_INVALID;
 }
 
-const char *velstatus_op_phase_text(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, len);
-}
 
-const char *velstatus_op_error(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, len);
-}
 
 int64_t velstatus_op_n_completed(const velstatus_op *op)
 {
@@ -379,15 +390,7 @@ int64_t velstatus_op_n_total(const velstatus_op *op)
     return op != NULL ? op->n_total : 0;
 }
 
-const char *velstatus_op_operation_units(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, len);
-}
 
-const char *velstatus_op_description(const velstatus_op *op, size_t *len)
-{
-    return velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, len);
-}
 
 int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns)
 {
@@ -403,17 +406,5 @@ int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int
     return has;
 }
 
-int velstatus_op_created(const velstatus_op *op, int64_t *ns)
-{
-    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, ns);
-}
 
-int velstatus_op_started(const velstatus_op *op, int64_t *ns)
-{
-    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, ns);
-}
 
-int velstatus_op_updated(const velstatus_op *op, int64_t *ns)
-{
-    return velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, ns);
-}

@@ -417,7 +417,7 @@ static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t
         st = string_text(d, &d->vbuf, vs, ve, &s, &n);
         if (st != VELSTATUS_OK)
             return st;
-        ph = velstatus_op_phase_from_string(s, n);
+        ph = velstatus__op_phase_of(s, n);
         if (ph != VELSTATUS_OP_PHASE_UNKNOWN) {
             velstatus__op_set_phase(op, ph);
             return VELSTATUS_OK;
@@ -576,6 +576,7 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
 {
     dec d;
     velstatus_status st;
+    len = velstatus__text_len(p, len);
     if (out == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     if (p == NULL && len > 0)
@@ -1065,6 +1066,7 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
 {
     rdec d;
     velstatus_status st;
+    len = velstatus__text_len(p, len);
     if (out == NULL)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     if (p == NULL && len > 0)

@@ -26,19 +26,7 @@ _Static_assert(sizeof(phase_names) / sizeof(phase_names[0]) == PHASE_LAST + 1, "
 
 static const char *const kind_names[] = {"backup", "restore"};
 
-const char *velstatus_kind_to_string(velstatus_kind kind)
-{
-    return velstatus__token_of(kind_names, 2, (int)kind);
-}
-
-velstatus_status velstatus_kind_from_string(const char *s, size_t len, velstatus_kind *out)
-{
-    int i = s && out ? velstatus__token_find(kind_names, 2, s, len) : -1;
-    if (i < 0)
-        return VELSTATUS_E_INVALID;
-    *out = (velstatus_kind)i;
-    return VELSTATUS_OK;
-}
+VS_ENUM_TOKENS(kind, velstatus_kind, kind_names, "kind")
 
 const char *velstatus_phase_to_string(velstatus_phase phase)
 {
@@ -54,34 +42,26 @@ int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase)
     case VELSTATUS_KIND_RESTORE:
         return phase != VELSTATUS_PHASE_QUEUED && phase != VELSTATUS_PHASE_READY_TO_START &&
                phase != VELSTATUS_PHASE_DELETING;
+    case VELSTATUS_KIND_INVALID: break;
     }
     return 0;
 }
 
-velstatus_status velstatus_phase_from_string(velstatus_phase *out, velstatus_kind kind, const char *s, size_t len,
-                                             velstatus_error *err)
+velstatus_status velstatus_phase_from_string(velstatus_phase *out, const char *s, size_t len, velstatus_error *err)
 {
-    const char *kname = velstatus_kind_to_string(kind);
+    len = velstatus__text_len(s, len);
     if (!out || (!s && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: NULL argument");
-    if (!kname)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
     if (len == 0) {
         *out = VELSTATUS_PHASE_NEW; /* Velero shows "" as New (doc/velero-behaviour.md §3.2) */
         return VELSTATUS_OK;
     }
-    {
-        int i = velstatus__token_find(phase_names, PHASE_LAST + 1, s, len);
-        if (i >= 0) {
-            if (!velstatus_phase_valid(kind, (velstatus_phase)i))
-                return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: a %s has no phase \"%s\"", kname,
-                                            phase_names[i]);
-            *out = (velstatus_phase)i;
-            return VELSTATUS_OK;
-        }
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: unknown %s phase \"%.*s\"", kname,
-                                len > 64 ? 64 : (int)len, s);
+    int i = velstatus__token_find(phase_names, PHASE_LAST + 1, s, len);
+    if (i < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: unknown phase \"%.*s\"",
+                                    len > 64 ? 64 : (int)len, s);
+    *out = (velstatus_phase)i;
+    return VELSTATUS_OK;
 }
 
 int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase)
@@ -257,7 +237,5 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
 
 static const char *const restart_names[] = {"none", "mark_failed", "requeue"};
 
-const char *velstatus_restart_action_to_string(velstatus_restart_action action)
-{
-    return velstatus__token_of(restart_names, 3, (int)action);
-}
+VS_ENUM_TOKENS(restart_action, velstatus_restart_action, restart_names, "restart action")
+

@@ -49,19 +49,7 @@ velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset
 
 static const char *const preset_names[] = {"velero", "hardened"};
 
-const char *velstatus_preset_to_string(velstatus_preset preset)
-{
-    return velstatus__token_of(preset_names, 2, (int)preset);
-}
-
-velstatus_status velstatus_preset_from_string(const char *s, size_t len, velstatus_preset *out)
-{
-    int i = s && out ? velstatus__token_find(preset_names, 2, s, len) : -1;
-    if (i < 0)
-        return VELSTATUS_E_INVALID;
-    *out = (velstatus_preset)i;
-    return VELSTATUS_OK;
-}
+VS_ENUM_TOKENS(preset, velstatus_preset, preset_names, "preset")
 
 /* Copies a caller's policy (NULL = hardened) into *out, checking its size. */
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err)

@@ -384,11 +384,11 @@ static const velstatus__prog_op *src_at(const prog_src *src, size_t i, velstatus
     tmp->phase = velstatus_op_phase_value(op);
     tmp->n_completed = velstatus_op_n_completed(op);
     tmp->n_total = velstatus_op_n_total(op);
-    tmp->units = velstatus_op_operation_units(op, &tmp->units_len);
+    tmp->units = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &tmp->units_len);
     if (!tmp->units)
         tmp->units_len = 0;
-    tmp->has_started = velstatus_op_started(op, &tmp->started);
-    tmp->has_updated = velstatus_op_updated(op, &tmp->updated);
+    tmp->has_started = velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, &tmp->started);
+    tmp->has_updated = velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &tmp->updated);
     return tmp;
 }
 
@@ -493,6 +493,19 @@ velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx 
                                     !out ? "out" : !ctx ? "ctx" : "ops");
     return build(out, ctx, &src, velstatus_oplist_count(ops), now_ns, err);
 }
+
+/* ---- tokens ---- */
+
+static const char *const counter_names[] = {"attempted", "new",         "in_progress", "completed",
+                                            "failed",    "unknown_phase", "unquantified"};
+_Static_assert(VS_N(counter_names) == VELSTATUS_PROGRESS_UNQUANTIFIED + 1, "progress counter token table");
+/* table[i] is the token of flag 1 << i. */
+static const char *const flag_names[] = {"unknown_phase", "over_total", "negative", "saturated", "untimed"};
+_Static_assert(VELSTATUS_PROGRESS_F_UNTIMED == 1 << (VS_N(flag_names) - 1), "progress flag token table");
+
+VS_ENUM_TOKENS(progress_counter, velstatus_progress_counter, counter_names, "progress counter")
+
+VS_FLAG_TOKENS(progress_flag, velstatus_progress_flag, flag_names, "progress flag")
 
 /* ---- getters ---- */
 

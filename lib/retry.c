@@ -350,15 +350,62 @@ static velstatus_status draw(vs_run *run, double *r, velstatus_error *err)
     return check_r(*r, "host.random's number", err);
 }
 
+/* What an attempt callback answered: the copied error text of a failure. */
+struct velstatus_retry_reply {
+    velstatus_ctx *ctx;
+    char *text; /* NULL: the attempt succeeded */
+    size_t len;
+    int nomem;  /* set_error ran out of memory */
+};
+
+velstatus_status velstatus_retry_reply_set_error(velstatus_retry_reply *reply, const char *text, size_t len,
+                                                 velstatus_error *err)
+{
+    char *copy;
+    len = velstatus__text_len(text, len);
+    if (!reply)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
+    if (!text && len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "text is NULL with length %zu", len);
+    copy = velstatus__strndup(reply->ctx, text ? text : "", len);
+    if (!copy) {
+        reply->nomem = 1;
+        return velstatus__error_nomem(err);
+    }
+    velstatus__free(reply->ctx, reply->text);
+    reply->text = copy;
+    reply->len = len;
+    return VELSTATUS_OK;
+}
+
+/* Calls the host's attempt: run->cur takes the failure's text (owned). */
+static velstatus_status call_attempt(vs_run *run, uint64_t n, int *failed, velstatus_error *err)
+{
+    velstatus_retry_reply reply = {run->ctx, NULL, 0, 0};
+    int rc = run->h.attempt(run->h.userdata, n, &reply);
+    if (rc < 0 || reply.nomem) {
+        velstatus__free(run->ctx, reply.text);
+        if (reply.nomem)
+            return velstatus__error_nomem(err);
+        if (rc == VELSTATUS_PASSTHROUGH)
+            return velstatus__error_set(err, VELSTATUS_E_INVALID, "host.attempt passed through, but it is required");
+        return velstatus__error_host(err, rc, "host.attempt");
+    }
+    *failed = reply.text != NULL;
+    run->cur.text = reply.text;
+    run->cur.len = reply.len;
+    run->cur.attempt = n;
+    return VELSTATUS_OK;
+}
+
 /* One attempt: sets *failed and, on failure, run->cur (owned text) and *cls,
  * *interrupted. */
 static velstatus_status do_attempt(vs_run *run, int *failed, velstatus_retry_class *cls, int *interrupted,
                                    velstatus_error *err)
 {
-    const char *text = NULL;
-    size_t len = 0;
     uint64_t n = ++run->res->attempts;
     int rc;
+    velstatus_status st;
     *failed = 0;
     *cls = VELSTATUS_RETRY_CLASS_TRANSIENT;
     *interrupted = 0;
@@ -367,21 +414,9 @@ static velstatus_status do_attempt(vs_run *run, int *failed, velstatus_retry_cla
         *failed = 1;
         return VELSTATUS_OK;
     }
-    rc = run->h.attempt(run->h.userdata, n, failed, &text, &len);
-    if (rc == VELSTATUS_PASSTHROUGH)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "host.attempt passed through, but it is required");
-    if (rc < 0)
-        return velstatus__error_host(err, rc, "host.attempt");
-    if (!*failed)
-        return VELSTATUS_OK;
-    *failed = 1;
-    if (!text)
-        len = 0;
-    run->cur.text = velstatus__strndup(run->ctx, text, len);
-    if (!run->cur.text)
-        return velstatus__error_nomem(err);
-    run->cur.len = len;
-    run->cur.attempt = n;
+    st = call_attempt(run, n, failed, err);
+    if (st != VELSTATUS_OK || !*failed)
+        return st;
     if (run->classify && run->h.classify) {
         velstatus_retry_class c = VELSTATUS_RETRY_CLASS_TRANSIENT;
         int intr = 0;
@@ -703,7 +738,7 @@ void velstatus_retry_result_free(velstatus_retry_result *result)
 
 velstatus_retry_outcome velstatus_retry_result_outcome(const velstatus_retry_result *result)
 {
-    return result ? result->outcome : VELSTATUS_RETRY_OUTCOME_SUCCEEDED;
+    return result ? result->outcome : VELSTATUS_RETRY_OUTCOME_INVALID;
 }
 
 uint64_t velstatus_retry_result_attempts(const velstatus_retry_result *result)
@@ -762,57 +797,10 @@ _Static_assert(sizeof(class_names) / sizeof(class_names[0]) == VELSTATUS_RETRY_C
 _Static_assert(sizeof(backoff_kind_names) / sizeof(backoff_kind_names[0]) == VELSTATUS_BACKOFF_DEFAULT_RETRY + 1,
                "backoff kind table");
 
-#define token_of velstatus__token_of
 
-static velstatus_status token_parse(const char *const *table, size_t n, const char *s, size_t len, int *out)
-{
-    int i = s && out ? velstatus__token_find(table, n, s, len) : -1;
-    if (i < 0)
-        return VELSTATUS_E_INVALID;
-    *out = i;
-    return VELSTATUS_OK;
-}
+VS_ENUM_TOKENS(retry_outcome, velstatus_retry_outcome, outcome_names, "retry outcome")
 
-#define VS_N(t) (sizeof(t) / sizeof((t)[0]))
+VS_ENUM_TOKENS(retry_class, velstatus_retry_class, class_names, "retry class")
 
-const char *velstatus_retry_outcome_to_string(velstatus_retry_outcome outcome)
-{
-    return token_of(outcome_names, VS_N(outcome_names), (int)outcome);
-}
+VS_ENUM_TOKENS(backoff_kind, velstatus_backoff_kind, backoff_kind_names, "backoff kind")
 
-velstatus_status velstatus_retry_outcome_from_string(const char *s, size_t len, velstatus_retry_outcome *out)
-{
-    int v = 0;
-    velstatus_status st = token_parse(outcome_names, VS_N(outcome_names), s, len, &v);
-    if (st == VELSTATUS_OK && out)
-        *out = (velstatus_retry_outcome)v;
-    return out ? st : VELSTATUS_E_INVALID;
-}
-
-const char *velstatus_retry_class_to_string(velstatus_retry_class cls)
-{
-    return token_of(class_names, VS_N(class_names), (int)cls);
-}
-
-velstatus_status velstatus_retry_class_from_string(const char *s, size_t len, velstatus_retry_class *out)
-{
-    int v = 0;
-    velstatus_status st = token_parse(class_names, VS_N(class_names), s, len, &v);
-    if (st == VELSTATUS_OK && out)
-        *out = (velstatus_retry_class)v;
-    return out ? st : VELSTATUS_E_INVALID;
-}
-
-const char *velstatus_backoff_kind_to_string(velstatus_backoff_kind kind)
-{
-    return token_of(backoff_kind_names, VS_N(backoff_kind_names), (int)kind);
-}
-
-velstatus_status velstatus_backoff_kind_from_string(const char *s, size_t len, velstatus_backoff_kind *out)
-{
-    int v = 0;
-    velstatus_status st = token_parse(backoff_kind_names, VS_N(backoff_kind_names), s, len, &v);
-    if (st == VELSTATUS_OK && out)
-        *out = (velstatus_backoff_kind)v;
-    return out ? st : VELSTATUS_E_INVALID;
-}

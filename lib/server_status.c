@@ -40,25 +40,11 @@ const char *velstatus__ss_reason_token(unsigned i)
 
 static const char *const status_tokens[] = {"Ready", "PartiallyReady", "Waiting", "NotReady"};
 
-const char *velstatus_server_status_to_string(velstatus_server_status status)
-{
-    return velstatus__token_of(status_tokens, 4, (int)status);
-}
+VS_ENUM_TOKENS(server_status, velstatus_server_status, status_tokens, "server status")
 
-velstatus_status velstatus_server_status_from_string(velstatus_server_status *out, const char *s, size_t len,
-                                                     velstatus_error *err)
-{
-    if (!out || (!s && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
-    int i = velstatus__token_find(status_tokens, 4, s, len);
-    if (i >= 0) {
-        *out = (velstatus_server_status)i;
-        return VELSTATUS_OK;
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                "unknown server status \"%.*s\" (want Ready, PartiallyReady, Waiting or NotReady)",
-                                (int)(len > 64 ? 64 : len), s ? s : "");
-}
+static const char *const access_tokens[] = {"ReadWrite", "ReadOnly"};
+
+VS_ENUM_TOKENS(bsl_access, velstatus_bsl_access, access_tokens, "BSL access mode")
 
 /* Index of a single flag, or -1. */
 static int reason_index(uint32_t reason)
@@ -71,25 +57,7 @@ static int reason_index(uint32_t reason)
     return -1;
 }
 
-const char *velstatus_server_reason_to_string(velstatus_server_reason reason)
-{
-    int i = reason_index((uint32_t)reason);
-    return i < 0 ? NULL : reason_tokens[i];
-}
-
-velstatus_status velstatus_server_reason_from_string(velstatus_server_reason *out, const char *s, size_t len,
-                                                     velstatus_error *err)
-{
-    if (!out || (!s && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or s is NULL");
-    int i = velstatus__token_find(reason_tokens, VS_NREASONS, s, len);
-    if (i >= 0) {
-        *out = (velstatus_server_reason)(1u << i);
-        return VELSTATUS_OK;
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown server-status reason \"%.*s\"",
-                                (int)(len > 64 ? 64 : len), s ? s : "");
-}
+VS_FLAG_TOKENS(server_reason, velstatus_server_reason, reason_tokens, "server-status reason")
 
 /* ---- options ---- */
 
@@ -110,6 +78,7 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
         return st;
     if (c.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.flags must be 0");
+    c.default_location_len = velstatus__text_len(c.default_location, c.default_location_len);
     if (!c.default_location && c.default_location_len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "server_status_options.default_location is NULL but its length is %zu",
@@ -130,7 +99,6 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
     if (c.retry_timeout_ns < 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.retry_timeout_ns is negative (%lld)",
                                     (long long)c.retry_timeout_ns);
-    o->policy = c.policy;
     o->retry_timeout_ns = c.retry_timeout_ns;
     return VELSTATUS_OK;
 }
@@ -396,6 +364,8 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
                                        int64_t created_ns, int has_validated, int64_t validated_ns,
                                        velstatus_error *err)
 {
+    name_len = velstatus__text_len(name, name_len);
+    phase_len = velstatus__text_len(phase, phase_len);
     return velstatus__ss_set_add(set, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created,
                                  created_ns, has_validated, validated_ns, err);
 }
@@ -767,7 +737,7 @@ void velstatus_server_verdict_free(velstatus_server_verdict *v)
 
 velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *v)
 {
-    return v ? v->status : VELSTATUS_SERVER_WAITING;
+    return v ? v->status : VELSTATUS_SERVER_INVALID;
 }
 
 uint32_t velstatus_server_verdict_reasons(const velstatus_server_verdict *v)
@@ -1007,6 +977,9 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err);
     if (st != VELSTATUS_OK)
         return st;
+    r.name_len = velstatus__text_len(r.name, r.name_len);
+    r.phase_len = velstatus__text_len(r.phase, r.phase_len);
+    r.message_len = velstatus__text_len(r.message, r.message_len);
     if (r.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
     st = check_bsl_args(r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.access, err);
@@ -1053,6 +1026,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
 {
     size_t slot;
     vs_bsl *b;
+    name_len = velstatus__text_len(name, name_len);
     if (changed)
         *changed = 0;
     if (!t || (!name && name_len))
@@ -1097,7 +1071,7 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
 
 velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *t)
 {
-    return t ? t->status : VELSTATUS_SERVER_WAITING;
+    return t ? t->status : VELSTATUS_SERVER_INVALID;
 }
 
 uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *t)

@@ -14,12 +14,41 @@
 void velstatus_server_status_host_init(velstatus_server_status_host *host, size_t struct_size)
 {
     velstatus__sized_init(host, struct_size, NULL, sizeof(*host));
+    if (host && struct_size >= VS_SERVER_STATUS_HOST_SIZE_V1)
+        velstatus_retry_host_init(&host->retry, sizeof(host->retry));
+}
+
+/* What list_bsls answered: the decoded set, or the decoding's failure. */
+struct velstatus_bsls_reply {
+    velstatus_ctx *ctx;
+    velstatus_bsl_set *set; /* NULL: unanswered, or the decoding failed */
+    velstatus_status st;    /* the last set_json's status */
+    velstatus_error err;    /* its error */
+};
+
+velstatus_status velstatus_bsls_reply_set_json(velstatus_bsls_reply *reply, const char *json, size_t len,
+                                               velstatus_error *err)
+{
+    velstatus_bsl_set *set = NULL;
+    if (!reply)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
+    velstatus_bsl_set_free(reply->set);
+    reply->set = NULL;
+    reply->st = velstatus_bsl_set_from_json(&set, reply->ctx, json, len, &reply->err);
+    if (reply->st != VELSTATUS_OK) {
+        if (err)
+            *err = reply->err;
+        return reply->st;
+    }
+    reply->set = set;
+    return VELSTATUS_OK;
 }
 
 /* The single place a new status is published: one status write, retried
  * by the retry driver with the caller's policy. */
 typedef struct publish_call {
     const velstatus_server_status_host *h;
+    void *retry_ud; /* h->retry.userdata, or h->userdata */
     velstatus_server_status status;
     uint32_t reasons;
     const char *json;
@@ -29,7 +58,7 @@ typedef struct publish_call {
     char msg[48];
 } publish_call;
 
-static int publish_attempt(void *ud, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
+static int publish_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     publish_call *pc = ud;
     int rc = pc->h->publish(pc->h->userdata, pc->status, pc->reasons, pc->json, pc->len);
@@ -41,9 +70,7 @@ static int publish_attempt(void *ud, uint64_t attempt, int *failed, const char *
     if (rc < 0) {
         pc->last_rc = rc;
         snprintf(pc->msg, sizeof(pc->msg), "publish returned %d", rc);
-        *failed = 1;
-        *err_text = pc->msg;
-        *err_len = strlen(pc->msg);
+        return velstatus_retry_reply_set_error(reply, pc->msg, VELSTATUS_NUL_TERMINATED, NULL);
     }
     return 0;
 }
@@ -52,25 +79,25 @@ static int publish_classify(void *ud, uint64_t attempt, const char *t, size_t n,
                             int *interrupted)
 {
     const publish_call *pc = ud;
-    return pc->h->classify(pc->h->userdata, attempt, t, n, cls, interrupted);
+    return pc->h->retry.classify(pc->retry_ud, attempt, t, n, cls, interrupted);
 }
 
 static int publish_sleep(void *ud, int64_t ns)
 {
     const publish_call *pc = ud;
-    return pc->h->sleep(pc->h->userdata, ns);
+    return pc->h->retry.sleep(pc->retry_ud, ns);
 }
 
 static int publish_random(void *ud, double *r)
 {
     const publish_call *pc = ud;
-    return pc->h->random(pc->h->userdata, r);
+    return pc->h->retry.random(pc->retry_ud, r);
 }
 
 static int publish_now(void *ud, int64_t *ns)
 {
     const publish_call *pc = ud;
-    return pc->h->now(pc->h->userdata, ns);
+    return pc->h->retry.now(pc->retry_ud, ns);
 }
 
 /* The retry host that routes each attempt to the host's publish. */
@@ -79,10 +106,10 @@ static void publish_retry_host(velstatus_retry_host *rh, publish_call *pc)
     velstatus_retry_host_init(rh, sizeof(*rh));
     rh->userdata = pc;
     rh->attempt = publish_attempt;
-    rh->classify = pc->h->classify ? publish_classify : NULL;
-    rh->sleep = pc->h->sleep ? publish_sleep : NULL;
-    rh->random = pc->h->random ? publish_random : NULL;
-    rh->now = pc->h->now ? publish_now : NULL;
+    rh->classify = pc->h->retry.classify ? publish_classify : NULL;
+    rh->sleep = pc->h->retry.sleep ? publish_sleep : NULL;
+    rh->random = pc->h->retry.random ? publish_random : NULL;
+    rh->now = pc->h->retry.now ? publish_now : NULL;
 }
 
 /* The run's outcome as a status: PASSTHROUGH from publish is a misuse, and
@@ -116,11 +143,12 @@ static velstatus_status step_publish(velstatus_ctx *ctx, const velstatus_server_
     velstatus_status st = velstatus__policy_load(&pol, o->policy, err);
     if (st != VELSTATUS_OK)
         return st;
-    st = velstatus_json_encode_server_verdict(&json, &len, v, err);
+    st = velstatus_server_verdict_to_json(&json, &len, v, err);
     if (st != VELSTATUS_OK)
         return st;
     memset(&pc, 0, sizeof(pc));
     pc.h = h;
+    pc.retry_ud = h->retry.userdata ? h->retry.userdata : h->userdata;
     pc.status = velstatus_server_verdict_status(v);
     pc.reasons = velstatus_server_verdict_reasons(v);
     pc.json = json;
@@ -148,6 +176,9 @@ static velstatus_status step_load(velstatus_server_status_host *h, vs_opts *o, c
     if (!h->list_bsls || !h->publish)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "server_status_host.list_bsls and publish are required");
+    if (h->retry.attempt || h->retry.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_host.retry.attempt must be NULL and retry.flags 0");
     return velstatus__ss_load_opts(o, opts, err);
 }
 
@@ -156,24 +187,28 @@ static velstatus_status step_classify(velstatus_server_verdict **v, velstatus_ct
                                       const velstatus_server_status_host *h,
                                       const velstatus_server_status_options *opts, velstatus_error *err)
 {
-    velstatus_bsl_set *set = NULL;
-    const char *json = NULL;
-    size_t json_len = 0;
+    velstatus_bsls_reply reply;
     velstatus_status st;
-    int rc = h->list_bsls(h->userdata, &json, &json_len);
-    if (rc == VELSTATUS_PASSTHROUGH)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "host list_bsls returned PASSTHROUGH, but list_bsls is required");
-    if (rc < 0)
+    int rc;
+    memset(&reply, 0, sizeof(reply));
+    reply.ctx = ctx;
+    rc = h->list_bsls(h->userdata, &reply);
+    if (rc < 0 || reply.st != VELSTATUS_OK) {
+        velstatus_bsl_set_free(reply.set);
+        if (rc == VELSTATUS_PASSTHROUGH)
+            return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                        "host list_bsls returned PASSTHROUGH, but list_bsls is required");
+        if (reply.st != VELSTATUS_OK) {
+            if (err)
+                *err = reply.err;
+            return reply.st;
+        }
         return velstatus__error_host(err, rc, "list_bsls");
-    if (!json && json_len)
-        return velstatus__error_set(err, VELSTATUS_E_HOST, "host list_bsls returned NULL text of length %zu",
-                                    json_len);
-    st = velstatus_json_decode_bsls(&set, ctx, json ? json : "", json ? json_len : 0, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = velstatus_server_status_classify(v, set, opts, err);
-    velstatus_bsl_set_free(set);
+    }
+    if (!reply.set && velstatus_bsls_reply_set_json(&reply, "", 0, err) != VELSTATUS_OK)
+        return reply.st; /* unanswered: an empty text, as before */
+    st = velstatus_server_status_classify(v, reply.set, opts, err);
+    velstatus_bsl_set_free(reply.set);
     return st;
 }
 
@@ -198,7 +233,8 @@ static velstatus_status step_must_publish(int *must, const velstatus_server_stat
 
 velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
                                              const velstatus_server_status_host *host,
-                                             const velstatus_server_status_options *opts, velstatus_error *err)
+                                             const velstatus_server_status_options *opts,
+                                             const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_server_status_host h;
     velstatus_server_verdict *v = NULL;
@@ -214,6 +250,7 @@ velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, in
     st = step_load(&h, &o, host, opts, err);
     if (st != VELSTATUS_OK)
         return st;
+    o.policy = policy;
     st = step_classify(&v, ctx, &h, opts, err);
     if (st != VELSTATUS_OK)
         return st;

@@ -325,6 +325,7 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
                                                     velstatus_error *err)
 {
     vs_rfc3339 t;
+    len = velstatus__text_len(s, len);
     if (!out_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: out_ns is NULL");
     if (!s && len)
@@ -572,6 +573,7 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
     size_t pos = 0;
     uint64_t d = 0;
     int neg = 0;
+    len = velstatus__text_len(s, len);
     if (!out_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_duration_parse: out_ns is NULL");
     if (!s && len)

@@ -62,8 +62,8 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
 #define VS_BACKOFF_SIZE_V1 VS_SIZE_THROUGH(velstatus_backoff, cap_ns)
 #define VS_RETRY_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_host, now)
 #define VS_RETRY_SCHEDULE_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_schedule, deadline_ns)
-#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, three_state)
-#define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, publish)
+#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, retry_timeout_ns)
+#define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, retry)
 #define VS_BSL_RECORD_SIZE_V1 VS_SIZE_THROUGH(velstatus_bsl_record, message_len)
 
 /* The body of every public *_init(p, struct_size): zeroes all struct_size
@@ -118,8 +118,51 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
  * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL
  * outside the table; token_find matches exactly (case-sensitive, length
  * too), s may be NULL only with len 0, and returns the index or -1. */
+#define VS_N(t) (sizeof(t) / sizeof((t)[0])) /* the entries of a static table */
 const char *velstatus__token_of(const char *const *table, size_t n, int v);
 int velstatus__token_find(const char *const *table, size_t n, const char *s, size_t len);
+/* The one _from_string body: resolves len (VELSTATUS_NUL_TERMINATED), finds
+ * s in table and stores its index in *out; otherwise E_INVALID with
+ * "unknown <what> "<s>" (want a, b or c)" (or "<what>: NULL argument"). */
+velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what,
+                                        const char *s, size_t len, velstatus_error *err);
+/* Defines velstatus_<name>_to_string() and velstatus_<name>_from_string()
+ * for an enum whose value v has the token table[v] (doc/conventions.md §9.2):
+ * the one body of every token pair. */
+#define VS_ENUM_TOKENS(name, type, table, what)                                                                      \
+    const char *velstatus_##name##_to_string(type v) { return velstatus__token_of(table, VS_N(table), (int)v); }      \
+    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
+    {                                                                                                                 \
+        int i_ = 0;                                                                                                   \
+        velstatus_status st_ = velstatus__token_parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);       \
+        if (st_ == VELSTATUS_OK)                                                                                      \
+            *out = (type)i_;                                                                                          \
+        return st_;                                                                                                   \
+    }
+/* The same for a bit-set enum whose flag 1 << i has the token table[i]. */
+#define VS_FLAG_TOKENS(name, type, table, what)                                                                      \
+    const char *velstatus_##name##_to_string(type v)                                                                  \
+    {                                                                                                                 \
+        return velstatus__flag_token_of(table, VS_N(table), (uint32_t)v);                                             \
+    }                                                                                                                 \
+    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
+    {                                                                                                                 \
+        uint32_t f_ = 0;                                                                                              \
+        velstatus_status st_ = velstatus__flag_token_parse(out ? &f_ : NULL, table, VS_N(table), what, s, len, err); \
+        if (st_ == VELSTATUS_OK)                                                                                      \
+            *out = (type)f_;                                                                                          \
+        return st_;                                                                                                   \
+    }
+/* The same for a bit-set enum: table[i] is the token of flag 1 << i. */
+const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_t flag);
+velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *table, size_t n, const char *what,
+                                             const char *s, size_t len, velstatus_error *err);
+
+/* ---- text arguments ----
+ * The length of a public (s, len) text argument: len itself, or strlen(s)
+ * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry
+ * point taking (s, len) resolves its lengths with this first. */
+size_t velstatus__text_len(const char *s, size_t len);
 
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking

@@ -84,10 +84,9 @@ _Static_assert(offsetof(velstatus_reconcile_options, timeout_ns) == 24, "velstat
 _Static_assert(offsetof(velstatus_reconcile_options, errors) == 32, "velstatus_reconcile_options.errors");
 _Static_assert(offsetof(velstatus_reconcile_options, bsl_name) == 40, "velstatus_reconcile_options.bsl_name");
 _Static_assert(offsetof(velstatus_reconcile_options, bsl_name_len) == 48, "velstatus_reconcile_options.bsl_name_len");
-_Static_assert(offsetof(velstatus_reconcile_options, policy) == 56, "velstatus_reconcile_options.policy");
-_Static_assert(offsetof(velstatus_reconcile_options, completed_before) == 64, "velstatus_reconcile_options.completed_before");
-_Static_assert(offsetof(velstatus_reconcile_options, failed_before) == 72, "velstatus_reconcile_options.failed_before");
-_Static_assert(sizeof(velstatus_reconcile_options) == 80, "velstatus_reconcile_options size");
+_Static_assert(offsetof(velstatus_reconcile_options, completed_before) == 56, "velstatus_reconcile_options.completed_before");
+_Static_assert(offsetof(velstatus_reconcile_options, failed_before) == 64, "velstatus_reconcile_options.failed_before");
+_Static_assert(sizeof(velstatus_reconcile_options) == 72, "velstatus_reconcile_options size");
 #endif
 
 /* Enum values are part of the ABI too. */
@@ -113,12 +112,12 @@ _Static_assert(VS_ALLOCATOR_SIZE_V1 == 40, "allocator v1");
 _Static_assert(VS_POLICY_SIZE_V1 == 56, "policy v1");
 _Static_assert(VS_OP_PROGRESS_SIZE_V1 == 112, "op_progress v1");
 _Static_assert(VS_PLUGIN_CLIENT_SIZE_V1 == 32, "plugin_client v1");
-_Static_assert(VS_RECONCILE_OPTIONS_SIZE_V1 == 80, "reconcile_options v1");
+_Static_assert(VS_RECONCILE_OPTIONS_SIZE_V1 == 72, "reconcile_options v1");
 _Static_assert(VS_BACKOFF_SIZE_V1 == 48, "backoff v1");
 _Static_assert(VS_RETRY_HOST_SIZE_V1 == 56, "retry_host v1");
 _Static_assert(VS_RETRY_SCHEDULE_SIZE_V1 == 56, "retry_schedule v1");
-_Static_assert(VS_SERVER_STATUS_OPTIONS_SIZE_V1 == 48, "server_status_options v1");
-_Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 40, "server_status_host v1");
+_Static_assert(VS_SERVER_STATUS_OPTIONS_SIZE_V1 == 56, "server_status_options v1");
+_Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 96, "server_status_host v1");
 _Static_assert(VS_BSL_RECORD_SIZE_V1 == 96, "bsl_record v1");
 #endif
 
@@ -172,25 +171,21 @@ static int done_progress(void *ud, const velstatus_oplist *list, size_t index, v
     return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
-static int ok_attempt(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len)
+static int ok_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     (void)ud;
     (void)attempt;
-    (void)text;
-    (void)len;
-    *failed = 0;
+    (void)reply;
     return 0;
 }
 
 static const char TWO_BSLS[] =
     "[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}]";
 
-static int list_two(void *ud, const char **json, size_t *len)
+static int list_two(void *ud, velstatus_bsls_reply *reply)
 {
     (void)ud;
-    *json = TWO_BSLS;
-    *len = sizeof(TWO_BSLS) - 1;
-    return 0;
+    return velstatus_bsls_reply_set_json(reply, TWO_BSLS, sizeof(TWO_BSLS) - 1, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
 static int publish_ok(void *ud, velstatus_server_status st, uint32_t reasons, const char *json, size_t len)
@@ -272,7 +267,7 @@ START_TEST(older_and_newer_callers)
         ck_assert_int_eq(o->timeout_ns, INT64_C(4) * 3600 * 1000000000); /* the defaults reach a v1 caller */
         ck_assert_int_eq(o->phase, VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS);
         assert_zero_tail(&uo, sizeof(velstatus_reconcile_options), n);
-        ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, c, o, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, c, o, NULL, &err), VELSTATUS_OK);
         ck_assert_uint_eq(velstatus_reconcile_result_completed(res), 1);
         velstatus_reconcile_result_free(res);
         velstatus_oplist_free(list);
@@ -323,14 +318,18 @@ START_TEST(older_and_newer_callers)
         int published = 0, calls = 0;
         n = gen_size(newer, VS_SERVER_STATUS_HOST_SIZE_V1, sizeof(*h));
         velstatus_server_status_host_init(h, n);
+        /* all zero but the embedded retry host's struct_size */
+        ck_assert_uint_eq(h->retry.struct_size, sizeof(velstatus_retry_host));
+        h->retry.struct_size = 0;
         assert_zero_tail(&u, sizeof(uint32_t), n);
+        h->retry.struct_size = sizeof(velstatus_retry_host);
         h->userdata = &calls;
         h->list_bsls = list_two;
         h->publish = publish_ok;
         n = gen_size(newer, VS_SERVER_STATUS_OPTIONS_SIZE_V1, sizeof(*o));
         velstatus_server_status_options_init(o, n);
         assert_zero_tail(&uo, sizeof(uint32_t), n);
-        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, h, o, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, h, o, NULL, &err), VELSTATUS_OK);
         ck_assert_int_eq(published, 1);
         ck_assert_int_eq(calls, 1);
         ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_READY);
@@ -355,7 +354,7 @@ START_TEST(older_and_newer_callers)
         ck_assert_int_eq(velstatus_server_tracker_upsert(t, &changed, r, &err), VELSTATUS_OK);
         ck_assert_int_eq(changed, 1);
         ck_assert_int_eq(velstatus_server_tracker_status(t), VELSTATUS_SERVER_READY);
-        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, TWO_BSLS, sizeof(TWO_BSLS) - 1, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, TWO_BSLS, sizeof(TWO_BSLS) - 1, &err), VELSTATUS_OK);
         velstatus_bsl_record_init(r, n);
         ck_assert_int_eq(velstatus_bsl_set_get(set, 0, r, &err), VELSTATUS_OK);
         ck_assert_uint_eq(r->struct_size, n);

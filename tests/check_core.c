@@ -272,10 +272,101 @@ START_TEST(policy_presets)
     ck_assert_int_eq(velstatus_policy_preset(NULL, VELSTATUS_PRESET_VELERO, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(velstatus_preset_to_string(VELSTATUS_PRESET_HARDENED), "hardened");
     ck_assert_ptr_null(velstatus_preset_to_string((velstatus_preset)9));
-    ck_assert_int_eq(velstatus_preset_from_string("velero", 6, &ps), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_preset_from_string(&ps, "velero", 6, NULL), VELSTATUS_OK);
     ck_assert_int_eq(ps, VELSTATUS_PRESET_VELERO);
-    ck_assert_int_eq(velstatus_preset_from_string("Velero", 6, &ps), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_preset_from_string("velero", 5, &ps), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_preset_from_string(&ps, "Velero", 6, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_preset_from_string(&ps, "velero", 5, NULL), VELSTATUS_E_INVALID);
+}
+END_TEST
+
+/* Every public enum: each value has a token that parses back to it, with an
+ * explicit length and with VELSTATUS_NUL_TERMINATED; the value after the
+ * last has none; an unknown token is E_INVALID naming the tokens wanted; a
+ * NULL out is E_INVALID (doc/conventions.md). */
+#define CHECK_TOKENS(name, type, first, last, flag)                                                              \
+    do {                                                                                                           \
+        type o_;                                                                                                   \
+        velstatus_error e_;                                                                                        \
+        for (long v_ = (first); v_ <= (long)(last); v_ = (flag) ? v_ * 2 : v_ + 1) {                               \
+            const char *s_ = velstatus_##name##_to_string((type)v_);                                               \
+            ck_assert_msg(s_ != NULL, #name " %ld has no token", v_);                                              \
+            ck_assert_int_eq(velstatus_##name##_from_string(&o_, s_, VELSTATUS_NUL_TERMINATED, &e_), VELSTATUS_OK); \
+            ck_assert_int_eq((long)o_, v_);                                                                        \
+            ck_assert_int_eq(velstatus_##name##_from_string(&o_, s_, strlen(s_), &e_), VELSTATUS_OK);              \
+            ck_assert_int_eq((long)o_, v_);                                                                        \
+            ck_assert_int_eq(velstatus_##name##_from_string(NULL, s_, strlen(s_), &e_), VELSTATUS_E_INVALID);     \
+        }                                                                                                          \
+        ck_assert_ptr_null(velstatus_##name##_to_string((type)((flag) ? (long)(last) * 2 : (long)(last) + 1)));    \
+        ck_assert_int_eq(velstatus_##name##_from_string(&o_, "no such token", VELSTATUS_NUL_TERMINATED, &e_),      \
+                         VELSTATUS_E_INVALID);                                                                     \
+        ck_assert_msg(strstr(e_.message, "\"no such token\"") != NULL, "%s", e_.message);                        \
+        ck_assert_int_eq(velstatus_##name##_from_string(&o_, NULL, 1, &e_), VELSTATUS_E_INVALID);                 \
+    } while (0)
+
+START_TEST(every_enum_has_tokens)
+{
+    CHECK_TOKENS(kind, velstatus_kind, 0, VELSTATUS_KIND_RESTORE, 0);
+    CHECK_TOKENS(phase, velstatus_phase, 0, VELSTATUS_PHASE_DELETING, 0);
+    CHECK_TOKENS(restart_action, velstatus_restart_action, 0, VELSTATUS_RESTART_REQUEUE, 0);
+    CHECK_TOKENS(preset, velstatus_preset, 0, VELSTATUS_PRESET_HARDENED, 0);
+    CHECK_TOKENS(retry_outcome, velstatus_retry_outcome, 0, VELSTATUS_RETRY_OUTCOME_TRUNCATED, 0);
+    CHECK_TOKENS(retry_class, velstatus_retry_class, 0, VELSTATUS_RETRY_CLASS_TERMINAL, 0);
+    CHECK_TOKENS(backoff_kind, velstatus_backoff_kind, 0, VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
+    CHECK_TOKENS(op_phase, velstatus_op_phase, VELSTATUS_OP_PHASE_NEW, VELSTATUS_OP_PHASE_FAILED, 0);
+    CHECK_TOKENS(op_field, velstatus_op_field, 0, VELSTATUS_OP_FIELD_DESCRIPTION, 0);
+    CHECK_TOKENS(op_time, velstatus_op_time, 0, VELSTATUS_OP_TIME_UPDATED, 0);
+    CHECK_TOKENS(op_report_kind, velstatus_op_report_kind, 0, VELSTATUS_OP_REPORT_LOOKUP_ERROR, 0);
+    CHECK_TOKENS(op_step_flag, velstatus_op_step_flag, 1, VELSTATUS_OP_STEP_ERROR_DEFERRED, 1);
+    CHECK_TOKENS(bsl_state, velstatus_bsl_state, 0, VELSTATUS_BSL_READONLY, 0);
+    CHECK_TOKENS(persist_action, velstatus_persist_action, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0);
+    CHECK_TOKENS(server_status, velstatus_server_status, 0, VELSTATUS_SERVER_NOT_READY, 0);
+    CHECK_TOKENS(server_reason, velstatus_server_reason, 1, VELSTATUS_SERVER_REASON_UNKNOWN_PHASE, 1);
+    CHECK_TOKENS(bsl_access, velstatus_bsl_access, 0, VELSTATUS_BSL_READ_ONLY, 0);
+    CHECK_TOKENS(progress_counter, velstatus_progress_counter, 0, VELSTATUS_PROGRESS_UNQUANTIFIED, 0);
+    CHECK_TOKENS(progress_flag, velstatus_progress_flag, 1, VELSTATUS_PROGRESS_F_UNTIMED, 1);
+    /* a flag token names one flag */
+    ck_assert_ptr_null(velstatus_op_step_flag_to_string((velstatus_op_step_flag)3));
+    ck_assert_ptr_null(velstatus_progress_flag_to_string((velstatus_progress_flag)0));
+}
+END_TEST
+
+START_TEST(nul_terminated_text_arguments)
+{
+    int64_t ns = 0;
+    velstatus_error err;
+    ck_assert_uint_eq(VELSTATUS_NUL_TERMINATED, (size_t)-1);
+    ck_assert_uint_eq(velstatus__text_len("abc", VELSTATUS_NUL_TERMINATED), 3);
+    ck_assert_uint_eq(velstatus__text_len(NULL, VELSTATUS_NUL_TERMINATED), 0);
+    ck_assert_uint_eq(velstatus__text_len("abc", 2), 2);
+    ck_assert_int_eq(velstatus_duration_parse(&ns, "1m30s", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
+    ck_assert_int_eq(ns, INT64_C(90000000000));
+    ck_assert_int_eq(velstatus_time_parse(&ns, "1970-01-01T00:00:01Z", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
+    ck_assert_int_eq(ns, INT64_C(1000000000));
+    /* NULL with VELSTATUS_NUL_TERMINATED is the empty text */
+    ck_assert_int_eq(velstatus_duration_parse(&ns, NULL, VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_E_PARSE);
+    /* Texts of builders, decoders and option fields too. */
+    {
+        velstatus_ctx *ctx = NULL;
+        velstatus_bsl_set *set = NULL;
+        velstatus_server_verdict *v = NULL;
+        velstatus_server_status_options o;
+        ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, "[]", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_bsl_set_add(set, "a", VELSTATUS_NUL_TERMINATED, "Available", VELSTATUS_NUL_TERMINATED,
+                                               0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+                         VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
+        ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
+        velstatus_server_status_options_init(&o, sizeof o);
+        o.default_location = "a";
+        o.default_location_len = VELSTATUS_NUL_TERMINATED;
+        ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, &err), VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_server_verdict_default(v), "a");
+        ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_READY);
+        velstatus_server_verdict_free(v);
+        velstatus_bsl_set_free(set);
+        velstatus_ctx_free(ctx);
+    }
 }
 END_TEST
 
@@ -298,6 +389,8 @@ Suite *velstatus_test_suite(void)
     Suite *s = suite_create("core");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, status_values_are_pinned);
+    tcase_add_test(tc, every_enum_has_tokens);
+    tcase_add_test(tc, nul_terminated_text_arguments);
     tcase_add_test(tc, status_names_unique_and_never_null);
     tcase_add_test(tc, error_set_overwrites_whole_struct);
     tcase_add_test(tc, error_message_truncated_not_overflowed);

@@ -178,15 +178,15 @@ START_TEST(token_parsers_reject_null_text_with_a_length)
     velstatus_phase ph;
     velstatus_preset pr = VELSTATUS_PRESET_HARDENED;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_kind_from_string(NULL, 6, &k), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_kind_from_string(&k, NULL, 6, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(k, VELSTATUS_KIND_RESTORE); /* untouched */
-    ck_assert_int_eq(velstatus_kind_from_string("backup", 6, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_phase_from_string(&ph, VELSTATUS_KIND_BACKUP, NULL, 3, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_kind_from_string(NULL, "backup", 6, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_phase_from_string(&ph, NULL, 3, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "NULL"));
-    ck_assert_int_eq(velstatus_preset_from_string(NULL, 6, &pr), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_preset_from_string("velero", 6, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_preset_from_string(&pr, NULL, 6, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_preset_from_string(NULL, "velero", 6, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(pr, VELSTATUS_PRESET_HARDENED);
-    ck_assert_int_eq(velstatus_preset_from_string("velero", 6, &pr), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_preset_from_string(&pr, "velero", 6, NULL), VELSTATUS_OK);
     ck_assert_int_eq(pr, VELSTATUS_PRESET_VELERO);
 }
 END_TEST
@@ -197,7 +197,7 @@ START_TEST(phase_from_string_quotes_at_most_64_bytes)
     velstatus_phase ph;
     velstatus_error err;
     memset(longname, 'Q', sizeof longname);
-    ck_assert_int_eq(velstatus_phase_from_string(&ph, VELSTATUS_KIND_RESTORE, longname, sizeof longname, &err),
+    ck_assert_int_eq(velstatus_phase_from_string(&ph, longname, sizeof longname, &err),
                      VELSTATUS_E_INVALID);
     const char *q = strchr(err.message, '"');
     ck_assert_ptr_nonnull(q);

@@ -328,7 +328,7 @@ START_TEST(go_vectors)
         velstatus_oplist *l = NULL;
         velstatus_error err;
         int d;
-        ck_assert_int_eq(velstatus_kind_from_string(kind, strlen(kind), &k), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_kind_from_string(&k, kind, strlen(kind), NULL), VELSTATUS_OK);
         ck_assert_msg(velstatus_oplist_from_json(&l, ctx, k, json_string_value(ops), json_string_length(ops),
                                                  &err) == VELSTATUS_OK,
                       "vector %zu: %s", i, err.message);

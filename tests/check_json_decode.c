@@ -213,7 +213,7 @@ START_TEST(defect1_raw_nul_after_number_is_rejected)
     free(p);
 
     p = vs_test_read_data("decode/bsl-nul-after-number.json", &n);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, p, n, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, p, n, &err), VELSTATUS_E_PARSE);
     ck_assert_ptr_null(set);
     ck_assert_uint_eq(err.offset, (uint64_t)(memchr(p, '\0', n) - (void *)p));
     ck_assert_msg(strstr(err.message, "invalid JSON") && strstr(err.message, "raw NUL byte"), "%s", err.message);
@@ -321,9 +321,9 @@ START_TEST(defect2_every_time_written_reads_back)
         c.progress = answer_extremes;
         velstatus_reconcile_options_init(&o, sizeof o);
         o.now_ns = 1;
-        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, NULL), VELSTATUS_OK);
         velstatus_reconcile_result_free(r);
-        ck_assert(velstatus_op_started(velstatus_oplist_at(l, 0), NULL));
+        ck_assert(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_STARTED, NULL));
         assert_reads_back(ctx, l);
         velstatus_oplist_free(l);
     }
@@ -347,7 +347,7 @@ static int answer_by_id(void *ud, const velstatus_oplist *list, size_t i, velsta
 {
     const velstatus_op_progress *want = ud;
     size_t n;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, i), &n);
+    const char *id = velstatus_op_string(velstatus_oplist_at(list, i), VELSTATUS_OP_FIELD_OPERATION_ID, &n);
     if (n != strlen("du-nightly-abcde") || memcmp(id, "du-nightly-abcde", n) != 0)
         return -1;
     return velstatus_op_reply_set_progress(reply, want, NULL) == VELSTATUS_OK ? 0 : -1;
@@ -381,7 +381,7 @@ static pass reconcile_file(velstatus_ctx *ctx, velstatus_kind kind, const char *
     velstatus_reconcile_options_init(&o, sizeof o);
     o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
     ck_assert_int_eq(velstatus_time_parse(&o.now_ns, "2024-05-01T11:00:00Z", 20, NULL), VELSTATUS_OK);
-    ck_assert_msg(velstatus_oplist_reconcile(&r, l, &c, &o, &err) == VELSTATUS_OK, "%s: %s", rel, err.message);
+    ck_assert_msg(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, &err) == VELSTATUS_OK, "%s: %s", rel, err.message);
     out.phase = velstatus_reconcile_result_phase(r);
     out.completed = velstatus_reconcile_result_completed(r);
     out.failed = velstatus_reconcile_result_failed(r);
@@ -503,12 +503,12 @@ START_TEST(defect5_bsl_duplicate_keys_last_wins)
     static const char dup[] = "{\"items\":[],\"items\":[{\"metadata\":{\"name\":\"a\",\"name\":\"b\"},"
                               "\"status\":{\"phase\":\"Unavailable\",\"phase\":\"Available\"}}]}";
     static const char folded[] = "[{\"Metadata\":{\"name\":\"a\"}}]";
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, dup, sizeof dup - 1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, dup, sizeof dup - 1, &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "b");
     ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
     velstatus_bsl_set_free(set);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, folded, sizeof folded - 1, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, folded, sizeof folded - 1, &err), VELSTATUS_E_SCHEMA);
     ck_assert_msg(strstr(err.message, "[0].metadata: missing") != NULL, "%s", err.message);
     velstatus_ctx_free(ctx);
 }
@@ -528,7 +528,7 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     size_t n;
     char *p = vs_test_read_data("decode/bsl-nul-in-message.json", &n);
     static const char op[] = "[{\"status\":{\"error\":\"rpc error: \\u0000 in the middle\"}}]";
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, p, n, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, p, n, &err), VELSTATUS_OK);
     ck_assert_uint_eq(set->items[1]->message_len, 26);
     ck_assert(memcmp(set->items[1]->message, "rpc error: \0 in the middle", 26) == 0);
     ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
@@ -536,17 +536,17 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     velstatus_server_verdict_free(v);
     velstatus_bsl_set_free(set);
     l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, op, sizeof op - 1);
-    ck_assert(velstatus_op_error(velstatus_oplist_at(l, 0), &n) != NULL && n == 26);
+    ck_assert(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n) != NULL && n == 26);
     velstatus_oplist_free(l);
     free(p);
     /* a NUL where the set cannot hold one is a schema error naming the field */
     {
         static const char name[] = "[{\"metadata\":{\"name\":\"a\\u0000\"}}]";
         static const char phase[] = "[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":\"A\\u0000\"}}]";
-        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, name, sizeof name - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, name, sizeof name - 1, &err), VELSTATUS_E_SCHEMA);
         ck_assert_msg(strstr(err.message, "[0].metadata.name: contains a NUL") != NULL, "%s", err.message);
         ck_assert_uint_eq(err.offset, 21);
-        ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, phase, sizeof phase - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, phase, sizeof phase - 1, &err), VELSTATUS_E_SCHEMA);
         ck_assert_msg(strstr(err.message, "[0].status.phase: contains a NUL") != NULL, "%s", err.message);
     }
     velstatus_ctx_free(ctx);
@@ -633,7 +633,7 @@ static velstatus_status decode_any(int which, const char *json, velstatus_error 
     if (which == DEC_OPS)
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, n, err);
     else if (which == DEC_BSLS)
-        st = velstatus_json_decode_bsls(&set, ctx, json, n, err);
+        st = velstatus_bsl_set_from_json(&set, ctx, json, n, err);
     else
         st = velstatus_op_reports_from_json(&r, ctx, json, n, err);
     velstatus_oplist_free(l);

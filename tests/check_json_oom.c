@@ -90,7 +90,7 @@ START_TEST(decoders_never_call_jansson)
     j_arm(0);
     ck_assert_ptr_null(json_loadb("[]", 2, 0, NULL)); /* the hooks are in place */
     j_arm(0);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, bsls, sizeof bsls - 1, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof bsls - 1, NULL), VELSTATUS_OK);
     bsl_snapshot(set, got, sizeof got);
     ck_assert_str_eq(got, "default|Available|rpc error: code = Unknown desc = \xc3\xa9\xc3\xa9\xf0\x9f\x98\x80 "
                           "\"quoted\" and a long tail to grow the buffer past 64 bytes;archive|Unavailable|a;");
@@ -119,7 +119,7 @@ START_TEST(ctx_oom_in_every_decoder_is_nomem)
     VS_FAILALLOC_LOOP(fa, ctx)
     {
         velstatus_bsl_set *set = NULL;
-        st = velstatus_json_decode_bsls(&set, ctx, bsls, sizeof bsls - 1, NULL);
+        st = velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof bsls - 1, NULL);
         velstatus_bsl_set_free(set);
     }
     VS_FAILALLOC_END(fa, ctx, st);

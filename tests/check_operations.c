@@ -88,14 +88,14 @@ START_TEST(spec_example_round_trips_byte_identically)
     ck_assert_int_eq(velstatus_oplist_is_null(l), 0);
 
     op = velstatus_oplist_at(l, 0);
-    ASSERT_GOT(velstatus_op_name(op, &n), "nightly-20240501");
-    ASSERT_GOT(velstatus_op_uid(op, &n), "0b6a2c1e-3f0d-4d6e-9d1a-5c2b7e8f9a10");
-    ASSERT_GOT(velstatus_op_item_action(op, &n), "velero.io/csi-pvc-backupper");
-    ASSERT_GOT(velstatus_op_resource_group(op, &n), "");
-    ASSERT_GOT(velstatus_op_resource_resource(op, &n), "persistentvolumeclaims");
-    ASSERT_GOT(velstatus_op_resource_namespace(op, &n), "app");
-    ASSERT_GOT(velstatus_op_resource_name(op, &n), "data-0");
-    ASSERT_GOT(velstatus_op_operation_id(op, &n), "du-nightly-20240501-abcde");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_NAME, &n), "nightly-20240501");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_UID, &n), "0b6a2c1e-3f0d-4d6e-9d1a-5c2b7e8f9a10");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &n), "velero.io/csi-pvc-backupper");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP, &n), "");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE, &n), "persistentvolumeclaims");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE, &n), "app");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, &n), "data-0");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &n), "du-nightly-20240501-abcde");
     ck_assert_uint_eq(velstatus_op_post_item_count(op), 1);
     ck_assert_int_eq(velstatus_op_post_items_null(op), 0);
     ASSERT_GOT(velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_RESOURCE_GROUP, &n), "velero.io");
@@ -106,28 +106,28 @@ START_TEST(spec_example_round_trips_byte_identically)
     ck_assert_uint_eq(n, 0);
     ck_assert_ptr_null(velstatus_op_post_item(op, 0, VELSTATUS_OP_FIELD_PHASE, NULL));
     ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_IN_PROGRESS);
-    ASSERT_GOT(velstatus_op_phase_text(op, &n), "InProgress");
-    ASSERT_GOT(velstatus_op_error(op, &n), "");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &n), "InProgress");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &n), "");
     ck_assert_int_eq(velstatus_op_n_completed(op), 524288000);
     ck_assert_int_eq(velstatus_op_n_total(op), 1073741824);
-    ASSERT_GOT(velstatus_op_operation_units(op, &n), "Bytes");
-    ASSERT_GOT(velstatus_op_description(op, &n), "InProgress");
-    ck_assert_int_eq(velstatus_op_created(op, &ns), 1);
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &n), "Bytes");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, &n), "InProgress");
+    ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, &ns), 1);
     ck_assert_int_eq(ns, INT64_C(1714557600) * 1000000000);
-    ck_assert_int_eq(velstatus_op_started(op, &ns), 1);
+    ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, &ns), 1);
     ck_assert_int_eq(ns, INT64_C(1714557605) * 1000000000);
-    ck_assert_int_eq(velstatus_op_updated(op, &ns), 1);
+    ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &ns), 1);
     ck_assert_int_eq(ns, INT64_C(1714557780) * 1000000000);
 
     op = velstatus_oplist_at(l, 1);
-    ASSERT_GOT(velstatus_op_resource_name(op, &n), "p<1>");   /* \u003c decoded */
-    ASSERT_GOT(velstatus_op_operation_id(op, &n), "op&2");
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, &n), "p<1>");   /* \u003c decoded */
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &n), "op&2");
     ck_assert_int_eq(velstatus_op_post_items_null(op), 1);
     ck_assert_uint_eq(velstatus_op_post_item_count(op), 0);
     ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_NEW);
-    ck_assert_int_eq(velstatus_op_started(op, &ns), 0); /* "started":null */
+    ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, &ns), 0); /* "started":null */
     ck_assert_int_eq(ns, 0);
-    ck_assert_int_eq(velstatus_op_updated(op, &ns), 0); /* absent */
+    ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &ns), 0); /* absent */
     ck_assert_ptr_null(velstatus_oplist_at(l, 2));
 
     ck_assert_int_eq(velstatus_oplist_to_json(&out, &out_len, l, NULL), VELSTATUS_OK);
@@ -154,8 +154,8 @@ START_TEST(restore_record_and_examples_round_trip)
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_RESTORE, restore);
     const char *src = getenv("VS_SRCDIR");
     size_t n;
-    ASSERT_GOT(velstatus_op_name(velstatus_oplist_at(l, 0), &n), "r1");
-    ASSERT_GOT(velstatus_op_item_action(velstatus_oplist_at(l, 0), &n), "velero.io/csi-pvc-restorer");
+    ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_NAME, &n), "r1");
+    ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ITEM_ACTION, &n), "velero.io/csi-pvc-restorer");
     ck_assert_int_eq(velstatus_op_post_items_null(velstatus_oplist_at(l, 0)), 1);
     assert_encodes(ctx, l, restore);
     velstatus_oplist_free(l);
@@ -274,11 +274,11 @@ START_TEST(foreign_files_are_normalised)
     int64_t ns;
     size_t n;
     /* the instant keeps its fraction in memory; only the file loses it */
-    ck_assert_int_eq(velstatus_op_created(velstatus_oplist_at(l, 0), &ns), 1);
+    ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_CREATED, &ns), 1);
     ck_assert_int_eq(ns, INT64_C(1714557600999000000));
     /* an absent phase is "" and UNKNOWN */
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 1)), VELSTATUS_OP_PHASE_UNKNOWN);
-    ASSERT_GOT(velstatus_op_phase_text(velstatus_oplist_at(l, 1), &n), "");
+    ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 1), VELSTATUS_OP_FIELD_PHASE, &n), "");
     assert_encodes(ctx, l, want);
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
@@ -291,7 +291,7 @@ START_TEST(strings_with_nul_and_escapes)
     velstatus_ctx *ctx = new_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_RESTORE, in);
     size_t n;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(l, 0), &n);
+    const char *id = velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_OPERATION_ID, &n);
     ck_assert_uint_eq(n, 9);
     ck_assert_int_eq(memcmp(id, "a\0b\"\\\n\t\xc3\xa9", 9), 0);
     assert_encodes(ctx, l, "[{\"spec\":{\"restoreName\":\"\",\"restoreUID\":\"\",\"restoreItemAction\":\"\",\"resourceIdentifier\":"
@@ -308,7 +308,7 @@ START_TEST(unknown_phase_text_is_kept)
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[{\"status\":{\"phase\":\"Canceled\"}}]");
     size_t n;
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_UNKNOWN);
-    ASSERT_GOT(velstatus_op_phase_text(velstatus_oplist_at(l, 0), &n), "Canceled");
+    ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_PHASE, &n), "Canceled");
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
 }
@@ -463,7 +463,7 @@ START_TEST(builders_and_setters)
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_time(l, 0, VELSTATUS_OP_TIME_STARTED, 1, 0, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_time(l, 0, VELSTATUS_OP_TIME_STARTED, 0, 5, &err), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_op_started(velstatus_oplist_at(l, 0), NULL), 0);
+    ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_STARTED, NULL), 0);
     ck_assert_int_eq(velstatus_oplist_add_post_item(l, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "d<1>", 4, &err),
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_add_post_item(l, 0, NULL, 0, "r", 1, NULL, 0, "n", 1, &err), VELSTATUS_OK);
@@ -521,7 +521,7 @@ START_TEST(builders_fail_cleanly_without_memory)
         if (st == VELSTATUS_OK) {
             /* a failed setter leaves the field as it was */
             size_t n;
-            ck_assert_str_eq(velstatus_op_operation_id(velstatus_oplist_at(l, 3), &n), "id-3");
+            ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(l, 3), VELSTATUS_OP_FIELD_OPERATION_ID, &n), "id-3");
             ck_assert_uint_eq(velstatus_oplist_count(l), 40);
         }
         velstatus_oplist_free(l);
@@ -532,17 +532,29 @@ END_TEST
 START_TEST(phase_strings)
 {
     static const char *const names[] = {NULL, "New", "InProgress", "Completed", "Failed"};
+    velstatus_op_phase ph = VELSTATUS_OP_PHASE_NEW;
+    velstatus_error err;
     for (int p = 1; p <= 4; p++) {
         ck_assert_str_eq(velstatus_op_phase_to_string((velstatus_op_phase)p), names[p]);
-        ck_assert_int_eq(velstatus_op_phase_from_string(names[p], strlen(names[p])), p);
+        ck_assert_int_eq(velstatus_op_phase_from_string(&ph, names[p], strlen(names[p]), &err), VELSTATUS_OK);
+        ck_assert_int_eq(ph, p);
     }
     ck_assert_ptr_null(velstatus_op_phase_to_string(VELSTATUS_OP_PHASE_UNKNOWN));
     ck_assert_ptr_null(velstatus_op_phase_to_string((velstatus_op_phase)9));
-    ck_assert_int_eq(velstatus_op_phase_from_string("", 0), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_phase_from_string(NULL, 0), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_phase_from_string("new", 3), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_phase_from_string("Newer", 3), VELSTATUS_OP_PHASE_NEW);
-    ck_assert_int_eq(velstatus_op_phase_from_string("Canceled", 8), VELSTATUS_OP_PHASE_UNKNOWN);
+    /* Anything but the four is E_INVALID, and *out is UNKNOWN (what a record with that text has). */
+    static const struct {
+        const char *s;
+        size_t len;
+    } bad[] = {{"", 0}, {NULL, 0}, {"new", 3}, {"Canceled", 8}, {"Newer", VELSTATUS_NUL_TERMINATED}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ph = VELSTATUS_OP_PHASE_NEW;
+        ck_assert_int_eq(velstatus_op_phase_from_string(&ph, bad[i].s, bad[i].len, &err), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(ph, VELSTATUS_OP_PHASE_UNKNOWN);
+    }
+    ck_assert_msg(strstr(err.message, "\"Newer\"") != NULL, "%s", err.message);
+    ck_assert_int_eq(velstatus_op_phase_from_string(&ph, "Newer", 3, &err), VELSTATUS_OK);
+    ck_assert_int_eq(ph, VELSTATUS_OP_PHASE_NEW);
+    ck_assert_int_eq(velstatus_op_phase_from_string(NULL, "New", 3, &err), VELSTATUS_E_INVALID);
 }
 END_TEST
 
@@ -550,14 +562,19 @@ START_TEST(getters_accept_null)
 {
     size_t n = 7;
     int64_t ns = 7;
-    ck_assert_ptr_null(velstatus_op_name(NULL, &n));
+    ck_assert_ptr_null(velstatus_op_string(NULL, VELSTATUS_OP_FIELD_NAME, &n));
     ck_assert_uint_eq(n, 0);
     ck_assert_ptr_null(velstatus_op_string(NULL, VELSTATUS_OP_FIELD_UID, NULL));
-    ck_assert_ptr_null(velstatus_op_error(NULL, NULL));
+    ck_assert_ptr_null(velstatus_op_string(NULL, VELSTATUS_OP_FIELD_ERROR, NULL));
     ck_assert_int_eq(velstatus_op_n_total(NULL), 0);
     ck_assert_int_eq(velstatus_op_n_completed(NULL), 0);
-    ck_assert_int_eq(velstatus_op_phase_value(NULL), VELSTATUS_OP_PHASE_UNKNOWN);
-    ck_assert_int_eq(velstatus_op_created(NULL, &ns), 0);
+    ck_assert_int_eq(velstatus_op_phase_value(NULL), VELSTATUS_OP_PHASE_INVALID);
+    /* A NULL object never reads as a good result (doc/conventions.md). */
+    ck_assert_int_eq(velstatus_oplist_kind(NULL), VELSTATUS_KIND_INVALID);
+    ck_assert_int_eq(velstatus_reconcile_result_phase(NULL), VELSTATUS_PHASE_INVALID);
+    ck_assert_ptr_null(velstatus_kind_to_string(velstatus_oplist_kind(NULL)));
+    ck_assert_ptr_null(velstatus_phase_to_string(velstatus_reconcile_result_phase(NULL)));
+    ck_assert_int_eq(velstatus_op_time_value(NULL, VELSTATUS_OP_TIME_CREATED, &ns), 0);
     ck_assert_int_eq(ns, 0);
     ck_assert_int_eq(velstatus_op_time_value(NULL, VELSTATUS_OP_TIME_UPDATED, NULL), 0);
     ck_assert_uint_eq(velstatus_op_post_item_count(NULL), 0);

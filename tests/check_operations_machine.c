@@ -414,12 +414,12 @@ START_TEST(step4_times_velero)
     r.updated_ns = T0 + 60 * SEC + 1;            /* a nanosecond later */
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-    ck_assert_int_eq(velstatus_op_updated(velstatus_oplist_at(l, 0), &ns), 1);
+    ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, &ns), 1);
     ck_assert_int_eq(ns, T0 + 60 * SEC + 1);
     r.has_updated = 0; /* zero after non-zero: stored as a zero time */
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-    ck_assert_int_eq(velstatus_op_updated(velstatus_oplist_at(l, 0), NULL), 0);
+    ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, NULL), 0);
     ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
                              "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":null}");
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
@@ -787,23 +787,23 @@ static velstatus_plugin_client fake_client(fake *f)
     return c;
 }
 
-static velstatus_reconcile_options opts(velstatus_phase phase, int64_t now, const velstatus_policy *pol)
+static velstatus_reconcile_options opts(velstatus_phase phase, int64_t now)
 {
     velstatus_reconcile_options o;
     velstatus_reconcile_options_init(&o, sizeof o);
     o.phase = phase;
     o.now_ns = now;
     o.timeout_ns = HOUR;
-    o.policy = pol;
     return o;
 }
 
-static velstatus_reconcile_result *reconcile_ok(velstatus_oplist *l, fake *f, const velstatus_reconcile_options *o)
+static velstatus_reconcile_result *reconcile_ok(velstatus_oplist *l, fake *f, const velstatus_reconcile_options *o,
+                                                const velstatus_policy *pol)
 {
     velstatus_reconcile_result *r = NULL;
     velstatus_plugin_client c = fake_client(f);
     velstatus_error err;
-    velstatus_status st = velstatus_oplist_reconcile(&r, l, &c, o, &err);
+    velstatus_status st = velstatus_oplist_reconcile(&r, l, &c, o, pol, &err);
     ck_assert_msg(st == VELSTATUS_OK, "reconcile: %s", err.message);
     return r;
 }
@@ -856,7 +856,7 @@ START_TEST(velero_operations_controller_tests)
                 char action[16], status[128];
                 const char *st = status;
                 velstatus_oplist *l;
-                velstatus_reconcile_options o = opts(cases[c].phase, T0, &pol);
+                velstatus_reconcile_options o = opts(cases[c].phase, T0);
                 velstatus_reconcile_result *r;
                 fake f;
                 snprintf(action, sizeof action, "foo-1%zu", c + 1);
@@ -866,7 +866,7 @@ START_TEST(velero_operations_controller_tests)
                 fake_init(&f);
                 f.ans[0] = progress(cases[c].complete, cases[c].err, 0, 0);
                 o.timeout_ns = 60 * 60 * SEC;
-                r = reconcile_ok(l, &f, &o);
+                r = reconcile_ok(l, &f, &o, &pol);
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == cases[c].want, "%s %s (%s): got %s", kind ? "restore" : "backup",
                               cases[c].name, p ? "hardened" : "velero",
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
@@ -915,13 +915,13 @@ START_TEST(phase_table_2_5)
         for (int k = 0; k < 2; k++) {
             for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
                 velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
-                velstatus_reconcile_options o = opts(rows[i].from, T0 + SEC, &pol);
+                velstatus_reconcile_options o = opts(rows[i].from, T0 + SEC);
                 velstatus_reconcile_result *r;
                 fake f;
                 fake_init(&f);
                 f.ans[0] = rows[i].new_error ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "boom") : progress(1, NULL, 1, 1);
                 f.ans[1] = progress(!rows[i].running, NULL, 0, 0);
-                r = reconcile_ok(l, &f, &o);
+                r = reconcile_ok(l, &f, &o, &pol);
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu kind %d preset %d: %s", i, k, p,
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 ck_assert_int_eq(velstatus_reconcile_result_still_in_progress(r), rows[i].running);
@@ -952,12 +952,12 @@ START_TEST(partially_failed_edge_or_level)
         velstatus_policy pol = preset((velstatus_preset)p);
         for (int running = 0; running < 2; running++) {
             velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 2);
-            velstatus_reconcile_options o = opts(W, T0 + SEC, &pol);
+            velstatus_reconcile_options o = opts(W, T0 + SEC);
             velstatus_reconcile_result *r;
             fake f;
             fake_init(&f);
             f.ans[1] = progress(!running, NULL, 0, 0);
-            r = reconcile_ok(l, &f, &o);
+            r = reconcile_ok(l, &f, &o, &pol);
             ck_assert_uint_eq(f.ncalls, 1);
             ck_assert_uint_eq(f.calls[0], 1);
             ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
@@ -982,17 +982,17 @@ START_TEST(pending_errors_set_partially_failed)
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
-        velstatus_reconcile_options o = opts(W, T0 + SEC, &pol);
+        velstatus_reconcile_options o = opts(W, T0 + SEC);
         velstatus_reconcile_result *r;
         fake f;
         fake_init(&f);
         o.errors = 1;
-        r = reconcile_ok(l, &f, &o);
+        r = reconcile_ok(l, &f, &o, &pol);
         ck_assert_int_eq(velstatus_reconcile_result_phase(r), WPF);
         ck_assert_uint_eq(velstatus_reconcile_result_error_count(r), 0);
         velstatus_reconcile_result_free(r);
         f.ans[0] = progress(1, NULL, 0, 0);
-        r = reconcile_ok(l, &f, &o);
+        r = reconcile_ok(l, &f, &o, &pol);
         ck_assert_int_eq(velstatus_reconcile_result_phase(r), FPF);
         velstatus_reconcile_result_free(r);
         velstatus_oplist_free(l);
@@ -1014,7 +1014,7 @@ START_TEST(bsl_missing_or_readonly)
             velstatus_kind kind = k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
             for (int b = 1; b <= 2; b++) {
                 velstatus_oplist *l = make_list(ctx, kind, NULL, st, 5);
-                velstatus_reconcile_options o = opts(b == 1 ? W : WPF, T0 + 10 * HOUR, &pol);
+                velstatus_reconcile_options o = opts(b == 1 ? W : WPF, T0 + 10 * HOUR);
                 velstatus_reconcile_result *r;
                 char *before, *after;
                 fake f;
@@ -1025,7 +1025,7 @@ START_TEST(bsl_missing_or_readonly)
                     o.bsl_name_len = 7;
                 }
                 ck_assert_int_eq(velstatus_oplist_to_json(&before, NULL, l, NULL), VELSTATUS_OK);
-                r = reconcile_ok(l, &f, &o);
+                r = reconcile_ok(l, &f, &o, &pol);
                 ck_assert_int_eq(velstatus_oplist_to_json(&after, NULL, l, NULL), VELSTATUS_OK);
                 if (kind == VELSTATUS_KIND_RESTORE && b == VELSTATUS_BSL_READONLY) {
                     /* not checked for restores (PR #6757): a normal pass, which times both out */
@@ -1060,19 +1060,19 @@ START_TEST(bsl_missing_or_readonly)
         /* the default name, and Go's %q quoting */
         velstatus_policy pol = velstatus_policy_velero();
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
-        velstatus_reconcile_options o = opts(W, T0, &pol);
+        velstatus_reconcile_options o = opts(W, T0);
         velstatus_reconcile_result *r;
         const char *want = "backupstoragelocations.velero.io \"default\" not found";
         const char *want2 = "backupstoragelocations.velero.io \"a\\\"b\\n\" not found";
         fake f;
         fake_init(&f);
         o.bsl = VELSTATUS_BSL_MISSING;
-        r = reconcile_ok(l, &f, &o);
+        r = reconcile_ok(l, &f, &o, &pol);
         assert_errors(r, &want, 1);
         velstatus_reconcile_result_free(r);
         o.bsl_name = "a\"b\n";
         o.bsl_name_len = 4;
-        r = reconcile_ok(l, &f, &o);
+        r = reconcile_ok(l, &f, &o, &pol);
         assert_errors(r, &want2, 1);
         velstatus_reconcile_result_free(r);
         velstatus_oplist_free(l);
@@ -1115,7 +1115,7 @@ START_TEST(persist_and_errors_added)
         pol.progress_error_grace_ns = 0;
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             velstatus_oplist *l = make_list(ctx, rows[i].kind ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
-            velstatus_reconcile_options o = opts(rows[i].phase, T0 + SEC, &pol);
+            velstatus_reconcile_options o = opts(rows[i].phase, T0 + SEC);
             velstatus_reconcile_result *r;
             fake f;
             fake_init(&f);
@@ -1124,7 +1124,7 @@ START_TEST(persist_and_errors_added)
             o.errors = rows[i].pending;
             o.completed_before = rows[i].completed_before;
             o.bsl = (velstatus_bsl_state)rows[i].bsl;
-            r = reconcile_ok(l, &f, &o);
+            r = reconcile_ok(l, &f, &o, &pol);
             ck_assert_msg(velstatus_reconcile_result_persist(r) == rows[i].want, "row %zu preset %d: persist %d", i, p,
                           (int)velstatus_reconcile_result_persist(r));
             ck_assert_int_eq(velstatus_reconcile_result_errors_added(r), rows[i].added);
@@ -1134,16 +1134,16 @@ START_TEST(persist_and_errors_added)
     }
     {
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
-        velstatus_reconcile_options o = opts(W, T0, NULL);
+        velstatus_reconcile_options o = opts(W, T0);
         velstatus_reconcile_result *r = NULL;
         o.failed_before = -1;
-        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, NULL), VELSTATUS_E_INVALID);
         o.failed_before = 0;
         o.completed_before = -1;
-        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, NULL), VELSTATUS_E_INVALID);
         velstatus_oplist_free(l);
     }
-    ck_assert_int_eq(velstatus_reconcile_result_persist(NULL), VELSTATUS_PERSIST_NONE);
+    ck_assert_int_eq(velstatus_reconcile_result_persist(NULL), VELSTATUS_PERSIST_INVALID);
     ck_assert_int_eq(velstatus_reconcile_result_errors_added(NULL), 0);
     velstatus_ctx_free(ctx);
 }
@@ -1169,14 +1169,14 @@ START_TEST(after_run_2_7)
         for (int k = 0; k < 2; k++) {
             for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
                 velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
-                velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC, &pol);
+                velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC);
                 velstatus_reconcile_result *r;
                 fake f;
                 fake_init(&f);
                 o.errors = rows[i].logged;
                 f.ans[0] = rows[i].op_error ? progress(1, "failed", 0, 0) : progress(1, NULL, 0, 0);
                 f.ans[1] = progress(!rows[i].running, NULL, 0, 0);
-                r = reconcile_ok(l, &f, &o);
+                r = reconcile_ok(l, &f, &o, &pol);
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu: %s", i,
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 if (rows[i].op_error) {
@@ -1196,11 +1196,11 @@ START_TEST(after_run_2_7)
         for (int p = 0; p < 2; p++) {
             velstatus_policy pol = preset((velstatus_preset)p);
             velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st2, 1);
-            velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0, &pol);
+            velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0);
             velstatus_reconcile_result *r;
             fake f;
             fake_init(&f);
-            r = reconcile_ok(l, &f, &o);
+            r = reconcile_ok(l, &f, &o, &pol);
             ck_assert_int_eq(velstatus_reconcile_result_phase(r), p ? FPF : FIN);
             velstatus_reconcile_result_free(r);
             velstatus_oplist_free(l);
@@ -1225,7 +1225,7 @@ START_TEST(cancel_on_timeout_only)
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 5);
-        velstatus_reconcile_options o = opts(W, T0 + 30 * SEC, &pol);
+        velstatus_reconcile_options o = opts(W, T0 + 30 * SEC);
         velstatus_reconcile_result *r;
         const char *want[] = {"Asynchronous action timed out, plugin: act-0",
                               "Asynchronous action timed out, plugin: act-3"};
@@ -1234,7 +1234,7 @@ START_TEST(cancel_on_timeout_only)
         fake_init(&f);
         f.ans[1] = progress(1, NULL, 0, 0);
         f.cancel_err[3] = "cannot cancel";
-        r = reconcile_ok(l, &f, &o);
+        r = reconcile_ok(l, &f, &o, &pol);
         ck_assert_uint_eq(f.ncalls, 4);
         ck_assert_uint_eq(f.calls[2], 3);
         ck_assert_uint_eq(f.ncancels, 2);
@@ -1275,7 +1275,7 @@ START_TEST(no_plugin_client)
     for (int k = 0; k < 2; k++) {
         for (int mode = 0; mode < 2; mode++) {
             velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, "x/y", st, 1);
-            velstatus_reconcile_options o = opts(W, T0, &pol);
+            velstatus_reconcile_options o = opts(W, T0);
             velstatus_reconcile_result *r = NULL;
             fake f;
             velstatus_plugin_client c;
@@ -1285,9 +1285,9 @@ START_TEST(no_plugin_client)
             fake_init(&f);
             f.rc[0] = VELSTATUS_PASSTHROUGH;
             c = fake_client(&f);
-            ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, mode ? &c : NULL, &o, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, mode ? &c : NULL, &o, &pol, NULL), VELSTATUS_OK);
             assert_errors(r, &want, 1);
-            ck_assert_str_eq(velstatus_op_error(velstatus_oplist_at(l, 0), &n),
+            ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n),
                              k ? "unable to get valid RestoreItemActionV2 for \"x/y\""
                                : "unable to get valid BackupItemActionV2 for \"x/y\"");
             ck_assert_int_eq(velstatus_reconcile_result_phase(r), FPF);
@@ -1300,7 +1300,7 @@ START_TEST(no_plugin_client)
         static const char *const old[] = {"{\"phase\":\"New\",\"created\":\"2024-05-01T00:00:00Z\"}"};
         velstatus_policy hp = velstatus_policy_hardened();
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, old, 1);
-        velstatus_reconcile_options o = opts(W, T0, &hp);
+        velstatus_reconcile_options o = opts(W, T0);
         velstatus_reconcile_result *r = NULL;
         fake f;
         velstatus_plugin_client c;
@@ -1308,7 +1308,7 @@ START_TEST(no_plugin_client)
         f.cancel_rc = VELSTATUS_PASSTHROUGH;
         f.cancel_err[0] = "ignored";
         c = fake_client(&f);
-        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &hp, NULL), VELSTATUS_OK);
         ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(r), 1);
         ck_assert_ptr_null(velstatus_reconcile_result_cancel_error(r, 0, NULL));
         velstatus_reconcile_result_free(r);
@@ -1328,7 +1328,7 @@ START_TEST(host_failures)
     velstatus_ctx *ctx = new_ctx();
     velstatus_policy pol = velstatus_policy_velero();
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
-    velstatus_reconcile_options o = opts(W, T0, &pol);
+    velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r = (velstatus_reconcile_result *)&r, *sentinel = r;
     velstatus_plugin_client c;
     velstatus_error err;
@@ -1337,7 +1337,7 @@ START_TEST(host_failures)
     f.ans[0] = progress(1, NULL, 0, 0);
     f.rc[1] = -7;
     c = fake_client(&f);
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -7);
     ck_assert_ptr_eq(r, sentinel);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_COMPLETED);
@@ -1349,7 +1349,7 @@ START_TEST(host_failures)
     fake_init(&f);
     f.silent[0] = 1;
     c = fake_client(&f);
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_msg(strstr(err.message, "without answering") != NULL, "%s", err.message);
     velstatus_oplist_free(l);
 
@@ -1358,7 +1358,7 @@ START_TEST(host_failures)
     f.cancel_rc = -3;
     c = fake_client(&f);
     o.now_ns = T0 + 2 * HOUR;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -3);
     ck_assert_uint_eq(f.ncancels, 1);
     velstatus_oplist_free(l);
@@ -1403,14 +1403,14 @@ START_TEST(reply_setters_check_their_arguments)
     velstatus_ctx *ctx = new_ctx();
     velstatus_policy pol = velstatus_policy_hardened();
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
-    velstatus_reconcile_options o = opts(W, T0, &pol);
+    velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r = NULL;
     velstatus_plugin_client c;
     size_t n = 9;
     velstatus_plugin_client_init(&c, sizeof c);
     c.progress = bad_setters;
     c.cancel = bad_cancel_setters;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL), VELSTATUS_OK);
     /* an empty Cancel error is an error: reported as "" */
     ck_assert_str_eq(velstatus_reconcile_result_cancel_error(r, 0, &n), "");
     ck_assert_uint_eq(n, 0);
@@ -1425,49 +1425,47 @@ START_TEST(reconcile_argument_errors)
     static const char *const st[] = {"{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}"};
     velstatus_ctx *ctx = new_ctx();
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_RESTORE, NULL, st, 1);
-    velstatus_reconcile_options o = opts(W, T0, NULL);
+    velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r = NULL;
     velstatus_plugin_client c;
     velstatus_policy pol = velstatus_policy_velero();
     velstatus_error err;
-    ck_assert_int_eq(velstatus_oplist_reconcile(NULL, l, NULL, &o, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, NULL, NULL, &o, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(NULL, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, NULL, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, NULL, NULL, &err), VELSTATUS_E_INVALID);
     o.phase = VELSTATUS_PHASE_COMPLETED;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_STATE);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_STATE);
     o.phase = VELSTATUS_PHASE_FINALIZING;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_STATE);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_STATE);
     o.phase = VELSTATUS_PHASE_QUEUED; /* restores have none */
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     o.phase = VELSTATUS_PHASE_IN_PROGRESS;
     o.bsl = VELSTATUS_BSL_MISSING;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     o.phase = W;
     o.bsl = (velstatus_bsl_state)3;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     o.bsl = VELSTATUS_BSL_AVAILABLE;
     o.errors = -1;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     o.errors = 0;
     o.flags = 2;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     o.flags = 0;
     o.bsl_name_len = 3;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     o.bsl_name_len = 0;
     o.struct_size = 8;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_ABI);
     o.struct_size = sizeof o;
     pol.struct_size = 3;
-    o.policy = &pol;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &err), VELSTATUS_E_ABI);
-    o.policy = NULL;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &pol, &err), VELSTATUS_E_ABI);
     velstatus_plugin_client_init(&c, sizeof c);
     c.flags = 1;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, &err), VELSTATUS_E_INVALID);
     c.flags = 0;
     c.struct_size = 4;
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, &err), VELSTATUS_E_ABI);
     ck_assert_ptr_null(r);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_NEW);
     velstatus_oplist_free(l);
@@ -1487,7 +1485,6 @@ START_TEST(init_functions_and_null_getters)
     ck_assert_int_eq(o.bsl, VELSTATUS_BSL_AVAILABLE);
     ck_assert_int_eq(o.timeout_ns, 4 * HOUR);
     ck_assert_int_eq(o.errors, 0);
-    ck_assert_ptr_null(o.policy);
     ck_assert_ptr_null(o.bsl_name);
     ck_assert_int_eq(o.completed_before, 0);
     ck_assert_int_eq(o.failed_before, 0);
@@ -1521,11 +1518,11 @@ START_TEST(result_count_by_flag)
     velstatus_ctx *ctx = new_ctx();
     velstatus_policy pol = velstatus_policy_velero();
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
-    velstatus_reconcile_options o = opts(W, T0, &pol);
+    velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r;
     fake f;
     fake_init(&f);
-    r = reconcile_ok(l, &f, &o);
+    r = reconcile_ok(l, &f, &o, &pol);
     ck_assert_uint_eq(velstatus_reconcile_result_count(r, F(MISSING_CREATED)), 1);
     ck_assert_uint_eq(velstatus_reconcile_result_count(r, F(IN_PROGRESS)), 1);
     ck_assert_uint_eq(velstatus_reconcile_result_count(r, F(COUNT_COMPLETED)), 1);
@@ -1555,14 +1552,14 @@ START_TEST(reports_client_answers)
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
     velstatus_op_reports *reports = NULL;
     velstatus_plugin_client c;
-    velstatus_reconcile_options o = opts(W, T0 + SEC, &pol);
+    velstatus_reconcile_options o = opts(W, T0 + SEC);
     velstatus_reconcile_result *r = NULL;
     const char *want[] = {"Asynchronous action timed out, plugin: act-1",
                           "operation ID op-2 is invalid, plugin: act-2"};
     pol.progress_error_grace_ns = 0;
     ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, rep, strlen(rep), NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_reports_client(&c, reports, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL), VELSTATUS_OK);
     assert_errors(r, want, 2);
     ck_assert_str_eq(velstatus_reconcile_result_cancel_error(r, 0, NULL), "busy");
     ck_assert_int_eq(velstatus_op_n_total(velstatus_oplist_at(l, 0)), 3);
@@ -1598,11 +1595,11 @@ START_TEST(reconcile_fails_cleanly_without_memory)
                     st = velstatus_op_reports_from_json(&reports, ctx, rep, strlen(rep), NULL);
                 if (st == VELSTATUS_OK) {
                     velstatus_plugin_client c;
-                    velstatus_reconcile_options o = opts(W, T0 + SEC, &pol);
+                    velstatus_reconcile_options o = opts(W, T0 + SEC);
                     velstatus_reconcile_result *r = NULL;
                     o.bsl = b ? VELSTATUS_BSL_MISSING : VELSTATUS_BSL_AVAILABLE;
                     velstatus_op_reports_client(&c, reports, NULL);
-                    st = velstatus_oplist_reconcile(&r, l, &c, &o, NULL);
+                    st = velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
                     if (st == VELSTATUS_OK)
                         ck_assert_uint_eq(velstatus_reconcile_result_error_count(r), b ? 1 : (size_t)(3 + pol.unknown_phase_fails + 1));
                     velstatus_reconcile_result_free(r);
@@ -1622,10 +1619,10 @@ START_TEST(reconcile_fails_cleanly_without_memory)
         if (st == VELSTATUS_OK) {
             velstatus_policy pol = velstatus_policy_velero();
             velstatus_plugin_client c;
-            velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC, &pol);
+            velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC);
             velstatus_reconcile_result *r = NULL;
             velstatus_op_reports_client(&c, reports, NULL);
-            st = velstatus_oplist_reconcile(&r, l, &c, &o, NULL);
+            st = velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
             if (st == VELSTATUS_OK)
                 ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, NULL), "error from restore item operation: bad");
             velstatus_reconcile_result_free(r);

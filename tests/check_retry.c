@@ -62,7 +62,7 @@ typedef struct fake {
     char text[64];
 } fake;
 
-static int f_attempt(void *ud, uint64_t n, int *failed, const char **text, size_t *len)
+static int f_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
 {
     fake *f = ud;
     if (f->attempt_rc)
@@ -70,9 +70,8 @@ static int f_attempt(void *ud, uint64_t n, int *failed, const char **text, size_
     f->clock += f->latency;
     if (n <= f->fail_until) {
         snprintf(f->text, sizeof(f->text), "boom %llu", (unsigned long long)n);
-        *failed = 1;
-        *text = f->text;
-        *len = strlen(f->text);
+        if (velstatus_retry_reply_set_error(reply, f->text, strlen(f->text), NULL) != VELSTATUS_OK)
+            return -1;
     }
     return 0;
 }
@@ -620,14 +619,15 @@ START_TEST(on_error_host_failures)
 }
 END_TEST
 
-static int null_text_attempt(void *ud, uint64_t n, int *failed, const char **text, size_t *len)
+static int null_text_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
 {
     (void)ud;
     (void)n;
-    *failed = 1;
-    *text = NULL;
-    *len = 99; /* ignored with a NULL text */
-    return 0;
+    /* NULL with a length is refused; NULL with 0 is an empty message. */
+    if (velstatus_retry_reply_set_error(reply, NULL, 99, NULL) != VELSTATUS_E_INVALID ||
+        velstatus_retry_reply_set_error(NULL, "x", 1, NULL) != VELSTATUS_E_INVALID)
+        return -7;
+    return velstatus_retry_reply_set_error(reply, NULL, 0, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
 START_TEST(on_error_null_text)
@@ -912,7 +912,7 @@ START_TEST(result_getters_on_null)
     const char *t = "x";
     size_t len = 3;
     int64_t total = 5;
-    ck_assert_int_eq(velstatus_retry_result_outcome(NULL), VELSTATUS_RETRY_OUTCOME_SUCCEEDED);
+    ck_assert_int_eq(velstatus_retry_result_outcome(NULL), VELSTATUS_RETRY_OUTCOME_INVALID);
     ck_assert_uint_eq(velstatus_retry_result_attempts(NULL), 0);
     ck_assert_uint_eq(velstatus_retry_result_sleep_count(NULL), 0);
     ck_assert_int_eq(velstatus_retry_result_sleep(NULL, 0), 0);
@@ -955,7 +955,7 @@ START_TEST(enum_tokens_round_trip)
         const char *t = velstatus_retry_outcome_to_string((velstatus_retry_outcome)n);
         velstatus_retry_outcome o = (velstatus_retry_outcome)99;
         ck_assert(is_token(t));
-        ck_assert_int_eq(velstatus_retry_outcome_from_string(t, strlen(t), &o), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, t, strlen(t), NULL), VELSTATUS_OK);
         ck_assert_int_eq(o, n);
         for (size_t j = 0; j < nseen; j++)
             ck_assert_str_ne(seen[j], t);
@@ -967,7 +967,7 @@ START_TEST(enum_tokens_round_trip)
         const char *t = velstatus_retry_class_to_string((velstatus_retry_class)n);
         velstatus_retry_class c = (velstatus_retry_class)99;
         ck_assert(is_token(t));
-        ck_assert_int_eq(velstatus_retry_class_from_string(t, strlen(t), &c), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_retry_class_from_string(&c, t, strlen(t), NULL), VELSTATUS_OK);
         ck_assert_int_eq(c, n);
         for (size_t j = 0; j < nseen; j++)
             ck_assert_str_ne(seen[j], t);
@@ -980,7 +980,7 @@ START_TEST(enum_tokens_round_trip)
         velstatus_backoff_kind k = (velstatus_backoff_kind)99;
         velstatus_backoff b;
         ck_assert(is_token(t));
-        ck_assert_int_eq(velstatus_backoff_kind_from_string(t, strlen(t), &k), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_backoff_kind_from_string(&k, t, strlen(t), NULL), VELSTATUS_OK);
         ck_assert_int_eq(k, n);
         ck_assert_int_eq(velstatus_backoff_preset(&b, k, 0, NULL), VELSTATUS_OK);
         for (size_t j = 0; j < nseen; j++)
@@ -996,20 +996,20 @@ START_TEST(enum_tokens_round_trip)
         velstatus_retry_class c = VELSTATUS_RETRY_CLASS_CONFLICT;
         velstatus_backoff_kind k = VELSTATUS_BACKOFF_DEFAULT_RETRY;
         /* Exact and case-sensitive: prefixes, case and extra bytes fail, and leave *out alone. */
-        ck_assert_int_eq(velstatus_retry_outcome_from_string("exhaust", 7, &o), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_retry_outcome_from_string("Exhausted", 9, &o), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_retry_outcome_from_string("exhaustedx", 10, &o), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, "exhaust", 7, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, "Exhausted", 9, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, "exhaustedx", 10, NULL), VELSTATUS_E_INVALID);
         ck_assert_int_eq(o, VELSTATUS_RETRY_OUTCOME_DEADLINE);
-        ck_assert_int_eq(velstatus_retry_outcome_from_string("terminal!", 8, &o), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, "terminal!", 8, NULL), VELSTATUS_OK);
         ck_assert_int_eq(o, VELSTATUS_RETRY_OUTCOME_TERMINAL);
-        ck_assert_int_eq(velstatus_retry_class_from_string("TERMINAL", 8, &c), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_retry_class_from_string("", 0, &c), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_class_from_string(&c, "TERMINAL", 8, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_class_from_string(&c, "", 0, NULL), VELSTATUS_E_INVALID);
         ck_assert_int_eq(c, VELSTATUS_RETRY_CLASS_CONFLICT);
-        ck_assert_int_eq(velstatus_backoff_kind_from_string("velero", 6, &k), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_backoff_kind_from_string(&k, "velero", 6, NULL), VELSTATUS_E_INVALID);
         ck_assert_int_eq(k, VELSTATUS_BACKOFF_DEFAULT_RETRY);
-        ck_assert_int_eq(velstatus_retry_outcome_from_string(NULL, 0, &o), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_retry_class_from_string("conflict", 8, NULL), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_backoff_kind_from_string(NULL, 3, &k), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, NULL, 0, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_retry_class_from_string(NULL, "conflict", 8, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_backoff_kind_from_string(&k, NULL, 3, NULL), VELSTATUS_E_INVALID);
     }
 }
 END_TEST

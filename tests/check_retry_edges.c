@@ -22,14 +22,11 @@ typedef struct clock_host {
     int sleep_rc;
 } clock_host;
 
-static int ch_attempt(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len)
+static int ch_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     (void)ud;
     (void)attempt;
-    *failed = 1;
-    *text = "etcdserver: request timed out";
-    *len = strlen(*text);
-    return 0;
+    return velstatus_retry_reply_set_error(reply, "etcdserver: request timed out", VELSTATUS_NUL_TERMINATED, NULL);
 }
 
 static int ch_now(void *ud, int64_t *ns)
@@ -230,15 +227,15 @@ START_TEST(token_parsers_need_an_output_and_text)
     velstatus_retry_class c = VELSTATUS_RETRY_CLASS_CONFLICT;
     velstatus_backoff_kind k = VELSTATUS_BACKOFF_DEFAULT_RETRY;
     const char *name = velstatus_retry_outcome_to_string(VELSTATUS_RETRY_OUTCOME_SUCCEEDED);
-    ck_assert_int_eq(velstatus_retry_outcome_from_string(name, strlen(name), NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_retry_outcome_from_string(NULL, 3, &o), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_retry_outcome_from_string(NULL, name, strlen(name), NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_retry_outcome_from_string(&o, NULL, 3, NULL), VELSTATUS_E_INVALID);
     name = velstatus_retry_class_to_string(VELSTATUS_RETRY_CLASS_TERMINAL);
-    ck_assert_int_eq(velstatus_retry_class_from_string(name, strlen(name), NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_retry_class_from_string(name, strlen(name), &c), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_retry_class_from_string(NULL, name, strlen(name), NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_retry_class_from_string(&c, name, strlen(name), NULL), VELSTATUS_OK);
     ck_assert_int_eq(c, VELSTATUS_RETRY_CLASS_TERMINAL);
     name = velstatus_backoff_kind_to_string(VELSTATUS_BACKOFF_VELERO_CAP);
-    ck_assert_int_eq(velstatus_backoff_kind_from_string(name, strlen(name), NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_backoff_kind_from_string(name, strlen(name), &k), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_backoff_kind_from_string(NULL, name, strlen(name), NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_backoff_kind_from_string(&k, name, strlen(name), NULL), VELSTATUS_OK);
     ck_assert_int_eq(k, VELSTATUS_BACKOFF_VELERO_CAP);
     ck_assert_int_eq(o, VELSTATUS_RETRY_OUTCOME_DEADLINE);
 }

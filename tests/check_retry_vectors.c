@@ -193,7 +193,7 @@ static const char *outcome_at(script *s, uint64_t attempt)
     return json_string_value(json_array_get(s->outcomes, i));
 }
 
-static int sc_attempt(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len)
+static int sc_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     script *s = ud;
     const char *o = outcome_at(s, attempt);
@@ -210,9 +210,8 @@ static int sc_attempt(void *ud, uint64_t attempt, int *failed, const char **text
         snprintf(s->text, sizeof(s->text), "timed out waiting for the condition");
     else
         ck_abort_msg("%s: unknown script outcome %s", s->name, o);
-    *failed = 1;
-    *text = s->text;
-    *len = strlen(s->text);
+    if (velstatus_retry_reply_set_error(reply, s->text, strlen(s->text), NULL) != VELSTATUS_OK)
+        return -1;
     return 0;
 }
 
@@ -365,14 +364,14 @@ END_TEST
 
 /* The host must be able to reuse its buffer after attempt() returns: the
  * library copies the text at once (host.h: "data flows by value"). */
-static int scribble_attempt(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len)
+static int scribble_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     char *buf = ud;
     snprintf(buf, 64, "error %llu", (unsigned long long)attempt);
-    *failed = 1;
-    *text = buf;
-    *len = strlen(buf);
-    return 0;
+    /* a second answer replaces the first */
+    if (velstatus_retry_reply_set_error(reply, "first", VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return -1;
+    return velstatus_retry_reply_set_error(reply, buf, strlen(buf), NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
 static int scribble_classify(void *ud, uint64_t attempt, const char *text, size_t len, velstatus_retry_class *cls,

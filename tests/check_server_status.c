@@ -27,20 +27,16 @@ _Static_assert(offsetof(velstatus_server_status_options, now_ns) == 24, "opts.no
 _Static_assert(offsetof(velstatus_server_status_options, stale_after_ns) == 32, "opts.stale_after_ns");
 _Static_assert(offsetof(velstatus_server_status_options, check_stale) == 40, "opts.check_stale");
 _Static_assert(offsetof(velstatus_server_status_options, three_state) == 44, "opts.three_state");
-_Static_assert(offsetof(velstatus_server_status_options, policy) == 48, "opts.policy");
-_Static_assert(offsetof(velstatus_server_status_options, retry_timeout_ns) == 56, "opts.retry_timeout_ns");
-_Static_assert(sizeof(velstatus_server_status_options) == 64, "opts size");
+_Static_assert(offsetof(velstatus_server_status_options, retry_timeout_ns) == 48, "opts.retry_timeout_ns");
+_Static_assert(sizeof(velstatus_server_status_options) == 56, "opts size");
 _Static_assert(offsetof(velstatus_server_status_host, struct_size) == 0, "host.struct_size");
 _Static_assert(offsetof(velstatus_server_status_host, flags) == 4, "host.flags");
 _Static_assert(offsetof(velstatus_server_status_host, userdata) == 8, "host.userdata");
 _Static_assert(offsetof(velstatus_server_status_host, list_bsls) == 16, "host.list_bsls");
 _Static_assert(offsetof(velstatus_server_status_host, read_status) == 24, "host.read_status");
 _Static_assert(offsetof(velstatus_server_status_host, publish) == 32, "host.publish");
-_Static_assert(offsetof(velstatus_server_status_host, classify) == 40, "host.classify");
-_Static_assert(offsetof(velstatus_server_status_host, sleep) == 48, "host.sleep");
-_Static_assert(offsetof(velstatus_server_status_host, random) == 56, "host.random");
-_Static_assert(offsetof(velstatus_server_status_host, now) == 64, "host.now");
-_Static_assert(sizeof(velstatus_server_status_host) == 72, "host size");
+_Static_assert(offsetof(velstatus_server_status_host, retry) == 40, "host.retry");
+_Static_assert(sizeof(velstatus_server_status_host) == 40 + sizeof(velstatus_retry_host), "host size");
 _Static_assert(offsetof(velstatus_bsl_record, name) == 8 && offsetof(velstatus_bsl_record, is_default) == 24 &&
                    offsetof(velstatus_bsl_record, access) == 28 && offsetof(velstatus_bsl_record, phase) == 32 &&
                    offsetof(velstatus_bsl_record, created_ns) == 56 &&
@@ -98,7 +94,7 @@ static velstatus_status add_all(velstatus_bsl_set *set, const tb *b)
 static char *encode(const velstatus_server_verdict *v)
 {
     char *out = NULL;
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(&out, NULL, v, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(&out, NULL, v, NULL), VELSTATUS_OK);
     return out;
 }
 
@@ -578,7 +574,7 @@ START_TEST(message_truncates_long_name_lists)
     ck_assert_ptr_null(velstatus_server_verdict_name(v, (velstatus_server_reason)0, 0));
     velstatus_server_verdict_free(v);
     /* NULL verdict getters */
-    ck_assert_int_eq(velstatus_server_verdict_status(NULL), S_WAITING);
+    ck_assert_int_eq(velstatus_server_verdict_status(NULL), VELSTATUS_SERVER_INVALID);
     ck_assert_uint_eq(velstatus_server_verdict_reasons(NULL), 0);
     ck_assert_uint_eq(velstatus_server_verdict_total(NULL), 0);
     ck_assert_uint_eq(velstatus_server_verdict_available(NULL), 0);
@@ -600,7 +596,7 @@ START_TEST(json_verdict_encoding)
         RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(UNKNOWN_PHASE) | RS(DEFAULT_NOT_AVAILABLE) | RS(DEFAULT_READONLY));
     char *j = NULL;
     size_t len = 0;
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(&j, &len, v, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(&j, &len, v, NULL), VELSTATUS_OK);
     ck_assert_str_eq(j, "{\"status\":\"PartiallyReady\",\"reasons\":[\"default_not_available\",\"default_readonly\","
                         "\"some_pending\",\"some_unavailable\",\"unknown_phase\"],\"counts\":{\"available\":1,"
                         "\"unavailable\":1,\"pending\":1,\"total\":3},\"default\":\"default\",\"bsls\":{"
@@ -611,8 +607,8 @@ START_TEST(json_verdict_encoding)
                         "is read-only (default)\"}");
     ck_assert_uint_eq(len, strlen(j));
     velstatus_free(ctx, j);
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(NULL, NULL, v, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_encode_server_verdict(&j, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(NULL, NULL, v, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_verdict_to_json(&j, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     velstatus_server_verdict_free(v);
     velstatus_ctx_free(ctx);
 }
@@ -770,7 +766,7 @@ START_TEST(tracker_events_and_changes)
     ck_assert_int_eq(velstatus_server_tracker_verdict(NULL, t, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_new(NULL, ctx, NULL, NULL), VELSTATUS_E_INVALID);
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
-    ck_assert_int_eq(velstatus_server_tracker_status(NULL), S_WAITING);
+    ck_assert_int_eq(velstatus_server_tracker_status(NULL), VELSTATUS_SERVER_INVALID);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(NULL), 0);
     ck_assert_uint_eq(velstatus_server_tracker_count(NULL), 0);
     velstatus_server_tracker_free(t);
@@ -949,14 +945,19 @@ typedef struct fake_host {
     char published_json[2048];
 } fake_host;
 
-static int fh_list(void *ud, const char **json, size_t *len)
+static int fh_list(void *ud, velstatus_bsls_reply *reply)
 {
     fake_host *h = ud;
+    char copy[2048];
     h->lists++;
     if (h->list_rc)
         return h->list_rc;
-    *json = h->json;
-    *len = strlen(h->json);
+    /* The library decodes during the call: a buffer that dies with the
+     * callback is fine (it is scribbled over before returning). */
+    snprintf(copy, sizeof copy, "%s", h->json);
+    if (velstatus_bsls_reply_set_json(reply, copy, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return 0; /* the decoding's failure is the step's result anyway */
+    memset(copy, 'x', sizeof copy);
     return 0;
 }
 
@@ -1013,7 +1014,7 @@ START_TEST(step_publishes_only_on_change)
     memset(&fh, 0, sizeof(fh));
     fh.json = STEP_JSON;
     h = fh_vtable(&fh);
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 1);
     ck_assert_int_eq(fh.status, S_PARTIAL);
@@ -1023,26 +1024,26 @@ START_TEST(step_publishes_only_on_change)
     velstatus_free(ctx, j);
     velstatus_server_verdict_free(v);
     /* same status and reasons already published: no publish */
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(fh.publishes, 1);
     ck_assert_int_eq(fh.reads, 2);
     /* same status, other reasons: publish */
     fh.reasons = RS(SOME_UNAVAILABLE) | RS(STALE);
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 2);
     /* other status, same reasons: publish (three-state has no effect here, so force it) */
     fh.status = S_READY;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     /* no read_status, or PASSTHROUGH from it: always publish */
     h.read_status = NULL;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     h.read_status = fh_read;
     fh.read_rc = VELSTATUS_PASSTHROUGH;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 5);
     velstatus_ctx_free(ctx);
@@ -1066,9 +1067,9 @@ static int rf_publish(void *ud, velstatus_server_status status, uint32_t reasons
     return rf->fh.publishes <= rf->fail_first ? -11 : rc;
 }
 
-static int rf_list(void *ud, const char **json, size_t *len)
+static int rf_list(void *ud, velstatus_bsls_reply *reply)
 {
-    return fh_list(&((retry_fake *)ud)->fh, json, len);
+    return fh_list(&((retry_fake *)ud)->fh, reply);
 }
 
 static int rf_sleep(void *ud, int64_t ns)
@@ -1095,13 +1096,12 @@ START_TEST(step_publish_is_retried)
     h.userdata = &rf;
     h.list_bsls = rf_list;
     h.publish = rf_publish;
-    h.sleep = rf_sleep;
+    h.retry.sleep = rf_sleep;
     velstatus_server_status_options_init(&o, sizeof(o));
-    o.policy = &vel;
 
     /* fails twice, then goes through: 3 attempts, sleeps 10ms and 50ms */
     rf.fail_first = 2;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(rf.fh.publishes, 3);
     ck_assert_int_eq(rf.nsleeps, 2);
@@ -1114,7 +1114,7 @@ START_TEST(step_publish_is_retried)
     rf.fh.json = STEP_JSON;
     rf.nsleeps = 0;
     rf.fail_first = 1000;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -11);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(rf.fh.publishes, 7);
@@ -1126,10 +1126,10 @@ START_TEST(step_publish_is_retried)
     rf.fh.json = STEP_JSON;
     rf.nsleeps = 0;
     o.retry_timeout_ns = INT64_C(30000000000);
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(rf.fh.publishes, 5);
     o.retry_timeout_ns = -1;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "retry_timeout_ns"));
     velstatus_ctx_free(ctx);
 }
@@ -1148,18 +1148,18 @@ START_TEST(step_host_faults)
     h = fh_vtable(&fh);
 
     fh.list_rc = -7;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -7);
     ck_assert_ptr_nonnull(strstr(err.message, "list_bsls"));
     ck_assert_int_eq(fh.publishes, 0);
     ck_assert_ptr_null(v);
     ck_assert_int_eq(published, 0);
     fh.list_rc = VELSTATUS_PASSTHROUGH;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     fh.list_rc = 0;
 
     fh.read_rc = -2;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -2);
     ck_assert_ptr_nonnull(strstr(err.message, "read_status"));
     ck_assert_int_eq(fh.publishes, 0);
@@ -1168,7 +1168,7 @@ START_TEST(step_host_faults)
     /* A failing publish is retried (hardened preset: no sleep slot, so the
      * deadline counts the sleeps only; see step_publish_is_retried). */
     fh.publish_rc = -3;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -3);
     ck_assert_int_eq(published, 0);
     ck_assert_ptr_null(v);
@@ -1176,29 +1176,38 @@ START_TEST(step_host_faults)
     ck_assert_ptr_nonnull(strstr(err.message, "attempt"));
     fh.publishes = 0;
     fh.publish_rc = VELSTATUS_PASSTHROUGH;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     fh.publish_rc = 0;
 
     /* bad JSON from the host names the path */
     fh.json = "{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":3}}]}";
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_SCHEMA);
     ck_assert_ptr_nonnull(strstr(err.message, "items[0].status.phase"));
     fh.json = "{";
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_PARSE);
     ck_assert_int_eq(fh.publishes, 1); /* only the PASSTHROUGH publish call */
     fh.json = STEP_JSON;
 
     /* the vtable itself */
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, NULL, &h, NULL, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, NULL, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, NULL, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     h.publish = NULL;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     h = fh_vtable(&fh);
     h.flags = 1;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    h = fh_vtable(&fh);
+    h.retry.flags = 1;
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "retry"));
+    h = fh_vtable(&fh);
+    h.retry.attempt = (int (*)(void *, uint64_t, velstatus_retry_reply *))1; /* never called */
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    /* a NULL reply is refused, not a crash */
+    ck_assert_int_eq(velstatus_bsls_reply_set_json(NULL, "[]", 2, &err), VELSTATUS_E_INVALID);
     h = fh_vtable(&fh);
     h.struct_size = 8;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_ABI);
     {
         struct {
             velstatus_server_status_host h;
@@ -1208,7 +1217,7 @@ START_TEST(step_host_faults)
         big.h = fh_vtable(&fh);
         big.h.struct_size = sizeof(big);
         big.tail[0] = 9;
-        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &big.h, NULL, NULL), VELSTATUS_E_ABI);
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &big.h, NULL, NULL, NULL), VELSTATUS_E_ABI);
     }
     {
         velstatus_server_status_options o;
@@ -1216,7 +1225,7 @@ START_TEST(step_host_faults)
         velstatus_server_status_options_init(&o, sizeof(o));
         o.flags = 2;
         fh.lists = 0;
-        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL, NULL), VELSTATUS_E_INVALID);
         ck_assert_int_eq(fh.lists, 0); /* options are checked before the host is called */
     }
     velstatus_server_status_host_init(NULL, 0);
@@ -1229,7 +1238,7 @@ END_TEST
 static velstatus_status decode(velstatus_ctx *ctx, const char *json, velstatus_bsl_set **set, velstatus_error *err)
 {
     *set = NULL;
-    return velstatus_json_decode_bsls(set, ctx, json, strlen(json), err);
+    return velstatus_bsl_set_from_json(set, ctx, json, strlen(json), err);
 }
 
 /* Asserts E_SCHEMA/E_PARSE with a message starting with `prefix` and the
@@ -1284,9 +1293,9 @@ START_TEST(json_decode_shapes)
     ck_assert_int_eq(decode(ctx, "{\"kind\":\"BackupStorageLocationList\",\"items\":[]}", &set, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 0);
     velstatus_bsl_set_free(set);
-    ck_assert_int_eq(velstatus_json_decode_bsls(NULL, ctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, NULL, "[]", 2, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(NULL, ctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, NULL, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, NULL, 2, NULL), VELSTATUS_E_INVALID);
     velstatus_ctx_free(ctx);
 }
 END_TEST
@@ -1660,7 +1669,7 @@ START_TEST(examples_match_golden_verdicts)
         velstatus_bsl_set *set = NULL;
         velstatus_server_verdict *v = NULL;
         velstatus_error err;
-        ck_assert_msg(velstatus_json_decode_bsls(&set, ctx, text, len, &err) == VELSTATUS_OK, "%s: %s", ex[i],
+        ck_assert_msg(velstatus_bsl_set_from_json(&set, ctx, text, len, &err) == VELSTATUS_OK, "%s: %s", ex[i],
                       err.message);
         ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_server_verdict_status(v), want[i]);
@@ -1806,11 +1815,11 @@ START_TEST(failalloc_json_decode_encode)
         velstatus_bsl_set *set = NULL;
         velstatus_server_verdict *v = NULL;
         char *out = NULL;
-        st = velstatus_json_decode_bsls(&set, ctx, text, len, NULL);
+        st = velstatus_bsl_set_from_json(&set, ctx, text, len, NULL);
         if (st == VELSTATUS_OK)
             st = velstatus_server_status_classify(&v, set, NULL, NULL);
         if (st == VELSTATUS_OK) {
-            st = velstatus_json_encode_server_verdict(&out, NULL, v, NULL);
+            st = velstatus_server_verdict_to_json(&out, NULL, v, NULL);
             if (st == VELSTATUS_OK)
                 ck_assert_ptr_nonnull(strstr(out, "\"secondary\""));
             else
@@ -1837,7 +1846,7 @@ START_TEST(failalloc_step)
         memset(&fh, 0, sizeof(fh));
         fh.json = STEP_JSON;
         h = fh_vtable(&fh);
-        st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL);
+        st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL);
         if (st == VELSTATUS_OK) {
             ck_assert_int_eq(published, 1);
             ck_assert_int_eq(fh.publishes, 1);

@@ -27,12 +27,10 @@ typedef struct slots_host {
     int64_t clock;           /* the fake monotonic clock, advanced by sleep */
 } slots_host;
 
-static int sh_list(void *ud, const char **json, size_t *len)
+static int sh_list(void *ud, velstatus_bsls_reply *reply)
 {
     (void)ud;
-    *json = STEP_JSON;
-    *len = strlen(STEP_JSON);
-    return 0;
+    return velstatus_bsls_reply_set_json(reply, STEP_JSON, strlen(STEP_JSON), NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
 static int sh_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
@@ -91,10 +89,10 @@ static velstatus_server_status_host slots_vtable(slots_host *sh)
     h.userdata = sh;
     h.list_bsls = sh_list;
     h.publish = sh_publish;
-    h.classify = sh_classify;
-    h.sleep = sh_sleep;
-    h.random = sh_random;
-    h.now = sh_now;
+    h.retry.classify = sh_classify;
+    h.retry.sleep = sh_sleep;
+    h.retry.random = sh_random;
+    h.retry.now = sh_now;
     return h;
 }
 
@@ -118,8 +116,7 @@ START_TEST(step_publish_retries_use_every_host_slot)
     velstatus_server_status_host h = slots_vtable(&sh);
     pol.retry_classify_errors = 1;
     velstatus_server_status_options_init(&o, sizeof o);
-    o.policy = &pol;
-    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, &pol, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(sh.publishes, 3);
     ck_assert_int_eq(sh.classifies, 2);
@@ -140,7 +137,7 @@ START_TEST(step_publish_retries_use_every_host_slot)
     sh.fail_first = 100;
     sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &err), VELSTATUS_E_HOST);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -11);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(sh.publishes, 1);
@@ -149,11 +146,10 @@ START_TEST(step_publish_retries_use_every_host_slot)
 }
 END_TEST
 
-static int null_text_list(void *ud, const char **json, size_t *len)
+static int null_text_list(void *ud, velstatus_bsls_reply *reply)
 {
     (void)ud;
-    *json = NULL;
-    *len = 12;
+    velstatus_bsls_reply_set_json(reply, NULL, 12, NULL); /* refused: the step's result */
     return 0;
 }
 
@@ -167,8 +163,8 @@ START_TEST(step_rejects_null_text_with_a_length)
     memset(&sh, 0, sizeof sh);
     velstatus_server_status_host h = slots_vtable(&sh);
     h.list_bsls = null_text_list;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, &err), VELSTATUS_E_HOST);
-    ck_assert_ptr_nonnull(strstr(err.message, "NULL text of length 12"));
+    ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "NULL"));
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(sh.publishes, 0);
     velstatus_ctx_free(ctx);
@@ -310,7 +306,7 @@ START_TEST(bsl_decode_errors_name_the_path_and_position)
         velstatus_bsl_set *set = (velstatus_bsl_set *)ctx; /* must become NULL */
         velstatus_error err;
         memset(&err, 0, sizeof err);
-        velstatus_status st = velstatus_json_decode_bsls(&set, ctx, c->json, strlen(c->json), &err);
+        velstatus_status st = velstatus_bsl_set_from_json(&set, ctx, c->json, strlen(c->json), &err);
         ck_assert_msg(st == c->st, "case %zu: status %s", i, velstatus_status_name(st));
         ck_assert_ptr_null(set);
         ck_assert_msg(strcmp(err.message, c->msg) == 0, "case %zu: message \"%s\"", i, err.message);
@@ -342,7 +338,7 @@ START_TEST(bsl_decode_null_members_are_absent_and_one_object_is_a_set)
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, one, sizeof one - 1, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, one, sizeof one - 1, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "solo");
     ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "");
@@ -468,11 +464,10 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
 }
 END_TEST
 
-static int empty_list(void *ud, const char **json, size_t *len)
+static int empty_list(void *ud, velstatus_bsls_reply *reply)
 {
     (void)ud;
-    *json = NULL;
-    *len = 0;
+    (void)reply; /* unanswered: reads as the empty text */
     return 0;
 }
 
@@ -485,10 +480,10 @@ START_TEST(step_without_publish_or_outputs)
     memset(&sh, 0, sizeof sh);
     velstatus_server_status_host h = slots_vtable(&sh);
     h.publish = NULL;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     h = slots_vtable(&sh);
     /* No output wanted: the step still publishes. */
-    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(sh.publishes, 1);
     /* A publish that keeps failing, with no error struct. */
     sh.fail_first = 1000;
@@ -497,11 +492,10 @@ START_TEST(step_without_publish_or_outputs)
     pol.retry_classify_errors = 1;
     velstatus_server_status_options o;
     velstatus_server_status_options_init(&o, sizeof o);
-    o.policy = &pol;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, &o, NULL), VELSTATUS_E_HOST);
-    /* NULL text of length 0 is the empty text: not JSON. */
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, &o, &pol, NULL), VELSTATUS_E_HOST);
+    /* An unanswered list_bsls reads as the empty text: not JSON. */
     h.list_bsls = empty_list;
-    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL, &err), VELSTATUS_E_PARSE);
     velstatus_ctx_free(ctx);
 }
 END_TEST
@@ -514,18 +508,18 @@ START_TEST(bsl_decode_refuses_text_after_the_value_and_ignores_long_keys)
     velstatus_error err;
     char json[512], key[200];
     ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, "[] x", 4, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, "[] x", 4, &err), VELSTATUS_E_PARSE);
     ck_assert_uint_eq(err.offset, 3);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, nul_after, 3, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, nul_after, 3, &err), VELSTATUS_E_PARSE);
     ck_assert_uint_eq(err.offset, 2);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 0, &err), VELSTATUS_E_PARSE);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, NULL, 2, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, NULL, 0, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, NULL, 2, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_null(set);
     /* A key longer than any the decoder knows is an unknown key, ignored. */
     memset(key, 'k', 150);
     key[150] = '\0';
     snprintf(json, sizeof json, "[{\"%s\":1,\"metadata\":{\"name\":\"a\",\"%s\":2}}]", key, key);
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ctx, json, strlen(json), &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, json, strlen(json), &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
     velstatus_bsl_set_free(set);

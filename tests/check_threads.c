@@ -70,10 +70,10 @@ static char *dup_text(const char *s) {
 static int do_classify(worker *w, velstatus_ctx *ctx, char **json) {
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
-    velstatus_status st = velstatus_json_decode_bsls(&set, ctx, ex.bsls_json, ex.bsls_len, NULL);
+    velstatus_status st = velstatus_bsl_set_from_json(&set, ctx, ex.bsls_json, ex.bsls_len, NULL);
     if (st != VELSTATUS_OK) FAIL(w, "decode_bsls: %s", velstatus_status_name(st));
     st = velstatus_server_status_classify(&v, set, NULL, NULL);
-    if (st == VELSTATUS_OK) st = velstatus_json_encode_server_verdict(json, NULL, v, NULL);
+    if (st == VELSTATUS_OK) st = velstatus_server_verdict_to_json(json, NULL, v, NULL);
     velstatus_server_verdict_free(v);
     velstatus_bsl_set_free(set);
     if (st != VELSTATUS_OK) FAIL(w, "classify/encode: %s", velstatus_status_name(st));
@@ -124,7 +124,7 @@ static int do_operations(worker *w, velstatus_ctx *ctx, char **roundtrip, char *
     if (st == VELSTATUS_OK) {
         velstatus_reconcile_options_init(&opts, sizeof opts);
         opts.now_ns = NOW_NS;
-        st = velstatus_oplist_reconcile(&res, list, &client, &opts, NULL);
+        st = velstatus_oplist_reconcile(&res, list, &client, &opts, NULL, NULL);
     }
     if (st == VELSTATUS_OK) {
         *phase = velstatus_reconcile_result_phase(res);
@@ -149,13 +149,11 @@ static int do_backoff(worker *w, int64_t sleeps[12]) {
     return 0;
 }
 
-static int attempt_fail3(void *ud, uint64_t attempt, int *failed, const char **text, size_t *len) {
+static int attempt_fail3(void *ud, uint64_t attempt, velstatus_retry_reply *reply) {
     (void)ud;
-    if (attempt <= 3) {
-        *failed = 1;
-        *text = "the server is currently unable to handle the request";
-        *len = strlen(*text);
-    }
+    if (attempt <= 3)
+        return velstatus_retry_reply_set_error(reply, "the server is currently unable to handle the request",
+                                               VELSTATUS_NUL_TERMINATED, NULL);
     return 0;
 }
 
@@ -247,12 +245,12 @@ static int read_shared(worker *w) {
     char *json = NULL, *summary = NULL;
     if (velstatus_server_verdict_status(ex.verdict) != VELSTATUS_SERVER_PARTIALLY_READY)
         FAIL(w, "shared verdict status");
-    if (velstatus_json_encode_server_verdict(&json, NULL, ex.verdict, NULL) != VELSTATUS_OK) FAIL(w, "encode");
+    if (velstatus_server_verdict_to_json(&json, NULL, ex.verdict, NULL) != VELSTATUS_OK) FAIL(w, "encode");
     int same = strcmp(json, ex.verdict_json) == 0;
     velstatus_free(ex.shared_ctx, json);
     if (!same) FAIL(w, "shared verdict encodes differently");
     size_t len = 0;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(ex.list, 0), &len);
+    const char *id = velstatus_op_string(velstatus_oplist_at(ex.list, 0), VELSTATUS_OP_FIELD_OPERATION_ID, &len);
     if (len != 25 || memcmp(id, "du-nightly-20240501-abcde", len) != 0) FAIL(w, "shared list op 0 id");
     if (velstatus_oplist_to_json(&json, NULL, ex.list, NULL) != VELSTATUS_OK) FAIL(w, "to_json");
     same = strcmp(json, ex.ops_roundtrip) == 0;
@@ -315,7 +313,7 @@ static void setup_expected(void) {
 
     /* The shared immutable objects. */
     velstatus_bsl_set *set = NULL;
-    ck_assert_int_eq(velstatus_json_decode_bsls(&set, ex.shared_ctx, ex.bsls_json, ex.bsls_len, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ex.shared_ctx, ex.bsls_json, ex.bsls_len, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_status_classify(&ex.verdict, set, NULL, NULL), VELSTATUS_OK);
     velstatus_bsl_set_free(set);
     ck_assert_int_eq(velstatus_oplist_from_json(&ex.list, ex.shared_ctx, VELSTATUS_KIND_BACKUP, ex.ops_json,

@@ -18,7 +18,7 @@ int main(void)
     velstatus_ctx *ctx = NULL;
     velstatus_phase p;
     if (velstatus_ctx_new(&ctx, NULL, NULL) != VELSTATUS_OK) return 1;
-    if (velstatus_phase_from_string(&p, VELSTATUS_KIND_BACKUP, "Finalizing", 10, NULL) != VELSTATUS_OK) return 2;
+    if (velstatus_phase_from_string(&p, "Finalizing", VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK) return 2;
     if (strcmp(velstatus_version_string(), VELSTATUS_VERSION_STRING) != 0) return 3;
     printf("%s %s\n", velstatus_version_string(), velstatus_phase_to_string(p));
     velstatus_ctx_free(ctx);

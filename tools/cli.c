@@ -29,6 +29,15 @@ int cli_fail_err(const char *cmd, const char *what, const velstatus_error *err)
     return cli_fail(cmd, "%s: %s", what, err->message);
 }
 
+int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out)
+{
+    if (velstatus_phase_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return cli_fail(cmd, "%s: unknown %s phase \"%s\"", what, velstatus_kind_to_string(kind), s);
+    if (!velstatus_phase_valid(kind, *out))
+        return cli_fail(cmd, "%s: a %s has no phase \"%s\"", what, velstatus_kind_to_string(kind), s);
+    return 0;
+}
+
 char *cli_read_input(const char *cmd, const char *path, size_t *len)
 {
     FILE *f;

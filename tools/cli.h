@@ -34,6 +34,11 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len);
 /* Parses "-o text|json" values. Returns 0 on success. */
 int cli_parse_format(const char *cmd, const char *value, cli_format *out);
 
+/* Parses a phase of `kind` (velstatus_phase_from_string, then
+ * velstatus_phase_valid): "WHAT: unknown backup phase "X"" or "WHAT: a
+ * restore has no phase "Queued"" on failure. 0 on success, else CLI_BAD_INPUT. */
+int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out);
+
 /* Option scanning without getopt state: if argv[*i] is `name` (e.g.
  * "--now"), stores the next argument in *value, advances *i and returns 1;
  * also accepts "--now=VALUE". Returns -1 (after printing) when the value is

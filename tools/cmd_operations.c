@@ -82,7 +82,7 @@ static velstatus_kind sniff_kind(const char *p, size_t n)
 
 static int parse_kind(const char *cmd, const char *s, velstatus_kind *out)
 {
-    if (velstatus_kind_from_string(s, strlen(s), out) != VELSTATUS_OK)
+    if (velstatus_kind_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", s);
     return 0;
 }
@@ -241,8 +241,8 @@ static const velstatus_oplist *sort_list;
 static int cmp_by_id(const void *a, const void *b)
 {
     size_t i = *(const size_t *)a, j = *(const size_t *)b, ni, nj;
-    const char *x = velstatus_op_operation_id(velstatus_oplist_at(sort_list, i), &ni);
-    const char *y = velstatus_op_operation_id(velstatus_oplist_at(sort_list, j), &nj);
+    const char *x = velstatus_op_string(velstatus_oplist_at(sort_list, i), VELSTATUS_OP_FIELD_OPERATION_ID, &ni);
+    const char *y = velstatus_op_string(velstatus_oplist_at(sort_list, j), VELSTATUS_OP_FIELD_OPERATION_ID, &nj);
     int c = ni && nj ? memcmp(x, y, ni < nj ? ni : nj) : 0;
     if (c != 0)
         return c;
@@ -261,8 +261,8 @@ static int cmp_dup(const void *a, const void *b)
 static int same_id(const velstatus_oplist *list, size_t i, size_t j)
 {
     size_t ni, nj;
-    const char *x = velstatus_op_operation_id(velstatus_oplist_at(list, i), &ni);
-    const char *y = velstatus_op_operation_id(velstatus_oplist_at(list, j), &nj);
+    const char *x = velstatus_op_string(velstatus_oplist_at(list, i), VELSTATUS_OP_FIELD_OPERATION_ID, &ni);
+    const char *y = velstatus_op_string(velstatus_oplist_at(list, j), VELSTATUS_OP_FIELD_OPERATION_ID, &nj);
     return ni != 0 && ni == nj && memcmp(x, y, ni) == 0;
 }
 
@@ -316,7 +316,7 @@ static void record_check(const velstatus_oplist *list, size_t i, const dup_ref *
     const char *action_key =
         velstatus_oplist_kind(list) == VELSTATUS_KIND_RESTORE ? "restoreItemAction" : "backupItemAction";
     size_t len, plen, idlen;
-    const char *ph = velstatus_op_phase_text(op, &plen), *id = velstatus_op_operation_id(op, &idlen);
+    const char *ph = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &plen), *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
     velstatus_op_phase phase = velstatus_op_phase_value(op);
     int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
     excerpt x;
@@ -326,11 +326,11 @@ static void record_check(const velstatus_oplist *list, size_t i, const dup_ref *
                     "phase \"%s\" is not New, InProgress, Completed or Failed (Velero skips the "
                     "operation: not counted, not waited for)",
                     excerpt_of(&x, ph, plen));
-    if (!velstatus_op_created(op, NULL))
+    if (!velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, NULL))
         add_problem(ps, "status", i, "created", "missing: the timeout cannot be evaluated (Velero would crash on it)");
     if (idlen == 0)
         add_problem(ps, "spec", i, "operationID", "empty: the plugin cannot be asked for progress");
-    velstatus_op_item_action(op, &len);
+    velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &len);
     if (len == 0)
         add_problem(ps, "spec", i, action_key, "empty: no plugin can be looked up");
     if (nc < 0)
@@ -339,7 +339,7 @@ static void record_check(const velstatus_oplist *list, size_t i, const dup_ref *
         add_problem(ps, "status", i, "nTotal", "negative (%lld)", (long long)nt);
     if (nt > 0 && nc > nt)
         add_problem(ps, "status", i, "nCompleted", "%lld is more than nTotal %lld", (long long)nc, (long long)nt);
-    if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_error(op, &len), len == 0))
+    if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &len), len == 0))
         add_problem(ps, "status", i, "error", "empty on a Failed operation");
     if (*dup != dup_end && (*dup)->index == i) {
         add_problem(ps, "spec", i, "operationID", "\"%s\" is also the ID of operation [%zu]",
@@ -508,10 +508,10 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     for (size_t i = 0; i < n; i++) {
         const velstatus_op *op = velstatus_oplist_at(list, i);
         size_t il, pl, ul, el;
-        const char *id = velstatus_op_operation_id(op, &il);
-        const char *ph = velstatus_op_phase_text(op, &pl);
-        const char *un = velstatus_op_operation_units(op, &ul);
-        const char *er = velstatus_op_error(op, &el);
+        const char *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &il);
+        const char *ph = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &pl);
+        const char *un = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &ul);
+        const char *er = velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &el);
         fputs("  ", stdout);
         cli_put_text(stdout, id, il);
         fputc(' ', stdout);
@@ -623,13 +623,13 @@ static int ops_reconcile(int argc, char **argv)
         return cli_fail(cmd, "missing OPS.json (use - for stdin)");
     if (parse_kind(cmd, kind_s, &kind) != 0 || cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    if (velstatus_phase_from_string(&phase, kind, phase_s, strlen(phase_s), &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "--phase", &err);
-    if (velstatus_time_parse(&now_ns, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+    if (cli_parse_phase(cmd, "--phase", kind, phase_s, &phase) != 0)
+        return CLI_BAD_INPUT;
+    if (velstatus_time_parse(&now_ns, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--now", &err);
-    if (velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
+    if (velstatus_duration_parse(&timeout_ns, timeout_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--timeout", &err);
-    if (velstatus_preset_from_string(policy_s, strlen(policy_s), &preset) != VELSTATUS_OK)
+    if (velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
     if (errors_s != NULL && parse_errors(cmd, errors_s, &errors) != 0)
         return CLI_BAD_INPUT;
@@ -649,7 +649,6 @@ static int ops_reconcile(int argc, char **argv)
     o.errors = errors;
     o.bsl_name = bsl_name;
     o.bsl_name_len = strlen(bsl_name);
-    o.policy = &pol;
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
@@ -667,7 +666,7 @@ static int ops_reconcile(int argc, char **argv)
     rc = load_list(cmd, path, kind_s, ctx, &list);
     if (rc == CLI_OK) {
         velstatus_op_reports_client(&client, reports, NULL);
-        if (velstatus_oplist_reconcile(&res, list, &client, &o, &err) != VELSTATUS_OK) {
+        if (velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);
         } else if (fmt == CLI_JSON) {
             if (print_json(list, res, ctx, &err) != 0)

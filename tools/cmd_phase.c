@@ -70,16 +70,14 @@ int cmd_phase(int argc, char **argv)
     }
     if (!kind_s)
         return cli_fail(cmd, "--kind backup|restore is required");
-    if (velstatus_kind_from_string(kind_s, strlen(kind_s), &kind) != VELSTATUS_OK)
+    if (velstatus_kind_from_string(&kind, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
     if (npos != 2)
         return cli_fail(cmd, "needs FROM and TO phases");
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    if (velstatus_phase_from_string(&from, kind, pos[0], strlen(pos[0]), &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "FROM", &err);
-    if (velstatus_phase_from_string(&to, kind, pos[1], strlen(pos[1]), &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "TO", &err);
+    if (cli_parse_phase(cmd, "FROM", kind, pos[0], &from) != 0 || cli_parse_phase(cmd, "TO", kind, pos[1], &to) != 0)
+        return CLI_BAD_INPUT;
     if (velstatus_phase_transition(&legal, &controller, kind, from, to, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "transition", &err);
     {

@@ -91,9 +91,9 @@ int cmd_progress(int argc, char **argv)
     }
     if (!now_s)
         return cli_fail(cmd, "--now RFC3339 is required (the library never reads a clock)");
-    if (velstatus_time_parse(&now, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+    if (velstatus_time_parse(&now, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--now", &err);
-    if (velstatus_kind_from_string(kind_s, strlen(kind_s), &kind) != VELSTATUS_OK)
+    if (velstatus_kind_from_string(&kind, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
@@ -160,7 +160,7 @@ int cmd_describe_operations(int argc, char **argv)
     }
     if (!kind_s)
         return cli_fail(cmd, "--kind backup|restore is required");
-    if (velstatus_kind_from_string(kind_s, strlen(kind_s), &kind) != VELSTATUS_OK)
+    if (velstatus_kind_from_string(&kind, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
     if (!path)
         return cli_fail(cmd, "needs OPS.json (or - for stdin)");

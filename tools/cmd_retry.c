@@ -58,7 +58,7 @@ static int rng_random(void *ud, double *r)
 static int parse_duration(const char *opt, const char *v, int64_t *out)
 {
     velstatus_error err;
-    if (velstatus_duration_parse(out, v, strlen(v), &err) != VELSTATUS_OK)
+    if (velstatus_duration_parse(out, v, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
         return cli_fail(CMD, "%s: %s", opt, err.message);
     return 0;
 }

@@ -77,9 +77,9 @@ int cmd_server_status(int argc, char **argv)
     }
     if (now_s) {
         opts.check_stale = 1;
-        if (velstatus_time_parse(&opts.now_ns, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+        if (velstatus_time_parse(&opts.now_ns, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--now", &err);
-        if (velstatus_duration_parse(&opts.stale_after_ns, stale_s, strlen(stale_s), &err) != VELSTATUS_OK)
+        if (velstatus_duration_parse(&opts.stale_after_ns, stale_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--stale-after", &err);
         if (opts.stale_after_ns < 0)
             return cli_fail(cmd, "--stale-after must not be negative, not \"%s\"", stale_s);
@@ -92,7 +92,7 @@ int cmd_server_status(int argc, char **argv)
         rc = cli_fail_err(cmd, "context", &err);
         goto done;
     }
-    if (velstatus_json_decode_bsls(&set, ctx, input, len, &err) != VELSTATUS_OK) {
+    if (velstatus_bsl_set_from_json(&set, ctx, input, len, &err) != VELSTATUS_OK) {
         rc = cli_fail_err(cmd, path && strcmp(path, "-") != 0 ? path : "stdin", &err);
         goto done;
     }
@@ -101,7 +101,7 @@ int cmd_server_status(int argc, char **argv)
         goto done;
     }
     if (fmt == CLI_JSON) {
-        if (velstatus_json_encode_server_verdict(&out, &out_len, v, &err) != VELSTATUS_OK) {
+        if (velstatus_server_verdict_to_json(&out, &out_len, v, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "encode", &err);
             goto done;
         }

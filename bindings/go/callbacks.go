@@ -18,29 +18,28 @@ import "C"
 
 import (
 	"errors"
+	"runtime"
 	"time"
-	"unsafe"
 )
 
 // ---- server status step (velstatus_server_status_host) ----
 
 //export vsGoServerListBSLs
-func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
+func vsGoServerListBSLs(h C.uintptr_t, reply *C.velstatus_bsls_reply) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	b, err := call.host.ListBSLs()
 	if err != nil {
 		return call.target.fail(err)
 	}
-	// The text must outlive this callback (the library reads it after we
-	// return), so it goes to C memory, freed when the step is over.
-	p := C.CBytes(b)
-	call.listed = append(call.listed, p)
-	*json = (*C.char)(p)
-	*n = C.size_t(len(b))
+	// The library decodes the text during this call, so Go memory will do;
+	// a decoding failure is the step's result (with its JSON path).
+	p, n := cbuf(b)
+	C.velstatus_bsls_reply_set_json(reply, p, n, nil)
+	runtime.KeepAlive(b)
 	return 0
 }
 
@@ -48,7 +47,7 @@ func vsGoServerListBSLs(h C.uintptr_t, json **C.char, n *C.size_t) (ret C.int) {
 func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_status, reasons *C.uint32_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	s, rs, ok, err := call.reader.ReadStatus()
@@ -75,10 +74,10 @@ func vsGoServerReadStatus(h C.uintptr_t, has *C.int, status *C.velstatus_server_
 func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons C.uint32_t, json *C.char, n C.size_t) (ret C.int) {
 	call := cellValue(h).(*serverStepCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
-	js := C.GoBytes(unsafe.Pointer(json), C.int(n))
+	js := []byte(gsn(json, n)) // size_t throughout: never narrowed to C.int
 	// A failed publish is one failed attempt of the retry driver: it is
 	// recorded for Classify and for the step's error, not as the call's
 	// failure (a later attempt may succeed).
@@ -94,18 +93,23 @@ func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons 
 // ---- retry drivers (velstatus_retry_host) ----
 
 //export vsGoRetryAttempt
-func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, failed *C.int, text **C.char, n *C.size_t) (ret C.int) {
+func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, reply *C.velstatus_retry_reply) (ret C.int) {
 	call := cellValue(h).(*retryCall)
 	defer call.target.recoverInto(&ret)
-	call.freeText()
+	if call.target.stop() {
+		return hostFailure
+	}
 	err := call.fn()
 	call.record(uint64(attempt), err)
 	if err != nil {
-		// The library copies the text before the next callback runs; it is
-		// freed then, or when the run is over.
-		msg := err.Error()
-		call.text = C.CBytes([]byte(msg))
-		*failed, *text, *n = 1, (*C.char)(call.text), C.size_t(len(msg))
+		// The library copies the text during this call.
+		msg := []byte(err.Error())
+		p, n := cbuf(msg)
+		st := C.velstatus_retry_reply_set_error(reply, p, n, nil)
+		runtime.KeepAlive(msg)
+		if st != C.VELSTATUS_OK {
+			return hostFailure // E_NOMEM: the run ends with it
+		}
 	}
 	return 0
 }
@@ -117,12 +121,12 @@ func vsGoRetryAttempt(h C.uintptr_t, attempt C.uint64_t, failed *C.int, text **C
 func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size_t, cls *C.velstatus_retry_class, interrupted *C.int) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	err := st.errOf(uint64(attempt))
 	if err == nil {
-		err = errors.New(C.GoStringN(text, C.int(n)))
+		err = errors.New(gsn(text, n))
 	}
 	c, intr := st.hooks.Classify(err)
 	*cls = C.velstatus_retry_class(c)
@@ -134,7 +138,7 @@ func vsGoRetryClassify(h C.uintptr_t, attempt C.uint64_t, text *C.char, n C.size
 func vsGoRetrySleep(h C.uintptr_t, ns C.int64_t) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	if err := st.hooks.Sleep(time.Duration(ns)); err != nil {
@@ -147,7 +151,7 @@ func vsGoRetrySleep(h C.uintptr_t, ns C.int64_t) (ret C.int) {
 func vsGoRetryRandom(h C.uintptr_t, r *C.double) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	*r = C.double(st.hooks.Random())
@@ -158,7 +162,7 @@ func vsGoRetryRandom(h C.uintptr_t, r *C.double) (ret C.int) {
 func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
 	st := cellValue(h).(hooked).state()
 	defer st.target.recoverInto(&ret)
-	if st.target.panicked() {
+	if st.target.stop() {
 		return hostFailure
 	}
 	t := st.hooks.Now()
@@ -175,7 +179,7 @@ func vsGoRetryNow(h C.uintptr_t, ns *C.int64_t) (ret C.int) {
 func vsGoPluginProgress(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t, reply *C.velstatus_op_reply) (ret C.int) {
 	call := cellValue(h).(*reconcileCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	r, perr := call.client.Progress(int(index), opFromC(C.velstatus_oplist_at(list, index)))
@@ -199,7 +203,7 @@ func vsGoPluginProgress(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t,
 func vsGoPluginCancel(h C.uintptr_t, list *C.velstatus_oplist, index C.size_t, reply *C.velstatus_op_reply) (ret C.int) {
 	call := cellValue(h).(*reconcileCall)
 	defer call.target.recoverInto(&ret)
-	if call.target.panicked() {
+	if call.target.stop() {
 		return hostFailure
 	}
 	cerrGo := call.client.Cancel(int(index), opFromC(C.velstatus_oplist_at(list, index)))

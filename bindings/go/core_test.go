@@ -86,8 +86,8 @@ func TestErrorsIsAndAs(t *testing.T) {
 	if !strings.Contains(e.Message, `"2024-13-01T00:00:00Z"`) {
 		t.Errorf("message %q does not quote the input", e.Message)
 	}
-	if s := err.Error(); !strings.HasPrefix(s, "velstatus: ") || !strings.HasSuffix(s, "[VELSTATUS_E_PARSE]") ||
-		!strings.Contains(s, "(line 1, column 6)") {
+	if s := err.Error(); !strings.HasPrefix(s, "velstatus: parse: ") || strings.Contains(s, "VELSTATUS_") ||
+		!strings.HasSuffix(s, "(line 1, column 6)") {
 		t.Errorf("Error() = %q", s)
 	}
 	// Wrapped by the caller, it still matches.
@@ -416,5 +416,24 @@ func TestConcurrentUse(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// Every enum prints its C token; the Invalid values (the C getters' answer
+// for NULL) print as outside the enum.
+func TestEnumStrings(t *testing.T) {
+	for _, c := range []struct {
+		got  fmt.Stringer
+		want string
+	}{
+		{PersistUploadAndPatch, "upload_and_patch"}, {BSLReadOnly, "readonly"},
+		{StepFailedNow, "failed_now"}, {StepCancel | StepFailedNow, "cancel|failed_now"},
+		{StepFlag(0), "0"}, {StepFlag(1 << 20), "StepFlag(0x100000)"},
+		{ProgressOverTotal, "over_total"}, {PhaseInvalid, "Phase(-1)"}, {KindInvalid, "Kind(-1)"},
+		{PersistInvalid, "PersistAction(-1)"}, {RetryInvalid, "RetryOutcome(-1)"}, {OpPhaseInvalid, "OpPhase(-1)"},
+	} {
+		if s := c.got.String(); s != c.want {
+			t.Errorf("%T(%v).String() = %q, want %q", c.got, c.got, s, c.want)
+		}
 	}
 }

@@ -120,8 +120,8 @@ func TestExampleReconcileMatchesCLI(t *testing.T) {
 		// The progress summary and describe line of the records after the pass.
 		want = append(want, "  progress: "+summaryOf(t, cli.Operations, now)+"\n",
 			"  Backup Item Operations:  ")
-		want = append(want, "== reconcile (Progress panics)\n  Reconcile returned: velstatus: ",
-			"callback panicked: plugin connection lost", "[VELSTATUS_E_HOST]")
+		want = append(want, "== reconcile (Progress panics)\n  Reconcile returned: velstatus: host callback: ",
+			"callback panicked: plugin connection lost")
 		text := string(out)
 		for _, w := range want {
 			if !strings.Contains(text, w) {

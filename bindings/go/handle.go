@@ -9,6 +9,7 @@ package velstatus
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"runtime/cgo"
 	"runtime/debug"
@@ -58,6 +59,25 @@ func cellValue(h C.uintptr_t) interface{} { return cgo.Handle(h).Value() }
 // stop early.
 type callbackTarget struct {
 	err error
+	ctx context.Context // the call's context; nil for calls that take none
+}
+
+// stop reports whether the remaining callbacks must fail at once: one
+// panicked, or the call's context is done (its error is then recorded, so
+// the call returns it: errors.Is(err, context.Canceled) holds). Every
+// trampoline asks before running Go code, so a cancellation is honoured
+// between attempts and between callbacks.
+func (t *callbackTarget) stop() bool {
+	if t.panicked() {
+		return true
+	}
+	if t.ctx != nil {
+		if err := t.ctx.Err(); err != nil {
+			t.fail(err)
+			return true
+		}
+	}
+	return false
 }
 
 // panicked reports whether a callback of this call panicked: the remaining

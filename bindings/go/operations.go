@@ -12,6 +12,7 @@ extern void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *use
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -26,6 +27,7 @@ type OpPhase int
 
 // The operation phases, with the values of the C enum.
 const (
+	OpPhaseInvalid    OpPhase = C.VELSTATUS_OP_PHASE_INVALID // never a record's phase: the C getter's answer for NULL
 	OpPhaseUnknown    OpPhase = C.VELSTATUS_OP_PHASE_UNKNOWN
 	OpPhaseNew        OpPhase = C.VELSTATUS_OP_PHASE_NEW
 	OpPhaseInProgress OpPhase = C.VELSTATUS_OP_PHASE_IN_PROGRESS
@@ -48,7 +50,10 @@ func (p OpPhase) String() string {
 func ParseOpPhase(s string) OpPhase {
 	b := []byte(s)
 	p, n := cbuf(b)
-	v := C.velstatus_op_phase_from_string(p, n)
+	var v C.velstatus_op_phase
+	// E_INVALID for any other text leaves v at OpPhaseUnknown: what a record
+	// with that text has.
+	C.velstatus_op_phase_from_string(&v, p, n, nil)
 	runtime.KeepAlive(b)
 	return OpPhase(v)
 }
@@ -209,7 +214,22 @@ func (ol *OpList) Close() error {
 
 // with runs fn on the open list, holding its context's lock.
 func (ol *OpList) with(fn func(c *C.velstatus_ctx, l *C.velstatus_oplist) error) error {
-	err := ol.ctx.do(func(c *C.velstatus_ctx) error {
+	return ol.run(false, fn)
+}
+
+// withCallbacks is with for a call that runs Go callbacks: a callback that
+// calls back into the list gets ErrState instead of waiting for the lock
+// its own call holds.
+func (ol *OpList) withCallbacks(fn func(c *C.velstatus_ctx, l *C.velstatus_oplist) error) error {
+	return ol.run(true, fn)
+}
+
+func (ol *OpList) run(callbacks bool, fn func(c *C.velstatus_ctx, l *C.velstatus_oplist) error) error {
+	do := ol.ctx.do
+	if callbacks {
+		do = ol.ctx.doCallbacks
+	}
+	err := do(func(c *C.velstatus_ctx) error {
 		if ol.l == nil {
 			return errClosed("velstatus.OpList")
 		}
@@ -496,6 +516,15 @@ const (
 	StepErrorDeferred  StepFlag = C.VELSTATUS_OP_STEP_ERROR_DEFERRED
 )
 
+// String returns the flag's token (velstatus_op_step_flag_to_string, e.g.
+// "failed_now"); a combination joins its flags' tokens with "|", and an
+// unknown bit prints as "StepFlag(0xN)".
+func (f StepFlag) String() string {
+	return flagString(uint32(f), "StepFlag", func(bit uint32) *C.char {
+		return C.velstatus_op_step_flag_to_string(C.velstatus_op_step_flag(bit))
+	})
+}
+
 // stepFlags lists the single bits, for the per-flag counts.
 var stepFlags = []StepFlag{StepChanged, StepCancel, StepFailedNow, StepCompletedNow, StepCountCompleted,
 	StepCountFailed, StepInProgress, StepUnknownPhase, StepMissingCreated, StepErrorDeferred}
@@ -596,6 +625,11 @@ const (
 	BSLReadOnly  BSLState = C.VELSTATUS_BSL_READONLY
 )
 
+// String returns "available", "missing" or "readonly" (velstatus_bsl_state_to_string).
+func (s BSLState) String() string {
+	return enumString(C.velstatus_bsl_state_to_string(C.velstatus_bsl_state(s)), "BSLState", int(s))
+}
+
 // ReconcileOptions are the inputs of one pass besides the list
 // (velstatus_reconcile_options). Start from DefaultReconcileOptions.
 type ReconcileOptions struct {
@@ -624,7 +658,8 @@ func DefaultReconcileOptions(now time.Time) ReconcileOptions {
 // cReconcileOptions is a C options struct; its name and policy live in C
 // memory, released by free.
 type cReconcileOptions struct {
-	c C.velstatus_reconcile_options
+	c      C.velstatus_reconcile_options
+	policy *C.velstatus_policy // C memory; nil for the hardened preset
 }
 
 func (o *ReconcileOptions) toC() (*cReconcileOptions, error) {
@@ -651,7 +686,7 @@ func (o *ReconcileOptions) toC() (*cReconcileOptions, error) {
 	if o.Policy != nil {
 		p := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
 		*p = o.Policy.toC()
-		co.c.policy = p
+		co.policy = p
 	}
 	return co, nil
 }
@@ -661,9 +696,9 @@ func (co *cReconcileOptions) free() {
 		C.free(unsafe.Pointer(co.c.bsl_name))
 		co.c.bsl_name = nil
 	}
-	if co.c.policy != nil {
-		C.free(unsafe.Pointer(co.c.policy))
-		co.c.policy = nil
+	if co.policy != nil {
+		C.free(unsafe.Pointer(co.policy))
+		co.policy = nil
 	}
 }
 
@@ -676,7 +711,13 @@ const (
 	PersistNone           PersistAction = C.VELSTATUS_PERSIST_NONE             // keep the progress in memory
 	PersistPatch          PersistAction = C.VELSTATUS_PERSIST_PATCH            // patch the CR only
 	PersistUploadAndPatch PersistAction = C.VELSTATUS_PERSIST_UPLOAD_AND_PATCH // upload the files, then patch
+	PersistInvalid        PersistAction = C.VELSTATUS_PERSIST_INVALID          // never a result's: the C getter's answer for NULL
 )
+
+// String returns "none", "patch" or "upload_and_patch" (velstatus_persist_action_to_string).
+func (a PersistAction) String() string {
+	return enumString(C.velstatus_persist_action_to_string(C.velstatus_persist_action(a)), "PersistAction", int(a))
+}
 
 // CanceledOp is an operation Cancel was called for.
 type CanceledOp struct {
@@ -711,8 +752,14 @@ type reconcileCall struct {
 // the operations controller's Reconcile, or the first evaluation when
 // opts.Phase is InProgress. Records are updated in place. If a callback
 // aborts or panics, the records already stepped keep their updates and the
-// error is returned.
-func (ol *OpList) Reconcile(client PluginClient, opts ReconcileOptions) (ReconcileResult, error) {
+// error is returned. ctx is checked before every callback: once it is done
+// the pass stops there, with an error that errors.Is(err, ctx.Err()). A
+// callback that calls back into this list gets an ErrState error instead of
+// a deadlock.
+func (ol *OpList) Reconcile(ctx context.Context, client PluginClient, opts ReconcileOptions) (ReconcileResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var res ReconcileResult
 	co, err := opts.toC()
 	if err != nil {
@@ -720,14 +767,15 @@ func (ol *OpList) Reconcile(client PluginClient, opts ReconcileOptions) (Reconci
 	}
 	defer co.free()
 	call := &reconcileCall{client: client}
+	call.target.ctx = ctx
 	cell := newHostCell(call)
 	defer cell.free()
-	err = ol.with(func(c *C.velstatus_ctx, l *C.velstatus_oplist) error {
+	err = ol.withCallbacks(func(c *C.velstatus_ctx, l *C.velstatus_oplist) error {
 		var pc C.velstatus_plugin_client
 		C.vs_go_plugin_client_setup(&pc, cell.userdata(), cbool(client.Progress != nil), cbool(client.Cancel != nil))
 		var out *C.velstatus_reconcile_result
 		var cerr C.velstatus_error
-		st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, &cerr)
+		st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, co.policy, &cerr)
 		if err := call.target.result(st, &cerr); err != nil {
 			if st == C.VELSTATUS_OK {
 				C.velstatus_reconcile_result_free(out)

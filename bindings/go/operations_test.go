@@ -4,6 +4,7 @@ package velstatus
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -270,7 +271,7 @@ func TestReconcileMatchesCLI(t *testing.T) {
 			opts.Policy = PolicyVelero()
 		}
 		var log []string
-		res, err := ol.Reconcile(goClient(t, pf, &log), opts)
+		res, err := ol.Reconcile(context.Background(), goClient(t, pf, &log), opts)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -326,7 +327,7 @@ func TestReconcileCallbackFailures(t *testing.T) {
 	defer ol.Close()
 	before, _ := ol.Ops()
 	calls := 0
-	_, err := ol.Reconcile(PluginClient{Progress: func(i int, op Operation) (OpProgress, error) {
+	_, err := ol.Reconcile(context.Background(), PluginClient{Progress: func(i int, op Operation) (OpProgress, error) {
 		calls++
 		if calls == 2 {
 			panic("plugin exploded")
@@ -347,7 +348,7 @@ func TestReconcileCallbackFailures(t *testing.T) {
 	// An AbortError aborts too, reachable with errors.Is and errors.As.
 	ol2, _ := DecodeOpList(KindBackup, data)
 	defer ol2.Close()
-	_, err = ol2.Reconcile(PluginClient{Progress: func(int, Operation) (OpProgress, error) {
+	_, err = ol2.Reconcile(context.Background(), PluginClient{Progress: func(int, Operation) (OpProgress, error) {
 		return OpProgress{}, &AbortError{errPluginServer}
 	}}, DefaultReconcileOptions(now))
 	var ae *AbortError
@@ -358,7 +359,7 @@ func TestReconcileCallbackFailures(t *testing.T) {
 	// A panic in Cancel, too (everything times out at +5h).
 	ol3, _ := DecodeOpList(KindBackup, data)
 	defer ol3.Close()
-	_, err = ol3.Reconcile(PluginClient{
+	_, err = ol3.Reconcile(context.Background(), PluginClient{
 		Progress: func(int, Operation) (OpProgress, error) { return OpProgress{}, nil },
 		Cancel:   func(int, Operation) error { panic(errPluginServer) },
 	}, DefaultReconcileOptions(now.Add(5*time.Hour)))
@@ -372,32 +373,32 @@ func TestReconcileCallbackFailures(t *testing.T) {
 	defer ol4.Close()
 	opts := DefaultReconcileOptions(now)
 	opts.Policy = PolicyVelero()
-	res, err := ol4.Reconcile(PluginClient{}, opts)
+	res, err := ol4.Reconcile(context.Background(), PluginClient{}, opts)
 	if err != nil || len(res.Errors) != 4 || !strings.Contains(res.Errors[0], "unable to get valid BackupItemActionV2") ||
 		!strings.HasSuffix(res.Errors[0], ", plugin: unknown") {
 		t.Errorf("nil Progress (velero): %+v %v", res, err)
 	}
 	ol5, _ := DecodeOpList(KindBackup, data)
 	defer ol5.Close()
-	res, err = ol5.Reconcile(PluginClient{}, DefaultReconcileOptions(now))
+	res, err = ol5.Reconcile(context.Background(), PluginClient{}, DefaultReconcileOptions(now))
 	// (the fourth has timed out: the timeout still applies during the grace)
 	if err != nil || res.FlagCounts[StepErrorDeferred] != 3 || res.FlagCounts[StepCancel] != 1 {
 		t.Errorf("nil Progress (hardened grace): %+v %v", res, err)
 	}
 
 	// Options are checked before any callback runs.
-	if _, err := ol4.Reconcile(PluginClient{}, ReconcileOptions{}); !errors.Is(err, ErrInvalid) {
+	if _, err := ol4.Reconcile(context.Background(), PluginClient{}, ReconcileOptions{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero options: %v", err)
 	}
 	opts = DefaultReconcileOptions(now)
 	opts.Phase = PhaseCompleted
-	if _, err := ol4.Reconcile(PluginClient{}, opts); !errors.Is(err, ErrState) {
+	if _, err := ol4.Reconcile(context.Background(), PluginClient{}, opts); !errors.Is(err, ErrState) {
 		t.Errorf("phase Completed: %v", err)
 	}
 	// A missing BSL: no callback, the not-found error names the BSL.
 	opts = DefaultReconcileOptions(now)
 	opts.BSL, opts.BSLName = BSLMissing, "primary"
-	res, err = ol4.Reconcile(PluginClient{Progress: func(int, Operation) (OpProgress, error) {
+	res, err = ol4.Reconcile(context.Background(), PluginClient{Progress: func(int, Operation) (OpProgress, error) {
 		t.Error("Progress called with the BSL missing")
 		return OpProgress{}, nil
 	}}, opts)
@@ -421,7 +422,7 @@ func TestReconcilePersist(t *testing.T) {
 		opts := DefaultReconcileOptions(now)
 		opts.Policy = PolicyVelero()
 		mod(&opts)
-		res, err := ol.Reconcile(goClient(t, pf, &log), opts)
+		res, err := ol.Reconcile(context.Background(), goClient(t, pf, &log), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -445,7 +446,7 @@ func TestReconcilePersist(t *testing.T) {
 	defer ol.Close()
 	opts := DefaultReconcileOptions(now)
 	opts.FailedBefore = -1
-	if _, err := ol.Reconcile(PluginClient{}, opts); !errors.Is(err, ErrInvalid) {
+	if _, err := ol.Reconcile(context.Background(), PluginClient{}, opts); !errors.Is(err, ErrInvalid) {
 		t.Errorf("negative FailedBefore: %v", err)
 	}
 }
@@ -514,7 +515,7 @@ func TestReconcileReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, err := b.Reconcile(client, opts)
+		rb, err := b.Reconcile(context.Background(), client, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

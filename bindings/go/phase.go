@@ -17,6 +17,7 @@ type Kind int
 
 // The kinds, with the values of the C enum.
 const (
+	KindInvalid Kind = C.VELSTATUS_KIND_INVALID // never a list's kind: the C getter's answer for NULL
 	KindBackup  Kind = C.VELSTATUS_KIND_BACKUP
 	KindRestore Kind = C.VELSTATUS_KIND_RESTORE
 )
@@ -35,11 +36,12 @@ func ParseKind(s string) (Kind, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_kind
-	if st := C.velstatus_kind_from_string(p, n, &out); st != C.VELSTATUS_OK {
-		runtime.KeepAlive(b)
-		return 0, &Error{Code: Status(st), Message: fmt.Sprintf("unknown kind %q", s)}
-	}
+	var cerr C.velstatus_error
+	st := C.velstatus_kind_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
+	}
 	return Kind(out), nil
 }
 
@@ -49,6 +51,7 @@ type Phase int
 
 // The phases, with the values of the C enum (doc/velero-behaviour.md §5.1).
 const (
+	PhaseInvalid                                   Phase = C.VELSTATUS_PHASE_INVALID // never a CR's phase: the C getters' answer for NULL
 	PhaseNew                                       Phase = C.VELSTATUS_PHASE_NEW
 	PhaseQueued                                    Phase = C.VELSTATUS_PHASE_QUEUED
 	PhaseReadyToStart                              Phase = C.VELSTATUS_PHASE_READY_TO_START
@@ -89,10 +92,13 @@ func ParsePhase(kind Kind, s string) (Phase, error) {
 	p, n := cbuf(b)
 	var out C.velstatus_phase
 	var cerr C.velstatus_error
-	st := C.velstatus_phase_from_string(&out, C.velstatus_kind(kind), p, n, &cerr)
+	st := C.velstatus_phase_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
 	if err := check(st, &cerr); err != nil {
 		return 0, err
+	}
+	if !Phase(out).ValidFor(kind) {
+		return 0, errorf(StatusInvalid, "phase: a %s has no phase %q", kind, s)
 	}
 	return Phase(out), nil
 }

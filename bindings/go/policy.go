@@ -35,10 +35,11 @@ func ParsePreset(s string) (Preset, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_preset
-	st := C.velstatus_preset_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_preset_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, &Error{Code: Status(st), Message: fmt.Sprintf("unknown preset %q", s)}
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return Preset(out), nil
 }

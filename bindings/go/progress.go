@@ -24,6 +24,14 @@ const (
 	ProgressUntimed      ProgressFlag = C.VELSTATUS_PROGRESS_F_UNTIMED
 )
 
+// String returns the flag's token (velstatus_progress_flag_to_string, e.g.
+// "over_total"); a combination joins its flags' tokens with "|".
+func (f ProgressFlag) String() string {
+	return flagString(uint32(f), "ProgressFlag", func(bit uint32) *C.char {
+		return C.velstatus_progress_flag_to_string(C.velstatus_progress_flag(bit))
+	})
+}
+
 // UnitProgress is the aggregate of one unit group (one operationUnits string).
 type UnitProgress struct {
 	Unit       string        // the operationUnits string, e.g. "Bytes"

@@ -128,7 +128,7 @@ func (ol *OpList) ReconcileReports(rep *OpReports, opts ReconcileOptions) (Recon
 				return err
 			}
 			var out *C.velstatus_reconcile_result
-			if err := check(C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, &cerr), &cerr); err != nil {
+			if err := check(C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, co.policy, &cerr), &cerr); err != nil {
 				return err
 			}
 			defer C.velstatus_reconcile_result_free(out)

@@ -13,6 +13,7 @@ extern void vs_go_retry_host_setup(velstatus_retry_host *host, void *userdata, i
 import "C"
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -85,10 +86,11 @@ func ParseBackoffKind(s string) (BackoffKind, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_backoff_kind
-	st := C.velstatus_backoff_kind_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_backoff_kind_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, errorf(Status(st), "unknown backoff preset %q", s)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return BackoffKind(out), nil
 }
@@ -140,10 +142,11 @@ func ParseRetryClass(s string) (RetryClass, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_retry_class
-	st := C.velstatus_retry_class_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_retry_class_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, errorf(Status(st), "unknown retry class %q", s)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return RetryClass(out), nil
 }
@@ -153,6 +156,7 @@ type RetryOutcome int
 
 // The outcomes, with the values of the C enum.
 const (
+	RetryInvalid      RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_INVALID // never a run's: the C getter's answer for NULL
 	RetrySucceeded    RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_SUCCEEDED
 	RetryNotAttempted RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED
 	RetryTerminated   RetryOutcome = C.VELSTATUS_RETRY_OUTCOME_TERMINAL
@@ -174,10 +178,11 @@ func ParseRetryOutcome(s string) (RetryOutcome, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_retry_outcome
-	st := C.velstatus_retry_outcome_from_string(p, n, &out)
+	var cerr C.velstatus_error
+	st := C.velstatus_retry_outcome_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	if st != C.VELSTATUS_OK {
-		return 0, errorf(Status(st), "unknown retry outcome %q", s)
+	if err := check(st, &cerr); err != nil {
+		return 0, err
 	}
 	return RetryOutcome(out), nil
 }
@@ -257,13 +262,27 @@ func (s *hookState) state() *hookState { return s }
 // hooked is implemented by every call type that embeds hookState.
 type hooked interface{ state() *hookState }
 
-// setHooks copies the hooks and fills the nil ones with the real thing.
-func (s *hookState) setHooks(h *RetryHooks) {
+// setHooks copies the hooks and fills the nil ones with the real thing;
+// the real Sleep ends early, with the context's error, when ctx is done.
+func (s *hookState) setHooks(ctx context.Context, h *RetryHooks) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s.target.ctx = ctx
 	if h != nil {
 		s.hooks = *h
 	}
 	if s.hooks.Sleep == nil {
-		s.hooks.Sleep = func(d time.Duration) error { time.Sleep(d); return nil }
+		s.hooks.Sleep = func(d time.Duration) error {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
 	}
 	if s.hooks.Random == nil {
 		s.hooks.Random = rand.Float64
@@ -291,28 +310,17 @@ func (s *hookState) errOf(attempt uint64) error {
 // retryCall is what the trampolines of one retry run see.
 type retryCall struct {
 	hookState
-	fn   func() error
-	text unsafe.Pointer // C copy of the last error text (the library copies it before the next callback)
-}
-
-func (c *retryCall) freeText() {
-	if c.text != nil {
-		C.free(c.text)
-		c.text = nil
-	}
+	fn func() error
 }
 
 // runRetry sets up the vtable, runs one C driver and converts the result.
 // withFn is false for the dry run (no attempt callback).
-func runRetry(fn func() error, hooks *RetryHooks, withFn bool,
+func runRetry(ctx context.Context, fn func() error, hooks *RetryHooks, withFn bool,
 	drive func(c *C.velstatus_ctx, host *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status) (RetryResult, error) {
 	call := &retryCall{fn: fn}
-	call.setHooks(hooks)
+	call.setHooks(ctx, hooks)
 	cell := newHostCell(call)
-	defer func() {
-		call.freeText()
-		cell.free()
-	}()
+	defer cell.free()
 	var res RetryResult
 	var fnErr error
 	err := withTempContext(func(c *C.velstatus_ctx) error {
@@ -346,7 +354,7 @@ func runRetry(fn func() error, hooks *RetryHooks, withFn bool,
 			res.ErrAttempt = uint64(C.velstatus_retry_result_error_attempt(out))
 			// The host's own error object, as client-go returns it.
 			if fnErr = call.errOf(res.ErrAttempt); fnErr == nil {
-				fnErr = errors.New(C.GoStringN(text, C.int(tlen)))
+				fnErr = errors.New(gsn(text, tlen))
 			}
 		}
 		return nil
@@ -362,21 +370,24 @@ func runRetry(fn func() error, hooks *RetryHooks, withFn bool,
 // error returned is fn's own error object that OnError would return, or nil;
 // the result says how the run went. A failure of the library or of a hook
 // (a Sleep error, a panic in any hook or in fn) is returned as an *Error
-// with StatusHost wrapping it, with a zero result.
-func RetryOnError(backoff Backoff, fn func() error, hooks *RetryHooks) (RetryResult, error) {
+// with StatusHost wrapping it, with a zero result. ctx is checked before
+// every attempt and hook, and the default Sleep returns early when it is
+// done: the run then ends with an error that errors.Is(err, ctx.Err()).
+func RetryOnError(ctx context.Context, backoff Backoff, fn func() error, hooks *RetryHooks) (RetryResult, error) {
 	if fn == nil {
 		return RetryResult{}, errorf(StatusInvalid, "RetryOnError: nil fn")
 	}
 	b := backoff.toC()
-	return runRetry(fn, hooks, true, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
+	return runRetry(ctx, fn, hooks, true, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
 		return C.velstatus_retry_on_error(out, c, &b, h, cerr)
 	})
 }
 
 // RetryHardened runs fn under the hardened schedule
 // (velstatus_retry_hardened); a nil schedule is RetryScheduleHardened().
-// The deadline is measured with hooks.Now from just before the first attempt.
-func RetryHardened(schedule *RetrySchedule, fn func() error, hooks *RetryHooks) (RetryResult, error) {
+// The deadline is measured with hooks.Now from just before the first attempt;
+// ctx as for RetryOnError.
+func RetryHardened(ctx context.Context, schedule *RetrySchedule, fn func() error, hooks *RetryHooks) (RetryResult, error) {
 	if fn == nil {
 		return RetryResult{}, errorf(StatusInvalid, "RetryHardened: nil fn")
 	}
@@ -385,7 +396,7 @@ func RetryHardened(schedule *RetrySchedule, fn func() error, hooks *RetryHooks) 
 		s := schedule.toC()
 		sp = &s
 	}
-	return runRetry(fn, hooks, true, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
+	return runRetry(ctx, fn, hooks, true, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
 		return C.velstatus_retry_hardened(out, c, sp, h, cerr)
 	})
 }
@@ -393,13 +404,13 @@ func RetryHardened(schedule *RetrySchedule, fn func() error, hooks *RetryHooks) 
 // Retry retries a status write as the policy says (velstatus_retry_run):
 // Velero's CapBackoff(resourceTimeout) under the Velero preset, the
 // hardened schedule with resourceTimeout as its deadline otherwise. A nil
-// policy is the hardened preset.
-func Retry(resourceTimeout time.Duration, fn func() error, hooks *RetryHooks, policy *Policy) (RetryResult, error) {
+// policy is the hardened preset; ctx as for RetryOnError.
+func Retry(ctx context.Context, resourceTimeout time.Duration, fn func() error, hooks *RetryHooks, policy *Policy) (RetryResult, error) {
 	if fn == nil {
 		return RetryResult{}, errorf(StatusInvalid, "Retry: nil fn")
 	}
 	cp := policy.cptr()
-	return runRetry(fn, hooks, true, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
+	return runRetry(ctx, fn, hooks, true, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
 		return C.velstatus_retry_run(out, c, C.int64_t(resourceTimeout), h, cp, cerr)
 	})
 }
@@ -413,7 +424,7 @@ func SimulateBackoff(backoff Backoff, maxSleeps uint64, random func() float64) (
 	if random == nil {
 		random = func() float64 { return 0 }
 	}
-	return runRetry(nil, &RetryHooks{Random: random}, false, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
+	return runRetry(context.Background(), nil, &RetryHooks{Random: random}, false, func(c *C.velstatus_ctx, h *C.velstatus_retry_host, out **C.velstatus_retry_result, cerr *C.velstatus_error) C.velstatus_status {
 		return C.velstatus_backoff_simulate(out, c, &b, C.uint64_t(maxSleeps), h, cerr)
 	})
 }

@@ -218,7 +218,7 @@ func TestOnErrorConformance(t *testing.T) {
 			returned = append(returned, err)
 			return err
 		}
-		res, err := RetryOnError(c.Backoff.backoff(), fn, hooks)
+		res, err := RetryOnError(context.Background(), c.Backoff.backoff(), fn, hooks)
 		sleeps := make([]int64, len(res.Sleeps))
 		for i, d := range res.Sleeps {
 			sleeps[i] = int64(d)
@@ -259,7 +259,7 @@ func TestRetryHardenedFakeClock(t *testing.T) {
 
 	clock := newFakeClock()
 	calls := 0
-	res, err := RetryHardened(&s, func() error { calls++; return errTransient }, clock.hooks())
+	res, err := RetryHardened(context.Background(), &s, func() error { calls++; return errTransient }, clock.hooks())
 	if err != errTransient || res.Outcome != RetryDeadline || res.Attempts != 6 || calls != 6 ||
 		!reflect.DeepEqual(res.Sleeps, ms(100, 200, 400, 800, 1000)) || !reflect.DeepEqual(clock.sleeps, res.Sleeps) {
 		t.Errorf("sleep-only deadline: %+v %v (calls %d, slept %v)", res, err, calls, clock.sleeps)
@@ -267,7 +267,7 @@ func TestRetryHardenedFakeClock(t *testing.T) {
 
 	// Each attempt takes 500ms of fake time: the deadline comes sooner.
 	clock = newFakeClock()
-	res, err = RetryHardened(&s, func() error { clock.now = clock.now.Add(500 * time.Millisecond); return errTransient },
+	res, err = RetryHardened(context.Background(), &s, func() error { clock.now = clock.now.Add(500 * time.Millisecond); return errTransient },
 		clock.hooks())
 	if err != errTransient || res.Outcome != RetryDeadline || res.Attempts != 4 ||
 		!reflect.DeepEqual(res.Sleeps, ms(100, 200, 400)) {
@@ -289,7 +289,7 @@ func TestRetryHardenedFakeClock(t *testing.T) {
 	script := []error{errTransient, errConflict, errTransient, nil}
 	n := 0
 	s.Jitter = 0.2
-	res, err = RetryHardened(&s, func() error { n++; return script[n-1] }, hooks)
+	res, err = RetryHardened(context.Background(), &s, func() error { n++; return script[n-1] }, hooks)
 	if err != nil || res.Outcome != RetrySucceeded || res.Attempts != 4 || res.ErrAttempt != 0 ||
 		!reflect.DeepEqual(res.Sleeps, ms(90, 90, 180)) {
 		t.Errorf("conflict and jitter: %+v %v", res, err)
@@ -298,12 +298,12 @@ func TestRetryHardenedFakeClock(t *testing.T) {
 	// A terminal error returns at once, as itself.
 	errForbidden := errors.New("forbidden")
 	hooks.Classify = func(error) (RetryClass, bool) { return RetryTerminal, false }
-	res, err = RetryHardened(nil, func() error { return errForbidden }, hooks)
+	res, err = RetryHardened(context.Background(), nil, func() error { return errForbidden }, hooks)
 	if err != errForbidden || res.Outcome != RetryTerminated || res.Attempts != 1 || len(res.Sleeps) != 0 {
 		t.Errorf("terminal: %+v %v", res, err)
 	}
 	// An invalid schedule is the library's ErrInvalid.
-	if _, err = RetryHardened(&RetrySchedule{}, func() error { return nil }, hooks); !errors.Is(err, ErrInvalid) {
+	if _, err = RetryHardened(context.Background(), &RetrySchedule{}, func() error { return nil }, hooks); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero schedule: %v", err)
 	}
 }
@@ -312,14 +312,14 @@ func TestRetryHardenedFakeClock(t *testing.T) {
 // README's 7 attempts and 195.31s of sleep, the last one wasted.
 func TestRetryByPolicy(t *testing.T) {
 	clock := newFakeClock()
-	res, err := Retry(10*time.Minute, func() error { return errTransient }, clock.hooks(), PolicyVelero())
+	res, err := Retry(context.Background(), 10*time.Minute, func() error { return errTransient }, clock.hooks(), PolicyVelero())
 	if err != errTransient || res.Outcome != RetryExhausted || res.Attempts != 7 || !res.TrailingSleep ||
 		!reflect.DeepEqual(res.Sleeps, ms(10, 50, 250, 1250, 6250, 31250, 156250)) ||
 		res.TotalSleep != 195310*time.Millisecond || clock.now.Sub(newFakeClock().now) != 195310*time.Millisecond {
 		t.Errorf("velero: %+v %v", res, err)
 	}
 	clock = newFakeClock()
-	res, err = Retry(10*time.Minute, func() error { return errTransient }, clock.hooks(), nil)
+	res, err = Retry(context.Background(), 10*time.Minute, func() error { return errTransient }, clock.hooks(), nil)
 	if err != errTransient || (res.Outcome != RetryDeadline && res.Outcome != RetryExhausted) || res.Attempts > 30 ||
 		res.TotalSleep > 10*time.Minute {
 		t.Errorf("hardened: %+v %v", res, err)
@@ -327,12 +327,12 @@ func TestRetryByPolicy(t *testing.T) {
 	// The hardened preset classifies: a terminal error is not retried.
 	hooks := newFakeClock().hooks()
 	hooks.Classify = func(error) (RetryClass, bool) { return RetryTerminal, false }
-	if res, _ = Retry(time.Minute, func() error { return errTransient }, hooks, nil); res.Attempts != 1 {
+	if res, _ = Retry(context.Background(), time.Minute, func() error { return errTransient }, hooks, nil); res.Attempts != 1 {
 		t.Errorf("hardened terminal: %+v", res)
 	}
 	// The Velero preset never calls Classify (RetryOnErrorMaxBackOff).
 	hooks.Classify = func(error) (RetryClass, bool) { t.Error("Classify called under Velero"); return RetryTerminal, false }
-	if res, _ = Retry(time.Second, func() error { return errTransient }, hooks, PolicyVelero()); res.Attempts != 3 {
+	if res, _ = Retry(context.Background(), time.Second, func() error { return errTransient }, hooks, PolicyVelero()); res.Attempts != 3 {
 		t.Errorf("velero 1s: %+v", res)
 	}
 }
@@ -344,14 +344,14 @@ var errInterrupted = errors.New("context canceled by the host")
 func TestRetryCallbackFailures(t *testing.T) {
 	hooks := newFakeClock().hooks()
 	hooks.Sleep = func(time.Duration) error { return errInterrupted }
-	res, err := RetryOnError(BackoffDefault(), func() error { return errTransient }, hooks)
+	res, err := RetryOnError(context.Background(), BackoffDefault(), func() error { return errTransient }, hooks)
 	var e *Error
 	if !errors.Is(err, ErrHost) || !errors.Is(err, errInterrupted) || !errors.As(err, &e) || e.HostCode != hostFailure ||
 		!reflect.DeepEqual(res, RetryResult{}) {
 		t.Errorf("sleep error: %+v %v", res, err)
 	}
 	// A panic inside fn.
-	_, err = RetryOnError(BackoffDefault(), func() error { panic("fn exploded") }, newFakeClock().hooks())
+	_, err = RetryOnError(context.Background(), BackoffDefault(), func() error { panic("fn exploded") }, newFakeClock().hooks())
 	var pe *PanicError
 	if !errors.Is(err, ErrHost) || !errors.As(err, &pe) || pe.Value != "fn exploded" {
 		t.Errorf("fn panic: %v", err)
@@ -359,21 +359,21 @@ func TestRetryCallbackFailures(t *testing.T) {
 	// A panic inside a hook, after some attempts.
 	hooks = newFakeClock().hooks()
 	hooks.Classify = func(error) (RetryClass, bool) { panic(fmt.Errorf("classifier: %w", errInterrupted)) }
-	_, err = RetryOnError(BackoffDefault(), func() error { return errTransient }, hooks)
+	_, err = RetryOnError(context.Background(), BackoffDefault(), func() error { return errTransient }, hooks)
 	if !errors.As(err, &pe) || !errors.Is(err, errInterrupted) {
 		t.Errorf("classify panic: %v", err)
 	}
 	// A random number outside [0, 1) is the library's ErrRange.
 	hooks = newFakeClock().hooks()
 	hooks.Random = func() float64 { return 1.5 }
-	if _, err = RetryOnError(BackoffDefault(), func() error { return errTransient }, hooks); !errors.Is(err, ErrRange) {
+	if _, err = RetryOnError(context.Background(), BackoffDefault(), func() error { return errTransient }, hooks); !errors.Is(err, ErrRange) {
 		t.Errorf("random 1.5: %v", err)
 	}
-	if _, err = RetryOnError(BackoffDefault(), nil, nil); !errors.Is(err, ErrInvalid) {
+	if _, err = RetryOnError(context.Background(), BackoffDefault(), nil, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil fn: %v", err)
 	}
 	// Steps <= 0: fn is never called and the run succeeds.
-	res, err = RetryOnError(Backoff{Steps: 0}, func() error { t.Error("called"); return nil }, nil)
+	res, err = RetryOnError(context.Background(), Backoff{Steps: 0}, func() error { t.Error("called"); return nil }, nil)
 	if err != nil || res.Outcome != RetryNotAttempted || res.Attempts != 0 {
 		t.Errorf("steps 0: %+v %v", res, err)
 	}

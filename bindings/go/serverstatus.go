@@ -13,6 +13,7 @@ extern void vs_go_server_host_setup(velstatus_server_status_host *host, void *us
 import "C"
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sort"
@@ -151,7 +152,8 @@ type Options struct {
 // C memory (a Go struct passed to C may not point at Go memory); release it
 // with free once the C call is over (the tracker keeps its own copy).
 type cOptions struct {
-	c C.velstatus_server_status_options
+	c      C.velstatus_server_status_options
+	policy *C.velstatus_policy // C memory; nil for the hardened preset
 }
 
 func (o *Options) toC() (*cOptions, error) {
@@ -172,10 +174,10 @@ func (o *Options) toC() (*cOptions, error) {
 	co.c.three_state = cbool(o.ThreeState)
 	co.c.retry_timeout_ns = C.int64_t(o.RetryTimeout)
 	if o.Policy != nil {
-		// The options point at the policy, so it lives in C memory too.
+		// The step is passed a pointer to the policy, so it lives in C memory too.
 		cp := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
 		*cp = o.Policy.toC()
-		co.c.policy = cp
+		co.policy = cp
 	}
 	if o.DefaultLocation != "" {
 		co.c.default_location = (*C.char)(C.CBytes([]byte(o.DefaultLocation)))
@@ -187,9 +189,9 @@ func (o *Options) toC() (*cOptions, error) {
 func (co *cOptions) ptr() *C.velstatus_server_status_options { return &co.c }
 
 func (co *cOptions) free() {
-	if co.c.policy != nil {
-		C.free(unsafe.Pointer(co.c.policy))
-		co.c.policy = nil
+	if co.policy != nil {
+		C.free(unsafe.Pointer(co.policy))
+		co.policy = nil
 	}
 	if co.c.default_location != nil {
 		C.free(unsafe.Pointer(co.c.default_location))
@@ -258,9 +260,8 @@ func bslOf(set *C.velstatus_bsl_set, i C.size_t) (BSL, error) {
 	if err := check(C.velstatus_bsl_set_get(set, i, &r, &cerr), &cerr); err != nil {
 		return BSL{}, err
 	}
-	b := BSL{Name: C.GoStringN(r.name, C.int(r.name_len)), Phase: C.GoStringN(r.phase, C.int(r.phase_len)),
-		Default: r.is_default != 0, ReadOnly: r.access == C.VELSTATUS_BSL_READ_ONLY,
-		Message: C.GoStringN(r.message, C.int(r.message_len))}
+	b := BSL{Name: gsn(r.name, r.name_len), Phase: gsn(r.phase, r.phase_len), Default: r.is_default != 0,
+		ReadOnly: r.access == C.VELSTATUS_BSL_READ_ONLY, Message: gsn(r.message, r.message_len)}
 	if r.has_created != 0 {
 		b.Created = time.Unix(0, int64(r.created_ns)).UTC()
 	}
@@ -346,7 +347,7 @@ func verdictFromC(c *C.velstatus_ctx, v *C.velstatus_server_verdict) (Verdict, e
 	var js *C.char
 	var jn C.size_t
 	var cerr C.velstatus_error
-	if err := check(C.velstatus_json_encode_server_verdict(&js, &jn, v, &cerr), &cerr); err != nil {
+	if err := check(C.velstatus_server_verdict_to_json(&js, &jn, v, &cerr), &cerr); err != nil {
 		return Verdict{}, err
 	}
 	out.JSON = []byte(takeString(c, js, jn))
@@ -369,7 +370,7 @@ func ServerStatus(bslsJSON []byte, opts Options) (Verdict, error) {
 		var set *C.velstatus_bsl_set
 		var cerr C.velstatus_error
 		p, n := cbuf(bslsJSON)
-		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		st := C.velstatus_bsl_set_from_json(&set, c, p, n, &cerr)
 		runtime.KeepAlive(bslsJSON)
 		if err := check(st, &cerr); err != nil {
 			return err
@@ -381,7 +382,7 @@ func ServerStatus(bslsJSON []byte, opts Options) (Verdict, error) {
 }
 
 // DecodeBSLs decodes `kubectl get bsl -o json` output as ServerStatus does
-// (velstatus_json_decode_bsls) and lists the BSLs in input order, every
+// (velstatus_bsl_set_from_json) and lists the BSLs in input order, every
 // field the classification reads and the status.message: a decoded BSL can
 // go straight to Tracker.Upsert.
 func DecodeBSLs(bslsJSON []byte) ([]BSL, error) {
@@ -390,7 +391,7 @@ func DecodeBSLs(bslsJSON []byte) ([]BSL, error) {
 		var set *C.velstatus_bsl_set
 		var cerr C.velstatus_error
 		p, n := cbuf(bslsJSON)
-		st := C.velstatus_json_decode_bsls(&set, c, p, n, &cerr)
+		st := C.velstatus_bsl_set_from_json(&set, c, p, n, &cerr)
 		runtime.KeepAlive(bslsJSON)
 		if err := check(st, &cerr); err != nil {
 			return err
@@ -658,8 +659,7 @@ type serverStepCall struct {
 	hookState // the publish retries' hooks; errs holds the publish errors
 	host      ServerStatusHost
 	reader    PublishedStatusReader
-	listed    []unsafe.Pointer // C copies of the listed JSON, freed after the step
-	publishes uint64           // publish attempts so far
+	publishes uint64 // publish attempts so far
 }
 
 // ServerStatusStep runs one controller step (velstatus_server_status_step):
@@ -669,8 +669,10 @@ type serverStepCall struct {
 // clock and classifier (nil hooks: real time; a nil Classify retries every
 // error). An error from ListBSLs or ReadStatus, a publish still failing when
 // the retries end (its last error), or a panic in any of them is returned,
-// wrapped in an *Error with StatusHost.
-func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v Verdict, published bool, err error) {
+// wrapped in an *Error with StatusHost. ctx is checked before every
+// callback and ends the default Sleep early: the step then returns an
+// error that errors.Is(err, ctx.Err()).
+func ServerStatusStep(ctx context.Context, host ServerStatusHost, opts Options, hooks *RetryHooks) (v Verdict, published bool, err error) {
 	if host == nil {
 		return Verdict{}, false, errorf(StatusInvalid, "ServerStatusStep: nil host")
 	}
@@ -681,21 +683,16 @@ func ServerStatusStep(host ServerStatusHost, opts Options, hooks *RetryHooks) (v
 	defer co.free()
 	call := &serverStepCall{host: host}
 	call.reader, _ = host.(PublishedStatusReader)
-	call.setHooks(hooks)
+	call.setHooks(ctx, hooks)
 	cell := newHostCell(call)
-	defer func() {
-		for _, p := range call.listed {
-			C.free(p)
-		}
-		cell.free()
-	}()
+	defer cell.free()
 	err = withTempContext(func(c *C.velstatus_ctx) error {
 		var h C.velstatus_server_status_host
 		C.vs_go_server_host_setup(&h, cell.userdata(), cbool(call.reader != nil), cbool(call.hooks.Classify != nil))
 		var cv *C.velstatus_server_verdict
 		var pub C.int
 		var cerr C.velstatus_error
-		st := C.velstatus_server_status_step(&cv, &pub, c, &h, co.ptr(), &cerr)
+		st := C.velstatus_server_status_step(&cv, &pub, c, &h, co.ptr(), co.policy, &cerr)
 		runtime.KeepAlive(co)
 		if st == C.VELSTATUS_E_HOST && call.target.err == nil && call.publishes > 0 {
 			call.target.err = call.errOf(call.publishes) // the last publish's error

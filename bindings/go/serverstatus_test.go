@@ -4,6 +4,7 @@ package velstatus
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -514,7 +515,7 @@ func TestServerStatusStep(t *testing.T) {
 	// Without ReadStatus the step always publishes.
 	h := &fakeServerHost{list: data}
 	for i := 0; i < 2; i++ {
-		v, pub, err := ServerStatusStep(h, Options{}, newFakeClock().hooks())
+		v, pub, err := ServerStatusStep(context.Background(), h, Options{}, newFakeClock().hooks())
 		if err != nil || !pub || !reflect.DeepEqual(v, want) {
 			t.Fatalf("step %d: %v %v %+v", i, pub, err, v)
 		}
@@ -526,13 +527,13 @@ func TestServerStatusStep(t *testing.T) {
 	// With ReadStatus it publishes on change only.
 	rh := &readingHost{fakeServerHost: fakeServerHost{list: data}}
 	for i, wantPub := range []bool{true, false, false} {
-		_, pub, err := ServerStatusStep(rh, Options{}, newFakeClock().hooks())
+		_, pub, err := ServerStatusStep(context.Background(), rh, Options{}, newFakeClock().hooks())
 		if err != nil || pub != wantPub {
 			t.Errorf("reading step %d: published=%v err=%v", i, pub, err)
 		}
 	}
 	rh.readState = ServerReady
-	if _, pub, err := ServerStatusStep(rh, Options{}, newFakeClock().hooks()); err != nil || !pub {
+	if _, pub, err := ServerStatusStep(context.Background(), rh, Options{}, newFakeClock().hooks()); err != nil || !pub {
 		t.Errorf("changed status not published: %v %v", pub, err)
 	}
 }
@@ -542,7 +543,7 @@ var errAPIServer = errors.New("apiserver: connection refused")
 func TestServerStatusStepFailures(t *testing.T) {
 	// An error from a Go callback comes back as ErrHost wrapping it.
 	h := &fakeServerHost{listErr: errAPIServer}
-	_, _, err := ServerStatusStep(h, Options{}, newFakeClock().hooks())
+	_, _, err := ServerStatusStep(context.Background(), h, Options{}, newFakeClock().hooks())
 	var e *Error
 	if !errors.Is(err, ErrHost) || !errors.Is(err, errAPIServer) || !errors.As(err, &e) || e.HostCode >= 0 {
 		t.Errorf("list error: %v", err)
@@ -554,7 +555,7 @@ func TestServerStatusStepFailures(t *testing.T) {
 	// CapBackoff(1s): 3 attempts), then its last error comes back.
 	h = &fakeServerHost{list: []byte("[]"), publishErrs: []error{errors.New("first"), errors.New("second"), errAPIServer}}
 	clock := newFakeClock()
-	_, pub, err := ServerStatusStep(h, Options{Policy: PolicyVelero(), RetryTimeout: time.Second}, clock.hooks())
+	_, pub, err := ServerStatusStep(context.Background(), h, Options{Policy: PolicyVelero(), RetryTimeout: time.Second}, clock.hooks())
 	if !errors.Is(err, ErrHost) || !errors.Is(err, errAPIServer) || pub || h.publishCalls != 3 ||
 		!reflect.DeepEqual(clock.sleeps, ms(10, 50, 250)) {
 		t.Errorf("publish error: %v %v, %d calls, slept %v", pub, err, h.publishCalls, clock.sleeps)
@@ -562,33 +563,33 @@ func TestServerStatusStepFailures(t *testing.T) {
 	// A panic in Publish ends the retries at once.
 	h = &fakeServerHost{list: []byte("[]"), publishPanic: "publish exploded"}
 	clock = newFakeClock()
-	_, _, err = ServerStatusStep(h, Options{}, clock.hooks())
+	_, _, err = ServerStatusStep(context.Background(), h, Options{}, clock.hooks())
 	var pe *PanicError
 	if !errors.As(err, &pe) || pe.Value != "publish exploded" || h.publishCalls != 1 || len(clock.sleeps) != 0 {
 		t.Errorf("publish panic: %v, %d calls, slept %v", err, h.publishCalls, clock.sleeps)
 	}
 	// A panic inside a callback becomes an error; nothing unwinds through C.
 	h = &fakeServerHost{listPanic: "boom"}
-	_, _, err = ServerStatusStep(h, Options{}, newFakeClock().hooks())
+	_, _, err = ServerStatusStep(context.Background(), h, Options{}, newFakeClock().hooks())
 	if !errors.Is(err, ErrHost) || !errors.As(err, &pe) || pe.Value != "boom" || len(pe.Stack) == 0 {
 		t.Errorf("panic: %v", err)
 	}
 	// A panic with an error value is reachable with errors.Is.
 	h = &fakeServerHost{listPanic: errAPIServer}
-	if _, _, err = ServerStatusStep(h, Options{}, newFakeClock().hooks()); !errors.Is(err, errAPIServer) {
+	if _, _, err = ServerStatusStep(context.Background(), h, Options{}, newFakeClock().hooks()); !errors.Is(err, errAPIServer) {
 		t.Errorf("panic(error): %v", err)
 	}
 	// Bad JSON from the host is the library's parse error, with position.
 	h = &fakeServerHost{list: []byte(`{"items": [`)}
-	if _, _, err = ServerStatusStep(h, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrParse) {
+	if _, _, err = ServerStatusStep(context.Background(), h, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrParse) {
 		t.Errorf("bad list: %v", err)
 	}
 	// A state the library does not know, from ReadStatus, fails the step.
 	rh := &readingHost{fakeServerHost: fakeServerHost{list: []byte("[]")}, readState: "Bogus"}
-	if _, _, err = ServerStatusStep(rh, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrHost) || !errors.Is(err, ErrInvalid) {
+	if _, _, err = ServerStatusStep(context.Background(), rh, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrHost) || !errors.Is(err, ErrInvalid) {
 		t.Errorf("bad published state: %v", err)
 	}
-	if _, _, err = ServerStatusStep(nil, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrInvalid) {
+	if _, _, err = ServerStatusStep(context.Background(), nil, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrInvalid) {
 		t.Errorf("nil host: %v", err)
 	}
 	// A transient publish failure is retried and the step succeeds; Classify
@@ -597,12 +598,12 @@ func TestServerStatusStepFailures(t *testing.T) {
 	hooks := newFakeClock().hooks()
 	var classified []error
 	hooks.Classify = func(err error) (RetryClass, bool) { classified = append(classified, err); return RetryTransient, false }
-	if _, pub, err := ServerStatusStep(h, Options{}, hooks); err != nil || !pub || h.publishCalls != 2 ||
+	if _, pub, err := ServerStatusStep(context.Background(), h, Options{}, hooks); err != nil || !pub || h.publishCalls != 2 ||
 		len(classified) != 1 || classified[0] != errAPIServer {
 		t.Errorf("retried publish: %v %v, %d calls, classified %v", pub, err, h.publishCalls, classified)
 	}
 	// The step still works afterwards (no state left behind).
-	if _, pub, err := ServerStatusStep(&fakeServerHost{list: []byte("[]")}, Options{}, newFakeClock().hooks()); err != nil || !pub {
+	if _, pub, err := ServerStatusStep(context.Background(), &fakeServerHost{list: []byte("[]")}, Options{}, newFakeClock().hooks()); err != nil || !pub {
 		t.Errorf("step after failures: %v %v", pub, err)
 	}
 }

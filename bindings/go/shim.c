@@ -12,9 +12,9 @@
 
 /* ---- server status step ---- */
 
-static int vs_go_server_list_bsls(void *ud, const char **json, size_t *json_len)
+static int vs_go_server_list_bsls(void *ud, velstatus_bsls_reply *reply)
 {
-    return vsGoServerListBSLs(VS_HANDLE(ud), (char **)json, json_len);
+    return vsGoServerListBSLs(VS_HANDLE(ud), reply);
 }
 
 static int vs_go_server_read_status(void *ud, int *has_status, velstatus_server_status *status,
@@ -44,17 +44,17 @@ void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata,
     host->list_bsls = vs_go_server_list_bsls;
     host->read_status = with_read ? vs_go_server_read_status : NULL;
     host->publish = vs_go_server_publish;
-    host->classify = with_classify ? vs_go_retry_classify : NULL;
-    host->sleep = vs_go_retry_sleep;
-    host->random = vs_go_retry_random;
-    host->now = vs_go_retry_now;
+    host->retry.classify = with_classify ? vs_go_retry_classify : NULL;
+    host->retry.sleep = vs_go_retry_sleep;
+    host->retry.random = vs_go_retry_random;
+    host->retry.now = vs_go_retry_now;
 }
 
 /* ---- retry drivers ---- */
 
-static int vs_go_retry_attempt(void *ud, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
+static int vs_go_retry_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
-    return vsGoRetryAttempt(VS_HANDLE(ud), attempt, failed, (char **)err_text, err_len);
+    return vsGoRetryAttempt(VS_HANDLE(ud), attempt, reply);
 }
 
 static int vs_go_retry_classify(void *ud, uint64_t attempt, const char *err_text, size_t err_len,

@@ -45,9 +45,13 @@ package velstatus
 import "C"
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -107,8 +111,34 @@ var (
 	ErrInternal = &Error{Code: StatusInternal, Message: StatusInternal.Describe()}
 )
 
-// Error formats the error as "velstatus: MESSAGE (line L, column C)
-// [VELSTATUS_E_...]"; the position only when known.
+// word is the status in Go's error style: "parse", "invalid argument", ...
+func (s Status) word() string {
+	switch s {
+	case StatusNoMem:
+		return "out of memory"
+	case StatusInvalid:
+		return "invalid argument"
+	case StatusParse:
+		return "parse"
+	case StatusSchema:
+		return "schema"
+	case StatusHost:
+		return "host callback"
+	case StatusABI:
+		return "abi"
+	case StatusRange:
+		return "range"
+	case StatusState:
+		return "state"
+	case StatusInternal:
+		return "internal"
+	}
+	return fmt.Sprintf("status %d", int(s))
+}
+
+// Error formats the error in Go's style, "velstatus: parse: MESSAGE (line
+// L, column C)" (the position only when known); the code itself stays
+// reachable through errors.Is(err, ErrParse) and errors.As(err, &e).
 func (e *Error) Error() string {
 	msg := e.Message
 	if msg == "" {
@@ -120,7 +150,7 @@ func (e *Error) Error() string {
 	if e.cause != nil && e.Code == StatusHost {
 		msg = fmt.Sprintf("%s: %v", msg, e.cause)
 	}
-	return "velstatus: " + msg + " [" + e.Code.String() + "]"
+	return "velstatus: " + e.Code.word() + ": " + msg
 }
 
 // Is reports whether target is an *Error with the same Code, so that
@@ -165,6 +195,36 @@ func newError(st C.velstatus_status, cerr *C.velstatus_error) *Error {
 	return e
 }
 
+// enumString is the String of an enum backed by a C _to_string: the token,
+// or "Type(N)" for a value outside the enum (NULL from C).
+func enumString(token *C.char, typ string, v int) string {
+	if token != nil {
+		return C.GoString(token)
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
+
+// flagString is the String of a bit-set enum: its flags' tokens joined
+// with "|", "0" for none, "Type(0xN)" when a bit has no token.
+func flagString(v uint32, typ string, token func(bit uint32) *C.char) string {
+	if v == 0 {
+		return "0"
+	}
+	var parts []string
+	for i := uint(0); i < 32; i++ {
+		bit := uint32(1) << i
+		if v&bit == 0 {
+			continue
+		}
+		p := token(bit)
+		if p == nil {
+			return fmt.Sprintf("%s(%#x)", typ, v)
+		}
+		parts = append(parts, C.GoString(p))
+	}
+	return strings.Join(parts, "|")
+}
+
 // check turns a C status into nil or an *Error.
 func check(st C.velstatus_status, cerr *C.velstatus_error) error {
 	if st == C.VELSTATUS_OK {
@@ -203,9 +263,10 @@ type cctx = C.velstatus_ctx
 // the C allocator). Objects that keep C memory hold one; Close releases it.
 // A Context serialises the C calls made through it.
 type Context struct {
-	mu     sync.Mutex
-	c      *C.velstatus_ctx
-	closed bool
+	mu      sync.Mutex
+	c       *C.velstatus_ctx
+	closed  bool
+	cbOwner atomic.Int64 // the goroutine whose call is running callbacks under mu; 0 when none
 }
 
 // NewContext creates a context.
@@ -239,9 +300,54 @@ func errClosed(what string) error {
 	return &Error{Code: StatusState, Message: what + " is closed"}
 }
 
+// goid is the current goroutine's id, read from its stack header
+// ("goroutine 7 [running]:"). It is read only on the slow paths below: a
+// call that runs callbacks, and a lock that is already taken.
+func goid() int64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseInt(string(b), 10, 64)
+	return id
+}
+
+// errReentered is the error of a callback that calls back into the object
+// whose call is running it (Python raises StateError there too).
+func errReentered() error {
+	return &Error{Code: StatusState, Message: "a callback re-entered the object whose call is running it"}
+}
+
+// lock takes the lock, or returns errReentered when this goroutine's own
+// call holds it while running callbacks (cgo runs a callback on the
+// goroutine that made the C call, so waiting would deadlock).
+func (ctx *Context) lock() error {
+	if ctx.mu.TryLock() {
+		return nil
+	}
+	if id := ctx.cbOwner.Load(); id != 0 && id == goid() {
+		return errReentered()
+	}
+	ctx.mu.Lock()
+	return nil
+}
+
+// doCallbacks is do for a call whose callbacks run Go code.
+func (ctx *Context) doCallbacks(fn func(c *cctx) error) error {
+	return ctx.do(func(c *cctx) error {
+		ctx.cbOwner.Store(goid())
+		defer ctx.cbOwner.Store(0)
+		return fn(c)
+	})
+}
+
 // do runs fn with the C context, holding the lock; ErrState after Close.
 func (ctx *Context) do(fn func(c *cctx) error) error {
-	ctx.mu.Lock()
+	if err := ctx.lock(); err != nil {
+		return err
+	}
 	defer ctx.mu.Unlock()
 	if ctx.closed {
 		return errClosed("velstatus.Context")

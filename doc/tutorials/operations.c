@@ -56,7 +56,7 @@ int main(void)
     velstatus_reconcile_options_init(&opts, sizeof opts); /* WaitingForPluginOperations, 4h timeout, hardened */
     if (velstatus_time_parse(&opts.now_ns, "2024-05-01T10:05:00Z", 20, &err) != VELSTATUS_OK)
         goto fail;
-    if (velstatus_oplist_reconcile(&res, ops, &client, &opts, &err) != VELSTATUS_OK)
+    if (velstatus_oplist_reconcile(&res, ops, &client, &opts, NULL, &err) != VELSTATUS_OK)
         goto fail;
     printf("next phase %s, %zu completed, %zu failed, still in progress %d\n",
            velstatus_phase_to_string(velstatus_reconcile_result_phase(res)),

@@ -10,13 +10,11 @@ struct fake_host {
     int64_t slept_ns; /* a real host sleeps; this one records */
 };
 
-static int attempt(void *userdata, uint64_t n, int *failed, const char **err_text, size_t *err_len)
+static int attempt(void *userdata, uint64_t n, velstatus_retry_reply *reply)
 {
     (void)userdata; (void)n;
-    *failed = 1; /* the API server is rolling out */
-    *err_text = "connection refused";
-    *err_len = 18;
-    return 0;
+    /* the API server is rolling out: the attempt failed (the library copies the text) */
+    return velstatus_retry_reply_set_error(reply, "connection refused", VELSTATUS_NUL_TERMINATED, NULL);
 }
 
 static int do_sleep(void *userdata, int64_t ns)
@@ -60,8 +58,8 @@ int main(void)
         goto done;
 
     /* Which patches Velero retries: InProgress -> Finalizing is, ReadyToStart -> InProgress is not. */
-    velstatus_phase_from_string(&from, VELSTATUS_KIND_BACKUP, "InProgress", 10, NULL);
-    velstatus_phase_from_string(&to, VELSTATUS_KIND_BACKUP, "Finalizing", 10, NULL);
+    velstatus_phase_from_string(&from, "InProgress", VELSTATUS_NUL_TERMINATED, NULL);
+    velstatus_phase_from_string(&to, "Finalizing", VELSTATUS_NUL_TERMINATED, NULL);
     if (velstatus_retry_transition(&retried, VELSTATUS_KIND_BACKUP, from, to, 0, NULL, &err) != VELSTATUS_OK)
         goto fail;
     printf("InProgress -> Finalizing retried: %d\n", retried);

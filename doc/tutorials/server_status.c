@@ -30,7 +30,7 @@ int main(void)
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         goto fail;
     /* Decode the list; a bad document names the JSON path and position in err. */
-    if (velstatus_json_decode_bsls(&set, ctx, bsl_list, sizeof bsl_list - 1, &err) != VELSTATUS_OK)
+    if (velstatus_bsl_set_from_json(&set, ctx, bsl_list, sizeof bsl_list - 1, &err) != VELSTATUS_OK)
         goto fail;
     velstatus_server_status_options_init(&opts, sizeof opts); /* no default-location flag, no staleness */
     if (velstatus_server_status_classify(&verdict, set, &opts, &err) != VELSTATUS_OK)

@@ -115,7 +115,7 @@ typedef struct patch_client {
     const char *status; /* the verdict JSON being patched in */
 } patch_client;
 
-static int patch_attempt(void *userdata, uint64_t attempt, int *failed, const char **err_text, size_t *err_len)
+static int patch_attempt(void *userdata, uint64_t attempt, velstatus_retry_reply *reply)
 {
     static const char conflict[] = "Operation cannot be fulfilled on servers.example.io \"velero\": "
                                    "the object has been modified; please apply your changes to the "
@@ -130,9 +130,8 @@ static int patch_attempt(void *userdata, uint64_t attempt, int *failed, const ch
     else if (pc->calls == 2)
         e = timeout, n = sizeof timeout - 1;
     if (e != NULL) {
-        *failed = 1;
-        *err_text = e;
-        *err_len = n;
+        if (velstatus_retry_reply_set_error(reply, e, n, NULL) != VELSTATUS_OK)
+            return -1;
         printf("  attempt %" PRIu64 ": %s\n", attempt, e);
     } else {
         printf("  attempt %" PRIu64 ": patched status %s\n", attempt, pc->status);
@@ -189,7 +188,7 @@ static int publish(velstatus_ctx *ctx, const velstatus_server_tracker *tracker, 
     int rc = 1;
 
     if (velstatus_server_tracker_verdict(&v, tracker, &err) != VELSTATUS_OK ||
-        velstatus_json_encode_server_verdict(&json, NULL, v, &err) != VELSTATUS_OK) {
+        velstatus_server_verdict_to_json(&json, NULL, v, &err) != VELSTATUS_OK) {
         rc = fail("verdict", &err);
         goto done;
     }
@@ -285,7 +284,7 @@ static int server_status(velstatus_ctx *ctx, const char *path)
 
     if (text == NULL)
         return 1;
-    if (velstatus_json_decode_bsls(&bsls, ctx, text, len, &err) != VELSTATUS_OK) {
+    if (velstatus_bsl_set_from_json(&bsls, ctx, text, len, &err) != VELSTATUS_OK) {
         rc = fail(path, &err);
         goto done;
     }
@@ -332,8 +331,8 @@ static int plugin_progress(void *userdata, const velstatus_oplist *list, size_t 
     plugin *p = userdata;
     size_t id_len, action_len;
     const velstatus_op *op = velstatus_oplist_at(list, index);
-    const char *id = velstatus_op_operation_id(op, &id_len);
-    const char *action = velstatus_op_item_action(op, &action_len);
+    const char *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &id_len);
+    const char *action = velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &action_len);
     velstatus_op_progress answer;
     char invalid[256];
 
@@ -356,7 +355,7 @@ static int plugin_cancel(void *userdata, const velstatus_oplist *list, size_t in
 {
     plugin *p = userdata;
     size_t id_len;
-    const char *id = velstatus_op_operation_id(velstatus_oplist_at(list, index), &id_len);
+    const char *id = velstatus_op_string(velstatus_oplist_at(list, index), VELSTATUS_OP_FIELD_OPERATION_ID, &id_len);
     put("  Cancel(", id, id_len, ")\n");
     /* The answers file also says how Cancel() fails: ask the library's client for it. */
     return p->recorded.cancel(p->recorded.userdata, list, index, reply);
@@ -440,10 +439,9 @@ static int reconcile(velstatus_ctx *ctx, const char *ops_path, const char *answe
     client.progress = plugin_progress;
     client.cancel = plugin_cancel;
     opts.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
-    opts.policy = &policy;
     printf("== reconcile: %zu operations from %s at %s (timeout 4h, hardened policy)\n", velstatus_oplist_count(ops),
            base_name(ops_path), now_text);
-    if (velstatus_oplist_reconcile(&res, ops, &client, &opts, &err) != VELSTATUS_OK) {
+    if (velstatus_oplist_reconcile(&res, ops, &client, &opts, &policy, &err) != VELSTATUS_OK) {
         rc = fail("reconcile", &err);
         goto done;
     }

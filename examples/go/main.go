@@ -15,6 +15,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -154,7 +155,7 @@ func reconcileDemo(opsPath, progressPath, nowText string) error {
 	defer ops.Close()
 	opts := velstatus.DefaultReconcileOptions(now)
 	opts.Policy = velstatus.PolicyVelero()
-	res, err := ops.Reconcile(client, opts)
+	res, err := ops.Reconcile(context.Background(), client, opts)
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func reconcileDemo(opsPath, progressPath, nowText string) error {
 		return err
 	}
 	defer again.Close()
-	_, err = again.Reconcile(velstatus.PluginClient{
+	_, err = again.Reconcile(context.Background(), velstatus.PluginClient{
 		Progress: func(i int, op velstatus.Operation) (velstatus.OpProgress, error) {
 			panic("plugin connection lost while asking about " + op.OperationID)
 		},
@@ -219,7 +220,7 @@ func retryDemo() error {
 		fmt.Printf("  attempt %d: patched\n", attempt)
 		return nil
 	}
-	res, err := velstatus.Retry(10*time.Minute, patch, hooks, velstatus.PolicyVelero())
+	res, err := velstatus.Retry(context.Background(), 10*time.Minute, patch, hooks, velstatus.PolicyVelero())
 	if err != nil {
 		return err
 	}

@@ -41,5 +41,13 @@
 #define VELSTATUS_END_DECLS
 #endif
 
+/**
+ * @def VELSTATUS_NUL_TERMINATED
+ * @brief Pass as the length of any `(s, len)` text argument of the public API
+ * to mean "`s` is NUL-terminated; count it" (a NULL `s` then has length 0).
+ * Every other value is the length in bytes. See doc/conventions.md.
+ */
+#define VELSTATUS_NUL_TERMINATED ((size_t)-1)
+
 /** @} */
 #endif /* VELSTATUS_COMMON_H */

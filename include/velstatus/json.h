@@ -6,8 +6,10 @@
  * No jansson type crosses the API, and the decoders read the text with the
  * library's own scanner (the rules jansson applies; see
  * `doc/json-decoding.md`), so a failed allocation is always
- * ::VELSTATUS_E_NOMEM, never a parse error or a wrong value. Input is
- * `(const char *p, size_t len)`; output is a NUL-terminated buffer from the
+ * ::VELSTATUS_E_NOMEM, never a parse error or a wrong value. The names are
+ * `velstatus_<object>_from_json()` and `velstatus_<object>_to_json()`, as the
+ * enums' `_from_string()` / `_to_string()`. Input is
+ * `(const char *p, size_t len)` (len may be #VELSTATUS_NUL_TERMINATED); output is a NUL-terminated buffer from the
  * context allocator, released with velstatus_free(). Errors name the JSON
  * path (`items[3].status.phase`) and the 1-based line/column/offset.
  *
@@ -18,13 +20,15 @@
 #define VELSTATUS_JSON_H
 
 #include "common.h"
-#include "status.h"
 #include "host.h"
+#include "operations.h"
+#include "progress.h"
+#include "server_status.h"
+#include "status.h"
 
 VELSTATUS_BEGIN_DECLS
 
 /* ---- BackupStorageLocations and server-status verdicts (server_status.h) ---- */
-#include "server_status.h" /* the types below; nested extern "C" is fine */
 
 /**
  * @brief Reads BSLs from `kubectl get backupstoragelocations -o json` output.
@@ -56,8 +60,8 @@ VELSTATUS_BEGIN_DECLS
  *         wrong type or value, a duplicate name) or ::VELSTATUS_E_NOMEM.
  * @owned Release with velstatus_bsl_set_free().
  */
-VELSTATUS_API velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **out, velstatus_ctx *ctx,
-                                                          const char *json, size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx,
+                                                           const char *json, size_t len, velstatus_error *err);
 
 /**
  * @brief Writes a verdict as compact JSON, keys in this order:
@@ -72,14 +76,12 @@ VELSTATUS_API velstatus_status velstatus_json_decode_bsls(velstatus_bsl_set **ou
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM.
  * @owned `*out`: release with velstatus_free() on the verdict's context.
  */
-VELSTATUS_API velstatus_status velstatus_json_encode_server_verdict(char **out, size_t *out_len,
-                                                                    const velstatus_server_verdict *verdict,
-                                                                    velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_server_verdict_to_json(char **out, size_t *out_len,
+                                                                const velstatus_server_verdict *verdict,
+                                                                velstatus_error *err);
 
 
 /* ---- Item operations and plugin progress (operations.h) ---- */
-
-#include "operations.h"
 
 /**
  * @brief Decodes a `<name>-itemoperations.json` file (Velero's
@@ -274,7 +276,6 @@ VELSTATUS_API velstatus_status velstatus_op_reports_from_json(velstatus_op_repor
 
 /* ---- Progress reports (progress.h) ---- */
 
-#include "progress.h"
 
 /**
  * @brief A progress report as compact JSON, keys in this order:

@@ -54,9 +54,10 @@ VELSTATUS_BEGIN_DECLS
  *
  * Velero has exactly four values. Anything else (including `""` and an
  * absent `phase`) reads as ::VELSTATUS_OP_PHASE_UNKNOWN; the raw text is
- * kept and written back unchanged (velstatus_op_phase_text()).
+ * kept and written back unchanged (velstatus_op_string() with ::VELSTATUS_OP_FIELD_PHASE).
  */
 typedef enum velstatus_op_phase {
+    VELSTATUS_OP_PHASE_INVALID = -1,    /**< Not a phase: what velstatus_op_phase_value() returns for NULL. */
     VELSTATUS_OP_PHASE_UNKNOWN = 0,     /**< Not one of Velero's four values (also `""`). */
     VELSTATUS_OP_PHASE_NEW = 1,         /**< "New": created, not started by the plugin. */
     VELSTATUS_OP_PHASE_IN_PROGRESS = 2, /**< "InProgress": started by the plugin. */
@@ -107,14 +108,58 @@ typedef struct velstatus_op velstatus_op;
 VELSTATUS_API const char *velstatus_op_phase_to_string(velstatus_op_phase phase);
 
 /**
- * @brief Classifies a phase text exactly as Velero compares it (byte-exact,
- * case-sensitive).
- * @param[in] s The text (need not be NUL-terminated; may be NULL when len is 0).
- * @param[in] len Its length.
- * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for anything but the four
- *         values (including `""`).
+ * @brief Parses "New", "InProgress", "Completed" or "Failed" (exact).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ * On ::VELSTATUS_E_INVALID with a non-NULL out, `*out` is
+ * ::VELSTATUS_OP_PHASE_UNKNOWN: the value a record with that text has.
  */
-VELSTATUS_API velstatus_op_phase velstatus_op_phase_from_string(const char *s, size_t len);
+VELSTATUS_API velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+/**
+ * @brief The field's token, e.g. "item_action" or "operation_id".
+ * @param[in] field The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_field_to_string(velstatus_op_field field);
+
+/**
+ * @brief Parses a field token (the names velstatus_op_field_to_string() gives).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_field_from_string(velstatus_op_field *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
+ * @brief The timestamp's token: "created", "started" or "updated".
+ * @param[in] which The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_time_to_string(velstatus_op_time which);
+
+/**
+ * @brief Parses "created", "started" or "updated".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_time_from_string(velstatus_op_time *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
 
 /**
  * @brief Creates an empty list.
@@ -139,8 +184,8 @@ VELSTATUS_API void velstatus_oplist_free(velstatus_oplist *list);
 
 /**
  * @brief The list's kind.
- * @param[in] list The list (not NULL).
- * @return ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[in] list The list, or NULL.
+ * @return ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE; ::VELSTATUS_KIND_INVALID for NULL.
  */
 VELSTATUS_API velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list);
 
@@ -262,7 +307,9 @@ VELSTATUS_API velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *
 /* ---- getters (all take a record from velstatus_oplist_at()) ---- */
 
 /**
- * @brief Any string field of a record.
+ * @brief Any string field of a record: the one string getter of a record
+ * (doc/conventions.md: one getter per value type, the field an enum, so a
+ * field added later needs no new symbol and the bindings loop over the enum).
  * @param[in] op The record, or NULL.
  * @param[in] field The field.
  * @param[out] len Receives the length; may be NULL.
@@ -271,79 +318,6 @@ VELSTATUS_API velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *
  * @borrowed Owned by the list.
  */
 VELSTATUS_API const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field, size_t *len);
-
-/**
- * @brief spec.backupName or spec.restoreName.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_name(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.backupUID or spec.restoreUID.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_uid(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.backupItemAction or spec.restoreItemAction: the plugin's
- * registered name, e.g. `velero.io/csi-pvc-backupper`.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_item_action(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Group ("" for the core group).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_group(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Resource, e.g. `persistentvolumeclaims`.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_resource(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Namespace ("" for cluster-scoped resources).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_namespace(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.resourceIdentifier.Name.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_resource_name(const velstatus_op *op, size_t *len);
-
-/**
- * @brief spec.operationID: the plugin's opaque operation identifier.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_operation_id(const velstatus_op *op, size_t *len);
 
 /**
  * @brief The number of spec.postOperationItems (always 0 for restores).
@@ -377,28 +351,11 @@ VELSTATUS_API const char *velstatus_op_post_item(const velstatus_op *op, size_t 
 
 /**
  * @brief status.phase as an enum.
- * @param[in] op The record, or NULL (UNKNOWN).
- * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for any other text.
+ * @param[in] op The record, or NULL.
+ * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for any other text;
+ *         ::VELSTATUS_OP_PHASE_INVALID for NULL.
  */
 VELSTATUS_API velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op);
-
-/**
- * @brief status.phase exactly as read or set (e.g. `"Paused"` for an unknown phase).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_phase_text(const velstatus_op *op, size_t *len);
-
-/**
- * @brief status.error ("" when none).
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_error(const velstatus_op *op, size_t *len);
 
 /**
  * @brief status.nCompleted.
@@ -415,25 +372,8 @@ VELSTATUS_API int64_t velstatus_op_n_completed(const velstatus_op *op);
 VELSTATUS_API int64_t velstatus_op_n_total(const velstatus_op *op);
 
 /**
- * @brief status.operationUnits, e.g. `Bytes`.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_operation_units(const velstatus_op *op, size_t *len);
-
-/**
- * @brief status.description.
- * @param[in] op The record.
- * @param[out] len Receives the length; may be NULL.
- * @return The text, or NULL when op is NULL.
- * @borrowed Owned by the list.
- */
-VELSTATUS_API const char *velstatus_op_description(const velstatus_op *op, size_t *len);
-
-/**
- * @brief One of the three timestamps.
+ * @brief One of the three timestamps: the one time getter of a record
+ * (as velstatus_op_string() is for the texts).
  * @param[in] op The record.
  * @param[in] which Which timestamp.
  * @param[out] ns Receives the instant (nanoseconds since the epoch) when
@@ -441,30 +381,6 @@ VELSTATUS_API const char *velstatus_op_description(const velstatus_op *op, size_
  * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
  */
 VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns);
-
-/**
- * @brief status.created.
- * @param[in] op The record.
- * @param[out] ns Receives the instant, or 0 when absent; may be NULL.
- * @return 1 if present, 0 if absent.
- */
-VELSTATUS_API int velstatus_op_created(const velstatus_op *op, int64_t *ns);
-
-/**
- * @brief status.started.
- * @param[in] op The record.
- * @param[out] ns Receives the instant, or 0 when absent; may be NULL.
- * @return 1 if present, 0 if absent.
- */
-VELSTATUS_API int velstatus_op_started(const velstatus_op *op, int64_t *ns);
-
-/**
- * @brief status.updated.
- * @param[in] op The record.
- * @param[out] ns Receives the instant, or 0 when absent; may be NULL.
- * @return 1 if present, 0 if absent.
- */
-VELSTATUS_API int velstatus_op_updated(const velstatus_op *op, int64_t *ns);
 
 /* ------------------------------------------------------------------------ */
 /* What the plugin said                                                      */
@@ -484,6 +400,26 @@ typedef enum velstatus_op_report_kind {
      *  `plugin: unknown`. doc/velero-behaviour.md §2.4 step 1. */
     VELSTATUS_OP_REPORT_LOOKUP_ERROR = 2
 } velstatus_op_report_kind;
+
+/**
+ * @brief The report kind's token: "progress", "progress_error" or "lookup_error".
+ * @param[in] kind The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_report_kind_to_string(velstatus_op_report_kind kind);
+
+/**
+ * @brief Parses "progress", "progress_error" or "lookup_error".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_report_kind_from_string(velstatus_op_report_kind *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief A plugin's answer for one operation, by value (doc/velero-behaviour.md §2.2,
@@ -563,6 +499,26 @@ typedef enum velstatus_op_step_flag {
     VELSTATUS_OP_STEP_MISSING_CREATED = 256,  /**< Running without `created`: the timeout was not evaluated (doc/velero-behaviour.md §6.2). */
     VELSTATUS_OP_STEP_ERROR_DEFERRED = 512    /**< A Progress or lookup error within the grace period (doc/velero-behaviour.md §6.4). */
 } velstatus_op_step_flag;
+
+/**
+ * @brief A step flag's token, e.g. "failed_now" (the flag name in lower case).
+ * @param[in] flag The value (a single flag).
+ * @return A static string, or NULL for anything but a single known flag.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_step_flag_to_string(velstatus_op_step_flag flag);
+
+/**
+ * @brief Parses a step flag token (one flag).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_step_flag *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief One operation, one pass: Velero's loop body of
@@ -722,6 +678,26 @@ typedef enum velstatus_bsl_state {
 } velstatus_bsl_state;
 
 /**
+ * @brief The BSL state's token: "available", "missing" or "readonly".
+ * @param[in] state The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_bsl_state_to_string(velstatus_bsl_state state);
+
+/**
+ * @brief Parses "available", "missing" or "readonly".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_state_from_string(velstatus_bsl_state *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
  * @brief The inputs of one reconcile pass besides the list. Size-tagged:
  * initialise with velstatus_reconcile_options_init() (which sets the
  * documented defaults) and change the fields you need.
@@ -736,7 +712,6 @@ typedef struct velstatus_reconcile_options {
     int64_t errors;                 /**< InProgress: the errors the main run logged before the operations were evaluated. Waiting phases: errors still pending from earlier passes (Velero's `ErrsSinceUpdate` carried over). Default 0; negative is E_INVALID. */
     const char *bsl_name;           /**< The BSL's name, for the not-found error; NULL means "default". */
     size_t bsl_name_len;            /**< Length of bsl_name. */
-    const velstatus_policy *policy; /**< The policy, or NULL for the hardened preset. */
     int64_t completed_before;       /**< `status.backupItemOperationsCompleted` (or the restore's) before the pass, for velstatus_reconcile_result_persist(). Default 0; negative is E_INVALID. */
     int64_t failed_before;          /**< `status.backupItemOperationsFailed` (or the restore's) before the pass. Default 0; negative is E_INVALID. */
 } velstatus_reconcile_options;
@@ -750,6 +725,8 @@ VELSTATUS_API void velstatus_reconcile_options_init(velstatus_reconcile_options 
 
 /** @brief What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11, `updateBackupAndOperationsJSON`). */
 typedef enum velstatus_persist_action {
+    /** Not an action: what velstatus_reconcile_result_persist() returns for NULL. */
+    VELSTATUS_PERSIST_INVALID = -1,
     /** Nothing: incremental progress stays in memory (the host keeps the list). */
     VELSTATUS_PERSIST_NONE = 0,
     /** Patch the Backup/Restore CR only (new completion counts; or a BSL
@@ -760,6 +737,26 @@ typedef enum velstatus_persist_action {
      *  itemoperations file if not empty. Then the pending errors are cleared. */
     VELSTATUS_PERSIST_UPLOAD_AND_PATCH = 2
 } velstatus_persist_action;
+
+/**
+ * @brief The action's token: "none", "patch" or "upload_and_patch".
+ * @param[in] action The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_persist_action_to_string(velstatus_persist_action action);
+
+/**
+ * @brief Parses "none", "patch" or "upload_and_patch".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_persist_action_from_string(velstatus_persist_action *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /** @brief The outcome of a reconcile pass; opaque, read with the getters below. */
 typedef struct velstatus_reconcile_result velstatus_reconcile_result;
@@ -799,6 +796,8 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
  * @param[in] client The plugin client (copied), or NULL (every running
  *            operation gets a lookup error, Cancel does nothing).
  * @param[in] opts The options (copied); required.
+ * @param[in] policy The policy, or NULL for the hardened preset (not kept
+ *            after the call).
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL out, list or opts;
  *         a phase of the wrong kind, an unknown BSL state, negative errors
@@ -813,7 +812,7 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
 VELSTATUS_API velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                                           const velstatus_plugin_client *client,
                                                           const velstatus_reconcile_options *opts,
-                                                          velstatus_error *err);
+                                                          const velstatus_policy *policy, velstatus_error *err);
 
 /**
  * @brief Releases a result.
@@ -823,8 +822,8 @@ VELSTATUS_API void velstatus_reconcile_result_free(velstatus_reconcile_result *r
 
 /**
  * @brief The next phase of the backup or restore.
- * @param[in] result The result (not NULL).
- * @return The phase (unchanged when nothing moves it).
+ * @param[in] result The result, or NULL.
+ * @return The phase (unchanged when nothing moves it); ::VELSTATUS_PHASE_INVALID for NULL.
  */
 VELSTATUS_API velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *result);
 
@@ -901,8 +900,8 @@ VELSTATUS_API const char *velstatus_reconcile_result_error(const velstatus_recon
  * otherwise NONE. With a BSL problem, PATCH (Velero has no store then). After
  * the first evaluation (phase InProgress) the backup or restore controller
  * always persists: UPLOAD_AND_PATCH.
- * @param[in] result The result, or NULL (NONE).
- * @return The action.
+ * @param[in] result The result, or NULL.
+ * @return The action; ::VELSTATUS_PERSIST_INVALID for NULL.
  */
 VELSTATUS_API velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *result);
 

@@ -24,12 +24,14 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief Which CR a phase belongs to. */
 typedef enum velstatus_kind {
+    VELSTATUS_KIND_INVALID = -1, /**< Not a kind: what velstatus_oplist_kind() returns for NULL. */
     VELSTATUS_KIND_BACKUP = 0,  /**< A Velero Backup. */
     VELSTATUS_KIND_RESTORE = 1  /**< A Velero Restore. */
 } velstatus_kind;
 
 /** @brief Backup and restore phases (doc/velero-behaviour.md §5.1). */
 typedef enum velstatus_phase {
+    VELSTATUS_PHASE_INVALID = -1, /**< Not a phase: what a getter returns for a NULL object. */
     VELSTATUS_PHASE_NEW = 0,                                      /**< "New" (also ""). */
     VELSTATUS_PHASE_QUEUED = 1,                                   /**< "Queued" (backup only). */
     VELSTATUS_PHASE_READY_TO_START = 2,                           /**< "ReadyToStart" (backup only). */
@@ -62,12 +64,15 @@ VELSTATUS_API const char *velstatus_kind_to_string(velstatus_kind kind);
 
 /**
  * @brief Parses "backup" or "restore" (exact, case-sensitive).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The kind.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_kind_from_string(const char *s, size_t len, velstatus_kind *out);
+VELSTATUS_API velstatus_status velstatus_kind_from_string(velstatus_kind *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief The phase in Velero's wire spelling, e.g. "WaitingForPluginOperations".
@@ -78,17 +83,19 @@ VELSTATUS_API velstatus_status velstatus_kind_from_string(const char *s, size_t 
 VELSTATUS_API const char *velstatus_phase_to_string(velstatus_phase phase);
 
 /**
- * @brief Parses a phase of the given kind; "" reads as New.
+ * @brief Parses a phase in Velero's wire spelling; "" reads as New.
+ *
+ * Any of the 13 phases is accepted; whether a kind has it is
+ * velstatus_phase_valid() (a restore has no Queued, ReadyToStart or Deleting).
  * @param[out] out The phase.
- * @param[in] kind The kind the phase must belong to.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (unknown phase, or a phase
- *         the kind does not have, such as a restore "Queued").
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown phase).
  */
-VELSTATUS_API velstatus_status velstatus_phase_from_string(velstatus_phase *out, velstatus_kind kind,
-                                                           const char *s, size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_phase_from_string(velstatus_phase *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief Whether the kind has this phase.
@@ -171,6 +178,18 @@ VELSTATUS_API velstatus_status velstatus_phase_on_restart(velstatus_restart_acti
  * @borrowed
  */
 VELSTATUS_API const char *velstatus_restart_action_to_string(velstatus_restart_action action);
+
+/**
+ * @brief Parses "none", "mark_failed" or "requeue".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_restart_action_from_string(velstatus_restart_action *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

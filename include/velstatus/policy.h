@@ -104,13 +104,16 @@ VELSTATUS_API velstatus_status velstatus_policy_preset(velstatus_policy *out, ve
 VELSTATUS_API const char *velstatus_preset_to_string(velstatus_preset preset);
 
 /**
- * @brief Parses "velero" or "hardened".
+ * @brief Parses "velero" or "hardened" (exact, case-sensitive).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The preset.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_preset_from_string(const char *s, size_t len, velstatus_preset *out);
+VELSTATUS_API velstatus_status velstatus_preset_from_string(velstatus_preset *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

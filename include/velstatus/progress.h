@@ -80,6 +80,26 @@ typedef enum velstatus_progress_counter {
     VELSTATUS_PROGRESS_UNQUANTIFIED = 6   /**< Known phase and `nTotal == 0`. */
 } velstatus_progress_counter;
 
+/**
+ * @brief The counter's token, e.g. "attempted" or "unknown_phase".
+ * @param[in] counter The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_progress_counter_to_string(velstatus_progress_counter counter);
+
+/**
+ * @brief Parses a counter token.
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_progress_counter_from_string(velstatus_progress_counter *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
 /** @brief Flags of a report or of one unit group (a bit set). */
 typedef enum velstatus_progress_flag {
     VELSTATUS_PROGRESS_F_UNKNOWN_PHASE = 1, /**< A record has an empty or unknown phase (report only). */
@@ -88,6 +108,26 @@ typedef enum velstatus_progress_flag {
     VELSTATUS_PROGRESS_F_SATURATED = 8,     /**< A sum was clamped to the int64 range, or the ETA was capped. */
     VELSTATUS_PROGRESS_F_UNTIMED = 16       /**< An InProgress record could not contribute to the rate. */
 } velstatus_progress_flag;
+
+/**
+ * @brief A flag's token, e.g. "over_total".
+ * @param[in] flag The value (a single flag).
+ * @return A static string, or NULL for anything but a single known flag.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_progress_flag_to_string(velstatus_progress_flag flag);
+
+/**
+ * @brief Parses a progress flag token (one flag).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_progress_flag_from_string(velstatus_progress_flag *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief Aggregates an operation list into a new report.

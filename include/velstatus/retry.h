@@ -142,6 +142,7 @@ typedef enum velstatus_retry_class {
 
 /** @brief Why a retry run ended. */
 typedef enum velstatus_retry_outcome {
+    VELSTATUS_RETRY_OUTCOME_INVALID = -1, /**< Not an outcome: what velstatus_retry_result_outcome() returns for NULL. */
     VELSTATUS_RETRY_OUTCOME_SUCCEEDED = 0,     /**< An attempt succeeded. */
     VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED = 1, /**< `Steps <= 0` on entry: OnError calls nothing and returns nil. */
     VELSTATUS_RETRY_OUTCOME_TERMINAL = 2,      /**< An attempt failed with a terminal (non-retriable) error. */
@@ -149,6 +150,29 @@ typedef enum velstatus_retry_outcome {
     VELSTATUS_RETRY_OUTCOME_DEADLINE = 4,      /**< Hardened: the next sleep would have crossed the deadline. */
     VELSTATUS_RETRY_OUTCOME_TRUNCATED = 5      /**< velstatus_backoff_simulate() only: stopped at max_sleeps. */
 } velstatus_retry_outcome;
+
+/**
+ * @brief An opaque out-object through which an `attempt` callback reports a
+ * failed attempt (velstatus_retry_reply_set_error()); valid during the
+ * callback only.
+ */
+typedef struct velstatus_retry_reply velstatus_retry_reply;
+
+/**
+ * @brief Reports the attempt the callback was given as failed, with its
+ * error's text, which the library copies (the callback's buffer need not
+ * outlive it). A later call replaces an earlier one. Not calling it means
+ * the attempt succeeded.
+ * @param[in,out] reply The reply the callback was given.
+ * @param[in] text The error's text (may be NULL when len is 0: an empty message).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL reply, NULL text with
+ *         a non-zero length) or ::VELSTATUS_E_NOMEM (the run then ends with
+ *         ::VELSTATUS_E_NOMEM, whatever the callback returns).
+ */
+VELSTATUS_API velstatus_status velstatus_retry_reply_set_error(velstatus_retry_reply *reply, const char *text,
+                                                               size_t len, velstatus_error *err);
 
 /**
  * @brief The host side of a retry run. Follows the callback contract of
@@ -166,12 +190,11 @@ typedef struct velstatus_retry_host {
     void *userdata;       /**< First argument of every callback. */
     /**
      * Makes attempt number `attempt` (1-based): for a status patch, sends the
-     * patch. On success leave `*failed` at 0. On a failed attempt set
-     * `*failed` to 1 and point `*err_text`/`*err_len` at the error's text
-     * (copied before any other callback runs; NULL/0 is an empty message).
-     * Return negative only if the host itself cannot go on (aborts the run).
+     * patch. On success just return 0. On a failed attempt pass the error's
+     * text to velstatus_retry_reply_set_error() (which copies it) and return
+     * 0. Return negative only if the host itself cannot go on (aborts the run).
      */
-    int (*attempt)(void *userdata, uint64_t attempt, int *failed, const char **err_text, size_t *err_len);
+    int (*attempt)(void *userdata, uint64_t attempt, velstatus_retry_reply *reply);
     /**
      * Classifies the error of failed attempt `attempt` (the text is the
      * library's copy). Set `*cls` (preset to TRANSIENT); set `*interrupted`
@@ -357,7 +380,7 @@ VELSTATUS_API void velstatus_retry_result_free(velstatus_retry_result *result);
 /**
  * @brief Why the run ended.
  * @param[in] result The result.
- * @return The outcome (::VELSTATUS_RETRY_OUTCOME_SUCCEEDED for NULL).
+ * @return The outcome (::VELSTATUS_RETRY_OUTCOME_INVALID for NULL).
  */
 VELSTATUS_API velstatus_retry_outcome velstatus_retry_result_outcome(const velstatus_retry_result *result);
 
@@ -429,13 +452,15 @@ VELSTATUS_API const char *velstatus_retry_outcome_to_string(velstatus_retry_outc
 
 /**
  * @brief Parses an outcome token (the names velstatus_retry_outcome_to_string() gives).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The outcome.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(const char *s, size_t len,
-                                                                   velstatus_retry_outcome *out);
+VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(velstatus_retry_outcome *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief The class's name: "transient", "conflict" or "terminal".
@@ -447,13 +472,15 @@ VELSTATUS_API const char *velstatus_retry_class_to_string(velstatus_retry_class 
 
 /**
  * @brief Parses "transient", "conflict" or "terminal" (exact, case-sensitive).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The class.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_retry_class_from_string(const char *s, size_t len,
-                                                                 velstatus_retry_class *out);
+VELSTATUS_API velstatus_status velstatus_retry_class_from_string(velstatus_retry_class *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief The backoff preset's name: "velero_cap", "default_backoff" or "default_retry".
@@ -465,13 +492,15 @@ VELSTATUS_API const char *velstatus_backoff_kind_to_string(velstatus_backoff_kin
 
 /**
  * @brief Parses "velero_cap", "default_backoff" or "default_retry" (exact, case-sensitive).
+ * @param[out] out The value.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
- * @param[out] out The preset.
- * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(const char *s, size_t len,
-                                                                  velstatus_backoff_kind *out);
+VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(velstatus_backoff_kind *out, const char *s, size_t len,
+                                                           velstatus_error *err);
 
 /**
  * @brief Whether the status patch that moves a CR from `from` to `to` is

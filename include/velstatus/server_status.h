@@ -25,7 +25,7 @@
  *
  * Three ways in:
  * - a ::velstatus_bsl_set (built with velstatus_bsl_set_add() or decoded by
- *   velstatus_json_decode_bsls()) classified by velstatus_server_status_classify();
+ *   velstatus_bsl_set_from_json()) classified by velstatus_server_status_classify();
  * - a ::velstatus_server_tracker fed one upsert or delete at a time, O(1)
  *   each, that says whether the status or the reasons changed;
  * - velstatus_server_status_step(), a controller step over a host vtable.
@@ -46,6 +46,7 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief The server status. Tokens (velstatus_server_status_to_string()) are the CLI's. */
 typedef enum velstatus_server_status {
+    VELSTATUS_SERVER_INVALID = -1, /**< Not a status: what the verdict and tracker getters return for NULL. */
     VELSTATUS_SERVER_READY = 0,           /**< `Ready`: every BSL available, one ReadWrite default. */
     VELSTATUS_SERVER_PARTIALLY_READY = 1, /**< `PartiallyReady`: some BSL available, something is wrong. */
     VELSTATUS_SERVER_WAITING = 2,         /**< `Waiting`: no BSL, or none available and some pending. */
@@ -81,6 +82,26 @@ typedef enum velstatus_bsl_access {
 } velstatus_bsl_access;
 
 /**
+ * @brief The access mode in Velero's spelling: "ReadWrite" or "ReadOnly".
+ * @param[in] access The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_bsl_access_to_string(velstatus_bsl_access access);
+
+/**
+ * @brief Parses "ReadWrite" or "ReadOnly" (exact; the empty string is not accepted here, though a BSL's empty `accessMode` reads as ReadWrite).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_access_from_string(velstatus_bsl_access *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
  * @brief The status token: `Ready`, `PartiallyReady`, `Waiting` or `NotReady`.
  * @param[in] status The status.
  * @return A static string, or NULL for a value outside the enum.
@@ -92,7 +113,7 @@ VELSTATUS_API const char *velstatus_server_status_to_string(velstatus_server_sta
  * @brief Parses a status token (exact, case-sensitive).
  * @param[out] out The status.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
  */
@@ -111,7 +132,7 @@ VELSTATUS_API const char *velstatus_server_reason_to_string(velstatus_server_rea
  * @brief Parses a reason token (exact, lower case).
  * @param[out] out The flag.
  * @param[in] s The text (need not be NUL-terminated).
- * @param[in] len Its length.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer, unknown token).
  */
@@ -145,14 +166,10 @@ typedef struct velstatus_server_status_options {
     /** Non-zero: map ::VELSTATUS_SERVER_NOT_READY to ::VELSTATUS_SERVER_WAITING
      *  (the three-status reading of Velero PR #4270). Reasons are unchanged. */
     int three_state;
-    /* v1 ends here. Append only. */
-    /** The policy for the publish retries of velstatus_server_status_step(),
-     *  or NULL for the hardened preset (see velstatus_retry_run()). Not copied:
-     *  it must stay valid during the call. */
-    const velstatus_policy *policy;
     /** The retry budget for one publish in ns (Velero's `--resource-timeout`);
      *  0 means Velero's default, 10 minutes. Negative is ::VELSTATUS_E_INVALID. */
     int64_t retry_timeout_ns;
+    /* v1 (1.0) ends here. Append only. */
 } velstatus_server_status_options;
 
 /**
@@ -337,7 +354,7 @@ VELSTATUS_API void velstatus_server_verdict_free(velstatus_server_verdict *verdi
 
 /**
  * @brief The status.
- * @param[in] verdict The verdict (NULL gives ::VELSTATUS_SERVER_WAITING).
+ * @param[in] verdict The verdict (NULL gives ::VELSTATUS_SERVER_INVALID).
  * @return The status.
  */
 VELSTATUS_API velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *verdict);
@@ -474,7 +491,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_upsert(velstatus_server_
 /**
  * @brief velstatus_server_tracker_upsert() of one BackupStorageLocation
  * object as JSON (a watch event's `object`, one item of `kubectl get bsl -o
- * json`), decoded as velstatus_json_decode_bsls() decodes each item: same
+ * json`), decoded as velstatus_bsl_set_from_json() decodes each item: same
  * keys, same checks, same messages (the path starts at the object).
  * @param[in,out] tracker The tracker.
  * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
@@ -522,7 +539,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_set_now(velstatus_server
 
 /**
  * @brief The current status, O(1).
- * @param[in] tracker The tracker (NULL gives ::VELSTATUS_SERVER_WAITING).
+ * @param[in] tracker The tracker (NULL gives ::VELSTATUS_SERVER_INVALID).
  * @return The status.
  */
 VELSTATUS_API velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *tracker);
@@ -559,6 +576,29 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_verdict(velstatus_server
 /* ---------------------------------------------------------------------- */
 
 /**
+ * @brief An opaque out-object through which `list_bsls` answers
+ * (velstatus_bsls_reply_set_json()); valid during the callback only.
+ */
+typedef struct velstatus_bsls_reply velstatus_bsls_reply;
+
+/**
+ * @brief Answers a `list_bsls` callback: decodes the text at once
+ * (velstatus_bsl_set_from_json()), so the callback's buffer need not outlive
+ * it. A later call replaces an earlier one. A decoding failure is returned
+ * here and is also the step's result, whatever the callback then returns.
+ * @param[in,out] reply The reply the callback was given.
+ * @param[in] json `kubectl get bsl -o json` text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL reply, NULL json with
+ *         a non-zero length), ::VELSTATUS_E_PARSE / ::VELSTATUS_E_SCHEMA /
+ *         ::VELSTATUS_E_RANGE (the text; the message names the path) or
+ *         ::VELSTATUS_E_NOMEM.
+ */
+VELSTATUS_API velstatus_status velstatus_bsls_reply_set_json(velstatus_bsls_reply *reply, const char *json,
+                                                             size_t len, velstatus_error *err);
+
+/**
  * @brief The host side of velstatus_server_status_step(). Size-tagged;
  * fill it with velstatus_server_status_host_init(). Callbacks follow the
  * contract in host.h (0 success, negative failure, ::VELSTATUS_PASSTHROUGH
@@ -568,36 +608,35 @@ typedef struct velstatus_server_status_host {
     uint32_t struct_size; /**< sizeof(velstatus_server_status_host) as compiled by the host. */
     uint32_t flags;       /**< Reserved, must be 0. */
     void *userdata;       /**< First argument of every callback. */
-    /** Required. Lists the BSLs: sets `*json`/`*json_len` to text in the form
-     *  velstatus_json_decode_bsls() reads (`kubectl get bsl -o json`). The text
-     *  must stay valid until the step returns; the library never frees it. */
-    int (*list_bsls)(void *userdata, const char **json, size_t *json_len);
+    /** Required. Lists the BSLs: passes text in the form
+     *  velstatus_bsl_set_from_json() reads (`kubectl get bsl -o json`) to
+     *  velstatus_bsls_reply_set_json(), which decodes it during the call.
+     *  Returning 0 without answering reads as an empty text (a parse error). */
+    int (*list_bsls)(void *userdata, velstatus_bsls_reply *reply);
     /** Optional. Reads the status currently published: sets `*has_status` to 0
      *  when nothing was published yet, else 1 with `*status` and `*reasons`.
      *  NULL (or PASSTHROUGH): the step always publishes. */
     int (*read_status)(void *userdata, int *has_status, velstatus_server_status *status, uint32_t *reasons);
     /** Required. Publishes a new status; `json` (NUL-terminated, `json_len`
-     *  bytes) is the verdict as velstatus_json_encode_server_verdict() writes
+     *  bytes) is the verdict as velstatus_server_verdict_to_json() writes
      *  it, valid during the call only. */
     int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json,
                    size_t json_len);
-    /* v1 ends here. Append only. The slots below drive the publish retries
-     * (velstatus_retry_host documents each); NULL behaves as it does there:
-     * classify NULL = every error transient, sleep NULL = no waiting,
-     * random NULL = r 0, now NULL = the deadline counts the sleeps only. */
-    /** Optional. Classifies a failed publish (`err_text` is "publish returned <code>"). */
-    int (*classify)(void *userdata, uint64_t attempt, const char *err_text, size_t err_len,
-                    velstatus_retry_class *cls, int *interrupted);
-    /** Optional. Sleeps `ns` nanoseconds between publish attempts. */
-    int (*sleep)(void *userdata, int64_t ns);
-    /** Optional. A uniform random number in [0, 1) for jitter. */
-    int (*random)(void *userdata, double *r);
-    /** Optional. A monotonic clock in ns, for the hardened deadline. */
-    int (*now)(void *userdata, int64_t *ns);
+    /** The publish retries: `classify` (its text is "publish returned
+     *  <code>"), `sleep`, `random` and `now`, each as velstatus_retry_host
+     *  documents it and each optional (NULL behaves as it does there).
+     *  `retry.attempt` must be NULL (an attempt is one publish) and
+     *  `retry.flags` 0; `retry.userdata` is their first argument, NULL
+     *  meaning this struct's `userdata`. `retry.struct_size` is set by
+     *  velstatus_server_status_host_init() and not read: the embedded
+     *  struct's size is this struct's. */
+    velstatus_retry_host retry;
+    /* v1 (1.0) ends here. Append only. */
 } velstatus_server_status_host;
 
 /**
- * @brief Fills a host struct with zeros and its struct_size.
+ * @brief Fills a host struct with zeros and its struct_size (and the
+ * embedded `retry`'s).
  * @param[out] host The struct (NULL is ignored).
  * @param[in] struct_size sizeof(velstatus_server_status_host) as the caller sees it.
  */
@@ -609,9 +648,9 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * reasons differ (or nothing was published).
  *
  * The publish is a status write, so it goes through the retry driver
- * (velstatus_retry_run()) with `opts->policy` and `opts->retry_timeout_ns`:
+ * (velstatus_retry_run()) with `policy` and `opts->retry_timeout_ns`:
  * a publish returning a negative code is a failed attempt, retried with the
- * host's classify/sleep/random/now slots; only when the retries end with the
+ * host's `retry` slots (classify, sleep, random, now); only when the retries end with the
  * write still failing does the step fail with ::VELSTATUS_E_HOST, whose
  * host_code is the last publish's code.
  * @param[out] out Receives the verdict (may be NULL when not wanted).
@@ -619,6 +658,8 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * @param[in] ctx The context.
  * @param[in] host The host vtable (copied).
  * @param[in] opts Options, or NULL for the defaults.
+ * @param[in] policy The policy of the publish retries, or NULL for the
+ *            hardened preset (not kept after the call).
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, missing
  *         list_bsls or publish, flags not 0), ::VELSTATUS_E_ABI,
@@ -631,7 +672,7 @@ VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_ver
                                                            velstatus_ctx *ctx,
                                                            const velstatus_server_status_host *host,
                                                            const velstatus_server_status_options *opts,
-                                                           velstatus_error *err);
+                                                           const velstatus_policy *policy, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import velstatus as vs
-from velstatus import ffi, lib
+from velstatus._ffi import ffi, lib
 from velstatus._enums import CEnum
 
 UTC = datetime.timezone.utc
@@ -339,6 +339,12 @@ def test_declared_enums_match_the_header(name, ctype, prefix):
     """The members written out in Python are the C enum's, with its C values."""
     cls = getattr(vs, name)
     elements = {cname[len(prefix):]: value for value, cname in ffi.typeof(ctype).elements.items()}
+    if elements.get("INVALID") == -1:
+        # A getter's answer for a NULL object: no Python member, from_c refuses it.
+        del elements["INVALID"]
+        if issubclass(cls, CEnum):
+            with pytest.raises(ValueError):
+                cls.from_c(-1)
     assert set(cls.__members__) == set(elements), name
     for member_name, value in elements.items():
         member = cls[member_name]
@@ -369,3 +375,12 @@ def test_c_enum_rejects_a_declaration_that_drifted():
         import enum
         codes = enum.IntEnum("Codes", {**{m.name: int(m) for m in vs.Status}, "OK": 3})
         c_enum("velstatus_status", "VELSTATUS_")(codes)
+
+
+def test_int_enums_print_their_c_tokens():
+    # Every public enum has a C _to_string; the IntEnum/IntFlag classes print it.
+    assert str(vs.PersistAction.UPLOAD_AND_PATCH) == "upload_and_patch"
+    assert str(vs.BslState.READONLY) == "readonly"
+    assert str(vs.OpStepFlag.FAILED_NOW) == "failed_now"
+    assert str(vs.OpStepFlag.CANCEL | vs.OpStepFlag.FAILED_NOW) == "cancel|failed_now"
+    assert str(vs.OpReport.LOOKUP_ERROR) == "lookup_error"

@@ -430,3 +430,38 @@ def test_step_with_raising_callback_leaks_nothing():
                                                               lambda *x: None, ctx=ctx))
     assert n > 0 and r.published
     assert a.live == 1
+
+
+def test_lifetimes_are_ffi_gc_pointers():
+    # An object made from a Context keeps the C context alive after the
+    # Context is closed or dropped; garbage collection frees both, the
+    # object first (its ffi.gc destructor holds the context).
+    import gc
+    a = vs.DebugAllocator()
+    ctx = vs.Context(allocator=a)
+    t = vs.ServerTracker(ctx=ctx)
+    t.upsert(vs.Bsl("a", "Available", True))
+    held = a.live
+    assert held > 1
+    ctx.close()
+    del ctx
+    gc.collect()
+    assert a.live == held and t.status == "Ready"  # still usable
+    del t
+    gc.collect()
+    assert a.live == 0
+    # close() frees at once and is idempotent; a closed object refuses calls.
+    ctx = vs.Context(allocator=a)
+    t = vs.ServerTracker(ctx=ctx)
+    t.close()
+    t.close()
+    assert a.live == 1
+    with pytest.raises(vs.StateError):
+        t.upsert(vs.Bsl("a", "Available", True))
+    ctx.close()
+    assert a.live == 0
+
+
+def test_raw_cffi_objects_are_not_exported():
+    assert "ffi" not in vs.__all__ and "lib" not in vs.__all__
+    assert not hasattr(vs, "ffi") and not hasattr(vs, "lib")

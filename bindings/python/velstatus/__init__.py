@@ -9,9 +9,12 @@ Thread safety (doc/conventions.md §4, §7): the library has no global state. Ea
 Context serialises its own calls with a lock (cffi releases the GIL around C
 calls), so Contexts and the objects made from them may be shared between
 threads. Module-level functions that need a context make a fresh one per call.
+
+The cffi objects are not part of the API: ``velstatus._ffi`` holds them for
+the binding's own tests. C memory is owned through ``ffi.gc`` pointers, so
+garbage collection frees what ``close()`` (or ``with``) did not.
 """
 
-from ._ffi import ffi, lib
 from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, SchemaError,
                       HostError, AbiError, RangeError, StateError, status_name, status_str)
 from ._enums import Kind, Phase, Preset, RestartAction, Status
@@ -30,7 +33,6 @@ from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_repo
 __version__ = version()
 
 __all__ = [
-    "ffi", "lib",
     "VelstatusError", "NoMemory", "InvalidArgument", "ParseError", "SchemaError", "HostError",
     "AbiError", "RangeError", "StateError", "status_name", "status_str",
     "Kind", "Phase", "Preset", "RestartAction", "Status",

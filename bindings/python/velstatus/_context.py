@@ -22,8 +22,9 @@ __all__ = ["Context", "DebugAllocator"]
 
 
 class _Closeable:
-    """`with` support and a finalizer for objects that own C memory: both
-    call the object's idempotent close()."""
+    """`with` support for objects that own C memory: ``__exit__`` calls the
+    object's idempotent close(). Garbage collection frees them too: their C
+    pointers are ``ffi.gc`` pointers, and close() is ``ffi.release``."""
 
     __slots__ = ()
 
@@ -33,11 +34,44 @@ class _Closeable:
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
+
+class _CtxRef:
+    """The C context, its lock, and the frees deferred while it runs.
+
+    Whatever needs the C context holds this object: the Context until its
+    close(), and every object made from it through the ``ffi.gc`` destructor
+    of its own pointer (``own()``). Python's reference counting is the only
+    count: the C context is freed (``ffi.gc`` of ``velstatus_ctx_free``) when
+    the last holder is gone, after every object made from it was freed.
+    """
+
+    __slots__ = ("ptr", "lock", "owner", "pending", "allocator", "__weakref__")
+
+    def __init__(self, ptr, allocator):
+        self.ptr = ffi.gc(ptr, lib.velstatus_ctx_free)
+        self.lock = threading.Lock()
+        self.owner = None
+        self.pending = []
+        self.allocator = allocator  # its handle must outlive velstatus_ctx_free
+
+    def own(self, ptr, free_fn):
+        """``ptr`` (made from this context) as an ``ffi.gc`` pointer whose
+        destructor frees it with ``free_fn`` under the lock; ``ffi.release``
+        of it frees it now."""
+        return ffi.gc(ptr, lambda p, ref=self: ref.dispose(free_fn, p))
+
+    def dispose(self, free_fn, ptr):
+        if self.owner == threading.get_ident():
+            # Garbage collection ran a destructor during a C call on this very
+            # context (from inside a callback): defer until the call returns.
+            self.pending.append((free_fn, ptr))
+            return
+        with self.lock:
+            free_fn(ptr)
+
+    def held(self):
+        """``with ref.held() as p:`` runs a C call on ``p`` (the ctx) under the lock."""
+        return _Held(self)
 
 
 class Context(_Closeable):
@@ -46,22 +80,17 @@ class Context(_Closeable):
     Distinct Contexts may be used from different threads concurrently; one
     Context serialises its calls with a lock, so sharing one between threads
     is safe too (calls simply wait for each other). Objects made from a
-    Context (a Tracker, ...) keep it alive, share its lock, and keep working
-    after ``close()``; the C context is freed when the Context and every
-    object made from it are gone. Usable as a context manager.
+    Context (a Tracker, ...) keep the C context alive, share its lock, and
+    keep working after ``close()``; the C context is freed when the Context
+    and every object made from it are gone. Usable as a context manager.
     """
 
-    __slots__ = ("_ptr", "_lock", "_owner", "_refs", "_closed", "_pending", "_allocator", "__weakref__")
+    __slots__ = ("_ref", "_allocator", "__weakref__")
 
     def __init__(self, allocator: Optional["DebugAllocator"] = None) -> None:
         """``allocator``: None for the C library's malloc, or a DebugAllocator."""
-        self._ptr = None
+        self._ref = None
         self._allocator = allocator
-        self._lock = threading.Lock()
-        self._owner = None
-        self._refs = 0
-        self._closed = True
-        self._pending = []
         out = ffi.new("velstatus_ctx **")
         err = new_error()
         calloc = ffi.NULL
@@ -70,9 +99,7 @@ class Context(_Closeable):
                 raise TypeError("allocator must be a DebugAllocator or None")
             calloc = allocator._vtable()
         check(lib.velstatus_ctx_new(out, calloc, err), err)
-        self._ptr = out[0]
-        self._refs = 1
-        self._closed = False
+        self._ref = _CtxRef(out[0], allocator)
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:
@@ -81,9 +108,7 @@ class Context(_Closeable):
         Calls through this Context afterwards raise StateError; objects made
         from it stay usable until they are closed themselves.
         """
-        if not self._closed:
-            self._closed = True
-            self._release()
+        self._ref = None
 
     @property
     def allocator(self) -> Optional["DebugAllocator"]:
@@ -93,78 +118,47 @@ class Context(_Closeable):
     @property
     def closed(self) -> bool:
         """True after close()."""
-        return self._closed
+        return self._ref is None
 
-
-    def _retain_locked(self):
-        """An object made from this Context now needs the C context (call
-        inside ``_held()``, right after the C constructor succeeded)."""
-        self._refs += 1
-
-    def _release(self):
-        if self._owner == threading.get_ident():
-            # Garbage collection ran a finaliser during a C call on this very
-            # context (from inside a callback): defer until the call returns.
-            self._pending.append(None)
-            return
-        with self._lock:
-            self._drop_locked()
-
-    def _drop_locked(self):
-        self._refs -= 1
-        if self._refs == 0 and self._ptr is not None:
-            lib.velstatus_ctx_free(self._ptr)
-            self._ptr = None
-
-    def _dispose(self, free_fn, ptr):
-        """Frees ``ptr`` (an object made from this context) with ``free_fn``,
-        under the lock, then drops its hold on the context."""
-        if self._owner == threading.get_ident():
-            self._pending.append((free_fn, ptr))
-            return
-        with self._lock:
-            free_fn(ptr)
-            self._drop_locked()
+    def _child_ref(self):
+        """The _CtxRef an object made from this Context keeps (StateError once closed)."""
+        if self._ref is None:
+            raise StateError("the velstatus Context is closed", code=lib.VELSTATUS_E_STATE)
+        return self._ref
 
     # -- calling ------------------------------------------------------------
-    def _held(self, for_child=False):
+    def _held(self):
         """``with ctx._held() as p:`` runs a C call on ``p`` (the ctx) under the lock."""
-        return _Held(self, for_child)
+        return self._child_ref().held()
 
     def __repr__(self):
-        return "<velstatus.Context %s>" % ("closed" if self._closed else "open")
+        return "<velstatus.Context %s>" % ("closed" if self._ref is None else "open")
 
 
 class _Held:
-    __slots__ = ("_ctx", "_for_child")
+    __slots__ = ("_ref",)
 
-    def __init__(self, ctx, for_child):
-        self._ctx = ctx
-        self._for_child = for_child
+    def __init__(self, ref):
+        self._ref = ref
 
     def __enter__(self):
-        ctx = self._ctx
-        if ctx._owner == threading.get_ident():
+        ref = self._ref
+        if ref.owner == threading.get_ident():
             raise StateError("a callback re-entered the velstatus Context that is running it",
                              code=lib.VELSTATUS_E_STATE)
-        ctx._lock.acquire()
-        if ctx._ptr is None or (ctx._closed and not self._for_child):
-            ctx._lock.release()
-            raise StateError("the velstatus Context is closed", code=lib.VELSTATUS_E_STATE)
-        ctx._owner = threading.get_ident()
-        return ctx._ptr
+        ref.lock.acquire()
+        ref.owner = threading.get_ident()
+        return ref.ptr
 
     def __exit__(self, *exc):
-        ctx = self._ctx
-        ctx._owner = None
+        ref = self._ref
+        ref.owner = None
         try:
-            while ctx._pending:
-                item = ctx._pending.pop()
-                if item is not None:
-                    item[0](item[1])
-                ctx._drop_locked()
+            while ref.pending:
+                free_fn, ptr = ref.pending.pop()
+                free_fn(ptr)
         finally:
-            ctx._lock.release()
+            ref.lock.release()
         return False
 
 

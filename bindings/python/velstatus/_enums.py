@@ -52,6 +52,21 @@ class CEnum(str, enum.Enum):
         raise TypeError("expected %s, str or int, got %s" % (cls.__name__, type(value).__name__))
 
 
+def _token_str(to_string: Callable[[int], Any]) -> Callable[[Any], str]:
+    """__str__ of an IntEnum/IntFlag: the C token ("upload_and_patch"); a
+    combination of flags joins its flags' tokens with "|" ("0" when empty)."""
+    def token(member: Any) -> str:
+        text = to_string(int(member))
+        if text != ffi.NULL:
+            return str(ffi.string(text).decode("utf-8"))
+        bits = [1 << i for i in range(32) if int(member) & (1 << i)]
+        parts = [to_string(b) for b in bits]
+        if not bits or any(p == ffi.NULL for p in parts):
+            return str(int(member))
+        return "|".join(ffi.string(p).decode("utf-8") for p in parts)
+    return token
+
+
 def c_enum(ctype: str, prefix: str, to_string: Optional[Callable[[int], Any]] = None,
            null_value: Optional[str] = None) -> Callable[[Type[_E]], Type[_E]]:
     """Class decorator: checks an enum declared in Python against the C enum ``ctype``.
@@ -61,13 +76,17 @@ def c_enum(ctype: str, prefix: str, to_string: Optional[Callable[[int], Any]] = 
     module was compiled against (``ffi.typeof(ctype).elements``): the same
     names after ``prefix``, and, for a CEnum, values equal to what the C
     ``to_string`` returns (``null_value`` where it returns NULL, e.g. the
-    "unknown" sentinel), for an IntEnum/IntFlag the C integers. A mismatch is an
+    "unknown" sentinel), for an IntEnum/IntFlag the C integers. A C
+    ``*_INVALID = -1`` (a getter's answer for NULL) is not declared. A mismatch is an
     ImportError, never a silently wrong enum. A CEnum member's C value is
-    ``member.c``.
+    ``member.c``. An IntEnum/IntFlag given ``to_string`` prints its C token.
     """
     def bind(cls: Type[_E]) -> Type[_E]:
+        # The C enums' INVALID value (-1, what a getter returns for a NULL
+        # object) has no Python member: the binding never passes NULL, and
+        # from_c(-1) raises ValueError.
         by_name = {cname[len(prefix):]: value for value, cname in ffi.typeof(ctype).elements.items()
-                   if cname.startswith(prefix)}
+                   if cname.startswith(prefix) and not (value == -1 and cname.endswith("_INVALID"))}
         names = list(cls.__members__)
         if sorted(names) != sorted(by_name):
             raise ImportError("velstatus: %s declares %s but %s has %s" % (
@@ -82,6 +101,8 @@ def c_enum(ctype: str, prefix: str, to_string: Optional[Callable[[int], Any]] = 
             if member.value != want:
                 raise ImportError("velstatus: %s.%s is %r, the C library says %r" % (
                     cls.__name__, name, member.value, want))
+        if to_string is not None and not issubclass(cls, CEnum):
+            setattr(cls, "__str__", _token_str(to_string))
         if issubclass(cls, CEnum):
             c_of = {member: by_name[name] for name, member in cls.__members__.items()}
             setattr(cls, "_c_of", c_of)
@@ -125,13 +146,18 @@ class Phase(CEnum):
         """
         if isinstance(text, cls):
             if not text.valid_for(kind):
-                raise InvalidArgument("a %s has no phase %s" % (Kind.coerce(kind), text))
+                raise InvalidArgument('phase: a %s has no phase "%s"' % (Kind.coerce(kind), text),
+                                      code=lib.VELSTATUS_E_INVALID)
             return text
         raw = text.encode("utf-8")
         out = ffi.new("velstatus_phase *")
         err = new_error()
-        check(lib.velstatus_phase_from_string(out, Kind.coerce(kind).c, raw, len(raw), err), err)
-        return cls.from_c(out[0])
+        check(lib.velstatus_phase_from_string(out, raw, len(raw), err), err)
+        phase = cls.from_c(out[0])
+        if not phase.valid_for(kind):
+            raise InvalidArgument('phase: a %s has no phase "%s"' % (Kind.coerce(kind), phase),
+                                  code=lib.VELSTATUS_E_INVALID)
+        return phase
 
     def valid_for(self, kind: Union[Kind, str, int]) -> bool:
         """Whether the kind has this phase."""

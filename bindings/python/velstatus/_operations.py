@@ -45,7 +45,7 @@ class OpPhase(CEnum):
     FAILED = "Failed"
 
 
-@c_enum("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_")
+@c_enum("velstatus_op_report_kind", "VELSTATUS_OP_REPORT_", lib.velstatus_op_report_kind_to_string)
 class OpReport(enum.IntEnum):
     """What a plugin's answer is: PROGRESS, PROGRESS_ERROR or LOOKUP_ERROR."""
 
@@ -54,7 +54,7 @@ class OpReport(enum.IntEnum):
     LOOKUP_ERROR = 2
 
 
-@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_")
+@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_", lib.velstatus_op_step_flag_to_string)
 class OpStepFlag(enum.IntFlag):
     """The outcome bits of one operation's step (velstatus_op_step_flag)."""
 
@@ -70,7 +70,7 @@ class OpStepFlag(enum.IntFlag):
     ERROR_DEFERRED = 512
 
 
-@c_enum("velstatus_bsl_state", "VELSTATUS_BSL_")
+@c_enum("velstatus_bsl_state", "VELSTATUS_BSL_", lib.velstatus_bsl_state_to_string)
 class BslState(enum.IntEnum):
     """The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."""
 
@@ -79,7 +79,7 @@ class BslState(enum.IntEnum):
     READONLY = 2
 
 
-@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_")
+@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_", lib.velstatus_persist_action_to_string)
 class PersistAction(enum.IntEnum):
     """What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11): NONE, PATCH
     (the CR only) or UPLOAD_AND_PATCH."""
@@ -123,7 +123,10 @@ None when absent) and ``post_items`` (tuple of ResourceId, or None when nil).
 
 def _op_phase(text):
     raw = text.encode("utf-8")
-    return OpPhase.from_c(lib.velstatus_op_phase_from_string(raw, len(raw)))
+    out = ffi.new("velstatus_op_phase *")
+    # E_INVALID for any other text leaves *out at UNKNOWN: what a record with that text has.
+    lib.velstatus_op_phase_from_string(out, raw, len(raw), ffi.NULL)
+    return OpPhase.from_c(out[0])
 
 
 Operation.op_phase = property(lambda self: _op_phase(self.phase),
@@ -300,19 +303,18 @@ class OpList(_Closeable):
 
     def __init__(self, kind: KindLike = "backup", ctx: Optional[Context] = None, _from: Any = None) -> None:
         self._ptr = None
-        self._ctx = ctx if ctx is not None else Context()
-        self._own_ctx = ctx is None
+        # The C context lives while the list does (its ffi.gc destructor holds it).
+        self._ref = (ctx if ctx is not None else Context())._child_ref()
         kind = Kind.coerce(kind)
         out = ffi.new("velstatus_oplist **")
         err = new_error()
-        with self._ctx._held() as p:
+        with self._ref.held() as p:
             if _from is None:
                 status = lib.velstatus_oplist_new(out, p, kind.c, err)
             else:
                 status = lib.velstatus_oplist_from_json(out, p, kind.c, _from, len(_from), err)
             check(status, err)
-            self._ptr = out[0]
-            self._ctx._retain_locked()
+            self._ptr = self._ref.own(out[0], lib.velstatus_oplist_free)
 
     @classmethod
     def from_json(cls, text: Union[str, bytes], kind: KindLike = "backup", ctx: Optional[Context] = None) -> "OpList":
@@ -329,15 +331,14 @@ class OpList(_Closeable):
         """Frees the list (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
-            self._ctx._dispose(lib.velstatus_oplist_free, ptr)
-        if self._own_ctx:
-            self._ctx.close()
+            ffi.release(ptr)  # runs the ffi.gc destructor now
+            self._ref = None  # and drops this object's hold on the C context
 
 
     def _held(self):
         if self._ptr is None:
             raise StateError("the OpList is closed", code=lib.VELSTATUS_E_STATE)
-        return self._ctx._held(for_child=True)
+        return self._ref.held()
 
     # -- reading --------------------------------------------------------------
     @property
@@ -509,11 +510,10 @@ class OpList(_Closeable):
             opts.bsl_name = name
             opts.bsl_name_len = len(name) - 1
         pol = policy_ptr(policy)
-        opts.policy = pol
         out = ffi.new("velstatus_reconcile_result **")
         err = new_error()
         with self._held():
-            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, err)
+            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
             try:
                 host.check(status, err)
                 return _read_result(out[0])
@@ -563,14 +563,12 @@ class OpReports(_Closeable):
     def __init__(self, text: Union[str, bytes], ctx: Optional[Context] = None) -> None:
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         self._ptr = None
-        self._ctx = ctx if ctx is not None else Context()
-        self._own_ctx = ctx is None
+        self._ref = (ctx if ctx is not None else Context())._child_ref()
         out = ffi.new("velstatus_op_reports **")
         err = new_error()
-        with self._ctx._held() as p:
+        with self._ref.held() as p:
             check(lib.velstatus_op_reports_from_json(out, p, raw, len(raw), err), err)
-            self._ptr = out[0]
-            self._ctx._retain_locked()
+            self._ptr = self._ref.own(out[0], lib.velstatus_op_reports_free)
 
     from_json = classmethod(lambda cls, text, ctx=None: cls(text, ctx))
 
@@ -584,8 +582,9 @@ class OpReports(_Closeable):
         raw = operation_id.encode("utf-8")
         c = ffi.new("velstatus_op_progress *")
         lib.velstatus_op_progress_init(c, ffi.sizeof("velstatus_op_progress"))
-        with self._ctx._held(for_child=True):
-            if not lib.velstatus_op_reports_get(c, self._live(), raw, len(raw)):
+        ptr = self._live()
+        with self._ref.held():
+            if not lib.velstatus_op_reports_get(c, ptr, raw, len(raw)):
                 return None
             return Progress(bool(c.completed), int(c.n_completed), int(c.n_total), _text(c.err, c.err_len),
                             _text(c.operation_units, c.operation_units_len),
@@ -597,7 +596,6 @@ class OpReports(_Closeable):
         """Frees the map (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
-            self._ctx._dispose(lib.velstatus_op_reports_free, ptr)
-        if self._own_ctx:
-            self._ctx.close()
+            ffi.release(ptr)  # runs the ffi.gc destructor now
+            self._ref = None  # and drops this object's hold on the C context
 

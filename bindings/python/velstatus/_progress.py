@@ -19,7 +19,7 @@ def _names(ctype, prefix):
     return [(cname[len(prefix):], value) for value, cname in sorted(ffi.typeof(ctype).elements.items())]
 
 
-@c_enum("velstatus_progress_flag", "VELSTATUS_PROGRESS_F_")
+@c_enum("velstatus_progress_flag", "VELSTATUS_PROGRESS_F_", lib.velstatus_progress_flag_to_string)
 class ProgressFlag(enum.IntFlag):
     """Flags of a progress report or of one unit group (velstatus_progress_flag)."""
 

@@ -271,17 +271,16 @@ class _RetryHost(_Host):
 
 
 @ffi.def_extern(onerror=_onerror)
-def _vs_rt_attempt(userdata, attempt, failed, err_text, err_len):
+def _vs_rt_attempt(userdata, attempt, reply):
     host = ffi.from_handle(userdata)
     try:
         host.value = host.fn()
     except Exception as exc:  # the retry domain; BaseException (KeyboardInterrupt) aborts the run
         host.errors[int(attempt)] = exc
-        text = ffi.new("char[]", (str(exc) or type(exc).__name__).encode("utf-8", "replace"))
-        host.texts.append(text)  # the library copies it before the next callback
-        failed[0] = 1
-        err_text[0] = text
-        err_len[0] = len(text) - 1
+        text = (str(exc) or type(exc).__name__).encode("utf-8", "replace")
+        # The library copies the text during the call; E_NOMEM ends the run.
+        if lib.velstatus_retry_reply_set_error(reply, text, len(text), ffi.NULL) != lib.VELSTATUS_OK:
+            return HOST_FAILED
     return 0
 
 

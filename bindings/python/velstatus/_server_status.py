@@ -65,7 +65,7 @@ class ServerReason(CEnum):
     UNKNOWN_PHASE = "unknown_phase"
 
 
-@c_enum("velstatus_bsl_access", "VELSTATUS_BSL_")
+@c_enum("velstatus_bsl_access", "VELSTATUS_BSL_", lib.velstatus_bsl_access_to_string)
 class BslAccess(enum.IntEnum):
     """A BSL's spec.accessMode: READ_WRITE (str: "ReadWrite") or READ_ONLY ("ReadOnly")."""
 
@@ -212,7 +212,7 @@ class ServerVerdict:
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
         err = new_error()
-        check(lib.velstatus_json_encode_server_verdict(out, out_len, v, err), err)
+        check(lib.velstatus_server_verdict_to_json(out, out_len, v, err), err)
         try:
             self.json = ffi.unpack(out[0], out_len[0]).decode("utf-8")
         finally:
@@ -249,7 +249,7 @@ def _take_verdict(pp, ctxptr):
 class _Options:
     """A velstatus_server_status_options and the bytes it points to."""
 
-    __slots__ = ("c", "_name", "_policy")
+    __slots__ = ("c", "_name", "policy")
 
     def __init__(self, default_location=None, now=None, stale_after=None, three_state=False, policy=None,
                  retry_timeout=0):
@@ -270,8 +270,7 @@ class _Options:
             raise InvalidArgument("now is only used with stale_after (the staleness check)",
                                   code=lib.VELSTATUS_E_INVALID)
         self.c.three_state = 1 if three_state else 0
-        self._policy = policy_ptr(policy)  # kept alive with the options
-        self.c.policy = self._policy
+        self.policy = policy_ptr(policy)  # passed to the step beside the options
         self.c.retry_timeout_ns = duration_ns(retry_timeout)
 
 
@@ -296,7 +295,7 @@ def _decode(ctx, data, use):
     with ctx._held() as p:
         out = ffi.new("velstatus_bsl_set **")
         err = new_error()
-        check(lib.velstatus_json_decode_bsls(out, p, data, len(data), err), err)
+        check(lib.velstatus_bsl_set_from_json(out, p, data, len(data), err), err)
         try:
             return use(out[0], p)
         finally:
@@ -365,29 +364,26 @@ class ServerTracker(_Closeable):
                  ctx: Optional[Context] = None) -> None:
         self._ptr = None
         opts = _Options(default_location, now, stale_after, three_state)
-        self._ctx = ctx if ctx is not None else Context()
-        self._own_ctx = ctx is None
-        with self._ctx._held() as p:
+        self._ref = (ctx if ctx is not None else Context())._child_ref()
+        with self._ref.held() as p:
             out = ffi.new("velstatus_server_tracker **")
             err = new_error()
             check(lib.velstatus_server_tracker_new(out, p, opts.c, err), err)
-            self._ptr = out[0]
-            self._ctx._retain_locked()
+            self._ptr = self._ref.own(out[0], lib.velstatus_server_tracker_free)
 
     def close(self) -> None:
         """Frees the tracker (idempotent)."""
         ptr, self._ptr = self._ptr, None
         if ptr is not None:
-            self._ctx._dispose(lib.velstatus_server_tracker_free, ptr)
-            if self._own_ctx:
-                self._ctx.close()
+            ffi.release(ptr)  # runs the ffi.gc destructor now
+            self._ref = None  # and drops this object's hold on the C context
 
 
     def _call(self):
         if self._ptr is None:
             from ._errors import StateError
             raise StateError("the ServerTracker is closed", code=lib.VELSTATUS_E_STATE)
-        return self._ctx._held(for_child=True)
+        return self._ref.held()
 
     def upsert(self, bsl: Union["Bsl", Dict[str, Any], str, bytes]) -> bool:
         """Inserts or replaces a BSL; True if status or reasons changed.
@@ -469,20 +465,18 @@ StepResult.__doc__ = "server_status_step()'s result: the ServerVerdict and wheth
 class _StepHost(_Host):
     # classify/sleep/random/clock/errors: the slots the retry trampolines
     # (_retry.py) read, shared because the signatures are the same.
-    __slots__ = ("list_bsls", "read_status", "publish", "keep", "classify", "sleep", "random", "clock",
+    __slots__ = ("list_bsls", "read_status", "publish", "classify", "sleep", "random", "clock",
                  "errors", "publishes")
 
 
 @ffi.def_extern(onerror=_onerror)
-def _vs_ss_list_bsls(userdata, json_p, json_len):
+def _vs_ss_list_bsls(userdata, reply):
     host = ffi.from_handle(userdata)
     data, _ = _bsls_input(host.list_bsls())
     if data is None:
         raise TypeError("list_bsls() must return JSON text or BSL dicts")
-    buf = ffi.new("char[]", data)
-    host.keep.append(buf)  # valid until the step returns
-    json_p[0] = buf
-    json_len[0] = len(data)
+    # Decoded during the call; a decoding failure is the step's result.
+    lib.velstatus_bsls_reply_set_json(reply, data, len(data), ffi.NULL)
     return 0
 
 
@@ -546,7 +540,7 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
     """
     opts = _Options(default_location, now, stale_after, three_state, policy, retry_timeout)
     host = _StepHost()
-    host.list_bsls, host.read_status, host.publish, host.keep = list_bsls, read_status, publish, []
+    host.list_bsls, host.read_status, host.publish = list_bsls, read_status, publish
     host.classify, host.sleep, host.random, host.clock = classify, sleep, random, clock
     host.errors, host.publishes = {}, 0
     vt = ffi.new("velstatus_server_status_host *")
@@ -555,10 +549,10 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
     vt.list_bsls = lib._vs_ss_list_bsls
     vt.read_status = lib._vs_ss_read_status if read_status is not None else ffi.NULL
     vt.publish = lib._vs_ss_publish
-    vt.classify = lib._vs_rt_classify if classify is not None else ffi.NULL
-    vt.sleep = lib._vs_rt_sleep if sleep is not None else ffi.NULL
-    vt.random = lib._vs_rt_random if random is not None else ffi.NULL
-    vt.now = lib._vs_rt_now if clock is not None else ffi.NULL
+    vt.retry.classify = lib._vs_rt_classify if classify is not None else ffi.NULL
+    vt.retry.sleep = lib._vs_rt_sleep if sleep is not None else ffi.NULL
+    vt.retry.random = lib._vs_rt_random if random is not None else ffi.NULL
+    vt.retry.now = lib._vs_rt_now if clock is not None else ffi.NULL
     own = ctx is None
     ctx = Context() if own else ctx
     try:
@@ -566,7 +560,7 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
         published = ffi.new("int *")
         err = new_error()
         with ctx._held() as p:
-            status = lib.velstatus_server_status_step(out, published, p, vt, opts.c, err)
+            status = lib.velstatus_server_status_step(out, published, p, vt, opts.c, opts.policy, err)
             try:
                 if (status == lib.VELSTATUS_E_HOST and host._exc is None and host.publishes
                         and host.publishes in host.errors):
@@ -577,7 +571,6 @@ def server_status_step(list_bsls: Callable[[], BslsLike], publish: Callable[["Se
                 if out[0] != ffi.NULL:
                     lib.velstatus_server_verdict_free(out[0])
     finally:
-        host.keep.clear()
         host.errors.clear()
         host.release()
         if own:

@@ -22,7 +22,7 @@ int main(void)
     memset(&err, 0, sizeof err);
     if (velstatus_ctx_new(&ctx, NULL, NULL) != VELSTATUS_OK)
         return 1;
-    if (velstatus_json_decode_bsls(&set, ctx, bsls, sizeof bsls - 1, &err) == VELSTATUS_OK &&
+    if (velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof bsls - 1, &err) == VELSTATUS_OK &&
         velstatus_server_status_classify(&verdict, set, NULL, &err) == VELSTATUS_OK) {
         printf("velstatus %s: %s\n", velstatus_version_string(),
                velstatus_server_status_to_string(velstatus_server_verdict_status(verdict)));
