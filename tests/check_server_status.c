@@ -1601,6 +1601,27 @@ START_TEST(tracker_upsert_record_checks)
     ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_ABI);
     ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_upsert(NULL, &ch, &r, &err), VELSTATUS_E_INVALID);
+    /* NUL-terminated texts, in the record and as the JSON */
+    velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = "nt";
+    r.name_len = VELSTATUS_NUL_TERMINATED;
+    r.phase = "Unavailable";
+    r.phase_len = VELSTATUS_NUL_TERMINATED;
+    r.message = NULL;
+    r.message_len = VELSTATUS_NUL_TERMINATED; /* NULL with it: the empty text */
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t) & RS(SOME_UNAVAILABLE), RS(SOME_UNAVAILABLE));
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, "{\"metadata\":{\"name\":\"nt\"},"
+                                                          "\"status\":{\"phase\":\"Available\"}}",
+                                                          VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, "nt", 2, NULL), VELSTATUS_OK);
+    velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = "a";
+    r.name_len = 1;
     ck_assert_int_eq(velstatus_server_tracker_upsert_json(NULL, &ch, "{}", 2, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, NULL, 2, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(ch, 0);

@@ -188,7 +188,8 @@ VELSTATUS_API void velstatus_server_status_options_init(velstatus_server_status_
  * Kubernetes client (or from velstatus_bsl_set_get()). Size-tagged: fill it
  * with velstatus_bsl_record_init(), then set the fields; the texts are
  * borrowed (the library copies what it keeps) and need not be
- * NUL-terminated. velstatus_server_tracker_upsert() takes it.
+ * NUL-terminated: each length may be #VELSTATUS_NUL_TERMINATED.
+ * velstatus_server_tracker_upsert() takes it.
  */
 typedef struct velstatus_bsl_record {
     uint32_t struct_size; /**< sizeof(velstatus_bsl_record) as compiled by the caller. */
@@ -497,7 +498,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_upsert(velstatus_server_
  * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
  * @param[in] json The text: one JSON object, whitespace around it allowed
  *        (need not be NUL-terminated).
- * @param[in] len Its length in bytes.
+ * @param[in] len Its length in bytes, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL; a parse or schema error
  *        carries the position of the offending value.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer),
