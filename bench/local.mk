@@ -24,6 +24,7 @@ BENCH_RUNS = 5
 bench: bench/gen_itemops$(EXEEXT) bench/bench_operations$(EXEEXT)
 	$(AM_V_GEN)bench/gen_itemops$(EXEEXT) $(BENCH_RECORDS) >bench/itemoperations-$(BENCH_RECORDS).json
 	bench/bench_operations$(EXEEXT) bench/itemoperations-$(BENCH_RECORDS).json $(BENCH_RUNS)
+EXTRA_DIST += bench/watch.sh
 CLEANFILES += bench/itemoperations-*.json bench/callgrind.*.out $(EXTRA_PROGRAMS)
 
 # `make bench-ir`: callgrind instruction counts per operation of the steady

@@ -13,6 +13,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/version.c \
 	lib/policy.c \
 	lib/phase.c \
+	lib/argo_health.c \
 	lib/time.c \
 	lib/json_scan.h \
 	lib/json_scan.c

@@ -3,8 +3,8 @@
 # Installs the Debian 12 packages libvelstatus needs to build and test, if
 # any is missing. Debian's registry only; run as root.
 set -eu
-pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev doxygen
-valgrind gcovr golang-go python3 python3-cffi python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
+pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev zlib1g-dev doxygen
+valgrind gcovr golang-go python3 python3-cffi python3-prometheus-client python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
 debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time"
 missing=""
 for p in $pkgs; do

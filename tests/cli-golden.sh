@@ -10,6 +10,8 @@
 # rewrites the .out files (review the diff); the binding tests record new
 # commands themselves (VS_CLI_GOLDEN_RECORD=1, see bindings/go/golden_test.go).
 set -u
+# describe-operations prints local time; the goldens hold UTC, as the bindings' Describe does.
+TZ=UTC; export TZ
 v=${VELSTATUS:?}
 top=${VS_SRCDIR:?}
 dir=$top/tests/data/cli-golden

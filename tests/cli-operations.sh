@@ -142,8 +142,8 @@ run "empty progress error" 0 operations reconcile $bargs --policy velero --progr
     && has "empty error wraps" "$tmp/out" '  plugin: a'
 
 # ---- usage errors ----
-run "no kind" 2 operations reconcile --phase InProgress --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
-    && has "no kind message" "$tmp/err" 'missing --kind'
+run "no phase" 2 operations reconcile --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
+    && has "no phase message" "$tmp/err" 'missing --phase'
 run "bad phase" 2 operations reconcile --kind restore --phase Queued --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
     && has "bad phase message" "$tmp/err" '--phase'
 run "finished phase" 2 operations reconcile --kind backup --phase Completed --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # velstatus progress / describe-operations: golden output, stdin, exit codes, usage errors.
 set -u
+# describe-operations prints local time (TZ): the expected texts are in UTC.
+TZ=UTC; export TZ
 v=${VELSTATUS:?}
 d=${VS_TEST_DATA:?}/progress
 tmp=${TMPDIR:-/tmp}/vs_progress.$$
@@ -56,11 +58,18 @@ want='3 of 5 operations done (1 failed, 2 in progress); Bytes: 1.5 GiB of 4.0 Gi
 [ "$out" = "$want" ] && echo "ok progress-now" || { echo "FAIL progress-now: $out"; fail=1; }
 
 # Bad input: exit 2 with a message naming the problem.
-stderr_has progress-no-now '--now RFC3339 is required' -- progress "$d/example-backup-ops.json"
+# --now defaults to the current time; no FILE (or -) reads stdin; the kind comes from the file.
+"$v" progress "$d/example-backup-ops.json" | grep -q '^3 of 5 operations done' && echo "ok progress-now-default" ||
+    { echo "FAIL progress-now-default"; fail=1; }
+[ "$("$v" progress --now 2024-05-01T10:02:13Z < "$d/example-backup-ops.json")" = "$want" ] &&
+[ "$("$v" progress --now 2024-05-01T10:02:13Z - < "$d/example-backup-ops.json")" = "$want" ] && echo "ok progress-stdin" ||
+    { echo "FAIL progress-stdin"; fail=1; }
+[ "$("$v" describe-operations --details "$d/example-backup-ops.json")" = "$("$v" describe-operations --kind backup --details "$d/example-backup-ops.json")" ] &&
+[ "$("$v" describe-operations --details < "$d/example-backup-ops.json")" = "$("$v" describe-operations --kind backup --details "$d/example-backup-ops.json")" ] &&
+    echo "ok describe-kind-detected-stdin" || { echo "FAIL describe-kind-detected-stdin"; fail=1; }
 stderr_has progress-bad-now '--now' -- progress --now yesterday "$d/example-backup-ops.json"
 stderr_has progress-bad-format '-o must be text or json' -- progress --now "$now" -o yaml "$d/example-backup-ops.json"
 stderr_has progress-bad-kind '--kind must be backup or restore' -- progress --now "$now" --kind schedule "$d/example-backup-ops.json"
-stderr_has progress-no-file 'needs OPS.json' -- progress --now "$now"
 stderr_has progress-two-files 'unexpected argument' -- progress --now "$now" a.json b.json
 stderr_has progress-missing-file 'cannot open' -- progress --now "$now" "$d/does-not-exist.json"
 stderr_has progress-unknown-opt 'unknown option "--details"' -- progress --now "$now" --details x.json
@@ -69,14 +78,14 @@ stderr_has progress-schema '[0].status.nTotal' -- progress --now "$now" "$tmp.ba
 stderr_has describe-schema '[0].status.nTotal' -- describe-operations --kind backup "$tmp.bad"
 printf '[{"spec":' >"$tmp.bad"
 stderr_has describe-parse 'line 1' -- describe-operations --kind backup "$tmp.bad"
-stderr_has describe-no-kind '--kind backup|restore is required' -- describe-operations "$d/example-backup-ops.json"
 stderr_has describe-bad-kind '--kind must be backup or restore' -- describe-operations --kind both "$d/example-backup-ops.json"
 stderr_has describe-kind-no-value '--kind needs a value' -- describe-operations --kind
-stderr_has describe-unknown-opt 'unknown option "-o"' -- describe-operations --kind backup -o json "$d/example-backup-ops.json"
-stderr_has describe-no-file 'needs OPS.json' -- describe-operations --kind backup --details
+stderr_has describe-unknown-opt 'unknown option "--now"' -- describe-operations --now "$now" "$d/example-backup-ops.json"
+[ "$("$v" describe-operations -ojson "$d/example-backup-ops.json")" = "$("$v" operations format "$d/example-backup-ops.json")" ] &&
+    echo "ok describe-json" || { echo "FAIL describe-json"; fail=1; }
 for c in progress describe-operations; do
     "$v" $c --help | grep -q "usage: velstatus $c" && echo "ok $c --help" || { echo "FAIL $c --help"; fail=1; }
-    "$v" $c >/dev/null 2>&1; [ $? = 2 ] && echo "ok $c no-args" || { echo "FAIL $c no-args"; fail=1; }
+    "$v" $c </dev/null >/dev/null 2>&1; [ $? = 2 ] && echo "ok $c empty-stdin" || { echo "FAIL $c empty-stdin"; fail=1; }
 done
 # A NUL inside a string: the summary writes it as \u0000 (text output never cuts a
 # string); describe-operations writes the raw byte, as Velero's describe does.

@@ -34,7 +34,7 @@ tests_check_util_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_util_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/function-length.sh
-VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh
+VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
 VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
 
@@ -94,3 +94,10 @@ tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 tests_check_json_oom_CPPFLAGS = $(VS_TEST_CPPFLAGS)
 tests_check_json_oom_CFLAGS = $(VS_TEST_CFLAGS_ALL)
 tests_check_json_oom_LDADD = $(VS_TEST_LDADD)
+
+# Argo CD's health of Backups and Restores (lib/argo_health.c).
+VS_CHECK_PROGS += tests/check_argo_health
+tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
+tests_check_argo_health_CPPFLAGS = $(VS_TEST_CPPFLAGS)
+tests_check_argo_health_CFLAGS = $(VS_TEST_CFLAGS_ALL)
+tests_check_argo_health_LDADD = $(VS_TEST_LDADD)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
 
+#include "json_scan.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *cli_prog = "velstatus";
 
@@ -29,6 +32,165 @@ int cli_fail_err(const char *cmd, const char *what, const velstatus_error *err)
     return cli_fail(cmd, "%s: %s", what, err->message);
 }
 
+uint64_t cli_max_input = CLI_MAX_INPUT_DEFAULT;
+
+/* A size: digits with an optional K, M, G (powers of 1024; KiB, MiB, GiB too). */
+static int parse_size(const char *cmd, const char *s, uint64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        unsigned shift;
+    } units[] = {{"", 0}, {"K", 10}, {"KiB", 10}, {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return cli_fail(cmd, "--max-input must be a size (512M, 1G, 1048576), not \"%s\"", s);
+    v = strtoull(s, &end, 10);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].suffix) != 0)
+            continue;
+        if (errno == ERANGE || v > (UINT64_MAX >> units[i].shift))
+            break;
+        *out = (uint64_t)v << units[i].shift;
+        return 0;
+    }
+    return cli_fail(cmd, "--max-input must be a size (512M, 1G, 1048576), not \"%s\"", s);
+}
+
+static const cli_opt *find_opt(const cli_opt *opts, size_t nopts, const char *name, size_t len, char short_name)
+{
+    for (size_t k = 0; k < nopts; k++) {
+        if (short_name ? opts[k].short_name == short_name
+                       : strncmp(opts[k].name, name, len) == 0 && opts[k].name[len] == '\0')
+            return &opts[k];
+    }
+    return NULL;
+}
+
+/* Handles the option at argv[*i]; returns 0, or -1 after printing. */
+static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_opt *opts, size_t nopts)
+{
+    static const char *max_input;
+    static const cli_opt max_opt = {"--max-input", 0, &max_input, NULL};
+    const char *a = argv[*i], *inline_v = NULL;
+    const cli_opt *o;
+    if (a[1] == '-') {
+        const char *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        o = find_opt(opts, nopts, a, len, 0);
+        if (o == NULL && find_opt(&max_opt, 1, a, len, 0) != NULL)
+            o = &max_opt;
+        if (eq)
+            inline_v = eq + 1;
+    } else {
+        o = find_opt(opts, nopts, NULL, 0, a[1]);
+        if (o && a[2] != '\0')
+            inline_v = a[2] == '=' ? a + 3 : a + 2;
+        if (o && o->value == NULL && a[2] != '\0')
+            o = NULL;
+    }
+    if (o == NULL)
+        return cli_fail(cmd, "unknown option \"%s\" (see velstatus help %s)", a, cmd), -1;
+    if (o->value == NULL) {
+        if (inline_v)
+            return cli_fail(cmd, "%s takes no value", o->name), -1;
+        *o->flag = 1;
+        return 0;
+    }
+    if (inline_v == NULL) {
+        if (*i + 1 >= argc)
+            return cli_fail(cmd, "%s needs a value", a), -1;
+        inline_v = argv[++*i];
+    }
+    *o->value = inline_v;
+    if (o == &max_opt && parse_size(cmd, inline_v, &cli_max_input) != 0)
+        return -1;
+    return 0;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
+              int max_pos, int *npos)
+{
+    int operands_only = 0;
+    *npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!operands_only && cli_is_help(a))
+            return 1;
+        if (!operands_only && strcmp(a, "--") == 0) {
+            operands_only = 1;
+            continue;
+        }
+        if (!operands_only && a[0] == '-' && a[1] != '\0') {
+            if (take_opt(cmd, argc, argv, &i, opts, nopts) != 0)
+                return -1;
+            continue;
+        }
+        if (*npos >= max_pos) {
+            cli_fail(cmd, "unexpected argument \"%s\"%s", a, max_pos == 1 ? " (one FILE at most)" : "");
+            return -1;
+        }
+        pos[(*npos)++] = a;
+    }
+    return 0;
+}
+
+int cli_now(const char *cmd, const char *now_s, int64_t *out)
+{
+    velstatus_error err;
+    struct timespec ts;
+    if (now_s != NULL) {
+        if (velstatus_time_parse(out, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+            return cli_fail_err(cmd, "--now", &err);
+        return 0;
+    }
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return cli_fail(cmd, "cannot read the clock: %s", strerror(errno));
+    *out = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return 0;
+}
+
+int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velstatus_kind *out)
+{
+    if (kind_s != NULL) {
+        if (velstatus_kind_from_string(out, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+            return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
+        return 0;
+    }
+    *out = VELSTATUS_KIND_BACKUP;
+    for (size_t i = 0; i + 13 <= n; i++) {
+        if (p[i] != '"' || (i > 0 && p[i - 1] == '\\'))
+            continue;
+        if (memcmp(p + i, "\"backupName\"", 12) == 0)
+            return 0;
+        if (memcmp(p + i, "\"restoreName\"", 13) == 0) {
+            *out = VELSTATUS_KIND_RESTORE;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* YAML as `kubectl -o yaml` writes it: a first line "key:" / "key: value",
+ * "---" or "- ", where JSON would start with { [ " or a scalar. */
+static int looks_like_yaml(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    if (n - i >= 3 && memcmp(p + i, "---", 3) == 0)
+        return 1;
+    if (n - i >= 2 && p[i] == '-' && p[i + 1] == ' ')
+        return 1;
+    if (i == n || !((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z')))
+        return 0;
+    while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
+                     p[i] == '_' || p[i] == '-' || p[i] == '.'))
+        i++;
+    return i < n && p[i] == ':' && (i + 1 == n || p[i + 1] == ' ' || p[i + 1] == '\n' || p[i + 1] == '\r');
+}
+
 int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out)
 {
     if (velstatus_phase_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
@@ -40,78 +202,87 @@ int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, cons
 
 char *cli_read_input(const char *cmd, const char *path, size_t *len)
 {
-    FILE *f;
+    cli_reader *r = cli_reader_open(cmd, path);
     char *buf = NULL;
     size_t n = 0, cap = 0;
-    int is_stdin = path == NULL || strcmp(path, "-") == 0;
-    f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        cli_fail(cmd, "cannot open %s: %s", path, strerror(errno));
+    if (r == NULL)
         return NULL;
-    }
     for (;;) {
-        size_t got;
+        long got;
         if (cap - n < 65536) {
             size_t ncap = cap ? cap * 2 : 65536;
             char *p = realloc(buf, ncap + 1);
             if (!p) {
-                free(buf);
-                if (!is_stdin)
-                    fclose(f);
-                cli_fail(cmd, "out of memory reading %s", is_stdin ? "stdin" : path);
-                return NULL;
+                cli_fail(cmd, "out of memory reading %s", cli_reader_name(r));
+                goto fail;
             }
             buf = p;
             cap = ncap;
         }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
+        got = cli_reader_read(r, buf + n, cap - n);
+        if (got < 0)
+            goto fail;
         if (got == 0)
             break;
+        n += (size_t)got;
     }
-    if (ferror(f)) {
-        free(buf);
-        if (!is_stdin)
-            fclose(f);
-        cli_fail(cmd, "cannot read %s", is_stdin ? "stdin" : path);
-        return NULL;
+    if (looks_like_yaml(buf, n)) {
+        cli_fail(cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
+        goto fail;
     }
-    if (!is_stdin)
-        fclose(f);
+    cli_reader_close(r);
     buf[n] = '\0';
     *len = n;
     return buf;
+fail:
+    cli_reader_close(r);
+    free(buf);
+    return NULL;
 }
 
-int cli_parse_format(const char *cmd, const char *value, cli_format *out)
+int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
+                    velstatus_oplist **out)
+{
+    size_t len;
+    char *buf = cli_read_input(cmd, path, &len);
+    velstatus_kind kind;
+    velstatus_error err;
+    velstatus_status st;
+    if (buf == NULL)
+        return CLI_BAD_INPUT;
+    if (cli_kind(cmd, kind_s, buf, len, &kind) != 0) {
+        free(buf);
+        return CLI_BAD_INPUT;
+    }
+    st = velstatus_oplist_from_json(out, ctx, kind, buf, len, &err);
+    free(buf);
+    if (st != VELSTATUS_OK)
+        return cli_fail_err(cmd, path != NULL && strcmp(path, "-") != 0 ? path : "stdin", &err);
+    return CLI_OK;
+}
+
+int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
+                          cli_format *out)
 {
     if (strcmp(value, "text") == 0)
         *out = CLI_TEXT;
     else if (strcmp(value, "json") == 0)
         *out = CLI_JSON;
+    else if (with_condition && strcmp(value, "condition") == 0)
+        *out = CLI_CONDITION;
+    else if (with_prometheus && strcmp(value, "prometheus") == 0)
+        *out = CLI_PROMETHEUS;
     else
-        return cli_fail(cmd, "-o must be text or json, not \"%s\"", value);
+        return cli_fail(cmd, "-o must be text, json%s%s, not \"%s\"", with_condition ? ", condition" : "",
+                        with_prometheus ? ", prometheus" : "", value);
     return 0;
 }
 
-int cli_opt_value(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value)
+int cli_parse_format(const char *cmd, const char *value, cli_format *out)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (a[n] == '=') {
-        *value = a + n + 1;
-        return 1;
-    }
-    if (a[n] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        cli_fail(cmd, "%s needs a value", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
+    if (strcmp(value, "text") != 0 && strcmp(value, "json") != 0)
+        return cli_fail(cmd, "-o must be text or json, not \"%s\"", value);
+    return cli_parse_format_more(cmd, value, 0, 0, out);
 }
 
 int cli_is_help(const char *arg)
@@ -137,4 +308,55 @@ void cli_print_line(const char *s, size_t n)
     cli_put_text(stdout, s, n);
     if (n == 0 || s[n - 1] != '\n')
         fputc('\n', stdout);
+}
+
+int cli_json_member(const char *text, size_t start, size_t end, const char *key, size_t *vs, size_t *ve)
+{
+    velstatus__json_iter it;
+    size_t ks, ke, klen = strlen(key);
+    velstatus__json_iter_init(&it, text, start, end);
+    while (velstatus__json_next_member(&it, &ks, &ke, vs, ve))
+        if (ke - ks == klen && memcmp(text + ks, key, klen) == 0)
+            return 1;
+    return 0;
+}
+
+char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len)
+{
+    size_t vs, ve, n;
+    char *t;
+    if (!cli_json_member(text, start, end, key, &vs, &ve) || text[vs] != '"')
+        return NULL;
+    t = malloc(ve - vs);
+    if (t == NULL)
+        return NULL;
+    n = velstatus__json_unescape(t, text + vs + 1, ve - vs - 2);
+    t[n] = '\0';
+    if (len)
+        *len = n;
+    return t;
+}
+
+void cli_json_str(FILE *f, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\r') {
+            fputs("\\r", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
 }

@@ -9,11 +9,66 @@
 #include <stdio.h>
 #include <velstatus.h>
 
-/* Exit codes shared by every subcommand. */
-enum { CLI_OK = 0, CLI_FALSE = 1, CLI_BAD_INPUT = 2 };
+/* Exit codes shared by every subcommand (doc/cli.md lists them all). */
+enum { CLI_OK = 0, CLI_FALSE = 1, CLI_BAD_INPUT = 2, CLI_WATCH_ERROR = 3 };
 
 /* Output format selected by -o. */
-typedef enum { CLI_TEXT = 0, CLI_JSON = 1 } cli_format;
+typedef enum { CLI_TEXT = 0, CLI_JSON = 1, CLI_CONDITION = 2, CLI_PROMETHEUS = 3 } cli_format;
+
+/* One option of a subcommand. A value option stores its argument in *value;
+ * a flag (value NULL) sets *flag to 1. short_name is the one-letter form
+ * ('o' for -o) or 0. */
+typedef struct cli_opt {
+    const char *name;
+    char short_name;
+    const char **value;
+    int *flag;
+} cli_opt;
+
+/* -o / --output, which every subcommand takes. */
+#define CLI_OPT_OUTPUT(v) {"--output", 'o', (v), NULL}
+
+/* The one option parser of every subcommand. argv[0] is the subcommand.
+ * Accepts "--name VALUE", "--name=VALUE", "-x VALUE", "-xVALUE", "-x=VALUE",
+ * flags, "--max-input SIZE" (every subcommand: it bounds cli_read_input),
+ * "-h"/"--help", "--" (the rest are operands) and "-" (an operand: stdin).
+ * Operands go to pos[0..max_pos). Returns 0 to go on, 1 when help was asked
+ * for (print the usage, exit 0), -1 after printing a usage error. */
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
+              int max_pos, int *npos);
+
+/* The present instant: --now's value when given (parsed), else the clock. */
+int cli_now(const char *cmd, const char *now_s, int64_t *out);
+
+/* The kind of an itemoperations file from its first spec key (backupName /
+ * restoreName), backup when there is none; --kind's value when given. */
+int cli_kind(const char *cmd, const char *kind_s, const char *text, size_t len, velstatus_kind *out);
+
+/* Reads and decodes an itemoperations file (cli_read_input, cli_kind).
+ * Returns CLI_OK, or CLI_BAD_INPUT after printing. */
+int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
+                    velstatus_oplist **out);
+
+/* The largest input cli_read_input accepts after decompression (--max-input;
+ * default 512 MiB). */
+extern uint64_t cli_max_input;
+#define CLI_MAX_INPUT_DEFAULT (UINT64_C(512) << 20)
+
+/* An input stream: a file or stdin, gzip decompressed transparently (found by
+ * its magic bytes 1f 8b, not by the name). */
+typedef struct cli_reader cli_reader;
+/* Opens FILE, or stdin for "-" or NULL. NULL after printing a message. */
+cli_reader *cli_reader_open(const char *cmd, const char *path);
+/* Reads at most n bytes as they arrive (a pipe's read returns what is there).
+ * Returns the count, 0 at the end, -1 after printing a message (an OS error,
+ * a corrupt or truncated gzip stream with its byte offset, --max-input). */
+long cli_reader_read(cli_reader *r, char *buf, size_t n);
+/* Lifts the --max-input bound of a stream whose total size is unbounded (a
+ * watch); its consumer bounds each object instead. */
+void cli_reader_unbounded(cli_reader *r);
+/* The input's name for messages ("stdin" or the path). */
+const char *cli_reader_name(const cli_reader *r);
+void cli_reader_close(cli_reader *r);
 
 /* The program name for messages ("velstatus"). */
 extern const char *cli_prog;
@@ -28,22 +83,21 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 int cli_fail_err(const char *cmd, const char *what, const velstatus_error *err);
 
 /* Reads FILE, or stdin for "-" or NULL, into a malloc'ed NUL-terminated
- * buffer. On failure prints a message and returns NULL. */
+ * buffer (gzip decompressed; at most cli_max_input bytes). On failure, or
+ * when the text looks like YAML, prints a message and returns NULL. */
 char *cli_read_input(const char *cmd, const char *path, size_t *len);
 
 /* Parses "-o text|json" values. Returns 0 on success. */
 int cli_parse_format(const char *cmd, const char *value, cli_format *out);
+/* The same for a command that also has -o condition (with_condition) and
+ * -o prometheus (with_prometheus). */
+int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
+                          cli_format *out);
 
 /* Parses a phase of `kind` (velstatus_phase_from_string, then
  * velstatus_phase_valid): "WHAT: unknown backup phase "X"" or "WHAT: a
  * restore has no phase "Queued"" on failure. 0 on success, else CLI_BAD_INPUT. */
 int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out);
-
-/* Option scanning without getopt state: if argv[*i] is `name` (e.g.
- * "--now"), stores the next argument in *value, advances *i and returns 1;
- * also accepts "--now=VALUE". Returns -1 (after printing) when the value is
- * missing, 0 when argv[*i] is another argument. */
-int cli_opt_value(const char *cmd, int argc, char **argv, int *i, const char *name, const char **value);
 
 /* True for "-h" and "--help". */
 int cli_is_help(const char *arg);
@@ -59,14 +113,41 @@ void cli_put_text(FILE *f, const char *s, size_t n);
 /* cli_put_text() to stdout, then a newline if s does not end with one. */
 void cli_print_line(const char *s, size_t n);
 
+/* In text a JSON scanner accepted: the member `key` (with its quotes, e.g.
+ * "\"type\"") of the object text[start..end), its value's span in [*vs, *ve).
+ * Returns 0 when there is none. Keys are matched byte for byte. */
+int cli_json_member(const char *text, size_t start, size_t end, const char *key, size_t *vs, size_t *ve);
+/* The string member `key` of that object, unescaped into a malloc'ed
+ * NUL-terminated copy of *len bytes (write it with cli_put_text: it may hold
+ * a NUL), or NULL when it is absent, not a string, or memory ran out. */
+char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len);
+
+/* Writes n bytes as a JSON string, Velero's escaping (< > & as \u00XX). */
+void cli_json_str(FILE *f, const char *s, size_t n);
+
+/* --exit-status: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady. */
+int cli_status_exit(velstatus_server_status s);
+
+/* -o condition: the verdict as a metav1.Condition line (tools/verdict_out.c). */
+int cli_print_condition(const char *cmd, velstatus_ctx *ctx, const velstatus_server_verdict *v,
+                        int64_t last_transition_ns);
+/* -o prometheus: the verdict and the set's BSLs in the text exposition format. */
+void cli_print_prometheus(const velstatus_server_verdict *v, const velstatus_bsl_set *set);
+
+/* server-status --watch over FILE or stdin (tools/cmd_watch.c). */
+int cli_watch(const char *cmd, const char *path, const velstatus_server_status_options *opts, const char *now_s,
+              cli_format fmt, int strict, int exit_status);
+
 /* Subcommands: each returns the process exit code. argv[0] is the
  * subcommand name. */
 int cmd_version(int argc, char **argv);
+int cmd_help(int argc, char **argv);
 int cmd_phase(int argc, char **argv);
 int cmd_server_status(int argc, char **argv);
 int cmd_operations(int argc, char **argv);
 int cmd_progress(int argc, char **argv);
 int cmd_describe_operations(int argc, char **argv);
 int cmd_backoff(int argc, char **argv);
+int cmd_backup_status(int argc, char **argv);
 
 #endif

@@ -11,12 +11,12 @@
 static void ops_usage(FILE *f)
 {
     fprintf(f,
-            "usage: velstatus operations reconcile --kind backup|restore --phase PHASE --now RFC3339\n"
+            "usage: velstatus operations reconcile [--kind backup|restore] --phase PHASE [--now RFC3339]\n"
             "                  --timeout DURATION [--policy velero|hardened]\n"
             "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
-            "                  --progress PROGRESS.json [-o text|json] OPS.json|-\n"
-            "       velstatus operations format [--kind backup|restore] OPS.json|-\n"
-            "       velstatus operations check [--kind backup|restore] [-o text|json] OPS.json|-\n"
+            "                  --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
+            "       velstatus operations format [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
+            "       velstatus operations check [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
             "\n"
             "reconcile  runs one pass of Velero's operations controller over an itemoperations file\n"
             "           (doc/velero-behaviour.md §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
@@ -32,84 +32,23 @@ static void ops_usage(FILE *f)
             "           wrote comes back byte-identical).\n"
             "check      validates a file and lists every problem with its JSON path.\n"
             "\n"
-            "Without --kind, format and check take the kind from the first spec key found\n"
+            "OPS.json may be gzip-compressed (the .json.gz Velero stores); - or no file reads stdin.\n"
+            "--now defaults to the current time. format prints JSON whatever -o says.\n"
+            "Without --kind, every subcommand takes the kind from the first spec key found\n"
             "(backupName / restoreName); backup if there is none.\n"
             "\n"
             "Exit status: 0 success, 1 check found problems, 2 bad input or usage.\n");
 }
 
-/* ---- small JSON writer for our own output ---- */
-
-static void json_str(FILE *f, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\r') {
-            fputs("\\r", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
 /* ---- helpers ---- */
 
-/* The kind of a file from its first spec key, when --kind is not given. */
-static velstatus_kind sniff_kind(const char *p, size_t n)
+/* Parses with opts; 1 (usage printed) or -1 (error printed) to return, 0 to go on. */
+static int parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **path)
 {
-    for (size_t i = 0; i + 13 <= n; i++) {
-        if (p[i] != '"' || (i > 0 && p[i - 1] == '\\'))
-            continue;
-        if (memcmp(p + i, "\"backupName\"", 12) == 0)
-            return VELSTATUS_KIND_BACKUP;
-        if (memcmp(p + i, "\"restoreName\"", 13) == 0)
-            return VELSTATUS_KIND_RESTORE;
-    }
-    return VELSTATUS_KIND_BACKUP;
-}
-
-static int parse_kind(const char *cmd, const char *s, velstatus_kind *out)
-{
-    if (velstatus_kind_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-        return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", s);
-    return 0;
-}
-
-static int load_list(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
-                     velstatus_oplist **out)
-{
-    size_t len;
-    char *buf = cli_read_input(cmd, path, &len);
-    velstatus_kind kind;
-    velstatus_error err;
-    velstatus_status st;
-    if (buf == NULL)
-        return CLI_BAD_INPUT;
-    if (kind_s != NULL) {
-        if (parse_kind(cmd, kind_s, &kind) != 0) {
-            free(buf);
-            return CLI_BAD_INPUT;
-        }
-    } else {
-        kind = sniff_kind(buf, len);
-    }
-    st = velstatus_oplist_from_json(out, ctx, kind, buf, len, &err);
-    free(buf);
-    if (st != VELSTATUS_OK)
-        return cli_fail_err(cmd, path != NULL ? path : "-", &err);
-    return CLI_OK;
+    int npos = 0, r = cli_parse(cmd, argc, argv, opts, nopts, path, 1, &npos);
+    if (r > 0)
+        ops_usage(stdout);
+    return r;
 }
 
 /* ---- format ---- */
@@ -124,33 +63,22 @@ static int write_stdout(void *userdata, const char *data, size_t len)
 
 static int ops_format(int argc, char **argv)
 {
-    const char *cmd = "operations format", *kind_s = NULL, *path = NULL;
+    const char *cmd = "operations format", *kind_s = NULL, *path = NULL, *fmt_s = "text";
+    cli_format fmt;
     velstatus_ctx *ctx;
     velstatus_oplist *list = NULL;
     velstatus_error err;
     int rc;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            ops_usage(stdout);
-            return CLI_OK;
-        }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (path != NULL)
-            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
-        path = argv[i];
+    {
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
+        if ((rc = parse_args(cmd, argc, argv, opts, 2, &path)) != 0)
+            return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (path == NULL)
-        return cli_fail(cmd, "missing OPS.json (use - for stdin)");
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0) /* text and json print the same: the file is JSON */
+        return CLI_BAD_INPUT;
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
-    rc = load_list(cmd, path, kind_s, ctx, &list);
+    rc = cli_load_oplist(cmd, path, kind_s, ctx, &list);
     if (rc == CLI_OK) {
         velstatus_status st = velstatus_oplist_write_json(list, write_stdout, NULL, &err);
         if (st == VELSTATUS_E_HOST)
@@ -377,9 +305,9 @@ static size_t print_problems(const velstatus_oplist *list, const dup_table *dups
         for (size_t k = 0; k < ps.n; k++, total++) {
             if (fmt == CLI_JSON) {
                 printf("%s{\"path\":", total ? "," : "");
-                json_str(stdout, ps.v[k].path, strlen(ps.v[k].path));
+                cli_json_str(stdout, ps.v[k].path, strlen(ps.v[k].path));
                 printf(",\"message\":");
-                json_str(stdout, ps.v[k].message, strlen(ps.v[k].message));
+                cli_json_str(stdout, ps.v[k].message, strlen(ps.v[k].message));
                 printf("}");
             } else {
                 printf("%s: %s\n", ps.v[k].path, ps.v[k].message);
@@ -398,31 +326,16 @@ static int ops_check(int argc, char **argv)
     velstatus_error err;
     dup_table dups;
     int rc;
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            ops_usage(stdout);
-            return CLI_OK;
-        }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (path != NULL)
-            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
-        path = argv[i];
+    {
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
+        if ((rc = parse_args(cmd, argc, argv, opts, 2, &path)) != 0)
+            return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    if (path == NULL)
-        return cli_fail(cmd, "missing OPS.json (use - for stdin)");
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
-    rc = load_list(cmd, path, kind_s, ctx, &list);
+    rc = cli_load_oplist(cmd, path, kind_s, ctx, &list);
     if (rc != CLI_OK) {
         velstatus_ctx_free(ctx);
         return rc;
@@ -439,8 +352,8 @@ static int ops_check(int argc, char **argv)
         if (fmt == CLI_JSON)
             printf("]}\n");
         else
-            printf("%s: %zu %s operation%s, %zu problem%s\n", path, n, kind, n == 1 ? "" : "s", np,
-                   np == 1 ? "" : "s");
+            printf("%s: %zu %s operation%s, %zu problem%s\n", path && strcmp(path, "-") != 0 ? path : "stdin", n,
+                   kind, n == 1 ? "" : "s", np, np == 1 ? "" : "s");
         rc = np == 0 ? CLI_OK : CLI_FALSE;
         free(dups.v);
     }
@@ -550,7 +463,7 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
         const char *e = velstatus_reconcile_result_error(res, i, &len);
         if (i)
             fputc(',', stdout);
-        json_str(stdout, e, len);
+        cli_json_str(stdout, e, len);
     }
     printf("],\"canceled\":[");
     for (size_t i = 0; i < nc; i++) {
@@ -558,7 +471,7 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
         const char *id = velstatus_reconcile_result_canceled_id(res, i, &len);
         if (i)
             fputc(',', stdout);
-        json_str(stdout, id, len);
+        cli_json_str(stdout, id, len);
     }
     printf("],\"operations\":");
     fwrite(ops, 1, ops_len, stdout);
@@ -573,7 +486,6 @@ static int ops_reconcile(int argc, char **argv)
     const char *kind_s = NULL, *phase_s = NULL, *now_s = NULL, *timeout_s = NULL, *policy_s = "hardened";
     const char *bsl_s = "available", *bsl_name = "default", *errors_s = NULL, *progress_s = NULL, *fmt_s = "text";
     const char *path = NULL;
-    velstatus_kind kind;
     velstatus_phase phase;
     velstatus_preset preset;
     velstatus_policy pol;
@@ -590,44 +502,20 @@ static int ops_reconcile(int argc, char **argv)
     size_t plen;
     int rc;
 
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            ops_usage(stdout);
-            return CLI_OK;
-        }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--phase", &phase_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--now", &now_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--timeout", &timeout_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--policy", &policy_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--bsl-name", &bsl_name)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--bsl", &bsl_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--errors", &errors_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--progress", &progress_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (path != NULL)
-            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
-        path = argv[i];
+    {
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL},         {"--phase", 0, &phase_s, NULL},
+                                {"--now", 0, &now_s, NULL},           {"--timeout", 0, &timeout_s, NULL},
+                                {"--policy", 0, &policy_s, NULL},     {"--bsl-name", 0, &bsl_name, NULL},
+                                {"--bsl", 0, &bsl_s, NULL},           {"--errors", 0, &errors_s, NULL},
+                                {"--progress", 0, &progress_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
+        if ((rc = parse_args(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path)) != 0)
+            return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (kind_s == NULL || phase_s == NULL || now_s == NULL || timeout_s == NULL || progress_s == NULL)
-        return cli_fail(cmd, "missing %s", kind_s == NULL ? "--kind" : phase_s == NULL ? "--phase"
-                                          : now_s == NULL ? "--now" : timeout_s == NULL ? "--timeout" : "--progress");
-    if (path == NULL)
-        return cli_fail(cmd, "missing OPS.json (use - for stdin)");
-    if (parse_kind(cmd, kind_s, &kind) != 0 || cli_parse_format(cmd, fmt_s, &fmt) != 0)
+    if (phase_s == NULL || timeout_s == NULL || progress_s == NULL)
+        return cli_fail(cmd, "missing %s", phase_s == NULL ? "--phase" : timeout_s == NULL ? "--timeout" : "--progress");
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_now(cmd, now_s, &now_ns) != 0)
         return CLI_BAD_INPUT;
-    if (cli_parse_phase(cmd, "--phase", kind, phase_s, &phase) != 0)
-        return CLI_BAD_INPUT;
-    if (velstatus_time_parse(&now_ns, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "--now", &err);
-    if (velstatus_duration_parse(&timeout_ns, timeout_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
+    if (velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--timeout", &err);
     if (velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
@@ -643,7 +531,6 @@ static int ops_reconcile(int argc, char **argv)
         o.bsl = VELSTATUS_BSL_READONLY;
     else
         return cli_fail(cmd, "--bsl must be available, missing or readonly, not \"%s\"", bsl_s);
-    o.phase = phase;
     o.now_ns = now_ns;
     o.timeout_ns = timeout_ns;
     o.errors = errors;
@@ -663,8 +550,11 @@ static int ops_reconcile(int argc, char **argv)
         return cli_fail_err(cmd, progress_s, &err);
     }
     free(pbuf);
-    rc = load_list(cmd, path, kind_s, ctx, &list);
+    rc = cli_load_oplist(cmd, path, kind_s, ctx, &list);
+    if (rc == CLI_OK && cli_parse_phase(cmd, "--phase", velstatus_oplist_kind(list), phase_s, &phase) != 0)
+        rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
+        o.phase = phase;
         velstatus_op_reports_client(&client, reports, NULL);
         if (velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);

@@ -7,13 +7,23 @@
 
 int cmd_version(int argc, char **argv)
 {
-    if (argc > 1 && cli_is_help(argv[1])) {
-        printf("usage: velstatus version\n\nPrints the tool's version and the linked library's version.\n");
-        return CLI_OK;
+    const char *fmt_s = "text", *pos[1];
+    const cli_opt opts[] = {CLI_OPT_OUTPUT(&fmt_s)};
+    cli_format fmt;
+    int npos, r = cli_parse("version", argc, argv, opts, 1, pos, 0, &npos);
+    if (r != 0) {
+        if (r > 0)
+            printf("usage: velstatus version [-o text|json]\n\nPrints the tool's version and the linked "
+                   "library's version.\n");
+        return r > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (argc > 1)
-        return cli_fail("version", "unexpected argument \"%s\"", argv[1]);
-    printf("velstatus %s (libvelstatus %s)\n", VELSTATUS_VERSION_STRING, velstatus_version_string());
+    if (cli_parse_format("version", fmt_s, &fmt) != 0)
+        return CLI_BAD_INPUT;
+    if (fmt == CLI_JSON)
+        printf("{\"velstatus\":\"%s\",\"libvelstatus\":\"%s\"}\n", VELSTATUS_VERSION_STRING,
+               velstatus_version_string());
+    else
+        printf("velstatus %s (libvelstatus %s)\n", VELSTATUS_VERSION_STRING, velstatus_version_string());
     return CLI_OK;
 }
 
@@ -46,27 +56,14 @@ int cmd_phase(int argc, char **argv)
     }
     if (strcmp(argv[1], "check") != 0)
         return cli_fail("phase", "unknown subcommand \"%s\" (only \"check\")", argv[1]);
-    for (int i = 2; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            phase_usage(stdout);
-            return CLI_OK;
+    {
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
+        int r = cli_parse(cmd, argc - 1, argv + 1, opts, sizeof opts / sizeof opts[0], pos, 2, &npos);
+        if (r != 0) {
+            if (r > 0)
+                phase_usage(stdout);
+            return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (npos == 2)
-            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
-        pos[npos++] = argv[i];
     }
     if (!kind_s)
         return cli_fail(cmd, "--kind backup|restore is required");

@@ -5,56 +5,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void progress_usage(FILE *f)
 {
-    fprintf(f, "usage: velstatus progress --now RFC3339 [--kind backup|restore] [-o text|json] OPS.json|-\n"
+    fprintf(f, "usage: velstatus progress [--now RFC3339] [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
                "\n"
-               "Aggregates the progress of an itemoperations file (the uncompressed\n"
-               "<name>-itemoperations.json): operations by phase, and per unit string the\n"
-               "completed and total sums, percent, rate and ETA, measured at --now.\n"
-               "Text output is one summary line; -o json prints attempted, new, inProgress,\n"
-               "completed, failed, unquantified, units[] and summary. --kind (default backup)\n"
-               "only selects the spec key names; the status fields are the same.\n"
+               "Aggregates the progress of an itemoperations file (<name>-itemoperations.json,\n"
+               "or the .json.gz Velero stores): operations by phase, and per unit string the\n"
+               "completed and total sums, percent, rate and ETA, measured at --now (default:\n"
+               "the current time). Text output is one summary line; -o json prints attempted,\n"
+               "new, inProgress, completed, failed, unquantified, units[] and summary. Without\n"
+               "--kind the kind is taken from the file (backupName / restoreName); it only\n"
+               "selects the spec key names.\n"
                "\n"
                "Exit status: 0 success, 2 bad input.\n");
 }
 
 static void describe_usage(FILE *f)
 {
-    fprintf(f, "usage: velstatus describe-operations --kind backup|restore [--details] OPS.json|-\n"
+    fprintf(f, "usage: velstatus describe-operations [--kind backup|restore] [--details] [--utc] [-o text|json]\n"
+               "                                    [OPS.json|-]\n"
                "\n"
                "Prints the operations section of `velero backup describe` / `velero restore\n"
-               "describe` for an itemoperations file, byte for byte as Velero prints it\n"
-               "(times in UTC): the summary line, or with --details the header and one block\n"
+               "describe` for an itemoperations file, byte for byte as Velero prints it, with\n"
+               "times in the local time zone (TZ respected) as velero does, or in UTC with\n"
+               "--utc: the summary line, or with --details the header and one block\n"
                "per operation. An empty list prints nothing. A NUL byte inside a string is\n"
-               "written as the raw byte, as Velero writes it.\n"
+               "written as the raw byte, as Velero writes it. -o json prints the operations\n"
+               "as Velero writes them (what `operations format` prints). Without --kind the\n"
+               "kind is taken from the file (backupName / restoreName).\n"
                "\n"
                "Exit status: 0 success, 2 bad input.\n");
 }
 
-/* Reads and decodes the list; prints the error and returns NULL on failure. */
-static velstatus_oplist *load_ops(const char *cmd, velstatus_ctx *ctx, velstatus_kind kind, const char *path)
+/* Parses with opts; 1 (usage printed) or -1 (error printed) to return, 0 to go on. */
+static int parse_ops_args(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts,
+                          const char **path, void (*usage)(FILE *))
 {
-    velstatus_oplist *ops = NULL;
-    velstatus_error err;
-    size_t len = 0;
-    char *text = cli_read_input(cmd, path, &len);
-    if (!text)
-        return NULL;
-    if (velstatus_oplist_from_json(&ops, ctx, kind, text, len, &err) != VELSTATUS_OK) {
-        cli_fail_err(cmd, path ? path : "-", &err);
-        ops = NULL;
-    }
-    free(text);
-    return ops;
+    int npos = 0, r = cli_parse(cmd, argc, argv, opts, nopts, path, 1, &npos);
+    if (r > 0)
+        usage(stdout);
+    return r;
 }
 
 int cmd_progress(int argc, char **argv)
 {
     const char *cmd = "progress";
-    const char *now_s = NULL, *kind_s = "backup", *fmt_s = "text", *path = NULL;
-    velstatus_kind kind;
+    const char *now_s = NULL, *kind_s = NULL, *fmt_s = "text", *path = NULL;
     cli_format fmt;
     int64_t now = 0;
     velstatus_error err;
@@ -63,46 +61,20 @@ int cmd_progress(int argc, char **argv)
     velstatus_progress *report = NULL;
     char *out = NULL;
     size_t out_len = 0;
-    int rc = CLI_BAD_INPUT;
+    int rc = CLI_BAD_INPUT, r;
     velstatus_status st;
 
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            progress_usage(stdout);
-            return CLI_OK;
-        }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--now", &now_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0 ||
-            (r = cli_opt_value(cmd, argc, argv, &i, "-o", &fmt_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (path)
-            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
-        path = argv[i];
+    {
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--now", 0, &now_s, NULL}};
+        r = parse_ops_args(cmd, argc, argv, opts, 3, &path, progress_usage);
     }
-    if (argc < 2) {
-        progress_usage(stderr);
+    if (r != 0)
+        return r > 0 ? CLI_OK : CLI_BAD_INPUT;
+    if (cli_now(cmd, now_s, &now) != 0 || cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    }
-    if (!now_s)
-        return cli_fail(cmd, "--now RFC3339 is required (the library never reads a clock)");
-    if (velstatus_time_parse(&now, now_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "--now", &err);
-    if (velstatus_kind_from_string(&kind, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-        return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
-    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
-        return CLI_BAD_INPUT;
-    if (!path)
-        return cli_fail(cmd, "needs OPS.json (or - for stdin)");
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
-    ops = load_ops(cmd, ctx, kind, path);
-    if (ops) {
+    if (cli_load_oplist(cmd, path, kind_s, ctx, &ops) == CLI_OK) {
         st = velstatus_progress_new(&report, ctx, ops, now, &err);
         if (st == VELSTATUS_OK)
             st = fmt == CLI_JSON ? velstatus_progress_to_json(&out, &out_len, report, &err)
@@ -121,61 +93,94 @@ int cmd_progress(int argc, char **argv)
     return rc;
 }
 
+/* The time of a describe line, "YYYY-MM-DD HH:MM:SS[.frac] +0000 UTC" (Go's
+ * time.Time.String() in UTC, as the library writes it), in the local time
+ * zone (TZ respected) as `velero describe` prints it: "... +0200 CEST".
+ * Returns 0 when t is not such a time (the line is written unchanged). */
+static int local_time(char *out, size_t cap, const char *t, size_t n)
+{
+    struct tm tm = {0}, lt;
+    const char *frac = t + 19, *zone = memchr(t, ' ', n) ? t + n - 10 : NULL;
+    time_t secs;
+    char head[32], tail[64];
+    if (n < 29 || zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
+        sscanf(t, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+               &tm.tm_sec) != 6)
+        return 0;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    secs = timegm(&tm);
+    if (localtime_r(&secs, &lt) == NULL || strftime(head, sizeof head, "%Y-%m-%d %H:%M:%S", &lt) == 0 ||
+        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
+        return 0;
+    return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
+}
+
+/* Writes the describe text with the times of its Created:, Started: and
+ * Updated: lines (the last column, after the tabwriter's padding) local. */
+static void write_local(const char *s, size_t n)
+{
+    static const char *const labels[] = {"Created:", "Started:", "Updated:"};
+    const char *end = s + n;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t len = (size_t)((nl ? nl + 1 : end) - s), i = 0, v;
+        char buf[96];
+        int done = 0;
+        while (i < len && s[i] == ' ')
+            i++;
+        for (size_t k = 0; k < 3 && !done && nl; k++) {
+            if (len - i < 8 || memcmp(s + i, labels[k], 8) != 0)
+                continue;
+            for (v = i + 8; v < len && s[v] == ' '; v++)
+                ;
+            if (v > i + 8 && local_time(buf, sizeof buf, s + v, len - v - 1)) {
+                fwrite(s, 1, v, stdout);
+                printf("%s\n", buf);
+                done = 1;
+            }
+        }
+        if (!done)
+            fwrite(s, 1, len, stdout);
+        s += len;
+    }
+}
+
 int cmd_describe_operations(int argc, char **argv)
 {
     const char *cmd = "describe-operations";
-    const char *kind_s = NULL, *path = NULL;
-    int details = 0, rc = CLI_BAD_INPUT;
-    velstatus_kind kind;
+    const char *kind_s = NULL, *path = NULL, *fmt_s = "text";
+    int details = 0, utc = 0, rc = CLI_BAD_INPUT, r;
+    cli_format fmt;
     velstatus_error err;
     velstatus_ctx *ctx = NULL;
     velstatus_oplist *ops = NULL;
+    velstatus_status st;
     char *out = NULL;
     size_t len = 0;
 
-    for (int i = 1; i < argc; i++) {
-        int r;
-        if (cli_is_help(argv[i])) {
-            describe_usage(stdout);
-            return CLI_OK;
-        }
-        if ((r = cli_opt_value(cmd, argc, argv, &i, "--kind", &kind_s)) != 0) {
-            if (r < 0)
-                return CLI_BAD_INPUT;
-            continue;
-        }
-        if (strcmp(argv[i], "--details") == 0) {
-            details = 1;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_fail(cmd, "unknown option \"%s\"", argv[i]);
-        if (path)
-            return cli_fail(cmd, "unexpected argument \"%s\"", argv[i]);
-        path = argv[i];
+    {
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--details", 0, NULL, &details},
+                                {"--utc", 0, NULL, &utc}};
+        r = parse_ops_args(cmd, argc, argv, opts, 4, &path, describe_usage);
     }
-    if (argc < 2) {
-        describe_usage(stderr);
+    if (r != 0)
+        return r > 0 ? CLI_OK : CLI_BAD_INPUT;
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    }
-    if (!kind_s)
-        return cli_fail(cmd, "--kind backup|restore is required");
-    if (velstatus_kind_from_string(&kind, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-        return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
-    if (!path)
-        return cli_fail(cmd, "needs OPS.json (or - for stdin)");
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
-    ops = load_ops(cmd, ctx, kind, path);
-    if (ops) {
-        if (velstatus_describe_operations(&out, &len, ctx, ops, details, &err) == VELSTATUS_OK) {
-            if (len > 0 && fwrite(out, 1, len, stdout) != len)
-                rc = cli_fail(cmd, "cannot write the output");
-            else
-                rc = CLI_OK;
-        } else {
+    if (cli_load_oplist(cmd, path, kind_s, ctx, &ops) == CLI_OK) {
+        st = fmt == CLI_JSON ? velstatus_oplist_to_json(&out, &len, ops, &err)
+                             : velstatus_describe_operations(&out, &len, ctx, ops, details, &err);
+        if (st != VELSTATUS_OK)
             rc = cli_fail_err(cmd, "describe", &err);
-        }
+        else if (fmt == CLI_TEXT && !utc)
+            write_local(out, len), rc = CLI_OK;
+        else if (len > 0 && fwrite(out, 1, len, stdout) != len)
+            rc = cli_fail(cmd, "cannot write the output");
+        else
+            rc = CLI_OK;
     }
     velstatus_free(ctx, out);
     velstatus_oplist_free(ops);

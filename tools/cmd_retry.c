@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 static const char *const CMD = "backoff";
 
@@ -25,14 +23,16 @@ static void backoff_usage(FILE *f)
             "and whether the last sleep buys no attempt (the cap ended the loop right after it).\n"
             "\n"
             "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"
-            "                   with jitter 0 unless --jitter is given. Velero's default is 10m.\n"
+            "                   with Velero's jitter 0.1 unless --jitter is given. Velero's default is 10m.\n"
             "  --duration D --factor F --jitter J --steps N [--cap C]\n"
             "                   a wait.Backoff spelled out (durations as Go writes them: 10ms, 1h30m).\n"
-            "  --seed N         seed for the jitter's random numbers (reproducible output); without it\n"
-            "                   a jittered schedule differs from run to run.\n"
+            "  --seed N         draw the jitter from a generator seeded with N (reproducible output);\n"
+            "                   without it the schedule is printed without jitter, labelled so, with\n"
+            "                   each sleep's jittered bounds [sleep, sleep x (1 + jitter)).\n"
             "  --max-steps N    print at most N sleeps (default 60); a longer schedule is cut and\n"
             "                   reported with \"truncated\": true.\n"
-            "  -o text|json     JSON keys: sleepsNs, attempts, totalSleepNs (null when the sum does not\n"
+            "  -o text|json     JSON keys: jitter, jitterDrawn, sleepsNs, sleepsMaxNs (each sleep's\n"
+            "                   exclusive jittered bound; = sleepsNs when drawn), attempts, totalSleepNs (null when the sum does not\n"
             "                   fit in int64), trailingSleep, truncated. sleepsNs holds the raw Step()\n"
             "                   values, int64 overflows (negative on amd64) included.\n"
             "\n"
@@ -109,7 +109,27 @@ static void print_duration(int64_t ns)
         printf("%lldns", (long long)ns);
 }
 
-static void print_json(const velstatus_retry_result *r)
+/* A double in its shortest form of 15 or 17 digits that reads back the same. */
+static void print_double(double x)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.15g", x);
+    if (strtod(buf, NULL) != x)
+        snprintf(buf, sizeof buf, "%.17g", x);
+    fputs(buf, stdout);
+}
+
+/* The exclusive upper bound of a jittered sleep: wait.Jitter(d, j) is
+ * d + rand.Float64()*j*d, so each sleep lies in [d, d + j*d). */
+static int64_t jitter_bound(int64_t d, double j)
+{
+    double hi = (double)d + j * (double)d;
+    if (d <= 0 || j <= 0)
+        return d;
+    return hi >= 9223372036854775807.0 ? INT64_MAX : (int64_t)hi;
+}
+
+static void print_json(const velstatus_retry_result *r, const velstatus_backoff *b, int drawn)
 {
     size_t n = velstatus_retry_result_sleep_count(r);
     int64_t total;
@@ -121,12 +141,21 @@ static void print_json(const velstatus_retry_result *r)
         printf("%lld", (long long)total);
     else
         printf("null");
-    printf(",\"trailingSleep\":%s,\"truncated\":%s}\n", velstatus_retry_result_trailing_sleep(r) ? "true" : "false",
+    printf(",\"trailingSleep\":%s,\"truncated\":%s", velstatus_retry_result_trailing_sleep(r) ? "true" : "false",
            velstatus_retry_result_outcome(r) == VELSTATUS_RETRY_OUTCOME_TRUNCATED ? "true" : "false");
+    printf(",\"jitter\":");
+    print_double(b->jitter);
+    printf(",\"jitterDrawn\":%s,\"sleepsMaxNs\":[", drawn && b->jitter > 0 ? "true" : "false");
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = velstatus_retry_result_sleep(r, i);
+        printf("%s%lld", i ? "," : "", (long long)(drawn ? d : jitter_bound(d, b->jitter)));
+    }
+    printf("]}\n");
 }
 
-static void print_text(const velstatus_retry_result *r, const velstatus_backoff *b)
+static void print_text(const velstatus_retry_result *r, const velstatus_backoff *b, int drawn)
 {
+    int bounds = !drawn && b->jitter > 0;
     size_t n = velstatus_retry_result_sleep_count(r);
     uint64_t attempts = velstatus_retry_result_attempts(r);
     int truncated = velstatus_retry_result_outcome(r) == VELSTATUS_RETRY_OUTCOME_TRUNCATED;
@@ -134,14 +163,32 @@ static void print_text(const velstatus_retry_result *r, const velstatus_backoff 
     int64_t total;
     printf("backoff: duration ");
     print_duration(b->duration_ns);
-    printf(", factor %.17g, jitter %.17g, steps %lld, cap ", b->factor, b->jitter, (long long)b->steps);
+    printf(", factor ");
+    print_double(b->factor);
+    printf(", jitter ");
+    print_double(b->jitter);
+    printf(", steps %lld, cap ", (long long)b->steps);
     print_duration(b->cap_ns);
     printf("\n");
+    if (bounds) {
+        printf("schedule without jitter; each sleep is drawn from [sleep, sleep x ");
+        print_double(1 + b->jitter);
+        printf(") (use --seed to draw)\n");
+    } else if (drawn && b->jitter > 0) {
+        printf("schedule with jitter drawn from --seed\n");
+    }
     if (attempts == 0)
         printf("no attempt: steps <= 0, so retry.OnError returns nil at once\n");
     for (size_t i = 0; i < n; i++) {
         printf("attempt %zu fails, sleep ", i + 1);
         print_duration(velstatus_retry_result_sleep(r, i));
+        if (bounds) {
+            printf(" (jittered: ");
+            print_duration(velstatus_retry_result_sleep(r, i));
+            printf(" to ");
+            print_duration(jitter_bound(velstatus_retry_result_sleep(r, i), b->jitter));
+            printf(")");
+        }
         if (trailing && i + 1 == n)
             printf(" (wasted: the cap ended the retries, no attempt follows)");
         printf("\n");
@@ -151,7 +198,7 @@ static void print_text(const velstatus_retry_result *r, const velstatus_backoff 
     if (truncated)
         printf("... cut after %zu sleeps (--max-steps); the schedule goes on\n", n);
     printf("attempts: %llu%s\n", (unsigned long long)attempts, truncated ? " (before the cut)" : "");
-    printf("total sleep: ");
+    printf("total sleep%s: ", bounds ? " without jitter" : "");
     if (velstatus_retry_result_total_sleep(&total, r)) {
         print_duration(total);
         printf(" (%lld ns)\n", (long long)total);
@@ -173,27 +220,19 @@ int cmd_backoff(int argc, char **argv)
     cli_format fmt;
     uint64_t max_steps = 60;
     rng g;
-    static const struct {
-        const char *name;
-        size_t slot;
-    } opts[] = {{"--velero-cap", 0}, {"--duration", 1}, {"--factor", 2}, {"--jitter", 3}, {"--steps", 4},
-                {"--cap", 5},        {"--seed", 6},     {"--max-steps", 7}, {"-o", 8}};
-    const char **slots[] = {&velero_cap, &duration, &factor, &jitter, &steps, &cap, &seed_s, &max_s, &fmt_s};
-
-    for (int i = 1; i < argc; i++) {
-        int matched = 0;
-        if (cli_is_help(argv[i])) {
-            backoff_usage(stdout);
-            return CLI_OK;
+    {
+        const cli_opt opts[] = {{"--velero-cap", 0, &velero_cap, NULL}, {"--duration", 0, &duration, NULL},
+                                {"--factor", 0, &factor, NULL},         {"--jitter", 0, &jitter, NULL},
+                                {"--steps", 0, &steps, NULL},           {"--cap", 0, &cap, NULL},
+                                {"--seed", 0, &seed_s, NULL},           {"--max-steps", 0, &max_s, NULL},
+                                CLI_OPT_OUTPUT(&fmt_s)};
+        const char *pos[1];
+        int npos, r = cli_parse(CMD, argc, argv, opts, sizeof opts / sizeof opts[0], pos, 0, &npos);
+        if (r != 0) {
+            if (r > 0)
+                backoff_usage(stdout);
+            return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
-        for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]) && !matched; k++) {
-            int rc = cli_opt_value(CMD, argc, argv, &i, opts[k].name, slots[opts[k].slot]);
-            if (rc < 0)
-                return CLI_BAD_INPUT;
-            matched = rc;
-        }
-        if (!matched)
-            return cli_fail(CMD, "unexpected argument \"%s\" (see velstatus backoff --help)", argv[i]);
     }
     if (cli_parse_format(CMD, fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
@@ -204,8 +243,7 @@ int cmd_backoff(int argc, char **argv)
             return cli_fail(CMD, "--velero-cap cannot be combined with --duration, --factor, --steps or --cap");
         if (parse_duration("--velero-cap", velero_cap, &c))
             return CLI_BAD_INPUT;
-        b = velstatus_backoff_velero_cap(c);
-        b.jitter = 0; /* deterministic unless --jitter is given */
+        b = velstatus_backoff_velero_cap(c); /* jitter 0.1, as Velero's CapBackoff */
         if (jitter && parse_double("--jitter", jitter, &b.jitter))
             return CLI_BAD_INPUT;
     } else {
@@ -226,16 +264,13 @@ int cmd_backoff(int argc, char **argv)
             return CLI_BAD_INPUT;
         max_steps = (uint64_t)m;
     }
-    if (seed_s) {
-        if (parse_u64("--seed", seed_s, &g.state))
-            return CLI_BAD_INPUT;
-    } else {
-        g.state = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock();
-    }
-
+    /* Jitter is drawn only with --seed; without it the schedule is the
+     * unjittered one (random NULL: r = 0), printed with its jittered bounds. */
+    if (seed_s && parse_u64("--seed", seed_s, &g.state))
+        return CLI_BAD_INPUT;
     velstatus_retry_host_init(&host, sizeof(host));
     host.userdata = &g;
-    host.random = rng_random;
+    host.random = seed_s ? rng_random : NULL;
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(CMD, "context", &err);
     if (velstatus_backoff_simulate(&res, ctx, &b, max_steps, &host, &err) != VELSTATUS_OK) {
@@ -243,9 +278,9 @@ int cmd_backoff(int argc, char **argv)
         return cli_fail_err(CMD, "backoff", &err);
     }
     if (fmt == CLI_JSON)
-        print_json(res);
+        print_json(res, &b, seed_s != NULL);
     else
-        print_text(res, &b);
+        print_text(res, &b, seed_s != NULL);
     velstatus_retry_result_free(res);
     velstatus_ctx_free(ctx);
     return CLI_OK;

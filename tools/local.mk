@@ -5,11 +5,24 @@ tools_velstatus_SOURCES = \
 	tools/velstatus.c \
 	tools/cli.h \
 	tools/cli.c \
+	tools/input.c \
+	tools/watch_stream.h \
+	tools/watch_stream.c \
+	tools/cmd_watch.c \
+	tools/verdict_out.c \
+	tools/cmd_backup_status.c \
 	tools/cmd_phase.c \
 	tools/cmd_server_status.c \
 	tools/cmd_operations.c \
 	tools/cmd_progress.c \
 	tools/cmd_retry.c
-tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
-tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS)
-tools_velstatus_LDADD = lib/libvelstatus.la $(JANSSON_LIBS)
+tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
+tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(ZLIB_CFLAGS)
+tools_velstatus_LDADD = lib/libvelstatus.la $(JANSSON_LIBS) $(ZLIB_LIBS)
+
+# The bash completion (configure --with-bash-completion-dir).
+EXTRA_DIST += tools/completion/velstatus
+if VS_BASH_COMPLETION
+bashcompletiondir = $(BASH_COMPLETION_DIR)
+bashcompletion_DATA = tools/completion/velstatus
+endif

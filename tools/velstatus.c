@@ -10,24 +10,52 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
+    {"help", cmd_help, "print this list, or a command's usage (help COMMAND)"},
     {"version", cmd_version, "print the tool's and the library's version"},
     {"phase", cmd_phase, "phase check: is a backup/restore phase transition legal"},
     {"server-status", cmd_server_status, "server status from `kubectl get bsl -o json`"},
+    {"backup-status", cmd_backup_status, "Backup/Restore phase, kstatus conditions and Argo CD health"},
     {"operations", cmd_operations, "reconcile, format or check an itemoperations file"},
     {"progress", cmd_progress, "aggregate progress over an itemoperations file"},
     {"describe-operations", cmd_describe_operations, "print the operations section of `velero describe`"},
     {"backoff", cmd_backoff, "print a retry backoff schedule"},
 };
 
+static const size_t ncommands = sizeof(commands) / sizeof(commands[0]);
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: velstatus COMMAND [ARGS...]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    for (size_t i = 0; i < ncommands; i++)
         fprintf(f, "  %-20s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nRun `velstatus COMMAND --help` for a command's options.\n"
+    fprintf(f, "\nRun `velstatus help COMMAND` (or `velstatus COMMAND --help`) for a command's options.\n"
+               "Every command takes -o text|json (also -ojson, -o=json, --output json, --output=json),\n"
+               "reads FILE or, with - or no FILE, stdin (gzip decompressed; --max-input SIZE bounds it).\n"
                "Text output writes every string whole; a NUL byte inside one is written as\n"
                "\\u0000 (-o json is the exact form; describe-operations writes Velero's bytes).\n"
-               "Exit status: 0 success, 1 a check answered no, 2 bad input or usage.\n");
+               "Exit status: 0 success, 1 a check answered no, 2 bad input or usage\n"
+               "(server-status and backup-status have more; see velstatus(1)).\n");
+}
+
+int cmd_help(int argc, char **argv)
+{
+    char help[] = "--help";
+    char *sub[3];
+    if (argc < 2 || cli_is_help(argv[1])) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (argc > 3)
+        return cli_fail("help", "unexpected argument \"%s\"", argv[3]);
+    for (size_t i = 0; i < ncommands; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0 || commands[i].run == cmd_help)
+            continue;
+        sub[0] = argv[1];
+        sub[1] = argc == 3 ? argv[2] : help; /* help operations format: the subcommand's usage */
+        sub[2] = help;
+        return commands[i].run(argc == 3 ? 3 : 2, sub);
+    }
+    return cli_fail("help", "unknown command \"%s\" (see velstatus help)", argv[1]);
 }
 
 int main(int argc, char **argv)
@@ -42,7 +70,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0)
         return cmd_version(1, argv + 1);
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+    for (size_t i = 0; i < ncommands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command \"%s\" (see velstatus --help)\n", cli_prog, argv[1]);

@@ -80,6 +80,7 @@ func recordGolden(t *testing.T, base string, norm []string) []byte {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(os.Getenv("VELSTATUS"), norm...)
 	cmd.Dir = topSrcdir(t)
+	cmd.Env = append(os.Environ(), "TZ=UTC") // describe-operations prints local time; goldens hold UTC
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("velstatus %s: %v\n%s", strings.Join(norm, " "), err, stderr.Bytes())

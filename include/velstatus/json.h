@@ -81,6 +81,53 @@ VELSTATUS_API velstatus_status velstatus_server_verdict_to_json(char **out, size
                                                                 velstatus_error *err);
 
 
+/**
+ * @brief The reason a Kubernetes condition gives for a set of reason flags:
+ * the first of a fixed precedence, most severe first (`NoLocations`,
+ * `AllLocationsUnavailable`, `LocationsPending`,
+ * `DefaultLocationUnavailable`, `NoDefaultLocation`,
+ * `MultipleDefaultLocations`, `DefaultLocationReadOnly`,
+ * `SomeLocationsUnavailable`, `LocationsNotRevalidated` (stale),
+ * `SomeLocationsPending`, `UnknownLocationPhase`), or
+ * `AllLocationsAvailable` when no flag holds. Each matches the API's
+ * pattern `^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`.
+ * @param[in] flags A bitmask of ::velstatus_server_reason values.
+ * @return A static string, never NULL.
+ */
+VELSTATUS_API const char *velstatus_server_condition_reason(uint32_t flags);
+
+/**
+ * @brief Writes a verdict as a Kubernetes `metav1.Condition` object, for a
+ * host to patch into a status subresource: keys `type` (`"Ready"`),
+ * `status`, `observedGeneration` (only when given), `lastTransitionTime`,
+ * `reason`, `message`, in the order Go declares them.
+ *
+ * `status` is `"True"` for Ready and PartiallyReady (the server works with
+ * the locations it has; the reason names what is wrong), `"False"` for
+ * NotReady and `"Unknown"` for Waiting (nothing validated yet).
+ * `reason` is velstatus_server_condition_reason() of the verdict's flags.
+ * `message` is the verdict's message; one longer than the API's 32768 bytes
+ * is cut at a UTF-8 character boundary and ends with " ... (truncated)",
+ * 32768 bytes in all. The time is written as metav1.Time writes it (RFC 3339,
+ * whole seconds, UTC).
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length (may be NULL).
+ * @param[in] verdict The verdict.
+ * @param[in] last_transition_ns `lastTransitionTime`: when the status last
+ *            changed (a tracker's host keeps it), ns since the epoch.
+ * @param[in] observed_generation `observedGeneration`, or -1 to leave it out.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, generation
+ *         below -1), ::VELSTATUS_E_RANGE (a time RFC 3339 cannot write) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned `*out`: release with velstatus_free() on the verdict's context.
+ */
+VELSTATUS_API velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *out_len,
+                                                                          const velstatus_server_verdict *verdict,
+                                                                          int64_t last_transition_ns,
+                                                                          int64_t observed_generation,
+                                                                          velstatus_error *err);
+
 /* ---- Item operations and plugin progress (operations.h) ---- */
 
 /**

@@ -191,6 +191,68 @@ VELSTATUS_API const char *velstatus_restart_action_to_string(velstatus_restart_a
 VELSTATUS_API velstatus_status velstatus_restart_action_from_string(velstatus_restart_action *out, const char *s, size_t len,
                                                            velstatus_error *err);
 
+/**
+ * @brief Argo CD's health of a Backup or Restore, as Argo CD's own
+ * `velero.io/Backup` and `velero.io/Restore` health checks compute it.
+ * Tokens: `healthy`, `progressing`, `degraded`.
+ */
+typedef enum velstatus_argo_health {
+    VELSTATUS_ARGO_HEALTH_INVALID = -1, /**< Not a health (velstatus_argo_health_to_string() gives NULL). */
+    VELSTATUS_ARGO_HEALTHY = 0,         /**< `Healthy`: Completed. */
+    VELSTATUS_ARGO_PROGRESSING = 1,     /**< `Progressing`: any other phase, no status, a Backup being deleted. */
+    VELSTATUS_ARGO_DEGRADED = 2         /**< `Degraded`: one of the five failed phases. */
+} velstatus_argo_health;
+
+/**
+ * @brief The token of a health.
+ * @param[in] health The health.
+ * @return `healthy`, `progressing` or `degraded`, or NULL for a value outside the enum.
+ */
+VELSTATUS_API const char *velstatus_argo_health_to_string(velstatus_argo_health health);
+/**
+ * @brief Parses a health token (exact, case-sensitive).
+ * @param[out] out Receives the health (untouched on failure).
+ * @param[in] s The token.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID.
+ */
+VELSTATUS_API velstatus_status velstatus_argo_health_from_string(velstatus_argo_health *out, const char *s, size_t len,
+                                                                 velstatus_error *err);
+
+/**
+ * @brief The Argo CD health of a Backup or Restore, exactly as Argo CD's
+ * resource_customizations `velero.io/Backup/health.lua` and
+ * `velero.io/Restore/health.lua` compute it: a Backup with
+ * `metadata.deletionTimestamp` is Progressing, "Pending deletion" (Argo
+ * appends the finalizers; the host has them); no `status.phase` (phase
+ * NULL) is Progressing, "Waiting for backup to be processed" (or restore);
+ * Completed is Healthy, "Backup completed" (or "Restore completed");
+ * FailedValidation, Failed, PartiallyFailed,
+ * WaitingForPluginOperationsPartiallyFailed and FinalizingPartiallyFailed
+ * are Degraded with `status.failureReason` as the message when it is set
+ * (even empty), else the phase; any other phase, known to this version or
+ * not, is Progressing with the phase as the message (whether the phase is
+ * known is velstatus_phase_from_string() and velstatus_phase_valid()).
+ * @param[out] health Receives the health.
+ * @param[out] message Receives Argo's message: static text, or phase or
+ *             failure_reason itself (borrowed: valid as long as they are).
+ * @param[out] message_len Receives its length.
+ * @param[in] kind ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[in] phase `status.phase`, or NULL when absent or null.
+ * @param[in] phase_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] failure_reason `status.failureReason`, or NULL when absent or null.
+ * @param[in] failure_reason_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] deleting Non-zero when `metadata.deletionTimestamp` is set.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (a NULL output, another kind).
+ */
+VELSTATUS_API velstatus_status velstatus_argo_health_of(velstatus_argo_health *health, const char **message,
+                                                        size_t *message_len, velstatus_kind kind, const char *phase,
+                                                        size_t phase_len, const char *failure_reason,
+                                                        size_t failure_reason_len, int deleting,
+                                                        velstatus_error *err);
+
 VELSTATUS_END_DECLS
 
 /** @} */

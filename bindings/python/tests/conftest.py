@@ -51,8 +51,9 @@ def cli_stdout(*args):
         if os.environ.get("VS_CLI_GOLDEN_RECORD") != "1":
             raise AssertionError("no golden output for `velstatus %s`: record it with "
                                  "VS_CLI_GOLDEN_RECORD=1 VELSTATUS=tools/velstatus" % " ".join(norm)) from None
+    # describe-operations prints local time; the goldens hold UTC
     out = subprocess.run([os.environ["VELSTATUS"], *norm], check=True, stdout=subprocess.PIPE,
-                         cwd=TOP_SRCDIR).stdout
+                         cwd=TOP_SRCDIR, env={**os.environ, "TZ": "UTC"}).stdout
     with open(base + ".args", "w", encoding="utf-8") as f:
         f.write("\n".join(norm) + "\n")
     with open(base + ".out", "wb") as f:

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The watch-stream splitter (tools/watch_stream.c): the same objects and
+ * errors, at the same positions, whatever the byte boundaries of the feeds;
+ * compact, indented and concatenated objects; malformed stretches reported
+ * and skipped to the next "\n{"; a failed allocation loses nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "watch_stream.h"
+
+typedef struct log {
+    char text[8192];
+    size_t n;
+    int stop_at; /* stop the feed at this object (1-based), 0 never */
+    int count;
+} log_t;
+
+static int on_obj(void *ud, const char *obj, size_t len, vs_watch_pos at)
+{
+    log_t *l = ud;
+    l->n += (size_t)snprintf(l->text + l->n, sizeof l->text - l->n, "O@%llu:%llu:%.*s\n",
+                             (unsigned long long)at.offset, (unsigned long long)at.line, (int)len, obj);
+    return ++l->count == l->stop_at;
+}
+
+static int on_err(void *ud, vs_watch_pos at, const char *reason)
+{
+    log_t *l = ud;
+    l->n += (size_t)snprintf(l->text + l->n, sizeof l->text - l->n, "E@%llu:%llu:%s\n", (unsigned long long)at.offset,
+                             (unsigned long long)at.line, reason);
+    return 0;
+}
+
+/* Splits s at the cut points (sorted offsets) and logs what comes out. */
+static void run(log_t *l, const char *s, const size_t *cuts, size_t ncuts, size_t max_object)
+{
+    vs_watch_split sp;
+    size_t prev = 0, n = strlen(s);
+    memset(l, 0, sizeof *l);
+    vs_watch_split_init(&sp, max_object, on_obj, on_err, l);
+    for (size_t i = 0; i <= ncuts; i++) {
+        size_t next = i < ncuts ? cuts[i] : n;
+        ck_assert_int_eq(vs_watch_split_feed(&sp, s + prev, next - prev), 0);
+        prev = next;
+    }
+    ck_assert_int_eq(vs_watch_split_end(&sp), 0);
+    vs_watch_split_free(&sp);
+}
+
+static const char stream[] =
+    "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a}{\\\"\"}}}\n"
+    "{\n  \"kind\": \"BackupStorageLocation\",\n  \"metadata\": {\n    \"name\": \"b\"\n  }\n}\n"
+    "{\"type\":\"BOOKMARK\"}{\"type\":\"DELETED\"}   \r\n\t"
+    "garbage\n"
+    "{\"type\":\"MODIFIED\",\"object\":{\"x\": oops, \"y\": {\n  \"z\": 1}}}\n"
+    "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410}}\n"
+    "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"na";
+
+/* Offsets and lines computed by hand from the text above: the objects
+ * start at bytes 0, 56 (line 2), 131 and 150 (line 8, concatenated) and 241
+ * (line 12); "garbage" is at 174 (line 9, after a tab); the bad literal at
+ * 216 (line 10); the last object's unterminated string at 334 (line 13). */
+static const char expected[] =
+    "O@0:1:{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a}{\\\"\"}}}\n"
+    "O@56:2:{\n  \"kind\": \"BackupStorageLocation\",\n  \"metadata\": {\n    \"name\": \"b\"\n  }\n}\n"
+    "O@131:8:{\"type\":\"BOOKMARK\"}\n"
+    "O@150:8:{\"type\":\"DELETED\"}\n"
+    "E@174:9:a JSON object ('{') expected\n"
+    "E@216:10:invalid literal (true, false or null expected)\n"
+    "O@241:12:{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410}}\n"
+    "E@334:13:unterminated string\n";
+
+START_TEST(whole_stream)
+{
+    log_t l;
+    run(&l, stream, NULL, 0, 1 << 20);
+    ck_assert_str_eq(l.text, expected);
+}
+END_TEST
+
+START_TEST(every_single_cut)
+{
+    log_t l;
+    for (size_t c = 0; c <= strlen(stream); c++) {
+        run(&l, stream, &c, 1, 1 << 20);
+        ck_assert_msg(strcmp(l.text, expected) == 0, "cut at %zu:\n%s", c, l.text);
+    }
+}
+END_TEST
+
+START_TEST(random_cuts)
+{
+    log_t l;
+    size_t n = strlen(stream), cuts[64];
+    unsigned seed = 12345;
+    for (long it = 0; it < vs_test_iterations(3000); it++) {
+        size_t k = 0;
+        for (size_t c = 0; c < n && k < 64; c++) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 7 == 0)
+                cuts[k++] = c;
+        }
+        run(&l, stream, cuts, k, 1 << 20);
+        ck_assert_msg(strcmp(l.text, expected) == 0, "iteration %ld:\n%s", it, l.text);
+    }
+}
+END_TEST
+
+START_TEST(byte_at_a_time)
+{
+    log_t l;
+    size_t n = strlen(stream), cuts[sizeof stream];
+    for (size_t c = 0; c < n; c++)
+        cuts[c] = c;
+    run(&l, stream, cuts, n, 1 << 20);
+    ck_assert_str_eq(l.text, expected);
+}
+END_TEST
+
+START_TEST(object_larger_than_limit)
+{
+    log_t l;
+    const char *s = "{\"a\":\"0123456789012345678901234567890123456789\"}\n{\"b\":1}\n";
+    size_t cuts[] = {10, 20, 30};
+    run(&l, s, cuts, 3, 16);
+    ck_assert_str_eq(l.text, "E@0:1:an object larger than the limit (--max-input)\nO@49:2:{\"b\":1}\n");
+}
+END_TEST
+
+/* Stretches over the limit one after another in one feed: each is reported,
+ * and what follows is split at once (the buffer stays within the limit). */
+START_TEST(limit_stretches_in_one_feed)
+{
+    log_t l;
+    vs_watch_split sp;
+    const char *a = "{\"a\":[1,2,3,4,5,6,7,8,9\n{\"b\":[1,2,3,4,5,6,7,8,9\n{\"c\":[";
+    memset(&l, 0, sizeof l);
+    vs_watch_split_init(&sp, 16, on_obj, on_err, &l);
+    ck_assert_int_eq(vs_watch_split_feed(&sp, a, strlen(a)), 0);
+    ck_assert_uint_le(sp.len, 16);
+    ck_assert_int_eq(vs_watch_split_feed(&sp, "1]}\n", 4), 0);
+    ck_assert_int_eq(vs_watch_split_end(&sp), 0);
+    ck_assert_str_eq(l.text, "E@0:1:an object larger than the limit (--max-input)\n"
+                             "E@24:2:an object larger than the limit (--max-input)\n"
+                             "O@48:3:{\"c\":[1]}\n");
+    vs_watch_split_free(&sp);
+}
+END_TEST
+
+START_TEST(stop_from_callback)
+{
+    log_t l;
+    vs_watch_split sp;
+    memset(&l, 0, sizeof l);
+    l.stop_at = 2;
+    vs_watch_split_init(&sp, 1 << 20, on_obj, on_err, &l);
+    ck_assert_int_eq(vs_watch_split_feed(&sp, "{}{\"x\":1}{}", 11), 1);
+    ck_assert_int_eq(l.count, 2);
+    vs_watch_split_free(&sp);
+}
+END_TEST
+
+static int fail_next;
+static void *failing_realloc(void *p, size_t n)
+{
+    if (fail_next) {
+        fail_next = 0;
+        return NULL;
+    }
+    return realloc(p, n);
+}
+
+/* A feed whose buffer must grow fails, with bytes buffered from before; the
+ * same bytes fed again give what a run without the failure gives. */
+START_TEST(failed_allocation_loses_nothing)
+{
+    static char big[sizeof stream + 5000];
+    log_t ref, l;
+    vs_watch_split sp;
+    size_t n = strlen(stream);
+    for (size_t c = 1; c < n; c += 7) {
+        memcpy(big, stream, c);
+        memset(big + c, ' ', 5000);
+        memcpy(big + c + 5000, stream + c, n - c + 1);
+        run(&ref, big, NULL, 0, 1 << 20);
+        memset(&l, 0, sizeof l);
+        vs_watch_split_init(&sp, 1 << 20, on_obj, on_err, &l);
+        sp.realloc_fn = failing_realloc;
+        ck_assert_int_eq(vs_watch_split_feed(&sp, big, c), 0);
+        fail_next = 1;
+        ck_assert_int_eq(vs_watch_split_feed(&sp, big + c, strlen(big) - c), -1);
+        ck_assert_int_eq(vs_watch_split_feed(&sp, big + c, strlen(big) - c), 0);
+        ck_assert_int_eq(vs_watch_split_end(&sp), 0);
+        ck_assert_msg(strcmp(l.text, ref.text) == 0, "cut at %zu:\n%s\nwant\n%s", c, l.text, ref.text);
+        vs_watch_split_free(&sp);
+    }
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("watch_stream");
+    TCase *tc = tcase_create("split");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, whole_stream);
+    tcase_add_test(tc, every_single_cut);
+    tcase_add_test(tc, random_cuts);
+    tcase_add_test(tc, byte_at_a_time);
+    tcase_add_test(tc, object_larger_than_limit);
+    tcase_add_test(tc, limit_stretches_in_one_feed);
+    tcase_add_test(tc, stop_from_callback);
+    tcase_add_test(tc, failed_allocation_loses_nothing);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* velstatus server-status --watch: the server status kept current by the
+ * library's tracker over a kubectl watch stream, one line per change of the
+ * status or of the reason set (doc/cli.md, "server-status --watch"). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_scan.h"
+#include "server_status_private.h"
+#include "watch_stream.h"
+
+typedef struct watch {
+    const char *cmd, *name;
+    velstatus_ctx *ctx;
+    velstatus_server_tracker *tr;
+    cli_format fmt;
+    int strict, rc, printed;
+    velstatus_server_status last_status;
+    uint32_t last_reasons;
+    int64_t transition_ns; /* when the condition's status (True/False/Unknown) last changed */
+    const char *now_s;
+    int check_stale;
+    int64_t stale_eval_ns; /* the tracker's clock */
+    uint64_t events, malformed;
+} watch;
+
+static int member(const char *text, size_t len, const char *key, size_t *vs, size_t *ve)
+{
+    return cli_json_member(text, 0, len, key, vs, ve);
+}
+
+/* Is the member `key` the string `value` (both with their quotes)? */
+static int member_is(const char *text, size_t len, const char *key, const char *value)
+{
+    size_t vs, ve;
+    return member(text, len, key, &vs, &ve) && ve - vs == strlen(value) && memcmp(text + vs, value, ve - vs) == 0;
+}
+
+/* An event that cannot be applied: reported, fatal with --strict. */
+static int bad_event(watch *w, vs_watch_pos at, const char *what, const char *msg)
+{
+    w->malformed++;
+    fprintf(stderr, "%s: %s: %s: %s at byte %llu (line %llu): %s%s\n", cli_prog, w->cmd, w->name, what,
+            (unsigned long long)at.offset, (unsigned long long)at.line, msg, w->strict ? "" : " (skipped)");
+    if (w->strict) {
+        w->rc = CLI_BAD_INPUT;
+        return 1;
+    }
+    return 0;
+}
+
+static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
+{
+    return bad_event(ud, at, "malformed event", reason);
+}
+
+/* Upserts each BSL of obj (one object, or a List) as the decoder reads it.
+ * With the BSL record API (velstatus_bsl_set_get, the tracker taking a
+ * record) each decoded BSL is passed as a record; before it, the decoded
+ * set's entries are read from the library's internal struct (the tool links
+ * the static archive), the only way that API left. */
+static velstatus_status upsert(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
+{
+    velstatus_bsl_set *set = NULL;
+    velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
+    *changed = 0;
+    for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
+        int ch = 0;
+#ifdef VS_BSL_RECORD_SIZE_V1
+        velstatus_bsl_record rec;
+        velstatus_bsl_record_init(&rec, sizeof rec);
+        st = velstatus_bsl_set_get(set, i, &rec, err);
+        if (st == VELSTATUS_OK)
+            st = velstatus_server_tracker_upsert(w->tr, &ch, &rec, err);
+#else
+        const vs_bsl *b = set->items[i];
+        st = velstatus_server_tracker_upsert(w->tr, &ch, b->name, b->name_len, b->phase, b->phase_len, b->is_default,
+                                             b->access, b->has_created, b->created_ns, b->has_validated,
+                                             b->validated_ns, err);
+#endif
+        *changed |= ch;
+    }
+    velstatus_bsl_set_free(set);
+    return st;
+}
+
+static velstatus_status delete_bsl(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
+{
+    velstatus_bsl_set *set = NULL;
+    velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
+    *changed = 0;
+    for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
+        const char *name = velstatus_bsl_set_name(set, i);
+        int ch = 0;
+        st = velstatus_server_tracker_delete(w->tr, &ch, name, strlen(name), err);
+        *changed |= ch;
+    }
+    velstatus_bsl_set_free(set);
+    return st;
+}
+
+/* Prints the string member `key` of a Status object, unescaped, or "". */
+static void put_member(const char *obj, size_t len, const char *key)
+{
+    size_t n = 0;
+    char *t = cli_json_string(obj, 0, len, key, &n);
+    if (t != NULL)
+        cli_put_text(stderr, t, n);
+    free(t);
+}
+
+/* An ERROR event (a Status object): its reason and message, exit 3. */
+static int watch_error(watch *w, const char *obj, size_t len, vs_watch_pos at)
+{
+    size_t vs, ve;
+    fprintf(stderr, "%s: %s: %s: watch ERROR at byte %llu (line %llu): ", cli_prog, w->cmd, w->name,
+            (unsigned long long)at.offset, (unsigned long long)at.line);
+    put_member(obj, len, "\"reason\"");
+    fputs(": ", stderr);
+    put_member(obj, len, "\"message\"");
+    if (member(obj, len, "\"code\"", &vs, &ve))
+        fprintf(stderr, " (code %.*s)", (int)(ve - vs), obj + vs);
+    fputs("; list again and restart the watch\n", stderr);
+    w->rc = CLI_WATCH_ERROR;
+    return 1;
+}
+
+/* The condition status a server status maps to (lib/condition.c): Ready and
+ * PartiallyReady are True, NotReady False, Waiting Unknown. */
+static int cond_status(velstatus_server_status s)
+{
+    return s == VELSTATUS_SERVER_PARTIALLY_READY ? VELSTATUS_SERVER_READY : s;
+}
+
+/* One line for the current status: text, or the verdict JSON with observedAt. */
+static int print_status(watch *w, int64_t now)
+{
+    velstatus_server_verdict *v = NULL;
+    velstatus_error err;
+    char t[VELSTATUS_TIME_BUFSIZE], *out = NULL;
+    size_t out_len = 0;
+    if (velstatus_time_format(t, sizeof t, now, 0, &err) != VELSTATUS_OK ||
+        velstatus_server_tracker_verdict(&v, w->tr, &err) != VELSTATUS_OK) {
+        w->rc = cli_fail_err(w->cmd, "verdict", &err);
+        return 1;
+    }
+    if (!w->printed || cond_status(velstatus_server_verdict_status(v)) != cond_status(w->last_status))
+        w->transition_ns = now;
+    if (w->fmt == CLI_CONDITION) {
+        if (cli_print_condition(w->cmd, w->ctx, v, w->transition_ns) != CLI_OK) {
+            velstatus_server_verdict_free(v);
+            w->rc = CLI_BAD_INPUT;
+            return 1;
+        }
+    } else if (w->fmt == CLI_JSON) {
+        if (velstatus_server_verdict_to_json(&out, &out_len, v, &err) != VELSTATUS_OK) {
+            velstatus_server_verdict_free(v);
+            w->rc = cli_fail_err(w->cmd, "encode", &err);
+            return 1;
+        }
+        fwrite(out, 1, out_len - 1, stdout); /* without its closing '}' */
+        printf(",\"observedAt\":\"%s\"}\n", t);
+        velstatus_free(w->ctx, out);
+    } else {
+        printf("%s %s: %s\n", t, velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
+               velstatus_server_verdict_message(v));
+    }
+    fflush(stdout);
+    w->printed = 1;
+    w->last_status = velstatus_server_verdict_status(v);
+    w->last_reasons = velstatus_server_verdict_reasons(v);
+    velstatus_server_verdict_free(v);
+    return 0;
+}
+
+/* Staleness is evaluated at events, at most once a second of the clock
+ * (velstatus_server_tracker_set_now is O(n)). */
+static int restale(watch *w, int64_t now, int *changed)
+{
+    velstatus_error err;
+    int ch = 0;
+    if (!w->check_stale || now - w->stale_eval_ns < 1000000000)
+        return 0;
+    if (velstatus_server_tracker_set_now(w->tr, &ch, now, &err) != VELSTATUS_OK) {
+        w->rc = cli_fail_err(w->cmd, "staleness", &err);
+        return 1;
+    }
+    w->stale_eval_ns = now;
+    *changed |= ch;
+    return 0;
+}
+
+static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
+{
+    watch *w = ud;
+    size_t vs = 0, ve = len;
+    int changed = 0, is_event = member(text, len, "\"type\"", &vs, &ve);
+    const char *obj = text;
+    size_t olen = len;
+    int64_t now;
+    velstatus_error err;
+    velstatus_status st = VELSTATUS_OK;
+    w->events++;
+    if (is_event) {
+        size_t os, oe;
+        if (!member(text, len, "\"object\"", &os, &oe) || text[os] != '{')
+            return bad_event(w, at, "event", "no \"object\" member holding an object");
+        obj = text + os;
+        olen = oe - os;
+    }
+    if (is_event ? member_is(text, len, "\"type\"", "\"ERROR\"") : member_is(text, len, "\"kind\"", "\"Status\""))
+        return watch_error(w, obj, olen, at);
+    if (is_event && member_is(text, len, "\"type\"", "\"BOOKMARK\""))
+        return 0;
+    if (is_event && member_is(text, len, "\"type\"", "\"DELETED\""))
+        st = delete_bsl(w, obj, olen, &changed, &err);
+    else if (!is_event || member_is(text, len, "\"type\"", "\"ADDED\"") ||
+             member_is(text, len, "\"type\"", "\"MODIFIED\""))
+        st = upsert(w, obj, olen, &changed, &err);
+    else
+        return bad_event(w, at, "event", "type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
+    if (st == VELSTATUS_E_NOMEM) {
+        w->rc = cli_fail(w->cmd, "out of memory");
+        return 1;
+    }
+    if (st != VELSTATUS_OK)
+        return bad_event(w, at, "event", err.message);
+    if (cli_now(w->cmd, w->now_s, &now) != 0 || restale(w, now, &changed) != 0) {
+        w->rc = CLI_BAD_INPUT;
+        return 1;
+    }
+    if (changed || !w->printed)
+        return print_status(w, now);
+    return 0;
+}
+
+/* The exit status of a status with --exit-status (doc/cli.md). */
+int cli_status_exit(velstatus_server_status s)
+{
+    switch (s) {
+    case VELSTATUS_SERVER_READY:
+        return 0;
+    case VELSTATUS_SERVER_PARTIALLY_READY:
+        return 1;
+    case VELSTATUS_SERVER_WAITING:
+        return 4;
+    default:
+        return 5;
+    }
+}
+
+/* Feeds the stream through the splitter until it ends or an event stops it. */
+static int pump(watch *w, cli_reader *r, vs_watch_split *sp)
+{
+    static char chunk[65536];
+    for (;;) {
+        long got = cli_reader_read(r, chunk, sizeof chunk);
+        int fr;
+        if (got < 0)
+            return CLI_BAD_INPUT;
+        fr = got == 0 ? vs_watch_split_end(sp) : vs_watch_split_feed(sp, chunk, (size_t)got);
+        if (fr < 0)
+            return cli_fail(w->cmd, "out of memory");
+        if (fr > 0 || got == 0)
+            return w->rc;
+    }
+}
+
+int cli_watch(const char *cmd, const char *path, const velstatus_server_status_options *opts, const char *now_s,
+              cli_format fmt, int strict, int exit_status)
+{
+    watch w = {0};
+    velstatus_error err;
+    vs_watch_split sp;
+    cli_reader *r;
+    int rc;
+    w.cmd = cmd;
+    w.fmt = fmt;
+    w.strict = strict;
+    w.now_s = now_s;
+    w.check_stale = opts->check_stale;
+    w.stale_eval_ns = opts->now_ns;
+    if (velstatus_ctx_new(&w.ctx, NULL, &err) != VELSTATUS_OK)
+        return cli_fail_err(cmd, "context", &err);
+    if (velstatus_server_tracker_new(&w.tr, w.ctx, opts, &err) != VELSTATUS_OK) {
+        velstatus_ctx_free(w.ctx);
+        return cli_fail_err(cmd, "tracker", &err);
+    }
+    r = cli_reader_open(cmd, path);
+    rc = CLI_BAD_INPUT;
+    if (r != NULL) {
+        w.name = cli_reader_name(r);
+        cli_reader_unbounded(r); /* the splitter bounds each object by --max-input instead */
+        vs_watch_split_init(&sp, (size_t)(cli_max_input < SIZE_MAX ? cli_max_input : SIZE_MAX), on_object,
+                            on_malformed, &w);
+        rc = pump(&w, r, &sp);
+        vs_watch_split_free(&sp);
+        cli_reader_close(r);
+        if (rc == CLI_OK && exit_status)
+            rc = cli_status_exit(velstatus_server_tracker_status(w.tr));
+    }
+    velstatus_server_tracker_free(w.tr);
+    velstatus_ctx_free(w.ctx);
+    return rc;
+}

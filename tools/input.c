@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tool's input streams: a file or stdin read with read(2), so a pipe's
+ * data is handed on as it arrives (server-status --watch), with gzip
+ * decompressed transparently when the first two bytes are its magic 1f 8b
+ * (doc/cli.md, "Input"). zlib is the tool's dependency, never the library's. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+struct cli_reader {
+    const char *cmd, *name;
+    int fd, is_stdin;
+    int gz, in_member, raw_eof;
+    z_stream z;
+    unsigned char in[65536];
+    size_t pending;      /* plain mode: bytes of in[] read ahead (the magic check) not yet handed out */
+    uint64_t in_off;     /* compressed bytes consumed by inflate */
+    uint64_t out_total;  /* bytes handed out */
+    uint64_t limit;      /* --max-input */
+};
+
+void cli_reader_unbounded(cli_reader *r)
+{
+    r->limit = UINT64_MAX;
+}
+
+const char *cli_reader_name(const cli_reader *r)
+{
+    return r->name;
+}
+
+/* read(2) that retries EINTR; -1 after printing the OS reason. */
+static long raw_read(cli_reader *r, unsigned char *buf, size_t n)
+{
+    for (;;) {
+        ssize_t got = read(r->fd, buf, n);
+        if (got >= 0)
+            return (long)got;
+        if (errno != EINTR) {
+            cli_fail(r->cmd, "cannot read %s: %s", r->name, strerror(errno));
+            return -1;
+        }
+    }
+}
+
+cli_reader *cli_reader_open(const char *cmd, const char *path)
+{
+    cli_reader *r = calloc(1, sizeof *r);
+    long got = 0;
+    if (r == NULL) {
+        cli_fail(cmd, "out of memory");
+        return NULL;
+    }
+    r->cmd = cmd;
+    r->limit = cli_max_input;
+    r->is_stdin = path == NULL || strcmp(path, "-") == 0;
+    r->name = r->is_stdin ? "stdin" : path;
+    r->fd = r->is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0) {
+        cli_fail(cmd, "cannot open %s: %s", path, strerror(errno));
+        free(r);
+        return NULL;
+    }
+    /* The magic: read until two bytes are in or the input ends. */
+    while (r->pending < 2 && (got = raw_read(r, r->in + r->pending, sizeof r->in - r->pending)) > 0)
+        r->pending += (size_t)got;
+    if (got < 0 && r->pending < 2) {
+        cli_reader_close(r);
+        return NULL;
+    }
+    if (r->pending >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b) {
+        r->gz = 1;
+        if (inflateInit2(&r->z, 15 + 16) != Z_OK) { /* 15 + 16: a gzip wrapper only */
+            cli_fail(cmd, "out of memory");
+            r->gz = 0;
+            cli_reader_close(r);
+            return NULL;
+        }
+        r->z.next_in = r->in;
+        r->z.avail_in = (uInt)r->pending;
+        r->pending = 0;
+        r->in_member = 1;
+    }
+    return r;
+}
+
+static long over_limit(cli_reader *r)
+{
+    cli_fail(r->cmd, "%s: the input is larger than --max-input (%llu bytes%s)", r->name,
+             (unsigned long long)cli_max_input, r->gz ? " after decompression" : "");
+    return -1;
+}
+
+/* One inflate step into buf; 0 when more input is needed or a member ended. */
+static long gz_step(cli_reader *r, char *buf, size_t n)
+{
+    uInt before = r->z.avail_in;
+    int zr;
+    if (!r->in_member) { /* another gzip member follows (gzip -c a b > ab is one stream) */
+        inflateReset(&r->z);
+        r->in_member = 1;
+    }
+    r->z.next_out = (unsigned char *)buf;
+    r->z.avail_out = (uInt)(n > 65536 ? 65536 : n);
+    zr = inflate(&r->z, Z_NO_FLUSH);
+    r->in_off += before - r->z.avail_in;
+    if (zr == Z_STREAM_END)
+        r->in_member = 0;
+    else if (zr == Z_MEM_ERROR)
+        return cli_fail(r->cmd, "out of memory decompressing %s", r->name), -1;
+    else if (zr != Z_OK && !(zr == Z_BUF_ERROR && r->z.avail_in == 0))
+        return cli_fail(r->cmd, "%s: corrupt gzip stream at byte %llu: %s", r->name, (unsigned long long)r->in_off,
+                        r->z.msg ? r->z.msg : "invalid data"),
+               -1;
+    return (long)((n > 65536 ? 65536 : n) - r->z.avail_out);
+}
+
+static long gz_read(cli_reader *r, char *buf, size_t n)
+{
+    for (;;) {
+        long got;
+        if (r->z.avail_in == 0 && !r->raw_eof) {
+            got = raw_read(r, r->in, sizeof r->in);
+            if (got < 0)
+                return -1;
+            if (got == 0)
+                r->raw_eof = 1;
+            r->z.next_in = r->in;
+            r->z.avail_in = (uInt)got;
+        }
+        if (r->z.avail_in == 0 && r->raw_eof) {
+            if (r->in_member)
+                return cli_fail(r->cmd, "%s: truncated gzip stream: the input ends at byte %llu inside a member",
+                                r->name, (unsigned long long)r->in_off),
+                       -1;
+            return 0;
+        }
+        got = gz_step(r, buf, n);
+        if (got != 0)
+            return got;
+    }
+}
+
+long cli_reader_read(cli_reader *r, char *buf, size_t n)
+{
+    long got;
+    if (n == 0)
+        return 0;
+    if (r->gz) {
+        got = gz_read(r, buf, n);
+    } else if (r->pending > 0) {
+        got = (long)(r->pending < n ? r->pending : n);
+        memcpy(buf, r->in, (size_t)got);
+        memmove(r->in, r->in + got, r->pending - (size_t)got);
+        r->pending -= (size_t)got;
+    } else {
+        got = raw_read(r, (unsigned char *)buf, n > 65536 ? 65536 : n);
+    }
+    if (got > 0 && (r->out_total += (uint64_t)got) > r->limit)
+        return over_limit(r);
+    return got;
+}
+
+void cli_reader_close(cli_reader *r)
+{
+    if (r == NULL)
+        return;
+    if (r->gz)
+        inflateEnd(&r->z);
+    if (!r->is_stdin && r->fd >= 0)
+        close(r->fd);
+    free(r);
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The watch-stream splitter (watch_stream.h). */
+#include "watch_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_scan.h"
+
+void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object,
+                         vs_watch_error_fn on_error, void *ud)
+{
+    memset(s, 0, sizeof *s);
+    s->max_object = max_object;
+    s->pos.line = 1;
+    s->prev_newline = 1;
+    s->on_object = on_object;
+    s->on_error = on_error;
+    s->ud = ud;
+    s->realloc_fn = realloc;
+}
+
+void vs_watch_split_free(vs_watch_split *s)
+{
+    free(s->mem);
+    s->mem = s->buf = NULL;
+    s->len = s->cap = 0;
+}
+
+/* The position of buf[i]. */
+static vs_watch_pos pos_at(const vs_watch_split *s, size_t i)
+{
+    vs_watch_pos p = s->pos;
+    const char *q = s->buf, *end = s->buf + i;
+    if (i == 0)
+        return p;
+    while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+        p.line++;
+        q++;
+    }
+    p.offset += i;
+    return p;
+}
+
+/* Drops buf[0..n). */
+static void drop(vs_watch_split *s, size_t n)
+{
+    if (n == 0)
+        return;
+    s->pos = pos_at(s, n);
+    s->prev_newline = s->buf[n - 1] == '\n';
+    s->buf += n; /* feed() moves what is left to the front */
+    s->len -= n;
+    s->tried = 0;
+}
+
+/* The offset of the first resumption point (a '{' right after a '\n') at
+ * or after `from`, or len when there is none in the buffer. */
+static size_t resume_point(const vs_watch_split *s, size_t from)
+{
+    if (from == 0 && s->len > 0 && s->buf[0] == '{' && s->prev_newline)
+        return 0;
+    for (size_t i = from ? from : 1; i < s->len; i++) {
+        const char *q = memchr(s->buf + i, '{', s->len - i);
+        if (q == NULL)
+            break;
+        i = (size_t)(q - s->buf);
+        if (s->buf[i - 1] == '\n')
+            return i;
+    }
+    return s->len;
+}
+
+/* Reports a malformed stretch at buf[at] and skips to the next resumption point. */
+static int malformed(vs_watch_split *s, size_t at, const char *reason)
+{
+    int r = s->on_error ? s->on_error(s->ud, pos_at(s, at), reason) : 0;
+    size_t next = resume_point(s, at + 1);
+    drop(s, next);
+    s->skipping = s->len == 0;
+    return r;
+}
+
+/* Hands out every whole object in the buffer. */
+static int split(vs_watch_split *s, int at_end)
+{
+    for (;;) {
+        size_t i, end = 0;
+        velstatus__json_scan_err e;
+        int r;
+        if (s->skipping) {
+            size_t next = resume_point(s, 0);
+            drop(s, next);
+            if (s->len == 0)
+                return 0;
+            s->skipping = 0;
+        }
+        drop(s, velstatus__json_ws(s->buf, 0, s->len));
+        if (s->len == 0)
+            return 0;
+        if (s->buf[0] != '{') {
+            if ((r = malformed(s, 0, "a JSON object ('{') expected")) != 0)
+                return r;
+            continue;
+        }
+        /* An object can only end at a '}': scan again only when one came. */
+        if (!at_end && memchr(s->buf + s->tried, '}', s->len - s->tried) == NULL) {
+            s->tried = s->len;
+            if (s->len <= s->max_object)
+                return 0;
+            if ((r = malformed(s, 0, "an object larger than the limit (--max-input)")) != 0)
+                return r;
+            continue;
+        }
+        if (velstatus__json_scan(s->buf, s->len, &end, &e)) {
+            r = s->on_object ? s->on_object(s->ud, s->buf, end, s->pos) : 0;
+            s->objects++;
+            drop(s, end);
+            if (r)
+                return r;
+            continue;
+        }
+        i = resume_point(s, e.off + 1 < s->len ? e.off + 1 : s->len);
+        if (i < s->len || at_end) {
+            r = malformed(s, e.off < s->len ? e.off : s->len, at_end && i == s->len && e.off >= s->len
+                                                                  ? "the stream ends inside an object"
+                                                                  : e.reason);
+            if (r)
+                return r;
+            continue;
+        }
+        s->tried = s->len; /* the object may still be arriving */
+        if (s->len <= s->max_object)
+            return 0;
+        if ((r = malformed(s, 0, "an object larger than the limit (--max-input)")) != 0)
+            return r;
+    }
+}
+
+int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
+{
+    if (s->buf != s->mem && s->len > 0)
+        memmove(s->mem, s->buf, s->len);
+    s->buf = s->mem;
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        char *p;
+        while (cap < s->len + n)
+            cap *= 2;
+        p = s->realloc_fn(s->mem, cap);
+        if (p == NULL)
+            return -1;
+        s->mem = s->buf = p;
+        s->cap = cap;
+    }
+    if (n)
+        memcpy(s->buf + s->len, data, n);
+    s->len += n;
+    return split(s, 0);
+}
+
+int vs_watch_split_end(vs_watch_split *s)
+{
+    return split(s, 1);
+}
