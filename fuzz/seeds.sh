@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Builds each fuzz target's seed corpus from the test data and the examples:
+#   fuzz/seeds.sh SRCDIR OUTDIR   ->  OUTDIR/<target>/<file>
+# Every JSON file of tests/data and examples goes to the targets that parse
+# its kind (those of tests/data/decode, the decoders' regression inputs, to
+# every JSON target); the time target gets each timestamp and duration found in them;
+# the reports target also gets each examples/operations answers file joined
+# to its itemoperations file ("\n--\n", see fuzz/fuzz.h). A reproducer added
+# under tests/data thus becomes a seed of every target that reads its kind.
+set -eu
+src=$1
+out=$2
+rm -rf "$out"
+for t in bsl oplist reports time reconcile progress oom scan watch; do mkdir -p "$out/$t"; done
+
+put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
+    f=$1
+    name=$(printf '%s' "$f" | sed "s|^$src/||; s|/|_|g")
+    shift
+    for t in "$@"; do cp "$f" "$out/$t/$name"; done
+}
+
+for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
+    [ -f "$f" ] && put "$f" bsl oom scan watch
+done
+# recorded kubectl watch streams, with and without event types (tests/watch-stream.py)
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$src/tests/watch-stream.py" record >"$out/watch/events.json"
+    python3 "$src/tests/watch-stream.py" record --plain >"$out/watch/plain.json"
+fi
+for f in "$src"/tests/data/operations/*.json "$src"/tests/data/progress/*-ops.json \
+         "$src"/examples/operations/*-itemoperations.json; do
+    [ -f "$f" ] && put "$f" oplist reconcile progress oom scan
+done
+for f in "$src"/examples/operations/*-progress.json; do
+    [ -f "$f" ] || continue
+    put "$f" reports oom scan
+    ops=$(printf '%s' "$f" | sed 's/-progress\.json$/-itemoperations.json/')
+    [ -f "$ops" ] || continue
+    pair="$out/reports/pair-$(basename "$f")"
+    { cat "$f"; printf '\n--\n'; cat "$ops"; } >"$pair"
+    cp "$pair" "$out/oom/"
+done
+
+# the decoders' regression inputs are of every kind: each JSON target gets them all
+for f in "$src"/tests/data/decode/*.json; do
+    [ -f "$f" ] && put "$f" bsl oplist reports reconcile progress oom scan
+done
+
+# every timestamp and Go duration the data spells (100 of each at most), one per file
+values() { # values REGEX
+    find "$src/tests/data" "$src/examples" -type f \( -name '*.json' -o -name '*.txt' \) -exec cat {} + |
+        grep -oE "$1" | sort -u | head -n 100
+}
+{
+    values '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{1,2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})'
+    values '(^|[^0-9a-zA-Z.])-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+' | sed 's/^[^-0-9]//'
+} | {
+    i=0
+    while IFS= read -r v; do
+        i=$((i + 1))
+        printf '%s' "$v" >"$out/time/value-$i"
+    done
+}
