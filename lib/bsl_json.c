@@ -51,12 +51,16 @@ typedef struct vs_span {
 
 static const vs_span absent = {SIZE_MAX, SIZE_MAX};
 
+enum { VS_BUF_NAME, VS_BUF_TOKEN, VS_BUF_MESSAGE, VS_BUF_TIME, VS_NBUF };
+
 typedef struct vs_dec {
     const char *text;
     size_t len;
     vs_path path;
     velstatus_error *err;
-    velstatus__buf kbuf, vbuf[3]; /* decoded keys; string values with escapes (name, phase, message) */
+    /* decoded keys; string values with escapes: name, kind/accessMode/phase,
+     * message, the times (each kept until the BSL is stored) */
+    velstatus__buf kbuf, vbuf[VS_NBUF];
 } vs_dec;
 
 static velstatus_status schema_error(vs_dec *d, size_t off, const char *fmt, ...) VS__PRINTF(3, 4);
@@ -226,7 +230,7 @@ static velstatus_status get_time(vs_dec *d, vs_span v, const char *parent, const
     const char *s;
     size_t len;
     velstatus_error terr;
-    velstatus_status st = get_string(d, v, parent, key, 0, &s, &len);
+    velstatus_status st = get_string(d, v, parent, key, VS_BUF_TIME, &s, &len);
     *has = 0;
     *ns = 0;
     if (st != VELSTATUS_OK || !s)
@@ -235,7 +239,8 @@ static velstatus_status get_time(vs_dec *d, vs_span v, const char *parent, const
     if (st != VELSTATUS_OK) {
         push_key(d, parent);
         push_key(d, key);
-        st = schema_error(d, v.vs, "not an RFC 3339 time: %s", terr.message);
+        st = schema_error(d, velstatus__json_string_byte(d->text, v.vs, v.ve, terr.offset), "not an RFC 3339 time: %s",
+                          terr.message);
         d->path.n -= 2;
         return st;
     }
@@ -255,7 +260,7 @@ static int str_is(const char *s, size_t len, const char *lit)
             return try_st_;                                                                                            \
     } while (0)
 
-/* metadata: present, with a usable name. */
+/* metadata: present, with a usable name (not in `set`, when one is given). */
 static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const bsl_fields *f,
                                     const char **name, size_t *name_len)
 {
@@ -264,7 +269,7 @@ static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_
         push_key(d, "metadata");
         return schema_error(d, item.vs, "missing (every BSL needs metadata.name)");
     }
-    TRY(get_string(d, at, "metadata", "name", 0, name, name_len));
+    TRY(get_string(d, at, "metadata", "name", VS_BUF_NAME, name, name_len));
     push_key(d, "metadata");
     push_key(d, "name");
     if (!*name)
@@ -273,7 +278,7 @@ static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_
         return schema_error(d, at.vs, "empty name");
     if (memchr(*name, '\0', *name_len))
         return schema_error(d, at.vs, "contains a NUL character");
-    if (velstatus__ss_set_has(set, *name, *name_len))
+    if (set && velstatus__ss_set_has(set, *name, *name_len))
         return schema_error(d, at.vs, "duplicate name \"%.*s\"", (int)(*name_len > 64 ? 64 : *name_len), *name);
     d->path.n -= 2;
     return VELSTATUS_OK;
@@ -292,7 +297,7 @@ static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_defa
         }
         *is_default = first(d, v) == 't';
     }
-    TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", 1, &mode, &mode_len));
+    TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", VS_BUF_TOKEN, &mode, &mode_len));
     if (str_is(mode, mode_len, "ReadOnly")) {
         *access = VELSTATUS_BSL_READ_ONLY;
     } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
@@ -304,38 +309,45 @@ static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_defa
     return VELSTATUS_OK;
 }
 
-static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span item)
+/* One BSL object into r (its texts in the text or in d's buffers, valid
+ * until the next BSL); `set`, when given, is where its name must be new. */
+static velstatus_status decode_record(vs_dec *d, const velstatus_bsl_set *set, vs_span item, velstatus_bsl_record *r)
 {
-    const char *kind, *name, *phase, *msg;
-    size_t kind_len, name_len, phase_len, msg_len;
-    int is_default = 0, has_created, has_validated;
-    int64_t created, validated;
-    velstatus_bsl_access access = VELSTATUS_BSL_READ_WRITE;
+    const char *kind;
+    size_t kind_len;
     bsl_fields f;
 
     if (first(d, item) != '{')
         return schema_error(d, item.vs, "expected a BackupStorageLocation object, got %s", type_name(first(d, item)));
     TRY(collect(d, item, &f));
-    TRY(get_string(d, f.f[F_KIND], NULL, "kind", 1, &kind, &kind_len));
+    TRY(get_string(d, f.f[F_KIND], NULL, "kind", VS_BUF_TOKEN, &kind, &kind_len));
     if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
         push_key(d, "kind");
         return schema_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.*s\"",
                             (int)(kind_len > 64 ? 64 : kind_len), kind);
     }
-    TRY(decode_name(d, set, item, &f, &name, &name_len));
-    TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &has_created, &created));
-    TRY(decode_spec(d, &f, &is_default, &access));
-    TRY(get_string(d, f.f[F_PHASE], "status", "phase", 1, &phase, &phase_len));
-    if (phase && memchr(phase, '\0', phase_len)) {
+    velstatus_bsl_record_init(r, sizeof(*r));
+    TRY(decode_name(d, set, item, &f, &r->name, &r->name_len));
+    TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &r->has_created, &r->created_ns));
+    TRY(decode_spec(d, &f, &r->is_default, &r->access));
+    TRY(get_string(d, f.f[F_PHASE], "status", "phase", VS_BUF_TOKEN, &r->phase, &r->phase_len));
+    if (r->phase && memchr(r->phase, '\0', r->phase_len)) {
         push_key(d, "status");
         push_key(d, "phase");
         return schema_error(d, f.f[F_PHASE].vs, "contains a NUL character");
     }
-    TRY(get_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &has_validated, &validated));
-    TRY(get_string(d, f.f[F_MESSAGE], "status", "message", 2, &msg, &msg_len));
+    /* the times share one buffer: each is converted before the next is read */
+    TRY(get_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &r->has_validated, &r->validated_ns));
+    return get_string(d, f.f[F_MESSAGE], "status", "message", VS_BUF_MESSAGE, &r->message, &r->message_len);
+}
+
+static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span item)
+{
+    velstatus_bsl_record r;
+    TRY(decode_record(d, set, item, &r));
     /* the name checks above leave only E_NOMEM */
-    return velstatus__ss_set_add(set, name, name_len, phase, phase_len, msg, msg_len, is_default, access, has_created,
-                                 created, has_validated, validated, d->err);
+    return velstatus__ss_set_add(set, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default,
+                                 r.access, r.has_created, r.created_ns, r.has_validated, r.validated_ns, d->err);
 }
 
 /* The whole input must be one JSON value (the scanner's rules: no raw NUL
@@ -429,6 +441,24 @@ static velstatus_status decode_all(vs_dec *d, velstatus_bsl_set *set, vs_span ro
     return VELSTATUS_OK;
 }
 
+static void dec_init(vs_dec *d, velstatus_ctx *ctx, const char *json, size_t len, velstatus_error *err)
+{
+    memset(d, 0, sizeof(*d));
+    d->text = json;
+    d->len = len;
+    d->err = err;
+    velstatus__buf_init(&d->kbuf, ctx);
+    for (int k = 0; k < VS_NBUF; k++)
+        velstatus__buf_init(&d->vbuf[k], ctx);
+}
+
+static void dec_release(vs_dec *d)
+{
+    velstatus__buf_reset(&d->kbuf);
+    for (int k = 0; k < VS_NBUF; k++)
+        velstatus__buf_reset(&d->vbuf[k]);
+}
+
 velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
                                             size_t len, velstatus_error *err)
 {
@@ -436,7 +466,6 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     velstatus_status st;
     vs_dec d;
     vs_span root = absent;
-    int k;
     len = velstatus__text_len(json, len);
 
     if (!out || !ctx || (!json && len))
@@ -447,26 +476,44 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     st = scan_input(json, len, &root, err);
     if (st != VELSTATUS_OK)
         return st;
-    memset(&d, 0, sizeof(d));
-    d.text = json;
-    d.len = len;
-    d.err = err;
     st = velstatus_bsl_set_new(&set, ctx, err);
     if (st != VELSTATUS_OK)
         return st;
-    velstatus__buf_init(&d.kbuf, ctx);
-    for (k = 0; k < 3; k++)
-        velstatus__buf_init(&d.vbuf[k], ctx);
+    dec_init(&d, ctx, json, len, err);
     st = decode_all(&d, set, root);
-    velstatus__buf_reset(&d.kbuf);
-    for (k = 0; k < 3; k++)
-        velstatus__buf_reset(&d.vbuf[k]);
+    dec_release(&d);
     if (st != VELSTATUS_OK) {
         velstatus_bsl_set_free(set);
         return st;
     }
     *out = set;
     return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed,
+                                                     const char *json, size_t len, velstatus_error *err)
+{
+    velstatus_bsl_record r;
+    velstatus_status st;
+    vs_dec d;
+    vs_span root = absent;
+    len = velstatus__text_len(json, len);
+
+    if (changed)
+        *changed = 0;
+    if (!tracker || (!json && len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or json is NULL");
+    if (!json)
+        json = "";
+    st = scan_input(json, len, &root, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    dec_init(&d, velstatus__ss_tracker_ctx(tracker), json, len, err);
+    st = decode_record(&d, NULL, root, &r);
+    if (st == VELSTATUS_OK)
+        st = velstatus_server_tracker_upsert(tracker, changed, &r, err);
+    dec_release(&d);
+    return st;
 }
 
 /* ---- verdict out ---- */

@@ -333,7 +333,7 @@ static int scan_key(scan *c, size_t *pi)
 
 int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e)
 {
-    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8]; /* bit set: an object */
+    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8] = {0}; /* bit set: an object */
     size_t depth = 0, i = 0;
     scan c;
     c.s = s;
@@ -597,12 +597,19 @@ void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *co
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
+size_t velstatus__json_string_byte(const char *text, size_t vs, size_t ve, uint64_t inner)
+{
+    size_t n = ve - vs - 2;
+    if (inner > n || memchr(text + vs + 1, '\\', n) != NULL)
+        return vs;
+    return vs + 1 + (size_t)inner;
+}
+
 velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e,
                                             const char *text, size_t base, const char *what)
 {
     uint32_t line, col;
     size_t off = base + e->off;
     velstatus__json_pos(text, off, &line, &col);
-    return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s (line %u, column %u): %s", what,
-                                    (unsigned)line, (unsigned)col, e->reason);
+    return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s: %s", what, e->reason);
 }

@@ -96,8 +96,14 @@ int velstatus__json_key_find(const char *key, size_t klen, const char *const *na
 
 /* 1-based line and column (in UTF-8 characters) of byte offset off. */
 void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *col);
+/* The offset in text of byte `inner` of the contents of the accepted string
+ * text[vs..ve) (with its quotes): vs + 1 + inner when the string has no
+ * escape (its bytes are its text), else vs (the string itself). */
+size_t velstatus__json_string_byte(const char *text, size_t vs, size_t ve, uint64_t inner);
 /* E_PARSE / E_RANGE from a scan error of the value at text[base]:
- * "<what> (line L, column C, byte B): <reason>", with the position set. */
+ * "<what>: <reason>", with the position in err's line, column and offset.
+ * No message of the decoders spells its position: err carries it, and
+ * whoever prints the error prints it once (see doc/json-decoding.md). */
 velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e,
                                             const char *text, size_t base, const char *what);
 #endif /* VELSTATUS_JSON_SCAN_H */

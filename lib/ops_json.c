@@ -135,22 +135,18 @@ static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const
     if (path->k != VS__NOIDX)
         snprintf(ks, sizeof ks, "[%zu]", path->k);
     velstatus__json_pos(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s%s%s: %s (line %u, column %u)",
-                                    d->idx, path->a, ks, path->b, what, (unsigned)line, (unsigned)col);
+    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s%s%s: %s", d->idx, path->a, ks,
+                                    path->b, what);
 }
 
-static velstatus_status fail_p(dec *d, velstatus_status code, const vs__path *path, const char *what)
-{
-    return fail_at(d, code, d->rec_off, path, what);
-}
-
-static velstatus_status fail(dec *d, velstatus_status code, const char *path, const char *what)
+/* The same for a path without an index; off is the offending value's. */
+static velstatus_status fail(dec *d, velstatus_status code, size_t off, const char *path, const char *what)
 {
     vs__path pp;
     pp.a = path;
     pp.k = VS__NOIDX;
     pp.b = "";
-    return fail_at(d, code, d->rec_off, &pp, what);
+    return fail_at(d, code, off, &pp, what);
 }
 
 /* The text of the accepted string [vs, ve): its own bytes when it has no
@@ -203,14 +199,14 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
     if (d->p[vs] == 'n')
         return VELSTATUS_OK; /* Go: null leaves the value as it was */
     if (d->p[vs] != '"')
-        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be a string");
+        return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be a string");
     if (ve - vs - 2 > UINT32_MAX && memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL)
-        return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
+        return fail_at(d, VELSTATUS_E_RANGE, vs, path, "string longer than 4 GiB");
     st = pool_string(d, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
     if (n > UINT32_MAX)
-        return fail_p(d, VELSTATUS_E_RANGE, path, "string longer than 4 GiB");
+        return fail_at(d, VELSTATUS_E_RANGE, vs, path, "string longer than 4 GiB");
     dst->p = s;
     dst->len = (uint32_t)n;
     return VELSTATUS_OK;
@@ -223,10 +219,10 @@ static velstatus_status set_json_int(dec *d, int64_t *dst, size_t vs, size_t ve,
     if (c == 'n')
         return VELSTATUS_OK;
     if (c != '-' && (c < '0' || c > '9'))
-        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer");
+        return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be an integer");
     for (i = vs; i < ve; i++)
         if (d->p[i] == '.' || d->p[i] == 'e' || d->p[i] == 'E')
-            return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an integer, not a fraction or exponent");
+            return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be an integer, not a fraction or exponent");
     *dst = velstatus__json_int(d->p + vs, ve - vs); /* the scanner checked it fits */
     return VELSTATUS_OK;
 }
@@ -246,7 +242,7 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
         return VELSTATUS_OK;
     }
     if (d->p[vs] != '"')
-        return fail_p(d, VELSTATUS_E_SCHEMA, path, "must be an RFC 3339 time string or null");
+        return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be an RFC 3339 time string or null");
     st = string_text(d, &d->vbuf, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
@@ -255,7 +251,8 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size
         return velstatus__error_nomem(d->err);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return fail_p(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, path, msg);
+        return fail_at(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
+                       velstatus__json_string_byte(d->p, vs, ve, terr.offset), path, msg);
     }
     *state = VS__T_LOCAL;
     return VELSTATUS_OK;
@@ -283,7 +280,7 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_
     vlen = raw_compact(vp, d->p + vs, ve - vs);
     vp[vlen] = '\0';
     if (klen > UINT32_MAX || vlen > UINT32_MAX)
-        return fail(d, VELSTATUS_E_RANGE, "", "unknown field larger than 4 GiB");
+        return fail(d, VELSTATUS_E_RANGE, ks, "", "unknown field larger than 4 GiB");
     u = &d->unk[d->nunk++];
     u->level = level;
     u->item = item;
@@ -318,7 +315,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
     if (d->p[rs] == 'n')
         return VELSTATUS_OK;
     if (d->p[rs] != '{')
-        return fail_p(d, VELSTATUS_E_SCHEMA, &sub, "must be an object");
+        return fail_at(d, VELSTATUS_E_SCHEMA, rs, &sub, "must be an object");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
         int i = velstatus__json_key_find(key, klen, rid_keys, 4);
         if (i >= 0) {
@@ -345,11 +342,11 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
         return VELSTATUS_OK;
     }
     if (d->p[rs] != '[')
-        return fail(d, VELSTATUS_E_SCHEMA, ".spec.postOperationItems", "must be an array or null");
+        return fail(d, VELSTATUS_E_SCHEMA, rs, ".spec.postOperationItems", "must be an array or null");
     for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve);)
         n++;
     if (n > UINT32_MAX - 1)
-        return fail(d, VELSTATUS_E_RANGE, ".spec.postOperationItems", "too many items");
+        return fail(d, VELSTATUS_E_RANGE, rs, ".spec.postOperationItems", "too many items");
     op->post_null = 0;
     post = n > 0 ? velstatus__pool_alloc(&d->l->pool, n * sizeof *post) : NULL;
     if (n > 0 && post == NULL)
@@ -388,7 +385,7 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
     if (d->p[rs] == 'n')
         return VELSTATUS_OK;
     if (d->p[rs] != '{')
-        return fail(d, VELSTATUS_E_SCHEMA, ".spec", "must be an object");
+        return fail(d, VELSTATUS_E_SCHEMA, rs, ".spec", "must be an object");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
         int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
         if (i >= 0 && i < 3) {
@@ -448,7 +445,7 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
     if (d->p[rs] == 'n')
         return VELSTATUS_OK;
     if (d->p[rs] != '{')
-        return fail(d, VELSTATUS_E_SCHEMA, ".status", "must be an object");
+        return fail(d, VELSTATUS_E_SCHEMA, rs, ".status", "must be an object");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
         int i = velstatus__json_key_find(key, klen, status_keys, 10);
         if (i >= 0)
@@ -480,7 +477,7 @@ static velstatus_status decode_record(dec *d, size_t rs, size_t re)
     velstatus_op *op;
     velstatus_status st = VELSTATUS_OK;
     if (d->p[rs] != '{')
-        return fail(d, VELSTATUS_E_SCHEMA, "", d->p[rs] == 'n' ? "a record must be an object, not null"
+        return fail(d, VELSTATUS_E_SCHEMA, rs, "", d->p[rs] == 'n' ? "a record must be an object, not null"
                                                                : "a record must be an object");
     op = velstatus__oplist_push(d->l);
     if (op == NULL)
@@ -500,7 +497,7 @@ static velstatus_status decode_record(dec *d, size_t rs, size_t re)
         return st;
     if (d->nunk > 0) {
         if (d->nunk > UINT32_MAX)
-            return fail(d, VELSTATUS_E_RANGE, "", "too many unknown fields");
+            return fail(d, VELSTATUS_E_RANGE, d->rec_off, "", "too many unknown fields");
         op->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof *op->unk);
         if (op->unk == NULL)
             return velstatus__error_nomem(d->err);
@@ -514,8 +511,7 @@ static velstatus_status syntax_at(dec *d, size_t off, const char *what)
 {
     uint32_t line, col;
     velstatus__json_pos(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off,
-                                    "%s at line %u, column %u", what, (unsigned)line, (unsigned)col);
+    return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off, "%s", what);
 }
 
 /* One record: the scanner validates it and finds its end. */
@@ -816,20 +812,20 @@ typedef struct rdec {
     velstatus_error *err;
     const char *p;
     size_t len;
-    size_t off;      /* offset of the current value */
     const char *id;  /* current ID, for messages */
     size_t idlen;
     velstatus__buf kbuf, vbuf; /* decoded keys and strings with escapes */
 } rdec;
 
-static velstatus_status rfail(rdec *d, velstatus_status code, const char *field, size_t flen, const char *what)
+/* E_SCHEMA / E_RANGE at the offending value, text[off]. */
+static velstatus_status rfail(rdec *d, velstatus_status code, size_t off, const char *field, size_t flen,
+                              const char *what)
 {
     uint32_t line, col;
     int n = (int)(d->idlen > 120 ? 120 : d->idlen), fn = (int)(flen > 120 ? 120 : flen);
-    velstatus__json_pos(d->p, d->off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)d->off,
-                                    "[\"%.*s\"]%s%.*s: %s (line %u, column %u)", n, d->id != NULL ? d->id : "",
-                                    flen ? "." : "", fn, field, what, (unsigned)line, (unsigned)col);
+    velstatus__json_pos(d->p, off, &line, &col);
+    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[\"%.*s\"]%s%.*s: %s", n,
+                                    d->id != NULL ? d->id : "", flen ? "." : "", fn, field, what);
 }
 
 /* The text of the accepted string [vs, ve): its bytes, or decoded into buf. */
@@ -849,12 +845,12 @@ static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *
     const char *s;
     velstatus_status st;
     if (d->p[m->vs] != '"')
-        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be a string");
+        return rfail(d, VELSTATUS_E_SCHEMA, m->vs, m->key, m->klen, "must be a string");
     st = rtext(d, &d->vbuf, m->vs, m->ve, &s, n);
     if (st != VELSTATUS_OK)
         return st;
     if (*n > UINT32_MAX)
-        return rfail(d, VELSTATUS_E_RANGE, m->key, m->klen, "string longer than 4 GiB");
+        return rfail(d, VELSTATUS_E_RANGE, m->vs, m->key, m->klen, "string longer than 4 GiB");
     *p = velstatus__pool_str(&d->r->pool, s, *n);
     if (*p == NULL)
         return velstatus__error_nomem(d->err);
@@ -874,14 +870,15 @@ static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns)
         return VELSTATUS_OK;
     }
     if (d->p[m->vs] != '"')
-        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be an RFC 3339 time string or null");
+        return rfail(d, VELSTATUS_E_SCHEMA, m->vs, m->key, m->klen, "must be an RFC 3339 time string or null");
     st = rtext(d, &d->vbuf, m->vs, m->ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
     st = velstatus_time_parse(ns, s, n, &terr);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
-        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA, m->key, m->klen, msg);
+        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
+                     velstatus__json_string_byte(d->p, m->vs, m->ve, terr.offset), m->key, m->klen, msg);
     }
     *has = 1;
     return VELSTATUS_OK;
@@ -892,7 +889,7 @@ static velstatus_status r_int(rdec *d, const rmember *m, int64_t *out)
     char c = d->p[m->vs];
     if ((c != '-' && (c < '0' || c > '9')) || memchr(d->p + m->vs, '.', m->ve - m->vs) ||
         memchr(d->p + m->vs, 'e', m->ve - m->vs) || memchr(d->p + m->vs, 'E', m->ve - m->vs))
-        return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be an integer");
+        return rfail(d, VELSTATUS_E_SCHEMA, m->vs, m->key, m->klen, "must be an integer");
     *out = velstatus__json_int(d->p + m->vs, m->ve - m->vs);
     return VELSTATUS_OK;
 }
@@ -911,7 +908,7 @@ static velstatus_status rfield(rdec *d, vs__report_entry *e, int k, const rmembe
     switch (k) {
     case A_COMPLETED:
         if (d->p[m->vs] != 't' && d->p[m->vs] != 'f')
-            return rfail(d, VELSTATUS_E_SCHEMA, m->key, m->klen, "must be true or false");
+            return rfail(d, VELSTATUS_E_SCHEMA, m->vs, m->key, m->klen, "must be true or false");
         e->p.completed = d->p[m->vs] == 't';
         return VELSTATUS_OK;
     case A_NCOMPLETED: return r_int(d, m, &e->p.n_completed);
@@ -945,8 +942,7 @@ static velstatus_status rsyntax(rdec *d, size_t off, const char *what)
 {
     uint32_t line, col;
     velstatus__json_pos(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off, "%s at line %u, column %u",
-                                    what, (unsigned)line, (unsigned)col);
+    return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off, "%s", what);
 }
 
 /* An answer object: known keys only, each at most once (our own format, so strict). */
@@ -958,7 +954,7 @@ static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t v
     unsigned seen = 0;
     int progress_keys = 0, error_keys = 0;
     if (d->p[vs] != '{')
-        return rfail(d, VELSTATUS_E_SCHEMA, "", 0,
+        return rfail(d, VELSTATUS_E_SCHEMA, vs, "", 0,
                      "must be an object (progress, {\"error\": ...} or {\"lookupError\": ...})");
     velstatus__json_iter_init(&it, d->p, vs, ve);
     while (velstatus__json_next_member(&it, &ks, &ke, &m.vs, &m.ve)) {
@@ -969,7 +965,7 @@ static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t v
         while (k < 11 && !(strlen(answer_keys[k]) == m.klen && memcmp(answer_keys[k], m.key, m.klen) == 0))
             k++;
         if (k == 11)
-            return rfail(d, VELSTATUS_E_SCHEMA, m.key, m.klen,
+            return rfail(d, VELSTATUS_E_SCHEMA, ks, m.key, m.klen,
                          "unknown key (expected completed, err, nCompleted, nTotal, operationUnits, description, "
                          "started, updated, error, lookupError or cancelError)");
         if (seen & (1u << k))
@@ -984,9 +980,9 @@ static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t v
             return st;
     }
     if (error_keys > 1)
-        return rfail(d, VELSTATUS_E_SCHEMA, "", 0, "error and lookupError cannot both be given");
+        return rfail(d, VELSTATUS_E_SCHEMA, vs, "", 0, "error and lookupError cannot both be given");
     if (error_keys && progress_keys)
-        return rfail(d, VELSTATUS_E_SCHEMA, "", 0, "error or lookupError cannot be mixed with progress fields");
+        return rfail(d, VELSTATUS_E_SCHEMA, vs, "", 0, "error or lookupError cannot be mixed with progress fields");
     return VELSTATUS_OK;
 }
 
@@ -1026,7 +1022,6 @@ static velstatus_status rmember_at(rdec *d, size_t i, size_t *next)
     if (i >= n || p[i] != ':')
         return rsyntax(d, i, "expected ':' after an operation ID");
     i = velstatus__json_ws(p, i + 1, n);
-    d->off = i;
     st = rscan(d, i, &vend);
     if (st == VELSTATUS_OK)
         st = rentry(d, e, i, vend);

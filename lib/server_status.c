@@ -395,6 +395,44 @@ const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
     return set && i < set->n ? set->items[i]->message : NULL;
 }
 
+void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
+{
+    velstatus__sized_init(bsl, struct_size, NULL, sizeof(*bsl));
+}
+
+velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, velstatus_bsl_record *out,
+                                       velstatus_error *err)
+{
+    const vs_bsl *b;
+    velstatus_bsl_record r;
+    velstatus_status st;
+    if (!set || !out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set or out is NULL");
+    if (i >= set->n)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "index %zu is out of range (the set has %zu BSLs)", i,
+                                    set->n);
+    st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    b = set->items[i];
+    r.name = b->name;
+    r.name_len = b->name_len;
+    r.is_default = b->is_default;
+    r.access = b->access;
+    r.phase = b->phase;
+    r.phase_len = b->phase_len;
+    r.has_created = b->has_created;
+    r.created_ns = b->created_ns;
+    r.has_validated = b->has_validated;
+    r.validated_ns = b->validated_ns;
+    r.message = b->message;
+    r.message_len = b->message_len;
+    /* the caller's struct_size stays; a newer caller's tail is not touched */
+    r.struct_size = out->struct_size;
+    memcpy(out, &r, out->struct_size < sizeof(r) ? out->struct_size : sizeof(r));
+    return VELSTATUS_OK;
+}
+
 /* ---- the rule ---- */
 
 /* Everything the status and reasons depend on; the tracker keeps it
@@ -920,29 +958,39 @@ void velstatus_server_tracker_free(velstatus_server_tracker *t)
     velstatus__free(t->ctx, t);
 }
 
-velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, int *changed, const char *name,
-                                                size_t name_len, const char *phase, size_t phase_len, int is_default,
-                                                velstatus_bsl_access access, int has_created, int64_t created_ns,
-                                                int has_validated, int64_t validated_ns, velstatus_error *err)
+velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t)
 {
+    return t->ctx;
+}
+
+velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, int *changed,
+                                                const velstatus_bsl_record *bsl, velstatus_error *err)
+{
+    velstatus_bsl_record r;
     velstatus_status st;
     vs_bsl *b, *old = NULL;
     size_t slot;
-    name_len = velstatus__text_len(name, name_len);
-    phase_len = velstatus__text_len(phase, phase_len);
     if (changed)
         *changed = 0;
-    if (!t)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker is NULL");
-    st = check_bsl_args(name, name_len, phase, phase_len, NULL, 0, access, err);
+    if (!t || !bsl)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
+    st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err);
+    if (st != VELSTATUS_OK)
+        return st;
+    r.name_len = velstatus__text_len(r.name, r.name_len);
+    r.phase_len = velstatus__text_len(r.phase, r.phase_len);
+    r.message_len = velstatus__text_len(r.message, r.message_len);
+    if (r.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
+    st = check_bsl_args(r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.access, err);
     if (st != VELSTATUS_OK)
         return st;
     /* allocate everything first: a failure leaves the tracker as it was */
-    b = bsl_new(t->ctx, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created, created_ns,
-                has_validated, validated_ns);
+    b = bsl_new(t->ctx, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default, r.access,
+                r.has_created, r.created_ns, r.has_validated, r.validated_ns);
     if (!b)
         return velstatus__error_nomem(err);
-    slot = tab_find(&t->tab, name, name_len, b->hash);
+    slot = tab_find(&t->tab, r.name, r.name_len, b->hash);
     if (slot != SIZE_MAX)
         old = t->tab.slots[slot];
     if ((!old && !tab_reserve(t->ctx, &t->tab, t->tab.n + 1)) ||

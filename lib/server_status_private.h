@@ -72,6 +72,8 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name,
                                        size_t phase_len, const char *message, size_t message_len, int is_default,
                                        velstatus_bsl_access access, int has_created, int64_t created_ns,
                                        int has_validated, int64_t validated_ns, velstatus_error *err);
+/* The context a tracker allocates with (for its JSON entry point). */
+velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t);
 /* Whether the set holds a BSL of that name. */
 int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len);
 /* The token of flag index i (0 .. VS_NREASONS-1). */

@@ -122,8 +122,7 @@ static velstatus_status time_error(velstatus_error *err, velstatus_status code, 
         return code;
     quote(q, s, len);
     return velstatus__error_set_pos(err, code, 1, (uint32_t)(pos + 1 > UINT32_MAX ? UINT32_MAX : pos + 1),
-                                    (uint64_t)pos, "invalid RFC 3339 timestamp %s: %s at byte %zu", q, what,
-                                    pos);
+                                    (uint64_t)pos, "invalid RFC 3339 timestamp %s: %s", q, what);
 }
 
 /* ------------------------------------------------------------------ */

@@ -118,6 +118,7 @@ _Static_assert(VS_RETRY_HOST_SIZE_V1 == 56, "retry_host v1");
 _Static_assert(VS_RETRY_SCHEDULE_SIZE_V1 == 56, "retry_schedule v1");
 _Static_assert(VS_SERVER_STATUS_OPTIONS_SIZE_V1 == 56, "server_status_options v1");
 _Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 96, "server_status_host v1");
+_Static_assert(VS_BSL_RECORD_SIZE_V1 == 96, "bsl_record v1");
 #endif
 
 /* Callers of two generations, for every size-tagged struct: an "older" one
@@ -333,6 +334,36 @@ START_TEST(older_and_newer_callers)
         ck_assert_int_eq(calls, 1);
         ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_READY);
         velstatus_server_verdict_free(v);
+    }
+    /* bsl_record, into the tracker and out of a decoded set */
+    {
+        velstatus_bsl_record *r = dirty(&u);
+        velstatus_server_tracker *t = NULL;
+        velstatus_bsl_set *set = NULL;
+        int changed = 0;
+        n = gen_size(newer, VS_BSL_RECORD_SIZE_V1, sizeof(*r));
+        velstatus_bsl_record_init(r, n);
+        ck_assert_uint_eq(r->struct_size, n);
+        assert_zero_tail(&u, sizeof(uint32_t), n);
+        r->name = "default";
+        r->name_len = 7;
+        r->is_default = 1;
+        r->phase = "Available";
+        r->phase_len = 9;
+        ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_server_tracker_upsert(t, &changed, r, &err), VELSTATUS_OK);
+        ck_assert_int_eq(changed, 1);
+        ck_assert_int_eq(velstatus_server_tracker_status(t), VELSTATUS_SERVER_READY);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, TWO_BSLS, sizeof(TWO_BSLS) - 1, &err), VELSTATUS_OK);
+        velstatus_bsl_record_init(r, n);
+        ck_assert_int_eq(velstatus_bsl_set_get(set, 0, r, &err), VELSTATUS_OK);
+        ck_assert_uint_eq(r->struct_size, n);
+        ck_assert_str_eq(r->name, "default");
+        assert_zero_tail(&u, sizeof(velstatus_bsl_record), n); /* a newer caller's tail is left alone */
+        ck_assert_int_eq(velstatus_server_tracker_upsert(t, &changed, r, &err), VELSTATUS_OK);
+        ck_assert_int_eq(changed, 0);
+        velstatus_bsl_set_free(set);
+        velstatus_server_tracker_free(t);
     }
     velstatus_ctx_free(ctx);
 }

@@ -618,6 +618,105 @@ START_TEST(hostile_inputs_small)
 }
 END_TEST
 
+/* ---- errors point at the offending value, and say where once ---- */
+
+enum { DEC_OPS, DEC_BSLS, DEC_REPORTS };
+
+static velstatus_status decode_any(int which, const char *json, velstatus_error *err)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_oplist *l = NULL;
+    velstatus_bsl_set *set = NULL;
+    velstatus_op_reports *r = NULL;
+    velstatus_status st;
+    size_t n = strlen(json);
+    if (which == DEC_OPS)
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, n, err);
+    else if (which == DEC_BSLS)
+        st = velstatus_bsl_set_from_json(&set, ctx, json, n, err);
+    else
+        st = velstatus_op_reports_from_json(&r, ctx, json, n, err);
+    velstatus_oplist_free(l);
+    velstatus_bsl_set_free(set);
+    velstatus_op_reports_free(r);
+    velstatus_ctx_free(ctx);
+    return st;
+}
+
+/* The error's position is that of the first `at` in the text; the message
+ * names `path` and no position. */
+static void fails_at(int which, const char *json, velstatus_status code, const char *path, const char *at)
+{
+    velstatus_error err;
+    ck_assert_int_eq(decode_any(which, json, &err), code);
+    ck_assert_msg(strstr(err.message, path) != NULL, "message \"%s\" lacks \"%s\"", err.message, path);
+    ck_assert_msg(strstr(err.message, "line") == NULL && strstr(err.message, "column") == NULL,
+                  "message \"%s\" spells a position", err.message);
+    vs_test_assert_position(&err, json, strstr(json, at));
+}
+
+START_TEST(errors_point_at_the_value)
+{
+    /* the bad `created` of a record whose start is 26 lines above it; a bad
+     * time points at its first bad byte */
+    char file[2048];
+    int n = snprintf(file, sizeof file, "[\n  {\n");
+    for (int i = 0; i < 24; i++)
+        n += snprintf(file + n, sizeof file - (size_t)n, "    \"x%d\": %d,\n", i, i);
+    snprintf(file + n, sizeof file - (size_t)n, "    \"status\": {\"phase\": \"New\",\n      \"created\": \"soon\"}\n  }\n]\n");
+    fails_at(DEC_OPS, file, VELSTATUS_E_SCHEMA, "[0].status.created: not a valid time", "soon\"");
+    {
+        velstatus_error err;
+        ck_assert_int_eq(decode_any(DEC_OPS, file, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_uint_eq(err.line, 28);
+        ck_assert_uint_eq(err.column, 19); /* the first bad byte of the string */
+    }
+    /* itemoperations: every kind of field */
+    fails_at(DEC_OPS, "[{},\n {\"spec\": {\"backupName\": 7}}]", VELSTATUS_E_SCHEMA, "[1].spec.backupName", "7");
+    fails_at(DEC_OPS, "[{\"spec\": {\"resourceIdentifier\": {\"Name\": []}}}]", VELSTATUS_E_SCHEMA,
+             "[0].spec.resourceIdentifier.Name", "[]");
+    fails_at(DEC_OPS, "[{\"spec\": {\"resourceIdentifier\": \"x\"}}]", VELSTATUS_E_SCHEMA, "[0].spec.resourceIdentifier", "\"x\"");
+    fails_at(DEC_OPS, "[{\"spec\": {\"postOperationItems\": [{}, {\"Group\": 0}]}}]", VELSTATUS_E_SCHEMA,
+             "[0].spec.postOperationItems[1].Group", "0}");
+    fails_at(DEC_OPS, "[{\"spec\": {\"postOperationItems\": {}}}]", VELSTATUS_E_SCHEMA, "[0].spec.postOperationItems", "{}");
+    fails_at(DEC_OPS, "[{\"spec\": 1}]", VELSTATUS_E_SCHEMA, "[0].spec: must be an object", "1}");
+    fails_at(DEC_OPS, "[{\"status\": []}]", VELSTATUS_E_SCHEMA, "[0].status: must be an object", "[]");
+    fails_at(DEC_OPS, "[{\"status\": {\"nTotal\": 1e3}}]", VELSTATUS_E_SCHEMA, "[0].status.nTotal", "1e3");
+    fails_at(DEC_OPS, "[{\"status\": {\"nCompleted\": \"1\"}}]", VELSTATUS_E_SCHEMA, "[0].status.nCompleted",
+             "\"1\"");
+    fails_at(DEC_OPS, "[{\"status\": {\"updated\": \"3000-01-01T00:00:00Z\"}}]", VELSTATUS_E_RANGE,
+             "[0].status.updated", "3000");
+    fails_at(DEC_OPS, "[{}, null]", VELSTATUS_E_SCHEMA, "[1]: a record must be an object", "null");
+    fails_at(DEC_OPS, "[{} {}]", VELSTATUS_E_PARSE, "expected ','", "{}]");
+    fails_at(DEC_OPS, "[{\"a\": tru}]", VELSTATUS_E_PARSE, "[0]: invalid JSON", "tru");
+    /* plugin answers */
+    fails_at(DEC_REPORTS, "{\"op-1\": {\"description\": \"d\",\n  \"completed\": 3}}", VELSTATUS_E_SCHEMA,
+             "[\"op-1\"].completed: must be true or false", "3}");
+    fails_at(DEC_REPORTS, "{\"a\": {}, \"b\": {\"nTotal\": \"x\"}}", VELSTATUS_E_SCHEMA, "[\"b\"].nTotal", "\"x\"");
+    fails_at(DEC_REPORTS, "{\"a\": {\"started\": \"noon\"}}", VELSTATUS_E_SCHEMA, "[\"a\"].started", "noon\"");
+    fails_at(DEC_REPORTS, "{\"a\": {\"nTotal\": 1, \"bogus\": 1}}", VELSTATUS_E_SCHEMA, "[\"a\"].bogus: unknown key", "\"bogus\"");
+    fails_at(DEC_REPORTS, "{\"a\": {\"completed\": true}, \"b\": 7}", VELSTATUS_E_SCHEMA, "[\"b\"]: must be an object", "7}");
+    fails_at(DEC_REPORTS, "{\"a\": {} \"b\": {}}", VELSTATUS_E_PARSE, "expected ',' or '}'", "\"b\"");
+    /* BSLs (the decoder that always did this) */
+    fails_at(DEC_BSLS, "{\"items\": [{\"metadata\": {\"name\": \"a\"},\n \"status\": {\"phase\": 7}}]}",
+             VELSTATUS_E_SCHEMA, "items[0].status.phase", "7}");
+    fails_at(DEC_BSLS, "[{\"metadata\": {\"name\": \"a\"}}] x", VELSTATUS_E_PARSE, "invalid JSON", "x");
+    /* empty and blank input: column 1 of where the value should start */
+    for (int w = DEC_OPS; w <= DEC_REPORTS; w++) {
+        fails_at(w, "", VELSTATUS_E_PARSE, "", "");
+        {
+            velstatus_error err;
+            decode_any(w, "\n\n  ", &err);
+            ck_assert_uint_eq(err.line, 3);
+            ck_assert_uint_eq(err.column, 3);
+            decode_any(w, "", &err);
+            ck_assert_uint_eq(err.line, 1);
+            ck_assert_uint_eq(err.column, 1);
+        }
+    }
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("json_decode");
@@ -635,6 +734,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, defect5_bsl_duplicate_keys_last_wins);
     tcase_add_test(tc, defect6_nul_escape_in_bsl_message_is_kept);
     tcase_add_test(tc, hostile_inputs_small);
+    tcase_add_test(tc, errors_point_at_the_value);
     suite_add_tcase(s, tc);
     return s;
 }

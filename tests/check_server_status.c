@@ -37,6 +37,12 @@ _Static_assert(offsetof(velstatus_server_status_host, read_status) == 24, "host.
 _Static_assert(offsetof(velstatus_server_status_host, publish) == 32, "host.publish");
 _Static_assert(offsetof(velstatus_server_status_host, retry) == 40, "host.retry");
 _Static_assert(sizeof(velstatus_server_status_host) == 40 + sizeof(velstatus_retry_host), "host size");
+_Static_assert(offsetof(velstatus_bsl_record, name) == 8 && offsetof(velstatus_bsl_record, is_default) == 24 &&
+                   offsetof(velstatus_bsl_record, access) == 28 && offsetof(velstatus_bsl_record, phase) == 32 &&
+                   offsetof(velstatus_bsl_record, created_ns) == 56 &&
+                   offsetof(velstatus_bsl_record, validated_ns) == 72 && offsetof(velstatus_bsl_record, message) == 80,
+               "bsl_record layout");
+_Static_assert(sizeof(velstatus_bsl_record) == 96, "bsl_record size");
 #endif
 _Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 &&
                    VELSTATUS_SERVER_WAITING == 2 && VELSTATUS_SERVER_NOT_READY == 3,
@@ -130,7 +136,7 @@ static velstatus_server_verdict *expect(velstatus_ctx *ctx, const tb *b, const v
 
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, o, NULL), VELSTATUS_OK);
     for (const tb *p = b; p->name; p++)
-        ck_assert_int_eq(velstatus_server_tracker_upsert(t, NULL, p->name, strlen(p->name), p->phase,
+        ck_assert_int_eq(vs_test_upsert(t, NULL, p->name, strlen(p->name), p->phase,
                                                          p->phase ? strlen(p->phase) : 0, p->def,
                                                          p->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
                                                          p->has_created, p->created, p->has_val, p->val, NULL),
@@ -714,23 +720,23 @@ START_TEST(tracker_events_and_changes)
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
-    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0,
                                                      0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1); /* no_bsl -> pending, default_not_available */
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE));
-    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
                                                      1, T0, 1, T0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
     /* the same again: nothing changed */
-    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
                                                      1, T0, 1, T0 + SEC, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 0);
-    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1,
                                                      T0 + SEC, 1, T0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1);
@@ -748,10 +754,10 @@ START_TEST(tracker_events_and_changes)
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
     /* bad input leaves the tracker alone */
-    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
                                                      &err),
                      VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_server_tracker_upsert(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+    ck_assert_int_eq(vs_test_upsert(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
                                                      NULL),
                      VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_delete(NULL, &ch, "a", 1, NULL), VELSTATUS_E_INVALID);
@@ -780,7 +786,7 @@ START_TEST(tracker_clock_moves_staleness)
     o.now_ns = T0;
     o.stale_after_ns = 60 * SEC;
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0,
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0,
                                                      1, T0 - 30 * SEC, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
@@ -878,7 +884,7 @@ START_TEST(tracker_property_random_events)
                 b->created = T0 - (int64_t)pick(3) * SEC; /* few values: ties happen */
                 b->has_val = pick(6) != 0;
                 b->val = T0 - (int64_t)pick(900) * SEC;
-                ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, names[k], strlen(names[k]), b->phase,
+                ck_assert_int_eq(vs_test_upsert(t, &ch, names[k], strlen(names[k]), b->phase,
                                                                  strlen(b->phase), b->def,
                                                                  b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
                                                                  b->has_created, b->created, b->has_val, b->val, NULL),
@@ -1247,22 +1253,8 @@ static void decode_fails(const char *json, velstatus_status code, const char *pr
     ck_assert_int_eq(err.code, code);
     ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "message \"%s\" does not start with \"%s\"",
                   err.message, prefix);
-    if (at) {
-        const char *p = strstr(json, at);
-        uint32_t line = 1, col = 1;
-        ck_assert_ptr_nonnull(p);
-        for (const char *q = json; q < p; q++) {
-            if (*q == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
-        }
-        ck_assert_uint_eq(err.offset, (uint64_t)(p - json));
-        ck_assert_uint_eq(err.line, line);
-        ck_assert_uint_eq(err.column, col);
-    }
+    if (at)
+        vs_test_assert_position(&err, json, strstr(json, at));
     velstatus_ctx_free(ctx);
 }
 
@@ -1337,9 +1329,9 @@ START_TEST(json_decode_errors_name_path_and_position)
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"a\"}}]}", VELSTATUS_E_SCHEMA,
                  "items[1].metadata.name: duplicate name \"a\"", "\"a\"}}]");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"yesterday\"}}]}", VELSTATUS_E_SCHEMA,
-                 "items[0].metadata.creationTimestamp: not an RFC 3339 time", "\"yesterday\"");
+                 "items[0].metadata.creationTimestamp: not an RFC 3339 time", "yesterday\"");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"lastValidationTime\":\"2026-13-01T00:00:00Z\"}}]}",
-                 VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "\"2026-13");
+                 VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "13-01T");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"default\":\"true\"}}]}", VELSTATUS_E_SCHEMA,
                  "items[0].spec.default: expected a boolean, got a string", "\"true\"");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"WriteOnly\"}}]}",
@@ -1357,6 +1349,322 @@ START_TEST(json_decode_errors_name_path_and_position)
     /* a key spelled with an escape is found, and so is its position */
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"st\\u0061tus\":{\"phase\":1}}]}", VELSTATUS_E_SCHEMA,
                  "items[0].status.phase: expected a string", "1}}]}");
+}
+END_TEST
+
+/* ---- one BSL: the record, the set's getter, the tracker's JSON entry point ---- */
+
+static void assert_record(const velstatus_bsl_record *r, const char *name, const char *phase, int def,
+                          velstatus_bsl_access access, int hc, int64_t c, int hv, int64_t v, const char *msg)
+{
+    ck_assert_uint_eq(r->name_len, strlen(name));
+    ck_assert_mem_eq(r->name, name, r->name_len);
+    ck_assert_uint_eq(r->phase_len, strlen(phase));
+    ck_assert_mem_eq(r->phase, phase, r->phase_len);
+    ck_assert_int_eq(r->is_default, def);
+    ck_assert_int_eq(r->access, access);
+    ck_assert_int_eq(r->has_created, hc);
+    ck_assert_int_eq(r->created_ns, c);
+    ck_assert_int_eq(r->has_validated, hv);
+    ck_assert_int_eq(r->validated_ns, v);
+    ck_assert_uint_eq(r->message_len, strlen(msg));
+    ck_assert_mem_eq(r->message, msg, r->message_len);
+}
+
+static const char BSL_LIST[] =
+    "{\"kind\":\"List\",\"items\":["
+    "{\"metadata\":{\"name\":\"default\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},"
+    "\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\",\"lastValidationTime\":\"2026-11-30T12:59:00Z\"}},"
+    "{\"metadata\":{\"name\":\"secondary\"},\"spec\":{\"accessMode\":\"ReadOnly\"},"
+    "\"status\":{\"phase\":\"Unavailable\",\"message\":\"BackupStorageLocation \\\"secondary\\\" is unavailable\"}},"
+    "{\"metadata\":{\"name\":\"new\"}}]}";
+
+START_TEST(bsl_set_get_gives_every_field)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_bsl_record r, keep;
+    velstatus_error err;
+    ck_assert_int_eq(decode(ctx, BSL_LIST, &set, NULL), VELSTATUS_OK);
+    velstatus_bsl_record_init(&r, sizeof(r));
+    ck_assert_uint_eq(r.struct_size, sizeof(r));
+    ck_assert_ptr_null(r.name);
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 0, &r, NULL), VELSTATUS_OK);
+    assert_record(&r, "default", "Available", 1, VELSTATUS_BSL_READ_WRITE, 1, T0 - 3600 * SEC, 1, T0 - 60 * SEC, "");
+    ck_assert_uint_eq(r.struct_size, sizeof(r));
+    ck_assert_int_eq(r.name[r.name_len], '\0'); /* the set's texts are NUL-terminated */
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 1, &r, NULL), VELSTATUS_OK);
+    assert_record(&r, "secondary", "Unavailable", 0, VELSTATUS_BSL_READ_ONLY, 0, 0, 0, 0,
+                  "BackupStorageLocation \"secondary\" is unavailable");
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 2, &r, NULL), VELSTATUS_OK);
+    assert_record(&r, "new", "", 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, "");
+    /* bad calls leave the record alone */
+    keep = r;
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 3, &r, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "index 3 is out of range"));
+    ck_assert_mem_eq(&r, &keep, sizeof(r));
+    ck_assert_int_eq(velstatus_bsl_set_get(NULL, 0, &r, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 0, NULL, NULL), VELSTATUS_E_INVALID);
+    r.struct_size = 8;
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 0, &r, &err), VELSTATUS_E_ABI);
+    r.struct_size = keep.struct_size;
+    ck_assert_mem_eq(&r, &keep, sizeof(r));
+    velstatus_bsl_record_init(NULL, sizeof(r)); /* ignored */
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The tracker fed from a decoded list (record by record) and fed from each
+ * item's JSON gives the verdict classification gives for the list. */
+START_TEST(tracker_bridges_from_decoded_set_and_json)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_server_tracker *a = NULL, *b = NULL;
+    velstatus_server_verdict *v = NULL, *va = NULL, *vb = NULL;
+    char *j = NULL, *ja, *jb;
+    int ch = -1;
+    ck_assert_int_eq(decode(ctx, BSL_LIST, &set, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_new(&a, ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_new(&b, ctx, NULL, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < velstatus_bsl_set_count(set); i++) {
+        velstatus_bsl_record r;
+        velstatus_bsl_record_init(&r, sizeof(r));
+        ck_assert_int_eq(velstatus_bsl_set_get(set, i, &r, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_server_tracker_upsert(a, &ch, &r, NULL), VELSTATUS_OK);
+    }
+    {
+        /* the items of BSL_LIST, one object each, spaced out */
+        static const char *const items[] = {
+            " {\"metadata\":{\"name\":\"default\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":"
+            "true},\"status\":{\"phase\":\"Available\",\"lastValidationTime\":\"2026-11-30T12:59:00Z\"}}\n",
+            "{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"secondary\"},\"spec\":{\"accessMode\":"
+            "\"ReadOnly\"},\"status\":{\"phase\":\"Unavailable\",\"message\":\"BackupStorageLocation \\\"secondary\\\""
+            " is unavailable\"}}",
+            "{\"metadata\":{\"name\":\"new\"}}"};
+        for (size_t i = 0; i < 3; i++) {
+            ch = -1;
+            ck_assert_int_eq(velstatus_server_tracker_upsert_json(b, &ch, items[i], strlen(items[i]), NULL),
+                             VELSTATUS_OK);
+            ck_assert_int_eq(ch, 1);
+        }
+        /* replaying an event changes nothing */
+        ck_assert_int_eq(velstatus_server_tracker_upsert_json(b, &ch, items[2], strlen(items[2]), NULL), VELSTATUS_OK);
+        ck_assert_int_eq(ch, 0);
+        ck_assert_uint_eq(velstatus_server_tracker_count(b), 3);
+    }
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&va, a, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&vb, b, NULL), VELSTATUS_OK);
+    j = encode(v);
+    ja = encode(va);
+    jb = encode(vb);
+    ck_assert_str_eq(ja, j);
+    ck_assert_str_eq(jb, j);
+    ck_assert_int_eq(velstatus_server_verdict_status(v), S_PARTIAL);
+    /* an update through JSON moves the status */
+    {
+        static const char up[] = "{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":\"Available\"}}";
+        static const char up2[] = "{\"metadata\":{\"name\":\"new\"},\"status\":{\"phase\":\"Available\"}}";
+        ck_assert_int_eq(velstatus_server_tracker_upsert_json(b, &ch, up, sizeof(up) - 1, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_server_tracker_upsert_json(b, &ch, up2, sizeof(up2) - 1, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(ch, 1);
+        ck_assert_int_eq(velstatus_server_tracker_status(b), S_READY);
+    }
+    velstatus_free(ctx, j);
+    velstatus_free(ctx, ja);
+    velstatus_free(ctx, jb);
+    velstatus_server_verdict_free(v);
+    velstatus_server_verdict_free(va);
+    velstatus_server_verdict_free(vb);
+    velstatus_server_tracker_free(a);
+    velstatus_server_tracker_free(b);
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* A name and a time both spelled with escapes: each keeps its own text. */
+START_TEST(json_escaped_name_and_times)
+{
+    static const char one[] = "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
+                              "\"status\":{\"phase\":\"Av\\u0061ilable\",\"lastValidationTime\":"
+                              "\"2026-11-30T12:59:00\\u005a\",\"message\":\"\\u00e9\"}}";
+    velstatus_ctx *ctx = mkctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_bsl_record r;
+    velstatus_server_tracker *t = NULL;
+    velstatus_server_verdict *v = NULL;
+    ck_assert_int_eq(decode(ctx, one, &set, NULL), VELSTATUS_OK);
+    velstatus_bsl_record_init(&r, sizeof(r));
+    ck_assert_int_eq(velstatus_bsl_set_get(set, 0, &r, NULL), VELSTATUS_OK);
+    assert_record(&r, "default", "Available", 0, VELSTATUS_BSL_READ_WRITE, 1, T0 - 3600 * SEC, 1, T0 - 60 * SEC,
+                  "\xc3\xa9");
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, NULL, one, sizeof(one) - 1, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_verdict(&v, t, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_verdict_name_count(v, VELSTATUS_SERVER_REASON_NO_DEFAULT), 0);
+    ck_assert_uint_eq(velstatus_server_verdict_available(v), 1);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, "default", 7, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 0); /* stored under its decoded name */
+    velstatus_server_verdict_free(v);
+    velstatus_server_tracker_free(t);
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* velstatus_server_tracker_upsert_json fails with `code`, a message starting
+ * with `prefix`, the position of the first `at` in the text, and the tracker
+ * (one BSL "keep") unchanged. */
+static void upsert_json_fails(const char *json, velstatus_status code, const char *prefix, const char *at)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_tracker *t = NULL;
+    velstatus_error err;
+    int ch = -1;
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(vs_test_upsert(t, NULL, "keep", 4, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, json, strlen(json), &err), code);
+    ck_assert_int_eq(ch, 0);
+    ck_assert_int_eq(err.code, code);
+    ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "message \"%s\" does not start with \"%s\"",
+                  err.message, prefix);
+    ck_assert_ptr_null(strstr(err.message, "line ")); /* the position is in the fields, once */
+    if (at)
+        vs_test_assert_position(&err, json, strstr(json, at));
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+
+START_TEST(tracker_upsert_json_errors)
+{
+    upsert_json_fails("{\"metadata\": {\"name\": \"a\"},\n \"status\": {\"phase\": 7}}", VELSTATUS_E_SCHEMA,
+                      "status.phase: expected a string, got a number", "7}}");
+    upsert_json_fails("{\"metadata\":{\"name\":\"a\",\n\"creationTimestamp\":\"soon\"}}", VELSTATUS_E_SCHEMA,
+                      "metadata.creationTimestamp: not an RFC 3339 time", "soon\"");
+    upsert_json_fails("{\"metadata\":{\"name\":\"\"}}", VELSTATUS_E_SCHEMA, "metadata.name: empty name", "\"\"}}");
+    upsert_json_fails("{\"spec\":{\"default\":true}}", VELSTATUS_E_SCHEMA, "metadata: missing", "{\"spec");
+    upsert_json_fails("{\"kind\":\"Backup\",\"metadata\":{\"name\":\"a\"}}", VELSTATUS_E_SCHEMA,
+                      "kind: expected \"BackupStorageLocation\"", "\"Backup\"");
+    upsert_json_fails("{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"WriteOnly\"}}", VELSTATUS_E_SCHEMA,
+                      "spec.accessMode: expected \"ReadOnly\" or \"ReadWrite\"", "\"WriteOnly\"");
+    /* one object: a list or an array is not one */
+    upsert_json_fails("[{\"metadata\":{\"name\":\"a\"}}]", VELSTATUS_E_SCHEMA,
+                      "(top level): expected a BackupStorageLocation object, got an array", "[{");
+    upsert_json_fails("\n  \"a\"", VELSTATUS_E_SCHEMA, "(top level): expected a BackupStorageLocation object, got a string",
+                      "\"a\"");
+    upsert_json_fails("{\"metadata\":{\"name\":\"a\"}} {}", VELSTATUS_E_PARSE, "invalid JSON", "{}");
+    upsert_json_fails("{\"metadata\":{\"name\":\"a\"},!}", VELSTATUS_E_PARSE, "invalid JSON", "!");
+    upsert_json_fails("", VELSTATUS_E_PARSE, "invalid JSON", "");
+}
+END_TEST
+
+START_TEST(tracker_upsert_record_checks)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_tracker *t = NULL;
+    velstatus_bsl_record r;
+    velstatus_error err;
+    int ch = -1;
+    union {
+        velstatus_bsl_record r;
+        unsigned char b[sizeof(velstatus_bsl_record) + 64];
+    } big;
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = "a";
+    r.name_len = 1;
+    r.phase = "Available";
+    r.phase_len = 9;
+    r.message = "kept";
+    r.message_len = 4;
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL); /* no default */
+    /* the bad ones change nothing */
+    r.flags = 1;
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "flags"));
+    r.flags = 0;
+    r.access = (velstatus_bsl_access)7;
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_INVALID);
+    r.access = VELSTATUS_BSL_READ_WRITE;
+    r.message = NULL;
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_INVALID);
+    r.message_len = 0;
+    r.struct_size = (uint32_t)(sizeof(r) - 1);
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_upsert(NULL, &ch, &r, &err), VELSTATUS_E_INVALID);
+    /* NUL-terminated texts, in the record and as the JSON */
+    velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = "nt";
+    r.name_len = VELSTATUS_NUL_TERMINATED;
+    r.phase = "Unavailable";
+    r.phase_len = VELSTATUS_NUL_TERMINATED;
+    r.message = NULL;
+    r.message_len = VELSTATUS_NUL_TERMINATED; /* NULL with it: the empty text */
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+    ck_assert_uint_eq(velstatus_server_tracker_reasons(t) & RS(SOME_UNAVAILABLE), RS(SOME_UNAVAILABLE));
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, "{\"metadata\":{\"name\":\"nt\"},"
+                                                          "\"status\":{\"phase\":\"Available\"}}",
+                                                          VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(ch, 1);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, "nt", 2, NULL), VELSTATUS_OK);
+    velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = "a";
+    r.name_len = 1;
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(NULL, &ch, "{}", 2, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, NULL, 2, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(ch, 0);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 1);
+    /* a newer caller's record: its unknown tail zero passes, non-zero is refused */
+    memset(&big, 0xAA, sizeof(big));
+    velstatus_bsl_record_init(&big.r, sizeof(big.b));
+    for (size_t i = sizeof(uint32_t); i < sizeof(big.b); i++)
+        ck_assert_uint_eq(big.b[i], 0);
+    big.r.name = "b";
+    big.r.name_len = 1;
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &big.r, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+    big.b[sizeof(big.b) - 1] = 1;
+    ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &big.r, &err), VELSTATUS_E_ABI);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(failalloc_tracker_upsert_json)
+{
+    static const char one[] = "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
+                              "\"spec\":{\"accessMode\":\"Read\\u004fnly\"},\"status\":{\"phase\":\"Available\","
+                              "\"message\":\"\\u00e9\"}}";
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_server_tracker *t = NULL;
+        int ch = -1;
+        st = velstatus_server_tracker_new(&t, ctx, NULL, NULL);
+        if (st != VELSTATUS_OK)
+            break;
+        st = velstatus_server_tracker_upsert_json(t, &ch, one, sizeof(one) - 1, NULL);
+        if (st != VELSTATUS_OK) {
+            ck_assert_int_eq(ch, 0);
+            ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
+        } else {
+            ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
+        }
+        velstatus_server_tracker_free(t);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -1490,7 +1798,7 @@ START_TEST(failalloc_tracker)
             uint32_t r = velstatus_server_tracker_reasons(t);
             int ch = -1;
             snprintf(name, sizeof(name), i % 6 == 5 ? "default" : "bsl-%d", i % 13); /* replacements too */
-            st = velstatus_server_tracker_upsert(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable",
+            st = vs_test_upsert(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable",
                                                  i % 4 ? 9 : 11, i % 3 == 0, VELSTATUS_BSL_READ_WRITE, 1,
                                                  T0 + i * SEC, 1, T0, NULL);
             if (st != VELSTATUS_OK) { /* a failed upsert leaves the tracker as it was */
@@ -1610,7 +1918,13 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, step_publish_is_retried);
     tcase_add_test(tc, json_decode_shapes);
     tcase_add_test(tc, json_decode_errors_name_path_and_position);
+    tcase_add_test(tc, bsl_set_get_gives_every_field);
+    tcase_add_test(tc, tracker_bridges_from_decoded_set_and_json);
+    tcase_add_test(tc, json_escaped_name_and_times);
+    tcase_add_test(tc, tracker_upsert_json_errors);
+    tcase_add_test(tc, tracker_upsert_record_checks);
     tcase_add_test(tc, examples_match_golden_verdicts);
+    tcase_add_test(tc, failalloc_tracker_upsert_json);
     tcase_add_test(tc, failalloc_set_new_add);
     tcase_add_test(tc, failalloc_classify);
     tcase_add_test(tc, failalloc_tracker);

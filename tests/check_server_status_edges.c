@@ -224,7 +224,7 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     for (int i = 0; i < N; i++) {
         int n = snprintf(name, sizeof name, "bsl-%d", i);
-        ck_assert_int_eq(velstatus_server_tracker_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0,
+        ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0,
                                                          VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
                          VELSTATUS_OK);
     }
@@ -241,7 +241,7 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     for (int i = 0; i < N; i++) {
         int n = snprintf(name, sizeof name, "bsl-%d", i);
         int changed = -1;
-        ck_assert_int_eq(velstatus_server_tracker_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0,
+        ck_assert_int_eq(vs_test_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0,
                                                          VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
                          VELSTATUS_OK);
     }
@@ -450,7 +450,7 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
                 n -= (size_t)present[i];
                 present[i] = 0;
             } else {
-                ck_assert_int_eq(velstatus_server_tracker_upsert(t, NULL, name, (size_t)len, "Available", 9, 0,
+                ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)len, "Available", 9, 0,
                                                                  VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
                                  VELSTATUS_OK);
                 n += (size_t)!present[i];

@@ -85,11 +85,18 @@ static int do_tracker(worker *w, velstatus_ctx *ctx, velstatus_server_status *st
     velstatus_status st = velstatus_server_tracker_new(&t, ctx, NULL, NULL);
     if (st != VELSTATUS_OK) FAIL(w, "tracker_new: %s", velstatus_status_name(st));
     char name[32];
+    velstatus_bsl_record bsl;
+    velstatus_bsl_record_init(&bsl, sizeof bsl);
     for (int i = 0; i < 16 && st == VELSTATUS_OK; i++) {
-        int n = snprintf(name, sizeof name, "bsl-%02d", i);
-        const char *phase = i % 5 == 4 ? "Unavailable" : "Available";
-        st = velstatus_server_tracker_upsert(t, NULL, name, (size_t)n, phase, strlen(phase), i == 3,
-                                             VELSTATUS_BSL_READ_WRITE, 1, NOW_NS - i, 1, NOW_NS, NULL);
+        bsl.name = name;
+        bsl.name_len = (size_t)snprintf(name, sizeof name, "bsl-%02d", i);
+        bsl.phase = i % 5 == 4 ? "Unavailable" : "Available";
+        bsl.phase_len = strlen(bsl.phase);
+        bsl.is_default = i == 3;
+        bsl.has_created = bsl.has_validated = 1;
+        bsl.created_ns = NOW_NS - i;
+        bsl.validated_ns = NOW_NS;
+        st = velstatus_server_tracker_upsert(t, NULL, &bsl, NULL);
     }
     if (st == VELSTATUS_OK) st = velstatus_server_tracker_delete(t, NULL, "bsl-04", 6, NULL);
     *status = velstatus_server_tracker_status(t);

@@ -297,8 +297,8 @@ START_TEST(parse_error_positions)
                       v[i].pos, err.message);
         ck_assert_uint_eq(err.line, 1);
         ck_assert_uint_eq(err.column, v[i].pos + 1);
-        snprintf(want, sizeof(want), "at byte %zu", v[i].pos);
-        ck_assert_msg(strstr(err.message, want) != NULL, "\"%s\": %s", v[i].s, err.message);
+        /* the position is in the fields only: the message never spells it */
+        ck_assert_msg(strstr(err.message, " byte ") == NULL, "\"%s\": %s", v[i].s, err.message);
         ck_assert_msg(strstr(err.message, v[i].what) != NULL, "\"%s\": %s", v[i].s, err.message);
         /* the message quotes the input */
         snprintf(want, sizeof(want), "\"%s\"", v[i].s);
@@ -316,14 +316,13 @@ START_TEST(parse_error_quoting)
     ck_assert_int_eq(parse_fail("2024-01-01T00:00:00Z\n\"\xc3\xa9\\", &err), VELSTATUS_E_PARSE);
     ck_assert_msg(strstr(err.message, "\"2024-01-01T00:00:00Z\\x0a\\\"\\xc3\\xa9\\\\\"") != NULL, "%s",
                   err.message);
-    /* huge input: the quote is cut, the message still names the byte */
+    /* huge input: the quote is cut, the error still gives the byte */
     memset(big, '9', sizeof(big));
     memcpy(big, "2024-01-01T00:00:00.", 20);
     ck_assert_int_eq(velstatus_time_parse(&ns, big, sizeof(big), &err), VELSTATUS_E_PARSE);
     ck_assert_uint_lt(strlen(err.message), sizeof(err.message) - 1);
     ck_assert_ptr_nonnull(strstr(err.message, "\"..."));
-    ck_assert_ptr_nonnull(strstr(err.message, "at byte 5000"));
-    ck_assert(err.offset == 5000);
+    ck_assert(err.offset == 5000 && err.column == 5001);
     /* an embedded NUL is just a bad byte */
     ck_assert_int_eq(velstatus_time_parse(&ns, "2024-01-01T00:00:00Z\0", 21, &err), VELSTATUS_E_PARSE);
     ck_assert_ptr_nonnull(strstr(err.message, "\\x00"));

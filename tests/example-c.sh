@@ -33,13 +33,21 @@ line=$(sed -n 's/.*(completed \([0-9]*\), failed \([0-9]*\), in progress \([0-9]
 [ -n "$line" ] && [ "$counts" = "$line" ] && echo "ok reconcile counts as velstatus operations reconcile ($line)" \
     || { echo "FAIL: reconcile counts: c-host [$line], CLI [$counts]"; fail=1; }
 
-# Bad input: a clear message naming the file and the position, exit 1.
+# Bad input: a clear message naming the file, the field and its value's position, exit 1.
+# bad NAME BSL-FILE OPS-FILE PATTERN: c-host exits 1 and its stderr matches PATTERN.
+bad() {
+    "$tmp/c-host" "$2" "$3" "$ex/operations/backup-progress.json" 2024-05-01T10:30:00Z >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" = 1 ] && grep -q "$4" "$tmp/err"; then
+        echo "ok $1: $(cat "$tmp/err")"
+    else
+        echo "FAIL: $1: exit $rc"; cat "$tmp/err"; fail=1
+    fi
+}
 printf '[{"spec":{"backupName":1}}]' >"$tmp/bad.json"
-"$tmp/c-host" "$ex/bsl/one-unavailable.json" "$tmp/bad.json" "$ex/operations/backup-progress.json" \
-    2024-05-01T10:30:00Z >/dev/null 2>"$tmp/err"; rc=$?
-if [ "$rc" = 1 ] && grep -q 'bad.json: VELSTATUS_E_SCHEMA: .*\[0\]\.spec\.backupName' "$tmp/err"; then
-    echo "ok bad itemoperations file: $(cat "$tmp/err")"
-else
-    echo "FAIL: bad input: exit $rc"; cat "$tmp/err"; fail=1
-fi
+bad "bad itemoperations file" "$ex/bsl/one-unavailable.json" "$tmp/bad.json" \
+    'bad.json: VELSTATUS_E_SCHEMA: .*\[0\]\.spec\.backupName: .* (line 1, column 24)$'
+printf '{"items":[{"metadata":{"name":"a"},"status":{"phase":7}}]}' >"$tmp/bad-bsl.json"
+bad "bad BSL list" "$tmp/bad-bsl.json" "$ex/operations/backup-itemoperations.json" \
+    'bad-bsl.json: VELSTATUS_E_SCHEMA: items\[0\]\.status\.phase: .* (line 1, column 54)$'
 exit $fail

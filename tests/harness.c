@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "harness.h"
 
+#include <stdint.h>
+#include <velstatus.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +55,42 @@ int main(void)
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void vs_test_assert_position(const velstatus_error *err, const char *text, const char *at)
+{
+    uint32_t line = 1, col = 1;
+    ck_assert_ptr_nonnull(at);
+    for (const char *q = text; q < at; q++) {
+        if (*q == '\n') {
+            line++;
+            col = 1;
+        } else if (((unsigned char)*q & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    ck_assert_msg(err->offset == (uint64_t)(at - text) && err->line == line && err->column == col,
+                  "%s: at offset %llu (line %u, column %u), want %td (line %u, column %u)", err->message,
+                  (unsigned long long)err->offset, (unsigned)err->line, (unsigned)err->column, at - text,
+                  (unsigned)line, (unsigned)col);
+}
+
+velstatus_status vs_test_upsert(velstatus_server_tracker *t, int *changed, const char *name, size_t name_len,
+                                const char *phase, size_t phase_len, int is_default, velstatus_bsl_access access,
+                                int has_created, int64_t created_ns, int has_validated, int64_t validated_ns,
+                                velstatus_error *err)
+{
+    velstatus_bsl_record r;
+    velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = name;
+    r.name_len = name_len;
+    r.phase = phase;
+    r.phase_len = phase_len;
+    r.is_default = is_default;
+    r.access = access;
+    r.has_created = has_created;
+    r.created_ns = created_ns;
+    r.has_validated = has_validated;
+    r.validated_ns = validated_ns;
+    return velstatus_server_tracker_upsert(t, changed, &r, err);
 }

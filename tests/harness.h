@@ -4,6 +4,9 @@
 #define VS_TEST_HARNESS_H
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <velstatus.h>
 
 /* Each check_<area>.c defines this. */
 Suite *velstatus_test_suite(void);
@@ -19,5 +22,17 @@ char *vs_test_read_file(const char *path, size_t *len);
  * Valgrind looks for memory errors, which the first iterations already
  * exercise; the full count runs in the plain and sanitizer builds. */
 long vs_test_iterations(long n);
+
+/* Asserts that err is at the byte `at` of `text` (a pointer into it): its
+ * offset, and its line and column counted here (1-based; columns in UTF-8
+ * characters), independently of the library's own counting. */
+void vs_test_assert_position(const velstatus_error *err, const char *text, const char *at);
+
+/* velstatus_server_tracker_upsert() of a record with these fields (the
+ * tests' tables give BSLs field by field). */
+velstatus_status vs_test_upsert(velstatus_server_tracker *t, int *changed, const char *name, size_t name_len,
+                                const char *phase, size_t phase_len, int is_default, velstatus_bsl_access access,
+                                int has_created, int64_t created_ns, int has_validated, int64_t validated_ns,
+                                velstatus_error *err);
 
 #endif

@@ -25,10 +25,7 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 
 int cli_fail_err(const char *cmd, const char *what, const velstatus_error *err)
 {
-    /* Messages that already give their position (the operations codec's do)
-     * get the offset only. */
-    if (err->line && strstr(err->message, "(line ") != NULL)
-        return cli_fail(cmd, "%s: %s (offset %llu)", what, err->message, (unsigned long long)err->offset);
+    /* The library's messages never spell their position: it is printed here, once. */
     if (err->line)
         return cli_fail(cmd, "%s: %s (line %u, column %u, offset %llu)", what, err->message,
                         (unsigned)err->line, (unsigned)err->column, (unsigned long long)err->offset);

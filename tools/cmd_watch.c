@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "json_scan.h"
-#include "server_status_private.h"
 #include "watch_stream.h"
 
 typedef struct watch {
@@ -57,11 +56,8 @@ static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
     return bad_event(ud, at, "malformed event", reason);
 }
 
-/* Upserts each BSL of obj (one object, or a List) as the decoder reads it.
- * With the BSL record API (velstatus_bsl_set_get, the tracker taking a
- * record) each decoded BSL is passed as a record; before it, the decoded
- * set's entries are read from the library's internal struct (the tool links
- * the static archive), the only way that API left. */
+/* Upserts each BSL of obj (one object, or a List) as the decoder reads it,
+ * each decoded BSL passed to the tracker as a record. */
 static velstatus_status upsert(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
@@ -69,18 +65,11 @@ static velstatus_status upsert(watch *w, const char *obj, size_t len, int *chang
     *changed = 0;
     for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
         int ch = 0;
-#ifdef VS_BSL_RECORD_SIZE_V1
         velstatus_bsl_record rec;
         velstatus_bsl_record_init(&rec, sizeof rec);
         st = velstatus_bsl_set_get(set, i, &rec, err);
         if (st == VELSTATUS_OK)
             st = velstatus_server_tracker_upsert(w->tr, &ch, &rec, err);
-#else
-        const vs_bsl *b = set->items[i];
-        st = velstatus_server_tracker_upsert(w->tr, &ch, b->name, b->name_len, b->phase, b->phase_len, b->is_default,
-                                             b->access, b->has_created, b->created_ns, b->has_validated,
-                                             b->validated_ns, err);
-#endif
         *changed |= ch;
     }
     velstatus_bsl_set_free(set);

@@ -199,7 +199,8 @@ func (co *cOptions) free() {
 	}
 }
 
-// BSL is one BackupStorageLocation as the classification sees it.
+// BSL is one BackupStorageLocation as the classification sees it
+// (velstatus_bsl_record).
 type BSL struct {
 	Name          string    // metadata.name: non-empty, unique
 	Phase         string    // status.phase, verbatim ("" = never validated)
@@ -207,9 +208,70 @@ type BSL struct {
 	ReadOnly      bool      // spec.accessMode is ReadOnly
 	Created       time.Time // metadata.creationTimestamp; zero = unknown
 	LastValidated time.Time // status.lastValidationTime; zero = never
+	Message       string    // status.message (kept, never classified)
 }
 
-// cbsl holds the C arguments of velstatus_bsl_set_add / _tracker_upsert.
+// record is a velstatus_bsl_record of b whose texts live in one C buffer:
+// the record may hold no Go pointer. Call free when done.
+type record struct {
+	c   C.velstatus_bsl_record
+	buf unsafe.Pointer
+}
+
+func (b *BSL) record() (*record, error) {
+	cb, err := b.toC()
+	if err != nil {
+		return nil, err
+	}
+	r := &record{}
+	C.velstatus_bsl_record_init(&r.c, C.size_t(unsafe.Sizeof(r.c)))
+	texts := [3]string{b.Name, b.Phase, b.Message}
+	if all := texts[0] + texts[1] + texts[2]; len(all) > 0 {
+		r.buf = C.CBytes([]byte(all))
+	}
+	at := uintptr(0)
+	ptrs := [3]**C.char{&r.c.name, &r.c.phase, &r.c.message}
+	lens := [3]*C.size_t{&r.c.name_len, &r.c.phase_len, &r.c.message_len}
+	for i, t := range texts {
+		if len(t) > 0 {
+			*ptrs[i] = (*C.char)(unsafe.Add(r.buf, at))
+			*lens[i] = C.size_t(len(t))
+			at += uintptr(len(t))
+		}
+	}
+	r.c.is_default, r.c.access = cb.isDefault, cb.access
+	r.c.has_created, r.c.created_ns = cb.hasCreated, cb.createdNs
+	r.c.has_validated, r.c.validated_ns = cb.hasValid, cb.validatedNs
+	return r, nil
+}
+
+func (r *record) free() {
+	if r.buf != nil {
+		C.free(r.buf)
+		r.buf = nil
+	}
+}
+
+// bslOf reads the i-th BSL of a set (velstatus_bsl_set_get).
+func bslOf(set *C.velstatus_bsl_set, i C.size_t) (BSL, error) {
+	var r C.velstatus_bsl_record
+	var cerr C.velstatus_error
+	C.velstatus_bsl_record_init(&r, C.size_t(unsafe.Sizeof(r)))
+	if err := check(C.velstatus_bsl_set_get(set, i, &r, &cerr), &cerr); err != nil {
+		return BSL{}, err
+	}
+	b := BSL{Name: gsn(r.name, r.name_len), Phase: gsn(r.phase, r.phase_len), Default: r.is_default != 0,
+		ReadOnly: r.access == C.VELSTATUS_BSL_READ_ONLY, Message: gsn(r.message, r.message_len)}
+	if r.has_created != 0 {
+		b.Created = time.Unix(0, int64(r.created_ns)).UTC()
+	}
+	if r.has_validated != 0 {
+		b.LastValidated = time.Unix(0, int64(r.validated_ns)).UTC()
+	}
+	return b, nil
+}
+
+// cbsl holds the C arguments of velstatus_bsl_set_add (and the scalars of a record).
 type cbsl struct {
 	name, phase            []byte
 	isDefault              C.int
@@ -322,16 +384,12 @@ func ServerStatus(bslsJSON []byte, opts Options) (Verdict, error) {
 	return out, err
 }
 
-// DecodedBSL is what the decoder keeps of one BSL besides the fields that
-// classify it: its name, its phase verbatim and its status.message.
-type DecodedBSL struct {
-	Name, Phase, Message string
-}
-
 // DecodeBSLs decodes `kubectl get bsl -o json` output as ServerStatus does
-// (velstatus_bsl_set_from_json) and lists the BSLs in input order.
-func DecodeBSLs(bslsJSON []byte) ([]DecodedBSL, error) {
-	var out []DecodedBSL
+// (velstatus_bsl_set_from_json) and lists the BSLs in input order, every
+// field the classification reads and the status.message: a decoded BSL can
+// go straight to Tracker.Upsert.
+func DecodeBSLs(bslsJSON []byte) ([]BSL, error) {
+	var out []BSL
 	err := withTempContext(func(c *C.velstatus_ctx) error {
 		var set *C.velstatus_bsl_set
 		var cerr C.velstatus_error
@@ -343,10 +401,13 @@ func DecodeBSLs(bslsJSON []byte) ([]DecodedBSL, error) {
 		}
 		defer C.velstatus_bsl_set_free(set)
 		count := C.velstatus_bsl_set_count(set)
-		out = make([]DecodedBSL, 0, int(count))
+		out = make([]BSL, 0, int(count))
 		for i := C.size_t(0); i < count; i++ {
-			out = append(out, DecodedBSL{Name: goStr(C.velstatus_bsl_set_name(set, i)),
-				Phase: goStr(C.velstatus_bsl_set_phase(set, i)), Message: goStr(C.velstatus_bsl_set_message(set, i))})
+			b, err := bslOf(set, i)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
 		}
 		return nil
 	})
@@ -463,20 +524,36 @@ func (tr *Tracker) withCtx(fn func(c *C.velstatus_ctx, t *C.velstatus_server_tra
 	return err
 }
 
-// Upsert inserts a BSL or replaces the one of the same name.
+// Upsert inserts a BSL or replaces the one of the same name
+// (velstatus_server_tracker_upsert).
 func (tr *Tracker) Upsert(b BSL) (changed bool, err error) {
-	cb, err := b.toC()
+	r, err := b.record()
 	if err != nil {
 		return false, err
 	}
+	defer r.free()
 	err = tr.with(func(t *C.velstatus_server_tracker) error {
 		var ch C.int
 		var cerr C.velstatus_error
-		np, nn := cbuf(cb.name)
-		pp, pn := cbuf(cb.phase)
-		st := C.velstatus_server_tracker_upsert(t, &ch, np, nn, pp, pn, cb.isDefault, cb.access, cb.hasCreated,
-			cb.createdNs, cb.hasValid, cb.validatedNs, &cerr)
-		runtime.KeepAlive(cb)
+		st := C.velstatus_server_tracker_upsert(t, &ch, &r.c, &cerr)
+		changed = ch != 0
+		return check(st, &cerr)
+	})
+	return changed, err
+}
+
+// UpsertJSON inserts or replaces the BSL of one BackupStorageLocation
+// object's JSON (a watch event's object), decoded as ServerStatus decodes
+// each item (velstatus_server_tracker_upsert_json): a field of the wrong
+// type is ErrSchema with its path, line and column. On error the tracker is
+// unchanged.
+func (tr *Tracker) UpsertJSON(bslJSON []byte) (changed bool, err error) {
+	err = tr.with(func(t *C.velstatus_server_tracker) error {
+		var ch C.int
+		var cerr C.velstatus_error
+		p, n := cbuf(bslJSON)
+		st := C.velstatus_server_tracker_upsert_json(t, &ch, p, n, &cerr)
+		runtime.KeepAlive(bslJSON)
 		changed = ch != 0
 		return check(st, &cerr)
 	})

@@ -167,12 +167,97 @@ func TestServerStatusMatchesCLISynthetic(t *testing.T) {
 func TestDecodeBSLs(t *testing.T) {
 	bsls, err := DecodeBSLs([]byte(`{"items":[{"metadata":{"name":"a"},"status":{"phase":"Unavailable",
 		"message":"BackupStorageLocation \"a\" is unavailable: bucket not found"}},{"metadata":{"name":"b"}}]}`))
-	want := []DecodedBSL{{"a", "Unavailable", `BackupStorageLocation "a" is unavailable: bucket not found`}, {"b", "", ""}}
+	want := []BSL{{Name: "a", Phase: "Unavailable", Message: `BackupStorageLocation "a" is unavailable: bucket not found`},
+		{Name: "b"}}
 	if err != nil || !reflect.DeepEqual(bsls, want) {
 		t.Errorf("DecodeBSLs: %+v %v", bsls, err)
 	}
 	if _, err := DecodeBSLs([]byte(`[{"metadata":{}}]`)); !errors.Is(err, ErrSchema) {
 		t.Errorf("nameless BSL: %v", err)
+	}
+	// every field the rule reads
+	bsls, err = DecodeBSLs([]byte(`[{"metadata":{"name":"d","creationTimestamp":"2026-11-30T12:00:00Z"},
+		"spec":{"default":true,"accessMode":"ReadOnly"},
+		"status":{"phase":"Available","lastValidationTime":"2026-11-30T12:59:00Z"}}]`))
+	want = []BSL{{Name: "d", Phase: "Available", Default: true, ReadOnly: true,
+		Created:       time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
+		LastValidated: time.Date(2026, 11, 30, 12, 59, 0, 0, time.UTC)}}
+	if err != nil || !reflect.DeepEqual(bsls, want) {
+		t.Errorf("DecodeBSLs, every field: %+v %v", bsls, err)
+	}
+}
+
+// A tracker fed from DecodeBSLs, and one fed each item's JSON, agree with
+// ServerStatus over the whole list, for every bundled example.
+func TestTrackerFromDecodedAndJSON(t *testing.T) {
+	for _, f := range bslExamples(t) {
+		data := mustRead(t, f)
+		want, err := ServerStatus(data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bsls, err := DecodeBSLs(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Items []json.RawMessage }
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := NewTracker(Options{})
+		b, _ := NewTracker(Options{})
+		for i, bsl := range bsls {
+			if _, err := a.Upsert(bsl); err != nil {
+				t.Fatalf("%s: Upsert(%+v): %v", f, bsl, err)
+			}
+			if _, err := b.UpsertJSON(doc.Items[i]); err != nil {
+				t.Fatalf("%s: UpsertJSON(%s): %v", f, doc.Items[i], err)
+			}
+		}
+		for _, tr := range []*Tracker{a, b} {
+			v, err := tr.Verdict()
+			if err != nil || string(v.JSON) != string(want.JSON) {
+				t.Errorf("%s: tracker %s, ServerStatus %s (%v)", f, v.JSON, want.JSON, err)
+			}
+			tr.Close()
+		}
+	}
+}
+
+func TestTrackerUpsertJSONErrors(t *testing.T) {
+	tr, err := NewTracker(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if ch, err := tr.UpsertJSON([]byte(`{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}`)); err != nil || !ch {
+		t.Fatalf("UpsertJSON: %v %v", ch, err)
+	}
+	_, err = tr.UpsertJSON([]byte("{\"metadata\": {\"name\": \"b\"},\n \"status\": {\"phase\": 7}}"))
+	var e *Error
+	if !errors.Is(err, ErrSchema) || !errors.As(err, &e) || !strings.HasPrefix(e.Message, "status.phase: expected a string") ||
+		e.Line != 2 || e.Column != 22 || strings.Count(err.Error(), "line 2") != 1 {
+		t.Errorf("wrong type: %#v (%v)", err, err)
+	}
+	if _, err := tr.UpsertJSON([]byte(`[{"metadata":{"name":"b"}}]`)); !errors.Is(err, ErrSchema) {
+		t.Errorf("an array: %v", err)
+	}
+	if _, err := tr.UpsertJSON(nil); !errors.Is(err, ErrParse) {
+		t.Errorf("empty: %v", err)
+	}
+	if tr.Len() != 1 || tr.Status() != ServerReady {
+		t.Errorf("tracker changed by failed upserts: %d %s", tr.Len(), tr.Status())
+	}
+	// a message survives the round trip through a record
+	if _, err := tr.Upsert(BSL{Name: "m", Phase: "Unavailable", Message: "bucket gone"}); err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != 2 || tr.Status() != ServerPartiallyReady {
+		t.Errorf("after Upsert: %d %s", tr.Len(), tr.Status())
+	}
+	tr.Close()
+	if _, err := tr.UpsertJSON([]byte(`{}`)); err == nil {
+		t.Errorf("UpsertJSON on a closed tracker")
 	}
 }
 

@@ -13,6 +13,9 @@ static const char bsl_list[] =
     "{\"metadata\":{\"name\":\"dr-site\"},\"spec\":{},"
     "\"status\":{\"phase\":\"Unavailable\"}}]}";
 
+/* One object of a watch event: a second location, not yet validated. */
+static const char event[] = "{\"metadata\":{\"name\":\"dr-site\"},\"status\":{\"phase\":\"\"}}";
+
 int main(void)
 {
     velstatus_error err;
@@ -21,6 +24,7 @@ int main(void)
     velstatus_server_verdict *verdict = NULL;
     velstatus_server_tracker *tracker = NULL;
     velstatus_server_status_options opts;
+    velstatus_bsl_record bsl;
     int ok = 0, changed = 0;
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
@@ -39,19 +43,28 @@ int main(void)
         strcmp(velstatus_server_verdict_default(verdict), "default") != 0)
         goto done;
 
-    /* A controller feeds the same events one at a time and patches only on change. */
+    /* A controller feeds the same events one at a time and patches only on change:
+     * here the first decoded BSL as a record, then a watch event's object as JSON. */
+    velstatus_bsl_record_init(&bsl, sizeof bsl);
     if (velstatus_server_tracker_new(&tracker, ctx, &opts, &err) != VELSTATUS_OK ||
-        velstatus_server_tracker_upsert(tracker, &changed, "default", 7, "Available", 9, 1,
-                                        VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err) != VELSTATUS_OK)
+        velstatus_bsl_set_get(set, 0, &bsl, &err) != VELSTATUS_OK ||
+        velstatus_server_tracker_upsert(tracker, &changed, &bsl, &err) != VELSTATUS_OK)
         goto fail;
     printf("after the first upsert: %s (changed %d)\n",
            velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)), changed);
     if (velstatus_server_tracker_status(tracker) != VELSTATUS_SERVER_READY || !changed)
         goto done;
+    if (velstatus_server_tracker_upsert_json(tracker, &changed, event, sizeof event - 1, &err) != VELSTATUS_OK)
+        goto fail;
+    printf("after the event: %s (changed %d)\n",
+           velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)), changed);
+    if (velstatus_server_tracker_status(tracker) != VELSTATUS_SERVER_PARTIALLY_READY || !changed)
+        goto done;
     if (velstatus_server_tracker_delete(tracker, &changed, "default", 7, &err) != VELSTATUS_OK)
         goto fail;
     printf("after the delete: %s (changed %d)\n",
            velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)), changed);
+    /* the default gone, the pending dr-site left: Waiting */
     ok = velstatus_server_tracker_status(tracker) == VELSTATUS_SERVER_WAITING && changed;
     goto done;
 fail:

@@ -18,16 +18,16 @@
  *
  * The host does every bit of I/O: files, the "API server", the clock, sleeping,
  * randomness. The library only decides. Build it with pkg-config (see Makefile):
- *   cc host.c -o c-host $(pkg-config --cflags libvelstatus jansson) \
- *       $(pkg-config --static --libs libvelstatus jansson)
- * jansson reads the BSL list here the way a controller's own Kubernetes client would.
+ *   cc host.c -o c-host $(pkg-config --cflags libvelstatus) $(pkg-config --static --libs libvelstatus)
+ * The library decodes the BSL list, and each decoded BSL goes to the tracker as a
+ * velstatus_bsl_record: no JSON parser of the host's own. A host that receives one
+ * BSL object per watch event passes its text to velstatus_server_tracker_upsert_json().
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 #include <velstatus.h>
 
 static const char *prog = "c-host";
@@ -37,7 +37,7 @@ static const char *prog = "c-host";
 static int fail(const char *what, const velstatus_error *err)
 {
     fprintf(stderr, "%s: %s: %s: %s", prog, what, velstatus_status_name(err->code), err->message);
-    if (err->line && strstr(err->message, "(line ") == NULL) /* some messages give it already */
+    if (err->line) /* a position in the input: the message never spells it */
         fprintf(stderr, " (line %u, column %u)", (unsigned)err->line, (unsigned)err->column);
     fputc('\n', stderr);
     return 1;
@@ -224,37 +224,19 @@ done:
     return rc;
 }
 
-/* A string field of a JSON object, or NULL/0 when absent or not a string. */
-static const char *field(json_t *obj, const char *section, const char *key, size_t *len)
+/* One informer event: the i-th BSL of the list added or updated. Sets *changed as the tracker says. */
+static int upsert_bsl(velstatus_server_tracker *tracker, const velstatus_bsl_set *bsls, size_t i, int *changed)
 {
-    json_t *s = json_object_get(json_object_get(obj, section), key);
-    *len = json_is_string(s) ? json_string_length(s) : 0;
-    return json_is_string(s) ? json_string_value(s) : NULL;
-}
-
-/* One informer event: a BSL added or updated. Sets *changed as the tracker says. */
-static int upsert_bsl(velstatus_server_tracker *tracker, json_t *bsl, int *changed)
-{
-    size_t name_len, phase_len, access_len, created_len, validated_len;
-    const char *name = field(bsl, "metadata", "name", &name_len);
-    const char *phase = field(bsl, "status", "phase", &phase_len);
-    const char *access = field(bsl, "spec", "accessMode", &access_len);
-    const char *created = field(bsl, "metadata", "creationTimestamp", &created_len);
-    const char *validated = field(bsl, "status", "lastValidationTime", &validated_len);
-    int is_default = json_is_true(json_object_get(json_object_get(bsl, "spec"), "default"));
-    int64_t created_ns = 0, validated_ns = 0;
+    velstatus_bsl_record bsl;
     velstatus_error err;
 
-    if ((created && velstatus_time_parse(&created_ns, created, created_len, &err) != VELSTATUS_OK) ||
-        (validated && velstatus_time_parse(&validated_ns, validated, validated_len, &err) != VELSTATUS_OK))
-        return fail(name ? name : "BSL", &err);
-    if (velstatus_server_tracker_upsert(tracker, changed, name, name_len, phase, phase_len, is_default,
-                                        access && strcmp(access, "ReadOnly") == 0 ? VELSTATUS_BSL_READ_ONLY
-                                                                                  : VELSTATUS_BSL_READ_WRITE,
-                                        created != NULL, created_ns, validated != NULL, validated_ns,
-                                        &err) != VELSTATUS_OK)
+    velstatus_bsl_record_init(&bsl, sizeof bsl);
+    if (velstatus_bsl_set_get(bsls, i, &bsl, &err) != VELSTATUS_OK ||
+        velstatus_server_tracker_upsert(tracker, changed, &bsl, &err) != VELSTATUS_OK)
         return fail("upsert", &err);
-    printf("upsert %s: %s ", name, velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)));
+    put("upsert ", bsl.name, bsl.name_len, ": ");
+    fputs(velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)), stdout);
+    putchar(' ');
     print_reasons(velstatus_server_tracker_reasons(tracker));
     puts(*changed ? " (changed)" : "");
     return 0;
@@ -268,17 +250,16 @@ static const char *base_name(const char *path)
 }
 
 /* Deletes the BSLs that are not Available, publishing after each change. */
-static int delete_unavailable(velstatus_ctx *ctx, velstatus_server_tracker *tracker, json_t *items, patch_client *pc)
+static int delete_unavailable(velstatus_ctx *ctx, velstatus_server_tracker *tracker, const velstatus_bsl_set *bsls,
+                              patch_client *pc)
 {
     velstatus_error err;
     int changed;
-    for (size_t i = 0; i < json_array_size(items); i++) {
-        size_t name_len, phase_len;
-        const char *name = field(json_array_get(items, i), "metadata", "name", &name_len);
-        const char *phase = field(json_array_get(items, i), "status", "phase", &phase_len);
-        if (name == NULL || (phase != NULL && strcmp(phase, "Available") == 0))
+    for (size_t i = 0; i < velstatus_bsl_set_count(bsls); i++) {
+        const char *name = velstatus_bsl_set_name(bsls, i);
+        if (strcmp(velstatus_bsl_set_phase(bsls, i), "Available") == 0)
             continue;
-        if (velstatus_server_tracker_delete(tracker, &changed, name, name_len, &err) != VELSTATUS_OK)
+        if (velstatus_server_tracker_delete(tracker, &changed, name, strlen(name), &err) != VELSTATUS_OK)
             return fail("delete", &err);
         printf("delete %s: %s ", name, velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)));
         print_reasons(velstatus_server_tracker_reasons(tracker));
@@ -294,30 +275,27 @@ static int delete_unavailable(velstatus_ctx *ctx, velstatus_server_tracker *trac
 static int server_status(velstatus_ctx *ctx, const char *path)
 {
     velstatus_server_tracker *tracker = NULL;
+    velstatus_bsl_set *bsls = NULL;
     patch_client pc = {0, 0, NULL};
     velstatus_error err;
-    json_error_t jerr;
-    json_t *doc = NULL, *items;
     size_t len = 0, n;
     int changed = 0, synced_change = 0, rc = 1;
     char *text = read_file(path, &len);
 
     if (text == NULL)
         return 1;
-    doc = json_loadb(text, len, 0, &jerr);
-    items = json_is_array(doc) ? doc : json_object_get(doc, "items");
-    if (!json_is_array(items)) {
-        fprintf(stderr, "%s: %s: not a BSL list (line %d: %s)\n", prog, path, jerr.line, jerr.text);
+    if (velstatus_bsl_set_from_json(&bsls, ctx, text, len, &err) != VELSTATUS_OK) {
+        rc = fail(path, &err);
         goto done;
     }
     if (velstatus_server_tracker_new(&tracker, ctx, NULL, &err) != VELSTATUS_OK) {
         rc = fail("tracker", &err);
         goto done;
     }
-    n = json_array_size(items);
+    n = velstatus_bsl_set_count(bsls);
     printf("== server status: %zu BSLs from %s\n", n, base_name(path));
     for (size_t i = 0; i < n; i++) {
-        if (upsert_bsl(tracker, json_array_get(items, i), &changed) != 0)
+        if (upsert_bsl(tracker, bsls, i, &changed) != 0)
             goto done;
         synced_change |= changed;
     }
@@ -325,10 +303,9 @@ static int server_status(velstatus_ctx *ctx, const char *path)
     if (synced_change && publish(ctx, tracker, &pc) != 0)
         goto done;
     /* A resync replays an event: nothing changes, so nothing is published. */
-    if (n > 0 && (upsert_bsl(tracker, json_array_get(items, n - 1), &changed) != 0 ||
-                  (changed && publish(ctx, tracker, &pc) != 0)))
+    if (n > 0 && (upsert_bsl(tracker, bsls, n - 1, &changed) != 0 || (changed && publish(ctx, tracker, &pc) != 0)))
         goto done;
-    if (delete_unavailable(ctx, tracker, items, &pc) != 0)
+    if (delete_unavailable(ctx, tracker, bsls, &pc) != 0)
         goto done;
     printf("the fake clock advanced ");
     print_duration(pc.clock_ns);
@@ -336,7 +313,7 @@ static int server_status(velstatus_ctx *ctx, const char *path)
     rc = 0;
 done:
     velstatus_server_tracker_free(tracker);
-    json_decref(doc);
+    velstatus_bsl_set_free(bsls);
     free(text);
     return rc;
 }

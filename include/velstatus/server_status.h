@@ -180,6 +180,47 @@ typedef struct velstatus_server_status_options {
 VELSTATUS_API void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size);
 
 /* ---------------------------------------------------------------------- */
+/* One BSL                                                                */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * @brief One BSL: every field the rule reads, as a host has it from its
+ * Kubernetes client (or from velstatus_bsl_set_get()). Size-tagged: fill it
+ * with velstatus_bsl_record_init(), then set the fields; the texts are
+ * borrowed (the library copies what it keeps) and need not be
+ * NUL-terminated: each length may be #VELSTATUS_NUL_TERMINATED.
+ * velstatus_server_tracker_upsert() takes it.
+ */
+typedef struct velstatus_bsl_record {
+    uint32_t struct_size; /**< sizeof(velstatus_bsl_record) as compiled by the caller. */
+    uint32_t flags;       /**< Reserved, must be 0. */
+    const char *name;     /**< `metadata.name`: non-empty, no NUL byte. */
+    size_t name_len;      /**< Length of name in bytes. */
+    int is_default;       /**< `spec.default` (non-zero for true). */
+    velstatus_bsl_access access; /**< `spec.accessMode`. */
+    /** `status.phase`, verbatim: `Available`, `Unavailable`, `""` (never
+     *  validated) or anything else (pending, flagged `unknown_phase`). May be
+     *  NULL when phase_len is 0; no NUL byte. */
+    const char *phase;
+    size_t phase_len;       /**< Length of phase in bytes. */
+    int has_created;        /**< Non-zero when `metadata.creationTimestamp` is known. */
+    int64_t created_ns;     /**< `metadata.creationTimestamp`, ns since the epoch. */
+    int has_validated;      /**< Non-zero when `status.lastValidationTime` is set. */
+    int64_t validated_ns;   /**< `status.lastValidationTime`, ns since the epoch. */
+    const char *message;    /**< `status.message` (may be NULL when message_len is 0). */
+    size_t message_len;     /**< Length of message in bytes. */
+    /* v1 ends here. Append only. */
+} velstatus_bsl_record;
+
+/**
+ * @brief Fills a record with zeros (an unnamed, ReadWrite, non-default BSL
+ * with an empty phase and no times) and its struct_size.
+ * @param[out] bsl The record (NULL is ignored).
+ * @param[in] struct_size sizeof(velstatus_bsl_record) as the caller sees it.
+ */
+VELSTATUS_API void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size);
+
+/* ---------------------------------------------------------------------- */
 /* BSL sets                                                               */
 /* ---------------------------------------------------------------------- */
 
@@ -263,6 +304,25 @@ VELSTATUS_API const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, 
  * @borrowed Valid until the set is freed.
  */
 VELSTATUS_API const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i);
+
+/**
+ * @brief Every field of the i-th BSL, as the record the tracker takes: a
+ * decoded list bridges to a tracker with this and
+ * velstatus_server_tracker_upsert(), without reading the JSON again.
+ *
+ * The texts point into the set (NUL-terminated; the lengths exclude the
+ * NUL). The record's struct_size is kept; fields past the library's own
+ * size are left as they are.
+ * @param[in] set The set.
+ * @param[in] i The index, below velstatus_bsl_set_count().
+ * @param[in,out] out A record filled with velstatus_bsl_record_init().
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, index out of
+ *         range; `*out` unchanged) or ::VELSTATUS_E_ABI (struct_size).
+ * @borrowed The texts are valid until the set is freed.
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, velstatus_bsl_record *out,
+                                                     velstatus_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Verdicts                                                               */
@@ -415,30 +475,41 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_new(velstatus_server_tra
 VELSTATUS_API void velstatus_server_tracker_free(velstatus_server_tracker *tracker);
 
 /**
- * @brief Inserts a BSL or replaces the one of the same name. The arguments
- * are those of velstatus_bsl_set_add().
+ * @brief Inserts a BSL or replaces the one of the same name (an informer's
+ * add or update event). Every text is copied.
  * @param[in,out] tracker The tracker.
  * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
- * @param[in] name `metadata.name`: non-empty, no NUL byte.
- * @param[in] name_len Its length.
- * @param[in] phase `status.phase`, verbatim (may be NULL when phase_len is 0).
- * @param[in] phase_len Its length.
- * @param[in] is_default `spec.default`.
- * @param[in] access `spec.accessMode`.
- * @param[in] has_created Non-zero when `metadata.creationTimestamp` is known.
- * @param[in] created_ns `metadata.creationTimestamp`, ns since the epoch.
- * @param[in] has_validated Non-zero when `status.lastValidationTime` is set.
- * @param[in] validated_ns `status.lastValidationTime`, ns since the epoch.
+ * @param[in] bsl The BSL (velstatus_bsl_record_init(), then its fields).
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM (the
- *         tracker is unchanged).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, flags not 0,
+ *         empty name, NUL byte in the name or the phase, NULL text with a
+ *         length, unknown access), ::VELSTATUS_E_ABI (struct_size) or
+ *         ::VELSTATUS_E_NOMEM (the tracker is unchanged).
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *tracker, int *changed,
-                                                              const char *name, size_t name_len,
-                                                              const char *phase, size_t phase_len, int is_default,
-                                                              velstatus_bsl_access access, int has_created,
-                                                              int64_t created_ns, int has_validated,
-                                                              int64_t validated_ns, velstatus_error *err);
+                                                              const velstatus_bsl_record *bsl, velstatus_error *err);
+
+/**
+ * @brief velstatus_server_tracker_upsert() of one BackupStorageLocation
+ * object as JSON (a watch event's `object`, one item of `kubectl get bsl -o
+ * json`), decoded as velstatus_bsl_set_from_json() decodes each item: same
+ * keys, same checks, same messages (the path starts at the object).
+ * @param[in,out] tracker The tracker.
+ * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
+ * @param[in] json The text: one JSON object, whitespace around it allowed
+ *        (need not be NUL-terminated).
+ * @param[in] len Its length in bytes, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL; a parse or schema error
+ *        carries the position of the offending value.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer),
+ *         ::VELSTATUS_E_PARSE (not JSON), ::VELSTATUS_E_SCHEMA (not a BSL
+ *         object: a List or an array is one too; a field of the wrong type;
+ *         a missing or empty name), ::VELSTATUS_E_RANGE (a number JSON cannot
+ *         hold) or ::VELSTATUS_E_NOMEM. On error the tracker is unchanged.
+ */
+VELSTATUS_API velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed,
+                                                                   const char *json, size_t len,
+                                                                   velstatus_error *err);
 
 /**
  * @brief Removes the BSL of that name; removing an absent name is a no-op

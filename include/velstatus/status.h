@@ -46,7 +46,10 @@ enum {
  *
  * `message` names the offending field (a JSON path such as
  * `items[3].status.phase` for JSON input) and, for JSON input, `line`,
- * `column` and `offset` give the 1-based position (0 when not applicable).
+ * `column` and `offset` give the position of the offending value (line and
+ * column 1-based, `line` 0 when not applicable). The message never spells
+ * the position, so a printer adds it once (the CLI writes
+ * `(line L, column C, offset O)`).
  */
 typedef struct velstatus_error {
     velstatus_status code;  /**< The status the call returned. */

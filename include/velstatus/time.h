@@ -55,7 +55,8 @@ enum {
  *
  * On ::VELSTATUS_E_PARSE, `err->offset` is the 0-based byte position of the
  * problem, `err->line` is 1 and `err->column` is offset + 1; the message
- * quotes the input, says what was expected and names the byte. A date that
+ * quotes the input and says what was expected (the position is in those
+ * fields, not in the message). A date that
  * does not exist (2023-02-29) is a parse error; a real instant outside the
  * int64 range is ::VELSTATUS_E_RANGE, with one exception that saturates:
  * the earliest second written whole, `1677-09-21T00:12:43Z` (with no
@@ -69,8 +70,8 @@ enum {
  * @param[in] len Its length in bytes.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer),
- *         ::VELSTATUS_E_PARSE (not RFC 3339; the message gives the byte
- *         position) or ::VELSTATUS_E_RANGE (outside the int64 range).
+ *         ::VELSTATUS_E_PARSE (not RFC 3339; `err->offset` gives the byte)
+ *         or ::VELSTATUS_E_RANGE (outside the int64 range).
  */
 VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len,
                                                     velstatus_error *err);

@@ -118,6 +118,43 @@ def test_tracker_matches_classify(srcdir):
             assert t.status == vs.server_status(items).status
 
 
+def test_bsl_from_dict_is_what_the_decoder_read():
+    b = vs.Bsl.from_dict({"metadata": {"name": "d\u00e9", "creationTimestamp": "2026-11-30T12:00:00Z"},
+                          "spec": {"default": True, "accessMode": "ReadOnly"},
+                          "status": {"phase": "Available", "lastValidationTime": "2026-11-30T12:59:00Z",
+                                     "message": "ok"}})
+    assert b == vs.Bsl("d\u00e9", "Available", True, vs.BslAccess.READ_ONLY, "2026-11-30T12:00:00Z",
+                       "2026-11-30T12:59:00Z", "ok")
+    assert vs.Bsl.from_dict({"metadata": {"name": "n"}}) == vs.Bsl("n")
+    with pytest.raises(vs.SchemaError, match=r"^spec\.default: expected a boolean") as ei:
+        vs.Bsl.from_dict({"metadata": {"name": "n"}, "spec": {"default": "yes"}})
+    assert ei.value.line == 1 and ei.value.column > 1
+    with pytest.raises(TypeError):
+        vs.Bsl.from_dict([{"metadata": {"name": "n"}}])
+
+
+def test_tracker_upsert_from_json_text():
+    t = vs.ServerTracker()
+    assert t.upsert('{"metadata": {"name": "a"}, "spec": {"default": true}, "status": {"phase": "Available"}}')
+    assert t.status == "Ready"
+    assert t.upsert(b'{"metadata": {"name": "b"}, "status": {"phase": "Unavailable"}}') is True
+    assert t.status == "PartiallyReady" and len(t) == 2
+    assert t.upsert(vs.Bsl("b", "Available")) is True and t.status == "Ready"
+    # a bad object: the field and its value's position, and the tracker unchanged
+    with pytest.raises(vs.SchemaError, match=r"^status\.phase: expected a string") as ei:
+        t.upsert('{"metadata": {"name": "a"},\n "status": {"phase": 7}}')
+    assert (ei.value.line, ei.value.column) == (2, 22)
+    assert str(ei.value).endswith("(line 2, column 22)")
+    with pytest.raises(vs.SchemaError, match="expected a BackupStorageLocation object, got an array"):
+        t.upsert('[{"metadata": {"name": "a"}}]')
+    with pytest.raises(vs.ParseError):
+        t.upsert("{")
+    with pytest.raises(TypeError):
+        t.upsert(42)
+    assert t.status == "Ready" and len(t) == 2
+    t.close()
+
+
 def test_tracker_reports_changes():
     t = vs.ServerTracker()
     assert t.status == "Waiting" and t.reasons == (vs.ServerReason.NO_BSL,)

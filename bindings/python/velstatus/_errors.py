@@ -50,6 +50,10 @@ class VelstatusError(Exception):
         return status_name(self.code)
 
     def __str__(self):
+        # The library's messages never spell their position; it is added here,
+        # once, as the CLI and the Go binding add it.
+        if self.line:
+            return "%s (line %d, column %d)" % (self.message, self.line, self.column)
         return self.message
 
     def __repr__(self):

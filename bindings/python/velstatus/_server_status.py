@@ -125,14 +125,43 @@ class Bsl(collections.namedtuple("Bsl", "name phase default access created valid
     def from_dict(cls, obj: Dict[str, Any]) -> "Bsl":
         """A Bsl from one BSL object of ``kubectl get bsl -o json``.
 
-        The object is first checked by the C decoder (errors name the field),
-        then its few fields are read.
+        The C decoder reads it (errors name the field and its position) and
+        the Bsl is made from what it decoded (velstatus_bsl_set_get).
         """
+        if not isinstance(obj, dict):
+            raise TypeError("Bsl.from_dict takes one BSL object (a dict), not %s" % type(obj).__name__)
         with Context() as ctx:
-            _decode(ctx, json.dumps(obj, allow_nan=False).encode("utf-8"), lambda cset, p: None)
-        md, spec, st = (obj.get(k) or {} for k in ("metadata", "spec", "status"))
-        return cls(md["name"], st.get("phase") or "", bool(spec.get("default")), spec.get("accessMode"),
-                   md.get("creationTimestamp"), st.get("lastValidationTime"), st.get("message") or "")
+            return _decode(ctx, json.dumps(obj, allow_nan=False).encode("utf-8"),
+                           lambda cset, p: cls._from_set(cset, 0))
+
+    @classmethod
+    def _from_set(cls, cset, i):
+        """The i-th BSL of a C set."""
+        r = ffi.new("velstatus_bsl_record *")
+        err = new_error()
+        lib.velstatus_bsl_record_init(r, ffi.sizeof("velstatus_bsl_record"))
+        check(lib.velstatus_bsl_set_get(cset, i, r, err), err)
+
+        def text(p, n):
+            return ffi.unpack(p, n).decode("utf-8") if n else ""
+        return cls(text(r.name, r.name_len), text(r.phase, r.phase_len), bool(r.is_default), BslAccess(r.access),
+                   r.created_ns if r.has_created else None, r.validated_ns if r.has_validated else None,
+                   text(r.message, r.message_len))
+
+    def _c_record(self):
+        """A velstatus_bsl_record of this BSL, and the buffers it points into (keep both alive)."""
+        name, phase, message = (x.encode("utf-8") for x in (self.name, self.phase, self.message))
+        bufs = [ffi.from_buffer(b) for b in (name, phase, message)]
+        r = ffi.new("velstatus_bsl_record *")
+        lib.velstatus_bsl_record_init(r, ffi.sizeof("velstatus_bsl_record"))
+        r.name, r.name_len = bufs[0], len(name)
+        r.phase, r.phase_len = bufs[1], len(phase)
+        r.message, r.message_len = bufs[2], len(message)
+        r.is_default = 1 if self.default else 0
+        r.access = int(self.access)
+        r.has_created, r.created_ns = (0, 0) if self.created is None else (1, self.created)
+        r.has_validated, r.validated_ns = (0, 0) if self.validated is None else (1, self.validated)
+        return r, bufs
 
     def _c_args(self):
         name = self.name.encode("utf-8")
@@ -368,14 +397,32 @@ class ServerTracker(_Closeable):
             raise StateError("the ServerTracker is closed", code=lib.VELSTATUS_E_STATE)
         return self._ref.held()
 
-    def upsert(self, bsl: Union["Bsl", Dict[str, Any]]) -> bool:
-        """Inserts or replaces a BSL (a Bsl or one BSL dict); True if status or reasons changed."""
-        if isinstance(bsl, dict):
-            bsl = Bsl.from_dict(bsl)
+    def upsert(self, bsl: Union["Bsl", Dict[str, Any], str, bytes]) -> bool:
+        """Inserts or replaces a BSL; True if status or reasons changed.
+
+        ``bsl`` is a Bsl, one BSL object as a dict, or its JSON text (str or
+        bytes: a watch event's object). A dict or text goes to the library in
+        one call (velstatus_server_tracker_upsert_json): decoded by the same
+        decoder as server_status(), with the same errors.
+        """
         changed = ffi.new("int *")
         err = new_error()
+        if isinstance(bsl, Bsl):
+            r, bufs = bsl._c_record()
+            with self._call():
+                check(lib.velstatus_server_tracker_upsert(self._ptr, changed, r, err), err)
+            del bufs
+            return bool(changed[0])
+        if isinstance(bsl, dict):
+            data = json.dumps(bsl, allow_nan=False).encode("utf-8")
+        elif isinstance(bsl, str):
+            data = bsl.encode("utf-8")
+        elif isinstance(bsl, (bytes, bytearray, memoryview)):
+            data = bytes(bsl)
+        else:
+            raise TypeError("upsert takes a Bsl, a dict or JSON text, not %s" % type(bsl).__name__)
         with self._call():
-            check(lib.velstatus_server_tracker_upsert(self._ptr, changed, *bsl._c_args(), err), err)
+            check(lib.velstatus_server_tracker_upsert_json(self._ptr, changed, data, len(data), err), err)
         return bool(changed[0])
 
     def delete(self, name: str) -> bool:
