@@ -132,3 +132,22 @@ def test_argo_health_bad_arguments():
         vs.argo_health("schedule", "Completed")
     with pytest.raises(vs.InvalidArgument, match="failure_reason"):
         vs.argo_health("backup", "Failed", 3)
+
+
+def test_condition_no_memory_leaks_nothing(srcdir):
+    from test_server_status import failalloc_loop
+    a = vs.DebugAllocator()
+    ctx = vs.Context(allocator=a)
+    with open(examples(srcdir)[0], encoding="utf-8") as f:
+        text = f.read()
+    calls = []
+
+    def classify():
+        v = vs.server_status(text, ctx=ctx)
+        calls.append(a.calls)
+        return v
+    n, v = failalloc_loop(ctx, classify)
+    # every allocation the call makes (the condition's, the last, included) failed once, leaking nothing
+    assert n == calls[-1] and v.condition(0)["reason"] == "AllLocationsAvailable"
+    assert a.live == 1
+    ctx.close()
