@@ -5,6 +5,7 @@
 EXTRA_PROGRAMS = bench/gen_itemops bench/bench_operations bench/bench_step_ir bench/bench_decode_ir
 bench_gen_itemops_SOURCES = bench/gen_itemops.c
 bench_gen_itemops_CFLAGS = $(VS_TEST_CFLAGS)
+bench_gen_itemops_LDADD =
 bench_bench_operations_SOURCES = bench/bench_operations.c
 bench_bench_operations_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
 bench_bench_operations_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS)

@@ -8,24 +8,12 @@ lib_libvelstatus_la_SOURCES += \
 	lib/operations_reports.c
 VS_CHECK_PROGS += tests/check_operations tests/check_operations_machine
 tests_check_operations_SOURCES = tests/check_operations.c $(VS_TEST_COMMON)
-tests_check_operations_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_operations_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_operations_LDADD = $(VS_TEST_LDADD)
 tests_check_operations_machine_SOURCES = tests/check_operations_machine.c $(VS_TEST_COMMON)
-tests_check_operations_machine_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_operations_machine_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_operations_machine_LDADD = $(VS_TEST_LDADD)
 VS_SH_TESTS += tests/cli-operations.sh
 EXTRA_DIST += examples/operations
 # Edges: Go's %q in lookup errors, newer report structs, bad arguments, OOM.
 VS_CHECK_PROGS += tests/check_operations_edges
 tests_check_operations_edges_SOURCES = tests/check_operations_edges.c $(VS_TEST_COMMON)
-tests_check_operations_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_operations_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_operations_edges_LDADD = $(VS_TEST_LDADD)
 # Edges of the itemoperations/reports decoders and the encoder.
 VS_CHECK_PROGS += tests/check_ops_json_edges
 tests_check_ops_json_edges_SOURCES = tests/check_ops_json_edges.c $(VS_TEST_COMMON)
-tests_check_ops_json_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_ops_json_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_ops_json_edges_LDADD = $(VS_TEST_LDADD)

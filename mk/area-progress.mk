@@ -9,18 +9,9 @@ lib_libvelstatus_la_SOURCES += \
 
 VS_CHECK_PROGS += tests/check_progress tests/check_describe
 tests_check_progress_SOURCES = tests/check_progress.c $(VS_TEST_COMMON)
-tests_check_progress_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_progress_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_progress_LDADD = $(VS_TEST_LDADD)
 tests_check_describe_SOURCES = tests/check_describe.c $(VS_TEST_COMMON)
-tests_check_describe_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_describe_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_describe_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/cli-progress.sh
 # Edges: per-unit getters past the last group, encoder argument checks.
 VS_CHECK_PROGS += tests/check_progress_edges
 tests_check_progress_edges_SOURCES = tests/check_progress_edges.c $(VS_TEST_COMMON)
-tests_check_progress_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_progress_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_progress_edges_LDADD = $(VS_TEST_LDADD)

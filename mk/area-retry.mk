@@ -4,21 +4,12 @@ lib_libvelstatus_la_SOURCES += lib/retry.c lib/retry_transition.c lib/retry_priv
 
 VS_CHECK_PROGS += tests/check_retry tests/check_retry_vectors
 tests_check_retry_SOURCES = tests/check_retry.c $(VS_TEST_COMMON)
-tests_check_retry_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_retry_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_retry_LDADD = $(VS_TEST_LDADD)
 
 # Reads tests/data/conformance/backoff-vectors.json (the vendored golden vectors).
 tests_check_retry_vectors_SOURCES = tests/check_retry_vectors.c $(VS_TEST_COMMON)
-tests_check_retry_vectors_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_retry_vectors_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_retry_vectors_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/cli-retry.sh
 
 # Edges: the hardened deadline's clock, failing callbacks, argument checks.
 VS_CHECK_PROGS += tests/check_retry_edges
 tests_check_retry_edges_SOURCES = tests/check_retry_edges.c $(VS_TEST_COMMON)
-tests_check_retry_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_retry_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_retry_edges_LDADD = $(VS_TEST_LDADD)

@@ -4,29 +4,19 @@ lib_libvelstatus_la_SOURCES += lib/server_status.c lib/server_status_private.h l
 	lib/condition.c
 VS_CHECK_PROGS += tests/check_server_status
 tests_check_server_status_SOURCES = tests/check_server_status.c $(VS_TEST_COMMON)
-tests_check_server_status_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_server_status_CFLAGS = $(VS_TEST_CFLAGS_ALL) -Wno-missing-field-initializers
-tests_check_server_status_LDADD = $(VS_TEST_LDADD)
+tests_check_server_status_CFLAGS = $(AM_CFLAGS) -Wno-missing-field-initializers
 VS_SH_TESTS += tests/cli-server-status.sh tests/cli-watch.sh tests/cli-condition.sh
 EXTRA_DIST += tests/watch-stream.py
 EXTRA_DIST += examples/bsl
 # Edges: every publish-retry slot of the step, setter checks, tracker deletes.
 VS_CHECK_PROGS += tests/check_server_status_edges
 tests_check_server_status_edges_SOURCES = tests/check_server_status_edges.c $(VS_TEST_COMMON)
-tests_check_server_status_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_server_status_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_server_status_edges_LDADD = $(VS_TEST_LDADD)
 
 # The watch-stream splitter of server-status --watch (tools/watch_stream.c).
 VS_CHECK_PROGS += tests/check_watch_stream
 tests_check_watch_stream_SOURCES = tests/check_watch_stream.c tools/watch_stream.c tools/watch_stream.h $(VS_TEST_COMMON)
-tests_check_watch_stream_CPPFLAGS = $(VS_TEST_CPPFLAGS) -I$(top_srcdir)/tools
-tests_check_watch_stream_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_watch_stream_LDADD = $(VS_TEST_LDADD)
+tests_check_watch_stream_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
 
 # The verdict as a metav1.Condition (lib/condition.c).
 VS_CHECK_PROGS += tests/check_condition
 tests_check_condition_SOURCES = tests/check_condition.c $(VS_TEST_COMMON)
-tests_check_condition_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_condition_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_condition_LDADD = $(VS_TEST_LDADD)

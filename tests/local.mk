@@ -1,37 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
 # Tests: one check binary per area (TAP through automake's tap-driver) and
 # shell tests (exit status: 0 pass, 77 skip, else fail).
+#
+# The flags every check program shares are the defaults (AM_CPPFLAGS,
+# AM_CFLAGS, LDADD), so a check program needs only its _SOURCES line. Every
+# lib/, tools/, bench/ and fuzz/ target sets its own _CPPFLAGS/_CFLAGS/_LDADD,
+# which automake uses instead of these defaults.
 VS_TEST_COMMON = tests/harness.c tests/harness.h tests/failalloc.c tests/failalloc.h
-VS_TEST_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/tests
-VS_TEST_CFLAGS_ALL = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
-VS_TEST_LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
+AM_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/tests
+AM_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
+LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
 
 VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi tests/check_util
 
 tests_check_core_SOURCES = tests/check_core.c $(VS_TEST_COMMON)
-tests_check_core_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_core_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_core_LDADD = $(VS_TEST_LDADD)
 
 tests_check_time_SOURCES = tests/check_time.c $(VS_TEST_COMMON)
-tests_check_time_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_time_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_time_LDADD = $(VS_TEST_LDADD)
 
 tests_check_phase_SOURCES = tests/check_phase.c $(VS_TEST_COMMON)
-tests_check_phase_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_phase_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_phase_LDADD = $(VS_TEST_LDADD)
 
 tests_check_abi_SOURCES = tests/check_abi.c $(VS_TEST_COMMON)
-tests_check_abi_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_abi_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_abi_LDADD = $(VS_TEST_LDADD)
 
 tests_check_util_SOURCES = tests/check_util.c $(VS_TEST_COMMON)
-tests_check_util_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_util_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_util_LDADD = $(VS_TEST_LDADD)
 
 VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
@@ -65,39 +55,28 @@ EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
 # 8 worker threads and 2 readers at once (scripts/ci-tsan.sh runs it under TSan).
 VS_CHECK_PROGS += tests/check_threads
 tests_check_threads_SOURCES = tests/check_threads.c $(VS_TEST_COMMON)
-tests_check_threads_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_threads_CFLAGS = $(VS_TEST_CFLAGS_ALL) -pthread
-tests_check_threads_LDADD = $(VS_TEST_LDADD) -lpthread
+tests_check_threads_CFLAGS = $(AM_CFLAGS) -pthread
+tests_check_threads_LDADD = $(LDADD) -lpthread
 
 # Edges of the shared modules (argument checks, overflow guards, OOM paths).
 VS_CHECK_PROGS += tests/check_core_edges
 tests_check_core_edges_SOURCES = tests/check_core_edges.c $(VS_TEST_COMMON)
-tests_check_core_edges_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_core_edges_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_core_edges_LDADD = $(VS_TEST_LDADD)
 
 # The decoders of untrusted JSON: the scanner and the issue-10 regressions.
 VS_CHECK_PROGS += tests/check_json_decode
 VS_SH_TESTS += tests/cli-json-decode.sh
 tests_check_json_decode_SOURCES = tests/check_json_decode.c $(VS_TEST_COMMON)
-tests_check_json_decode_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_json_decode_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_json_decode_LDADD = $(VS_TEST_LDADD)
 # The CLI's memory bound, measured with getrusage (tests/peak_rss runs a command and reports its peak RSS).
 check_PROGRAMS += tests/peak_rss
 tests_peak_rss_SOURCES = tests/peak_rss.c
+# It measures another process and links nothing of the library.
+tests_peak_rss_LDADD =
 # A measurement: not part of VS_CORE_TESTS, which the sanitizer build runs
 # (ASan's shadow memory would make the figure meaningless there).
 VS_MEASURE_TESTS += tests/cli-memory.sh
 VS_CHECK_PROGS += tests/check_json_oom
 tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
-tests_check_json_oom_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_json_oom_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_json_oom_LDADD = $(VS_TEST_LDADD)
 
 # Argo CD's health of Backups and Restores (lib/argo_health.c).
 VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
-tests_check_argo_health_CPPFLAGS = $(VS_TEST_CPPFLAGS)
-tests_check_argo_health_CFLAGS = $(VS_TEST_CFLAGS_ALL)
-tests_check_argo_health_LDADD = $(VS_TEST_LDADD)
