@@ -12,13 +12,6 @@
 
 #define SEC INT64_C(1000000000)
 
-static velstatus_ctx *new_ctx(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 static int64_t ts(const char *rfc3339)
 {
     int64_t ns = 0;
@@ -82,7 +75,7 @@ static velstatus_oplist *velero_test_list(velstatus_ctx *ctx, velstatus_kind kin
  * The golden file is the test's expected text, verbatim. */
 START_TEST(velero_TestDescribeBackupItemOperation)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = velero_test_list(ctx, VELSTATUS_KIND_BACKUP);
     size_t glen, len;
     char *golden = vs_test_read_data("progress/velero-TestDescribeBackupItemOperation.txt", &glen);
@@ -108,7 +101,7 @@ END_TEST
  * the whole block is one column wider) and never print items to update. */
 START_TEST(restore_kind)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = velero_test_list(ctx, VELSTATUS_KIND_RESTORE);
     char *out = describe(ctx, l, 1, NULL);
     ck_assert_str_eq(out, "Restore Item Operations:\n"
@@ -134,7 +127,7 @@ END_TEST
 
 START_TEST(backup_blocks)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     size_t i;
     char *out;
@@ -202,7 +195,7 @@ END_TEST
  * (Expected text produced with Go's fmt + text/tabwriter.) */
 START_TEST(control_characters)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     size_t i;
     char *out;
@@ -225,7 +218,7 @@ END_TEST
 
 START_TEST(empty_list)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     size_t len = 99;
     char *out;
@@ -244,7 +237,7 @@ END_TEST
 
 START_TEST(invalid_and_limits)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = velero_test_list(ctx, VELSTATUS_KIND_BACKUP);
     velstatus_error err;
     char *out = NULL, *desc;
@@ -279,7 +272,7 @@ END_TEST
 
 START_TEST(describe_failalloc)
 {
-    velstatus_ctx *lctx = new_ctx();
+    velstatus_ctx *lctx = vs_test_ctx();
     velstatus_oplist *l = velero_test_list(lctx, VELSTATUS_KIND_BACKUP);
     size_t glen;
     char *golden = vs_test_read_data("progress/velero-TestDescribeBackupItemOperation.txt", &glen);
@@ -315,7 +308,7 @@ START_TEST(go_vectors)
     char *data = vs_test_read_data("progress/describe-vectors.json", &len);
     json_error_t jerr;
     json_t *root = json_loadb(data, len, 0, &jerr);
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     ck_assert_msg(root != NULL, "describe-vectors.json: %s", jerr.text);
     n = json_array_size(root);
     ck_assert_uint_eq(n, 120);

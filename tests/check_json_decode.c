@@ -16,13 +16,6 @@
 #include "server_status_private.h"
 #include <velstatus.h>
 
-static velstatus_ctx *new_ctx(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json, size_t len)
 {
     velstatus_oplist *l = NULL;
@@ -197,7 +190,7 @@ END_TEST
  * SIZE_MAX (a crash). It is not JSON: E_PARSE at the first NUL. */
 START_TEST(defect1_raw_nul_after_number_is_rejected)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     velstatus_op_reports *r = NULL;
     velstatus_bsl_set *set = NULL;
@@ -300,7 +293,7 @@ static int answer_extremes(void *ud, const velstatus_oplist *list, size_t i, vel
 START_TEST(defect2_every_time_written_reads_back)
 {
     static const int64_t ends[2] = {INT64_MIN, INT64_MAX};
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     int e, w;
     for (e = 0; e < 2; e++) {
         velstatus_oplist *l = NULL;
@@ -404,7 +397,7 @@ static pass reconcile_file(velstatus_ctx *ctx, velstatus_kind kind, const char *
  * invalid"), moving the backup to FinalizingPartiallyFailed. */
 START_TEST(defect5_velero_1_11_keys_reconcile_as_lowercase)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     static const char *const files[2][2] = {
         {"decode/velero-1.11-backup.json", "decode/velero-1.11-backup-lowercase.json"},
         {"decode/velero-1.11-restore.json", "decode/velero-1.11-restore-lowercase.json"}};
@@ -433,7 +426,7 @@ END_TEST
 /* bytes.EqualFold: ASCII case, U+017F ~ s, U+212A ~ k; keys unescaped first. */
 START_TEST(defect5_keys_fold_as_go)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     static const char in[] =
         "[{\"\xc5\xbfPEC\":{\"bac\\u212aupName\":\"n\",\"BACKUPUID\":\"u\",\"Bac\xe2\x84\xaaupItemAction\":\"a\","
         "\"resourceidentifier\":{\"group\":\"g\",\"RESOURCE\":\"r\",\"nameſpace\":\"ns\",\"nAmE\":\"x\"},"
@@ -462,7 +455,7 @@ END_TEST
  * string alone. Unknown duplicates are all kept, in order. */
 START_TEST(defect5_duplicate_keys_assign_in_order)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     static const char in[] =
         "[{\"spec\":{\"backupName\":\"a\",\"operationID\":\"o\",\"x\":1,"
         "\"postOperationItems\":[{\"Name\":\"a\"},{\"Name\":\"b\"}],\"postOperationItems\":[{\"Group\":\"g\"}]},"
@@ -497,7 +490,7 @@ END_TEST
  * case-sensitive UnmarshalCaseSensitivePreserveInts (doc/json-decoding.md). */
 START_TEST(defect5_bsl_duplicate_keys_last_wins)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_error err;
     static const char dup[] = "{\"items\":[],\"items\":[{\"metadata\":{\"name\":\"a\",\"name\":\"b\"},"
@@ -520,7 +513,7 @@ END_TEST
  * with its length, as the itemoperations decoder always did. */
 START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     velstatus_oplist *l;
@@ -557,7 +550,7 @@ END_TEST
 
 static void assert_ops_fail(const char *json, size_t len, velstatus_status code, const char *reason)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     velstatus_error err;
     ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, len, &err), code);
@@ -580,7 +573,7 @@ static char *nested(size_t depth, size_t *len)
 
 START_TEST(hostile_inputs_small)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l;
     size_t len;
     char *b, *out;
@@ -624,7 +617,7 @@ enum { DEC_OPS, DEC_BSLS, DEC_REPORTS };
 
 static velstatus_status decode_any(int which, const char *json, velstatus_error *err)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     velstatus_bsl_set *set = NULL;
     velstatus_op_reports *r = NULL;

@@ -11,13 +11,6 @@
 #include "harness.h"
 #include <velstatus.h>
 
-static velstatus_ctx *new_ctx(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json)
 {
     velstatus_oplist *l = NULL;
@@ -55,7 +48,7 @@ static void assert_str(const char *got, size_t len, const char *want)
 /* Decodes `json` expecting failure `code`, and checks the message contains `path`. */
 static void assert_decode_fails(velstatus_kind kind, const char *json, velstatus_status code, const char *path)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = (velstatus_oplist *)&l; /* must stay untouched */
     velstatus_oplist *const sentinel = l;
     velstatus_error err;
@@ -76,7 +69,7 @@ START_TEST(spec_example_round_trips_byte_identically)
 {
     size_t len;
     char *text = vs_test_read_data("operations/spec-example.json", &len);
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     const velstatus_op *op;
     char *out = NULL;
@@ -150,7 +143,7 @@ START_TEST(restore_record_and_examples_round_trip)
         "\"pvc\"},\"operationID\":\"dd-r1-xyz\"},\"status\":{\"phase\":\"Completed\",\"nCompleted\":10,\"nTotal\":10,"
         "\"operationUnits\":\"Bytes\",\"created\":\"2024-05-01T10:00:00Z\"}}]\n";
     static const char *const files[] = {"backup-itemoperations.json", "restore-itemoperations.json"};
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_RESTORE, restore);
     const char *src = getenv("VS_SRCDIR");
     size_t n;
@@ -180,7 +173,7 @@ END_TEST
 
 START_TEST(empty_and_nil_lists)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[]\n");
     ck_assert_uint_eq(velstatus_oplist_count(l), 0);
     ck_assert_int_eq(velstatus_oplist_is_null(l), 0);
@@ -224,7 +217,7 @@ START_TEST(unknown_fields_are_kept)
         "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"}],\"extra\":true,\"restoreName\":\"r\"},"
         "\"status\":{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\",\"z\":\"a\\u003cb\\u003e\\u0026c\","
         "\"y\":null},\"x-top\":{\"b\":[1,2.50,1e3]},\"last\":\"\\u2028\"}]\n";
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in);
     char *out;
     size_t n;
@@ -246,7 +239,7 @@ START_TEST(unknown_fields_with_escapes_are_kept)
 {
     static const char in[] = "[{\"status\":{\"a\\\"b\":\"q\\\\\", \"phase\":\"New\",\"c\":[\"\\\\\\\"}]\",  \"\\\\\\\\\" , \"\\\"\\\\\\\\\\\"\"]},\"spec\":{\"backupName\":\"b\"},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]";
     static const char want[] = "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\",\"postOperationItems\":null},\"status\":{\"phase\":\"New\",\"a\\\"b\":\"q\\\\\",\"c\":[\"\\\\\\\"}]\",\"\\\\\\\\\",\"\\\"\\\\\\\\\\\"\"]},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]\n";
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in);
     assert_encodes(ctx, l, want);
     velstatus_oplist_free(l);
@@ -269,7 +262,7 @@ START_TEST(foreign_files_are_normalised)
         "{\"spec\":{\"backupName\":\"\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":"
         "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\",\"postOperationItems\":"
         "null},\"status\":{}}]\n";
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in);
     int64_t ns;
     size_t n;
@@ -288,7 +281,7 @@ END_TEST
 START_TEST(strings_with_nul_and_escapes)
 {
     static const char in[] = "[{\"spec\":{\"operationID\":\"a\\u0000b\\\"\\\\\\n\\t\\u00e9\"},\"status\":{}}]";
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_RESTORE, in);
     size_t n;
     const char *id = velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_OPERATION_ID, &n);
@@ -304,7 +297,7 @@ END_TEST
 
 START_TEST(unknown_phase_text_is_kept)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[{\"status\":{\"phase\":\"Canceled\"}}]");
     size_t n;
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_UNKNOWN);
@@ -316,7 +309,7 @@ END_TEST
 
 START_TEST(decode_errors_name_path_and_position)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     velstatus_error err;
     const char *bad = "[\n{\"spec\":{}},\n{\"status\":{\"nTotal\":1.5}}]";
@@ -380,7 +373,7 @@ END_TEST
 
 START_TEST(decode_encode_argument_checks)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     velstatus_error err;
     char *out;
@@ -439,7 +432,7 @@ END_TEST
 /* A list built through the API encodes as Velero writes a new record (doc/velero-behaviour.md §2.3). */
 START_TEST(builders_and_setters)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
     velstatus_error err;
     size_t idx = 99, n;
@@ -592,7 +585,7 @@ START_TEST(reports_decode_and_get)
         " \"updated\": null},\n"
         " \"op-2\": {\"error\": \"\"}, \"op-3\": {\"lookupError\": \"gone\", \"cancelError\": \"no\"},\n"
         " \"op\\u00e9\": {}}";
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_op_progress p;
     velstatus_plugin_client c;
@@ -639,7 +632,7 @@ END_TEST
 
 static void assert_reports_fail(const char *json, velstatus_status code, const char *text)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_error err;
     velstatus_status st = velstatus_op_reports_from_json(&r, ctx, json, strlen(json), &err);
@@ -762,7 +755,7 @@ static size_t assert_chunks_equal_one_shot(const velstatus_oplist *l, velstatus_
 START_TEST(write_json_chunks_are_the_one_shot_text)
 {
     static const size_t sizes[] = {1, 2, 3, 40, 90, 91, 200, 333, 1000};
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l;
     l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "null");
     assert_chunks_equal_one_shot(l, ctx);
@@ -789,7 +782,7 @@ START_TEST(write_json_splits_inside_a_record)
     static const char head[] = "[{\"status\":{\"description\":\"";
     size_t d = 300000, k = 100000, len = 0;
     char *json = malloc(sizeof head + d + k + 64), *whole = NULL;
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l;
     sink_log s = {0};
     size_t whole_len;
@@ -822,7 +815,7 @@ END_TEST
 
 START_TEST(write_json_stops_when_the_host_fails)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     char *json = varied_list_json(400), *whole = NULL;
     size_t whole_len, chunks;
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
@@ -866,7 +859,7 @@ END_TEST
 
 START_TEST(write_json_fails_cleanly_without_memory)
 {
-    velstatus_ctx *plain = new_ctx();
+    velstatus_ctx *plain = vs_test_ctx();
     char *json = varied_list_json(150), *whole = NULL;
     size_t whole_len;
     velstatus_oplist *l0 = decode_ok(plain, VELSTATUS_KIND_BACKUP, json);

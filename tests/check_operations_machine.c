@@ -22,10 +22,8 @@ static velstatus_ctx *cur_ctx;
 
 static velstatus_ctx *new_ctx(void)
 {
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    cur_ctx = ctx;
-    return ctx;
+    cur_ctx = vs_test_ctx();
+    return cur_ctx;
 }
 
 static velstatus_policy preset(velstatus_preset p)

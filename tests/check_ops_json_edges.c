@@ -17,13 +17,6 @@
 #define NOW_NS INT64_C(1714559400000000000) /* 2024-05-01T10:30:00Z */
 #define SEC INT64_C(1000000000)
 
-static velstatus_ctx *ctx_or_die(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 static char *encode(const velstatus_oplist *list)
 {
     char *out = NULL;
@@ -66,7 +59,7 @@ START_TEST(grace_period_survives_a_round_trip_through_the_file)
      * file written then read back still knows when the errors began, so an
      * error at 10:31:00 (60 s later) fails the operation, and one at
      * 10:30:59 would not. */
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *list = decode(ctx, REC);
     ck_assert(step_progress_error(list, NOW_NS) & VELSTATUS_OP_STEP_ERROR_DEFERRED);
     char *file = encode(list);
@@ -99,7 +92,7 @@ START_TEST(unknown_values_get_go_escaping_of_line_separators)
     static const char in[] =
         "[{\"spec\":{\"backupName\":\"b\",\"x\":{\"s\": \"a\xE2\x80\xA8" "b\xE2\x80\xA9" "c\xE2\x80\xAA\",\r\n\t\"t\" : [1, 2]}},"
         "\"status\":{\"phase\":\"New\"}}]";
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *list = decode(ctx, in);
     char *out = encode(list);
     ck_assert_ptr_nonnull(strstr(out, "\"x\":{\"s\":\"a\\u2028b\\u2029c\xE2\x80\xAA\",\"t\":[1,2]}"));
@@ -125,7 +118,7 @@ START_TEST(each_optional_status_field_is_written_alone)
         "{\"velstatusProgressErrorSince\":\"2024-05-01T10:00:00Z\"}",
         "{}",
     };
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
         char in[1024];
         snprintf(in, sizeof in,
@@ -145,7 +138,7 @@ END_TEST
 
 START_TEST(nil_empty_and_grown_lists)
 {
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *list = decode(ctx, "null");
     ck_assert(velstatus_oplist_is_null(list));
     char *out = encode(list);
@@ -177,7 +170,7 @@ END_TEST
 
 START_TEST(integer_fields_refuse_fractions_and_accept_null)
 {
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *list = NULL;
     velstatus_error err;
     static const char frac[] = "[{\"status\":{\"nTotal\":1.5}}]";
@@ -221,7 +214,7 @@ START_TEST(reports_schema_errors_name_the_id_and_field)
         {"{\"op-1\":{\"started\":\"9999-12-31T23:59:59Z\"}}", VELSTATUS_E_RANGE, "[\"op-1\"].started: not a valid time"},
         {"{\"op-1\":5}", VELSTATUS_E_SCHEMA, "[\"op-1\"]: must be an object"},
     };
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         velstatus_op_reports *r = NULL;
         velstatus_error err;
@@ -242,7 +235,7 @@ START_TEST(reports_message_cuts_a_long_id_to_120_bytes)
     memset(id, 'i', 150);
     id[150] = '\0';
     snprintf(json, sizeof json, "{\"%s\":{\"completed\":1}}", id);
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_error err;
     ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, json, strlen(json), &err), VELSTATUS_E_SCHEMA);
@@ -254,7 +247,7 @@ END_TEST
 
 START_TEST(reports_empty_maps_entries_and_bad_arguments)
 {
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_op_progress p;
     velstatus_error err;
@@ -327,7 +320,7 @@ static const json_case json_cases[] = {
 
 START_TEST(json_text_rules_for_strings_numbers_and_literals)
 {
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof json_cases / sizeof json_cases[0]; i++) {
         char in[1024];
         velstatus_oplist *list = NULL;
@@ -369,7 +362,7 @@ START_TEST(long_unknown_keys_and_lone_unknown_members_round_trip)
              "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},"
              "\"operationID\":\"\",\"postOperationItems\":null,\"%s\":true},\"status\":{\"x\":1}}]\n",
              key);
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *list = decode(ctx, in);
     char *out = encode(list);
     ck_assert_str_eq(out, in);
@@ -385,7 +378,7 @@ START_TEST(reports_unknown_key_is_named_cut_to_120_bytes)
     memset(key, 'z', 150);
     key[150] = '\0';
     snprintf(json, sizeof json, "{\"op-1\":{\"%s\":1}}", key);
-    velstatus_ctx *ctx = ctx_or_die();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_error err;
     ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, json, strlen(json), &err), VELSTATUS_E_SCHEMA);

@@ -16,13 +16,6 @@
 #define MiB INT64_C(1048576)
 #define GiB INT64_C(1073741824)
 
-static velstatus_ctx *new_ctx(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 /* ------------------------------------------------------------------ */
 /* tabwriter                                                           */
 /* ------------------------------------------------------------------ */
@@ -39,7 +32,7 @@ static char *tw(velstatus_ctx *ctx, const char *in, size_t len, const velstatus_
 
 static void tw_expect(const char *in, const char *want)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__tw_opts o;
     size_t n;
     char *got;
@@ -73,7 +66,7 @@ START_TEST(tw_matches_go_vectors)
     size_t len, cases = 0;
     char *data = vs_test_read_data("progress/tabwriter-vectors.txt", &len);
     char *save = NULL, *ln;
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (ln = strtok_r(data, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
         unsigned mw, twd, pad, pc;
         char hin[20000], hout[20000], in[10000], want[10000];
@@ -133,7 +126,7 @@ END_TEST
 
 START_TEST(tw_options)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__tw_opts o = {10, 8, 2, '.', 0};
     size_t n;
     char *got = tw(ctx, "a\tb\n", 4, &o, &n);
@@ -156,7 +149,7 @@ END_TEST
 
 START_TEST(tw_limits)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__tw_opts o;
     velstatus__buf b;
     velstatus_error err;
@@ -266,7 +259,7 @@ static char *iec(velstatus_ctx *ctx, int64_t v)
 
 START_TEST(numbers)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     char buf[VELSTATUS__I64_BUFSIZE];
     ck_assert_uint_eq(velstatus__fmt_i64(buf, 0), 1);
     ck_assert_str_eq(buf, "0");
@@ -360,7 +353,7 @@ static void ck_unit(const velstatus_progress *r, size_t i, const char *name)
 
 START_TEST(agg_counts_and_units)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op ops[] = {
         P(VELSTATUS_OP_PHASE_COMPLETED, 10, 10, "items"),
         P(VELSTATUS_OP_PHASE_IN_PROGRESS, 5, 10, "Bytes"),
@@ -418,7 +411,7 @@ END_TEST
 
 START_TEST(agg_empty)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_progress *r = build(ctx, NULL, 0, 0);
     char *s;
     ck_assert_uint_eq(velstatus_progress_count(r, VELSTATUS_PROGRESS_ATTEMPTED), 0);
@@ -438,7 +431,7 @@ END_TEST
 
 START_TEST(agg_zero_totals)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op ops[] = {
         P(VELSTATUS_OP_PHASE_IN_PROGRESS, 0, 0, "Bytes"),
         P(VELSTATUS_OP_PHASE_COMPLETED, 0, 0, ""),
@@ -455,7 +448,7 @@ END_TEST
 
 START_TEST(agg_overflow_sums)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op ops[] = {
         P(VELSTATUS_OP_PHASE_COMPLETED, INT64_MAX, INT64_MAX, "Bytes"),
         P(VELSTATUS_OP_PHASE_FAILED, 0, INT64_MAX, "Bytes"),
@@ -491,7 +484,7 @@ END_TEST
 
 START_TEST(agg_order_independent)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op a[] = {
         P(VELSTATUS_OP_PHASE_COMPLETED, INT64_MAX, 1, "u"),
         P(VELSTATUS_OP_PHASE_COMPLETED, 5, INT64_MAX, "u"),
@@ -515,7 +508,7 @@ END_TEST
 START_TEST(agg_many_units)
 {
     enum { N = 5000 };
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op *ops = calloc(2 * N, sizeof(*ops));
     char (*names)[8] = calloc(N, sizeof(*names));
     velstatus_progress *r;
@@ -547,7 +540,7 @@ END_TEST
 
 START_TEST(agg_over_total_and_negative)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op ops[] = {
         P(VELSTATUS_OP_PHASE_COMPLETED, 150, 100, "a"), P(VELSTATUS_OP_PHASE_COMPLETED, -5, 10, "b"),
         P(VELSTATUS_OP_PHASE_COMPLETED, 10, 100, "c"),  P(VELSTATUS_OP_PHASE_COMPLETED, 0, -100, "c"),
@@ -575,7 +568,7 @@ END_TEST
 
 START_TEST(agg_rate_and_eta)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     int64_t t0 = INT64_C(1714557600) * SEC, eta;
     double rate;
     velstatus__prog_op ops[] = {
@@ -603,7 +596,7 @@ END_TEST
 
 START_TEST(agg_missing_timestamps)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     int64_t eta = 7;
     double rate = 7;
     velstatus__prog_op ops[] = {
@@ -657,7 +650,7 @@ END_TEST
 
 START_TEST(agg_rate_extremes)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     int64_t eta;
     double rate;
     char *js;
@@ -730,7 +723,7 @@ static int64_t rnd_value(void)
 START_TEST(agg_reference_random)
 {
     static const char *const units[] = {"", "Bytes", "bytes", "B", "items", "Bytes\xff"};
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     int round;
     uint32_t seen = 0;
     size_t etas = 0, groups = 0;
@@ -928,7 +921,7 @@ static const char example_json[] =
 
 START_TEST(api_example)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = mk_list(ctx, example, 5);
     velstatus_progress *r = NULL;
     char *s;
@@ -962,7 +955,7 @@ START_TEST(api_summary_shapes)
         {"InProgress", 1, 4, "bytes", 1, 0, 1, SEC},
         {"InProgress", 3, 4, "x<&>\"", 0, 0, 0, 0},
     };
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = mk_list(ctx, ops, 7);
     velstatus_progress *r = NULL;
     char *s;
@@ -1004,7 +997,7 @@ END_TEST
 
 START_TEST(api_invalid)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = mk_list(ctx, example, 1);
     velstatus_progress *r = NULL;
     velstatus_error err;
@@ -1051,7 +1044,7 @@ END_TEST
 
 START_TEST(api_failalloc)
 {
-    velstatus_ctx *lctx = new_ctx();
+    velstatus_ctx *lctx = vs_test_ctx();
     velstatus_oplist *l = mk_list(lctx, example, 5);
     static const top more[] = {{"New", 0, 10, "b", 0, 0, 0, 0}, {"New", 0, 10, "a", 0, 0, 0, 0}};
     velstatus_oplist *l2 = mk_list(lctx, more, 2);

@@ -136,13 +136,6 @@ static velstatus_retry_host host_of(fake *f)
     return h;
 }
 
-static velstatus_ctx *new_ctx(void)
-{
-    velstatus_ctx *ctx;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 /* ---- the amd64 conversion ---- */
 
 START_TEST(f2i_is_amd64_cvttsd2si)
@@ -317,7 +310,7 @@ START_TEST(cap_backoff_10m)
 {
     /* doc/velero-behaviour.md §4.5: 7 attempts, 10 ms ... 156.25 s, 195.31 s, the last sleep wasted. */
     static const int64_t want[] = {10 * MS, 50 * MS, 250 * MS, 1250 * MS, 6250 * MS, 31250 * MS, 156250 * MS};
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
     velstatus_retry_result *r;
     int64_t total;
@@ -353,7 +346,7 @@ START_TEST(cap_backoff_table)
         {11 * MS, 1, 10 * MS},         {1 * SEC, 3, 310 * MS},       {156250 * MS, 7, 195310 * MS},
         {781250 * MS - 1, 7, 195310 * MS}, {781250 * MS, 8, 976560 * MS},
     };
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         velstatus_backoff b = velstatus_backoff_velero_cap(rows[i].cap);
         velstatus_retry_result *r;
@@ -374,7 +367,7 @@ END_TEST
 
 START_TEST(simulate_cut_and_overflow)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_velero_cap(0);
     velstatus_retry_result *r;
     int64_t total = 1;
@@ -420,7 +413,7 @@ END_TEST
 
 START_TEST(simulate_jitter_uses_host_random)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
     velstatus_retry_result *r;
     velstatus_retry_host h;
@@ -461,7 +454,7 @@ END_TEST
 
 START_TEST(on_error_velero_behaviour)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
     velstatus_retry_result *r;
     velstatus_retry_host h;
@@ -513,7 +506,7 @@ END_TEST
 
 START_TEST(on_error_classify_and_interrupted)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_default_backoff();
     velstatus_retry_result *r;
     velstatus_retry_host h;
@@ -560,7 +553,7 @@ END_TEST
 
 START_TEST(on_error_host_failures)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_default_retry();
     velstatus_retry_result *r = NULL;
     velstatus_retry_host h;
@@ -632,7 +625,7 @@ static int null_text_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
 
 START_TEST(on_error_null_text)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_backoff b = velstatus_backoff_default_retry();
     velstatus_retry_result *r;
     velstatus_retry_host h;
@@ -656,7 +649,7 @@ END_TEST
 START_TEST(hardened_defaults_and_validation)
 {
     velstatus_retry_schedule s = velstatus_retry_schedule_hardened(), t;
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_retry_result *r = NULL;
     velstatus_retry_host h;
     velstatus_error e;
@@ -704,7 +697,7 @@ START_TEST(hardened_schedule_and_deadline)
 {
     /* r = 0, no latency: 0.1 0.2 ... 25.6 s, then 30 s each; after 9 sleeps
      * 51.1 s; 18 more of 30 s reach 591.1 s and a 19th would cross 600 s. */
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
@@ -763,7 +756,7 @@ END_TEST
 
 START_TEST(hardened_attempts_conflict_terminal_jitter)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_retry_schedule s = velstatus_retry_schedule_hardened();
     velstatus_retry_result *r;
     velstatus_retry_host h;
@@ -829,7 +822,7 @@ END_TEST
 
 START_TEST(run_by_policy)
 {
-    velstatus_ctx *ctx = new_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_policy vp = velstatus_policy_velero(), hp = velstatus_policy_hardened();
     velstatus_retry_result *r;
     velstatus_retry_host h;

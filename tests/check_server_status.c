@@ -72,13 +72,6 @@ typedef struct tb {
     int64_t val;
 } tb;
 
-static velstatus_ctx *mkctx(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 static velstatus_status add_all(velstatus_bsl_set *set, const tb *b)
 {
     for (; b->name; b++) {
@@ -438,7 +431,7 @@ static void rule_case_check(const rule_case *c, const velstatus_server_verdict *
  * agreeing, byte for byte), then the case's default, message, names, counts. */
 START_TEST(rules_table)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof(rule_cases) / sizeof(rule_cases[0]); i++) {
         const rule_case *c = &rule_cases[i];
         velstatus_server_status_options o;
@@ -461,7 +454,7 @@ END_TEST
 /* Row 17: a phase outside the enum is kept verbatim in the set. */
 START_TEST(unknown_phase_kept_verbatim)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
     ck_assert_int_eq(add_all(set, BSLS({"default", "Available", 1}, {"odd", "Pending"}, {"lower", "available"})),
@@ -477,7 +470,7 @@ END_TEST
 
 START_TEST(message_truncates_long_name_lists)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     tb b[] = {{"d", "Available", 1}, {"u5", "Unavailable"}, {"u1", "Unavailable"}, {"u3", "Unavailable"},
               {"u2", "Unavailable"}, {"u4", "Unavailable"}, {NULL}};
     velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_UNAVAILABLE));
@@ -505,7 +498,7 @@ END_TEST
 
 START_TEST(json_verdict_encoding)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     tb b[] = {{"default", "Unavailable", 1, 1}, {"x\"y", "Phase\n"}, {"ok", "Available"}, {NULL}};
     velstatus_server_verdict *v = expect(
         ctx, b, NULL, S_PARTIAL,
@@ -534,7 +527,7 @@ END_TEST
 
 START_TEST(set_rejects_bad_input)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_error err;
     ck_assert_int_eq(velstatus_bsl_set_new(NULL, ctx, NULL), VELSTATUS_E_INVALID);
@@ -576,7 +569,7 @@ END_TEST
 
 START_TEST(options_rejected)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     velstatus_server_tracker *t = NULL;
@@ -629,7 +622,7 @@ END_TEST
 
 START_TEST(tracker_events_and_changes)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_server_tracker *t = NULL;
     velstatus_error err;
     int ch = -1;
@@ -693,7 +686,7 @@ END_TEST
 
 START_TEST(tracker_clock_moves_staleness)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_server_tracker *t = NULL;
     velstatus_server_status_options o;
     int ch = -1;
@@ -750,7 +743,7 @@ START_TEST(tracker_property_random_events)
     static const char *const names[] = {"a", "ab", "b", "default", "primary", "secondary", "x-1", "x-10", "x-2", "zeta"};
     static const char *const phases[] = {"Available", "Available", "Available", "Unavailable", "", "Pending", "available"};
     enum { NNAMES = 10, PER_CONFIG = 3000, CONFIGS = 4 };
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     long events = 0, changes = 0;
     uint32_t seen_reasons = 0;
     unsigned seen_status = 0;
@@ -921,7 +914,7 @@ static velstatus_server_status_host fh_vtable(fake_host *fh)
 
 START_TEST(step_publishes_only_on_change)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     fake_host fh;
     velstatus_server_status_host h;
     velstatus_server_verdict *v = NULL;
@@ -999,7 +992,7 @@ static int rf_sleep(void *ud, int64_t ns)
 
 START_TEST(step_publish_is_retried)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     retry_fake rf;
     velstatus_server_status_host h;
     velstatus_server_status_options o;
@@ -1053,7 +1046,7 @@ END_TEST
 
 START_TEST(step_host_faults)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     fake_host fh;
     velstatus_server_status_host h;
     velstatus_server_verdict *v = NULL;
@@ -1161,7 +1154,7 @@ static velstatus_status decode(velstatus_ctx *ctx, const char *json, velstatus_b
  * position of the first occurrence of `at` in the text. */
 static void decode_fails(const char *json, velstatus_status code, const char *prefix, const char *at)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_error err;
     ck_assert_int_eq(decode(ctx, json, &set, &err), code);
@@ -1176,7 +1169,7 @@ static void decode_fails(const char *json, velstatus_status code, const char *pr
 
 START_TEST(json_decode_shapes)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     /* a bare array, nulls, unknown fields, empty accessMode */
@@ -1297,7 +1290,7 @@ static const char BSL_LIST[] =
 
 START_TEST(bsl_set_get_gives_every_field)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_bsl_record r, keep;
     velstatus_error err;
@@ -1335,7 +1328,7 @@ END_TEST
  * item's JSON gives the verdict classification gives for the list. */
 START_TEST(tracker_bridges_from_decoded_set_and_json)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_server_tracker *a = NULL, *b = NULL;
     velstatus_server_verdict *v = NULL, *va = NULL, *vb = NULL;
@@ -1407,7 +1400,7 @@ START_TEST(json_escaped_name_and_times)
     static const char one[] = "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
                               "\"status\":{\"phase\":\"Av\\u0061ilable\",\"lastValidationTime\":"
                               "\"2026-11-30T12:59:00\\u005a\",\"message\":\"\\u00e9\"}}";
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_bsl_record r;
     velstatus_server_tracker *t = NULL;
@@ -1436,7 +1429,7 @@ END_TEST
  * (one BSL "keep") unchanged. */
 static void upsert_json_fails(const char *json, velstatus_status code, const char *prefix, const char *at)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_server_tracker *t = NULL;
     velstatus_error err;
     int ch = -1;
@@ -1482,7 +1475,7 @@ END_TEST
 
 START_TEST(tracker_upsert_record_checks)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_server_tracker *t = NULL;
     velstatus_bsl_record r;
     velstatus_error err;
@@ -1599,7 +1592,7 @@ START_TEST(examples_match_golden_verdicts)
     static const char *const ex[] = {"all-available", "one-unavailable", "not-yet-validated",
                                      "no-default",    "two-defaults",    "empty"};
     static const velstatus_server_status want[] = {S_READY, S_PARTIAL, S_WAITING, S_PARTIAL, S_PARTIAL, S_WAITING};
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
         size_t len, glen;
         char *text = read_example(ex[i], &len), rel[256], *golden, *j;

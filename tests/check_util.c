@@ -16,14 +16,6 @@
 #include "util_hash.h"
 #include "util_pool.h"
 
-/* A ctx with the default allocator. */
-static velstatus_ctx *plain_ctx(void)
-{
-    velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    return ctx;
-}
-
 START_TEST(add_overflow_edges)
 {
     int64_t v = 7;
@@ -109,7 +101,7 @@ END_TEST
 
 START_TEST(array_doubles_from_initial)
 {
-    velstatus_ctx *ctx = plain_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     int *v = NULL, *p;
     size_t cap = 0, i;
     p = velstatus__array_reserve(ctx, v, &cap, 1, sizeof *v, 4);
@@ -135,7 +127,7 @@ END_TEST
 
 START_TEST(array_overflow_leaves_it_alone)
 {
-    velstatus_ctx *ctx = plain_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     uint64_t *v;
     size_t cap = 0;
     v = velstatus__array_reserve(ctx, NULL, &cap, 2, sizeof *v, 2);
@@ -225,7 +217,7 @@ END_TEST
 
 START_TEST(array_zero_initial_and_elem)
 {
-    velstatus_ctx *ctx = plain_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     char *v;
     size_t cap = 0;
     ck_assert_ptr_null(velstatus__array_reserve(ctx, NULL, &cap, 1, 0, 8)); /* no such element size */
@@ -240,7 +232,7 @@ END_TEST
 
 START_TEST(pool_strings_and_alignment)
 {
-    velstatus_ctx *ctx = plain_ctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus__pool p;
     const char *a, *b;
     char *big;

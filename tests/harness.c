@@ -27,6 +27,13 @@ char *vs_test_read_file(const char *path, size_t *len)
     return buf;
 }
 
+velstatus_ctx *vs_test_ctx(void)
+{
+    velstatus_ctx *ctx = NULL;
+    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    return ctx;
+}
+
 char *vs_test_read_data(const char *rel, size_t *len)
 {
     const char *dir = getenv("VS_TEST_DATA");

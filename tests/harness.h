@@ -11,6 +11,9 @@
 /* Each check_<area>.c defines this. */
 Suite *velstatus_test_suite(void);
 
+/* A context with the default allocator; aborts the test if it cannot be made. */
+velstatus_ctx *vs_test_ctx(void);
+
 /* Reads a whole file into a malloc'ed, NUL-terminated buffer; aborts the
  * test on failure. `rel` is relative to $VS_TEST_DATA. */
 char *vs_test_read_data(const char *rel, size_t *len);
