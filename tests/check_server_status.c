@@ -14,6 +14,7 @@
 #include <velstatus.h>
 
 #include "failalloc.h"
+#include "fake_host.h"
 #include "harness.h"
 
 /* Layout and values of this area's public structs and enums (doc/conventions.md §2),
@@ -844,85 +845,17 @@ END_TEST
 
 /* ---- the controller step over a fake host ---- */
 
-typedef struct fake_host {
-    const char *json;
-    int list_rc, read_rc, publish_rc;
-    int has;
-    velstatus_server_status status;
-    uint32_t reasons;
-    int lists, reads, publishes;
-    char published_json[2048];
-} fake_host;
-
-static int fh_list(void *ud, velstatus_bsls_reply *reply)
-{
-    fake_host *h = ud;
-    char copy[2048];
-    h->lists++;
-    if (h->list_rc)
-        return h->list_rc;
-    /* The library decodes during the call: a buffer that dies with the
-     * callback is fine (it is scribbled over before returning). */
-    snprintf(copy, sizeof copy, "%s", h->json);
-    if (velstatus_bsls_reply_set_json(reply, copy, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-        return 0; /* the decoding's failure is the step's result anyway */
-    memset(copy, 'x', sizeof copy);
-    return 0;
-}
-
-static int fh_read(void *ud, int *has, velstatus_server_status *status, uint32_t *reasons)
-{
-    fake_host *h = ud;
-    h->reads++;
-    if (h->read_rc)
-        return h->read_rc;
-    *has = h->has;
-    *status = h->status;
-    *reasons = h->reasons;
-    return 0;
-}
-
-static int fh_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
-{
-    fake_host *h = ud;
-    h->publishes++;
-    if (h->publish_rc)
-        return h->publish_rc;
-    ck_assert_uint_eq(strlen(json), len);
-    ck_assert_uint_lt(len, sizeof(h->published_json));
-    memcpy(h->published_json, json, len + 1);
-    h->has = 1;
-    h->status = status;
-    h->reasons = reasons;
-    return 0;
-}
-
-static const char *STEP_JSON =
-    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
-    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":\"Unavailable\"}}]}";
-
-static velstatus_server_status_host fh_vtable(fake_host *fh)
-{
-    velstatus_server_status_host h;
-    velstatus_server_status_host_init(&h, sizeof(h));
-    h.userdata = fh;
-    h.list_bsls = fh_list;
-    h.read_status = fh_read;
-    h.publish = fh_publish;
-    return h;
-}
-
 START_TEST(step_publishes_only_on_change)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    fake_host fh;
+    vs_fake_host fh;
     velstatus_server_status_host h;
     velstatus_server_verdict *v = NULL;
     int published = -1;
     char *j;
     memset(&fh, 0, sizeof(fh));
-    fh.json = STEP_JSON;
-    h = fh_vtable(&fh);
+    fh.json = VS_FAKE_STEP_JSON;
+    h = vs_fake_step_host(&fh);
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(fh.publishes, 1);
@@ -950,7 +883,7 @@ START_TEST(step_publishes_only_on_change)
     h.read_status = NULL;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
-    h.read_status = fh_read;
+    h.read_status = vs_fake_read;
     fh.read_rc = VELSTATUS_PASSTHROUGH;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
@@ -962,81 +895,50 @@ END_TEST
 /* Issue "Retry": the publish is a status write and goes through the retry
  * driver. Velero preset: CapBackoff(--resource-timeout), every error retried
  * (doc/velero-behaviour.md §4.2, §4.4); the host's sleep slot sees the CapBackoff sleeps. */
-typedef struct retry_fake {
-    fake_host fh;
-    int fail_first;   /* the first N publishes fail */
-    int64_t sleeps[16];
-    int nsleeps;
-} retry_fake;
-
-static int rf_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
-{
-    retry_fake *rf = ud;
-    int rc = fh_publish(&rf->fh, status, reasons, json, len);
-    return rf->fh.publishes <= rf->fail_first ? -11 : rc;
-}
-
-static int rf_list(void *ud, velstatus_bsls_reply *reply)
-{
-    return fh_list(&((retry_fake *)ud)->fh, reply);
-}
-
-static int rf_sleep(void *ud, int64_t ns)
-{
-    retry_fake *rf = ud;
-    if (rf->nsleeps < 16)
-        rf->sleeps[rf->nsleeps] = ns;
-    rf->nsleeps++;
-    return 0;
-}
-
 START_TEST(step_publish_is_retried)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    retry_fake rf;
+    vs_fake_host rf;
     velstatus_server_status_host h;
     velstatus_server_status_options o;
     velstatus_policy vel = velstatus_policy_velero();
     velstatus_error err;
     int published = -1;
     memset(&rf, 0, sizeof(rf));
-    rf.fh.json = STEP_JSON;
-    velstatus_server_status_host_init(&h, sizeof(h));
-    h.userdata = &rf;
-    h.list_bsls = rf_list;
-    h.publish = rf_publish;
-    h.retry.sleep = rf_sleep;
+    rf.json = VS_FAKE_STEP_JSON;
+    h = vs_fake_step_host(&rf);
+    h.read_status = NULL;
+    h.retry.sleep = vs_fake_sleep;
     velstatus_server_status_options_init(&o, sizeof(o));
 
     /* fails twice, then goes through: 3 attempts, sleeps 10ms and 50ms */
     rf.fail_first = 2;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
-    ck_assert_int_eq(rf.fh.publishes, 3);
+    ck_assert_int_eq(rf.publishes, 3);
     ck_assert_int_eq(rf.nsleeps, 2);
     ck_assert_int_eq(rf.sleeps[0], 10000000);
     ck_assert_int_eq(rf.sleeps[1], 50000000);
 
     /* never goes through: Velero gives up after 7 attempts with the default
      * 10m budget (doc/velero-behaviour.md §4.5), the 7th sleep wasted */
-    memset(&rf.fh, 0, sizeof(rf.fh));
-    rf.fh.json = STEP_JSON;
-    rf.nsleeps = 0;
+    memset(&rf, 0, sizeof(rf));
+    rf.json = VS_FAKE_STEP_JSON;
     rf.fail_first = 1000;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -11);
     ck_assert_int_eq(published, 0);
-    ck_assert_int_eq(rf.fh.publishes, 7);
+    ck_assert_int_eq(rf.publishes, 7);
     ck_assert_int_eq(rf.nsleeps, 7);
     ck_assert_int_eq(rf.sleeps[6], INT64_C(156250000000));
 
     /* a 30 s budget: 5 attempts (doc/velero-behaviour.md §4.5 table) */
-    memset(&rf.fh, 0, sizeof(rf.fh));
-    rf.fh.json = STEP_JSON;
-    rf.nsleeps = 0;
+    memset(&rf, 0, sizeof(rf));
+    rf.json = VS_FAKE_STEP_JSON;
+    rf.fail_first = 1000;
     o.retry_timeout_ns = INT64_C(30000000000);
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
-    ck_assert_int_eq(rf.fh.publishes, 5);
+    ck_assert_int_eq(rf.publishes, 5);
     o.retry_timeout_ns = -1;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "retry_timeout_ns"));
@@ -1047,14 +949,14 @@ END_TEST
 START_TEST(step_host_faults)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    fake_host fh;
+    vs_fake_host fh;
     velstatus_server_status_host h;
     velstatus_server_verdict *v = NULL;
     velstatus_error err;
     int published = -1;
     memset(&fh, 0, sizeof(fh));
-    fh.json = STEP_JSON;
-    h = fh_vtable(&fh);
+    fh.json = VS_FAKE_STEP_JSON;
+    h = vs_fake_step_host(&fh);
 
     fh.list_rc = -7;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_HOST);
@@ -1095,26 +997,26 @@ START_TEST(step_host_faults)
     fh.json = "{";
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_PARSE);
     ck_assert_int_eq(fh.publishes, 1); /* only the PASSTHROUGH publish call */
-    fh.json = STEP_JSON;
+    fh.json = VS_FAKE_STEP_JSON;
 
     /* the vtable itself */
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, NULL, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, NULL, NULL, NULL, NULL), VELSTATUS_E_INVALID);
     h.publish = NULL;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
-    h = fh_vtable(&fh);
+    h = vs_fake_step_host(&fh);
     h.flags = 1;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_E_INVALID);
-    h = fh_vtable(&fh);
+    h = vs_fake_step_host(&fh);
     h.retry.flags = 1;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "retry"));
-    h = fh_vtable(&fh);
+    h = vs_fake_step_host(&fh);
     h.retry.attempt = (int (*)(void *, uint64_t, velstatus_retry_reply *))1; /* never called */
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
     /* a NULL reply is refused, not a crash */
     ck_assert_int_eq(velstatus_bsls_reply_set_json(NULL, "[]", 2, &err), VELSTATUS_E_INVALID);
-    h = fh_vtable(&fh);
+    h = vs_fake_step_host(&fh);
     h.struct_size = 8;
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_ABI);
     {
@@ -1123,14 +1025,14 @@ START_TEST(step_host_faults)
             char tail[8];
         } big;
         memset(&big, 0, sizeof(big));
-        big.h = fh_vtable(&fh);
+        big.h = vs_fake_step_host(&fh);
         big.h.struct_size = sizeof(big);
         big.tail[0] = 9;
         ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &big.h, NULL, NULL, NULL), VELSTATUS_E_ABI);
     }
     {
         velstatus_server_status_options o;
-        h = fh_vtable(&fh);
+        h = vs_fake_step_host(&fh);
         velstatus_server_status_options_init(&o, sizeof(o));
         o.flags = 2;
         fh.lists = 0;
@@ -1769,13 +1671,13 @@ START_TEST(failalloc_step)
     velstatus_status st;
     VS_FAILALLOC_LOOP(fa, ctx)
     {
-        fake_host fh;
+        vs_fake_host fh;
         velstatus_server_status_host h;
         velstatus_server_verdict *v = NULL;
         int published = -1;
         memset(&fh, 0, sizeof(fh));
-        fh.json = STEP_JSON;
-        h = fh_vtable(&fh);
+        fh.json = VS_FAKE_STEP_JSON;
+        h = vs_fake_step_host(&fh);
         st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL);
         if (st == VELSTATUS_OK) {
             ck_assert_int_eq(published, 1);

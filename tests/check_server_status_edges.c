@@ -9,90 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_host.h"
 #include "harness.h"
 #include "velstatus_private.h"
 
-static const char *STEP_JSON =
-    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
-    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":\"Unavailable\"}}]}";
-
-typedef struct slots_host {
-    int fail_first;          /* the first N publishes return -11 */
-    int publishes;
-    velstatus_retry_class cls; /* what classify answers */
-    int classifies, randoms, nows, nsleeps;
-    uint64_t classify_attempts[8];
-    char classify_text[8][64];
-    int64_t sleeps[8];
-    int64_t clock;           /* the fake monotonic clock, advanced by sleep */
-} slots_host;
-
-static int sh_list(void *ud, velstatus_bsls_reply *reply)
+/* The fake host with every retry slot and no read_status (each step publishes). */
+static velstatus_server_status_host slots_vtable(vs_fake_host *sh)
 {
-    (void)ud;
-    return velstatus_bsls_reply_set_json(reply, STEP_JSON, strlen(STEP_JSON), NULL) == VELSTATUS_OK ? 0 : -1;
-}
-
-static int sh_publish(void *ud, velstatus_server_status status, uint32_t reasons, const char *json, size_t len)
-{
-    slots_host *h = ud;
-    (void)status;
-    (void)reasons;
-    ck_assert_uint_eq(strlen(json), len);
-    return ++h->publishes <= h->fail_first ? -11 : 0;
-}
-
-static int sh_classify(void *ud, uint64_t attempt, const char *t, size_t n, velstatus_retry_class *cls,
-                       int *interrupted)
-{
-    slots_host *h = ud;
-    (void)interrupted;
-    if (h->classifies < 8) {
-        h->classify_attempts[h->classifies] = attempt;
-        snprintf(h->classify_text[h->classifies], sizeof h->classify_text[0], "%.*s", (int)n, t);
-    }
-    h->classifies++;
-    *cls = h->cls;
-    return 0;
-}
-
-static int sh_sleep(void *ud, int64_t ns)
-{
-    slots_host *h = ud;
-    if (h->nsleeps < 8)
-        h->sleeps[h->nsleeps] = ns;
-    h->nsleeps++;
-    h->clock += ns;
-    return 0;
-}
-
-static int sh_random(void *ud, double *r)
-{
-    slots_host *h = ud;
-    h->randoms++;
-    *r = 0.5;
-    return 0;
-}
-
-static int sh_now(void *ud, int64_t *ns)
-{
-    slots_host *h = ud;
-    h->nows++;
-    *ns = h->clock;
-    return 0;
-}
-
-static velstatus_server_status_host slots_vtable(slots_host *sh)
-{
-    velstatus_server_status_host h;
-    velstatus_server_status_host_init(&h, sizeof h);
-    h.userdata = sh;
-    h.list_bsls = sh_list;
-    h.publish = sh_publish;
-    h.retry.classify = sh_classify;
-    h.retry.sleep = sh_sleep;
-    h.retry.random = sh_random;
-    h.retry.now = sh_now;
+    velstatus_server_status_host h = vs_fake_step_host(sh);
+    h.read_status = NULL;
+    h.retry.classify = vs_fake_classify;
+    h.retry.sleep = vs_fake_sleep;
+    h.retry.random = vs_fake_random;
+    h.retry.now = vs_fake_now;
     return h;
 }
 
@@ -104,7 +33,7 @@ START_TEST(step_publish_retries_use_every_host_slot)
      * (100 ms and 200 ms, minus 0.5 * 0.1 of each), and the deadline is
      * measured on the host's clock. */
     velstatus_ctx *ctx = NULL;
-    slots_host sh;
+    vs_fake_host sh;
     velstatus_server_status_options o;
     velstatus_policy pol = velstatus_policy_hardened();
     velstatus_server_verdict *v = NULL;
@@ -156,7 +85,7 @@ static int null_text_list(void *ud, velstatus_bsls_reply *reply)
 START_TEST(step_rejects_null_text_with_a_length)
 {
     velstatus_ctx *ctx = NULL;
-    slots_host sh;
+    vs_fake_host sh;
     velstatus_error err;
     int published = -1;
     ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
@@ -474,7 +403,7 @@ static int empty_list(void *ud, velstatus_bsls_reply *reply)
 START_TEST(step_without_publish_or_outputs)
 {
     velstatus_ctx *ctx = NULL;
-    slots_host sh;
+    vs_fake_host sh;
     velstatus_error err;
     ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
     memset(&sh, 0, sizeof sh);
