@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_host.h"
 #include "harness.h"
 #include "velstatus.h"
 #include "velstatus_private.h"
@@ -182,22 +183,6 @@ static int ok_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 static const char TWO_BSLS[] =
     "[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}]";
 
-static int list_two(void *ud, velstatus_bsls_reply *reply)
-{
-    (void)ud;
-    return velstatus_bsls_reply_set_json(reply, TWO_BSLS, sizeof(TWO_BSLS) - 1, NULL) == VELSTATUS_OK ? 0 : -1;
-}
-
-static int publish_ok(void *ud, velstatus_server_status st, uint32_t reasons, const char *json, size_t len)
-{
-    (void)st;
-    (void)reasons;
-    (void)json;
-    (void)len;
-    ++*(int *)ud;
-    return 0;
-}
-
 static velstatus_oplist *one_op(velstatus_ctx *ctx)
 {
     velstatus_oplist *list = NULL;
@@ -315,7 +300,8 @@ START_TEST(older_and_newer_callers)
         velstatus_server_status_host *h = dirty(&u);
         velstatus_server_status_options *o = dirty(&uo);
         velstatus_server_verdict *v = NULL;
-        int published = 0, calls = 0;
+        int published = 0;
+        vs_fake_host fh;
         n = gen_size(newer, VS_SERVER_STATUS_HOST_SIZE_V1, sizeof(*h));
         velstatus_server_status_host_init(h, n);
         /* all zero but the embedded retry host's struct_size */
@@ -323,15 +309,17 @@ START_TEST(older_and_newer_callers)
         h->retry.struct_size = 0;
         assert_zero_tail(&u, sizeof(uint32_t), n);
         h->retry.struct_size = sizeof(velstatus_retry_host);
-        h->userdata = &calls;
-        h->list_bsls = list_two;
-        h->publish = publish_ok;
+        memset(&fh, 0, sizeof fh);
+        fh.json = TWO_BSLS;
+        h->userdata = &fh;
+        h->list_bsls = vs_fake_list;
+        h->publish = vs_fake_publish;
         n = gen_size(newer, VS_SERVER_STATUS_OPTIONS_SIZE_V1, sizeof(*o));
         velstatus_server_status_options_init(o, n);
         assert_zero_tail(&uo, sizeof(uint32_t), n);
         ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, h, o, NULL, &err), VELSTATUS_OK);
         ck_assert_int_eq(published, 1);
-        ck_assert_int_eq(calls, 1);
+        ck_assert_int_eq(fh.publishes, 1);
         ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_READY);
         velstatus_server_verdict_free(v);
     }
