@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "failalloc.h"
+#include "fake_host.h"
 #include "harness.h"
 #include <velstatus.h>
 
@@ -732,59 +733,6 @@ END_TEST
 /* The driver                                                                 */
 /* ------------------------------------------------------------------------ */
 
-typedef struct fake {
-    velstatus_op_progress ans[16];
-    int rc[16];         /* non-zero: return it instead of answering */
-    int silent[16];     /* return 0 without answering */
-    const char *cancel_err[16];
-    int cancel_rc;
-    size_t calls[64], ncalls;
-    size_t cancels[64], ncancels;
-} fake;
-
-static int fake_progress(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
-{
-    fake *f = ud;
-    ck_assert_ptr_nonnull(velstatus_oplist_at(list, i));
-    f->calls[f->ncalls++] = i;
-    if (f->rc[i] != 0)
-        return f->rc[i];
-    if (f->silent[i])
-        return 0;
-    return velstatus_op_reply_set_progress(reply, &f->ans[i], NULL) == VELSTATUS_OK ? 0 : -1;
-}
-
-static int fake_cancel(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
-{
-    fake *f = ud;
-    (void)list;
-    f->cancels[f->ncancels++] = i;
-    if (f->cancel_rc != 0)
-        return f->cancel_rc;
-    if (f->cancel_err[i] != NULL)
-        return velstatus_op_reply_set_cancel_error(reply, f->cancel_err[i], strlen(f->cancel_err[i]), NULL) == VELSTATUS_OK
-                   ? 0
-                   : -1;
-    return 0;
-}
-
-static void fake_init(fake *f)
-{
-    memset(f, 0, sizeof *f);
-    for (int i = 0; i < 16; i++)
-        f->ans[i] = progress(0, NULL, 0, 0);
-}
-
-static velstatus_plugin_client fake_client(fake *f)
-{
-    velstatus_plugin_client c;
-    velstatus_plugin_client_init(&c, sizeof c);
-    c.userdata = f;
-    c.progress = fake_progress;
-    c.cancel = fake_cancel;
-    return c;
-}
-
 static velstatus_reconcile_options opts(velstatus_phase phase, int64_t now)
 {
     velstatus_reconcile_options o;
@@ -795,11 +743,11 @@ static velstatus_reconcile_options opts(velstatus_phase phase, int64_t now)
     return o;
 }
 
-static velstatus_reconcile_result *reconcile_ok(velstatus_oplist *l, fake *f, const velstatus_reconcile_options *o,
+static velstatus_reconcile_result *reconcile_ok(velstatus_oplist *l, vs_fake_plugin *f, const velstatus_reconcile_options *o,
                                                 const velstatus_policy *pol)
 {
     velstatus_reconcile_result *r = NULL;
-    velstatus_plugin_client c = fake_client(f);
+    velstatus_plugin_client c = vs_fake_plugin_client(f);
     velstatus_error err;
     velstatus_status st = velstatus_oplist_reconcile(&r, l, &c, o, pol, &err);
     ck_assert_msg(st == VELSTATUS_OK, "reconcile: %s", err.message);
@@ -856,12 +804,12 @@ START_TEST(velero_operations_controller_tests)
                 velstatus_oplist *l;
                 velstatus_reconcile_options o = opts(cases[c].phase, T0);
                 velstatus_reconcile_result *r;
-                fake f;
+                vs_fake_plugin f;
                 snprintf(action, sizeof action, "foo-1%zu", c + 1);
                 snprintf(status, sizeof status, "{\"phase\":\"%s\",\"created\":\"2024-05-01T10:00:00Z\"}",
                          k ? "InProgress" : "New");
                 l = make_list(ctx, kind, action, &st, 1);
-                fake_init(&f);
+                vs_fake_plugin_init(&f);
                 f.ans[0] = progress(cases[c].complete, cases[c].err, 0, 0);
                 o.timeout_ns = 60 * 60 * SEC;
                 r = reconcile_ok(l, &f, &o, &pol);
@@ -915,8 +863,8 @@ START_TEST(phase_table_2_5)
                 velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
                 velstatus_reconcile_options o = opts(rows[i].from, T0 + SEC);
                 velstatus_reconcile_result *r;
-                fake f;
-                fake_init(&f);
+                vs_fake_plugin f;
+                vs_fake_plugin_init(&f);
                 f.ans[0] = rows[i].new_error ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "boom") : progress(1, NULL, 1, 1);
                 f.ans[1] = progress(!rows[i].running, NULL, 0, 0);
                 r = reconcile_ok(l, &f, &o, &pol);
@@ -952,8 +900,8 @@ START_TEST(partially_failed_edge_or_level)
             velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 2);
             velstatus_reconcile_options o = opts(W, T0 + SEC);
             velstatus_reconcile_result *r;
-            fake f;
-            fake_init(&f);
+            vs_fake_plugin f;
+            vs_fake_plugin_init(&f);
             f.ans[1] = progress(!running, NULL, 0, 0);
             r = reconcile_ok(l, &f, &o, &pol);
             ck_assert_uint_eq(f.ncalls, 1);
@@ -982,8 +930,8 @@ START_TEST(pending_errors_set_partially_failed)
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
         velstatus_reconcile_options o = opts(W, T0 + SEC);
         velstatus_reconcile_result *r;
-        fake f;
-        fake_init(&f);
+        vs_fake_plugin f;
+        vs_fake_plugin_init(&f);
         o.errors = 1;
         r = reconcile_ok(l, &f, &o, &pol);
         ck_assert_int_eq(velstatus_reconcile_result_phase(r), WPF);
@@ -1015,8 +963,8 @@ START_TEST(bsl_missing_or_readonly)
                 velstatus_reconcile_options o = opts(b == 1 ? W : WPF, T0 + 10 * HOUR);
                 velstatus_reconcile_result *r;
                 char *before, *after;
-                fake f;
-                fake_init(&f);
+                vs_fake_plugin f;
+                vs_fake_plugin_init(&f);
                 o.bsl = (velstatus_bsl_state)b;
                 if (b == 1) {
                     o.bsl_name = "primary";
@@ -1062,8 +1010,8 @@ START_TEST(bsl_missing_or_readonly)
         velstatus_reconcile_result *r;
         const char *want = "backupstoragelocations.velero.io \"default\" not found";
         const char *want2 = "backupstoragelocations.velero.io \"a\\\"b\\n\" not found";
-        fake f;
-        fake_init(&f);
+        vs_fake_plugin f;
+        vs_fake_plugin_init(&f);
         o.bsl = VELSTATUS_BSL_MISSING;
         r = reconcile_ok(l, &f, &o, &pol);
         assert_errors(r, &want, 1);
@@ -1115,8 +1063,8 @@ START_TEST(persist_and_errors_added)
             velstatus_oplist *l = make_list(ctx, rows[i].kind ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
             velstatus_reconcile_options o = opts(rows[i].phase, T0 + SEC);
             velstatus_reconcile_result *r;
-            fake f;
-            fake_init(&f);
+            vs_fake_plugin f;
+            vs_fake_plugin_init(&f);
             f.ans[0] = rows[i].err0 ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "e") : progress(rows[i].done0, NULL, 0, 0);
             f.ans[1] = progress(rows[i].done1, NULL, 0, 0);
             o.errors = rows[i].pending;
@@ -1169,8 +1117,8 @@ START_TEST(after_run_2_7)
                 velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
                 velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC);
                 velstatus_reconcile_result *r;
-                fake f;
-                fake_init(&f);
+                vs_fake_plugin f;
+                vs_fake_plugin_init(&f);
                 o.errors = rows[i].logged;
                 f.ans[0] = rows[i].op_error ? progress(1, "failed", 0, 0) : progress(1, NULL, 0, 0);
                 f.ans[1] = progress(!rows[i].running, NULL, 0, 0);
@@ -1196,8 +1144,8 @@ START_TEST(after_run_2_7)
             velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st2, 1);
             velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0);
             velstatus_reconcile_result *r;
-            fake f;
-            fake_init(&f);
+            vs_fake_plugin f;
+            vs_fake_plugin_init(&f);
             r = reconcile_ok(l, &f, &o, &pol);
             ck_assert_int_eq(velstatus_reconcile_result_phase(r), p ? FPF : FIN);
             velstatus_reconcile_result_free(r);
@@ -1228,8 +1176,8 @@ START_TEST(cancel_on_timeout_only)
         const char *want[] = {"Asynchronous action timed out, plugin: act-0",
                               "Asynchronous action timed out, plugin: act-3"};
         size_t n;
-        fake f;
-        fake_init(&f);
+        vs_fake_plugin f;
+        vs_fake_plugin_init(&f);
         f.ans[1] = progress(1, NULL, 0, 0);
         f.cancel_err[3] = "cannot cancel";
         r = reconcile_ok(l, &f, &o, &pol);
@@ -1275,14 +1223,14 @@ START_TEST(no_plugin_client)
             velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, "x/y", st, 1);
             velstatus_reconcile_options o = opts(W, T0);
             velstatus_reconcile_result *r = NULL;
-            fake f;
+            vs_fake_plugin f;
             velstatus_plugin_client c;
             const char *want = k ? "unable to get valid RestoreItemActionV2 for \"x/y\""
                                  : "unable to get valid BackupItemActionV2 for \"x/y\", plugin: unknown";
             size_t n;
-            fake_init(&f);
+            vs_fake_plugin_init(&f);
             f.rc[0] = VELSTATUS_PASSTHROUGH;
-            c = fake_client(&f);
+            c = vs_fake_plugin_client(&f);
             ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, mode ? &c : NULL, &o, &pol, NULL), VELSTATUS_OK);
             assert_errors(r, &want, 1);
             ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n),
@@ -1300,12 +1248,12 @@ START_TEST(no_plugin_client)
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, old, 1);
         velstatus_reconcile_options o = opts(W, T0);
         velstatus_reconcile_result *r = NULL;
-        fake f;
+        vs_fake_plugin f;
         velstatus_plugin_client c;
-        fake_init(&f);
+        vs_fake_plugin_init(&f);
         f.cancel_rc = VELSTATUS_PASSTHROUGH;
         f.cancel_err[0] = "ignored";
-        c = fake_client(&f);
+        c = vs_fake_plugin_client(&f);
         ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &hp, NULL), VELSTATUS_OK);
         ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(r), 1);
         ck_assert_ptr_null(velstatus_reconcile_result_cancel_error(r, 0, NULL));
@@ -1330,11 +1278,11 @@ START_TEST(host_failures)
     velstatus_reconcile_result *r = (velstatus_reconcile_result *)&r, *sentinel = r;
     velstatus_plugin_client c;
     velstatus_error err;
-    fake f;
-    fake_init(&f);
+    vs_fake_plugin f;
+    vs_fake_plugin_init(&f);
     f.ans[0] = progress(1, NULL, 0, 0);
     f.rc[1] = -7;
-    c = fake_client(&f);
+    c = vs_fake_plugin_client(&f);
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -7);
     ck_assert_ptr_eq(r, sentinel);
@@ -1344,17 +1292,17 @@ START_TEST(host_failures)
     velstatus_oplist_free(l);
 
     l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
-    fake_init(&f);
+    vs_fake_plugin_init(&f);
     f.silent[0] = 1;
-    c = fake_client(&f);
+    c = vs_fake_plugin_client(&f);
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_msg(strstr(err.message, "without answering") != NULL, "%s", err.message);
     velstatus_oplist_free(l);
 
     l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
-    fake_init(&f);
+    vs_fake_plugin_init(&f);
     f.cancel_rc = -3;
-    c = fake_client(&f);
+    c = vs_fake_plugin_client(&f);
     o.now_ns = T0 + 2 * HOUR;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -3);
@@ -1518,8 +1466,8 @@ START_TEST(result_count_by_flag)
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
     velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r;
-    fake f;
-    fake_init(&f);
+    vs_fake_plugin f;
+    vs_fake_plugin_init(&f);
     r = reconcile_ok(l, &f, &o, &pol);
     ck_assert_uint_eq(velstatus_reconcile_result_count(r, F(MISSING_CREATED)), 1);
     ck_assert_uint_eq(velstatus_reconcile_result_count(r, F(IN_PROGRESS)), 1);

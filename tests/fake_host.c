@@ -99,3 +99,47 @@ velstatus_server_status_host vs_fake_step_host(vs_fake_host *f)
     h.publish = vs_fake_publish;
     return h;
 }
+
+void vs_fake_plugin_init(vs_fake_plugin *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < 16; i++)
+        velstatus_op_progress_init(&f->ans[i], sizeof f->ans[i]);
+}
+
+int vs_fake_progress(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    vs_fake_plugin *f = ud;
+    ck_assert_ptr_nonnull(velstatus_oplist_at(list, i));
+    f->calls[f->ncalls++] = i;
+    if (f->rc[i] != 0)
+        return f->rc[i];
+    if (f->silent[i])
+        return 0;
+    return velstatus_op_reply_set_progress(reply, &f->ans[i], NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+int vs_fake_cancel(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    vs_fake_plugin *f = ud;
+    (void)list;
+    f->cancels[f->ncancels++] = i;
+    if (f->cancel_rc != 0)
+        return f->cancel_rc;
+    if (f->cancel_err[i] != NULL)
+        return velstatus_op_reply_set_cancel_error(reply, f->cancel_err[i], strlen(f->cancel_err[i]), NULL) ==
+                       VELSTATUS_OK
+                   ? 0
+                   : -1;
+    return 0;
+}
+
+velstatus_plugin_client vs_fake_plugin_client(vs_fake_plugin *f)
+{
+    velstatus_plugin_client c;
+    velstatus_plugin_client_init(&c, sizeof c);
+    c.userdata = f;
+    c.progress = vs_fake_progress;
+    c.cancel = vs_fake_cancel;
+    return c;
+}

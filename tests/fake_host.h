@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The one fake server-status host of the check suites: it lists BSL JSON,
+/* The fake hosts of the check suites. The server-status host lists BSL JSON,
  * reads and records the published status, fails the first N publishes, and
- * counts and records every retry slot (classify, sleep, random, now). */
+ * counts and records every retry slot (classify, sleep, random, now); the
+ * plugin client answers and records Progress and Cancel calls. */
 #ifndef VS_TEST_FAKE_HOST_H
 #define VS_TEST_FAKE_HOST_H
 #include <stdint.h>
@@ -42,5 +43,24 @@ int vs_fake_now(void *ud, int64_t *ns);
 
 /* A host over f with list_bsls, read_status and publish; no retry slot. */
 velstatus_server_status_host vs_fake_step_host(vs_fake_host *f);
+
+/* The fake plugin client of the reconcile tests: operation i (< 16) answers
+ * ans[i] (empty progress after init), or returns rc[i], or nothing if
+ * silent[i]; cancel records the call and answers cancel_err[i] or cancel_rc. */
+typedef struct vs_fake_plugin {
+    velstatus_op_progress ans[16];
+    int rc[16];
+    int silent[16];
+    const char *cancel_err[16];
+    int cancel_rc;
+    size_t calls[64], ncalls;
+    size_t cancels[64], ncancels;
+} vs_fake_plugin;
+
+void vs_fake_plugin_init(vs_fake_plugin *f);
+int vs_fake_progress(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply);
+int vs_fake_cancel(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply);
+/* A client over f with both slots. */
+velstatus_plugin_client vs_fake_plugin_client(vs_fake_plugin *f);
 
 #endif
