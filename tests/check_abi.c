@@ -161,17 +161,6 @@ static const char ONE_OP[] =
     "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pvc\",\"Namespace\":\"ns\",\"Name\":\"n\"},"
     "\"operationID\":\"op-1\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
 
-static int done_progress(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
-{
-    velstatus_op_progress p;
-    (void)ud;
-    (void)list;
-    (void)index;
-    velstatus_op_progress_init(&p, sizeof(p));
-    p.completed = 1;
-    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
-}
-
 static int ok_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
 {
     (void)ud;
@@ -243,10 +232,14 @@ START_TEST(older_and_newer_callers)
         velstatus_plugin_client *c = dirty(&u);
         velstatus_reconcile_options *o = dirty(&uo);
         velstatus_reconcile_result *res = NULL;
+        vs_fake_plugin fp;
+        vs_fake_plugin_init(&fp);
+        fp.ans[0].completed = 1;
         n = gen_size(newer, VS_PLUGIN_CLIENT_SIZE_V1, sizeof(*c));
         velstatus_plugin_client_init(c, n);
         assert_zero_tail(&u, sizeof(uint32_t), n);
-        c->progress = done_progress;
+        c->userdata = &fp;
+        c->progress = vs_fake_progress;
         n = gen_size(newer, VS_RECONCILE_OPTIONS_SIZE_V1, sizeof(*o));
         velstatus_reconcile_options_init(o, n);
         ck_assert_int_eq(o->timeout_ns, INT64_C(4) * 3600 * 1000000000); /* the defaults reach a v1 caller */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "failalloc.h"
+#include "fake_host.h"
 #include "harness.h"
 #include "velstatus_private.h"
 
@@ -761,16 +762,6 @@ static int answer_cancel_with_empty_error(void *ud, const velstatus_oplist *list
     return velstatus_op_reply_set_cancel_error(reply, NULL, 0, NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
-static int answer_progress_nothing(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
-{
-    velstatus_op_progress p;
-    (void)ud;
-    (void)list;
-    (void)index;
-    velstatus_op_progress_init(&p, sizeof p);
-    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
-}
-
 START_TEST(cancel_answers_nil_empty_error_or_no_callback)
 {
     /* A timed-out operation is canceled. Cancel returning an error with an
@@ -784,12 +775,15 @@ START_TEST(cancel_answers_nil_empty_error_or_no_callback)
         velstatus_oplist *list = one_op(ctx, "velero.io/csi", mode == 2 ? "op-unknown" : "op-1", 5 * HOUR_NS);
         velstatus_plugin_client c;
         velstatus_op_reports *reports = NULL;
+        vs_fake_plugin fp; /* answers an empty progress */
+        vs_fake_plugin_init(&fp);
         velstatus_plugin_client_init(&c, sizeof c);
         if (mode == 2) {
             ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, "{\"op-1\":{}}", 11, NULL), VELSTATUS_OK);
             ck_assert_int_eq(velstatus_op_reports_client(&c, reports, NULL), VELSTATUS_OK);
         } else {
-            c.progress = answer_progress_nothing;
+            c.userdata = &fp;
+            c.progress = vs_fake_progress;
             c.cancel = mode == 0 ? answer_cancel_with_empty_error : NULL;
         }
         velstatus_reconcile_options o;
