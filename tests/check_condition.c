@@ -66,7 +66,7 @@ static void expect(velstatus_ctx *ctx, size_t n, const char *phase, int with_def
 START_TEST(status_mapping)
 {
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     expect(ctx, 2, "Available", 1, "True", "AllLocationsAvailable");      /* Ready */
     expect(ctx, 2, "Available", 0, "True", "NoDefaultLocation");          /* PartiallyReady */
     expect(ctx, 0, "", 0, "Unknown", "NoLocations");                      /* Waiting */
@@ -125,7 +125,7 @@ START_TEST(message_limit)
     json_t *j;
     const char *m;
     static char name[12001];
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (int prefix = 0; prefix < 3; prefix++) {
         /* "é" is two bytes: the cut point moves over both byte positions */
         memset(name, 'x', (size_t)prefix);
@@ -154,7 +154,7 @@ START_TEST(generation_and_bad_arguments)
     velstatus_error err;
     json_t *j;
     char *out = (char *)&err;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     v = verdict_of(ctx, 1, "a", "Available", 1);
     j = condition(ctx, v, 7);
     ck_assert_int_eq(json_integer_value(json_object_get(j, "observedGeneration")), 7);

@@ -77,7 +77,7 @@ START_TEST(lookup_error_quotes_the_item_action_as_go_does)
      * bytes and DEL as \xNN. */
     velstatus_ctx *ctx = NULL;
     char *text = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(reconcile_without_plugin(ctx, &text), VELSTATUS_OK);
     ck_assert_str_eq(text, odd_quoted);
     velstatus_free(ctx, text);
@@ -132,7 +132,7 @@ START_TEST(step_accepts_a_report_from_a_newer_header)
     } big;
     velstatus_op_progress cur;
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *a = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_oplist *b = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_op_progress_init(&cur, sizeof cur);
@@ -166,7 +166,7 @@ START_TEST(step_rejects_a_text_over_4_gib_and_keeps_the_record)
     static const char small[] = "Bytes"; /* never read past: the length is checked first */
     velstatus_ctx *ctx = NULL;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     char *before = NULL, *after = NULL;
     ck_assert_int_eq(velstatus_oplist_to_json(&before, NULL, list, NULL), VELSTATUS_OK);
@@ -193,7 +193,7 @@ START_TEST(getters_and_setters_reject_bad_arguments)
     velstatus_error err;
     size_t len = 77;
     int64_t ns = 77;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
     ck_assert_int_eq(velstatus_oplist_kind(NULL), VELSTATUS_KIND_INVALID);
@@ -281,7 +281,7 @@ START_TEST(reports_client_timeout_without_cancel_error)
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
     size_t len = 77;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, json, sizeof json - 1, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_reports_client(&client, reports, NULL), VELSTATUS_OK);
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", 5 * HOUR_NS);
@@ -318,7 +318,7 @@ START_TEST(enum_arguments_below_zero_are_rejected)
     velstatus_ctx *ctx = NULL;
     size_t len = 77;
     int64_t ns = 77;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4,
                                                     NULL),
@@ -353,7 +353,7 @@ START_TEST(phase_text_round_trips_every_phase_and_big_texts)
     velstatus_ctx *ctx = NULL;
     size_t len;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
@@ -403,7 +403,7 @@ START_TEST(grace_period_and_timeout_saturate_at_the_int64_ends)
      * under the Velero preset) still expires at the earliest created time. */
     velstatus_ctx *ctx = NULL;
     velstatus_policy h = velstatus_policy_hardened();
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 0, 0, NULL), VELSTATUS_OK);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
@@ -445,7 +445,7 @@ START_TEST(times_before_1970_compare_by_the_floored_second)
     velstatus_ctx *ctx = NULL;
     velstatus_policy h = velstatus_policy_hardened();
     int64_t ns = 0;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_STARTED, 1, -INT64_C(1500000000), NULL),
                      VELSTATUS_OK);
@@ -483,7 +483,7 @@ START_TEST(reconcile_with_reports_out_of_memory)
     snprintf(path, sizeof path, "%s/examples/operations/backup-progress.json", src);
     char *rep = vs_test_read_file(path, &rep_len);
     velstatus_ctx *plain = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&plain, NULL, NULL), VELSTATUS_OK);
+    plain = vs_test_ctx();
     velstatus_op_reports *reports = NULL;
     ck_assert_int_eq(velstatus_op_reports_from_json(&reports, plain, rep, rep_len, NULL), VELSTATUS_OK);
     velstatus_plugin_client client;
@@ -551,7 +551,7 @@ START_TEST(a_one_byte_change_anywhere_in_a_text_is_seen)
      * up to 24 and every position, a text differing in that one byte is
      * copied (CHANGED), the same text again is not. */
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     char a[32], b[32];
     for (size_t n = 1; n <= 24; n++) {
@@ -578,7 +578,7 @@ START_TEST(report_texts_null_with_a_length_are_refused)
     velstatus_ctx *ctx = NULL;
     velstatus_error err;
     uint32_t f = 0;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     for (int which = 0; which < 5; which++) {
         velstatus_op_progress p;
@@ -608,7 +608,7 @@ START_TEST(an_empty_progress_error_is_wrapped_with_the_plugin_only)
     char *msg = NULL;
     size_t mlen = 99;
     uint32_t f = 0;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_op_progress p;
     velstatus_op_progress_init(&p, sizeof p);
@@ -644,7 +644,7 @@ START_TEST(a_good_report_clears_the_error_time)
     velstatus_ctx *ctx = NULL;
     uint32_t f = 0;
     char *file = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_op_progress p;
     velstatus_op_progress_init(&p, sizeof p);
@@ -709,7 +709,7 @@ START_TEST(reply_misuse_and_failing_callbacks)
 {
     velstatus_ctx *ctx = NULL;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (int mode = 0; mode < 3; mode++) {
         misuse m;
         memset(&m, 0, sizeof m);
@@ -770,7 +770,7 @@ START_TEST(cancel_answers_nil_empty_error_or_no_callback)
      * (its Progress error is deferred by the hardened grace period, then
      * the timeout cancels it). */
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (int mode = 0; mode < 3; mode++) {
         velstatus_oplist *list = one_op(ctx, "velero.io/csi", mode == 2 ? "op-unknown" : "op-1", 5 * HOUR_NS);
         velstatus_plugin_client c;
@@ -819,7 +819,7 @@ START_TEST(more_argument_checks)
     velstatus_error err;
     uint32_t f = 0;
     int64_t ns = 5;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", 5 * HOUR_NS);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
     /* A running record needs a report. */
@@ -913,7 +913,7 @@ static int answer_with_the_stored_text(void *ud, const velstatus_oplist *list, s
 START_TEST(an_answer_repeating_the_stored_texts_changes_nothing)
 {
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_DESCRIPTION, "copying", 7, NULL),
                      VELSTATUS_OK);

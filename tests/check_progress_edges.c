@@ -24,7 +24,7 @@ START_TEST(unit_getters_past_the_last_group)
     velstatus_ctx *ctx = NULL;
     velstatus_oplist *list = NULL;
     velstatus_progress *r = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, json, len, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_progress_new(&r, ctx, list, NOW_NS, NULL), VELSTATUS_OK);
     size_t n = velstatus_progress_unit_count(r);

@@ -85,7 +85,7 @@ START_TEST(hardened_deadline_counts_sleeps_when_now_passes_through)
     clock_host ch;
     velstatus_retry_result *res = NULL;
     velstatus_retry_schedule s = short_schedule();
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (int start_answers = 0; start_answers <= 1; start_answers++) {
         memset(&ch, 0, sizeof ch);
         ch.now_ok_calls = start_answers; /* 0: PASSTHROUGH from the first call */
@@ -110,7 +110,7 @@ START_TEST(hardened_host_failures_stop_the_run)
     velstatus_retry_result *res = NULL;
     velstatus_error err;
     velstatus_retry_schedule s = short_schedule();
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
 
     /* now fails at the start, and later. */
     for (int ok_calls = 0; ok_calls <= 1; ok_calls++) {
@@ -167,7 +167,7 @@ START_TEST(drivers_check_their_arguments)
     memset(&ch, 0, sizeof ch);
     velstatus_retry_host h = ch_vtable(&ch);
     velstatus_backoff b = velstatus_backoff_default_retry();
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_retry_hardened(&res, NULL, NULL, &h, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "ctx is NULL");
     ck_assert_int_eq(velstatus_retry_run(&res, NULL, 0, &h, NULL, &err), VELSTATUS_E_INVALID);
@@ -192,7 +192,7 @@ START_TEST(total_sleep_reports_a_sum_out_of_int64)
      * each sleep is still reported. */
     static const int64_t d[] = {INT64_C(1) << 62, -(INT64_C(1) << 62)};
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (size_t i = 0; i < 2; i++) {
         velstatus_backoff b;
         velstatus_retry_result *res = NULL;
@@ -258,7 +258,7 @@ START_TEST(hardened_stops_when_the_clock_is_already_past_the_deadline)
     clock_host ch;
     velstatus_retry_result *res = NULL;
     velstatus_retry_schedule s = short_schedule();
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     memset(&ch, 0, sizeof ch);
     velstatus_retry_host h = ch_vtable(&ch);
     h.now = jump_now;

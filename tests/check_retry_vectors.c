@@ -251,7 +251,7 @@ START_TEST(on_error_cases)
     json_t *all = cases("on_error_cases");
     velstatus_ctx *ctx;
     size_t ci;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (ci = 0; ci < json_array_size(all); ci++) {
         json_t *c = json_array_get(all, ci);
         const char *name = json_string_value(json_object_get(c, "name"));
@@ -397,7 +397,7 @@ START_TEST(error_text_is_copied)
     velstatus_backoff b = velstatus_backoff_default_backoff();
     const char *text;
     b.jitter = 0;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     velstatus_retry_host_init(&h, sizeof(h));
     h.userdata = buf;
     h.attempt = scribble_attempt;

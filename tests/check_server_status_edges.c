@@ -38,7 +38,7 @@ START_TEST(step_publish_retries_use_every_host_slot)
     velstatus_policy pol = velstatus_policy_hardened();
     velstatus_server_verdict *v = NULL;
     int published = -1;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     memset(&sh, 0, sizeof sh);
     sh.fail_first = 2;
     sh.cls = VELSTATUS_RETRY_CLASS_TRANSIENT;
@@ -88,7 +88,7 @@ START_TEST(step_rejects_null_text_with_a_length)
     vs_fake_host sh;
     velstatus_error err;
     int published = -1;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     memset(&sh, 0, sizeof sh);
     velstatus_server_status_host h = slots_vtable(&sh);
     h.list_bsls = null_text_list;
@@ -105,7 +105,7 @@ START_TEST(bsl_set_add_checks_its_texts)
     velstatus_ctx *ctx = NULL;
     velstatus_bsl_set *set = NULL;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_bsl_set_add(set, "a", 1, "Avail\0ble", 9, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
                      VELSTATUS_E_INVALID);
@@ -149,7 +149,7 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     velstatus_ctx *ctx = NULL;
     velstatus_server_tracker *t = NULL;
     char name[32];
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     for (int i = 0; i < N; i++) {
         int n = snprintf(name, sizeof name, "bsl-%d", i);
@@ -229,7 +229,7 @@ static const bad_bsls bad_cases[] = {
 START_TEST(bsl_decode_errors_name_the_path_and_position)
 {
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
         const bad_bsls *c = &bad_cases[i];
         velstatus_bsl_set *set = (velstatus_bsl_set *)ctx; /* must become NULL */
@@ -266,7 +266,7 @@ START_TEST(bsl_decode_null_members_are_absent_and_one_object_is_a_set)
     velstatus_ctx *ctx = NULL;
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, one, sizeof one - 1, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "solo");
@@ -292,7 +292,7 @@ START_TEST(messages_quote_at_most_64_bytes_of_a_name)
     velstatus_server_reason r;
     memset(name, 'n', sizeof name);
     memset(token, 't', sizeof token);
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
     const char *quoted64 = "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\"";
     ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
@@ -331,7 +331,7 @@ START_TEST(tracker_and_verdict_argument_checks)
     velstatus_server_verdict *v = NULL;
     velstatus_error err;
     int changed = -1;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_server_tracker_new(&t, NULL, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, &err), VELSTATUS_OK);
@@ -360,7 +360,7 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
 {
     enum { POOL = 97 };
     velstatus_ctx *ctx = NULL;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     uint32_t x = 12345;
     long rounds = vs_test_iterations(20000);
     for (int pass = 0; pass < 2; pass++) {
@@ -405,7 +405,7 @@ START_TEST(step_without_publish_or_outputs)
     velstatus_ctx *ctx = NULL;
     vs_fake_host sh;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     memset(&sh, 0, sizeof sh);
     velstatus_server_status_host h = slots_vtable(&sh);
     h.publish = NULL;
@@ -436,7 +436,7 @@ START_TEST(bsl_decode_refuses_text_after_the_value_and_ignores_long_keys)
     velstatus_bsl_set *set = NULL;
     velstatus_error err;
     char json[512], key[200];
-    ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
+    ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, "[] x", 4, &err), VELSTATUS_E_PARSE);
     ck_assert_uint_eq(err.offset, 3);
     ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, nul_after, 3, &err), VELSTATUS_E_PARSE);
