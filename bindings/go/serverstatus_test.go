@@ -359,8 +359,15 @@ func TestTrackerEqualsClassify(t *testing.T) {
 	if _, err := tr.Upsert(BSL{Name: ""}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("empty name: %v", err)
 	}
-	if _, err := tr.SetNow(t0); !errors.Is(err, ErrState) {
-		t.Errorf("SetNow without CheckStale: %v", err)
+	if _, ok := tr.LastTransition(); ok {
+		t.Errorf("LastTransition known before any clock")
+	}
+	// Without CheckStale the clock only dates transitions.
+	if changed, err := tr.SetNow(t0); err != nil || changed {
+		t.Errorf("SetNow without CheckStale: %v %v", changed, err)
+	}
+	if _, ok := tr.LastTransition(); ok {
+		t.Errorf("LastTransition known with no transition since the clock")
 	}
 	// Upsert replaces by name.
 	if changed, err := tr.Upsert(BSL{Name: "default", Phase: "Unavailable", Default: true}); err != nil || !changed {
@@ -368,6 +375,18 @@ func TestTrackerEqualsClassify(t *testing.T) {
 	}
 	if tr.Status() != ServerNotReady || tr.Len() != 1 {
 		t.Errorf("after replace: %s, %d BSLs", tr.Status(), tr.Len())
+	}
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0) || at.Location() != time.UTC {
+		t.Errorf("LastTransition after Ready -> NotReady: %v %v", at, ok)
+	}
+	if _, err := tr.SetNow(t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Upsert(BSL{Name: "other", Phase: "Unavailable"}); err != nil {
+		t.Fatal(err)
+	}
+	if at, _ := tr.LastTransition(); !at.Equal(t0) {
+		t.Errorf("LastTransition moved without a transition: %v", at)
 	}
 }
 
@@ -390,6 +409,9 @@ func TestTrackerStaleness(t *testing.T) {
 	v, err := tr.Verdict()
 	if err != nil || v.Status != ServerWaiting || !reflect.DeepEqual(v.BSLs[ReasonStale], []string{"default"}) {
 		t.Errorf("stale: %+v %v", v, err)
+	}
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0.Add(10*time.Minute)) {
+		t.Errorf("LastTransition after staleness: %v %v", at, ok)
 	}
 }
 
