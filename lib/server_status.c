@@ -1065,6 +1065,10 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker is NULL");
     t->o.now_ns = now_ns;
     t->has_clock = 1;
+    if (!t->has_transition) { /* undated: dated now, as metav1.Condition allows */
+        t->has_transition = 1;
+        t->transition_ns = now_ns;
+    }
     if (!t->o.check_stale)
         return VELSTATUS_OK; /* no staleness to re-evaluate: the clock only dates transitions */
     for (size_t i = 0; i < t->tab.cap; i++) {

@@ -795,38 +795,43 @@ START_TEST(tracker_last_transition)
     ck_assert_int_eq(at, -7);
     ck_assert_int_eq(UP(t, &ch, "a", "Available"), VELSTATUS_OK); /* Waiting -> Ready, clock unknown */
     ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 0);
+    ck_assert_int_eq(at, -7);
     ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0, NULL), VELSTATUS_OK);
     ck_assert_int_eq(ch, 0);
-    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 0); /* still unknown */
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1); /* dated by the first clock */
+    ck_assert_int_eq(at, T0);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + SEC, NULL), VELSTATUS_OK);
     ck_assert_int_eq(UP(t, &ch, "b", "Unavailable"), VELSTATUS_OK); /* Ready -> PartiallyReady: True both */
     ck_assert_int_eq(ch, 1);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
-    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 0);
-    ck_assert_int_eq(UP(t, &ch, "a", "Unavailable"), VELSTATUS_OK); /* -> NotReady at T0 */
     ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
     ck_assert_int_eq(at, T0);
-    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + SEC, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(UP(t, &ch, "c", "Unavailable"), VELSTATUS_OK); /* same status: not moved */
+    ck_assert_int_eq(UP(t, &ch, "a", "Unavailable"), VELSTATUS_OK); /* -> NotReady at T0 + 1s */
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_NOTREADY);
-    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
-    ck_assert_int_eq(at, T0);
-    ck_assert_int_eq(UP(t, &ch, "a", "Available"), VELSTATUS_OK); /* -> PartiallyReady at T0 + 1s */
-    ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
     ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
     ck_assert_int_eq(at, T0 + SEC);
     ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 2 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(UP(t, &ch, "c", "Unavailable"), VELSTATUS_OK); /* same status: not moved */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_NOTREADY);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + SEC);
+    ck_assert_int_eq(UP(t, &ch, "a", "Available"), VELSTATUS_OK); /* -> PartiallyReady at T0 + 2s */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + 2 * SEC);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 3 * SEC, NULL), VELSTATUS_OK);
     ck_assert_int_eq(UP(t, &ch, "c", ""), VELSTATUS_OK); /* the reasons alone change (some_pending) */
     ck_assert_int_eq(ch, 1);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
     ck_assert_uint_ne(velstatus_server_tracker_reasons(t) & RS(SOME_PENDING), 0);
     ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
-    ck_assert_int_eq(at, T0 + SEC);
-    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 3 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(at, T0 + 2 * SEC);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 4 * SEC, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_delete(t, &ch, "a", 1, NULL), VELSTATUS_OK); /* b down, c pending */
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_int_eq(velstatus_server_tracker_last_transition(t, NULL), 1);
     ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
-    ck_assert_int_eq(at, T0 + 3 * SEC);
+    ck_assert_int_eq(at, T0 + 4 * SEC);
     ck_assert_int_eq(velstatus_server_tracker_last_transition(NULL, &at), 0);
     velstatus_server_tracker_free(t);
     /* with check_stale the clock is known from creation, and staleness dates a transition */

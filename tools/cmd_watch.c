@@ -127,7 +127,7 @@ static int print_status(watch *w, int64_t now)
         w->rc = cli_fail_err(w->cmd, "verdict", &err);
         return 1;
     }
-    velstatus_server_tracker_last_transition(w->tr, &transition_ns); /* unknown: now */
+    velstatus_server_tracker_last_transition(w->tr, &transition_ns); /* set_clock has dated it */
     if (w->fmt == CLI_CONDITION) {
         if (cli_print_condition(w->cmd, w->ctx, v, transition_ns) != CLI_OK) {
             velstatus_server_verdict_free(v);

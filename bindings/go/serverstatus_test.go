@@ -366,8 +366,11 @@ func TestTrackerEqualsClassify(t *testing.T) {
 	if changed, err := tr.SetNow(t0); err != nil || changed {
 		t.Errorf("SetNow without CheckStale: %v %v", changed, err)
 	}
-	if _, ok := tr.LastTransition(); ok {
-		t.Errorf("LastTransition known with no transition since the clock")
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0) {
+		t.Errorf("LastTransition not dated by the first clock: %v %v", at, ok)
+	}
+	if _, err := tr.SetNow(t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
 	}
 	// Upsert replaces by name.
 	if changed, err := tr.Upsert(BSL{Name: "default", Phase: "Unavailable", Default: true}); err != nil || !changed {
@@ -376,16 +379,16 @@ func TestTrackerEqualsClassify(t *testing.T) {
 	if tr.Status() != ServerNotReady || tr.Len() != 1 {
 		t.Errorf("after replace: %s, %d BSLs", tr.Status(), tr.Len())
 	}
-	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0) || at.Location() != time.UTC {
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0.Add(time.Second)) || at.Location() != time.UTC {
 		t.Errorf("LastTransition after Ready -> NotReady: %v %v", at, ok)
 	}
-	if _, err := tr.SetNow(t0.Add(time.Second)); err != nil {
+	if _, err := tr.SetNow(t0.Add(2 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tr.Upsert(BSL{Name: "other", Phase: "Unavailable"}); err != nil {
 		t.Fatal(err)
 	}
-	if at, _ := tr.LastTransition(); !at.Equal(t0) {
+	if at, _ := tr.LastTransition(); !at.Equal(t0.Add(time.Second)) {
 		t.Errorf("LastTransition moved without a transition: %v", at)
 	}
 }
@@ -434,6 +437,9 @@ func TestTrackerClosed(t *testing.T) {
 	}
 	if tr.Len() != 0 || tr.Status() != ServerWaiting {
 		t.Error("getters after Close")
+	}
+	if at, ok := tr.LastTransition(); ok || !at.IsZero() {
+		t.Errorf("LastTransition after Close: %v %v", at, ok)
 	}
 }
 

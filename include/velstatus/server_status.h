@@ -559,13 +559,14 @@ VELSTATUS_API uint32_t velstatus_server_tracker_reasons(const velstatus_server_t
  * `lastTransitionTime`: a change of the reasons alone, or between Ready and
  * PartiallyReady, is no transition. The first status holds from creation.
  * The clock is known from creation with check_stale (its now_ns), else from
- * the first velstatus_server_tracker_set_now(); a transition while it is
- * unknown leaves the time unknown until the next one. The library reads no
- * clock: give it the present with velstatus_server_tracker_set_now() before
- * each event.
+ * the first velstatus_server_tracker_set_now(), which dates the status
+ * holding then (Kubernetes accepts "the time the API field changed" when the
+ * transition's own time is not known). The library reads no clock: give it
+ * the present with velstatus_server_tracker_set_now() before each event.
  * @param[in] tracker The tracker (NULL gives 0).
  * @param[out] ns Receives the instant in ns since the epoch when known (may be NULL).
- * @return 1 when the instant is known, else 0 (`*ns` untouched).
+ * @return 1 when the instant is known, else 0 (NULL tracker, or no clock
+ *         given yet; `*ns` untouched).
  */
 VELSTATUS_API int velstatus_server_tracker_last_transition(const velstatus_server_tracker *tracker, int64_t *ns);
 

@@ -184,6 +184,8 @@ def test_tracker_clock():
 def test_tracker_last_transition():
     t = vs.ServerTracker()
     assert t.last_transition is None               # no clock yet
+    assert t.set_now("2026-11-30T11:59:00Z") is False  # dates the Waiting it starts with
+    assert t.last_transition == vs.parse_time("2026-11-30T11:59:00Z")
     t.set_now("2026-11-30T12:00:00Z")
     assert t.upsert(bsl("a", default=True)) is True  # Waiting -> Ready
     assert t.last_transition == vs.parse_time("2026-11-30T12:00:00Z")

@@ -462,7 +462,9 @@ class ServerTracker(_Closeable):
     def last_transition(self) -> Optional[int]:
         """When the condition status (True, False, Unknown) last changed, ns
         since the epoch: the tracker's clock at that event, the condition's
-        ``lastTransitionTime``; None while unknown (no clock given yet)."""
+        ``lastTransitionTime``; the first ``set_now`` dates the status holding then
+        (a tracker created with a staleness check is dated from creation).
+        None while no clock has been given."""
         ns = ffi.new("int64_t *")
         with self._call():
             known = lib.velstatus_server_tracker_last_transition(self._ptr, ns)
