@@ -184,7 +184,7 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 {
     watch *w = ud;
     size_t vs = 0, ve = len;
-    int changed = 0, ticked = 0, is_event = member(text, len, "\"type\"", &vs, &ve);
+    int changed = 0, ticked = 0, is_delete, is_event = member(text, len, "\"type\"", &vs, &ve);
     const char *obj = text;
     size_t olen = len;
     int64_t now;
@@ -202,24 +202,23 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
         return watch_error(w, obj, olen, at);
     if (is_event && member_is(text, len, "\"type\"", "\"BOOKMARK\""))
         return 0;
+    is_delete = is_event && member_is(text, len, "\"type\"", "\"DELETED\"");
+    if (is_event && !is_delete && !member_is(text, len, "\"type\"", "\"ADDED\"") &&
+        !member_is(text, len, "\"type\"", "\"MODIFIED\""))
+        return bad_event(w, at, "event", "type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
     if (cli_now(w->cmd, w->now_s, &now) != 0 || set_clock(w, now, &ticked) != 0) {
         w->rc = CLI_BAD_INPUT;
         return 1;
     }
-    if (is_event && member_is(text, len, "\"type\"", "\"DELETED\""))
-        st = delete_bsl(w, obj, olen, &changed, &err);
-    else if (!is_event || member_is(text, len, "\"type\"", "\"ADDED\"") ||
-             member_is(text, len, "\"type\"", "\"MODIFIED\""))
-        st = upsert(w, obj, olen, &changed, &err);
-    else
-        return bad_event(w, at, "event", "type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
+    st = is_delete ? delete_bsl(w, obj, olen, &changed, &err) : upsert(w, obj, olen, &changed, &err);
     if (st == VELSTATUS_E_NOMEM) {
         w->rc = cli_fail(w->cmd, "out of memory");
         return 1;
     }
-    if (st != VELSTATUS_OK)
-        return bad_event(w, at, "event", err.message);
-    if (changed || ticked || !w->printed)
+    if (st != VELSTATUS_OK && bad_event(w, at, "event", err.message))
+        return 1;
+    /* a skipped event prints only when its clock changed the status */
+    if (st != VELSTATUS_OK ? ticked : changed || ticked || !w->printed)
         return print_status(w, now);
     return 0;
 }
