@@ -37,7 +37,9 @@ const char *velstatus_server_condition_reason(uint32_t flags)
     return "AllLocationsAvailable";
 }
 
-static const char *condition_status(velstatus_server_status s)
+/* The condition status of a server status; the tracker's transition time
+ * follows it too (lib/server_status.c). */
+const char *velstatus__condition_status(velstatus_server_status s)
 {
     switch (s) {
     case VELSTATUS_SERVER_READY:
@@ -87,7 +89,7 @@ velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *
     keep = cut_message(msg, n);
     velstatus__buf_init(&b, velstatus__ss_verdict_ctx(v));
     velstatus__buf_printf(&b, "{\"type\":\"Ready\",\"status\":\"%s\"",
-                          condition_status(velstatus_server_verdict_status(v)));
+                          velstatus__condition_status(velstatus_server_verdict_status(v)));
     if (observed_generation >= 0)
         velstatus__buf_printf(&b, ",\"observedGeneration\":%lld", (long long)observed_generation);
     velstatus__buf_printf(&b, ",\"lastTransitionTime\":\"%s\",\"reason\":\"%s\",\"message\":", t,

@@ -806,6 +806,9 @@ struct velstatus_server_tracker {
     vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
     velstatus_server_status status;
     uint32_t reasons;
+    int has_clock;         /* o.now_ns is a real instant: check_stale, or set_now called */
+    int has_transition;    /* transition_ns is known */
+    int64_t transition_ns; /* o.now_ns when the condition status last changed */
 };
 
 static void heap_set(velstatus_server_tracker *t, size_t i, vs_bsl *b)
@@ -912,6 +915,10 @@ static void tracker_update(velstatus_server_tracker *t, int *changed)
     decide(&s, &t->o, &st, &r);
     if (changed)
         *changed = st != t->status || r != t->reasons;
+    if (velstatus__condition_status(st) != velstatus__condition_status(t->status)) {
+        t->has_transition = t->has_clock;
+        t->transition_ns = t->o.now_ns;
+    }
     t->status = st;
     t->reasons = r;
 }
@@ -941,7 +948,10 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
         }
         t->o.defloc = t->defloc;
     }
+    t->has_clock = o.check_stale;
     tracker_update(t, NULL);
+    t->has_transition = t->has_clock; /* the first status holds from creation */
+    t->transition_ns = t->o.now_ns;
     *out = t;
     return VELSTATUS_OK;
 }
@@ -1053,10 +1063,14 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
         *changed = 0;
     if (!t)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker is NULL");
-    if (!t->o.check_stale)
-        return velstatus__error_set(err, VELSTATUS_E_STATE,
-                                    "the tracker was created without check_stale: it has no clock to move");
     t->o.now_ns = now_ns;
+    t->has_clock = 1;
+    if (!t->has_transition) { /* undated: dated now, as metav1.Condition allows */
+        t->has_transition = 1;
+        t->transition_ns = now_ns;
+    }
+    if (!t->o.check_stale)
+        return VELSTATUS_OK; /* no staleness to re-evaluate: the clock only dates transitions */
     for (size_t i = 0; i < t->tab.cap; i++) {
         vs_bsl *b = t->tab.slots[i];
         if (!b || b->pclass != VS_PH_AVAILABLE)
@@ -1077,6 +1091,15 @@ velstatus_server_status velstatus_server_tracker_status(const velstatus_server_t
 uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *t)
 {
     return t ? t->reasons : 0;
+}
+
+int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, int64_t *ns)
+{
+    if (!t || !t->has_transition)
+        return 0;
+    if (ns)
+        *ns = t->transition_ns;
+    return 1;
 }
 
 size_t velstatus_server_tracker_count(const velstatus_server_tracker *t)

@@ -74,6 +74,8 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name,
                                        int has_validated, int64_t validated_ns, velstatus_error *err);
 /* The context a tracker allocates with (for its JSON entry point). */
 velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t);
+/* "True", "False" or "Unknown" (static strings, comparable by address). */
+const char *velstatus__condition_status(velstatus_server_status s);
 /* Whether the set holds a BSL of that name. */
 int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len);
 /* The token of flag index i (0 .. VS_NREASONS-1). */

@@ -671,7 +671,9 @@ START_TEST(tracker_events_and_changes)
                                                      NULL),
                      VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_delete(NULL, &ch, "a", 1, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0, &err), VELSTATUS_E_STATE);
+    /* without check_stale the clock only dates transitions: no status change */
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0, &err), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 0);
     ck_assert_int_eq(velstatus_server_tracker_set_now(NULL, &ch, T0, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_verdict(NULL, t, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_new(NULL, ctx, NULL, NULL), VELSTATUS_E_INVALID);
@@ -681,6 +683,87 @@ START_TEST(tracker_events_and_changes)
     ck_assert_uint_eq(velstatus_server_tracker_count(NULL), 0);
     velstatus_server_tracker_free(t);
     velstatus_server_tracker_free(NULL);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+#define UP(t, ch, name, phase) \
+    vs_test_upsert(t, ch, name, strlen(name), phase, strlen(phase), 1, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL)
+
+/* lastTransitionTime: the clock at the event that changed the condition
+ * status, not moved by events that change the reasons alone or by a move
+ * between Ready and PartiallyReady (both True). */
+START_TEST(tracker_last_transition)
+{
+    velstatus_ctx *ctx = mkctx();
+    velstatus_server_tracker *t = NULL;
+    velstatus_server_status_options o;
+    int64_t at = -7;
+    int ch = -1;
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 0); /* no clock yet */
+    ck_assert_int_eq(at, -7);
+    ck_assert_int_eq(UP(t, &ch, "a", "Available"), VELSTATUS_OK); /* Waiting -> Ready, clock unknown */
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 0);
+    ck_assert_int_eq(at, -7);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(ch, 0);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1); /* dated by the first clock */
+    ck_assert_int_eq(at, T0);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(UP(t, &ch, "b", "Unavailable"), VELSTATUS_OK); /* Ready -> PartiallyReady: True both */
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0);
+    ck_assert_int_eq(UP(t, &ch, "a", "Unavailable"), VELSTATUS_OK); /* -> NotReady at T0 + 1s */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_NOTREADY);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + SEC);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 2 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(UP(t, &ch, "c", "Unavailable"), VELSTATUS_OK); /* same status: not moved */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_NOTREADY);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + SEC);
+    ck_assert_int_eq(UP(t, &ch, "a", "Available"), VELSTATUS_OK); /* -> PartiallyReady at T0 + 2s */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + 2 * SEC);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 3 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(UP(t, &ch, "c", ""), VELSTATUS_OK); /* the reasons alone change (some_pending) */
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_PARTIAL);
+    ck_assert_uint_ne(velstatus_server_tracker_reasons(t) & RS(SOME_PENDING), 0);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + 2 * SEC);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 4 * SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_delete(t, &ch, "a", 1, NULL), VELSTATUS_OK); /* b down, c pending */
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, NULL), 1);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + 4 * SEC);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(NULL, &at), 0);
+    velstatus_server_tracker_free(t);
+    /* with check_stale the clock is known from creation, and staleness dates a transition */
+    velstatus_server_status_options_init(&o, sizeof(o));
+    o.check_stale = 1;
+    o.now_ns = T0;
+    o.stale_after_ns = 60 * SEC;
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + SEC, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 1, T0, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + SEC);
+    ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 61 * SEC, NULL), VELSTATUS_OK); /* stale */
+    ck_assert_int_eq(ch, 1);
+    ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
+    ck_assert_int_eq(velstatus_server_tracker_last_transition(t, &at), 1);
+    ck_assert_int_eq(at, T0 + 61 * SEC);
+    velstatus_server_tracker_free(t);
     velstatus_ctx_free(ctx);
 }
 END_TEST
@@ -1708,6 +1791,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, options_rejected);
     tcase_add_test(tc, tracker_events_and_changes);
     tcase_add_test(tc, tracker_clock_moves_staleness);
+    tcase_add_test(tc, tracker_last_transition);
     tcase_add_test(tc, tracker_property_random_events);
     tcase_add_test(tc, step_publishes_only_on_change);
     tcase_add_test(tc, step_host_faults);

@@ -17,12 +17,9 @@ typedef struct watch {
     velstatus_server_tracker *tr;
     cli_format fmt;
     int strict, rc, printed;
-    velstatus_server_status last_status;
-    uint32_t last_reasons;
-    int64_t transition_ns; /* when the condition's status (True/False/Unknown) last changed */
     const char *now_s;
-    int check_stale;
-    int64_t stale_eval_ns; /* the tracker's clock */
+    int check_stale, clock_set;
+    int64_t stale_eval_ns; /* when staleness was last evaluated */
     uint64_t events, malformed;
 } watch;
 
@@ -117,13 +114,6 @@ static int watch_error(watch *w, const char *obj, size_t len, vs_watch_pos at)
     return 1;
 }
 
-/* The condition status a server status maps to (lib/condition.c): Ready and
- * PartiallyReady are True, NotReady False, Waiting Unknown. */
-static int cond_status(velstatus_server_status s)
-{
-    return s == VELSTATUS_SERVER_PARTIALLY_READY ? VELSTATUS_SERVER_READY : s;
-}
-
 /* One line for the current status: text, or the verdict JSON with observedAt. */
 static int print_status(watch *w, int64_t now)
 {
@@ -131,15 +121,15 @@ static int print_status(watch *w, int64_t now)
     velstatus_error err;
     char t[VELSTATUS_TIME_BUFSIZE], *out = NULL;
     size_t out_len = 0;
+    int64_t transition_ns = now;
     if (velstatus_time_format(t, sizeof t, now, 0, &err) != VELSTATUS_OK ||
         velstatus_server_tracker_verdict(&v, w->tr, &err) != VELSTATUS_OK) {
         w->rc = cli_fail_err(w->cmd, "verdict", &err);
         return 1;
     }
-    if (!w->printed || cond_status(velstatus_server_verdict_status(v)) != cond_status(w->last_status))
-        w->transition_ns = now;
+    velstatus_server_tracker_last_transition(w->tr, &transition_ns); /* set_clock has dated it */
     if (w->fmt == CLI_CONDITION) {
-        if (cli_print_condition(w->cmd, w->ctx, v, w->transition_ns) != CLI_OK) {
+        if (cli_print_condition(w->cmd, w->ctx, v, transition_ns) != CLI_OK) {
             velstatus_server_verdict_free(v);
             w->rc = CLI_BAD_INPUT;
             return 1;
@@ -159,25 +149,33 @@ static int print_status(watch *w, int64_t now)
     }
     fflush(stdout);
     w->printed = 1;
-    w->last_status = velstatus_server_verdict_status(v);
-    w->last_reasons = velstatus_server_verdict_reasons(v);
     velstatus_server_verdict_free(v);
     return 0;
 }
 
-/* Staleness is evaluated at events, at most once a second of the clock
- * (velstatus_server_tracker_set_now is O(n)). */
-static int restale(watch *w, int64_t now, int *changed)
+/* The whole second an instant falls in (floored, also before the epoch). */
+static int64_t floor_second(int64_t ns)
+{
+    return ns / 1000000000 - (ns % 1000000000 < 0);
+}
+
+/* Gives the tracker the event's time before the event, so that a transition
+ * is dated by it. With --check-stale that re-evaluates staleness, O(n), so
+ * it is done at most once per second of the clock: within a second the
+ * tracker keeps the second's first instant, which prints the same
+ * (lastTransitionTime has whole seconds). */
+static int set_clock(watch *w, int64_t now, int *changed)
 {
     velstatus_error err;
     int ch = 0;
-    if (!w->check_stale || now - w->stale_eval_ns < 1000000000)
+    if (w->check_stale && w->clock_set && floor_second(now) == floor_second(w->stale_eval_ns))
         return 0;
     if (velstatus_server_tracker_set_now(w->tr, &ch, now, &err) != VELSTATUS_OK) {
-        w->rc = cli_fail_err(w->cmd, "staleness", &err);
+        w->rc = cli_fail_err(w->cmd, "clock", &err);
         return 1;
     }
     w->stale_eval_ns = now;
+    w->clock_set = 1;
     *changed |= ch;
     return 0;
 }
@@ -186,7 +184,7 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 {
     watch *w = ud;
     size_t vs = 0, ve = len;
-    int changed = 0, is_event = member(text, len, "\"type\"", &vs, &ve);
+    int changed = 0, ticked = 0, is_delete, is_event = member(text, len, "\"type\"", &vs, &ve);
     const char *obj = text;
     size_t olen = len;
     int64_t now;
@@ -204,24 +202,23 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
         return watch_error(w, obj, olen, at);
     if (is_event && member_is(text, len, "\"type\"", "\"BOOKMARK\""))
         return 0;
-    if (is_event && member_is(text, len, "\"type\"", "\"DELETED\""))
-        st = delete_bsl(w, obj, olen, &changed, &err);
-    else if (!is_event || member_is(text, len, "\"type\"", "\"ADDED\"") ||
-             member_is(text, len, "\"type\"", "\"MODIFIED\""))
-        st = upsert(w, obj, olen, &changed, &err);
-    else
+    is_delete = is_event && member_is(text, len, "\"type\"", "\"DELETED\"");
+    if (is_event && !is_delete && !member_is(text, len, "\"type\"", "\"ADDED\"") &&
+        !member_is(text, len, "\"type\"", "\"MODIFIED\""))
         return bad_event(w, at, "event", "type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
+    if (cli_now(w->cmd, w->now_s, &now) != 0 || set_clock(w, now, &ticked) != 0) {
+        w->rc = CLI_BAD_INPUT;
+        return 1;
+    }
+    st = is_delete ? delete_bsl(w, obj, olen, &changed, &err) : upsert(w, obj, olen, &changed, &err);
     if (st == VELSTATUS_E_NOMEM) {
         w->rc = cli_fail(w->cmd, "out of memory");
         return 1;
     }
-    if (st != VELSTATUS_OK)
-        return bad_event(w, at, "event", err.message);
-    if (cli_now(w->cmd, w->now_s, &now) != 0 || restale(w, now, &changed) != 0) {
-        w->rc = CLI_BAD_INPUT;
+    if (st != VELSTATUS_OK && bad_event(w, at, "event", err.message))
         return 1;
-    }
-    if (changed || !w->printed)
+    /* a skipped event prints only when its clock changed the status */
+    if (st != VELSTATUS_OK ? ticked : changed || ticked || !w->printed)
         return print_status(w, now);
     return 0;
 }
@@ -270,7 +267,7 @@ int cli_watch(const char *cmd, const char *path, const velstatus_server_status_o
     w.fmt = fmt;
     w.strict = strict;
     w.now_s = now_s;
-    w.check_stale = opts->check_stale;
+    w.check_stale = w.clock_set = opts->check_stale; /* with it the tracker's clock starts at --now */
     w.stale_eval_ns = opts->now_ns;
     if (velstatus_ctx_new(&w.ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);

@@ -575,8 +575,9 @@ func (tr *Tracker) Delete(name string) (changed bool, err error) {
 	return changed, err
 }
 
-// SetNow moves the tracker's clock and re-evaluates staleness (O(n)); the
-// tracker must have been created with CheckStale (else ErrState).
+// SetNow moves the tracker's clock. With CheckStale it re-evaluates
+// staleness (O(n)); without, it only dates the transitions that follow
+// (LastTransition), O(1).
 func (tr *Tracker) SetNow(now time.Time) (changed bool, err error) {
 	ns, err := unixNanos(now)
 	if err != nil {
@@ -610,6 +611,23 @@ func (tr *Tracker) Reasons() []Reason {
 		return nil
 	})
 	return reasonsOf(m)
+}
+
+// LastTransition returns when the condition status (True, False, Unknown)
+// last changed: the tracker's clock at that event, the condition's
+// lastTransitionTime (a change of the reasons alone, or between Ready and
+// PartiallyReady, is none). ok is false while it is unknown: no clock given
+// yet (CheckStale's Now, or SetNow), or after Close.
+func (tr *Tracker) LastTransition() (at time.Time, ok bool) {
+	var ns C.int64_t
+	_ = tr.with(func(t *C.velstatus_server_tracker) error {
+		ok = C.velstatus_server_tracker_last_transition(t, &ns) != 0
+		return nil
+	})
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Unix(0, int64(ns)).UTC(), true
 }
 
 // Len returns the number of BSLs tracked.

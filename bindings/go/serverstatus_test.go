@@ -359,8 +359,18 @@ func TestTrackerEqualsClassify(t *testing.T) {
 	if _, err := tr.Upsert(BSL{Name: ""}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("empty name: %v", err)
 	}
-	if _, err := tr.SetNow(t0); !errors.Is(err, ErrState) {
-		t.Errorf("SetNow without CheckStale: %v", err)
+	if _, ok := tr.LastTransition(); ok {
+		t.Errorf("LastTransition known before any clock")
+	}
+	// Without CheckStale the clock only dates transitions.
+	if changed, err := tr.SetNow(t0); err != nil || changed {
+		t.Errorf("SetNow without CheckStale: %v %v", changed, err)
+	}
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0) {
+		t.Errorf("LastTransition not dated by the first clock: %v %v", at, ok)
+	}
+	if _, err := tr.SetNow(t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
 	}
 	// Upsert replaces by name.
 	if changed, err := tr.Upsert(BSL{Name: "default", Phase: "Unavailable", Default: true}); err != nil || !changed {
@@ -368,6 +378,18 @@ func TestTrackerEqualsClassify(t *testing.T) {
 	}
 	if tr.Status() != ServerNotReady || tr.Len() != 1 {
 		t.Errorf("after replace: %s, %d BSLs", tr.Status(), tr.Len())
+	}
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0.Add(time.Second)) || at.Location() != time.UTC {
+		t.Errorf("LastTransition after Ready -> NotReady: %v %v", at, ok)
+	}
+	if _, err := tr.SetNow(t0.Add(2 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Upsert(BSL{Name: "other", Phase: "Unavailable"}); err != nil {
+		t.Fatal(err)
+	}
+	if at, _ := tr.LastTransition(); !at.Equal(t0.Add(time.Second)) {
+		t.Errorf("LastTransition moved without a transition: %v", at)
 	}
 }
 
@@ -391,6 +413,9 @@ func TestTrackerStaleness(t *testing.T) {
 	if err != nil || v.Status != ServerWaiting || !reflect.DeepEqual(v.BSLs[ReasonStale], []string{"default"}) {
 		t.Errorf("stale: %+v %v", v, err)
 	}
+	if at, ok := tr.LastTransition(); !ok || !at.Equal(t0.Add(10*time.Minute)) {
+		t.Errorf("LastTransition after staleness: %v %v", at, ok)
+	}
 }
 
 func TestTrackerClosed(t *testing.T) {
@@ -412,6 +437,9 @@ func TestTrackerClosed(t *testing.T) {
 	}
 	if tr.Len() != 0 || tr.Status() != ServerWaiting {
 		t.Error("getters after Close")
+	}
+	if at, ok := tr.LastTransition(); ok || !at.IsZero() {
+		t.Errorf("LastTransition after Close: %v %v", at, ok)
 	}
 }
 

@@ -526,14 +526,14 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_delete(velstatus_server_
                                                               velstatus_error *err);
 
 /**
- * @brief Moves the tracker's clock (velstatus_server_status_options::now_ns)
- * and re-evaluates staleness: O(n).
- * @param[in,out] tracker A tracker created with check_stale set.
+ * @brief Moves the tracker's clock (velstatus_server_status_options::now_ns).
+ * With check_stale it re-evaluates staleness, O(n); without, it only dates
+ * the transitions that follow (velstatus_server_tracker_last_transition()), O(1).
+ * @param[in,out] tracker The tracker.
  * @param[out] changed Set to 1 when the status or the reasons changed, else 0 (may be NULL).
- * @param[in] now_ns The new present instant.
+ * @param[in] now_ns The new present instant, ns since the epoch.
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL tracker) or
- *         ::VELSTATUS_E_STATE (the tracker does not check staleness).
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL tracker).
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *tracker, int *changed,
                                                                int64_t now_ns, velstatus_error *err);
@@ -551,6 +551,24 @@ VELSTATUS_API velstatus_server_status velstatus_server_tracker_status(const vels
  * @return A bitmask of ::velstatus_server_reason values.
  */
 VELSTATUS_API uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *tracker);
+
+/**
+ * @brief When the condition status (`True` for Ready and PartiallyReady,
+ * `False` for NotReady, `Unknown` for Waiting) last changed: the tracker's
+ * clock at the event that changed it, O(1). This is a Kubernetes condition's
+ * `lastTransitionTime`: a change of the reasons alone, or between Ready and
+ * PartiallyReady, is no transition. The first status holds from creation.
+ * The clock is known from creation with check_stale (its now_ns), else from
+ * the first velstatus_server_tracker_set_now(), which dates the status
+ * holding then (Kubernetes accepts "the time the API field changed" when the
+ * transition's own time is not known). The library reads no clock: give it
+ * the present with velstatus_server_tracker_set_now() before each event.
+ * @param[in] tracker The tracker (NULL gives 0).
+ * @param[out] ns Receives the instant in ns since the epoch when known (may be NULL).
+ * @return 1 when the instant is known, else 0 (NULL tracker, or no clock
+ *         given yet; `*ns` untouched).
+ */
+VELSTATUS_API int velstatus_server_tracker_last_transition(const velstatus_server_tracker *tracker, int64_t *ns);
 
 /**
  * @brief The number of BSLs tracked, O(1).

@@ -177,8 +177,27 @@ def test_tracker_clock():
     assert t.status == "Ready"
     assert t.set_now("2026-11-30T12:10:00Z") is True
     assert t.status == "Waiting"
+    assert t.last_transition == vs.parse_time("2026-11-30T12:10:00Z")
+    assert vs.ServerTracker().set_now(0) is False  # no staleness check: the clock only dates transitions
+
+
+def test_tracker_last_transition():
+    t = vs.ServerTracker()
+    assert t.last_transition is None               # no clock yet
+    assert t.set_now("2026-11-30T11:59:00Z") is False  # dates the Waiting it starts with
+    assert t.last_transition == vs.parse_time("2026-11-30T11:59:00Z")
+    t.set_now("2026-11-30T12:00:00Z")
+    assert t.upsert(bsl("a", default=True)) is True  # Waiting -> Ready
+    assert t.last_transition == vs.parse_time("2026-11-30T12:00:00Z")
+    t.set_now("2026-11-30T12:00:05Z")
+    assert t.upsert(bsl("b", "Unavailable")) is True  # PartiallyReady: still True
+    assert t.status == "PartiallyReady"
+    assert t.last_transition == vs.parse_time("2026-11-30T12:00:00Z")
+    assert t.upsert(bsl("a", "Unavailable", default=True)) is True  # NotReady: False
+    assert t.last_transition == vs.parse_time("2026-11-30T12:00:05Z")
+    t.close()
     with pytest.raises(vs.StateError):
-        vs.ServerTracker().set_now(0)  # no staleness check configured
+        t.last_transition
 
 
 def test_tracker_shares_context_across_threads():

@@ -435,7 +435,10 @@ class ServerTracker(_Closeable):
         return bool(changed[0])
 
     def set_now(self, now: TimeLike) -> bool:
-        """Moves the tracker's clock (staleness check only); True if status or reasons changed."""
+        """Moves the tracker's clock; True if status or reasons changed.
+
+        With a staleness check it re-evaluates staleness (O(n)); without, it
+        only dates the transitions that follow (see ``last_transition``)."""
         changed = ffi.new("int *")
         err = new_error()
         ns = time_ns(now)
@@ -454,6 +457,18 @@ class ServerTracker(_Closeable):
         """The current reasons (tuple of ServerReason, sorted by token)."""
         with self._call():
             return reasons_from_mask(lib.velstatus_server_tracker_reasons(self._ptr))
+
+    @property
+    def last_transition(self) -> Optional[int]:
+        """When the condition status (True, False, Unknown) last changed, ns
+        since the epoch: the tracker's clock at that event, the condition's
+        ``lastTransitionTime``; the first ``set_now`` dates the status holding then
+        (a tracker created with a staleness check is dated from creation).
+        None while no clock has been given."""
+        ns = ffi.new("int64_t *")
+        with self._call():
+            known = lib.velstatus_server_tracker_last_transition(self._ptr, ns)
+        return int(ns[0]) if known else None
 
     def __len__(self) -> int:
         with self._call():
