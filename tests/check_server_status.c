@@ -695,7 +695,7 @@ END_TEST
  * between Ready and PartiallyReady (both True). */
 START_TEST(tracker_last_transition)
 {
-    velstatus_ctx *ctx = mkctx();
+    velstatus_ctx *ctx = vs_test_ctx();
     velstatus_server_tracker *t = NULL;
     velstatus_server_status_options o;
     int64_t at = -7;
