@@ -1,273 +1,353 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Benchmark of the operations codec and state machine (doc/design.md §9).
+/* libvelstatus's side of `make bench` (bench/bench_compare.c runs it, one
+ * fresh process per measurement, alternating with the Go peer).
  *
- *   bench_operations ITEMOPERATIONS.json [RUNS]
+ *   bench_operations decode|loop|encode FILE   "key value" lines, CPU time of
+ *                                              the path alone
+ *   bench_operations job FILE                  the whole job, output on stdout
+ *   bench_operations rate FILE REPS            records per CPU second of
+ *                                              decode + reconcile + encode
+ *   bench_operations tracker NBSL EVENTS [in-order]  ns per upsert at NBSL
+ *                                              BSLs (random BSLs, or in order)
+ *   bench_operations upsert STREAM             ns per upsert of each event of
+ *                                              a watch stream, in process
  *
- * Each measurement runs RUNS times (default 5) in a fresh child process, so
- * that the child's peak RSS (ru_maxrss) belongs to that path alone; the
- * median CPU time (CLOCK_PROCESS_CPUTIME_ID, so that other load on the
- * machine does not count) is printed. Paths, side by side in one run:
- *   read      reading the file only (the baseline RSS: the input itself)
- *   dom       jansson, the whole file as one DOM (json_loadb)
- *   decode    libvelstatus, one record at a time (velstatus_oplist_from_json)
- *   encode    decode + velstatus_oplist_to_json (Velero's bytes)
- *   reconcile one pass of velstatus_oplist_reconcile over the list, with a
- *             host plugin client answering from memory; first pass and a
- *             steady-state pass (nothing changes), in ns per operation
- *   step      velstatus_oplist_step alone on every record, ns per operation,
- *             over the whole list (memory-bound) and over 1,000 records
- *             repeated (cache-resident: the cost of the decision itself)
- */
+ * Times are CPU times (CLOCK_PROCESS_CPUTIME_ID: other load on the machine
+ * does not count); the file is read before the clock starts, except in
+ * `job`, which is the whole process (the caller measures it with
+ * getrusage). The decision loop is velstatus_oplist_reconcile() with the
+ * fake plugin of bench/fake_plugin.h, the Go peer's twin. */
 #define _GNU_SOURCE
-#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 #include <velstatus.h>
 
-static char *input;
-static size_t input_len;
+#include "fake_plugin.h"
 
-static double now_s(void)
+static double cpu_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: robust on a loaded machine */
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void read_input(const char *path)
+static void die(const char *what)
+{
+    fprintf(stderr, "bench_operations: %s\n", what);
+    exit(2);
+}
+
+static char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    long n;
-    if (f == NULL) {
-        perror(path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    input = malloc((size_t)n + 1);
-    if (input == NULL || fread(input, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(2);
-    }
-    input[n] = '\0';
-    input_len = (size_t)n;
+    char *p = NULL;
+    size_t n = 0, cap = 0, got;
+    if (f == NULL)
+        die("cannot open the input");
+    do {
+        if (cap - n < 65536) {
+            cap = cap ? cap * 2 : 1 << 20;
+            p = realloc(p, cap);
+            if (p == NULL)
+                die("out of memory");
+        }
+        got = fread(p + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
     fclose(f);
-}
-
-/* A host client answering every operation with the same progress. */
-static int answer(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
-{
-    const velstatus_op_progress *p = ud;
-    (void)list;
-    (void)i;
-    return velstatus_op_reply_set_progress(reply, p, NULL) == VELSTATUS_OK ? 0 : -1;
-}
-
-static velstatus_op_progress running(void)
-{
-    velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
-    p.n_completed = 1;
-    p.n_total = 2;
-    p.operation_units = "Bytes";
-    p.operation_units_len = 5;
-    p.description = "InProgress";
-    p.description_len = 10;
-    p.has_started = 1;
-    p.started_ns = INT64_C(1714561200) * 1000000000;
-    p.has_updated = 1;
-    p.updated_ns = INT64_C(1714563000) * 1000000000;
+    *len = n;
     return p;
 }
 
-enum { M_READ, M_DOM, M_DECODE, M_ENCODE, M_RECONCILE, M_STEP };
-
-/* Runs one measurement in this (child) process; writes up to 3 numbers. */
-static void measure(int mode, double out[3])
+/* The context's allocator counts its calls: the steady step must make none. */
+static unsigned long allocs;
+static void *count_alloc(void *ud, size_t n)
 {
-    velstatus_ctx *ctx = NULL;
-    velstatus_oplist *l = NULL;
+    (void)ud;
+    allocs++;
+    return malloc(n);
+}
+static void *count_realloc(void *ud, void *p, size_t n)
+{
+    (void)ud;
+    allocs++;
+    return realloc(p, n);
+}
+static void count_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
+
+static velstatus_ctx *new_ctx(void)
+{
+    velstatus_allocator a;
+    velstatus_ctx *ctx;
+    velstatus_allocator_init(&a, sizeof a);
+    a.alloc_fn = count_alloc;
+    a.realloc_fn = count_realloc;
+    a.free_fn = count_free;
+    if (velstatus_ctx_new(&ctx, &a, NULL) != VELSTATUS_OK)
+        die("no context");
+    return ctx;
+}
+
+static velstatus_oplist *decode(velstatus_ctx *ctx, const char *p, size_t n)
+{
+    velstatus_oplist *l;
+    velstatus_error err;
+    if (velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, p, n, &err) != VELSTATUS_OK)
+        die(err.message);
+    return l;
+}
+
+/* One reconcile pass; its CPU ns per operation. */
+static double reconcile_ns(velstatus_oplist *l, const velstatus_policy *pol)
+{
+    velstatus_op_progress p = vs_bench_answer();
+    velstatus_plugin_client c;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *r;
     double t0, t1;
-    out[0] = out[1] = out[2] = 0;
-    if (mode == M_READ)
-        return;
-    if (mode == M_DOM) {
-        json_error_t jerr;
-        json_t *root;
-        t0 = now_s();
-        root = json_loadb(input, input_len, 0, &jerr);
-        t1 = now_s();
-        if (root == NULL) {
-            fprintf(stderr, "json_loadb: %s\n", jerr.text);
-            exit(2);
-        }
-        out[0] = t1 - t0;
-        json_decref(root);
-        return;
-    }
-    velstatus_ctx_new(&ctx, NULL, NULL);
-    t0 = now_s();
-    if (velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, input, input_len, NULL) != VELSTATUS_OK) {
-        fprintf(stderr, "decode failed\n");
-        exit(2);
-    }
-    t1 = now_s();
-    out[0] = t1 - t0;
-    if (mode == M_ENCODE) {
-        char *js;
-        size_t n;
-        t0 = now_s();
-        velstatus_oplist_to_json(&js, &n, l, NULL);
-        t1 = now_s();
-        out[1] = t1 - t0;
-        out[2] = n == input_len && memcmp(js, input, n) == 0;
-        velstatus_free(ctx, js);
-    } else if (mode == M_RECONCILE) {
-        velstatus_op_progress p = running();
-        velstatus_plugin_client c;
-        velstatus_reconcile_options o;
-        velstatus_policy pol = velstatus_policy_velero();
-        velstatus_reconcile_result *r;
-        size_t n = velstatus_oplist_count(l);
-        velstatus_plugin_client_init(&c, sizeof c);
-        c.userdata = &p;
-        c.progress = answer;
-        velstatus_reconcile_options_init(&o, sizeof o);
-        o.now_ns = INT64_C(1714563600) * 1000000000;
-        o.timeout_ns = INT64_C(4) * 3600 * 1000000000;
-        t0 = now_s();
-        velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
-        t1 = now_s();
-        out[0] = (t1 - t0) * 1e9 / (double)n;
-        velstatus_reconcile_result_free(r);
-        t0 = now_s();
-        velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
-        t1 = now_s();
-        out[1] = (t1 - t0) * 1e9 / (double)n;
-        velstatus_reconcile_result_free(r);
-    } else if (mode == M_STEP) {
-        velstatus_op_progress p = running();
-        velstatus_policy pol = velstatus_policy_velero();
-        size_t n = velstatus_oplist_count(l);
-        uint32_t f;
-        int64_t now = INT64_C(1714563600) * 1000000000;
-        for (size_t i = 0; i < n; i++) /* first pass: the changes */
-            velstatus_oplist_step(&f, NULL, NULL, l, i, &p, now, INT64_C(14400000000000), &pol, NULL);
-        t0 = now_s();
-        for (size_t i = 0; i < n; i++)
-            velstatus_oplist_step(&f, NULL, NULL, l, i, &p, now, INT64_C(14400000000000), &pol, NULL);
-        t1 = now_s();
-        out[0] = (t1 - t0) * 1e9 / (double)n;
-        /* the same on the first 1,000 records, 100 times: cache-resident */
-        {
-            size_t m = n < 1000 ? n : 1000;
-            t0 = now_s();
-            for (int rep = 0; rep < 100; rep++)
-                for (size_t i = 0; i < m; i++)
-                    velstatus_oplist_step(&f, NULL, NULL, l, i, &p, now, INT64_C(14400000000000), &pol, NULL);
-            t1 = now_s();
-            out[1] = (t1 - t0) * 1e9 / (double)(m * 100);
-        }
-    }
+    vs_bench_client(&c, &o, &p);
+    t0 = cpu_s();
+    if (velstatus_oplist_reconcile(&r, l, &c, &o, pol, NULL) != VELSTATUS_OK)
+        die("reconcile failed");
+    t1 = cpu_s();
+    velstatus_reconcile_result_free(r);
+    return (t1 - t0) * 1e9 / (double)velstatus_oplist_count(l);
+}
+
+/* A steady pass of velstatus_oplist_step alone: ns per operation, and the
+ * allocations it made. */
+static void steady_step(velstatus_oplist *l, const velstatus_policy *pol)
+{
+    velstatus_op_progress p = vs_bench_answer();
+    size_t i, n = velstatus_oplist_count(l);
+    unsigned long before = allocs;
+    uint32_t f;
+    double t0 = cpu_s(), t1;
+    for (i = 0; i < n; i++)
+        velstatus_oplist_step(&f, NULL, NULL, l, i, &p, vs_bench_now, vs_bench_timeout, pol, NULL);
+    t1 = cpu_s();
+    printf("step_steady_ns %.3f\nstep_steady_allocs %lu\n", (t1 - t0) * 1e9 / (double)n, allocs - before);
+}
+
+static int put_stdout(void *ud, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)ud) == len ? 0 : -1;
+}
+
+#if defined(VELSTATUS_DECODER_H)
+/* The file fed to the streaming decoder 64 KiB at a time: the input is
+ * never held whole. */
+static velstatus_oplist *job_decode(velstatus_ctx *ctx, const char *path)
+{
+    static char chunk[65536];
+    velstatus_oplist_decoder *d;
+    velstatus_oplist *l;
+    velstatus_error err;
+    size_t got;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        die("cannot open the input");
+    if (velstatus_oplist_decoder_new(&d, ctx, VELSTATUS_KIND_BACKUP, &err) != VELSTATUS_OK)
+        die(err.message);
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        if (velstatus_oplist_decoder_feed(d, chunk, got, &err) != VELSTATUS_OK)
+            die(err.message);
+    fclose(f);
+    if (velstatus_oplist_decoder_finish(&l, d, &err) != VELSTATUS_OK)
+        die(err.message);
+    velstatus_oplist_decoder_free(d);
+    return l;
+}
+#else
+/* Before the streaming decoder: the whole file, then one decode. */
+static velstatus_oplist *job_decode(velstatus_ctx *ctx, const char *path)
+{
+    size_t n;
+    char *p = read_file(path, &n);
+    velstatus_oplist *l = decode(ctx, p, n);
+    free(p);
+    return l;
+}
+#endif
+
+/* decode → one reconcile pass → encode to stdout, as a host's job does. */
+static void job(const char *path)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_oplist *l = job_decode(ctx, path);
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    (void)reconcile_ns(l, &pol);
+    if (velstatus_oplist_write_json(l, put_stdout, stdout, NULL) != VELSTATUS_OK || fflush(stdout) != 0)
+        die("cannot write the list");
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
 }
 
-static int cmp_double(const void *a, const void *b)
+static void codec(const char *mode, const char *path)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    size_t n;
+    char *p = read_file(path, &n);
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_policy pol = velstatus_policy_velero();
+    double t0 = cpu_s(), t1;
+    velstatus_oplist *l = decode(ctx, p, n);
+    t1 = cpu_s();
+    printf("decode_s %.6f\nrecords %zu\n", t1 - t0, velstatus_oplist_count(l));
+    if (strcmp(mode, "loop") == 0) {
+        printf("loop_first_ns %.3f\n", reconcile_ns(l, &pol));
+        printf("loop_steady_ns %.3f\n", reconcile_ns(l, &pol));
+        steady_step(l, &pol);
+    } else if (strcmp(mode, "encode") == 0) {
+        char *js;
+        size_t jn;
+        t0 = cpu_s();
+        if (velstatus_oplist_to_json(&js, &jn, l, NULL) != VELSTATUS_OK)
+            die("encode failed");
+        t1 = cpu_s();
+        printf("encode_s %.6f\nidentical %d\n", t1 - t0, jn == n && memcmp(js, p, n) == 0);
+        velstatus_free(ctx, js);
+    }
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+    free(p);
 }
 
-/* Median of RUNS child runs: times[3] and the median peak RSS in MB. */
-static void run(int mode, int runs, double med[3], double *rss_mb)
+/* REPS times decode + reconcile + encode (in memory): records per CPU second. */
+static void rate(const char *path, long reps)
 {
-    double v[3][64], rss[64];
-    for (int k = 0; k < runs; k++) {
-        int fds[2];
-        pid_t pid;
-        struct rusage ru;
-        int status;
-        double out[3];
-        if (pipe(fds) != 0) {
-            perror("pipe");
-            exit(2);
-        }
-        pid = fork();
-        if (pid == 0) {
-            close(fds[0]);
-            measure(mode, out);
-            if (write(fds[1], out, sizeof out) != (ssize_t)sizeof out)
-                _exit(3);
-            _exit(0);
-        }
-        close(fds[1]);
-        if (read(fds[0], out, sizeof out) != (ssize_t)sizeof out) {
-            fprintf(stderr, "child failed\n");
-            exit(2);
-        }
-        close(fds[0]);
-        wait4(pid, &status, 0, &ru);
-        for (int j = 0; j < 3; j++)
-            v[j][k] = out[j];
-        rss[k] = (double)ru.ru_maxrss / 1024.0;
+    size_t n, records = 0;
+    char *p = read_file(path, &n);
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_policy pol = velstatus_policy_velero();
+    double t0 = cpu_s();
+    for (long k = 0; k < reps; k++) {
+        velstatus_oplist *l = decode(ctx, p, n);
+        char *js;
+        size_t jn;
+        (void)reconcile_ns(l, &pol);
+        if (velstatus_oplist_to_json(&js, &jn, l, NULL) != VELSTATUS_OK)
+            die("encode failed");
+        records += velstatus_oplist_count(l);
+        velstatus_free(ctx, js);
+        velstatus_oplist_free(l);
     }
-    for (int j = 0; j < 3; j++) {
-        qsort(v[j], (size_t)runs, sizeof(double), cmp_double);
-        med[j] = v[j][runs / 2];
+    printf("rate_rps %.0f\n", (double)records / (cpu_s() - t0));
+    velstatus_ctx_free(ctx);
+    free(p);
+}
+
+static velstatus_server_tracker *new_tracker(velstatus_ctx *ctx)
+{
+    velstatus_server_tracker *t;
+    if (velstatus_server_tracker_new(&t, ctx, NULL, NULL) != VELSTATUS_OK)
+        die("no tracker");
+    return t;
+}
+
+/* NBSL BSLs, then EVENTS upserts (velstatus_server_tracker_upsert), the
+ * phase flipping every 1,000 events: of BSLs picked at random, or in the
+ * order of the list (a relist replays it so) when `in_order`. */
+static void tracker(long nbsl, long events, int in_order)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_server_tracker *t = new_tracker(ctx);
+    char *names = malloc((size_t)nbsl * 16);
+    velstatus_bsl_record r;
+    unsigned long long rng = 0x9E3779B97F4A7C15ull;
+    double t0, t1;
+    if (names == NULL)
+        die("out of memory");
+    velstatus_bsl_record_init(&r, sizeof r);
+    r.name_len = 10;
+    r.has_validated = 1;
+    r.validated_ns = vs_bench_now;
+    for (long i = 0; i < nbsl; i++) {
+        snprintf(names + i * 16, 16, "bsl-%06ld", i % 1000000);
+        r.name = names + i * 16;
+        r.phase = "Available";
+        r.phase_len = 9;
+        r.is_default = i == 0;
+        if (velstatus_server_tracker_upsert(t, NULL, &r, NULL) != VELSTATUS_OK)
+            die("upsert failed");
     }
-    qsort(rss, (size_t)runs, sizeof(double), cmp_double);
-    *rss_mb = rss[runs / 2];
+    t0 = cpu_s();
+    for (long k = 0; k < events; k++) {
+        long i;
+        int up = (k / 1000) % 2 == 0;
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        i = in_order ? k % nbsl : (long)(rng % (unsigned long long)nbsl);
+        r.name = names + i * 16;
+        r.is_default = i == 0;
+        r.phase = up ? "Available" : "Unavailable";
+        r.phase_len = up ? 9 : 11;
+        if (velstatus_server_tracker_upsert(t, NULL, &r, NULL) != VELSTATUS_OK)
+            die("upsert failed");
+    }
+    t1 = cpu_s();
+    printf("tracker_ns %.3f\n", (t1 - t0) * 1e9 / (double)events);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+    free(names);
+}
+
+/* The objects of a compact watch stream (one {"type":..,"object":{..}} a
+ * line, tests/watch-stream.py bulk), upserted in process: the bare tracker
+ * cost of the events `velstatus server-status --watch` reads. */
+static void upsert(const char *path)
+{
+    size_t n, events = 0;
+    char *p = read_file(path, &n), *line = p, *end = p + n;
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_server_tracker *t = new_tracker(ctx);
+    double t0 = cpu_s(), t1;
+    while (line < end) {
+        char *nl = memchr(line, '\n', (size_t)(end - line)), *obj;
+        size_t len = (nl != NULL ? nl : end) - line;
+        obj = memmem(line, len, "\"object\":", 9);
+        if (obj != NULL && memmem(line, len, "\"type\":\"ERROR\"", 14) == NULL) {
+            obj += 9;
+            if (velstatus_server_tracker_upsert_json(t, NULL, obj, (size_t)(line + len - 1 - obj), NULL) !=
+                VELSTATUS_OK)
+                die("upsert failed");
+            events++;
+        }
+        line += len + 1;
+    }
+    t1 = cpu_s();
+    printf("upsert_ns %.3f\nevents %zu\n", (t1 - t0) * 1e9 / (double)events, events);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+    free(p);
 }
 
 int main(int argc, char **argv)
 {
-    int runs = argc > 2 ? atoi(argv[2]) : 5;
-    double m[6][3], rss[6];
-    size_t records = 0;
-    if (argc < 2) {
-        fprintf(stderr, "usage: bench_operations ITEMOPERATIONS.json [RUNS]\n");
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (argc == 3 && (strcmp(mode, "decode") == 0 || strcmp(mode, "loop") == 0 || strcmp(mode, "encode") == 0))
+        codec(mode, argv[2]);
+    else if (argc == 3 && strcmp(mode, "job") == 0)
+        job(argv[2]);
+    else if (argc == 4 && strcmp(mode, "rate") == 0)
+        rate(argv[2], atol(argv[3]));
+    else if ((argc == 4 || argc == 5) && strcmp(mode, "tracker") == 0 && atol(argv[2]) > 0)
+        tracker(atol(argv[2]), atol(argv[3]), argc == 5 && strcmp(argv[4], "in-order") == 0);
+    else if (argc == 3 && strcmp(mode, "upsert") == 0)
+        upsert(argv[2]);
+    else {
+        fprintf(stderr, "usage: bench_operations decode|loop|encode|job FILE | rate FILE REPS | tracker NBSL EVENTS"
+                        " [in-order] | upsert STREAM\n");
         return 2;
     }
-    if (runs < 1 || runs > 64)
-        runs = 5;
-    read_input(argv[1]);
-    {
-        velstatus_ctx *ctx;
-        velstatus_oplist *l;
-        velstatus_ctx_new(&ctx, NULL, NULL);
-        if (velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, input, input_len, NULL) != VELSTATUS_OK) {
-            fprintf(stderr, "%s: not an itemoperations file\n", argv[1]);
-            return 2;
-        }
-        records = velstatus_oplist_count(l);
-        velstatus_oplist_free(l);
-        velstatus_ctx_free(ctx);
-    }
-    for (int mode = M_READ; mode <= M_STEP; mode++)
-        run(mode, runs, m[mode], &rss[mode]);
-    printf("libvelstatus %s, %s: %zu records, %.1f MB; medians of %d runs, each in a fresh process\n\n",
-           velstatus_version_string(), argv[1], records, (double)input_len / 1e6, runs);
-    printf("%-52s %10s %9s %12s\n", "path", "time", "vs DOM", "peak RSS");
-    printf("%-52s %10s %9s %9.0f MB\n", "read the file only (baseline)", "-", "-", rss[M_READ]);
-    printf("%-52s %8.3f s %8.2fx %9.0f MB\n", "jansson whole-file DOM (json_loadb)", m[M_DOM][0], 1.0, rss[M_DOM]);
-    printf("%-52s %8.3f s %8.2fx %9.0f MB\n", "velstatus_oplist_from_json (record at a time)", m[M_DECODE][0],
-           m[M_DECODE][0] / m[M_DOM][0], rss[M_DECODE]);
-    printf("%-52s %8.3f s %8.2fx %9.0f MB  (byte-identical: %s)\n", "velstatus_oplist_to_json (after decode)",
-           m[M_ENCODE][1], m[M_ENCODE][1] / m[M_DOM][0], rss[M_ENCODE], m[M_ENCODE][2] != 0 ? "yes" : "NO");
-    printf("%-52s %7.1f ns/op\n", "reconcile, first pass (host client, Velero preset)", m[M_RECONCILE][0]);
-    printf("%-52s %7.1f ns/op\n", "reconcile, steady pass (nothing changes)", m[M_RECONCILE][1]);
-    printf("%-52s %7.1f ns/op   (%.2f%% of decode per op)\n", "velstatus_oplist_step alone, steady, whole list",
-           m[M_STEP][0], 100.0 * m[M_STEP][0] / (m[M_DECODE][0] * 1e9 / (double)records));
-    printf("%-52s %7.1f ns/op\n", "velstatus_oplist_step alone, 1,000 records (in cache)", m[M_STEP][1]);
-    free(input);
     return 0;
 }

@@ -7,7 +7,7 @@
  * Decodes FILE, runs one velstatus_oplist_step pass (the changes), then one
  * steady pass of velstatus_oplist_step (steady_steps) and one steady
  * velstatus_oplist_reconcile with a host client answering from memory
- * (steady_reconcile), with the same report as bench_operations. Callgrind's
+ * (steady_reconcile), with the fake plugin of bench/fake_plugin.h. Callgrind's
  * instruction count of each function divided by the number of records is
  * the cost per operation: exact and repeatable on a loaded machine, where
  * times are not. `make bench-ir` does both on a 10,000-record file. */
@@ -16,22 +16,14 @@
 #include <stdlib.h>
 #include <velstatus.h>
 
-static const int64_t now = INT64_C(1714563600) * 1000000000;
-static const int64_t timeout = INT64_C(4) * 3600 * 1000000000;
-
-static int answer(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
-{
-    (void)list;
-    (void)i;
-    return velstatus_op_reply_set_progress(reply, ud, NULL) == VELSTATUS_OK ? 0 : -1;
-}
+#include "fake_plugin.h"
 
 static void pass(velstatus_oplist *l, const velstatus_op_progress *p, const velstatus_policy *pol)
 {
     size_t i, n = velstatus_oplist_count(l);
     uint32_t f;
     for (i = 0; i < n; i++)
-        velstatus_oplist_step(&f, NULL, NULL, l, i, p, now, timeout, pol, NULL);
+        velstatus_oplist_step(&f, NULL, NULL, l, i, p, vs_bench_now, vs_bench_timeout, pol, NULL);
 }
 
 #if defined(__GNUC__)
@@ -82,23 +74,8 @@ int main(int argc, char **argv)
     velstatus_ctx_new(&ctx, NULL, NULL);
     if (velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, in, (size_t)n, NULL) != VELSTATUS_OK)
         return 2;
-    velstatus_op_progress_init(&p, sizeof p); /* bench_operations' running() */
-    p.n_completed = 1;
-    p.n_total = 2;
-    p.operation_units = "Bytes";
-    p.operation_units_len = 5;
-    p.description = "InProgress";
-    p.description_len = 10;
-    p.has_started = 1;
-    p.started_ns = INT64_C(1714561200) * 1000000000;
-    p.has_updated = 1;
-    p.updated_ns = INT64_C(1714563000) * 1000000000;
-    velstatus_plugin_client_init(&c, sizeof c);
-    c.userdata = &p;
-    c.progress = answer;
-    velstatus_reconcile_options_init(&o, sizeof o);
-    o.now_ns = now;
-    o.timeout_ns = timeout;
+    p = vs_bench_answer();
+    vs_bench_client(&c, &o, &p);
     pass(l, &p, &pol); /* the first pass: the changes */
     steady_steps(l, &p, &pol);
     steady_reconcile(l, &c, &o, &pol);

@@ -2,15 +2,18 @@
 # Benchmarks: `make bench` builds and runs them; they are never part of
 # `make check` (doc/design.md §8: speed is measured by benchmarks, not unit tests).
 # `make bench BENCH_RECORDS=100000 BENCH_RUNS=5` are the defaults.
-EXTRA_PROGRAMS = bench/gen_itemops bench/bench_operations bench/bench_step_ir bench/bench_decode_ir
+EXTRA_PROGRAMS = bench/gen_itemops bench/bench_operations bench/bench_compare bench/bench_step_ir bench/bench_decode_ir
 bench_gen_itemops_SOURCES = bench/gen_itemops.c
 bench_gen_itemops_CFLAGS = $(VS_TEST_CFLAGS)
 bench_gen_itemops_LDADD =
-bench_bench_operations_SOURCES = bench/bench_operations.c
+bench_bench_compare_SOURCES = bench/bench_compare.c
+bench_bench_compare_CFLAGS = $(VS_TEST_CFLAGS)
+bench_bench_compare_LDADD =
+bench_bench_operations_SOURCES = bench/bench_operations.c bench/fake_plugin.h
 bench_bench_operations_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
-bench_bench_operations_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS)
-bench_bench_operations_LDADD = lib/libvelstatus.la $(JANSSON_LIBS)
-bench_bench_step_ir_SOURCES = bench/bench_step_ir.c
+bench_bench_operations_CFLAGS = $(VS_TEST_CFLAGS)
+bench_bench_operations_LDADD = lib/libvelstatus.la
+bench_bench_step_ir_SOURCES = bench/bench_step_ir.c bench/fake_plugin.h
 bench_bench_step_ir_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
 bench_bench_step_ir_CFLAGS = $(VS_TEST_CFLAGS)
 bench_bench_step_ir_LDADD = lib/libvelstatus.la
@@ -19,14 +22,42 @@ bench_bench_decode_ir_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/inclu
 bench_bench_decode_ir_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS)
 bench_bench_decode_ir_LDADD = lib/libvelstatus.la $(JANSSON_LIBS)
 
+# The Go peer (bench/go-peer: Velero's types and loop, standard library
+# only), built with the Debian toolchain, offline (GOPROXY=off), its caches
+# under the build directory ($(GO) from configure). Without it the table
+# leaves the peer's column out.
+VS_GO_ENV = GOPATH=$(abs_builddir)/bench/go-peer/gopath GOCACHE=$(abs_builddir)/bench/go-peer/gocache \
+	GOPROXY=off GOFLAGS= GO111MODULE=on CGO_ENABLED=0
+bench/go-peer/go-peer: $(srcdir)/bench/go-peer/main.go $(srcdir)/bench/go-peer/go.mod
+	$(AM_V_GEN)$(MKDIR_P) bench/go-peer && cd $(srcdir)/bench/go-peer && \
+	  $(VS_GO_ENV) $(GO) build -o $(abs_builddir)/bench/go-peer/go-peer .
+
 BENCH_RECORDS = 100000
 BENCH_RUNS = 5
+# linearity: the same job at these sizes (records per CPU second)
+BENCH_LINEAR = 1000 10000 100000 1000000
+BENCH_WATCH_EVENTS = 100000
+BENCH_FILE = bench/itemoperations-$(BENCH_RECORDS).json
 .PHONY: bench
-bench: bench/gen_itemops$(EXEEXT) bench/bench_operations$(EXEEXT)
-	$(AM_V_GEN)bench/gen_itemops$(EXEEXT) $(BENCH_RECORDS) >bench/itemoperations-$(BENCH_RECORDS).json
-	bench/bench_operations$(EXEEXT) bench/itemoperations-$(BENCH_RECORDS).json $(BENCH_RUNS)
+bench: bench/gen_itemops$(EXEEXT) bench/bench_operations$(EXEEXT) bench/bench_compare$(EXEEXT) tools/velstatus$(EXEEXT)
+	$(AM_V_GEN)for n in $(BENCH_RECORDS) $(BENCH_LINEAR); do \
+	  test -s bench/itemoperations-$$n.json || bench/gen_itemops$(EXEEXT) $$n >bench/itemoperations-$$n.json || exit 1; \
+	done
+	@py='$(PYTHON)'; test -n "$$py" || py=python3; test -s bench/watch-$(BENCH_WATCH_EVENTS).json || \
+	  $$py $(top_srcdir)/tests/watch-stream.py bulk $(BENCH_WATCH_EVENTS) >bench/watch-$(BENCH_WATCH_EVENTS).json
+	@peer=-; \
+	if test -n "$(GO)" && command -v $(GO) >/dev/null 2>&1; then \
+	  $(MAKE) $(AM_MAKEFLAGS) bench/go-peer/go-peer && peer=bench/go-peer/go-peer; \
+	else echo "make bench: no Go toolchain (go not found): the Go peer is left out"; fi; \
+	lin=; for n in $(BENCH_LINEAR); do lin=$$lin$${lin:+,}bench/itemoperations-$$n.json; done; \
+	bench/bench_compare$(EXEEXT) bench/bench_operations$(EXEEXT) $$peer $(BENCH_FILE) $(BENCH_RUNS) \
+	  lin=$$lin cli=tools/velstatus$(EXEEXT) stream=bench/watch-$(BENCH_WATCH_EVENTS).json
 EXTRA_DIST += bench/watch.sh
-CLEANFILES += bench/itemoperations-*.json bench/callgrind.*.out $(EXTRA_PROGRAMS)
+CLEANFILES += bench/itemoperations-*.json bench/watch-*.json bench/callgrind.*.out bench/cachegrind.*.out $(EXTRA_PROGRAMS)
+clean-local: clean-bench
+clean-bench:
+	-rm -rf bench/go-peer
+EXTRA_DIST += bench/go-peer/main.go bench/go-peer/go.mod
 
 # `make bench-ir`: callgrind instruction counts per operation of the steady
 # step and reconcile loops, and per record of decoding (ours and a jansson

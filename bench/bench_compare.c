@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The table of `make bench`: libvelstatus against Velero's own Go path.
+ *
+ *   bench_compare LIB PEER FILE RUNS [lin=F1,F2,...] [cli=VELSTATUS stream=S]
+ *
+ * LIB is bench/bench_operations, PEER bench/go-peer/go-peer (or "-" when
+ * there is no Go toolchain: the peer's column is left out). Every
+ * measurement is a fresh process; the two sides alternate (the peer first in
+ * even runs, the library first in odd ones) and each figure is the median of
+ * RUNS. A process's CPU time (user + system) and peak RSS come from
+ * wait4()'s rusage, the figures inside a process from its own "key value"
+ * lines (CPU time of that path alone).
+ *
+ * lin=: the files of 1k, 10k, 100k and 1M records, each decoded, reconciled
+ * and encoded enough times for a million records: records per CPU second.
+ * cli= and stream=: `velstatus server-status --watch` over a watch stream
+ * against the same events upserted in process, and the tracker's cost per
+ * event at 1,000 and 100,000 BSLs. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAXRUNS 64
+
+typedef struct proc {
+    char out[4096]; /* its stdout ("key value" lines), unless discarded */
+    double cpu_s;   /* user + system */
+    double rss_mb;  /* peak RSS */
+} proc;
+
+/* Runs argv with stdin from `in` (or inherited) and stdout captured into
+ * p->out, or to /dev/null when `discard`. */
+static void run(proc *p, char *const argv[], const char *in, int discard)
+{
+    int fds[2];
+    pid_t pid;
+    int status;
+    struct rusage ru;
+    size_t n = 0;
+    ssize_t got;
+    if (pipe(fds) != 0) {
+        perror("pipe");
+        exit(2);
+    }
+    pid = fork();
+    if (pid == 0) {
+        int fd = discard ? open("/dev/null", O_WRONLY) : fds[1];
+        if (in != NULL) { /* the CLI: its stdin is the stream, its messages go */
+            int ifd = open(in, O_RDONLY);
+            if (ifd < 0 || dup2(ifd, 0) < 0 || dup2(fd, 2) < 0)
+                _exit(127);
+        }
+        dup2(fd, 1);
+        close(fds[0]);
+        execv(argv[0], argv);
+        perror(argv[0]);
+        _exit(127);
+    }
+    close(fds[1]);
+    while ((got = read(fds[0], p->out + n, sizeof p->out - 1 - n)) > 0)
+        n += (size_t)got;
+    p->out[n] = '\0';
+    close(fds[0]);
+    if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) == 127 ||
+        (WEXITSTATUS(status) != 0 && in == NULL)) {
+        fprintf(stderr, "bench_compare: %s %s failed\n", argv[0], argv[1]);
+        exit(2);
+    }
+    p->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+               (double)ru.ru_stime.tv_usec / 1e6;
+    p->rss_mb = (double)ru.ru_maxrss / 1024.0;
+}
+
+/* The value of "key" in a process's output; -1 when absent. */
+static double val(const proc *p, const char *key)
+{
+    size_t kl = strlen(key);
+    const char *s = p->out;
+    while (s != NULL && *s) {
+        if (strncmp(s, key, kl) == 0 && s[kl] == ' ')
+            return atof(s + kl + 1);
+        s = strchr(s, '\n');
+        if (s != NULL)
+            s++;
+    }
+    return -1;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The figures of the main table, per side. */
+enum { F_DECODE, F_LOOP1, F_LOOP2, F_ENCODE, F_JOB_CPU, F_JOB_RSS, F_STEP, F_ALLOCS, F_SAME, NF };
+
+static void one_side(double f[NF][MAXRUNS], int k, const char *exe, const char *file)
+{
+    static const char *const modes[] = {"decode", "loop", "encode", "job"};
+    for (int m = 0; m < 4; m++) {
+        proc p;
+        char *argv[] = {(char *)exe, (char *)modes[m], (char *)file, NULL};
+        run(&p, argv, NULL, m == 3);
+        if (m == 0)
+            f[F_DECODE][k] = val(&p, "decode_s");
+        if (m == 1) {
+            f[F_LOOP1][k] = val(&p, "loop_first_ns");
+            f[F_LOOP2][k] = val(&p, "loop_steady_ns");
+            f[F_STEP][k] = val(&p, "step_steady_ns");
+            f[F_ALLOCS][k] = val(&p, "step_steady_allocs");
+        }
+        if (m == 2) {
+            f[F_ENCODE][k] = val(&p, "encode_s");
+            f[F_SAME][k] = val(&p, "identical");
+        }
+        if (m == 3) {
+            f[F_JOB_CPU][k] = p.cpu_s;
+            f[F_JOB_RSS][k] = p.rss_mb;
+        }
+    }
+}
+
+static const char *verdict(double ratio, double goal)
+{
+    return ratio <= goal ? "met" : "NOT met";
+}
+
+/* One row: the peer's figure, ours, ours/peer, and the goal on that ratio. */
+static void row(const char *name, const char *unit, double peer, double ours, int have_peer, double goal,
+                const char *goal_text)
+{
+    if (!have_peer) {
+        printf("%-34s %12s %12.3f %-5s %8s   %s\n", name, "-", ours, unit, "-", goal_text);
+        return;
+    }
+    printf("%-34s %12.3f %12.3f %-5s %7.2fx   %s: %s\n", name, peer, ours, unit, ours / peer, goal_text,
+           verdict(ours / peer, goal));
+}
+
+static void main_table(const char *lib, const char *peer, const char *file, int runs)
+{
+    static double f[2][NF][MAXRUNS];
+    double m[2][NF];
+    int have_peer = strcmp(peer, "-") != 0;
+    for (int k = 0; k < runs; k++) {
+        if (have_peer && k % 2 == 0)
+            one_side(f[0], k, peer, file);
+        one_side(f[1], k, lib, file);
+        if (have_peer && k % 2 == 1)
+            one_side(f[0], k, peer, file);
+    }
+    for (int s = 0; s < 2; s++)
+        for (int j = 0; j < NF; j++)
+            m[s][j] = median(f[s][j], runs);
+    printf("%-34s %12s %12s %-5s %8s   %s\n", "figure (CPU time, peak RSS)", "Go peer", "libvelstatus", "", "ratio",
+           "goal on the ratio");
+    row("decode", "s", m[0][F_DECODE], m[1][F_DECODE], have_peer, 1.0, "<= 1.00x (>= 1.0x Go's speed)");
+    row("loop, first pass", "ns/op", m[0][F_LOOP1], m[1][F_LOOP1], have_peer, 0.4, "<= 0.40x");
+    row("loop, steady pass", "ns/op", m[0][F_LOOP2], m[1][F_LOOP2], have_peer, 0.2, "<= 0.20x");
+    row("encode", "s", m[0][F_ENCODE], m[1][F_ENCODE], have_peer, 1e300, "(none)");
+    row("whole job (decode+loop+encode)", "s", m[0][F_JOB_CPU], m[1][F_JOB_CPU], have_peer, 0.5, "<= 0.50x");
+    row("whole job, peak RSS", "MB", m[0][F_JOB_RSS], m[1][F_JOB_RSS], have_peer, 0.25, "<= 0.25x");
+    printf("%-34s %12s %12.3f %-5s %8s   allocations in the steady step: %.0f (goal 0)\n",
+           "velstatus_oplist_step, steady", "-", m[1][F_STEP], "ns/op", "-", m[1][F_ALLOCS]);
+    printf("%-34s %12s %12s\n", "encoding byte-identical to input", have_peer ? (m[0][F_SAME] == 1 ? "yes" : "NO") : "-",
+           m[1][F_SAME] == 1 ? "yes" : "NO");
+}
+
+static void linearity(const char *lib, char *files, int runs)
+{
+    double rps[8], lo = 0, hi = 0;
+    long recs[8];
+    int nf = 0;
+    printf("\nlinearity: decode + reconcile + encode in process, records per CPU second (median of %d)\n", runs);
+    for (char *f = strtok(files, ","); f != NULL && nf < 8; f = strtok(NULL, ",")) {
+        double v[MAXRUNS];
+        proc p;
+        char reps[32];
+        char *argv[] = {(char *)lib, "decode", f, NULL};
+        char *rargv[] = {(char *)lib, "rate", f, reps, NULL};
+        run(&p, argv, NULL, 0);
+        recs[nf] = (long)val(&p, "records");
+        snprintf(reps, sizeof reps, "%ld", recs[nf] >= 1000000 ? 1 : 1000000 / (recs[nf] > 0 ? recs[nf] : 1));
+        for (int k = 0; k < runs; k++) {
+            run(&p, rargv, NULL, 0);
+            v[k] = val(&p, "rate_rps");
+        }
+        rps[nf] = median(v, runs);
+        lo = nf == 0 || rps[nf] < lo ? rps[nf] : lo;
+        hi = nf == 0 || rps[nf] > hi ? rps[nf] : hi;
+        printf("  %8ld records: %10.0f records/s\n", recs[nf], rps[nf]);
+        nf++;
+    }
+    printf("  slowest/fastest %.2f (goal >= 0.80: within 20%%): %s\n", lo / hi, lo / hi >= 0.8 ? "met" : "NOT met");
+}
+
+/* The tracker's ns per upsert at 1,000 and 100,000 BSLs, median of runs. */
+static void tracker_row(const char *lib, const char *order, int runs)
+{
+    double v[2][MAXRUNS], t[2];
+    for (int k = 0; k < runs; k++)
+        for (int j = 0; j < 2; j++) {
+            proc p;
+            char *a[] = {(char *)lib, "tracker", j ? "100000" : "1000", "1000000", (char *)order, NULL};
+            run(&p, a, NULL, 0);
+            v[j][k] = val(&p, "tracker_ns");
+        }
+    t[0] = median(v[0], runs);
+    t[1] = median(v[1], runs);
+    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx (goal <= 1.2x): %s\n", order[0] ? order : "random",
+           t[0], t[1], t[1] / t[0], t[1] / t[0] <= 1.2 ? "met" : "NOT met");
+}
+
+static void tracker_and_watch(const char *lib, const char *cli, const char *stream, int runs)
+{
+    double w[2][MAXRUNS], up, watch, events = 0;
+    printf("\nserver-status tracker, velstatus_server_tracker_upsert per event (median of %d)\n", runs);
+    tracker_row(lib, "", runs);
+    tracker_row(lib, "in-order", runs);
+    for (int k = 0; k < runs; k++) {
+        proc p;
+        char *a3[] = {(char *)lib, "upsert", (char *)stream, NULL};
+        char *a4[] = {(char *)cli, "server-status", "--watch", "--now", "2026-11-30T13:00:00Z", NULL};
+        run(&p, a3, NULL, 0);
+        w[0][k] = val(&p, "upsert_ns");
+        events = val(&p, "events");
+        run(&p, a4, stream, 1);
+        w[1][k] = p.cpu_s * 1e9 / events;
+    }
+    up = median(w[0], runs);
+    watch = median(w[1], runs);
+    printf("\nwatch path: `velstatus server-status --watch` (whole process) vs the same %.0f events'\n"
+           "objects upserted in process (velstatus_server_tracker_upsert_json)\n",
+           events);
+    printf("  bare upsert: %8.1f ns/event  %10.0f events/s\n", up, 1e9 / up);
+    printf("  CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 3x): %s\n", watch, 1e9 / watch,
+           watch / up, watch / up <= 3 ? "met" : "NOT met");
+}
+
+int main(int argc, char **argv)
+{
+    const char *cli = NULL, *stream = NULL;
+    char *lin = NULL;
+    int runs;
+    char load[64] = "?";
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (argc < 5) {
+        fprintf(stderr, "usage: bench_compare LIB PEER|- FILE RUNS [lin=F,...] [cli=VELSTATUS stream=S]\n");
+        return 2;
+    }
+    runs = atoi(argv[4]);
+    if (runs < 1 || runs > MAXRUNS)
+        runs = 5;
+    for (int i = 5; i < argc; i++) {
+        if (strncmp(argv[i], "lin=", 4) == 0)
+            lin = argv[i] + 4;
+        else if (strncmp(argv[i], "cli=", 4) == 0)
+            cli = argv[i] + 4;
+        else if (strncmp(argv[i], "stream=", 7) == 0)
+            stream = argv[i] + 7;
+    }
+    if (la != NULL) {
+        if (fgets(load, sizeof load, la) == NULL)
+            strcpy(load, "?");
+        load[strcspn(load, "\n")] = '\0';
+        fclose(la);
+    }
+    printf("make bench: %s, medians of %d fresh processes, alternating; load average %s\n", argv[3], runs, load);
+    if (strcmp(argv[2], "-") == 0)
+        printf("(no Go toolchain: `go` was not found, so the Go peer's column is left out)\n");
+    printf("\n");
+    main_table(argv[1], argv[2], argv[3], runs);
+    if (lin != NULL)
+        linearity(argv[1], lin, runs < 3 ? runs : 3);
+    if (cli != NULL && stream != NULL)
+        tracker_and_watch(argv[1], cli, stream, runs);
+    return 0;
+}

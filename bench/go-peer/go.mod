@@ -1,0 +1,3 @@
+module velstatus.local/bench/go-peer
+
+go 1.19
