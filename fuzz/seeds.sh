@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom scan watch; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan watch decoder; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -31,7 +31,7 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 for f in "$src"/tests/data/operations/*.json "$src"/tests/data/progress/*-ops.json \
          "$src"/examples/operations/*-itemoperations.json; do
-    [ -f "$f" ] && put "$f" oplist reconcile progress oom scan
+    [ -f "$f" ] && put "$f" oplist reconcile progress oom scan decoder
 done
 for f in "$src"/examples/operations/*-progress.json; do
     [ -f "$f" ] || continue
@@ -45,7 +45,7 @@ done
 
 # the decoders' regression inputs are of every kind: each JSON target gets them all
 for f in "$src"/tests/data/decode/*.json; do
-    [ -f "$f" ] && put "$f" bsl oplist reports reconcile progress oom scan
+    [ -f "$f" ] && put "$f" bsl oplist reports reconcile progress oom scan decoder
 done
 
 # every timestamp and Go duration the data spells (100 of each at most), one per file

@@ -31,5 +31,6 @@
 #include "velstatus/progress.h"
 #include "velstatus/retry.h"
 #include "velstatus/json.h"
+#include "velstatus/decoder.h"
 
 #endif /* VELSTATUS_H */

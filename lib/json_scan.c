@@ -19,6 +19,15 @@ static int fail(scan *c, size_t off, velstatus_status code, const char *reason)
     c->e->off = off;
     c->e->code = code;
     c->e->reason = reason;
+    c->e->more = 0;
+    return 0;
+}
+
+/* fail() where the text ran out: more of it could change the verdict. */
+static int fail_end(scan *c, size_t off, velstatus_status code, const char *reason)
+{
+    fail(c, off, code, reason);
+    c->e->more = 1;
     return 0;
 }
 
@@ -66,16 +75,18 @@ static int scan_u(scan *c, size_t *i, int key)
 {
     long v = u_escape(c, *i);
     if (v < 0)
-        return fail(c, *i, VELSTATUS_E_PARSE, "invalid \\u escape (four hex digits expected)");
+        return (c->n - *i < 6 ? fail_end : fail)(c, *i, VELSTATUS_E_PARSE,
+                                                 "invalid \\u escape (four hex digits expected)");
     if (v >= 0xDC00 && v <= 0xDFFF)
         return fail(c, *i, VELSTATUS_E_PARSE, "lone low surrogate in a \\u escape");
     if (v >= 0xD800 && v <= 0xDBFF) {
         long lo;
         if (c->n - *i < 8 || c->s[*i + 6] != '\\' || c->s[*i + 7] != 'u')
-            return fail(c, *i, VELSTATUS_E_PARSE, "lone high surrogate in a \\u escape");
+            return (c->n - *i < 8 ? fail_end : fail)(c, *i, VELSTATUS_E_PARSE, "lone high surrogate in a \\u escape");
         lo = u_escape(c, *i + 6);
         if (lo < 0)
-            return fail(c, *i + 6, VELSTATUS_E_PARSE, "invalid \\u escape (four hex digits expected)");
+            return (c->n - *i < 12 ? fail_end : fail)(c, *i + 6, VELSTATUS_E_PARSE,
+                                                      "invalid \\u escape (four hex digits expected)");
         if (lo < 0xDC00 || lo > 0xDFFF)
             return fail(c, *i, VELSTATUS_E_PARSE, "high surrogate not followed by a low surrogate");
         *i += 12;
@@ -131,7 +142,7 @@ static int scan_string(scan *c, size_t *pi, int key)
             i++;
         }
         if (i >= c->n)
-            return fail(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
+            return fail_end(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
         u = (unsigned char)c->s[i];
         if (u == '"') {
             *pi = i + 1;
@@ -143,13 +154,13 @@ static int scan_string(scan *c, size_t *pi, int key)
             return fail(c, i, VELSTATUS_E_PARSE, "raw control character in a string");
         if (u >= 0x80) {
             size_t len = utf8_len(c, i);
-            if (len == 0)
-                return fail(c, i, VELSTATUS_E_PARSE, "invalid UTF-8");
+            if (len == 0) /* a sequence cut short by the end may be valid with more text */
+                return (c->n - i < 4 ? fail_end : fail)(c, i, VELSTATUS_E_PARSE, "invalid UTF-8");
             i += len;
             continue;
         }
         if (i + 1 >= c->n)
-            return fail(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
+            return fail_end(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
         u = (unsigned char)c->s[i + 1];
         if (u == 'u') {
             if (!scan_u(c, &i, key))
@@ -209,7 +220,7 @@ static size_t digits(const scan *c, size_t i)
 }
 
 /* A number at s[*pi] ('-' or a digit), as lex_scan_number reads it. */
-static int scan_number(scan *c, size_t *pi)
+static int scan_number_text(scan *c, size_t *pi)
 {
     size_t i = *pi, start = i, int_start, int_end, sig = SIZE_MAX;
     int64_t mag, x = 0;
@@ -271,6 +282,21 @@ static int scan_number(scan *c, size_t *pi)
     return 1;
 }
 
+/* scan_number_text(), and a failure is marked `more` when the characters a
+ * number may hold run to the end of the text (more digits could change it). */
+static int scan_number(scan *c, size_t *pi)
+{
+    size_t i = *pi;
+    if (scan_number_text(c, pi))
+        return 1;
+    while (i < c->n && ((c->s[i] >= '0' && c->s[i] <= '9') || c->s[i] == '-' || c->s[i] == '+' ||
+                        c->s[i] == '.' || c->s[i] == 'e' || c->s[i] == 'E'))
+        i++;
+    if (i == c->n)
+        c->e->more = 1;
+    return 0;
+}
+
 static int is_alpha(unsigned char u)
 {
     return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
@@ -285,7 +311,7 @@ static int scan_literal(scan *c, size_t *pi)
     len = i - *pi;
     if (!((len == 4 && (memcmp(c->s + *pi, "true", 4) == 0 || memcmp(c->s + *pi, "null", 4) == 0)) ||
           (len == 5 && memcmp(c->s + *pi, "false", 5) == 0)))
-        return fail(c, *pi, VELSTATUS_E_PARSE, "invalid literal (true, false or null expected)");
+        return (i == c->n ? fail_end : fail)(c, *pi, VELSTATUS_E_PARSE, "invalid literal (true, false or null expected)");
     *pi = i;
     return 1;
 }
@@ -296,7 +322,7 @@ static int scan_item(scan *c, size_t *pi, char *open)
     unsigned char u;
     *open = 0;
     if (*pi >= c->n)
-        return fail(c, *pi, VELSTATUS_E_PARSE, "unexpected end of input (a value expected)");
+        return fail_end(c, *pi, VELSTATUS_E_PARSE, "unexpected end of input (a value expected)");
     u = (unsigned char)c->s[*pi];
     if (u == '{' || u == '[') {
         *open = (char)u;
@@ -318,15 +344,17 @@ static int scan_item(scan *c, size_t *pi, char *open)
 static int scan_key(scan *c, size_t *pi)
 {
     size_t i = *pi;
-    if (i >= c->n || c->s[i] != '"')
-        return fail(c, i, VELSTATUS_E_PARSE,
-                    i < c->n && c->s[i] == 0 ? "raw NUL byte outside a string" : "a string key expected");
+    if (i >= c->n)
+        return fail_end(c, i, VELSTATUS_E_PARSE, "a string key expected");
+    if (c->s[i] != '"')
+        return fail(c, i, VELSTATUS_E_PARSE, c->s[i] == 0 ? "raw NUL byte outside a string" : "a string key expected");
     if (!scan_string(c, &i, 1))
         return 0;
     i = velstatus__json_ws(c->s, i, c->n);
-    if (i >= c->n || c->s[i] != ':')
-        return fail(c, i, VELSTATUS_E_PARSE,
-                    i < c->n && c->s[i] == 0 ? "raw NUL byte outside a string" : "':' expected after a key");
+    if (i >= c->n)
+        return fail_end(c, i, VELSTATUS_E_PARSE, "':' expected after a key");
+    if (c->s[i] != ':')
+        return fail(c, i, VELSTATUS_E_PARSE, c->s[i] == 0 ? "raw NUL byte outside a string" : "':' expected after a key");
     *pi = velstatus__json_ws(c->s, i + 1, c->n);
     return 1;
 }
@@ -381,11 +409,11 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
                 i++;
                 continue;
             }
-            if (i < len && s[i] == 0)
+            if (i >= len)
+                return fail_end(&c, i, VELSTATUS_E_PARSE, "unexpected end of input (',' or a closing bracket expected)");
+            if (s[i] == 0)
                 return fail(&c, i, VELSTATUS_E_PARSE, "raw NUL byte outside a string");
-            return fail(&c, i, VELSTATUS_E_PARSE,
-                        i >= len ? "unexpected end of input (',' or a closing bracket expected)"
-                                 : (obj ? "',' or '}' expected" : "',' or ']' expected"));
+            return fail(&c, i, VELSTATUS_E_PARSE, obj ? "',' or '}' expected" : "',' or ']' expected");
         }
     }
 }
@@ -582,17 +610,24 @@ int velstatus__json_key_find(const char *key, size_t klen, const char *const *na
 
 /* ---- positions and errors ---- */
 
+void velstatus__json_advance(const char *p, size_t n, uint64_t *line, uint64_t *col)
+{
+    const char *nl, *end = p + n;
+    uint64_t c = *col;
+    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        (*line)++;
+        c = 1;
+        p = nl + 1;
+    }
+    for (; p < end; p++)
+        c += ((unsigned char)*p & 0xC0) != 0x80;
+    *col = c;
+}
+
 void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *col)
 {
-    size_t i, ln = 1, c = 1;
-    for (i = 0; i < off; i++) {
-        if (p[i] == '\n') {
-            ln++;
-            c = 1;
-        } else if (((unsigned char)p[i] & 0xC0) != 0x80) {
-            c++;
-        }
-    }
+    uint64_t ln = 1, c = 1;
+    velstatus__json_advance(p, off, &ln, &c);
     *line = ln > UINT32_MAX ? UINT32_MAX : (uint32_t)ln;
     *col = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }

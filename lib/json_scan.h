@@ -42,6 +42,10 @@ typedef struct velstatus__json_scan_err {
     size_t off;            /* offset (from s) of the byte where the value went wrong */
     velstatus_status code; /* VELSTATUS_E_PARSE, or VELSTATUS_E_RANGE for a number jansson cannot hold */
     const char *reason;    /* static English text, e.g. "raw NUL byte outside a string" */
+    int more;              /* 1 when the text ran out where the error was found: the same bytes followed
+                            * by more text could scan differently (a prefix of a value that may continue);
+                            * 0 when no continuation can change the verdict (the streaming decoder waits
+                            * for more text only on 1) */
 } velstatus__json_scan_err;
 
 /* Scans the value starting at s[0] (leading whitespace is an error: skip it
@@ -96,6 +100,10 @@ int velstatus__json_key_find(const char *key, size_t klen, const char *const *na
 
 /* 1-based line and column (in UTF-8 characters) of byte offset off. */
 void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *col);
+/* Moves the line and column of p[0] (*line, *col) past p[0..n): the
+ * position counting of velstatus__json_pos() from any starting point, so a
+ * text read in pieces keeps the positions of the whole. */
+void velstatus__json_advance(const char *p, size_t n, uint64_t *line, uint64_t *col);
 /* The offset in text of byte `inner` of the contents of the accepted string
  * text[vs..ve) (with its quotes): vs + 1 + inner when the string has no
  * escape (its bytes are its text), else vs (the string itself). */

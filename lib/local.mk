@@ -37,7 +37,8 @@ velstatusinc_HEADERS = \
 	include/velstatus/operations.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
-	include/velstatus/json.h
+	include/velstatus/json.h \
+	include/velstatus/decoder.h
 nodist_velstatusinc_HEADERS = include/velstatus/version.h
 
 # `make lint`: static analysis of the library (not part of make check).

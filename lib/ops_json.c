@@ -21,6 +21,7 @@
 
 #include "json_scan.h"
 #include "operations_private.h"
+#include "oplist_decoder.h"
 #include "util_array.h"
 
 /* ------------------------------------------------------------------------ */
@@ -106,17 +107,7 @@ static const char *const status_paths[10] = {".status.phase",          ".status.
                                              ".status.created",        ".status.started",
                                              ".status.updated",        ".status.velstatusProgressErrorSince"};
 
-typedef struct dec {
-    velstatus_oplist *l;
-    velstatus_error *err;
-    const char *p; /* whole input */
-    size_t len;
-    size_t rec_off; /* offset of the current record */
-    size_t idx;     /* its index */
-    velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
-    vs__unknown *unk;   /* scratch unknown list of the current record */
-    size_t nunk, capunk;
-} dec;
+typedef vs__dec dec;
 
 /* A field's path within its record: a, then "[k]" unless k is VS__NOIDX,
  * then b. Rendered only by fail(). */
@@ -134,9 +125,9 @@ static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const
     char ks[32] = "";
     if (path->k != VS__NOIDX)
         snprintf(ks, sizeof ks, "[%zu]", path->k);
-    velstatus__json_pos(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[%zu]%s%s%s: %s", d->idx, path->a, ks,
-                                    path->b, what);
+    velstatus__dec_pos(d, off, &line, &col);
+    return velstatus__error_set_pos(d->err, code, line, col, d->base + off, "[%zu]%s%s%s: %s", d->idx, path->a,
+                                    ks, path->b, what);
 }
 
 /* The same for a path without an index; off is the offending value's. */
@@ -469,7 +460,7 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
     return st;
 }
 
-static velstatus_status decode_record(dec *d, size_t rs, size_t re)
+velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
 {
     velstatus__json_iter it;
     const char *key;
@@ -504,101 +495,6 @@ static velstatus_status decode_record(dec *d, size_t rs, size_t re)
         memcpy(op->unk, d->unk, d->nunk * sizeof *op->unk);
         op->nunk = (uint32_t)d->nunk;
     }
-    return VELSTATUS_OK;
-}
-
-static velstatus_status syntax_at(dec *d, size_t off, const char *what)
-{
-    uint32_t line, col;
-    velstatus__json_pos(d->p, off, &line, &col);
-    return velstatus__error_set_pos(d->err, VELSTATUS_E_PARSE, line, col, (uint64_t)off, "%s", what);
-}
-
-/* One record: the scanner validates it and finds its end. */
-static velstatus_status decode_one(dec *d, size_t i, size_t *end)
-{
-    velstatus__json_scan_err e;
-    char what[48];
-    d->rec_off = i;
-    if (!velstatus__json_scan(d->p + i, d->len - i, end, &e)) {
-        snprintf(what, sizeof what, "[%zu]: invalid JSON", d->idx);
-        return velstatus__json_scan_error(d->err, &e, d->p, i, what);
-    }
-    *end += i;
-    return decode_record(d, i, *end);
-}
-
-static velstatus_status decode_list(dec *d)
-{
-    const char *p = d->p;
-    size_t n = d->len, i = velstatus__json_ws(p, 0, n);
-    if (i == n)
-        return syntax_at(d, i, "empty input: expected an array of operations or null");
-    if (n - i >= 4 && memcmp(p + i, "null", 4) == 0) {
-        i = velstatus__json_ws(p, i + 4, n);
-        if (i != n)
-            return syntax_at(d, i, "unexpected text after null");
-        d->l->is_null = 1;
-        return VELSTATUS_OK;
-    }
-    if (p[i] != '[')
-        return syntax_at(d, i, "expected '[' (an array of operations) or null");
-    i = velstatus__json_ws(p, i + 1, n);
-    if (i < n && p[i] == ']') {
-        i = velstatus__json_ws(p, i + 1, n);
-        return i == n ? VELSTATUS_OK : syntax_at(d, i, "unexpected text after the array");
-    }
-    for (d->idx = 0;; d->idx++) {
-        velstatus_status st;
-        size_t end;
-        if (i >= n)
-            return syntax_at(d, i, "unexpected end of input inside the array");
-        st = decode_one(d, i, &end);
-        if (st != VELSTATUS_OK)
-            return st;
-        i = velstatus__json_ws(p, end, n);
-        if (i < n && p[i] == ',') {
-            i = velstatus__json_ws(p, i + 1, n);
-            continue;
-        }
-        if (i < n && p[i] == ']') {
-            i = velstatus__json_ws(p, i + 1, n);
-            return i == n ? VELSTATUS_OK : syntax_at(d, i, "unexpected text after the array");
-        }
-        if (i < n && p[i] == '\0')
-            return syntax_at(d, i, "raw NUL byte outside a string");
-        return syntax_at(d, i, i < n ? "expected ',' or ']' after a record" : "unexpected end of input inside the array");
-    }
-}
-
-velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
-                                            const char *p, size_t len, velstatus_error *err)
-{
-    dec d;
-    velstatus_status st;
-    len = velstatus__text_len(p, len);
-    if (out == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    if (p == NULL && len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "input is NULL with length %zu", len);
-    memset(&d, 0, sizeof d);
-    st = velstatus__oplist_new(&d.l, ctx, kind, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    d.err = err;
-    d.p = p != NULL ? p : "";
-    d.len = len;
-    velstatus__buf_init(&d.kbuf, ctx);
-    velstatus__buf_init(&d.vbuf, ctx);
-    st = decode_list(&d);
-    velstatus__buf_reset(&d.kbuf);
-    velstatus__buf_reset(&d.vbuf);
-    velstatus__free(ctx, d.unk);
-    if (st != VELSTATUS_OK) {
-        velstatus_oplist_free(d.l);
-        return st;
-    }
-    *out = d.l;
     return VELSTATUS_OK;
 }
 

@@ -4,6 +4,8 @@ lib_libvelstatus_la_SOURCES += \
 	lib/operations_private.h \
 	lib/oplist.c \
 	lib/ops_json.c \
+	lib/oplist_decoder.h \
+	lib/oplist_decoder.c \
 	lib/operations.c \
 	lib/operations_reports.c
 VS_CHECK_PROGS += tests/check_operations tests/check_operations_machine
@@ -17,3 +19,6 @@ tests_check_operations_edges_SOURCES = tests/check_operations_edges.c $(VS_TEST_
 # Edges of the itemoperations/reports decoders and the encoder.
 VS_CHECK_PROGS += tests/check_ops_json_edges
 tests_check_ops_json_edges_SOURCES = tests/check_ops_json_edges.c $(VS_TEST_COMMON)
+# The streaming decoder against the one-shot decode; its OOM paths.
+VS_CHECK_PROGS += tests/check_decoder
+tests_check_decoder_SOURCES = tests/check_decoder.c $(VS_TEST_COMMON)

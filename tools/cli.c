@@ -151,6 +151,25 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out)
     return 0;
 }
 
+/* The kind the first "backupName" / "restoreName" key of p[0..n) names:
+ * 1 when there is one, else 0 (*out is then backup). A key found in the
+ * first bytes of a text is the first of the whole text. */
+static int kind_key(const char *p, size_t n, velstatus_kind *out)
+{
+    *out = VELSTATUS_KIND_BACKUP;
+    for (size_t i = 0; i + 13 <= n; i++) {
+        if (p[i] != '"' || (i > 0 && p[i - 1] == '\\'))
+            continue;
+        if (memcmp(p + i, "\"backupName\"", 12) == 0)
+            return 1;
+        if (memcmp(p + i, "\"restoreName\"", 13) == 0) {
+            *out = VELSTATUS_KIND_RESTORE;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velstatus_kind *out)
 {
     if (kind_s != NULL) {
@@ -158,17 +177,7 @@ int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velst
             return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
         return 0;
     }
-    *out = VELSTATUS_KIND_BACKUP;
-    for (size_t i = 0; i + 13 <= n; i++) {
-        if (p[i] != '"' || (i > 0 && p[i - 1] == '\\'))
-            continue;
-        if (memcmp(p + i, "\"backupName\"", 12) == 0)
-            return 0;
-        if (memcmp(p + i, "\"restoreName\"", 13) == 0) {
-            *out = VELSTATUS_KIND_RESTORE;
-            return 0;
-        }
-    }
+    kind_key(p, n, out);
     return 0;
 }
 
@@ -189,6 +198,21 @@ static int looks_like_yaml(const char *p, size_t n)
                      p[i] == '_' || p[i] == '-' || p[i] == '.'))
         i++;
     return i < n && p[i] == ':' && (i + 1 == n || p[i + 1] == ' ' || p[i + 1] == '\n' || p[i + 1] == '\r');
+}
+
+/* Whether looks_like_yaml() says of p[0..n) what it says of any longer text
+ * that starts so: the first token and the two bytes after it are in. */
+static int yaml_known(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    if (n - i < 3)
+        return 0;
+    while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
+                     p[i] == '_' || p[i] == '-' || p[i] == '.'))
+        i++;
+    return i + 1 < n;
 }
 
 int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out)
@@ -240,25 +264,86 @@ fail:
     return NULL;
 }
 
+/* Reading an itemoperations file into the streaming decoder: the first
+ * bytes (`head`) are kept only until they show the kind and whether the
+ * text is YAML; every later chunk goes to the decoder as it is read. */
+typedef struct oplist_load {
+    const char *cmd, *kind_s;
+    velstatus_ctx *ctx;
+    velstatus_oplist_decoder *dec;
+    char *head;
+    size_t n, cap;
+    velstatus_error err;
+} oplist_load;
+
+/* The head is complete, or the input ended: checks it, makes the decoder
+ * and feeds it the head. 0, or CLI_BAD_INPUT after printing. */
+static int load_start(oplist_load *ld, cli_reader *r)
+{
+    velstatus_kind kind;
+    if (looks_like_yaml(ld->head, ld->n))
+        return cli_fail(ld->cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
+    if (cli_kind(ld->cmd, ld->kind_s, ld->head, ld->n, &kind) != 0)
+        return CLI_BAD_INPUT;
+    if (velstatus_oplist_decoder_new(&ld->dec, ld->ctx, kind, &ld->err) != VELSTATUS_OK ||
+        velstatus_oplist_decoder_feed(ld->dec, ld->head, ld->n, &ld->err) != VELSTATUS_OK)
+        return cli_fail_err(ld->cmd, cli_reader_name(r), &ld->err);
+    free(ld->head);
+    ld->head = NULL;
+    return 0;
+}
+
+/* One chunk read (got bytes at buf; 0 at the end of the input). */
+static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t got)
+{
+    velstatus_kind kind;
+    if (ld->dec != NULL)
+        return velstatus_oplist_decoder_feed(ld->dec, buf, got, &ld->err) == VELSTATUS_OK
+                   ? 0
+                   : cli_fail_err(ld->cmd, cli_reader_name(r), &ld->err);
+    if (ld->cap - ld->n < got) {
+        size_t ncap = ld->cap ? ld->cap * 2 : 65536;
+        char *p;
+        while (ncap - ld->n < got)
+            ncap *= 2;
+        p = realloc(ld->head, ncap);
+        if (p == NULL)
+            return cli_fail(ld->cmd, "out of memory reading %s", cli_reader_name(r));
+        ld->head = p;
+        ld->cap = ncap;
+    }
+    if (got > 0)
+        memcpy(ld->head + ld->n, buf, got);
+    ld->n += got;
+    if (got == 0 || (yaml_known(ld->head, ld->n) && (ld->kind_s != NULL || kind_key(ld->head, ld->n, &kind))))
+        return load_start(ld, r);
+    return 0;
+}
+
 int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
                     velstatus_oplist **out)
 {
-    size_t len;
-    char *buf = cli_read_input(cmd, path, &len);
-    velstatus_kind kind;
-    velstatus_error err;
-    velstatus_status st;
-    if (buf == NULL)
+    static char buf[65536];
+    oplist_load ld;
+    cli_reader *r = cli_reader_open(cmd, path);
+    int rc = 0;
+    long got;
+    if (r == NULL)
         return CLI_BAD_INPUT;
-    if (cli_kind(cmd, kind_s, buf, len, &kind) != 0) {
-        free(buf);
-        return CLI_BAD_INPUT;
-    }
-    st = velstatus_oplist_from_json(out, ctx, kind, buf, len, &err);
-    free(buf);
-    if (st != VELSTATUS_OK)
-        return cli_fail_err(cmd, path != NULL && strcmp(path, "-") != 0 ? path : "stdin", &err);
-    return CLI_OK;
+    memset(&ld, 0, sizeof ld);
+    ld.cmd = cmd;
+    ld.kind_s = kind_s;
+    ld.ctx = ctx;
+    do {
+        got = cli_reader_read(r, buf, sizeof buf);
+        rc = got < 0 ? CLI_BAD_INPUT : load_chunk(&ld, r, buf, (size_t)got);
+    } while (rc == 0 && got > 0);
+    if (rc == 0 && velstatus_oplist_decoder_finish(out, ld.dec, &ld.err) != VELSTATUS_OK)
+        rc = cli_fail_err(cmd, cli_reader_name(r), &ld.err);
+    velstatus_oplist_decoder_free(ld.dec);
+    free(ld.head);
+    cli_reader_close(r);
+    return rc == 0 ? CLI_OK : CLI_BAD_INPUT;
 }
 
 int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,

@@ -44,7 +44,9 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out);
  * restoreName), backup when there is none; --kind's value when given. */
 int cli_kind(const char *cmd, const char *kind_s, const char *text, size_t len, velstatus_kind *out);
 
-/* Reads and decodes an itemoperations file (cli_read_input, cli_kind).
+/* Reads an itemoperations file chunk by chunk into the streaming decoder
+ * (velstatus/decoder.h), so the text is never held whole: only its first
+ * bytes, until they show the kind (cli_kind) and that it is not YAML.
  * Returns CLI_OK, or CLI_BAD_INPUT after printing. */
 int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
                     velstatus_oplist **out);

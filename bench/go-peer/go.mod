@@ -1,3 +1,4 @@
-module velstatus.local/bench/go-peer
+// SPDX-License-Identifier: Apache-2.0
+module libvelstatus.invalid/bench/go-peer
 
 go 1.19

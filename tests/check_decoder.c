@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The streaming itemoperations decoder (velstatus/decoder.h): fed in chunks
+ * of every size it equals the one-shot velstatus_oplist_from_json(), records
+ * and errors alike (positions in the whole text); its argument checks, its
+ * replayed first error, and every allocation failure. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failalloc.h"
+#include "harness.h"
+
+/* text fed `chunk` bytes at a time (0: all at once), then finished. */
+static velstatus_status stream(velstatus_ctx *ctx, velstatus_kind kind, const char *text, size_t len, size_t chunk,
+                               velstatus_oplist **out, velstatus_error *err)
+{
+    velstatus_oplist_decoder *d;
+    velstatus_status st = velstatus_oplist_decoder_new(&d, ctx, kind, err);
+    size_t i = 0;
+    if (st != VELSTATUS_OK)
+        return st;
+    while (st == VELSTATUS_OK && i < len) {
+        size_t n = chunk == 0 || len - i < chunk ? len - i : chunk;
+        st = velstatus_oplist_decoder_feed(d, text + i, n, err);
+        i += n;
+    }
+    if (st == VELSTATUS_OK)
+        st = velstatus_oplist_decoder_finish(out, d, err);
+    velstatus_oplist_decoder_free(d);
+    return st;
+}
+
+static char *json_of(const velstatus_oplist *l, size_t *n)
+{
+    char *s = NULL;
+    ck_assert_int_eq(velstatus_oplist_to_json(&s, n, l, NULL), VELSTATUS_OK);
+    return s;
+}
+
+/* Asserts that text decodes in chunks of 1..maxchunk bytes exactly as in one go. */
+static void assert_same(velstatus_ctx *ctx, velstatus_kind kind, const char *text, size_t len, size_t maxchunk)
+{
+    velstatus_oplist *want = NULL;
+    velstatus_error ew;
+    velstatus_status sw = velstatus_oplist_from_json(&want, ctx, kind, text, len, &ew);
+    char *wj = NULL;
+    size_t wn = 0;
+    if (sw == VELSTATUS_OK)
+        wj = json_of(want, &wn);
+    for (size_t chunk = 0; chunk <= maxchunk; chunk++) {
+        velstatus_oplist *got = NULL;
+        velstatus_error eg;
+        velstatus_status sg = stream(ctx, kind, text, len, chunk, &got, &eg);
+        ck_assert_msg(sg == sw, "chunks of %zu: status %d, one-shot %d, for %.60s", chunk, (int)sg, (int)sw, text);
+        if (sw == VELSTATUS_OK) {
+            size_t gn;
+            char *gj = json_of(got, &gn);
+            ck_assert_uint_eq(gn, wn);
+            ck_assert_int_eq(memcmp(gj, wj, wn), 0);
+            ck_assert_uint_eq(velstatus_oplist_count(got), velstatus_oplist_count(want));
+            velstatus_free(ctx, gj);
+            velstatus_oplist_free(got);
+        } else {
+            ck_assert_str_eq(eg.message, ew.message);
+            ck_assert_uint_eq(eg.line, ew.line);
+            ck_assert_uint_eq(eg.column, ew.column);
+            ck_assert_uint_eq(eg.offset, ew.offset);
+        }
+    }
+    velstatus_free(ctx, wj);
+    velstatus_oplist_free(want);
+}
+
+START_TEST(chunks_of_every_size_decode_the_examples)
+{
+    static const char *const files[] = {"operations/spec-example.json", "progress/example-backup-ops.json"};
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t f = 0; f < 2; f++) {
+        size_t len;
+        char *text = vs_test_read_data(files[f], &len);
+        assert_same(ctx, VELSTATUS_KIND_BACKUP, text, len, (size_t)vs_test_iterations(300));
+        free(text);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Every place the text can end or go wrong, cut everywhere. */
+START_TEST(errors_and_edges_have_the_one_shot_positions)
+{
+    static const char *const texts[] = {
+        "", "   \n ", "null", " null \n", "nul", "nulx", "null x", "[", "[]", " [ ] ", "[] x", "[\n]\n]", "x",
+        "[1", "[12]", "[1.5e3]", "[-]", "[1.]", "[true]", "[nul]", "[null]", "[\"s\"]", "[{}", "[{},", "[{} {}]",
+        "[{},\n{}]\n", "[{}]\n\n  x", "[{\"a\":1}]", "[{\"a\":\"\\u12\"}]", "[{\"a\":\"\\ud800\"}]",
+        "[{\"a\":\"\\ud800\\udc00\"}]", "[{\"a\":\"\xc3\xa9\xe2\x82\xac\"}]", "[{\"a\":\"\xe2\x82\"}]",
+        "[{\"a\":99999999999999999999}]", "[{\"a\":1e999}]", "[{\"a\" 1}]", "[{\"a\":}]", "[{1:2}]",
+        "[{\"spec\":{\"backupName\":\"n\xc3\xa9\"}},\n {\"status\":{\"created\":\"2024-13-01T00:00:00Z\"}}]",
+        "[{},\n\xc3\xa9{\"status\":{\"nTotal\":\"x\"}}]", "[{}\n,{\"status\":{\"nTotal\":1.5}}]",
+        "[{\"status\":{\"phase\":\"Odd\",\"x\":[1,{\"y\":null}]}},{\"spec\":null,\"status\":{\"created\":null}}]",
+    };
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        size_t len = strlen(texts[k]);
+        assert_same(ctx, VELSTATUS_KIND_BACKUP, texts[k], len, len + 1);
+        assert_same(ctx, VELSTATUS_KIND_RESTORE, texts[k], len, len + 1);
+    }
+    assert_same(ctx, VELSTATUS_KIND_BACKUP, "[{}\0]", 5, 6); /* a raw NUL after a record */
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* A record of 100 KB fed a byte at a time is scanned again only when the
+ * bytes held double: it decodes, and quickly enough for this test. */
+START_TEST(a_long_record_in_one_byte_chunks)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    size_t n = 100000, len;
+    char *text = malloc(n + 64);
+    velstatus_oplist *l = NULL;
+    velstatus_error err;
+    ck_assert_ptr_nonnull(text);
+    len = (size_t)sprintf(text, "[{\"status\":{\"description\":\"");
+    memset(text + len, 'x', n);
+    len += n;
+    len += (size_t)sprintf(text + len, "\"}}]");
+    ck_assert_int_eq(stream(ctx, VELSTATUS_KIND_BACKUP, text, len, 1, &l, &err), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_oplist_count(l), 1);
+    velstatus_oplist_free(l);
+    free(text);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(arguments_and_the_replayed_error)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist_decoder *d = NULL;
+    velstatus_oplist *l = NULL;
+    velstatus_error err, again;
+    ck_assert_int_eq(velstatus_oplist_decoder_new(NULL, ctx, VELSTATUS_KIND_BACKUP, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_decoder_new(&d, NULL, VELSTATUS_KIND_BACKUP, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_decoder_new(&d, ctx, (velstatus_kind)7, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(NULL, "[", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_uint_eq(velstatus_oplist_decoder_count(NULL), 0);
+    velstatus_oplist_decoder_free(NULL);
+
+    ck_assert_int_eq(velstatus_oplist_decoder_new(&d, ctx, VELSTATUS_KIND_BACKUP, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, NULL, 3, &err), VELSTATUS_E_INVALID); /* not fatal */
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, NULL, 0, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "[{},", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_oplist_decoder_count(d), 1);
+    ck_assert_int_eq(velstatus_oplist_decoder_finish(NULL, d, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "{}]", 3, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, d, &err), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_oplist_count(l), 2);
+    ck_assert_uint_eq(velstatus_oplist_decoder_count(d), 2);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, " ", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "the decoder is finished");
+    ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, d, &err), VELSTATUS_E_INVALID);
+    velstatus_oplist_decoder_free(d); /* the list was handed over: it stays */
+    ck_assert_uint_eq(velstatus_oplist_count(l), 2);
+    velstatus_oplist_free(l);
+
+    /* the first error ends the decoding; every later call gives it again */
+    l = NULL;
+    ck_assert_int_eq(velstatus_oplist_decoder_new(&d, ctx, VELSTATUS_KIND_BACKUP, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "[{}\n", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, ",{\"status\":7}]", VELSTATUS_NUL_TERMINATED, &err),
+                     VELSTATUS_E_SCHEMA);
+    ck_assert_str_eq(err.message, "[1].status: must be an object");
+    ck_assert_uint_eq(err.line, 2);
+    ck_assert_uint_eq(err.column, 12);
+    ck_assert_uint_eq(err.offset, 15);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "]", 1, NULL), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "]", 1, &again), VELSTATUS_E_SCHEMA);
+    ck_assert_str_eq(again.message, err.message);
+    ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, d, &again), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_null(l);
+    ck_assert_uint_eq(again.offset, 15);
+    velstatus_oplist_decoder_free(d);
+
+    /* a record cut by a chunk is tried again once twice the bytes are held,
+     * at the latest at finish: the error then comes from finish */
+    ck_assert_int_eq(velstatus_oplist_decoder_new(&d, ctx, VELSTATUS_KIND_BACKUP, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "[{}\n,{\"status\":", VELSTATUS_NUL_TERMINATED, &err),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "7}]", 3, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, d, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_str_eq(err.message, "[1].status: must be an object");
+    ck_assert_uint_eq(err.offset, 15);
+    velstatus_oplist_decoder_free(d);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Every allocation of new, feed (the held bytes, the records) and finish
+ * fails in turn: E_NOMEM, nothing leaked, and the decoder stays failed. */
+START_TEST(every_allocation_failure)
+{
+    size_t len;
+    char *text = vs_test_read_data("operations/spec-example.json", &len);
+    velstatus_status st;
+    for (size_t chunk = 7; chunk <= 4096; chunk *= 8) {
+        VS_FAILALLOC_LOOP(fa, ctx) {
+            velstatus_oplist_decoder *d = NULL;
+            velstatus_oplist *l = NULL;
+            velstatus_error err;
+            size_t i = 0;
+            st = velstatus_oplist_decoder_new(&d, ctx, VELSTATUS_KIND_BACKUP, &err);
+            while (st == VELSTATUS_OK && i < len) {
+                size_t n = len - i < chunk ? len - i : chunk;
+                st = velstatus_oplist_decoder_feed(d, text + i, n, &err);
+                i += n;
+            }
+            if (st == VELSTATUS_E_NOMEM && d != NULL) {
+                ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "]", 1, NULL), VELSTATUS_E_NOMEM);
+                ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, d, &err), VELSTATUS_E_NOMEM);
+            }
+            if (st == VELSTATUS_OK)
+                st = velstatus_oplist_decoder_finish(&l, d, &err);
+            velstatus_oplist_decoder_free(d);
+            if (st == VELSTATUS_OK) {
+                char *js = NULL;
+                size_t jn = 0;
+                VS_FAILALLOC_PAUSE(fa);
+                ck_assert_int_eq(velstatus_oplist_to_json(&js, &jn, l, NULL), VELSTATUS_OK);
+                ck_assert_uint_eq(jn, len);
+                ck_assert_int_eq(memcmp(js, text, len), 0);
+                velstatus_free(ctx, js);
+                velstatus_oplist_free(l);
+            }
+        } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    free(text);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("decoder");
+    TCase *tc = tcase_create("decoder");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, chunks_of_every_size_decode_the_examples);
+    tcase_add_test(tc, errors_and_edges_have_the_one_shot_positions);
+    tcase_add_test(tc, a_long_record_in_one_byte_chunks);
+    tcase_add_test(tc, arguments_and_the_replayed_error);
+    tcase_add_test(tc, every_allocation_failure);
+    suite_add_tcase(s, tc);
+    return s;
+}
