@@ -130,17 +130,21 @@ static size_t utf8_len(const scan *c, size_t i)
 }
 
 /* s[*i] == '"': advances *i past the closing quote. */
+/* The bytes a string holds as they are: printable ASCII but '"' and '\\'. */
+static int plain_byte(unsigned char u)
+{
+    return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+}
+
 static int scan_string(scan *c, size_t *pi, int key)
 {
     size_t i = *pi + 1;
     for (;;) {
+        const unsigned char *s = (const unsigned char *)c->s;
+        size_t n = c->n;
         unsigned char u;
-        while (i < c->n) {
-            u = (unsigned char)c->s[i];
-            if (u == '"' || u == '\\' || u < 0x20 || u >= 0x80)
-                break;
+        while (i < n && plain_byte(s[i])) /* locals: a char load may alias *c */
             i++;
-        }
         if (i >= c->n)
             return fail_end(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
         u = (unsigned char)c->s[i];
