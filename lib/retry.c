@@ -247,6 +247,15 @@ struct velstatus_retry_result {
     uint64_t err_attempt;
 };
 
+void velstatus_retry_result_free(velstatus_retry_result *result)
+{
+    if (!result)
+        return;
+    velstatus__free(result->ctx, result->sleeps);
+    velstatus__free(result->ctx, result->err_text);
+    velstatus__free(result->ctx, result);
+}
+
 /* A remembered error: owned text and the attempt it came from. */
 typedef struct vs_err {
     char *text;
@@ -719,29 +728,12 @@ velstatus_status velstatus_backoff_simulate(velstatus_retry_result **out, velsta
 
 /* ---- result getters ---- */
 
-void velstatus_retry_result_free(velstatus_retry_result *result)
-{
-    if (!result)
-        return;
-    velstatus__free(result->ctx, result->sleeps);
-    velstatus__free(result->ctx, result->err_text);
-    velstatus__free(result->ctx, result);
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_outcome,
+          velstatus_retry_outcome, outcome, VELSTATUS_RETRY_OUTCOME_INVALID)
 
-velstatus_retry_outcome velstatus_retry_result_outcome(const velstatus_retry_result *result)
-{
-    return result ? result->outcome : VELSTATUS_RETRY_OUTCOME_INVALID;
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_attempts, uint64_t, attempts, 0)
 
-uint64_t velstatus_retry_result_attempts(const velstatus_retry_result *result)
-{
-    return result ? result->attempts : 0;
-}
-
-size_t velstatus_retry_result_sleep_count(const velstatus_retry_result *result)
-{
-    return result ? result->nsleeps : 0;
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_sleep_count, size_t, nsleeps, 0)
 
 int64_t velstatus_retry_result_sleep(const velstatus_retry_result *result, size_t i)
 {
@@ -756,10 +748,7 @@ int velstatus_retry_result_total_sleep(int64_t *total_ns, const velstatus_retry_
     return ok;
 }
 
-int velstatus_retry_result_trailing_sleep(const velstatus_retry_result *result)
-{
-    return result ? result->trailing : 0;
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_trailing_sleep, int, trailing, 0)
 
 int velstatus_retry_result_error(const char **text, size_t *len, const velstatus_retry_result *result)
 {

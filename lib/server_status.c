@@ -145,6 +145,19 @@ static velstatus_status check_bsl_args(const char *name, size_t name_len, const 
     return VELSTATUS_OK;
 }
 
+/* Copies s[0..len) to *p, NUL-terminated (s may be NULL when len is 0),
+ * moves *p past the NUL and returns where the copy starts: the packing of a
+ * BSL's texts behind its struct and of a verdict's names into its pool. */
+static char *pack_text(char **p, const char *s, size_t len)
+{
+    char *q = *p;
+    if (len)
+        memcpy(q, s, len);
+    q[len] = '\0';
+    *p = q + len + 1;
+    return q;
+}
+
 /* One allocation: the struct, then name, phase, message, each NUL-terminated. */
 static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, const char *phase, size_t phase_len,
                        const char *message, size_t message_len, int is_default, velstatus_bsl_access access,
@@ -161,21 +174,11 @@ static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, co
         return NULL;
     memset(b, 0, sizeof(*b));
     p = (char *)(b + 1);
-    memcpy(p, name, name_len);
-    p[name_len] = '\0';
-    b->name = p;
+    b->name = pack_text(&p, name, name_len);
     b->name_len = name_len;
-    p += name_len + 1;
-    if (phase_len)
-        memcpy(p, phase, phase_len);
-    p[phase_len] = '\0';
-    b->phase = p;
+    b->phase = pack_text(&p, phase, phase_len);
     b->phase_len = phase_len;
-    p += phase_len + 1;
-    if (message_len)
-        memcpy(p, message, message_len);
-    p[message_len] = '\0';
-    b->message = p;
+    b->message = pack_text(&p, message, message_len);
     b->message_len = message_len;
     b->is_default = is_default != 0;
     b->access = access;
@@ -375,10 +378,7 @@ int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t
     return tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX;
 }
 
-size_t velstatus_bsl_set_count(const velstatus_bsl_set *set)
-{
-    return set ? set->n : 0;
-}
+VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
 
 const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i)
 {
@@ -609,6 +609,16 @@ static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, 
     }
 }
 
+void velstatus_server_verdict_free(velstatus_server_verdict *v)
+{
+    if (!v)
+        return;
+    velstatus__free(v->ctx, v->names);
+    velstatus__free(v->ctx, v->pool);
+    velstatus__free(v->ctx, v->message);
+    velstatus__free(v->ctx, v);
+}
+
 /* Builds the verdict of the BSLs bs[0..n) under the summary s. */
 static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_ctx *ctx, vs_bsl *const *bs,
                                       size_t n, const vs_summary *s, const vs_opts *o, velstatus_error *err)
@@ -653,20 +663,14 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
         v->start[i + 1] = v->start[i] + counts[i];
         pos[i] = v->start[i];
     }
-    if (s->def) {
-        memcpy(pool, s->def->name, s->def->name_len + 1);
-        v->default_name = pool;
-        pool += s->def->name_len + 1;
-    }
+    if (s->def)
+        v->default_name = pack_text(&pool, s->def->name, s->def->name_len);
     /* each BSL's name is copied once per list it appears in; lists are short */
     for (size_t k = 0; k < n; k++) {
         unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
         for (unsigned i = 0; i < VS_NREASONS; i++)
-            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
-                memcpy(pool, bs[k]->name, bs[k]->name_len + 1);
-                v->names[pos[i]++] = pool;
-                pool += bs[k]->name_len + 1;
-            }
+            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s))
+                v->names[pos[i]++] = pack_text(&pool, bs[k]->name, bs[k]->name_len);
     }
     for (unsigned i = 0; i < VS_NREASONS; i++)
         if (counts[i] > 1)
@@ -725,50 +729,20 @@ velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v)
     return v->ctx;
 }
 
-void velstatus_server_verdict_free(velstatus_server_verdict *v)
-{
-    if (!v)
-        return;
-    velstatus__free(v->ctx, v->names);
-    velstatus__free(v->ctx, v->pool);
-    velstatus__free(v->ctx, v->message);
-    velstatus__free(v->ctx, v);
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_status,
+          velstatus_server_status, status, VELSTATUS_SERVER_INVALID)
 
-velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *v)
-{
-    return v ? v->status : VELSTATUS_SERVER_INVALID;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_reasons, uint32_t, reasons, 0)
 
-uint32_t velstatus_server_verdict_reasons(const velstatus_server_verdict *v)
-{
-    return v ? v->reasons : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_available, size_t, available, 0)
 
-size_t velstatus_server_verdict_available(const velstatus_server_verdict *v)
-{
-    return v ? v->available : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_unavailable, size_t, unavailable, 0)
 
-size_t velstatus_server_verdict_unavailable(const velstatus_server_verdict *v)
-{
-    return v ? v->unavailable : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_pending, size_t, pending, 0)
 
-size_t velstatus_server_verdict_pending(const velstatus_server_verdict *v)
-{
-    return v ? v->pending : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_total, size_t, total, 0)
 
-size_t velstatus_server_verdict_total(const velstatus_server_verdict *v)
-{
-    return v ? v->total : 0;
-}
-
-const char *velstatus_server_verdict_default(const velstatus_server_verdict *v)
-{
-    return v ? v->default_name : NULL;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_default, const char *, default_name, NULL)
 
 size_t velstatus_server_verdict_name_count(const velstatus_server_verdict *v, velstatus_server_reason reason)
 {
@@ -787,10 +761,7 @@ const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, vel
     return v->names[v->start[i] + k];
 }
 
-const char *velstatus_server_verdict_message(const velstatus_server_verdict *v)
-{
-    return v ? v->message : "";
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_message, const char *, message, "")
 
 /* ---- tracker ---- */
 
@@ -1083,15 +1054,10 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
     return VELSTATUS_OK;
 }
 
-velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *t)
-{
-    return t ? t->status : VELSTATUS_SERVER_INVALID;
-}
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_status,
+          velstatus_server_status, status, VELSTATUS_SERVER_INVALID)
 
-uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *t)
-{
-    return t ? t->reasons : 0;
-}
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_reasons, uint32_t, reasons, 0)
 
 int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, int64_t *ns)
 {
@@ -1102,10 +1068,7 @@ int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, 
     return 1;
 }
 
-size_t velstatus_server_tracker_count(const velstatus_server_tracker *t)
-{
-    return t ? t->tab.n : 0;
-}
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_count, size_t, tab.n, 0)
 
 velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out,
                                                  const velstatus_server_tracker *t, velstatus_error *err)

@@ -129,34 +129,37 @@ velstatus_status velstatus__token_parse(int *out, const char *const *table, size
 /* Defines velstatus_<name>_to_string() and velstatus_<name>_from_string()
  * for an enum whose value v has the token table[v] (doc/conventions.md §9.2):
  * the one body of every token pair. */
-#define VS_ENUM_TOKENS(name, type, table, what)                                                                      \
-    const char *velstatus_##name##_to_string(type v) { return velstatus__token_of(table, VS_N(table), (int)v); }      \
+#define VS_ENUM_TOKENS(name, type, table, what) \
+    VS__TOKENS(name, type, table, what, int, velstatus__token_of, velstatus__token_parse)
+/* The same for a bit-set enum whose flag 1 << i has the token table[i]. */
+#define VS_FLAG_TOKENS(name, type, table, what) \
+    VS__TOKENS(name, type, table, what, uint32_t, velstatus__flag_token_of, velstatus__flag_token_parse)
+/* The body of both: `of(table, n, (itype)v)` gives the token of v and
+ * `parse(&i, table, n, what, s, len, err)` finds the itype i of s. */
+#define VS__TOKENS(name, type, table, what, itype, of, parse)                                                        \
+    const char *velstatus_##name##_to_string(type v) { return of(table, VS_N(table), (itype)v); }                     \
     velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
     {                                                                                                                 \
-        int i_ = 0;                                                                                                   \
-        velstatus_status st_ = velstatus__token_parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);       \
+        itype i_ = 0;                                                                                                 \
+        velstatus_status st_ = parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);                        \
         if (st_ == VELSTATUS_OK)                                                                                      \
             *out = (type)i_;                                                                                          \
-        return st_;                                                                                                   \
-    }
-/* The same for a bit-set enum whose flag 1 << i has the token table[i]. */
-#define VS_FLAG_TOKENS(name, type, table, what)                                                                      \
-    const char *velstatus_##name##_to_string(type v)                                                                  \
-    {                                                                                                                 \
-        return velstatus__flag_token_of(table, VS_N(table), (uint32_t)v);                                             \
-    }                                                                                                                 \
-    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
-    {                                                                                                                 \
-        uint32_t f_ = 0;                                                                                              \
-        velstatus_status st_ = velstatus__flag_token_parse(out ? &f_ : NULL, table, VS_N(table), what, s, len, err); \
-        if (st_ == VELSTATUS_OK)                                                                                      \
-            *out = (type)f_;                                                                                          \
         return st_;                                                                                                   \
     }
 /* The same for a bit-set enum: table[i] is the token of flag 1 << i. */
 const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_t flag);
 velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *table, size_t n, const char *what,
                                              const char *s, size_t len, velstatus_error *err);
+
+/* ---- field getters ----
+ * Defines the public getter `rtype fn(const otype *o)`: o->field, or `none`
+ * when o is NULL (doc/conventions.md §9.3: a NULL object never reads as a
+ * good result; its `none` is the *_INVALID value, 0 or NULL the header
+ * documents). The one body of every getter that returns a stored field as it
+ * is; a getter that indexes, computes or has an out-parameter is written
+ * out. The header keeps each getter's declaration and documentation. */
+#define VS_GETTER(otype, fn, rtype, field, none)                                                                     \
+    rtype fn(const otype *o_) { return o_ ? o_->field : (none); }
 
 /* ---- text arguments ----
  * The length of a public (s, len) text argument: len itself, or strlen(s)
