@@ -2,6 +2,7 @@
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "velstatus_private.h"
 #include "util_array.h"
+#include "util_utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,27 +441,6 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
 
 /* ---- JSON string writing, Go encoding/json rules ---- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_valid_len(const unsigned char *s, size_t len, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    size_t n;
-    uint32_t v, min;
-    if (c < 0x80) { *cp = c; return 1; }
-    if ((c & 0xE0) == 0xC0) { n = 2; v = c & 0x1Fu; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; v = c & 0x0Fu; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; v = c & 0x07u; min = 0x10000; }
-    else return 0;
-    if (len < n) return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        v = (v << 6) | (s[i] & 0x3Fu);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return n;
-}
-
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html)
 {
     static const char hex[] = "0123456789abcdef";
@@ -490,7 +470,7 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
         }
         {
             uint32_t cp = 0;
-            size_t n = utf8_valid_len(u + i, len - i, &cp);
+            size_t n = velstatus__utf8_decode(u + i, len - i, &cp);
             if (n == 0) {
                 velstatus__buf_append(b, s + start, i - start);
                 velstatus__buf_puts(b, "\\ufffd");

@@ -9,6 +9,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/util_hash.h \
 	lib/util_pool.h \
 	lib/util_pool.c \
+	lib/util_utf8.h \
 	lib/core.c \
 	lib/version.c \
 	lib/policy.c \
