@@ -61,7 +61,6 @@ velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, v
                                             velstatus_error *err)
 {
     velstatus_policy p;
-    velstatus_status st;
     if (!retried)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "retried is NULL");
     if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
@@ -70,9 +69,7 @@ velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, v
         return phase_error(err, "from", kind, from);
     if (!velstatus_phase_valid(kind, to))
         return phase_error(err, "to", kind, to);
-    st = velstatus__policy_load(&p, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__policy_load(&p, policy, err));
     if (at_startup) {
         /* SRV:markInProgressBackupsFailed / ...RestoresFailed: client.Patch,
          * no retry; the only write the startup pass makes. */

@@ -69,13 +69,10 @@ void velstatus_server_status_options_init(velstatus_server_status_options *opts,
 velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
 {
     velstatus_server_status_options c;
-    velstatus_status st;
     memset(o, 0, sizeof(*o));
     if (!in)
         return VELSTATUS_OK;
-    st = velstatus__sized_copy(&c, sizeof(c), VS_SERVER_STATUS_OPTIONS_SIZE_V1, in, "server_status_options", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(&c, sizeof(c), VS_SERVER_STATUS_OPTIONS_SIZE_V1, in, "server_status_options", err));
     if (c.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.flags must be 0");
     c.default_location_len = velstatus__text_len(c.default_location, c.default_location_len);
@@ -336,13 +333,10 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name,
                                        velstatus_bsl_access access, int has_created, int64_t created_ns,
                                        int has_validated, int64_t validated_ns, velstatus_error *err)
 {
-    velstatus_status st;
     vs_bsl *b, **items;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
-    st = check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err));
     if (tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
                                     (int)(name_len > 64 ? 64 : name_len), name);
@@ -405,15 +399,12 @@ velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, v
 {
     const vs_bsl *b;
     velstatus_bsl_record r;
-    velstatus_status st;
     if (!set || !out)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set or out is NULL");
     if (i >= set->n)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "index %zu is out of range (the set has %zu BSLs)", i,
                                     set->n);
-    st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err));
     b = set->items[i];
     r.name = b->name;
     r.name_len = b->name_len;
@@ -692,13 +683,10 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
 {
     vs_opts o;
     vs_summary s;
-    velstatus_status st;
     if (!out || !set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
     *out = NULL;
-    st = velstatus__ss_load_opts(&o, opts, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
     memset(&s, 0, sizeof(s));
     s.n = set->n;
     for (size_t k = 0; k < set->n; k++) {
@@ -899,13 +887,10 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
 {
     velstatus_server_tracker *t;
     vs_opts o;
-    velstatus_status st;
     if (!out || !ctx)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
     *out = NULL;
-    st = velstatus__ss_load_opts(&o, opts, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
     t = velstatus__calloc(ctx, 1, sizeof(*t));
     if (!t)
         return velstatus__error_nomem(err);
@@ -948,24 +933,19 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
                                                 const velstatus_bsl_record *bsl, velstatus_error *err)
 {
     velstatus_bsl_record r;
-    velstatus_status st;
     vs_bsl *b, *old = NULL;
     size_t slot;
     if (changed)
         *changed = 0;
     if (!t || !bsl)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
-    st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err));
     r.name_len = velstatus__text_len(r.name, r.name_len);
     r.phase_len = velstatus__text_len(r.phase, r.phase_len);
     r.message_len = velstatus__text_len(r.message, r.message_len);
     if (r.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
-    st = check_bsl_args(r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.access, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(check_bsl_args(r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.access, err));
     /* allocate everything first: a failure leaves the tracker as it was */
     b = bsl_new(t->ctx, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default, r.access,
                 r.has_created, r.created_ns, r.has_validated, r.validated_ns);

@@ -42,6 +42,16 @@ velstatus_status velstatus__error_nomem(velstatus_error *err);
 /* E_HOST with the callback's return value recorded in host_code. */
 velstatus_status velstatus__error_host(velstatus_error *err, int rc, const char *what);
 
+/* Returns the status of `expr` from the enclosing function unless it is
+ * VELSTATUS_OK: the one way a step's failure is passed up (libgit2's
+ * GIT_ERROR_CHECK_ERROR). */
+#define VS_TRY(expr)                                                                                                 \
+    do {                                                                                                              \
+        velstatus_status vs_try_ = (expr);                                                                            \
+        if (vs_try_ != VELSTATUS_OK)                                                                                  \
+            return vs_try_;                                                                                           \
+    } while (0)
+
 /* ---- size-tagged struct copy (allocator, vtables, policy, options) ----
  * Copies src (whose first field is uint32_t struct_size) into dst of
  * dst_size bytes, zero-filling. src->struct_size < min_size, or a larger
