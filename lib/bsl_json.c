@@ -337,8 +337,7 @@ static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span it
     velstatus_bsl_record r;
     VS_TRY(decode_record(d, set, item, &r));
     /* the name checks above leave only E_NOMEM */
-    return velstatus__ss_set_add(set, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default,
-                                 r.access, r.has_created, r.created_ns, r.has_validated, r.validated_ns, d->err);
+    return velstatus__ss_set_add(set, &r, d->err);
 }
 
 /* The whole input must be one JSON value (the scanner's rules: no raw NUL

@@ -104,7 +104,7 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
 
 static int name_eq(const vs_bsl *b, const char *s, size_t len)
 {
-    return b->name_len == len && memcmp(b->name, s, len) == 0;
+    return b->rec.name_len == len && memcmp(b->rec.name, s, len) == 0;
 }
 
 static unsigned char phase_class(const char *p, size_t len)
@@ -118,27 +118,27 @@ static unsigned char phase_class(const char *p, size_t len)
     return VS_PH_UNKNOWN;
 }
 
-static velstatus_status check_bsl_args(const char *name, size_t name_len, const char *phase, size_t phase_len,
-                                       const char *message, size_t message_len, velstatus_bsl_access access,
-                                       velstatus_error *err)
+/* The checks every BSL passes (lengths resolved), naming the field. */
+static velstatus_status check_bsl_args(const velstatus_bsl_record *r, velstatus_error *err)
 {
-    if (!name)
+    int shown = (int)(r->name_len > 64 ? 64 : r->name_len); /* of the name, in messages */
+    if (!r->name)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is NULL");
-    if (name_len == 0)
+    if (r->name_len == 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is empty");
-    if (memchr(name, '\0', name_len))
+    if (memchr(r->name, '\0', r->name_len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name contains a NUL byte");
-    if (!phase && phase_len)
+    if (!r->phase && r->phase_len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" is NULL but its length is %zu",
-                                    (int)(name_len > 64 ? 64 : name_len), name, phase_len);
-    if (phase_len && memchr(phase, '\0', phase_len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" contains a NUL byte",
-                                    (int)(name_len > 64 ? 64 : name_len), name);
-    if (!message && message_len)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", message_len);
-    if (access != VELSTATUS_BSL_READ_WRITE && access != VELSTATUS_BSL_READ_ONLY)
+                                    shown, r->name, r->phase_len);
+    if (r->phase_len && memchr(r->phase, '\0', r->phase_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" contains a NUL byte", shown,
+                                    r->name);
+    if (!r->message && r->message_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", r->message_len);
+    if (r->access != VELSTATUS_BSL_READ_WRITE && r->access != VELSTATUS_BSL_READ_ONLY)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access",
-                                    (int)(name_len > 64 ? 64 : name_len), name, (int)access);
+                                    shown, r->name, (int)r->access);
     return VELSTATUS_OK;
 }
 
@@ -156,35 +156,30 @@ static char *pack_text(char **p, const char *s, size_t len)
 }
 
 /* One allocation: the struct, then name, phase, message, each NUL-terminated. */
-static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, const char *phase, size_t phase_len,
-                       const char *message, size_t message_len, int is_default, velstatus_bsl_access access,
-                       int has_created, int64_t created_ns, int has_validated, int64_t validated_ns)
+static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
 {
-    size_t size = sizeof(vs_bsl);
     vs_bsl *b;
     char *p;
-    if (name_len > SIZE_MAX / 4 || phase_len > SIZE_MAX / 4 || message_len > SIZE_MAX / 4)
+    if (r->name_len > SIZE_MAX / 4 || r->phase_len > SIZE_MAX / 4 || r->message_len > SIZE_MAX / 4)
         return NULL;
-    size += name_len + phase_len + message_len + 3;
-    b = velstatus__alloc(ctx, size);
+    b = velstatus__alloc(ctx, sizeof(*b) + r->name_len + r->phase_len + r->message_len + 3);
     if (!b)
         return NULL;
     memset(b, 0, sizeof(*b));
+    b->rec = *r;
+    b->rec.struct_size = (uint32_t)sizeof(b->rec);
+    b->rec.flags = 0;
     p = (char *)(b + 1);
-    b->name = pack_text(&p, name, name_len);
-    b->name_len = name_len;
-    b->phase = pack_text(&p, phase, phase_len);
-    b->phase_len = phase_len;
-    b->message = pack_text(&p, message, message_len);
-    b->message_len = message_len;
-    b->is_default = is_default != 0;
-    b->access = access;
-    b->has_created = has_created != 0;
-    b->created_ns = has_created ? created_ns : 0;
-    b->has_validated = has_validated != 0;
-    b->validated_ns = has_validated ? validated_ns : 0;
-    b->hash = velstatus__hash_fnv1a(name, name_len);
-    b->pclass = phase_class(phase, phase_len);
+    b->rec.name = pack_text(&p, r->name, r->name_len);
+    b->rec.phase = pack_text(&p, r->phase, r->phase_len);
+    b->rec.message = pack_text(&p, r->message, r->message_len);
+    b->rec.is_default = r->is_default != 0;
+    b->rec.has_created = r->has_created != 0;
+    b->rec.created_ns = r->has_created ? r->created_ns : 0;
+    b->rec.has_validated = r->has_validated != 0;
+    b->rec.validated_ns = r->has_validated ? r->validated_ns : 0;
+    b->hash = velstatus__hash_fnv1a(r->name, r->name_len);
+    b->pclass = phase_class(r->phase, r->phase_len);
     return b;
 }
 
@@ -200,11 +195,11 @@ static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char 
     default: break;
     }
     if (o->check_stale) {
-        if (!b->has_validated) {
+        if (!b->rec.has_validated) {
             *stale = 1;
-        } else if (b->validated_ns < o->now_ns) {
+        } else if (b->rec.validated_ns < o->now_ns) {
             /* now - last > bound, computed without overflow */
-            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->validated_ns;
+            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->rec.validated_ns;
             if (age > (uint64_t)o->stale_after_ns)
                 *stale = 1;
         }
@@ -215,11 +210,11 @@ static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char 
 /* Byte-wise name order, shorter prefix first. */
 static int name_cmp(const vs_bsl *a, const vs_bsl *b)
 {
-    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    int c = memcmp(a->name, b->name, n);
+    size_t n = a->rec.name_len < b->rec.name_len ? a->rec.name_len : b->rec.name_len;
+    int c = memcmp(a->rec.name, b->rec.name, n);
     if (c)
         return c;
-    return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+    return a->rec.name_len < b->rec.name_len ? -1 : a->rec.name_len > b->rec.name_len;
 }
 
 /* Is a a better default than b? Newest creationTimestamp first (a missing
@@ -227,10 +222,10 @@ static int name_cmp(const vs_bsl *a, const vs_bsl *b)
  * (doc/velero-behaviour.md §1.5 D2; the name replaces D2's list-order tie-break). */
 static int default_better(const vs_bsl *a, const vs_bsl *b)
 {
-    if (a->has_created != b->has_created)
-        return a->has_created;
-    if (a->has_created && a->created_ns != b->created_ns)
-        return a->created_ns > b->created_ns;
+    if (a->rec.has_created != b->rec.has_created)
+        return a->rec.has_created;
+    if (a->rec.has_created && a->rec.created_ns != b->rec.created_ns)
+        return a->rec.created_ns > b->rec.created_ns;
     return name_cmp(a, b) < 0;
 }
 
@@ -328,26 +323,22 @@ void velstatus_bsl_set_free(velstatus_bsl_set *set)
     velstatus__free(set->ctx, set);
 }
 
-velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
-                                       size_t phase_len, const char *message, size_t message_len, int is_default,
-                                       velstatus_bsl_access access, int has_created, int64_t created_ns,
-                                       int has_validated, int64_t validated_ns, velstatus_error *err)
+velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_bsl_record *r, velstatus_error *err)
 {
     vs_bsl *b, **items;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
-    VS_TRY(check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err));
-    if (tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX)
+    VS_TRY(check_bsl_args(r, err));
+    if (tab_find(&set->tab, r->name, r->name_len, velstatus__hash_fnv1a(r->name, r->name_len)) != SIZE_MAX)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
-                                    (int)(name_len > 64 ? 64 : name_len), name);
+                                    (int)(r->name_len > 64 ? 64 : r->name_len), r->name);
     items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
     if (!items)
         return velstatus__error_nomem(err);
     set->items = items;
     if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
         return velstatus__error_nomem(err);
-    b = bsl_new(set->ctx, name, name_len, phase, phase_len, message, message_len, is_default, access, has_created,
-                created_ns, has_validated, validated_ns);
+    b = bsl_new(set->ctx, r);
     if (!b)
         return velstatus__error_nomem(err);
     tab_place(&set->tab, b);
@@ -361,10 +352,14 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
                                        int64_t created_ns, int has_validated, int64_t validated_ns,
                                        velstatus_error *err)
 {
-    name_len = velstatus__text_len(name, name_len);
-    phase_len = velstatus__text_len(phase, phase_len);
-    return velstatus__ss_set_add(set, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created,
-                                 created_ns, has_validated, validated_ns, err);
+    velstatus_bsl_record r = {
+        .name = name, .name_len = velstatus__text_len(name, name_len),
+        .phase = phase, .phase_len = velstatus__text_len(phase, phase_len),
+        .is_default = is_default, .access = access,
+        .has_created = has_created, .created_ns = created_ns,
+        .has_validated = has_validated, .validated_ns = validated_ns,
+    };
+    return velstatus__ss_set_add(set, &r, err);
 }
 
 int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
@@ -376,17 +371,17 @@ VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
 
 const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->name : NULL;
+    return set && i < set->n ? set->items[i]->rec.name : NULL;
 }
 
 const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->phase : NULL;
+    return set && i < set->n ? set->items[i]->rec.phase : NULL;
 }
 
 const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->message : NULL;
+    return set && i < set->n ? set->items[i]->rec.message : NULL;
 }
 
 void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
@@ -397,7 +392,6 @@ void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
 velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, velstatus_bsl_record *out,
                                        velstatus_error *err)
 {
-    const vs_bsl *b;
     velstatus_bsl_record r;
     if (!set || !out)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set or out is NULL");
@@ -405,21 +399,10 @@ velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, v
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "index %zu is out of range (the set has %zu BSLs)", i,
                                     set->n);
     VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err));
-    b = set->items[i];
-    r.name = b->name;
-    r.name_len = b->name_len;
-    r.is_default = b->is_default;
-    r.access = b->access;
-    r.phase = b->phase;
-    r.phase_len = b->phase_len;
-    r.has_created = b->has_created;
-    r.created_ns = b->created_ns;
-    r.has_validated = b->has_validated;
-    r.validated_ns = b->validated_ns;
-    r.message = b->message;
-    r.message_len = b->message_len;
-    /* the caller's struct_size stays; a newer caller's tail is not touched */
+    r = set->items[i]->rec;
+    /* the caller's struct_size and flags stay; a newer caller's tail is not touched */
     r.struct_size = out->struct_size;
+    r.flags = out->flags;
     memcpy(out, &r, out->struct_size < sizeof(r) ? out->struct_size : sizeof(r));
     return VELSTATUS_OK;
 }
@@ -460,7 +443,7 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
         r |= VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS;
     if (s->def && !def_available)
         r |= VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE;
-    if (s->def && s->def->access == VELSTATUS_BSL_READ_ONLY)
+    if (s->def && s->def->rec.access == VELSTATUS_BSL_READ_ONLY)
         r |= VELSTATUS_SERVER_REASON_DEFAULT_READONLY;
     if (s->stale > 0)
         r |= VELSTATUS_SERVER_REASON_STALE;
@@ -474,7 +457,7 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
     else if (s->a == 0)
         st = o->three_state ? VELSTATUS_SERVER_WAITING : VELSTATUS_SERVER_NOT_READY;
     else if (s->a == s->n && s->def && !(r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) &&
-             s->def->access == VELSTATUS_BSL_READ_WRITE)
+             s->def->rec.access == VELSTATUS_BSL_READ_WRITE)
         st = VELSTATUS_SERVER_READY;
     else
         st = VELSTATUS_SERVER_PARTIALLY_READY;
@@ -493,7 +476,7 @@ static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char 
     case 3: /* some_unavailable */
         return cnt == VS_CNT_U;
     case 6: /* multiple_defaults */
-        return b->is_default;
+        return b->rec.is_default;
     case 7: /* default_not_available */
     case 8: /* default_readonly */
         return b == s->def;
@@ -637,11 +620,11 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
             if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
                 counts[i]++;
                 total++;
-                bytes += bs[k]->name_len + 1;
+                bytes += bs[k]->rec.name_len + 1;
             }
     }
     if (s->def)
-        bytes += s->def->name_len + 1;
+        bytes += s->def->rec.name_len + 1;
     v->names = velstatus__calloc(ctx, total ? total : 1, sizeof(*v->names));
     v->pool = velstatus__alloc(ctx, bytes ? bytes : 1);
     if (!v->names || !v->pool) {
@@ -655,13 +638,13 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
         pos[i] = v->start[i];
     }
     if (s->def)
-        v->default_name = pack_text(&pool, s->def->name, s->def->name_len);
+        v->default_name = pack_text(&pool, s->def->rec.name, s->def->rec.name_len);
     /* each BSL's name is copied once per list it appears in; lists are short */
     for (size_t k = 0; k < n; k++) {
         unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
         for (unsigned i = 0; i < VS_NREASONS; i++)
             if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s))
-                v->names[pos[i]++] = pack_text(&pool, bs[k]->name, bs[k]->name_len);
+                v->names[pos[i]++] = pack_text(&pool, bs[k]->rec.name, bs[k]->rec.name_len);
     }
     for (unsigned i = 0; i < VS_NREASONS; i++)
         if (counts[i] > 1)
@@ -697,7 +680,7 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
         s.p += cnt == VS_CNT_P;
         s.stale += stale;
         s.unknown += b->pclass == VS_PH_UNKNOWN;
-        if (b->is_default) {
+        if (b->rec.is_default) {
             s.ndefault++;
             if (!o.defloc && (!s.def || default_better(b, s.def)))
                 s.def = b;
@@ -945,24 +928,23 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     r.message_len = velstatus__text_len(r.message, r.message_len);
     if (r.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
-    VS_TRY(check_bsl_args(r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.access, err));
+    VS_TRY(check_bsl_args(&r, err));
     /* allocate everything first: a failure leaves the tracker as it was */
-    b = bsl_new(t->ctx, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default, r.access,
-                r.has_created, r.created_ns, r.has_validated, r.validated_ns);
+    b = bsl_new(t->ctx, &r);
     if (!b)
         return velstatus__error_nomem(err);
     slot = tab_find(&t->tab, r.name, r.name_len, b->hash);
     if (slot != SIZE_MAX)
         old = t->tab.slots[slot];
     if ((!old && !tab_reserve(t->ctx, &t->tab, t->tab.n + 1)) ||
-        (b->is_default && !(old && old->is_default) && !heap_reserve(t, t->heap_n + 1))) {
+        (b->rec.is_default && !(old && old->rec.is_default) && !heap_reserve(t, t->heap_n + 1))) {
         velstatus__free(t->ctx, b);
         return velstatus__error_nomem(err);
     }
     if (old) {
         /* tab_reserve was not called, so the slot is still valid */
         contribute(t, old, 0);
-        if (old->is_default)
+        if (old->rec.is_default)
             heap_remove(t, old);
         t->tab.slots[slot] = b;
         if (t->defloc_bsl == old)
@@ -974,7 +956,7 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     }
     b->cnt = bsl_count(b, &t->o, &b->stale);
     contribute(t, b, 1);
-    if (b->is_default)
+    if (b->rec.is_default)
         heap_push(t, b);
     if (t->o.defloc && name_eq(b, t->o.defloc, t->o.defloc_len))
         t->defloc_bsl = b;
@@ -997,7 +979,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
         return VELSTATUS_OK;
     b = t->tab.slots[slot];
     contribute(t, b, 0);
-    if (b->is_default)
+    if (b->rec.is_default)
         heap_remove(t, b);
     if (t->defloc_bsl == b)
         t->defloc_bsl = NULL;
