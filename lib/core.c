@@ -441,6 +441,22 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
 
 /* ---- JSON string writing, Go encoding/json rules ---- */
 
+const char *velstatus__short_escape(unsigned char c, int go_quote)
+{
+    switch (c) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\a': return go_quote ? "\\a" : NULL;
+    case '\b': return go_quote ? "\\b" : NULL;
+    case '\f': return go_quote ? "\\f" : NULL;
+    case '\v': return go_quote ? "\\v" : NULL;
+    default: return NULL;
+    }
+}
+
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html)
 {
     static const char hex[] = "0123456789abcdef";
@@ -452,17 +468,13 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
         if (c < 0x80) {
             int plain = c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&'));
             if (plain) { i++; continue; }
+            const char *named = velstatus__short_escape(c, 0);
             velstatus__buf_append(b, s + start, i - start);
-            switch (c) {
-            case '"': velstatus__buf_puts(b, "\\\""); break;
-            case '\\': velstatus__buf_puts(b, "\\\\"); break;
-            case '\n': velstatus__buf_puts(b, "\\n"); break;
-            case '\r': velstatus__buf_puts(b, "\\r"); break;
-            case '\t': velstatus__buf_puts(b, "\\t"); break;
-            default: {
+            if (named) {
+                velstatus__buf_puts(b, named);
+            } else {
                 char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
                 velstatus__buf_append(b, esc, 6);
-            }
             }
             i++;
             start = i;

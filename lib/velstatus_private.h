@@ -123,6 +123,10 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
  * < > & as \u003c \u003e \u0026; U+2028/2029 as \u2028/\u2029; invalid UTF-8
  * bytes as \ufffd. */
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html);
+/* The backslash escape Go writes by name for byte c: \" \\ \n \r \t, as
+ * encoding/json and strconv.Quote (%q) both do, and with go_quote also \a
+ * \b \f \v, as only strconv.Quote does; NULL for any other byte. */
+const char *velstatus__short_escape(unsigned char c, int go_quote);
 
 /* ---- token tables (enum <-> string) ----
  * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL

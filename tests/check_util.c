@@ -3,8 +3,8 @@
  * arithmetic at its edges, the FNV-1a hash against published values, the
  * growable array (doubling, overflow, allocation failure leaves the array
  * as it was, also through VS_ARRAY_RESERVE), the string pool (alignment,
- * big requests, out of memory) and the UTF-8 decoder at every edge of what
- * it accepts. */
+ * big requests, out of memory), the UTF-8 decoder at every edge of what
+ * it accepts, and the escapes Go writes by name. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -372,6 +372,32 @@ START_TEST(utf8_decode_edges)
 }
 END_TEST
 
+START_TEST(short_escapes_of_json_and_quote)
+{
+    static const struct {
+        unsigned char c;
+        const char *json, *quote;
+    } cases[] = {
+        {'"', "\\\"", "\\\""}, {'\\', "\\\\", "\\\\"}, {'\n', "\\n", "\\n"},
+        {'\r', "\\r", "\\r"},   {'\t', "\\t", "\\t"},     {'\a', NULL, "\\a"},
+        {'\b', NULL, "\\b"},     {'\f', NULL, "\\f"},       {'\v', NULL, "\\v"},
+        {0x01, NULL, NULL},       {0x7f, NULL, NULL},         {'a', NULL, NULL},
+        {'<', NULL, NULL},        {0xe9, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *j = velstatus__short_escape(cases[i].c, 0), *q = velstatus__short_escape(cases[i].c, 1);
+        if (cases[i].json)
+            ck_assert_str_eq(j, cases[i].json);
+        else
+            ck_assert_ptr_null(j);
+        if (cases[i].quote)
+            ck_assert_str_eq(q, cases[i].quote);
+        else
+            ck_assert_ptr_null(q);
+    }
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("util");
@@ -389,6 +415,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, array_reserve_macro_stores_back);
     tcase_add_test(tc, array_reserve_macro_first_failure);
     tcase_add_test(tc, utf8_decode_edges);
+    tcase_add_test(tc, short_escapes_of_json_and_quote);
     tcase_add_test(tc, pool_strings_and_alignment);
     tcase_add_test(tc, pool_out_of_memory);
     suite_add_tcase(s, tc);
