@@ -30,19 +30,10 @@ void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len)
     velstatus__buf_putc(b, '"');
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': velstatus__buf_puts(b, "\\\""); continue;
-        case '\\': velstatus__buf_puts(b, "\\\\"); continue;
-        case '\a': velstatus__buf_puts(b, "\\a"); continue;
-        case '\b': velstatus__buf_puts(b, "\\b"); continue;
-        case '\f': velstatus__buf_puts(b, "\\f"); continue;
-        case '\n': velstatus__buf_puts(b, "\\n"); continue;
-        case '\r': velstatus__buf_puts(b, "\\r"); continue;
-        case '\t': velstatus__buf_puts(b, "\\t"); continue;
-        case '\v': velstatus__buf_puts(b, "\\v"); continue;
-        default: break;
-        }
-        if (c < 0x20 || c == 0x7f) {
+        const char *named = velstatus__short_escape(c, 1);
+        if (named != NULL) {
+            velstatus__buf_puts(b, named);
+        } else if (c < 0x20 || c == 0x7f) {
             char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
             velstatus__buf_append(b, e, 4);
         } else {
