@@ -88,6 +88,13 @@ static int scan_u(scan *c, size_t *i, int key)
     return 1;
 }
 
+/* Length of the strict UTF-8 sequence at s[i] (its first byte >= 0x80), or 0. */
+static size_t utf8_len(const scan *c, size_t i)
+{
+    uint32_t cp;
+    return velstatus__utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
+}
+
 /* s[*i] == '"': advances *i past the closing quote. */
 static int scan_string(scan *c, size_t *pi, int key)
 {
@@ -112,8 +119,7 @@ static int scan_string(scan *c, size_t *pi, int key)
         if (u < 0x20)
             return fail(c, i, VELSTATUS_E_PARSE, "raw control character in a string");
         if (u >= 0x80) {
-            uint32_t cp;
-            size_t len = velstatus__utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
+            size_t len = utf8_len(c, i);
             if (len == 0)
                 return fail(c, i, VELSTATUS_E_PARSE, "invalid UTF-8");
             i += len;
