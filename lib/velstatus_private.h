@@ -175,6 +175,16 @@ velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *t
 #define VS_GETTER(otype, fn, rtype, field, none)                                                                     \
     rtype fn(const otype *o_) { return o_ ? o_->field : (none); }
 
+/* The tail of every getter that hands out a borrowed (text, length) pair:
+ * stores n in *len (when len is not NULL) and returns p; for a NULL p (no
+ * such text) the length is 0. */
+static inline const char *velstatus__text_out(const char *p, size_t n, size_t *len)
+{
+    if (len != NULL)
+        *len = p != NULL ? n : 0;
+    return p;
+}
+
 /* ---- text arguments ----
  * The length of a public (s, len) text argument: len itself, or strlen(s)
  * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry

@@ -398,6 +398,17 @@ START_TEST(short_escapes_of_json_and_quote)
 }
 END_TEST
 
+START_TEST(text_out_stores_the_length)
+{
+    size_t len = 99;
+    ck_assert_str_eq(velstatus__text_out("abc", 3, &len), "abc");
+    ck_assert_uint_eq(len, 3);
+    ck_assert_ptr_null(velstatus__text_out(NULL, 5, &len)); /* no text: length 0 */
+    ck_assert_uint_eq(len, 0);
+    ck_assert_str_eq(velstatus__text_out("abc", 3, NULL), "abc");
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("util");
@@ -416,6 +427,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, array_reserve_macro_first_failure);
     tcase_add_test(tc, utf8_decode_edges);
     tcase_add_test(tc, short_escapes_of_json_and_quote);
+    tcase_add_test(tc, text_out_stores_the_length);
     tcase_add_test(tc, pool_strings_and_alignment);
     tcase_add_test(tc, pool_out_of_memory);
     suite_add_tcase(s, tc);
