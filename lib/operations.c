@@ -798,45 +798,23 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
     return VELSTATUS_OK;
 }
 
-velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->phase : VELSTATUS_PHASE_INVALID;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_phase,
+          velstatus_phase, phase, VELSTATUS_PHASE_INVALID)
 
-velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->persist : VELSTATUS_PERSIST_INVALID;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_persist,
+          velstatus_persist_action, persist, VELSTATUS_PERSIST_INVALID)
 
-int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->errors_added : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_errors_added, int64_t, errors_added, 0)
 
-int velstatus_reconcile_result_still_in_progress(const velstatus_reconcile_result *r)
-{
-    return r != NULL && r->still;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_still_in_progress, int, still, 0)
 
-int velstatus_reconcile_result_changes(const velstatus_reconcile_result *r)
-{
-    return r != NULL && r->changes;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_changes, int, changes, 0)
 
-size_t velstatus_reconcile_result_completed(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->completed : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_completed, size_t, completed, 0)
 
-size_t velstatus_reconcile_result_failed(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->failed : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_failed, size_t, failed, 0)
 
-size_t velstatus_reconcile_result_in_progress(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->in_progress : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_in_progress, size_t, in_progress, 0)
 
 size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, velstatus_op_step_flag flag)
 {
@@ -850,27 +828,16 @@ size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, vel
     return 0;
 }
 
-size_t velstatus_reconcile_result_error_count(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->nerr : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_error_count, size_t, nerr, 0)
 
 const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->nerr) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->errs[i].len;
-    return r->errs[i].p;
+    if (r == NULL || i >= r->nerr)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->errs[i].p, r->errs[i].len, len);
 }
 
-size_t velstatus_reconcile_result_canceled_count(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->ncan : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_canceled_count, size_t, ncan, 0)
 
 size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_result *r, size_t i)
 {
@@ -879,26 +846,16 @@ size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_resul
 
 const char *velstatus_reconcile_result_canceled_id(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->can[i].id_len;
-    return r->can[i].id;
+    if (r == NULL || i >= r->ncan)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->can[i].id, r->can[i].id_len, len);
 }
 
 const char *velstatus_reconcile_result_cancel_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan || r->can[i].cancel_err == NULL) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->can[i].cancel_err_len;
-    return r->can[i].cancel_err;
+    if (r == NULL || i >= r->ncan)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->can[i].cancel_err, r->can[i].cancel_err_len, len);
 }
 
 /* ------------------------------------------------------------------------ */
