@@ -16,11 +16,11 @@ velstatus_policy velstatus_policy_velero(void)
     return p;
 }
 
+/* The Velero preset with each knob at its hardened value (policy.h gives
+ * both values of every knob). */
 velstatus_policy velstatus_policy_hardened(void)
 {
-    velstatus_policy p;
-    memset(&p, 0, sizeof(p));
-    p.struct_size = sizeof(p);
+    velstatus_policy p = velstatus_policy_velero();
     p.preset = VELSTATUS_PRESET_HARDENED;
     p.requeue_ready_to_start_on_restart = 1;
     p.zero_timeout_expires = 0;
