@@ -137,6 +137,19 @@ static const transition restore_transitions[] = {
     {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "restore-finalizer"},
 };
 
+/* E_INVALID unless kind is a kind and phase one of its phases; `what` names
+ * the phase argument in the message. */
+static velstatus_status check_phase_arg(velstatus_kind kind, velstatus_phase phase, const char *what,
+                                        velstatus_error *err)
+{
+    if (!velstatus_kind_to_string(kind))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
+    if (!velstatus_phase_valid(kind, phase))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: not a %s phase (%d)", what,
+                                    velstatus_kind_to_string(kind), (int)phase);
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus_phase_transition(int *legal, const char **controller, velstatus_kind kind,
                                             velstatus_phase from, velstatus_phase to, velstatus_error *err)
 {
@@ -144,14 +157,8 @@ velstatus_status velstatus_phase_transition(int *legal, const char **controller,
     size_t n;
     if (!legal)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "legal is NULL");
-    if (!velstatus_kind_to_string(kind))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    if (!velstatus_phase_valid(kind, from))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "from: not a %s phase (%d)",
-                                    velstatus_kind_to_string(kind), (int)from);
-    if (!velstatus_phase_valid(kind, to))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "to: not a %s phase (%d)",
-                                    velstatus_kind_to_string(kind), (int)to);
+    VS_TRY(check_phase_arg(kind, from, "from", err));
+    VS_TRY(check_phase_arg(kind, to, "to", err));
     *legal = 0;
     if (controller)
         *controller = "";
@@ -195,18 +202,11 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
                                             const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_policy pol;
-    velstatus_status st;
     velstatus_restart_action a;
     if (!action)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "action is NULL");
-    if (!velstatus_kind_to_string(kind))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    if (!velstatus_phase_valid(kind, phase))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: not a %s phase (%d)",
-                                    velstatus_kind_to_string(kind), (int)phase);
-    st = velstatus__policy_load(&pol, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(check_phase_arg(kind, phase, "phase", err));
+    VS_TRY(velstatus__policy_load(&pol, policy, err));
     switch (phase) {
     case P(IN_PROGRESS):
         /* SRV:markInProgressBackupsFailed / markInProgressRestoresFailed */
