@@ -34,10 +34,14 @@ velstatusinc_HEADERS = \
 	include/velstatus/policy.h \
 	include/velstatus/phase.h \
 	include/velstatus/server_status.h \
+	include/velstatus/oplist.h \
+	include/velstatus/op_step.h \
+	include/velstatus/reconcile.h \
 	include/velstatus/operations.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
-	include/velstatus/json.h
+	include/velstatus/json.h \
+	include/velstatus/experimental.h
 nodist_velstatusinc_HEADERS = include/velstatus/version.h
 
 # `make lint`: static analysis of the library (not part of make check).

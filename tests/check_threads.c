@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 enum { N_WORKERS = 8, N_READERS = 2 };
 
