@@ -18,7 +18,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/json_scan.h \
 	lib/json_scan.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
-lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS) $(JANSSON_CFLAGS)
+lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LIBADD = $(JANSSON_LIBS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
 	-version-info $(VS_LT_CURRENT):$(VS_LT_REVISION):$(VS_LT_AGE) \
