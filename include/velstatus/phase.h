@@ -115,8 +115,29 @@ VELSTATUS_API int velstatus_phase_valid(velstatus_kind kind, velstatus_phase pha
 VELSTATUS_API int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase);
 
 /**
+ * @brief Whether the kind has this phase in the Velero release a policy
+ * models: Queued and ReadyToStart exist from Velero 1.18
+ * (velstatus_policy::backup_queue), a restore's Finalizing and
+ * FinalizingPartiallyFailed from 1.14 (velstatus_policy::restore_finalizing);
+ * doc/velero-releases.md.
+ * @param[out] exists 1 if the phase exists, else 0 (also for a phase the
+ *             kind never has, or a value outside the enum).
+ * @param[in] kind The kind.
+ * @param[in] phase The phase.
+ * @param[in] policy The policy, or NULL for the hardened preset (the current release's phases).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL exists, unknown kind)
+ *         or ::VELSTATUS_E_ABI (policy size).
+ */
+VELSTATUS_API velstatus_status velstatus_phase_exists(int *exists, velstatus_kind kind, velstatus_phase phase,
+                                                      const velstatus_policy *policy, velstatus_error *err);
+
+/**
  * @brief Whether Velero ever moves a CR of this kind from `from` to `to`,
- * and which controller does (doc/velero-behaviour.md §5.2, §5.3).
+ * and which controller does (doc/velero-behaviour.md §5.2, §5.3), in the
+ * Velero release the policy models (doc/velero-releases.md: before 1.18 the
+ * backup controller takes New to InProgress itself; before 1.14 a restore
+ * ends Completed or PartiallyFailed without Finalizing).
  *
  * A phase "moved" to itself is reported legal with the controller "none"
  * (no transition, nothing to patch).
@@ -127,14 +148,18 @@ VELSTATUS_API int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_pha
  * @param[in] kind The kind.
  * @param[in] from The current phase.
  * @param[in] to The next phase.
+ * @param[in] policy The policy, or NULL for the hardened preset (the current release).
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL legal, or a phase
- *         the kind does not have).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL legal, or a phase the
+ *         kind does not have, or not in that release: the message says
+ *         "in this Velero release" and from which release it exists) or
+ *         ::VELSTATUS_E_ABI (policy size).
  * @borrowed The controller string is static.
  */
 VELSTATUS_API velstatus_status velstatus_phase_transition(int *legal, const char **controller,
                                                           velstatus_kind kind, velstatus_phase from,
-                                                          velstatus_phase to, velstatus_error *err);
+                                                          velstatus_phase to, const velstatus_policy *policy,
+                                                          velstatus_error *err);
 
 /**
  * @brief The phase after the main backup or restore run (doc/velero-behaviour.md §2.7).
@@ -165,7 +190,8 @@ VELSTATUS_API velstatus_phase velstatus_phase_after_run(velstatus_kind kind, int
  * @param[in] phase The phase found at restart.
  * @param[in] policy The policy, or NULL for the hardened preset.
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_ABI (policy size).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (also for a phase not in
+ *         the policy's Velero release) or ::VELSTATUS_E_ABI (policy size).
  */
 VELSTATUS_API velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, velstatus_phase *next,
                                                           velstatus_kind kind, velstatus_phase phase,
