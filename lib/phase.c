@@ -314,3 +314,78 @@ static const char *const restart_names[] = {"none", "mark_failed", "requeue"};
 
 VS_ENUM_TOKENS(restart_action, velstatus_restart_action, restart_names, "restart action")
 
+
+/* ---- BSL validation texts (doc/velero-releases.md) ---- */
+
+static const char *const bsl_validation_names[] = {"server_default_missing", "default_missing", "read_only",
+                                                   "unavailable"};
+
+VS_ENUM_TOKENS(bsl_validation, velstatus_bsl_validation, bsl_validation_names, "BSL validation problem")
+
+/* prepareBackupRequest's texts; 1.11-1.14 quoted the name and wrote "wasn't"
+ * (validation_texts_quoted), 1.15 changed them (#8245). */
+static void validation_text(velstatus__buf *b, velstatus_kind kind, velstatus_bsl_validation problem, const char *bsl,
+                            size_t bl, const char *cause, size_t cl, int quoted)
+{
+    const char *q = quoted ? "'" : "";
+    if (kind == VELSTATUS_KIND_RESTORE) {
+        velstatus__buf_printf(b, "The BSL %.*s is unavailable, cannot retrieve the backup", (int)bl, bsl);
+        return;
+    }
+    switch (problem) {
+    case VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING:
+    case VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING:
+        velstatus__buf_printf(b, "an existing backup storage location %s specified at backup creation time and the %s%s",
+                              quoted ? "wasn't" : "was not",
+                              problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING ? "" : "server ", "default ");
+        velstatus__buf_printf(b, "%s%.*s%s %s. Please address this issue (see `velero backup-location -h` for options) "
+                                 "and create a new backup. Error: %.*s",
+                              q, (int)bl, bsl, q,
+                              problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING ? (quoted ? "wasn't found" : "was not found")
+                                                                                  : (quoted ? "doesn't exist" : "does not exist"),
+                              (int)cl, cause ? cause : "");
+        break;
+    case VELSTATUS_BSL_VALIDATION_READ_ONLY:
+        velstatus__buf_printf(b, "backup can't be created because backup storage location %.*s is currently in "
+                                 "read-only mode", (int)bl, bsl);
+        break;
+    default:
+        velstatus__buf_printf(b, "backup can't be created because BackupStorageLocation %.*s is in Unavailable status.",
+                              (int)bl, bsl);
+        break;
+    }
+}
+
+velstatus_status velstatus_bsl_validation_error(char **out, size_t *out_len, velstatus_ctx *ctx, velstatus_kind kind,
+                                                velstatus_bsl_validation problem, const char *bsl, size_t bsl_len,
+                                                const char *cause, size_t cause_len, const velstatus_policy *policy,
+                                                velstatus_error *err)
+{
+    velstatus_policy pol;
+    velstatus__buf b;
+    size_t bl = velstatus__text_len(bsl, bsl_len), cl = velstatus__text_len(cause, cause_len), n;
+    velstatus_status st;
+    if (!out || !ctx || (!bsl && bl) || (!cause && cl))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL validation: NULL argument");
+    if (!velstatus_kind_to_string(kind) || !velstatus_bsl_validation_to_string(problem))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL validation: unknown kind %d or problem %d",
+                                    (int)kind, (int)problem);
+    if (kind == VELSTATUS_KIND_RESTORE && problem != VELSTATUS_BSL_VALIDATION_UNAVAILABLE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "BSL validation: a restore is only checked for an unavailable BSL, not %s",
+                                    velstatus_bsl_validation_to_string(problem));
+    st = velstatus__policy_load(&pol, policy, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    if (problem == VELSTATUS_BSL_VALIDATION_UNAVAILABLE && !pol.validation_bsl_available)
+        return VELSTATUS_OK; /* before Velero 1.17 (#8976): no such check */
+    velstatus__buf_init(&b, ctx);
+    validation_text(&b, kind, problem, bsl, bl, cause, cl, pol.validation_texts_quoted);
+    st = velstatus__buf_finish(&b, out, &n, err);
+    if (st == VELSTATUS_OK && out_len)
+        *out_len = n;
+    return st;
+}

@@ -473,6 +473,153 @@ START_TEST(diff_restore_finalizing_phases)
 }
 END_TEST
 
+
+/* validation_texts_quoted (1.14 vs 1.15) and validation_bsl_available (1.16 vs 1.17). */
+static char *vtext(velstatus_kind kind, velstatus_bsl_validation what, int minor, velstatus_status want)
+{
+    static char buf[1024];
+    velstatus_policy p = rel(minor);
+    velstatus_ctx *ctx = vs_test_ctx();
+    char *out = (char *)"x";
+    size_t len = 99;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_bsl_validation_error(&out, &len, ctx, kind, what, "main", VELSTATUS_NUL_TERMINATED,
+                                                    "not found", 9, &p, &err),
+                     want);
+    if (want != VELSTATUS_OK) {
+        velstatus_ctx_free(ctx);
+        return NULL;
+    }
+    if (out == NULL) {
+        ck_assert_uint_eq(len, 0);
+        velstatus_ctx_free(ctx);
+        return NULL;
+    }
+    ck_assert_uint_eq(len, strlen(out));
+    snprintf(buf, sizeof buf, "%s", out);
+    velstatus_free(ctx, out);
+    velstatus_ctx_free(ctx);
+    return buf;
+}
+
+START_TEST(diff_validation_texts)
+{
+    const velstatus_kind B = VELSTATUS_KIND_BACKUP, R = VELSTATUS_KIND_RESTORE;
+    ck_assert_str_eq(vtext(B, VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING, 14, VELSTATUS_OK),
+                     "an existing backup storage location wasn't specified at backup creation time and the server "
+                     "default 'main' doesn't exist. Please address this issue (see `velero backup-location -h` for "
+                     "options) and create a new backup. Error: not found");
+    ck_assert_str_eq(vtext(B, VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING, 15, VELSTATUS_OK),
+                     "an existing backup storage location was not specified at backup creation time and the server "
+                     "default main does not exist. Please address this issue (see `velero backup-location -h` for "
+                     "options) and create a new backup. Error: not found");
+    ck_assert_str_eq(vtext(B, VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING, 11, VELSTATUS_OK),
+                     "an existing backup storage location wasn't specified at backup creation time and the default "
+                     "'main' wasn't found. Please address this issue (see `velero backup-location -h` for options) "
+                     "and create a new backup. Error: not found");
+    ck_assert_str_eq(vtext(B, VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING, 18, VELSTATUS_OK),
+                     "an existing backup storage location was not specified at backup creation time and the default "
+                     "main was not found. Please address this issue (see `velero backup-location -h` for options) "
+                     "and create a new backup. Error: not found");
+    ck_assert_str_eq(vtext(B, VELSTATUS_BSL_VALIDATION_READ_ONLY, 11, VELSTATUS_OK),
+                     "backup can't be created because backup storage location main is currently in read-only mode");
+    ck_assert_ptr_null(vtext(B, VELSTATUS_BSL_VALIDATION_UNAVAILABLE, 16, VELSTATUS_OK));
+    ck_assert_str_eq(vtext(B, VELSTATUS_BSL_VALIDATION_UNAVAILABLE, 17, VELSTATUS_OK),
+                     "backup can't be created because BackupStorageLocation main is in Unavailable status.");
+    ck_assert_ptr_null(vtext(R, VELSTATUS_BSL_VALIDATION_UNAVAILABLE, 16, VELSTATUS_OK));
+    ck_assert_str_eq(vtext(R, VELSTATUS_BSL_VALIDATION_UNAVAILABLE, 17, VELSTATUS_OK),
+                     "The BSL main is unavailable, cannot retrieve the backup");
+    vtext(R, VELSTATUS_BSL_VALIDATION_READ_ONLY, 17, VELSTATUS_E_INVALID);
+    vtext(B, (velstatus_bsl_validation)9, 17, VELSTATUS_E_INVALID);
+    vtext((velstatus_kind)5, VELSTATUS_BSL_VALIDATION_READ_ONLY, 17, VELSTATUS_E_INVALID);
+    {
+        velstatus_ctx *ctx = vs_test_ctx();
+        velstatus_policy p = rel(17);
+        velstatus_bsl_validation v;
+        char *out;
+        p.struct_size = 3;
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m", 1,
+                                                        NULL, 0, &p, NULL),
+                         VELSTATUS_E_ABI);
+        ck_assert_int_eq(velstatus_bsl_validation_error(NULL, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m", 1,
+                                                        NULL, 0, NULL, NULL),
+                         VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, NULL, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m",
+                                                        1, NULL, 0, NULL, NULL),
+                         VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, NULL,
+                                                        1, NULL, 0, NULL, NULL),
+                         VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m",
+                                                        1, NULL, 2, NULL, NULL),
+                         VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m",
+                                                        1, NULL, 0, NULL, NULL),
+                         VELSTATUS_OK);
+        ck_assert_str_eq(out, "backup can't be created because backup storage location m is currently in read-only mode");
+        velstatus_free(ctx, out);
+        ck_assert_int_eq(velstatus_bsl_validation_from_string(&v, "unavailable", VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_OK);
+        ck_assert_int_eq(v, VELSTATUS_BSL_VALIDATION_UNAVAILABLE);
+        ck_assert_str_eq(velstatus_bsl_validation_to_string(VELSTATUS_BSL_VALIDATION_READ_ONLY), "read_only");
+        velstatus_ctx_free(ctx);
+    }
+}
+END_TEST
+
+START_TEST(validation_text_oom)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        char *out = NULL;
+        st = velstatus_bsl_validation_error(&out, NULL, ctx, VELSTATUS_KIND_BACKUP,
+                                            VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING, "main", 4, "gone", 4, NULL, NULL);
+        if (st == VELSTATUS_OK)
+            velstatus_free(ctx, out);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+/* An operation's first-pass index text and the reconcile of every release, failing each allocation. */
+START_TEST(first_pass_index_oom)
+{
+    velstatus_status st;
+    velstatus_policy p = rel(13);
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_oplist *list = NULL;
+        velstatus_reconcile_result *res = NULL;
+        velstatus_reconcile_options o;
+        vs_fake_plugin f;
+        velstatus_plugin_client client;
+        static const char json[] = "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"a\",\"operationID\":\"x\"},"
+                                   "\"status\":{\"phase\":\"New\",\"created\":\"2024-05-01T11:59:00Z\"}}]";
+        VS_FAILALLOC_PAUSE(fa);
+        ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, json, sizeof json - 1, NULL),
+                         VELSTATUS_OK);
+        VS_FAILALLOC_RESUME(fa);
+        vs_fake_plugin_init(&f);
+        f.ans[0].completed = 1;
+        f.ans[0].err = "boom";
+        f.ans[0].err_len = 4;
+        client = vs_fake_plugin_client(&f);
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.phase = P(IN_PROGRESS);
+        velstatus_time_parse(&o.now_ns, NOW_TEXT, VELSTATUS_NUL_TERMINATED, NULL);
+        st = velstatus_oplist_reconcile(&res, list, &client, &o, &p, NULL);
+        if (st == VELSTATUS_OK) {
+            size_t len;
+            ck_assert_str_eq(velstatus_reconcile_result_error(res, 0, &len), "0");
+        }
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
 /* ---- every release's itemoperations files ---- */
 
 START_TEST(decode_each_release)
@@ -531,6 +678,9 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, diff_backup_queue);
     tcase_add_test(tc, diff_restore_finalizing_phases);
     tcase_add_test(tc, decode_each_release);
+    tcase_add_test(tc, diff_validation_texts);
+    tcase_add_test(tc, validation_text_oom);
+    tcase_add_test(tc, first_pass_index_oom);
     suite_add_tcase(s, tc);
     return s;
 }

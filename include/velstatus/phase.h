@@ -17,6 +17,7 @@
 #define VELSTATUS_PHASE_H
 
 #include "common.h"
+#include "host.h"
 #include "policy.h"
 #include "status.h"
 
@@ -104,6 +105,74 @@ VELSTATUS_API velstatus_status velstatus_phase_from_string(velstatus_phase *out,
  * @return 1 if it does, 0 if not (or either value is unknown).
  */
 VELSTATUS_API int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase);
+
+/**
+ * @brief A BackupStorageLocation problem that fails a Backup's or Restore's
+ * validation (FailedValidation). Tokens: `server_default_missing`,
+ * `default_missing`, `read_only`, `unavailable`.
+ */
+typedef enum velstatus_bsl_validation {
+    /** No BSL was given and the server's default (`--default-backup-storage-location`) does not exist. */
+    VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING = 0,
+    /** The BSL the backup names (or the `spec.default` one) was not found. */
+    VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING = 1,
+    /** The BSL is read-only: no backup can be written to it. */
+    VELSTATUS_BSL_VALIDATION_READ_ONLY = 2,
+    /** The BSL is not Available (checked from Velero 1.17, for backups and restores). */
+    VELSTATUS_BSL_VALIDATION_UNAVAILABLE = 3
+} velstatus_bsl_validation;
+
+/**
+ * @brief The validation error Velero writes into `status.validationErrors`
+ * for a BSL problem, in the wording of the policy's release
+ * (velstatus_policy::validation_texts_quoted,
+ * velstatus_policy::validation_bsl_available; doc/velero-releases.md): for a
+ * backup, `backup_controller.go` prepareBackupRequest; for a restore
+ * (unavailable only), `restore_controller.go` validateAndComplete.
+ *
+ * A release without the check (an unavailable BSL before Velero 1.17) gives
+ * `*out` NULL and `*out_len` 0: the object passes this check.
+ * @param[out] out Receives the text (free with velstatus_free()), or NULL.
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] ctx The context that allocates the text.
+ * @param[in] kind ::VELSTATUS_KIND_BACKUP, or ::VELSTATUS_KIND_RESTORE with
+ *            ::VELSTATUS_BSL_VALIDATION_UNAVAILABLE.
+ * @param[in] problem The problem.
+ * @param[in] bsl The BSL's name (need not be NUL-terminated).
+ * @param[in] bsl_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] cause The Get error's text (`Error: %v`) for the two missing
+ *            problems, else ignored; may be NULL with length 0.
+ * @param[in] cause_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] policy The policy, or NULL for the hardened preset (the current release's texts).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (a NULL argument, an
+ *         unknown kind or problem, a restore problem other than
+ *         unavailable), ::VELSTATUS_E_ABI (policy size) or ::VELSTATUS_E_NOMEM.
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_validation_error(char **out, size_t *out_len, velstatus_ctx *ctx,
+                                                              velstatus_kind kind, velstatus_bsl_validation problem,
+                                                              const char *bsl, size_t bsl_len, const char *cause,
+                                                              size_t cause_len, const velstatus_policy *policy,
+                                                              velstatus_error *err);
+
+/**
+ * @brief The problem's token, such as "read_only".
+ * @param[in] v The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_bsl_validation_to_string(velstatus_bsl_validation v);
+
+/**
+ * @brief Parses a ::velstatus_bsl_validation token.
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_validation_from_string(velstatus_bsl_validation *out, const char *s,
+                                                                    size_t len, velstatus_error *err);
 
 /**
  * @brief Whether `velero ... create --wait` stops at this phase:
