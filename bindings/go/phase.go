@@ -115,17 +115,33 @@ func (p Phase) IsTerminal(kind Kind) bool {
 
 // PhaseTransition reports whether Velero ever moves a CR of this kind from
 // `from` to `to`, and which controller(s) do ("none" for from == to, "" when
-// illegal).
-func PhaseTransition(kind Kind, from, to Phase) (legal bool, controller string, err error) {
+// illegal), in the Velero release the policy models (doc/velero-releases.md;
+// nil: the hardened preset, the current release). A phase the release did not
+// have is an ErrInvalid error.
+func PhaseTransition(kind Kind, from, to Phase, policy *Policy) (legal bool, controller string, err error) {
 	var cl C.int
 	var cc *C.char
 	var cerr C.velstatus_error
+	cp := policy.cptr()
 	st := C.velstatus_phase_transition(&cl, &cc, C.velstatus_kind(kind), C.velstatus_phase(from),
-		C.velstatus_phase(to), &cerr)
+		C.velstatus_phase(to), cp, &cerr)
 	if err := check(st, &cerr); err != nil {
 		return false, "", err
 	}
 	return cl != 0, goStr(cc), nil
+}
+
+// PhaseExists reports whether the kind has the phase in the policy's Velero
+// release: Queued and ReadyToStart from 1.18, a restore's Finalizing phases
+// from 1.14 (velstatus_phase_exists). A nil policy is the hardened preset.
+func PhaseExists(kind Kind, phase Phase, policy *Policy) (bool, error) {
+	var e C.int
+	var cerr C.velstatus_error
+	cp := policy.cptr()
+	if err := check(C.velstatus_phase_exists(&e, C.velstatus_kind(kind), C.velstatus_phase(phase), cp, &cerr), &cerr); err != nil {
+		return false, err
+	}
+	return e != 0, nil
 }
 
 // PhaseAfterRun returns the phase after the main backup or restore run
