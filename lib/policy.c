@@ -152,8 +152,8 @@ velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *maj
                                     "Velero version \"%.*s\" is not MAJOR.MINOR (such as 1.14) or MAJOR.MINOR.PATCH",
                                     n > 64 ? 64 : (int)n, s);
     if (velstatus_policy_velero_release(&p, ma, mi, NULL) != VELSTATUS_OK)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %.*s is not supported " RANGE_FMT,
-                                    n > 64 ? 64 : (int)n, s, RANGE_ARGS);
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %.*s is not supported " RANGE_FMT, (int)n, s,
+                                    RANGE_ARGS); /* n <= 18: three numbers of at most 5 digits */
     *out = p;
     if (major)
         *major = ma;

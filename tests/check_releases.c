@@ -304,7 +304,8 @@ START_TEST(version_text)
         {"1.11", 1, 11},  {"v1.14", 1, 14},   {"1.14.2", 1, 14}, {"v1.18.1", 1, 18}, {"1.10", 0, 0},
         {"9.9", 0, 0},    {"1.19", 0, 0},     {"1", 0, 0},       {"1.", 0, 0},       {"1.14.", 0, 0},
         {"1.14.2.1", 0, 0}, {"x1.14", 0, 0},  {"1.14x", 0, 0},   {"", 0, 0},         {"123456.1", 0, 0},
-        {"1.-1", 0, 0},   {" 1.14", 0, 0},
+        {"1.-1", 0, 0},   {" 1.14", 0, 0},    {"1.x", 0, 0},     {"v", 0, 0},
+        {"1.14.2-rc.1-with-a-suffix-longer-than-sixty-four-bytes-so-it-is-cut-in-the-message", 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         velstatus_policy p;
@@ -558,6 +559,16 @@ START_TEST(diff_validation_texts)
                          VELSTATUS_OK);
         ck_assert_str_eq(out, "backup can't be created because backup storage location m is currently in read-only mode");
         velstatus_free(ctx, out);
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING,
+                                                        "m", 1, NULL, 0, NULL, NULL),
+                         VELSTATUS_OK);
+        ck_assert_ptr_nonnull(strstr(out, "default m was not found. "));
+        ck_assert_ptr_nonnull(strstr(out, "Error: "));
+        velstatus_free(ctx, out);
+        ck_assert_int_eq(velstatus_bsl_validation_from_string(&v, "Unavailable", VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_validation_from_string(NULL, "unavailable", VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_E_INVALID);
         ck_assert_int_eq(velstatus_bsl_validation_from_string(&v, "unavailable", VELSTATUS_NUL_TERMINATED, NULL),
                          VELSTATUS_OK);
         ck_assert_int_eq(v, VELSTATUS_BSL_VALIDATION_UNAVAILABLE);

@@ -90,33 +90,35 @@ func PolicyHardened() *Policy {
 	return &p
 }
 
-// PolicyVeleroRelease returns the Velero-exact preset of Velero major.minor
-// (velstatus_policy_velero_release); a release outside the supported range is
-// an ErrInvalid error naming the range.
-func PolicyVeleroRelease(major, minor int) (*Policy, error) {
+// policyFilled runs one C function that fills a policy, and converts it.
+func policyFilled(fill func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status) (*Policy, error) {
 	var cp C.velstatus_policy
 	var cerr C.velstatus_error
-	if err := check(C.velstatus_policy_velero_release(&cp, C.int(major), C.int(minor), &cerr), &cerr); err != nil {
+	if err := check(fill(&cp, &cerr), &cerr); err != nil {
 		return nil, err
 	}
 	p := policyFromC(cp)
 	return &p, nil
 }
 
+// PolicyVeleroRelease returns the Velero-exact preset of Velero major.minor
+// (velstatus_policy_velero_release); a release outside the supported range is
+// an ErrInvalid error naming the range.
+func PolicyVeleroRelease(major, minor int) (*Policy, error) {
+	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
+		return C.velstatus_policy_velero_release(cp, C.int(major), C.int(minor), cerr)
+	})
+}
+
 // PolicyVeleroVersion is PolicyVeleroRelease for a version text: "1.14",
 // "v1.14" or a patch release "1.14.2" (velstatus_policy_velero_version).
 func PolicyVeleroVersion(version string) (*Policy, error) {
-	var cp C.velstatus_policy
-	var cerr C.velstatus_error
 	b := []byte(version)
-	cs, n := cbuf(b)
-	st := C.velstatus_policy_velero_version(&cp, nil, nil, cs, n, &cerr)
-	runtime.KeepAlive(b)
-	if err := check(st, &cerr); err != nil {
-		return nil, err
-	}
-	p := policyFromC(cp)
-	return &p, nil
+	defer runtime.KeepAlive(b)
+	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
+		cs, n := cbuf(b)
+		return C.velstatus_policy_velero_version(cp, nil, nil, cs, n, cerr)
+	})
 }
 
 // VeleroReleases lists the supported Velero releases ("1.11" ... ), oldest
@@ -135,13 +137,9 @@ func VeleroReleases() []string {
 
 // PolicyPreset returns the named preset (velstatus_policy_preset).
 func PolicyPreset(preset Preset) (*Policy, error) {
-	var cp C.velstatus_policy
-	var cerr C.velstatus_error
-	if err := check(C.velstatus_policy_preset(&cp, C.velstatus_preset(preset), &cerr), &cerr); err != nil {
-		return nil, err
-	}
-	p := policyFromC(cp)
-	return &p, nil
+	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
+		return C.velstatus_policy_preset(cp, C.velstatus_preset(preset), cerr)
+	})
 }
 
 func policyFromC(c C.velstatus_policy) Policy {
