@@ -507,3 +507,30 @@ func TestPolicyVeleroReleases(t *testing.T) {
 		list.Close()
 	}
 }
+
+func TestBSLValidationErrorPerRelease(t *testing.T) {
+	p14, _ := PolicyVeleroRelease(1, 14)
+	p15, _ := PolicyVeleroRelease(1, 15)
+	p16, _ := PolicyVeleroRelease(1, 16)
+	t14, ok, err := BSLValidationError(KindBackup, BSLValidationDefaultMissing, "main", "gone", p14)
+	if err != nil || !ok || !strings.Contains(t14, "the default 'main' wasn't found.") {
+		t.Errorf("1.14: %q %v %v", t14, ok, err)
+	}
+	t15, _, _ := BSLValidationError(KindBackup, BSLValidationDefaultMissing, "main", "gone", p15)
+	if !strings.Contains(t15, "the default main was not found.") || !strings.HasSuffix(t15, "Error: gone") {
+		t.Errorf("1.15: %q", t15)
+	}
+	if s, ok, err := BSLValidationError(KindRestore, BSLValidationUnavailable, "main", "", p16); err != nil || ok || s != "" {
+		t.Errorf("1.16 restore unavailable: %q %v %v", s, ok, err)
+	}
+	if s, ok, _ := BSLValidationError(KindRestore, BSLValidationUnavailable, "main", "", nil); !ok ||
+		s != "The BSL main is unavailable, cannot retrieve the backup" {
+		t.Errorf("current restore unavailable: %q", s)
+	}
+	if _, _, err := BSLValidationError(KindRestore, BSLValidationReadOnly, "main", "", nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("restore read-only: %v", err)
+	}
+	if BSLValidationReadOnly.String() != "read_only" || BSLValidation(9).String() != "BSLValidation(9)" {
+		t.Errorf("String: %s %s", BSLValidationReadOnly, BSLValidation(9))
+	}
+}

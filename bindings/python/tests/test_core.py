@@ -295,6 +295,19 @@ def test_reconcile_per_release(srcdir):
     assert list(r13.errors) == ["DataUpload is canceled, plugin: velero.io/csi-pvc-backupper"]
 
 
+def test_bsl_validation_error_per_release():
+    t14 = vs.bsl_validation_error("backup", "default_missing", "main", "gone", vs.Policy.velero_release("1.14"))
+    t15 = vs.bsl_validation_error("backup", vs.BslValidation.DEFAULT_MISSING, "main", "gone",
+                                  vs.Policy.velero_release("1.15"))
+    assert "the default 'main' wasn't found." in t14 and t14.endswith("Error: gone")
+    assert "the default main was not found." in t15
+    assert vs.bsl_validation_error("restore", "unavailable", "main", policy=vs.Policy.velero_release("1.16")) is None
+    assert (vs.bsl_validation_error("restore", "unavailable", "main")
+            == "The BSL main is unavailable, cannot retrieve the backup")
+    with pytest.raises(vs.InvalidArgument):
+        vs.bsl_validation_error("restore", "read_only", "main")
+
+
 # -- phases ------------------------------------------------------------------
 
 def test_phase_transition():
@@ -377,6 +390,7 @@ def test_every_library_function_is_in_the_module(srcdir):
 
 ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_phase", "VELSTATUS_PHASE_"),
          ("Preset", "velstatus_preset", "VELSTATUS_PRESET_"),
+         ("BslValidation", "velstatus_bsl_validation", "VELSTATUS_BSL_VALIDATION_"),
          ("RestartAction", "velstatus_restart_action", "VELSTATUS_RESTART_"), ("Status", "velstatus_status", "VELSTATUS_"),
          ("OpPhase", "velstatus_op_phase", "VELSTATUS_OP_PHASE_"),
          ("OpReport", "velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),

@@ -3,9 +3,9 @@
 
 import collections
 import datetime
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ._enums import Kind, Phase, Preset, RestartAction
+from ._enums import BslValidation, Kind, Phase, Preset, RestartAction
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 
@@ -321,6 +321,29 @@ def phase_exists(kind: KindLike, phase: PhaseLike, policy: PolicyLike = None) ->
     err = new_error()
     check(lib.velstatus_phase_exists(exists, kind.c, ph.c, policy_ptr(policy), err), err)
     return bool(exists[0])
+
+
+def bsl_validation_error(kind: KindLike, problem: Union[BslValidation, str], bsl: str, cause: str = "",
+                         policy: PolicyLike = None) -> Optional[str]:
+    """The validation error Velero writes for a BSL problem, in the wording of
+    the policy's release (velstatus_bsl_validation_error;
+    doc/velero-releases.md); None when that release has no such check (an
+    unavailable BSL before Velero 1.17)."""
+    kind = Kind.coerce(kind)
+    problem = BslValidation.coerce(problem)
+    from ._context import Context  # a context of its own allocates the text
+    b, c = bsl.encode("utf-8"), cause.encode("utf-8")
+    out, n = ffi.new("char **"), ffi.new("size_t *")
+    err = new_error()
+    with Context()._held() as p:
+        check(lib.velstatus_bsl_validation_error(out, n, p, kind.c, problem.c, b, len(b), c, len(c),
+                                                 policy_ptr(policy), err), err)
+        if out[0] == ffi.NULL:
+            return None
+        try:
+            return ffi.unpack(out[0], n[0]).decode("utf-8", "replace")
+        finally:
+            lib.velstatus_free(p, out[0])
 
 
 def phase_after_run(kind: KindLike, fatal: bool = False, errors_logged: int = 0,
