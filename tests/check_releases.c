@@ -363,6 +363,19 @@ START_TEST(knob_ranges)
 }
 END_TEST
 
+/* Consecutive releases differ exactly where doc/velero-releases.md says:
+ * every pair but 1.15/1.16 has at least one knob changed. */
+START_TEST(consecutive_releases_differ)
+{
+    for (int minor = 12; minor <= 18; minor++) {
+        velstatus_policy a, b;
+        velstatus_policy_velero_release(&a, 1, minor - 1, NULL);
+        velstatus_policy_velero_release(&b, 1, minor, NULL);
+        ck_assert_msg((memcmp(&a, &b, sizeof a) == 0) == (minor == 16), "1.%d vs 1.%d", minor - 1, minor);
+    }
+}
+END_TEST
+
 /* ---- the differences outside the reconcile ---- */
 
 static velstatus_policy rel(int minor)
@@ -684,6 +697,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, release_table_and_range);
     tcase_add_test(tc, version_text);
     tcase_add_test(tc, knob_ranges);
+    tcase_add_test(tc, consecutive_releases_differ);
     tcase_add_test(tc, controller_cases_per_release);
     tcase_add_test(tc, diff_status_patch_retries);
     tcase_add_test(tc, diff_backup_queue);
