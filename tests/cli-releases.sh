@@ -124,6 +124,14 @@ run "hardened and a version" 2 $bk --policy hardened --velero-version 1.12 "$d/t
     && grep -qF 'cannot be combined with --policy hardened' "$tmp/err" && ok "hardened + version rejected" \
     || bad "hardened + version"
 
+# Every release's itemoperations files read (1.11's capitalised spec keys included).
+for m in 11 12 13 14 15 16 17 18; do
+    for k in backup restore; do
+        run "check v1.$m $k" 0 operations check "$d/v1.$m-$k-itemoperations.json" \
+            && line "v1.$m $k file reads" "$tmp/out" "$d/v1.$m-$k-itemoperations.json: 2 $k operations, 0 problems"
+    done
+done
+
 # velstatus version lists them.
 run "version" 0 version && line "version lists the releases" "$tmp/out" \
     "Velero releases: 1.11 1.12 1.13 1.14 1.15 1.16 1.17 1.18 (current)"
