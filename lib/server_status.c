@@ -418,6 +418,23 @@ typedef struct vs_summary {
 
 #define R(i) (1u << (i))
 
+/* Adds a BSL counted `cnt` (VS_CNT_*), stale or not, to the counts of s:
+ * d is 1, or (size_t)-1 to remove it (unsigned wrap-around subtracts). The
+ * counting of a full classification and of the tracker's updates. */
+static void summary_count(vs_summary *s, const vs_bsl *b, unsigned char cnt, unsigned char stale, size_t d)
+{
+    if (cnt == VS_CNT_A)
+        s->a += d;
+    else if (cnt == VS_CNT_U)
+        s->u += d;
+    else
+        s->p += d;
+    if (stale)
+        s->stale += d;
+    if (b->pclass == VS_PH_UNKNOWN)
+        s->unknown += d;
+}
+
 static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_status *status, uint32_t *reasons)
 {
     uint32_t r = 0;
@@ -675,11 +692,7 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
     for (size_t k = 0; k < set->n; k++) {
         const vs_bsl *b = set->items[k];
         unsigned char stale, cnt = bsl_count(b, &o, &stale);
-        s.a += cnt == VS_CNT_A;
-        s.u += cnt == VS_CNT_U;
-        s.p += cnt == VS_CNT_P;
-        s.stale += stale;
-        s.unknown += b->pclass == VS_PH_UNKNOWN;
+        summary_count(&s, b, cnt, stale, 1);
         if (b->rec.is_default) {
             s.ndefault++;
             if (!o.defloc && (!s.def || default_better(b, s.def)))
@@ -744,7 +757,7 @@ struct velstatus_server_tracker {
     /* Max-heap of the BSLs with spec.default, best default (default_better) on top. */
     vs_bsl **heap;
     size_t heap_n, heap_cap;
-    size_t a, u, p, stale, unknown;
+    vs_summary sum; /* its counts a, u, p, stale, unknown, kept by contribute */
     vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
     velstatus_server_status status;
     uint32_t reasons;
@@ -822,28 +835,13 @@ static int heap_reserve(velstatus_server_tracker *t, size_t want)
  * using the classification cached in it. */
 static void contribute(velstatus_server_tracker *t, const vs_bsl *b, int add)
 {
-    size_t d = add ? 1 : (size_t)-1; /* unsigned wrap-around subtracts */
-    if (b->cnt == VS_CNT_A)
-        t->a += d;
-    else if (b->cnt == VS_CNT_U)
-        t->u += d;
-    else
-        t->p += d;
-    if (b->stale)
-        t->stale += d;
-    if (b->pclass == VS_PH_UNKNOWN)
-        t->unknown += d;
+    summary_count(&t->sum, b, b->cnt, b->stale, add ? 1 : (size_t)-1);
 }
 
 static void tracker_summary(const velstatus_server_tracker *t, vs_summary *s)
 {
-    memset(s, 0, sizeof(*s));
+    *s = t->sum;
     s->n = t->tab.n;
-    s->a = t->a;
-    s->u = t->u;
-    s->p = t->p;
-    s->stale = t->stale;
-    s->unknown = t->unknown;
     s->ndefault = t->heap_n;
     s->def = t->o.defloc ? t->defloc_bsl : (t->heap_n ? t->heap[0] : NULL);
 }
