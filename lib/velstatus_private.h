@@ -216,6 +216,10 @@ int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, cons
  * one of that release's. */
 velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol,
                                         const char *field, velstatus_error *err);
+/* The two phases of a transition of a valid kind, checked against the
+ * policy's release (velstatus__phase_check, naming "from" and "to"). */
+velstatus_status velstatus__transition_check(velstatus_kind kind, velstatus_phase from, velstatus_phase to,
+                                             const velstatus_policy *pol, velstatus_error *err);
 /* Sets the release knobs of *p to row r. */
 void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r);
 
