@@ -52,10 +52,13 @@ static velstatus_status time_line(velstatus__buf *b, const char *label, const ve
                                   velstatus_op_time which, velstatus_error *err)
 {
     char t[VELSTATUS_TIME_BUFSIZE];
+    velstatus_status st;
     int64_t ns = 0;
     if (!velstatus_op_time_value(op, which, &ns))
         return VELSTATUS_OK;
-    VS_TRY(velstatus_time_format_go(t, sizeof(t), ns, err));
+    st = velstatus_time_format_go(t, sizeof(t), ns, err);
+    if (st != VELSTATUS_OK)
+        return st;
     line(b, label, t, strlen(t));
     return VELSTATUS_OK;
 }
