@@ -9,8 +9,8 @@ VS_TUTORIALS = doc/tutorials/server_status doc/tutorials/operations doc/tutorial
 	doc/tutorials/retry doc/tutorials/phases
 check_PROGRAMS += $(VS_TUTORIALS)
 VS_TUTORIAL_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
-VS_TUTORIAL_CFLAGS = -std=c11 -pedantic $(VS_WARN_FLAGS)
-VS_TUTORIAL_LDADD = lib/libvelstatus.la $(JANSSON_LIBS)
+VS_TUTORIAL_CFLAGS = -std=c11 -pedantic $(VS_WARN_FLAGS) $(VS_SAN_FLAGS)
+VS_TUTORIAL_LDADD = lib/libvelstatus.la
 doc_tutorials_server_status_SOURCES = doc/tutorials/server_status.c
 doc_tutorials_server_status_CPPFLAGS = $(VS_TUTORIAL_CPPFLAGS)
 doc_tutorials_server_status_CFLAGS = $(VS_TUTORIAL_CFLAGS)
@@ -39,7 +39,7 @@ dist_man_MANS = doc/man/velstatus.1 doc/man/libvelstatus.3
 VS_DOC_PAGES = doc/mainpage.md doc/server-status.md doc/operations.md doc/progress.md doc/retry.md \
 	doc/velero-behaviour.md doc/design.md doc/conventions.md doc/building.md doc/packaging.md \
 	doc/json-decoding.md doc/hostile-inputs.md doc/threadsafety.md doc/go.md doc/internals.md doc/coverage.md doc/fuzzing.md \
-	doc/api-changes-1.0.md doc/cli.md
+	doc/api-changes-1.0.md doc/cli.md doc/velero-releases.md
 VS_DOC_INPUTS = $(include_HEADERS) $(velstatusinc_HEADERS) $(nodist_velstatusinc_HEADERS) \
 	$(VS_DOC_PAGES) $(doc_tutorials_server_status_SOURCES) $(doc_tutorials_operations_SOURCES) \
 	$(doc_tutorials_progress_SOURCES) $(doc_tutorials_retry_SOURCES) $(doc_tutorials_phases_SOURCES)

@@ -38,7 +38,7 @@ AM_TESTS_ENVIRONMENT = \
 	VELSTATUS='$(abs_top_builddir)/tools/velstatus'; export VELSTATUS; \
 	PKG_CONFIG_PATH='$(abs_top_builddir)/pkgconfig'; export PKG_CONFIG_PATH; \
 	PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \
-	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS) $(VS_COVERAGE_LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
+	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS) $(VS_SAN_FLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS) $(VS_INSTR_LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
 	PYTHON='$(PYTHON)'; export PYTHON; GO='$(GO)'; export GO; \
 	DOXYGEN='$(DOXYGEN)'; export DOXYGEN; \
 	VS_SANITIZERS='$(enable_sanitizers)'; export VS_SANITIZERS; \
@@ -80,3 +80,9 @@ tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 # Argo CD's health of Backups and Restores (lib/argo_health.c).
 VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
+
+# Velero releases 1.11 to 1.18: the per-release presets, the operations
+# controllers' tests of each release tag as data, every release's files.
+VS_CHECK_PROGS += tests/check_releases
+tests_check_releases_SOURCES = tests/check_releases.c $(VS_TEST_COMMON)
+VS_SH_TESTS += tests/cli-releases.sh
