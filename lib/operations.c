@@ -170,7 +170,7 @@ typedef struct pend {
     vs__str *dst;
     const char *src;
     size_t len;
-    const char *fresh; /* pool copy when the text does not fit in place */
+    const char *fresh; /* the list's shared copy, or a pool copy when the text does not fit in place */
 } pend;
 
 static inline uint64_t load64(const char *p)
@@ -234,9 +234,11 @@ static velstatus_status plan_alloc(velstatus_oplist *l, plan *pl, velstatus_erro
     int i;
     for (i = 0; i < pl->nstrs; i++) {
         pend *p = &pl->strs[i];
-        if (p->len > p->dst->len || p->dst->p == velstatus__empty || p->dst->len == 0) {
-            if (p->len == 0)
-                continue;
+        velstatus_status st = velstatus__oplist_shared(l, p->src, p->len, &p->fresh, err);
+        if (st != VELSTATUS_OK)
+            return st;
+        if (p->fresh == NULL && p->len > 0 &&
+            (p->len > p->dst->len || p->dst->p == velstatus__empty || velstatus__oplist_is_shared(l, p->dst))) {
             p->fresh = velstatus__pool_str(&l->pool, p->src, p->len);
             if (p->fresh == NULL)
                 return velstatus__error_nomem(err);

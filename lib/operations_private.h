@@ -69,6 +69,15 @@ struct velstatus_op {
 };
 
 
+/* The shared texts of a list: one copy (in the pool) of each short text
+ * that repeats from record to record (units, descriptions, the backup's
+ * names, resources), found by hash; at most VS__SHARED_MAX of them. A
+ * shared copy is never written in place (velstatus__oplist_set_str). The
+ * steady step compares a record's units and description with the report's:
+ * with one copy per list that comparison reads memory already in cache
+ * instead of a copy per record (bench/README.md). */
+enum { VS__SHARED_SLOTS = 64, VS__SHARED_MAX = 48, VS__SHARED_LEN = 32 };
+
 struct velstatus_oplist {
     velstatus_ctx *ctx;
     velstatus_kind kind;
@@ -77,12 +86,26 @@ struct velstatus_oplist {
     size_t n;
     size_t cap;
     velstatus__pool pool; /* the records' strings and arrays */
+    vs__str shared[VS__SHARED_SLOTS];
+    size_t nshared;
 };
 
 /* ---- lib/oplist.c ---- */
-/* Replace a string field: reuses the old bytes when the new text fits. */
+/* Replace a string field: reuses the old bytes when the new text fits
+ * (and they are not shared). */
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err);
+/* The list's shared copy of s[0..len) (made now if there is room), or NULL
+ * when the text is empty, longer than VS__SHARED_LEN or the table is full;
+ * E_NOMEM when the copy cannot be made. */
+velstatus_status velstatus__oplist_shared(velstatus_oplist *l, const char *s, size_t len, const char **out,
+                                          velstatus_error *err);
+/* Whether t points at one of the list's shared copies. */
+int velstatus__oplist_is_shared(const velstatus_oplist *l, const vs__str *t);
+/* Sets *dst to the shared copy of s[0..len) when there is one, else as
+ * velstatus__oplist_set_str(): for the texts that repeat across records. */
+velstatus_status velstatus__oplist_set_shared_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
+                                                  velstatus_error *err);
 velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
                                        velstatus_error *err);
 /* Appends a zeroed slot (phase "New", nil post items); returns its pointer or NULL. */

@@ -33,6 +33,67 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     op->phase = (uint8_t)phase;
 }
 
+/* FNV-1a of a short text. */
+static size_t shared_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return (size_t)h;
+}
+
+/* The slot holding s[0..n), or the free slot where it goes (the table is
+ * never full: at most VS__SHARED_MAX of its VS__SHARED_SLOTS are used). */
+static size_t shared_slot(const velstatus_oplist *l, const char *s, size_t n)
+{
+    size_t i = shared_hash(s, n) & (VS__SHARED_SLOTS - 1);
+    while (l->shared[i].p != NULL && !(l->shared[i].len == n && memcmp(l->shared[i].p, s, n) == 0))
+        i = (i + 1) & (VS__SHARED_SLOTS - 1);
+    return i;
+}
+
+velstatus_status velstatus__oplist_shared(velstatus_oplist *l, const char *s, size_t len, const char **out,
+                                          velstatus_error *err)
+{
+    size_t i;
+    *out = NULL;
+    if (len == 0 || len > VS__SHARED_LEN)
+        return VELSTATUS_OK;
+    i = shared_slot(l, s, len);
+    if (l->shared[i].p == NULL) {
+        const char *p;
+        if (l->nshared >= VS__SHARED_MAX)
+            return VELSTATUS_OK;
+        p = velstatus__pool_str(&l->pool, s, len);
+        if (p == NULL)
+            return velstatus__error_nomem(err);
+        l->shared[i].p = p;
+        l->shared[i].len = (uint32_t)len;
+        l->nshared++;
+    }
+    *out = l->shared[i].p;
+    return VELSTATUS_OK;
+}
+
+int velstatus__oplist_is_shared(const velstatus_oplist *l, const vs__str *t)
+{
+    if (t->len == 0 || t->len > VS__SHARED_LEN || l->nshared == 0)
+        return 0;
+    return l->shared[shared_slot(l, t->p, t->len)].p == t->p;
+}
+
+velstatus_status velstatus__oplist_set_shared_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
+                                                  velstatus_error *err)
+{
+    const char *p;
+    velstatus_status st = velstatus__oplist_shared(l, s, len, &p, err);
+    if (st != VELSTATUS_OK || p == NULL)
+        return st != VELSTATUS_OK ? st : velstatus__oplist_set_str(l, dst, s, len, err);
+    dst->p = p;
+    dst->len = (uint32_t)len;
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err)
 {
@@ -43,7 +104,7 @@ velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, co
         dst->len = 0;
         return VELSTATUS_OK;
     }
-    if (!is_static(dst->p) && len <= dst->len) {
+    if (!is_static(dst->p) && len <= dst->len && !velstatus__oplist_is_shared(l, dst)) {
         char *w = (char *)(uintptr_t)dst->p; /* pool memory is ours */
         memmove(w, s, len);
         w[len] = '\0';

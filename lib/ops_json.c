@@ -182,7 +182,9 @@ static velstatus_status pool_string(dec *d, size_t vs, size_t ve, const char **o
     return VELSTATUS_OK;
 }
 
-static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve, const vs__path *path)
+/* A string field; `shared` for the texts that repeat from record to record
+ * (the list's shared copy when it has one, operations_private.h). */
+static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve, const vs__path *path, int shared)
 {
     const char *s;
     size_t n;
@@ -193,6 +195,17 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
         return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be a string");
     if (ve - vs - 2 > UINT32_MAX && memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL)
         return fail_at(d, VELSTATUS_E_RANGE, vs, path, "string longer than 4 GiB");
+    if (shared && ve - vs - 2 <= 6 * VS__SHARED_LEN) { /* short enough, escapes and all */
+        const char *t;
+        st = string_text(d, &d->vbuf, vs, ve, &t, &n);
+        if (st == VELSTATUS_OK)
+            st = velstatus__oplist_shared(d->l, t, n, &s, d->err);
+        if (st != VELSTATUS_OK || s != NULL) {
+            dst->p = s;
+            dst->len = (uint32_t)n;
+            return st;
+        }
+    }
     st = pool_string(d, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
@@ -311,7 +324,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
         int i = velstatus__json_key_find(key, klen, rid_keys, 4);
         if (i >= 0) {
             sub.b = rid_subpaths[i];
-            st = set_json_str(d, &f[i], vs, ve, &sub);
+            st = set_json_str(d, &f[i], vs, ve, &sub, i < 3);
         } else {
             st = add_unknown(d, level, item, ks, ke, vs, ve);
         }
@@ -381,13 +394,13 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
         int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
         if (i >= 0 && i < 3) {
             path.a = paths[i];
-            st = set_json_str(d, &op->s[i], vs, ve, &path);
+            st = set_json_str(d, &op->s[i], vs, ve, &path, 1);
         } else if (i == K_RID) {
             st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], vs, ve, VS__U_RID, 0,
                             ".spec.resourceIdentifier", VS__NOIDX);
         } else if (i == K_OPID) {
             path.a = ".spec.operationID";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], vs, ve, &path);
+            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], vs, ve, &path, 0);
         } else if (i == K_POST) {
             st = decode_post(d, op, vs, ve);
         } else {
@@ -414,7 +427,7 @@ static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t
             return VELSTATUS_OK;
         }
     }
-    st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], vs, ve, path);
+    st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], vs, ve, path, 1);
     if (d->p[vs] != 'n')
         op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
     return st;
@@ -446,7 +459,8 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
         } else if (i == K_NCOMPLETED || i == K_NTOTAL) {
             st = set_json_int(d, i == K_NCOMPLETED ? &op->n_completed : &op->n_total, vs, ve, &path);
         } else if (i >= K_ERROR && i <= K_DESCRIPTION) {
-            st = set_json_str(d, &op->s[status_str_field[i]], vs, ve, &path);
+            st = set_json_str(d, &op->s[status_str_field[i]], vs, ve, &path,
+                              status_str_field[i] != VELSTATUS_OP_FIELD_ERROR);
         } else if (i >= K_CREATED && i < K_ERR_SINCE) {
             st = set_json_time(d, &op->tstate[i - K_CREATED], &op->t[i - K_CREATED], vs, ve, &path);
         } else if (i == K_ERR_SINCE) {

@@ -2,7 +2,9 @@
 /* The streaming itemoperations decoder (velstatus/decoder.h): fed in chunks
  * of every size it equals the one-shot velstatus_oplist_from_json(), records
  * and errors alike (positions in the whole text); its argument checks, its
- * replayed first error, and every allocation failure. */
+ * replayed first error, and every allocation failure. And the list's shared
+ * copies of repeating texts (lib/operations_private.h): one record's change
+ * never shows in another's. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +238,99 @@ START_TEST(every_allocation_failure)
 }
 END_TEST
 
+static const char *text_of(const velstatus_oplist *l, size_t i, velstatus_op_field f)
+{
+    size_t n;
+    return velstatus_op_string(velstatus_oplist_at(l, i), f, &n);
+}
+
+/* Records decoded with the same texts share one copy; a setter or a step
+ * changing one record's text leaves the others' as they were. */
+START_TEST(shared_texts_are_never_written_through)
+{
+    static const char text[] = "[{\"spec\":{\"backupName\":\"b\"},\"status\":{\"phase\":\"New\",\"operationUnits\":"
+                               "\"Bytes\",\"description\":\"Odd\\u0021\"}},{\"spec\":{\"backupName\":\"b\"},\"status\":"
+                               "{\"phase\":\"InProgress\",\"operationUnits\":\"Bytes\",\"description\":\"Odd!\"}}]";
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *l = NULL;
+    velstatus_op_progress p;
+    velstatus_error err;
+    uint32_t flags;
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, sizeof text - 1, &err),
+                     VELSTATUS_OK);
+    ck_assert_ptr_eq(text_of(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION), text_of(l, 1, VELSTATUS_OP_FIELD_DESCRIPTION));
+    ck_assert_ptr_eq(text_of(l, 0, VELSTATUS_OP_FIELD_NAME), text_of(l, 1, VELSTATUS_OP_FIELD_NAME));
+    /* a shorter text would fit in place: not in a shared copy */
+    ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION, "Od", 2, &err), VELSTATUS_OK);
+    ck_assert_str_eq(text_of(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION), "Od");
+    ck_assert_str_eq(text_of(l, 1, VELSTATUS_OP_FIELD_DESCRIPTION), "Odd!");
+    /* the step's new units and description for record 1 only */
+    velstatus_op_progress_init(&p, sizeof p);
+    p.operation_units = "Byt";
+    p.operation_units_len = 3;
+    p.description = "Odd";
+    p.description_len = 3;
+    ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 1, &p, 0, 0, NULL, &err), VELSTATUS_OK);
+    ck_assert_str_eq(text_of(l, 1, VELSTATUS_OP_FIELD_OPERATION_UNITS), "Byt");
+    ck_assert_str_eq(text_of(l, 0, VELSTATUS_OP_FIELD_OPERATION_UNITS), "Bytes");
+    ck_assert_str_eq(text_of(l, 1, VELSTATUS_OP_FIELD_DESCRIPTION), "Odd");
+    ck_assert_str_eq(text_of(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION), "Od");
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* More distinct short texts than the table holds, and one too long for it:
+ * every record keeps its own text, and the file round-trips. */
+START_TEST(more_texts_than_the_shared_table_holds)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *l = NULL;
+    char *text = malloc(200 * 120 + 16), *js;
+    size_t len = 0, n;
+    ck_assert_ptr_nonnull(text);
+    text[len++] = '[';
+    for (int i = 0; i < 200; i++)
+        len += (size_t)sprintf(text + len, "%s{\"spec\":{\"backupName\":\"name-%03d%s\"}}", i ? "," : "", i,
+                               i == 7 ? "-longer-than-thirty-two-bytes-of-text" : "");
+    len += (size_t)sprintf(text + len, "]");
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL), VELSTATUS_OK);
+    ck_assert_str_eq(text_of(l, 199, VELSTATUS_OP_FIELD_NAME), "name-199");
+    ck_assert_str_eq(text_of(l, 7, VELSTATUS_OP_FIELD_NAME), "name-007-longer-than-thirty-two-bytes-of-text");
+    ck_assert_int_eq(velstatus_oplist_to_json(&js, &n, l, NULL), VELSTATUS_OK);
+    ck_assert_ptr_nonnull(strstr(js, "\"backupName\":\"name-150\""));
+    velstatus_free(ctx, js);
+    velstatus_oplist_free(l);
+    free(text);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The step's first shared copy is the pool's first allocation of a built
+ * list: its failure is E_NOMEM and leaves the record as it was. */
+START_TEST(a_shared_copy_that_cannot_be_made)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *l = NULL;
+        velstatus_op_progress p;
+        size_t i;
+        uint32_t flags;
+        VS_FAILALLOC_PAUSE(fa);
+        ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_oplist_append(&i, l, NULL), VELSTATUS_OK);
+        VS_FAILALLOC_RESUME(fa);
+        velstatus_op_progress_init(&p, sizeof p);
+        p.operation_units = "Bytes";
+        p.operation_units_len = 5;
+        st = velstatus_oplist_step(&flags, NULL, NULL, l, i, &p, 0, 0, NULL, NULL);
+        VS_FAILALLOC_PAUSE_AGAIN(fa);
+        ck_assert_str_eq(text_of(l, i, VELSTATUS_OP_FIELD_OPERATION_UNITS), st == VELSTATUS_OK ? "Bytes" : "");
+        velstatus_oplist_free(l);
+    } VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("decoder");
@@ -246,6 +341,9 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, a_long_record_in_one_byte_chunks);
     tcase_add_test(tc, arguments_and_the_replayed_error);
     tcase_add_test(tc, every_allocation_failure);
+    tcase_add_test(tc, shared_texts_are_never_written_through);
+    tcase_add_test(tc, more_texts_than_the_shared_table_holds);
+    tcase_add_test(tc, a_shared_copy_that_cannot_be_made);
     suite_add_tcase(s, tc);
     return s;
 }
