@@ -102,10 +102,6 @@ velstatus_status velstatus__oplist_shared(velstatus_oplist *l, const char *s, si
                                           velstatus_error *err);
 /* Whether t points at one of the list's shared copies. */
 int velstatus__oplist_is_shared(const velstatus_oplist *l, const vs__str *t);
-/* Sets *dst to the shared copy of s[0..len) when there is one, else as
- * velstatus__oplist_set_str(): for the texts that repeat across records. */
-velstatus_status velstatus__oplist_set_shared_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
-                                                  velstatus_error *err);
 velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
                                        velstatus_error *err);
 /* Appends a zeroed slot (phase "New", nil post items); returns its pointer or NULL. */

@@ -82,18 +82,6 @@ int velstatus__oplist_is_shared(const velstatus_oplist *l, const vs__str *t)
     return l->shared[shared_slot(l, t->p, t->len)].p == t->p;
 }
 
-velstatus_status velstatus__oplist_set_shared_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
-                                                  velstatus_error *err)
-{
-    const char *p;
-    velstatus_status st = velstatus__oplist_shared(l, s, len, &p, err);
-    if (st != VELSTATUS_OK || p == NULL)
-        return st != VELSTATUS_OK ? st : velstatus__oplist_set_str(l, dst, s, len, err);
-    dst->p = p;
-    dst->len = (uint32_t)len;
-    return VELSTATUS_OK;
-}
-
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
                                            velstatus_error *err)
 {

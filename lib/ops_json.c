@@ -200,10 +200,12 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
         st = string_text(d, &d->vbuf, vs, ve, &t, &n);
         if (st == VELSTATUS_OK)
             st = velstatus__oplist_shared(d->l, t, n, &s, d->err);
-        if (st != VELSTATUS_OK || s != NULL) {
+        if (st != VELSTATUS_OK)
+            return st;
+        if (s != NULL) {
             dst->p = s;
             dst->len = (uint32_t)n;
-            return st;
+            return VELSTATUS_OK;
         }
     }
     st = pool_string(d, vs, ve, &s, &n);

@@ -91,7 +91,7 @@ END_TEST
 START_TEST(errors_and_edges_have_the_one_shot_positions)
 {
     static const char *const texts[] = {
-        "", "   \n ", "null", " null \n", "nul", "nulx", "null x", "[", "[]", " [ ] ", "[] x", "[\n]\n]", "x",
+        "", "   \n ", "null", " null \n", "nul", "nulx", "nx", "[[1],{}]", "null x", "[", "[]", " [ ] ", "[] x", "[\n]\n]", "x",
         "[1", "[12]", "[1.5e3]", "[-]", "[1.]", "[true]", "[nul]", "[null]", "[\"s\"]", "[{}", "[{},", "[{} {}]",
         "[{},\n{}]\n", "[{}]\n\n  x", "[{\"a\":1}]", "[{\"a\":\"\\u12\"}]", "[{\"a\":\"\\ud800\"}]",
         "[{\"a\":\"\\ud800\\udc00\"}]", "[{\"a\":\"\xc3\xa9\xe2\x82\xac\"}]", "[{\"a\":\"\xe2\x82\"}]",
@@ -238,6 +238,31 @@ START_TEST(every_allocation_failure)
 }
 END_TEST
 
+/* A record longer than the held buffer's first 4 KiB, in chunks of 1,000
+ * bytes: growing the buffer fails too. */
+START_TEST(a_long_record_without_memory)
+{
+    size_t n = 10000, len;
+    char *text = malloc(n + 64);
+    velstatus_status st;
+    ck_assert_ptr_nonnull(text);
+    len = (size_t)sprintf(text, "[{\"status\":{\"description\":\"");
+    memset(text + len, 'x', n);
+    len += n;
+    len += (size_t)sprintf(text + len, "\"}}]");
+    VS_FAILALLOC_LOOP(fa, ctx) {
+        velstatus_oplist *l = NULL;
+        velstatus_error err;
+        st = stream(ctx, VELSTATUS_KIND_BACKUP, text, len, 1000, &l, &err);
+        if (st == VELSTATUS_OK) {
+            ck_assert_uint_eq(velstatus_oplist_count(l), 1);
+            velstatus_oplist_free(l);
+        }
+    } VS_FAILALLOC_END(fa, ctx, st);
+    free(text);
+}
+END_TEST
+
 static const char *text_of(const velstatus_oplist *l, size_t i, velstatus_op_field f)
 {
     size_t n;
@@ -341,6 +366,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, a_long_record_in_one_byte_chunks);
     tcase_add_test(tc, arguments_and_the_replayed_error);
     tcase_add_test(tc, every_allocation_failure);
+    tcase_add_test(tc, a_long_record_without_memory);
     tcase_add_test(tc, shared_texts_are_never_written_through);
     tcase_add_test(tc, more_texts_than_the_shared_table_holds);
     tcase_add_test(tc, a_shared_copy_that_cannot_be_made);
