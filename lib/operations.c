@@ -289,6 +289,19 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
  * allocates nothing and calls nothing.                                       */
 /* ------------------------------------------------------------------------ */
 
+/* The reconcile loop is memory-bound (a record is 272 bytes; the step reads
+ * its units and description, counts, times and phase, in its last two cache
+ * lines): it asks for the record VS__PREFETCH_AHEAD places ahead while it
+ * decides this one. 16 ahead measured best (8 and 32 are as good, 4 is
+ * worse): steady pass 57 -> 39 ns per operation on 100,000 records
+ * (bench/README.md). */
+#define VS__PREFETCH_AHEAD 16
+#if defined(__GNUC__)
+#define VS__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define VS__PREFETCH(p) ((void)(p))
+#endif
+
 #if defined(__GNUC__)
 #define VS__ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
@@ -1181,6 +1194,11 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
     velstatus__buf_init(&lp.lookup, list->ctx);
     for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
         const velstatus_op *op = &list->ops[i];
+        if (i + VS__PREFETCH_AHEAD < list->n) {
+            const velstatus_op *ahead = &list->ops[i + VS__PREFETCH_AHEAD];
+            VS__PREFETCH(&ahead->s[VELSTATUS_OP_FIELD_OPERATION_UNITS]);
+            VS__PREFETCH(&ahead->phase);
+        }
         const velstatus_op_progress *rep = NULL;
         velstatus__buf msg;
         uint32_t f = 0;
