@@ -1194,14 +1194,14 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
     velstatus__buf_init(&lp.lookup, list->ctx);
     for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
         const velstatus_op *op = &list->ops[i];
+        const velstatus_op_progress *rep = NULL;
+        velstatus__buf msg;
+        uint32_t f = 0;
         if (i + VS__PREFETCH_AHEAD < list->n) {
             const velstatus_op *ahead = &list->ops[i + VS__PREFETCH_AHEAD];
             VS__PREFETCH(&ahead->s[VELSTATUS_OP_FIELD_OPERATION_UNITS]);
             VS__PREFETCH(&ahead->phase);
         }
-        const velstatus_op_progress *rep = NULL;
-        velstatus__buf msg;
-        uint32_t f = 0;
         if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
             st = reconcile_ask_plugin(&rep, &lp, &in->c, list, i, err);
             if (st != VELSTATUS_OK)
