@@ -144,14 +144,18 @@ static inline int t_has(uint8_t s)
 }
 
 /* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
-static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
+static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i,
+                              int has, int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
         has = 0;
     if (pol->compare_times_by_instant) {
+        int64_t sec;
+        int32_t nsec;
         if (!has)
             return 0; /* zero after anything: ignored */
-        if (t_has(*state) && floor_sec(*t) == floor_sec(ns))
+        vs__time_exact(t, *wide, i, &sec, &nsec);
+        if (t_has(*state) && sec == floor_sec(ns))
             return 0;
     } else {
         int differs;
@@ -164,13 +168,13 @@ static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64
         } else if (*state == VS__T_LOCAL) {
             differs = 1; /* Local zone vs UTC: Go struct inequality */
         } else {
-            differs = !has || *t != ns;
+            differs = !has || t[i] != ns; /* a UTC time is always nanoseconds */
         }
         if (!differs)
             return 0;
     }
     *state = has ? VS__T_UTC : VS__T_ZERO;
-    *t = has ? ns : 0;
+    vs__time_set_ns(t, wide, i, has ? ns : 0);
     return 1;
 }
 
@@ -309,7 +313,7 @@ enum { VS__NO_MOVE = 0xff };
 typedef struct step_work {
     int64_t n_completed, n_total, err_since;
     int64_t t[3];
-    uint8_t tstate[3];
+    uint8_t tstate[3], twide;
     uint8_t phase, has_err_since;
     uint8_t next;          /* the phase to move to, or VS__NO_MOVE */
     uint32_t flags;
@@ -382,6 +386,7 @@ static VS__ALWAYS_INLINE void step_begin(step_work *w, const velstatus_op *op)
     w->err_since = op->err_since;
     memcpy(w->t, op->t, sizeof w->t);
     memcpy(w->tstate, op->tstate, sizeof w->tstate);
+    w->twide = op->twide;
     w->phase = op->phase;
     w->has_err_since = op->has_err_since;
     w->next = VS__NO_MOVE;
@@ -446,11 +451,11 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
     }
     step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
     step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], &w->t[VELSTATUS_OP_TIME_STARTED], r->has_started,
-                    r->started_ns))
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], w->t, &w->twide, VELSTATUS_OP_TIME_STARTED,
+                    r->has_started, r->started_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], &w->t[VELSTATUS_OP_TIME_UPDATED], r->has_updated,
-                    r->updated_ns))
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], w->t, &w->twide, VELSTATUS_OP_TIME_UPDATED,
+                    r->has_updated, r->updated_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     if (!r->completed)
         return;
@@ -464,17 +469,21 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
 
 /* "cancel operation if past timeout period": Created + ItemOperationTimeout
  * before now fails the operation with "Asynchronous action timed out" and
- * asks the plugin to cancel it. A record without Created never times out. */
+ * asks the plugin to cancel it. A record without Created never times out.
+ * The sum is Go's Time.Add on the exact instant, so a created of Go's zero
+ * time (year 1) times out at once, as in Velero. */
 static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t timeout, const velstatus_policy *pol)
 {
+    int64_t sec;
+    int32_t nsec;
     if (w->fail_text != NULL || w->completed)
         return;
     if (!t_has(w->tstate[VELSTATUS_OP_TIME_CREATED])) {
         w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         return;
     }
-    if ((timeout > 0 || pol->zero_timeout_expires) &&
-        velstatus__sat_add_i64(w->t[VELSTATUS_OP_TIME_CREATED], timeout) < now) {
+    vs__time_exact(w->t, w->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+    if ((timeout > 0 || pol->zero_timeout_expires) && velstatus__time_add_before(sec, nsec, timeout, now)) {
         w->fail_text = timed_out;
         w->fail_len = sizeof timed_out - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;
@@ -526,6 +535,7 @@ static velstatus_status step_commit(step_work *w, velstatus_oplist *l, velstatus
     op->err_since = w->err_since;
     memcpy(op->t, w->t, sizeof w->t);
     memcpy(op->tstate, w->tstate, sizeof w->tstate);
+    op->twide = w->twide;
     op->has_err_since = w->has_err_since;
     plan_commit(l, &w->pl);
     if (w->next != VS__NO_MOVE)

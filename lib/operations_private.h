@@ -66,7 +66,54 @@ struct velstatus_op {
     uint8_t phase;       /* velstatus_op_phase */
     uint8_t post_null;   /* postOperationItems is nil */
     uint8_t has_err_since;
+    uint8_t twide;       /* bit i: t[i] is whole seconds (see vs__time_exact) */
 };
+
+/* A record's time i is t[i] nanoseconds since the epoch, or, when bit i of
+ * `wide` is set, t[i] whole seconds: an instant Velero's files can hold
+ * (any year 0000-9999, Go's zero time included) but int64 nanoseconds
+ * cannot. Such a time keeps its whole second only, which is all a file
+ * keeps (metav1.Time writes whole seconds). Read and write times through
+ * these four; the step works on copies (t[3], wide) of the record's. */
+static inline int64_t vs__time_ns(const int64_t *t, uint8_t wide, int i)
+{
+    if (!(wide >> i & 1))
+        return t[i];
+    return t[i] < 0 ? INT64_MIN : INT64_MAX;
+}
+
+static inline void vs__time_exact(const int64_t *t, uint8_t wide, int i, int64_t *sec, int32_t *nsec)
+{
+    int64_t s = t[i] / 1000000000, r = t[i] % 1000000000;
+    if (wide >> i & 1) {
+        *sec = t[i];
+        *nsec = 0;
+        return;
+    }
+    if (r < 0) {
+        r += 1000000000;
+        s--;
+    }
+    *sec = s;
+    *nsec = (int32_t)r;
+}
+
+static inline void vs__time_set_ns(int64_t *t, uint8_t *wide, int i, int64_t ns)
+{
+    t[i] = ns;
+    *wide &= (uint8_t) ~(1u << i);
+}
+
+static inline void vs__time_set_exact(int64_t *t, uint8_t *wide, int i, int64_t sec, int32_t nsec)
+{
+    int64_t ns;
+    if (velstatus__time_to_ns(sec, nsec, &ns)) {
+        vs__time_set_ns(t, wide, i, ns);
+        return;
+    }
+    t[i] = sec;
+    *wide |= (uint8_t)(1u << i);
+}
 
 
 struct velstatus_oplist {

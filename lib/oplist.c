@@ -275,7 +275,7 @@ velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index,
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown timestamp %d", (int)which);
     op = &list->ops[index];
     op->tstate[which] = has ? VS__T_UTC : VS__T_ABSENT;
-    op->t[which] = has ? ns : 0;
+    vs__time_set_ns(op->t, &op->twide, (int)which, has ? ns : 0);
     return VELSTATUS_OK;
 }
 
@@ -402,7 +402,22 @@ int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int
     }
     has = op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC;
     if (ns != NULL)
-        *ns = has ? op->t[which] : 0;
+        *ns = has ? vs__time_ns(op->t, op->twide, (int)which) : 0;
+    return has;
+}
+
+int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec, int32_t *nsec)
+{
+    int64_t s = 0;
+    int32_t n = 0;
+    int has = op != NULL && (int)which >= 0 && (int)which <= 2 &&
+              (op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC);
+    if (has)
+        vs__time_exact(op->t, op->twide, (int)which, &s, &n);
+    if (sec != NULL)
+        *sec = s;
+    if (nsec != NULL)
+        *nsec = n;
     return has;
 }
 

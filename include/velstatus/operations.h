@@ -27,9 +27,14 @@
  * ## Time
  *
  * Timestamps are `int64_t` nanoseconds since the Unix epoch (time.h). A nil
- * `*metav1.Time` (JSON `null` or an absent key) reads as "has = 0". Go's zero
- * time (year 1) is outside the int64 range and cannot be represented: it is
- * treated as absent too, which is also what Velero writes for it (`null`).
+ * `*metav1.Time` (JSON `null` or an absent key) reads as "has = 0". A record
+ * read from JSON holds every time Velero reads, years 0000 to 9999 at any
+ * offset: Go's zero time, `0001-01-01T00:00:00Z`, is a present time (Velero
+ * reads it as a non-nil zero `created`, which times out at once), not an
+ * absent one. velstatus_op_time_value() gives such a time saturated to the
+ * int64 range (INT64_MIN / INT64_MAX), velstatus_op_time_sec()
+ * (velstatus/op_time.h) exactly. See doc/operations.md, "Times", for what a
+ * zero, sub-second or offset time becomes when the list is written.
  *
  * @defgroup operations Item operations
  * @{
@@ -377,7 +382,10 @@ VELSTATUS_API int64_t velstatus_op_n_total(const velstatus_op *op);
  * @param[in] op The record.
  * @param[in] which Which timestamp.
  * @param[out] ns Receives the instant (nanoseconds since the epoch) when
- *             present, else 0; may be NULL.
+ *             present, else 0; may be NULL. A time outside the int64 range
+ *             (Go's zero time, years before 1677 or after 2262) saturates
+ *             to INT64_MIN or INT64_MAX; velstatus_op_time_sec() gives it
+ *             exactly.
  * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
  */
 VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns);
