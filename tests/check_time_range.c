@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "failalloc.h"
 #include "harness.h"
 #include "velstatus_private.h"
 
@@ -314,6 +315,14 @@ START_TEST(null_after_a_wide_time_and_missing_created)
     ck_assert(!(flags & VELSTATUS_OP_STEP_CANCEL));
     velstatus_oplist_free(l);
 
+    /* the library's own error-since time: null reads as none, written as none */
+    l = one_record(ctx, "\"phase\":\"InProgress\",\"velstatusProgressErrorSince\":null", NULL, &st);
+    ck_assert_int_eq(st, VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
+    ck_assert_ptr_null(strstr(json, "velstatusProgressErrorSince"));
+    velstatus_free(ctx, json);
+    velstatus_oplist_free(l);
+
     /* Go's zero created with Velero's default timeout, at today's now */
     l = one_record(ctx, "\"phase\":\"New\",\"created\":\"0001-01-01T00:00:00Z\"", NULL, &st);
     ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557600) * SEC,
@@ -414,6 +423,8 @@ START_TEST(exact_parse_and_format_arguments)
     ck_assert_int_eq(velstatus_time_parse_sec(&sec, NULL, "2024-05-01T10:00:00Z", 20, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_time_parse_sec(&sec, &nsec, NULL, 3, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_time_parse_sec(&sec, &nsec, NULL, 0, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_time_parse_sec(&sec, &nsec, "2024-05-01T1", 12, &err), VELSTATUS_E_PARSE);
+    ck_assert_uint_eq(err.offset, 12);
     ck_assert(sec == 5 && nsec == 5);
     ck_assert_int_eq(velstatus_time_parse_sec(&sec, &nsec, "0001-01-01T00:00:00Z", VELSTATUS_NUL_TERMINATED, &err),
                      VELSTATUS_OK);
@@ -460,6 +471,49 @@ START_TEST(describe_prints_the_zero_time)
 }
 END_TEST
 
+/* Decoding, stepping, encoding and describing Go's edges under every
+ * allocation failure: E_NOMEM, nothing leaked, the record as it was. */
+START_TEST(go_time_range_fails_cleanly_without_memory)
+{
+    size_t len = 0;
+    char *text = vs_test_read_data("operations/go-time-range.json", &len);
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_oplist *l = NULL;
+        char *json = NULL, *out = NULL;
+        size_t n;
+        uint32_t flags = 0;
+        velstatus_op_progress r;
+        velstatus_policy vel = velstatus_policy_velero();
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL);
+        velstatus_op_progress_init(&r, sizeof r);
+        if (st == VELSTATUS_OK)
+            st = velstatus_oplist_step(&flags, &out, &n, l, 0, &r, INT64_C(1714557600) * SEC, 3600 * SEC, &vel,
+                                       NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert(flags & VELSTATUS_OP_STEP_CANCEL);
+            velstatus_free(ctx, out);
+            out = NULL;
+            st = velstatus_oplist_to_json(&json, &n, l, NULL);
+        } else if (l != NULL) {
+            /* the step failed: the record is as it was */
+            ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_IN_PROGRESS);
+        }
+        if (st == VELSTATUS_OK) {
+            ck_assert_ptr_nonnull(strstr(json, "\"created\":\"0001-01-01T00:00:00Z\""));
+            velstatus_free(ctx, json);
+            st = velstatus_describe_operations(&out, &n, ctx, l, 1, NULL);
+            if (st == VELSTATUS_OK)
+                velstatus_free(ctx, out);
+        }
+        velstatus_oplist_free(l);
+    }
+    VS_FAILALLOC_END(fa, ctx, st)
+    free(text);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("time_range");
@@ -474,6 +528,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, add_before_is_exact);
     tcase_add_test(tc, exact_parse_and_format_arguments);
     tcase_add_test(tc, describe_prints_the_zero_time);
+    tcase_add_test(tc, go_time_range_fails_cleanly_without_memory);
     suite_add_tcase(s, tc);
     return s;
 }
