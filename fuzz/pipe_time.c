@@ -53,9 +53,10 @@ static void exact_agrees(vs_fuzz_env *env, const char *s, size_t len)
     }
     VS_FUZZ_CHECK(env, nsec >= 0 && nsec < NS_PER_S);
     VS_FUZZ_CHECK(env, st_ns == VELSTATUS_OK || st_ns == VELSTATUS_E_RANGE);
-    if (st_ns == VELSTATUS_OK && !(ns == INT64_MIN && nsec == 0))
-        VS_FUZZ_CHECK(env, sec == (ns - (ns % NS_PER_S + NS_PER_S) % NS_PER_S) / NS_PER_S &&
-                               nsec == (int32_t)((ns % NS_PER_S + NS_PER_S) % NS_PER_S));
+    if (st_ns == VELSTATUS_OK && !(ns == INT64_MIN && nsec == 0)) {
+        int64_t r = ns % NS_PER_S; /* floor division without overflow */
+        VS_FUZZ_CHECK(env, sec == ns / NS_PER_S - (r < 0) && nsec == (int32_t)(r < 0 ? r + NS_PER_S : r));
+    }
     VS_FUZZ_CHECK(env, velstatus_time_format_sec(buf, sizeof buf, sec, nsec, 1, &err) == VELSTATUS_OK);
     if (sec >= INT64_C(-62167219200) && sec < INT64_C(253402300800)) { /* years 0000-9999 */
         st = velstatus_time_parse_sec(&back_sec, &back_nsec, buf, strlen(buf), &err);
