@@ -511,6 +511,22 @@ START_TEST(go_time_range_fails_cleanly_without_memory)
     }
     VS_FAILALLOC_END(fa, ctx, st)
     free(text);
+
+    /* escaped time strings are decoded into a buffer first */
+    static const char esc[] = "[{\"status\":{\"created\":\"0001-01-01T00:00:00\\u005a\","
+                              "\"velstatusProgressErrorSince\":\"2024-05-01T10:00:00\\u005a\"}}]";
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_oplist *l = NULL;
+        int64_t sec = 0;
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, esc, strlen(esc), NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert_int_eq(velstatus_op_time_sec(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_CREATED, &sec, NULL), 1);
+            ck_assert_int_eq(sec, GO_ZERO_SEC);
+        }
+        velstatus_oplist_free(l);
+    }
+    VS_FAILALLOC_END(fa, ctx, st)
 }
 END_TEST
 
