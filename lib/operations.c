@@ -30,19 +30,10 @@ void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len)
     velstatus__buf_putc(b, '"');
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': velstatus__buf_puts(b, "\\\""); continue;
-        case '\\': velstatus__buf_puts(b, "\\\\"); continue;
-        case '\a': velstatus__buf_puts(b, "\\a"); continue;
-        case '\b': velstatus__buf_puts(b, "\\b"); continue;
-        case '\f': velstatus__buf_puts(b, "\\f"); continue;
-        case '\n': velstatus__buf_puts(b, "\\n"); continue;
-        case '\r': velstatus__buf_puts(b, "\\r"); continue;
-        case '\t': velstatus__buf_puts(b, "\\t"); continue;
-        case '\v': velstatus__buf_puts(b, "\\v"); continue;
-        default: break;
-        }
-        if (c < 0x20 || c == 0x7f) {
+        const char *named = velstatus__short_escape(c, 1);
+        if (named != NULL) {
+            velstatus__buf_puts(b, named);
+        } else if (c < 0x20 || c == 0x7f) {
             char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
             velstatus__buf_append(b, e, 4);
         } else {
@@ -282,7 +273,7 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
     const vs__str *act = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     pl->has_msg = 1;
     velstatus__buf_init(&pl->msg, ctx);
-    if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_error_plugin_suffix)
+    if (kind == VELSTATUS_KIND_RESTORE ? !pol->restore_error_plugin_suffix : !pol->backup_error_plugin_suffix)
         velstatus__buf_append(&pl->msg, text, len);
     else
         wrap_into(&pl->msg, text, len, lookup ? NULL : act->p, act->len);
@@ -817,45 +808,23 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
     return VELSTATUS_OK;
 }
 
-velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->phase : VELSTATUS_PHASE_INVALID;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_phase,
+          velstatus_phase, phase, VELSTATUS_PHASE_INVALID)
 
-velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->persist : VELSTATUS_PERSIST_INVALID;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_persist,
+          velstatus_persist_action, persist, VELSTATUS_PERSIST_INVALID)
 
-int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->errors_added : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_errors_added, int64_t, errors_added, 0)
 
-int velstatus_reconcile_result_still_in_progress(const velstatus_reconcile_result *r)
-{
-    return r != NULL && r->still;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_still_in_progress, int, still, 0)
 
-int velstatus_reconcile_result_changes(const velstatus_reconcile_result *r)
-{
-    return r != NULL && r->changes;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_changes, int, changes, 0)
 
-size_t velstatus_reconcile_result_completed(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->completed : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_completed, size_t, completed, 0)
 
-size_t velstatus_reconcile_result_failed(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->failed : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_failed, size_t, failed, 0)
 
-size_t velstatus_reconcile_result_in_progress(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->in_progress : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_in_progress, size_t, in_progress, 0)
 
 size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, velstatus_op_step_flag flag)
 {
@@ -869,27 +838,16 @@ size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, vel
     return 0;
 }
 
-size_t velstatus_reconcile_result_error_count(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->nerr : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_error_count, size_t, nerr, 0)
 
 const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->nerr) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->errs[i].len;
-    return r->errs[i].p;
+    if (r == NULL || i >= r->nerr)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->errs[i].p, r->errs[i].len, len);
 }
 
-size_t velstatus_reconcile_result_canceled_count(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->ncan : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_canceled_count, size_t, ncan, 0)
 
 size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_result *r, size_t i)
 {
@@ -898,26 +856,16 @@ size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_resul
 
 const char *velstatus_reconcile_result_canceled_id(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->can[i].id_len;
-    return r->can[i].id;
+    if (r == NULL || i >= r->ncan)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->can[i].id, r->can[i].id_len, len);
 }
 
 const char *velstatus_reconcile_result_cancel_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan || r->can[i].cancel_err == NULL) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->can[i].cancel_err_len;
-    return r->can[i].cancel_err;
+    if (r == NULL || i >= r->ncan)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->can[i].cancel_err, r->can[i].cancel_err_len, len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1042,8 +990,10 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
         count_flags(r, f);
     }
     count_totals(r);
-    r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
-                                                : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    /* A restore goes to the finalizer, which has the last word; before
+     * Velero 1.14 (no restore Finalizing) it ended PartiallyFailed here. */
+    r->phase = l->kind == VELSTATUS_KIND_RESTORE && pol->restore_finalizing ? VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED
+                                                                           : VELSTATUS_PHASE_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
     r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
     return bsl_error(r, o, err);
@@ -1124,11 +1074,13 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
 }
 
 /* Reconcile's BSL check: a missing BSL, or a read-only one for a backup,
- * stops before any plugin is asked (a restore reads from a read-only BSL). */
-static int reconcile_bsl_problem(const velstatus_reconcile_options *o, velstatus_kind kind)
+ * stops before any plugin is asked (a restore reads from a read-only BSL,
+ * except in Velero 1.11: restore_readonly_bsl_fails). */
+static int reconcile_bsl_problem(const velstatus_reconcile_options *o, const velstatus_policy *pol,
+                                 velstatus_kind kind)
 {
     return o->phase != VELSTATUS_PHASE_IN_PROGRESS && o->bsl != VELSTATUS_BSL_AVAILABLE &&
-           !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY);
+           !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY && !pol->restore_readonly_bsl_fails);
 }
 
 /* The per-pass state of the plugin loop. */
@@ -1172,11 +1124,27 @@ static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_o
 }
 
 /* errs = append(errs, ...): the result takes the step's message. During the
- * restore run (runValidatedRestore) it is a restore error, prefixed. */
+ * restore run (runValidatedRestore) it is a restore error, prefixed. Before
+ * Velero 1.14 the backup run logged `for err := range errs`, the index
+ * (first_pass_errors_as_index), as 1.11's restore run did
+ * (first_pass_restore_errors_uncounted). */
 static velstatus_status reconcile_record_error(velstatus_reconcile_result *r, velstatus__buf *msg,
-                                               const velstatus_reconcile_options *o, velstatus_kind kind,
-                                               velstatus_error *err)
+                                               const reconcile_in *in, velstatus_kind kind, velstatus_error *err)
 {
+    const velstatus_reconcile_options *o = &in->o;
+    int as_index = kind == VELSTATUS_KIND_BACKUP ? in->pol.first_pass_errors_as_index
+                                                 : in->pol.first_pass_restore_errors_uncounted;
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && as_index) {
+        velstatus__buf idx;
+        char *s;
+        size_t n;
+        velstatus_status st;
+        velstatus__buf_reset(msg);
+        velstatus__buf_init(&idx, r->ctx);
+        velstatus__buf_printf(&idx, "%zu", r->nerr);
+        st = velstatus__buf_finish(&idx, &s, &n, err);
+        return st != VELSTATUS_OK ? st : result_add_error(r, s, n, err);
+    }
     if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && kind == VELSTATUS_KIND_RESTORE) {
         velstatus__buf pre;
         velstatus_status st;
@@ -1235,7 +1203,7 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
             break;
         count_flags(r, f);
         if (msg.p != NULL)
-            st = reconcile_record_error(r, &msg, &in->o, list->kind, err);
+            st = reconcile_record_error(r, &msg, in, list->kind, err);
         if (st == VELSTATUS_OK && (f & VELSTATUS_OP_STEP_CANCEL))
             st = reconcile_cancel(r, &lp, in, list, i, err);
     }
@@ -1259,13 +1227,20 @@ static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
         int64_t logged = velstatus__sat_add_i64(o->errors, added);
         if (level && logged == 0)
             logged = 1;
-        return velstatus_phase_after_run(kind, 0, logged, r->still);
+        ph = velstatus_phase_after_run(kind, 0, logged, r->still);
+    } else {
+        /* Velero 1.11 decided it only once nothing was running (partial_failure_when_done). */
+        if ((o->errors > 0 || added > 0 || level) && !(pol->partial_failure_when_done && r->still))
+            ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
+        if (!r->still)
+            ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
+                                                                     : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
     }
-    if (o->errors > 0 || added > 0 || level)
-        ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
-    if (!r->still)
-        ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
-                                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    /* Before Velero 1.14 a restore had no Finalizing phases: it ended here. */
+    if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing && ph == VELSTATUS_PHASE_FINALIZING)
+        ph = VELSTATUS_PHASE_COMPLETED;
+    else if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing && ph == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED)
+        ph = VELSTATUS_PHASE_PARTIALLY_FAILED;
     return ph;
 }
 
@@ -1274,13 +1249,14 @@ static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
  * a patch when the completed/failed counts moved, else nothing (progress
  * alone stays in memory). */
 static velstatus_persist_action reconcile_persist(const velstatus_reconcile_result *r,
-                                                  const velstatus_reconcile_options *o, velstatus_kind kind)
+                                                  const velstatus_reconcile_options *o)
 {
     int finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
     if (o->phase == VELSTATUS_PHASE_IN_PROGRESS)
         return VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
-    if (kind == VELSTATUS_KIND_BACKUP)
-        finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED || r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
+    /* A backup's Completed/PartiallyFailed here is the BSL path; a restore's
+     * is the end of a pass before Velero 1.14 (no restore Finalizing). */
+    finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED || r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
     if (r->errors_added > 0 || finished)
         return VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
     if ((uint64_t)o->completed_before != (uint64_t)r->completed || (uint64_t)o->failed_before != (uint64_t)r->failed)
@@ -1295,9 +1271,13 @@ static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *
     int64_t added;
     count_totals(r);
     added = velstatus__size_to_i64(r->nerr);
+    /* Velero 1.11's restore run logged its operation errors without counting them. */
+    if (kind == VELSTATUS_KIND_RESTORE && in->o.phase == VELSTATUS_PHASE_IN_PROGRESS &&
+        in->pol.first_pass_restore_errors_uncounted)
+        added = 0;
     r->phase = reconcile_next_phase(r, &in->o, &in->pol, kind, added);
     r->errors_added = in->o.phase == VELSTATUS_PHASE_IN_PROGRESS ? added : velstatus__sat_add_i64(in->o.errors, added);
-    r->persist = reconcile_persist(r, &in->o, kind);
+    r->persist = reconcile_persist(r, &in->o);
 }
 
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
@@ -1320,7 +1300,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return velstatus__error_nomem(err);
     r->ctx = list->ctx;
     r->phase = in.o.phase;
-    bsl_problem = reconcile_bsl_problem(&in.o, list->kind);
+    bsl_problem = reconcile_bsl_problem(&in.o, &in.pol, list->kind);
     st = bsl_problem ? reconcile_bsl(r, list, &in.o, &in.pol, err) : reconcile_operations(r, list, &in, err);
     if (st != VELSTATUS_OK) {
         velstatus_reconcile_result_free(r);

@@ -118,20 +118,11 @@ void velstatus_oplist_free(velstatus_oplist *list)
     velstatus__free(list->ctx, list);
 }
 
-velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list)
-{
-    return list != NULL ? list->kind : VELSTATUS_KIND_INVALID;
-}
+VS_GETTER(velstatus_oplist, velstatus_oplist_kind, velstatus_kind, kind, VELSTATUS_KIND_INVALID)
 
-size_t velstatus_oplist_count(const velstatus_oplist *list)
-{
-    return list != NULL ? list->n : 0;
-}
+VS_GETTER(velstatus_oplist, velstatus_oplist_count, size_t, n, 0)
 
-int velstatus_oplist_is_null(const velstatus_oplist *list)
-{
-    return list != NULL && list->is_null;
-}
+VS_GETTER(velstatus_oplist, velstatus_oplist_is_null, int, is_null, 0)
 
 const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t index)
 {
@@ -350,10 +341,7 @@ const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field
 
 
 
-size_t velstatus_op_post_item_count(const velstatus_op *op)
-{
-    return op != NULL ? op->npost : 0;
-}
+VS_GETTER(velstatus_op, velstatus_op_post_item_count, size_t, npost, 0)
 
 int velstatus_op_post_items_null(const velstatus_op *op)
 {
@@ -380,15 +368,9 @@ velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 
 
 
-int64_t velstatus_op_n_completed(const velstatus_op *op)
-{
-    return op != NULL ? op->n_completed : 0;
-}
+VS_GETTER(velstatus_op, velstatus_op_n_completed, int64_t, n_completed, 0)
 
-int64_t velstatus_op_n_total(const velstatus_op *op)
-{
-    return op != NULL ? op->n_total : 0;
-}
+VS_GETTER(velstatus_op, velstatus_op_n_total, int64_t, n_total, 0)
 
 
 
