@@ -35,12 +35,26 @@ class _Closeable:
         self.close()
 
 
+def _address(ptr):
+    return int(ffi.cast("uintptr_t", ptr))
+
+
+# The live objects' C pointers, by address: (their _CtxRef, their free function).
+_OWNED = {}
+
+
+def _dispose(ptr):
+    """The ``ffi.gc`` destructor of every object made from a context."""
+    ref, free_fn = _OWNED.pop(_address(ptr))
+    ref.dispose(free_fn, ptr)
+
+
 class _CtxRef:
     """The C context, its lock, and the frees deferred while it runs.
 
     Whatever needs the C context holds this object: the Context until its
-    close(), and every object made from it through the ``ffi.gc`` destructor
-    of its own pointer (``own()``). Python's reference counting is the only
+    close(), and every object made from it through the entry of its pointer
+    in ``_OWNED`` (``own()``). Python's reference counting is the only
     count: the C context is freed (``ffi.gc`` of ``velstatus_ctx_free``) when
     the last holder is gone, after every object made from it was freed.
     """
@@ -57,8 +71,19 @@ class _CtxRef:
     def own(self, ptr, free_fn):
         """``ptr`` (made from this context) as an ``ffi.gc`` pointer whose
         destructor frees it with ``free_fn`` under the lock; ``ffi.release``
-        of it frees it now."""
-        return ffi.gc(ptr, lambda p, ref=self: ref.dispose(free_fn, p))
+        of it frees it now.
+
+        The destructor is the module-level ``_dispose``, and what it needs
+        (this _CtxRef and ``free_fn``) waits in the module-level ``_OWNED``,
+        by the pointer's address, rather than in a closure: an object that
+        dies in a reference cycle is freed by the cycle collector, which
+        clears the cycle's members in no particular order. A closure or this
+        _CtxRef could be cleared first, freeing the C context before the
+        object made from it (a use after free inside ``free_fn``). Held by
+        the module, this _CtxRef is never part of cyclic garbage while one
+        of its objects lives."""
+        _OWNED[_address(ptr)] = (self, free_fn)
+        return ffi.gc(ptr, _dispose)
 
     def dispose(self, free_fn, ptr):
         if self.owner == threading.get_ident():
