@@ -35,6 +35,7 @@ velstatusinc_HEADERS = \
 	include/velstatus/phase.h \
 	include/velstatus/server_status.h \
 	include/velstatus/operations.h \
+	include/velstatus/forecast.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
 	include/velstatus/json.h
