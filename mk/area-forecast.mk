@@ -5,3 +5,4 @@
 lib_libvelstatus_la_SOURCES += lib/forecast.c
 VS_CHECK_PROGS += tests/check_forecast
 tests_check_forecast_SOURCES = tests/check_forecast.c $(VS_TEST_COMMON)
+tools_velstatus_SOURCES += tools/cmd_explain.c

@@ -360,3 +360,48 @@ void cli_json_str(FILE *f, const char *s, size_t n)
     }
     fputc('"', f);
 }
+
+/* Velero's describe times: Go's time.Time.String() of the instant, in the
+ * local time zone as the velero CLI prints it. */
+int cli_local_time(char *out, size_t cap, const char *t, size_t n)
+{
+    struct tm tm = {0}, lt;
+    const char *frac = t + 19, *zone = memchr(t, ' ', n) ? t + n - 10 : NULL;
+    time_t secs;
+    char head[32], tail[64];
+    if (n < 29 || zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
+        sscanf(t, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+               &tm.tm_sec) != 6)
+        return 0;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    secs = timegm(&tm);
+    if (localtime_r(&secs, &lt) == NULL || strftime(head, sizeof head, "%Y-%m-%d %H:%M:%S", &lt) == 0 ||
+        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
+        return 0;
+    return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
+}
+
+
+void cli_format_time(char *out, size_t cap, int64_t ns, int utc)
+{
+    char t[VELSTATUS_TIME_BUFSIZE];
+    if (velstatus_time_format_go(t, sizeof t, ns, NULL) != VELSTATUS_OK)
+        snprintf(t, sizeof t, "%lldns", (long long)ns);
+    if (utc || !cli_local_time(out, cap, t, strlen(t)))
+        snprintf(out, cap, "%s", t);
+}
+
+int cli_json_object(const char *t, size_t s, size_t e, const char *key, size_t *vs, size_t *ve)
+{
+    return cli_json_member(t, s, e, key, vs, ve) && t[*vs] == '{';
+}
+
+long long cli_json_int(const char *t, size_t s, size_t e, const char *key)
+{
+    size_t vs, ve;
+    if (!cli_json_member(t, s, e, key, &vs, &ve) || t[vs] < '-' || t[vs] == '/' || t[vs] > '9' ||
+        memchr(t + vs, '.', ve - vs) || memchr(t + vs, 'e', ve - vs) || memchr(t + vs, 'E', ve - vs))
+        return -1;
+    return (long long)velstatus__json_int(t + vs, ve - vs);
+}
