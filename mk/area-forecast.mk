@@ -6,3 +6,4 @@ lib_libvelstatus_la_SOURCES += lib/forecast.c
 VS_CHECK_PROGS += tests/check_forecast
 tests_check_forecast_SOURCES = tests/check_forecast.c $(VS_TEST_COMMON)
 tools_velstatus_SOURCES += tools/cmd_explain.c
+VS_SH_TESTS += tests/cli-explain.sh

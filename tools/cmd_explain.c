@@ -554,7 +554,7 @@ static const char *persist_words(velstatus_kind kind, velstatus_persist_action a
                                              : "uploads the itemoperations file, then patches the Restore";
     if (a == VELSTATUS_PERSIST_PATCH)
         return kind == VELSTATUS_KIND_BACKUP ? "patches the Backup's status" : "patches the Restore's status";
-    return "writes nothing";
+    return "writes nothing (a phase change without errors or new counts stays in memory)";
 }
 
 static void text_event(const ex *x, size_t k)
@@ -577,7 +577,7 @@ static void text_event(const ex *x, size_t k)
     }
     if (to != from)
         printf("      phase: %s -> %s\n", velstatus_phase_to_string(from), velstatus_phase_to_string(to));
-    printf("      then Velero %s\n", persist_words(x->o.kind, velstatus_reconcile_result_persist(r)));
+    printf("      then it %s\n", persist_words(x->o.kind, velstatus_reconcile_result_persist(r)));
 }
 
 /* The other preset's timeline, when it differs. */
@@ -1057,12 +1057,12 @@ static void j_timeline(const ex *x, const velstatus_forecast *f)
     printf("]}");
 }
 
-static void j_if(const velstatus_forecast *f)
+static void j_if(const ex *x, const velstatus_forecast *f)
 {
     const velstatus_reconcile_result *r = velstatus_forecast_event_result(f, 0);
     size_t n;
     const char *s;
-    if (r == NULL || velstatus_reconcile_result_error_count(r) == 0) {
+    if (f == NULL || same_timeline(x->fc, f)) {
         printf("null");
         return;
     }
@@ -1087,9 +1087,9 @@ static void j_bsl(const ex *x)
     else
         printf("null");
     printf(",\"ifMissing\":");
-    j_if(x->if_missing);
+    j_if(x, x->if_missing);
     printf(",\"ifReadOnly\":");
-    j_if(x->if_readonly);
+    j_if(x, x->if_readonly);
     printf("}");
 }
 

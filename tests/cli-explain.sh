@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# velstatus explain: the three worked examples of doc/explain.md and
+# velstatus(1) byte for byte (text and JSON, UTC and a local zone), missing
+# inputs, stdin and gzip, and bad input.
+set -u
+v=${VELSTATUS:?}
+d=${VS_TEST_DATA:?}/explain
+tmp=${TMPDIR:-/tmp}/vs_explain.$$
+fail=0
+TZ=UTC; export TZ
+golden() { # golden NAME FILE -- ARGS... : exit 0 and stdout byte-identical to FILE
+    name=$1; want=$2; shift 3
+    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
+    if [ "$rc" != 0 ]; then echo "FAIL $name: exit $rc"; cat "$tmp.err"; fail=1; return; fi
+    if ! cmp -s "$tmp.out" "$want"; then echo "FAIL $name: output differs from $want"; diff "$tmp.out" "$want"; fail=1; return; fi
+    echo "ok $name"
+}
+stderr_has() { # stderr_has NAME TEXT -- ARGS... : exit 2, nothing on stdout, stderr contains TEXT
+    name=$1; text=$2; shift 3
+    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
+    if [ "$rc" != 2 ]; then echo "FAIL $name: exit $rc, want 2"; fail=1; return; fi
+    if [ -s "$tmp.out" ]; then echo "FAIL $name: wrote to stdout"; fail=1; return; fi
+    if ! grep -qF -- "$text" "$tmp.err"; then echo "FAIL $name: stderr lacks '$text':"; cat "$tmp.err"; fail=1; return; fi
+    echo "ok $name"
+}
+
+# Example 1: a DataUpload at 20% whose rate ends after its 4h timeout, one
+# completed, one failed because its plugin was gone (velero #8454, #6913).
+ex1="--now 2024-05-01T11:00:30Z --operations $d/timeout-itemoperations.json --bsls $d/bsls-available.json $d/timeout-backup.json"
+golden example1-text "$d/timeout.txt" -- explain --utc $ex1
+golden example1-json "$d/timeout.json" -- explain -o json $ex1
+golden example1-hardened "$d/timeout-hardened.txt" -- explain --utc --policy hardened $ex1
+# the local time zone by default (a POSIX TZ needs no tzdata)
+TZ="CET-1CEST,M3.5.0,M10.5.0/3" golden example1-local "$d/timeout-local.txt" -- explain $ex1
+# Example 2: a DataUpload stuck in Accepted (velero #8576) with its BSL read-only.
+golden example2-text "$d/readonly.txt" -- explain --utc --now 2025-01-07T09:12:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-readonly.json" "$d/readonly-backup.json"
+# Example 3: a data-mover restore with one DataDownload stuck (velero #6813).
+golden example3-text "$d/restore.txt" -- explain --utc --now 2023-09-13T09:30:00Z \
+    --operations "$d/restore-itemoperations.json" "$d/restore.json"
+
+# Missing inputs are named, never guessed.
+golden no-inputs "$d/no-inputs.txt" -- explain --utc --now 2024-05-01T11:00:30Z "$d/timeout-backup.json"
+# The timeout: the object's spec, else the flag, else 4h.
+"$v" explain --utc --now 2025-01-07T09:12:00Z --item-operation-timeout 1h --operations "$d/readonly-itemoperations.json" \
+    "$d/readonly-backup.json" >"$tmp.out" 2>&1
+grep -q 'item operation timeout 1h0m0s from --item-operation-timeout' "$tmp.out" &&
+    grep -q 'its timeout (1h0m0s) passes at 2025-01-07 09:05:21 +0000 UTC' "$tmp.out" && grep -q '2025-01-07 09:12:00 +0000 UTC (the next pass)' "$tmp.out" && echo "ok timeout-flag" || { echo "FAIL timeout-flag"; cat "$tmp.out"; fail=1; }
+"$v" explain --utc --now 2024-05-01T11:00:30Z --item-operation-timeout 1h --operations "$d/timeout-itemoperations.json" \
+    "$d/timeout-backup.json" >"$tmp.out" 2>&1
+grep -q 'from spec.itemOperationTimeout' "$tmp.out" && echo "ok timeout-spec-wins" || { echo "FAIL timeout-spec-wins"; fail=1; }
+# --resource-timeout sets the retry budget: 1h gives 8 attempts.
+"$v" explain --utc --resource-timeout 1h $ex1 | grep -q '8 attempts over 16m16.56s' && echo "ok resource-timeout" ||
+    { echo "FAIL resource-timeout"; fail=1; }
+
+# stdin and gzip: the object from -, the operations gzip-compressed.
+gzip -c "$d/timeout-itemoperations.json" >"$tmp.ops.gz"
+"$v" explain --utc --now 2024-05-01T11:00:30Z --operations "$tmp.ops.gz" --bsls "$d/bsls-available.json" - \
+    <"$d/timeout-backup.json" >"$tmp.out" 2>&1 && cmp -s "$tmp.out" "$d/timeout.txt" && echo "ok stdin-gzip" ||
+    { echo "FAIL stdin-gzip"; diff "$tmp.out" "$d/timeout.txt"; fail=1; }
+
+# Other phases: terminal, InProgress, unknown.
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"Completed"}}' >"$tmp.obj"
+"$v" explain --utc "$tmp.obj" | grep -q 'Nothing more happens: the phase is terminal.' && echo "ok terminal" || { echo "FAIL terminal"; fail=1; }
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"InProgress"}}' >"$tmp.obj"
+"$v" explain --utc --operations "$d/readonly-itemoperations.json" "$tmp.obj" >"$tmp.out" &&
+    grep -q 'a server restart marks it Failed' "$tmp.out" && grep -q 'first evaluated when the main run ends' "$tmp.out" &&
+    echo "ok in-progress" || { echo "FAIL in-progress"; cat "$tmp.out"; fail=1; }
+printf '{"kind":"Restore","metadata":{"name":"r"},"status":{"phase":"Queued"}}' >"$tmp.obj"
+"$v" explain --utc "$tmp.obj" | grep -q 'not a restore phase this version knows' && echo "ok unknown-phase" || { echo "FAIL unknown-phase"; fail=1; }
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"FinalizingPartiallyFailed"}}' >"$tmp.obj"
+"$v" explain --utc "$tmp.obj" | grep -q 'FinalizingPartiallyFailed -> PartiallyFailed (finalizer controller): retried with CapBackoff(--resource-timeout 10m0s): 7 attempts over 3m15.31s' &&
+    echo "ok finalizing" || { echo "FAIL finalizing"; fail=1; }
+
+# Bad input: exit 2 with a message naming the problem.
+stderr_has no-object 'OBJECT is required' -- explain --utc
+printf '{"kind":"Schedule"}' >"$tmp.obj"
+stderr_has not-a-backup 'OBJECT must be a Backup or a Restore' -- explain "$tmp.obj"
+printf '{"kind":"Backup","spec":{"itemOperationTimeout":"four hours"},"status":{"phase":"WaitingForPluginOperations"}}' >"$tmp.obj"
+stderr_has bad-spec-timeout 'spec.itemOperationTimeout' -- explain "$tmp.obj"
+stderr_has bad-policy '--policy must be velero or hardened' -- explain --policy strict "$d/timeout-backup.json"
+stderr_has bad-flag-timeout '--item-operation-timeout' -- explain --item-operation-timeout x "$d/readonly-backup.json"
+stderr_has bad-resource-timeout '--resource-timeout' -- explain --resource-timeout x "$d/timeout-backup.json"
+stderr_has bad-now '--now' -- explain --now yesterday "$d/timeout-backup.json"
+stderr_has bad-format '-o must be text or json' -- explain -o yaml "$d/timeout-backup.json"
+printf '[{"spec":{},"status":{"nTotal":"ten"}}]' >"$tmp.bad"
+stderr_has bad-operations '[0].status.nTotal' -- explain --operations "$tmp.bad" "$d/timeout-backup.json"
+printf '{"items":[{"metadata":{}}]}' >"$tmp.bad"
+stderr_has bad-bsls '--bsls' -- explain --bsls "$tmp.bad" "$d/timeout-backup.json"
+stderr_has missing-file 'cannot open' -- explain "$d/does-not-exist.json"
+"$v" explain --help | grep -q '^usage: velstatus explain' && echo "ok help" || { echo "FAIL help"; fail=1; }
+
+rm -f "$tmp".*
+exit $fail
