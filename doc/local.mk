@@ -9,8 +9,8 @@ VS_TUTORIALS = doc/tutorials/server_status doc/tutorials/operations doc/tutorial
 	doc/tutorials/retry doc/tutorials/phases
 check_PROGRAMS += $(VS_TUTORIALS)
 VS_TUTORIAL_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include
-VS_TUTORIAL_CFLAGS = -std=c11 -pedantic $(VS_WARN_FLAGS)
-VS_TUTORIAL_LDADD = lib/libvelstatus.la $(JANSSON_LIBS)
+VS_TUTORIAL_CFLAGS = -std=c11 -pedantic $(VS_WARN_FLAGS) $(VS_SAN_FLAGS)
+VS_TUTORIAL_LDADD = lib/libvelstatus.la
 doc_tutorials_server_status_SOURCES = doc/tutorials/server_status.c
 doc_tutorials_server_status_CPPFLAGS = $(VS_TUTORIAL_CPPFLAGS)
 doc_tutorials_server_status_CFLAGS = $(VS_TUTORIAL_CFLAGS)

@@ -4,6 +4,7 @@
  * it as the itemoperations file, reconcile it with the client that serves
  * the answers, and write and read the result back. */
 #include "fuzz.h"
+#include <velstatus/experimental.h>
 
 #include <string.h>
 

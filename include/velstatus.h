@@ -12,8 +12,8 @@
  * documented as immutable may be read concurrently. Errors come back in the
  * caller's ::velstatus_error and are never stored in thread-local state. Host
  * callbacks run synchronously on the calling thread, during the call.
- * jansson seeds its hash function lazily; multi-threaded hosts should call
- * `json_object_seed(0)` once before starting threads.
+ * The library links no other library than libm (it reads JSON with its own
+ * scanner), so it has no third-party global state either.
  */
 #ifndef VELSTATUS_H
 #define VELSTATUS_H

@@ -274,9 +274,16 @@ static void err_free(velstatus_ctx *ctx, vs_err *e)
     e->attempt = 0;
 }
 
-static velstatus_status run_init(vs_run *run, velstatus_ctx *ctx, velstatus_error *err)
+/* Loads the host (whose attempt callback is required unless this is a dry
+ * run) and allocates the result every entry point returns. */
+static velstatus_status run_init(vs_run *run, velstatus_ctx *ctx, const velstatus_retry_host *host, int need_attempt,
+                                 velstatus_error *err)
 {
+    velstatus_status st;
     memset(run, 0, sizeof(*run));
+    st = load_host(&run->h, host, need_attempt, err);
+    if (st != VELSTATUS_OK)
+        return st;
     run->ctx = ctx;
     run->res = velstatus__calloc(ctx, 1, sizeof(*run->res));
     if (!run->res)
@@ -584,6 +591,13 @@ static velstatus_status loop_hardened(vs_run *run, const velstatus_retry_schedul
     return VELSTATUS_OK;
 }
 
+static velstatus_status check_out_ctx(velstatus_retry_result **out, velstatus_ctx *ctx, velstatus_error *err)
+{
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
+    return VELSTATUS_OK;
+}
+
 static velstatus_status finish(vs_run *run, velstatus_retry_result **out, velstatus_status st)
 {
     if (st == VELSTATUS_OK) {
@@ -594,69 +608,53 @@ static velstatus_status finish(vs_run *run, velstatus_retry_result **out, velsta
     return st;
 }
 
+/* The two public retry loops: OnError with `backoff`, or (hardened != 0)
+ * the hardened loop with `schedule`. */
+static velstatus_status retry_loop(velstatus_retry_result **out, velstatus_ctx *ctx, int hardened,
+                                   const velstatus_backoff *backoff, const velstatus_retry_schedule *schedule,
+                                   const velstatus_retry_host *host, velstatus_error *err)
+{
+    velstatus_backoff b;
+    velstatus_retry_schedule s;
+    vs_run run;
+    velstatus_status st = check_out_ctx(out, ctx, err);
+    if (st == VELSTATUS_OK)
+        st = hardened ? load_schedule(&s, schedule, err) : load_backoff(&b, backoff, err);
+    if (st == VELSTATUS_OK)
+        st = run_init(&run, ctx, host, 1, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    run.classify = 1;
+    st = hardened ? loop_hardened(&run, &s, err) : loop_on_error(&run, &b, UINT64_MAX, err);
+    return finish(&run, out, st);
+}
+
 velstatus_status velstatus_retry_on_error(velstatus_retry_result **out, velstatus_ctx *ctx,
                                           const velstatus_backoff *backoff, const velstatus_retry_host *host,
                                           velstatus_error *err)
 {
-    velstatus_backoff b;
-    velstatus_retry_host h;
-    vs_run run;
-    velstatus_status st;
-    if (!out || !ctx)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
-    st = load_backoff(&b, backoff, err);
-    if (st == VELSTATUS_OK)
-        st = load_host(&h, host, 1, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = run_init(&run, ctx, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    run.h = h;
-    run.classify = 1;
-    return finish(&run, out, loop_on_error(&run, &b, UINT64_MAX, err));
+    return retry_loop(out, ctx, 0, backoff, NULL, host, err);
 }
 
 velstatus_status velstatus_retry_hardened(velstatus_retry_result **out, velstatus_ctx *ctx,
                                           const velstatus_retry_schedule *schedule, const velstatus_retry_host *host,
                                           velstatus_error *err)
 {
-    velstatus_retry_schedule s;
-    velstatus_retry_host h;
-    vs_run run;
-    velstatus_status st;
-    if (!out || !ctx)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
-    st = load_schedule(&s, schedule, err);
-    if (st == VELSTATUS_OK)
-        st = load_host(&h, host, 1, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = run_init(&run, ctx, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    run.h = h;
-    run.classify = 1;
-    return finish(&run, out, loop_hardened(&run, &s, err));
+    return retry_loop(out, ctx, 1, NULL, schedule, host, err);
 }
 
 velstatus_status velstatus__retry_run(velstatus_retry_result **out, int *succeeded, velstatus_ctx *ctx,
                                       const velstatus_policy *policy, int64_t resource_timeout_ns,
                                       const velstatus_retry_host *host, velstatus_error *err)
 {
-    velstatus_retry_host h;
     velstatus_retry_result *res = NULL;
     vs_run run;
     velstatus_status st;
     if (!ctx || !policy)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !ctx ? "ctx" : "policy");
-    st = load_host(&h, host, 1, err);
+    st = run_init(&run, ctx, host, 1, err);
     if (st != VELSTATUS_OK)
         return st;
-    st = run_init(&run, ctx, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    run.h = h;
     run.classify = policy->retry_classify_errors != 0;
     if (policy->preset == VELSTATUS_PRESET_VELERO) {
         velstatus_backoff b = velstatus_backoff_velero_cap(resource_timeout_ns);
@@ -699,20 +697,14 @@ velstatus_status velstatus_backoff_simulate(velstatus_retry_result **out, velsta
                                             const velstatus_retry_host *host, velstatus_error *err)
 {
     velstatus_backoff b;
-    velstatus_retry_host h;
     vs_run run;
-    velstatus_status st;
-    if (!out || !ctx)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
-    st = load_backoff(&b, backoff, err);
+    velstatus_status st = check_out_ctx(out, ctx, err);
     if (st == VELSTATUS_OK)
-        st = load_host(&h, host, 0, err);
+        st = load_backoff(&b, backoff, err);
+    if (st == VELSTATUS_OK)
+        st = run_init(&run, ctx, host, 0, err);
     if (st != VELSTATUS_OK)
         return st;
-    st = run_init(&run, ctx, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    run.h = h;
     run.simulate = 1;
     st = loop_on_error(&run, &b, max_sleeps, err);
     if (st == VELSTATUS_OK) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "velstatus.h"
+#include "velstatus/experimental.h"
 
 #if defined(__GNUC__)
 #define VS__PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -1,11 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Decision area "operations": library sources, its check suite, its CLI command and data.
-lib_libvelstatus_la_SOURCES += \
-	lib/operations_private.h \
-	lib/oplist.c \
-	lib/ops_json.c \
-	lib/operations.c \
-	lib/operations_reports.c
+# Decision area "operations": its check suite, its CLI command and data.
 VS_CHECK_PROGS += tests/check_operations tests/check_operations_machine
 tests_check_operations_SOURCES = tests/check_operations.c $(VS_TEST_COMMON)
 tests_check_operations_machine_SOURCES = tests/check_operations_machine.c $(VS_TEST_COMMON)

@@ -1,11 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Decision area "progress": library sources, its check suites, its CLI command and data.
-lib_libvelstatus_la_SOURCES += \
-	lib/progress_private.h \
-	lib/progress.c \
-	lib/describe.c \
-	lib/tabwriter.h \
-	lib/tabwriter.c
+# Decision area "progress": its check suites, its CLI command and data.
 
 VS_CHECK_PROGS += tests/check_progress tests/check_describe
 tests_check_progress_SOURCES = tests/check_progress.c $(VS_TEST_COMMON)

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Decision area "retry": library sources, its check suites, its CLI command and data.
-lib_libvelstatus_la_SOURCES += lib/retry.c lib/retry_transition.c lib/retry_private.h
+# Decision area "retry": its check suites, its CLI command and data.
 
 VS_CHECK_PROGS += tests/check_retry tests/check_retry_vectors
 tests_check_retry_SOURCES = tests/check_retry.c $(VS_TEST_COMMON)

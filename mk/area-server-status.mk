@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Decision area "server-status": library sources, its check suite, its CLI command and data.
-lib_libvelstatus_la_SOURCES += lib/server_status.c lib/server_status_private.h lib/bsl_json.c lib/server_status_step.c \
-	lib/condition.c
+# Decision area "server-status": its check suite, its CLI command and data.
 VS_CHECK_PROGS += tests/check_server_status
 tests_check_server_status_SOURCES = tests/check_server_status.c $(VS_TEST_COMMON)
 tests_check_server_status_CFLAGS = $(AM_CFLAGS) -Wno-missing-field-initializers

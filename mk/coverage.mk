@@ -7,7 +7,6 @@
 # The filter is a pattern, not $(abs_top_srcdir)/lib/: gcovr 5.2 matches it
 # against paths as the objects record them (BUILD/./../lib/x.c when the build
 # directory is inside the source tree), which an absolute prefix misses.
-AM_LDFLAGS = $(VS_COVERAGE_LDFLAGS)
 VS_COVERAGE_MIN_LINES = 98
 VS_COVERAGE_MIN_BRANCHES = 95
 VS_COVERAGE_JSON = coverage-lib.json

@@ -161,14 +161,6 @@ static const char ONE_OP[] =
     "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pvc\",\"Namespace\":\"ns\",\"Name\":\"n\"},"
     "\"operationID\":\"op-1\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
 
-static int ok_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
-{
-    (void)ud;
-    (void)attempt;
-    (void)reply;
-    return 0;
-}
-
 static const char TWO_BSLS[] =
     "[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}]";
 
@@ -272,12 +264,16 @@ START_TEST(older_and_newer_callers)
         velstatus_retry_schedule *sc = dirty(&us), hard = velstatus_retry_schedule_hardened();
         velstatus_backoff b = velstatus_backoff_velero_cap(0);
         velstatus_retry_result *res = NULL;
+        vs_fake_retry fr;
+        vs_fake_retry_init(&fr); /* every attempt succeeds */
         n = gen_size(newer, VS_RETRY_HOST_SIZE_V1, sizeof(*h));
         velstatus_retry_host_init(h, n);
         assert_zero_tail(&u, sizeof(uint32_t), n);
-        h->attempt = ok_attempt;
+        h->userdata = &fr;
+        h->attempt = vs_fake_retry_attempt;
         ck_assert_int_eq(velstatus_retry_on_error(&res, ctx, &b, h, &err), VELSTATUS_OK);
         ck_assert_uint_eq(velstatus_retry_result_attempts(res), 1);
+        ck_assert_int_eq(fr.attempts, 1);
         velstatus_retry_result_free(res);
         n = gen_size(newer, VS_RETRY_SCHEDULE_SIZE_V1, sizeof(*sc));
         velstatus_retry_schedule_init(sc, n);
@@ -302,7 +298,7 @@ START_TEST(older_and_newer_callers)
         h->retry.struct_size = 0;
         assert_zero_tail(&u, sizeof(uint32_t), n);
         h->retry.struct_size = sizeof(velstatus_retry_host);
-        memset(&fh, 0, sizeof fh);
+        vs_fake_host_init(&fh);
         fh.json = TWO_BSLS;
         h->userdata = &fh;
         h->list_bsls = vs_fake_list;

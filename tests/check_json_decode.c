@@ -15,6 +15,7 @@
 #include "json_scan.h"
 #include "server_status_private.h"
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json, size_t len)
 {

@@ -13,6 +13,7 @@
 #include "failalloc.h"
 #include "harness.h"
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 static long j_fail_at = -1, j_count, j_live, j_failed;
 

@@ -10,6 +10,7 @@
 #include "failalloc.h"
 #include "harness.h"
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 static velstatus_oplist *decode_ok(velstatus_ctx *ctx, velstatus_kind kind, const char *json)
 {

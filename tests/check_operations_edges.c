@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "failalloc.h"
+#include <velstatus/experimental.h>
 #include "fake_host.h"
 #include "harness.h"
 #include "velstatus_private.h"

@@ -13,6 +13,7 @@
 #include "fake_host.h"
 #include "harness.h"
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 #define SEC INT64_C(1000000000)
 #define T0 (INT64_C(1714557600) * SEC) /* 2024-05-01T10:00:00Z */

@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "velstatus.h"
+#include "velstatus/experimental.h"
 
 #define NOW_NS INT64_C(1714559400000000000) /* 2024-05-01T10:30:00Z */
 #define SEC INT64_C(1000000000)

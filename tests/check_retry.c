@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "failalloc.h"
+#include "fake_host.h"
 #include "harness.h"
 #include "retry_private.h"
 
@@ -45,96 +46,6 @@ _Static_assert(offsetof(velstatus_retry_host, sleep) == 8 + 3 * sizeof(void *), 
 _Static_assert(offsetof(velstatus_retry_host, random) == 8 + 4 * sizeof(void *), "host.random");
 _Static_assert(offsetof(velstatus_retry_host, now) == 8 + 5 * sizeof(void *), "host.now");
 _Static_assert(sizeof(velstatus_retry_host) == 8 + 6 * sizeof(void *), "host size");
-
-/* ---- a fake host ---- */
-
-typedef struct fake {
-    uint64_t fail_until;           /* attempts 1..fail_until fail */
-    velstatus_retry_class cls[64]; /* class of attempt i (index i), default transient */
-    int interrupted[64];
-    int64_t clock, latency;        /* a monotonic clock; each attempt takes `latency` */
-    int64_t slept[256];
-    size_t nslept;
-    double r;
-    int attempt_rc, sleep_rc, random_rc, now_rc, classify_rc; /* returned when non-zero */
-    int classify_calls, random_calls, now_calls;
-    int clock_backwards;
-    char text[64];
-} fake;
-
-static int f_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
-{
-    fake *f = ud;
-    if (f->attempt_rc)
-        return f->attempt_rc;
-    f->clock += f->latency;
-    if (n <= f->fail_until) {
-        snprintf(f->text, sizeof(f->text), "boom %llu", (unsigned long long)n);
-        if (velstatus_retry_reply_set_error(reply, f->text, strlen(f->text), NULL) != VELSTATUS_OK)
-            return -1;
-    }
-    return 0;
-}
-
-static int f_classify(void *ud, uint64_t n, const char *text, size_t len, velstatus_retry_class *cls, int *intr)
-{
-    fake *f = ud;
-    (void)text;
-    (void)len;
-    f->classify_calls++;
-    if (f->classify_rc)
-        return f->classify_rc;
-    if (n < 64) {
-        *cls = f->cls[n];
-        *intr = f->interrupted[n];
-    }
-    return 0;
-}
-
-static int f_sleep(void *ud, int64_t ns)
-{
-    fake *f = ud;
-    if (f->sleep_rc)
-        return f->sleep_rc;
-    ck_assert_int_ge(ns, 0);
-    ck_assert_uint_lt(f->nslept, 256);
-    f->slept[f->nslept++] = ns;
-    f->clock += ns;
-    return 0;
-}
-
-static int f_random(void *ud, double *r)
-{
-    fake *f = ud;
-    f->random_calls++;
-    if (f->random_rc)
-        return f->random_rc;
-    *r = f->r;
-    return 0;
-}
-
-static int f_now(void *ud, int64_t *ns)
-{
-    fake *f = ud;
-    f->now_calls++;
-    if (f->now_rc)
-        return f->now_rc;
-    *ns = f->clock_backwards ? -f->clock : f->clock;
-    return 0;
-}
-
-static velstatus_retry_host host_of(fake *f)
-{
-    velstatus_retry_host h;
-    velstatus_retry_host_init(&h, sizeof(h));
-    h.userdata = f;
-    h.attempt = f_attempt;
-    h.classify = f_classify;
-    h.sleep = f_sleep;
-    h.random = f_random;
-    h.now = f_now;
-    return h;
-}
 
 /* ---- the amd64 conversion ---- */
 
@@ -418,17 +329,17 @@ START_TEST(simulate_jitter_uses_host_random)
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
-    fake f;
+    vs_fake_retry f;
     int64_t total;
-    memset(&f, 0, sizeof(f));
-    h = host_of(&f);
+    vs_fake_retry_init(&f);
+    h = vs_fake_retry_host(&f);
     h.attempt = NULL; /* not needed for a dry run */
     f.r = 0.5;
     ck_assert_int_eq(velstatus_backoff_simulate(&r, ctx, &b, 60, &h, &e), VELSTATUS_OK);
-    ck_assert_int_eq(f.random_calls, 7);
-    ck_assert_int_eq(f.now_calls, 0);
-    ck_assert_int_eq(f.classify_calls, 0);
-    ck_assert_uint_eq(f.nslept, 0); /* a dry run never sleeps */
+    ck_assert_int_eq(f.randoms, 7);
+    ck_assert_int_eq(f.nows, 0);
+    ck_assert_int_eq(f.classifies, 0);
+    ck_assert_uint_eq(f.nsleeps, 0); /* a dry run never sleeps */
     ck_assert_int_eq(velstatus_retry_result_sleep(r, 0), 10500000);
     ck_assert_int_eq(velstatus_retry_result_total_sleep(&total, r), 1);
     ck_assert_int_eq(total, INT64_C(195310000000) + INT64_C(9765500000));
@@ -461,27 +372,27 @@ START_TEST(on_error_velero_behaviour)
     velstatus_error e;
     const char *text;
     size_t len;
-    fake f;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry f;
+    vs_fake_retry_init(&f);
     f.fail_until = 100;
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     h.classify = NULL; /* RetryOnErrorMaxBackOff: every error retried */
     b.jitter = 0;
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_retry_result_attempts(r), 7);
-    ck_assert_uint_eq(f.nslept, 7);
-    ck_assert_int_eq(f.slept[6], 156250 * MS);
+    ck_assert_uint_eq(f.nsleeps, 7);
+    ck_assert_int_eq(f.sleeps[6], 156250 * MS);
     ck_assert_int_eq(velstatus_retry_result_trailing_sleep(r), 1);
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_EXHAUSTED);
     ck_assert_int_eq(velstatus_retry_result_error(&text, &len, r), 1);
     ck_assert_str_eq(text, "boom 7");
     ck_assert_uint_eq(len, 6);
     ck_assert_uint_eq(velstatus_retry_result_error_attempt(r), 7);
-    ck_assert_int_eq(f.now_calls, 0);
-    ck_assert_int_eq(f.random_calls, 0);
+    ck_assert_int_eq(f.nows, 0);
+    ck_assert_int_eq(f.randoms, 0);
     velstatus_retry_result_free(r);
     /* Success on attempt 3. */
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 2;
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_SUCCEEDED);
@@ -492,7 +403,7 @@ START_TEST(on_error_velero_behaviour)
     velstatus_retry_result_free(r);
     /* Steps <= 0 succeeds without an attempt. */
     b.steps = -1;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 100;
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED);
@@ -512,13 +423,13 @@ START_TEST(on_error_classify_and_interrupted)
     velstatus_retry_host h;
     velstatus_error e;
     const char *text;
-    fake f;
+    vs_fake_retry f;
     b.jitter = 0;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 100;
     f.cls[2] = VELSTATUS_RETRY_CLASS_CONFLICT; /* retriable too */
     f.cls[3] = VELSTATUS_RETRY_CLASS_TERMINAL;
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_TERMINAL);
     ck_assert_uint_eq(velstatus_retry_result_attempts(r), 3);
@@ -559,10 +470,10 @@ START_TEST(on_error_host_failures)
     velstatus_retry_host h;
     velstatus_error e;
     unsigned char big[sizeof(velstatus_retry_host) + 16];
-    fake f;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry f;
+    vs_fake_retry_init(&f);
     f.fail_until = 100;
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     f.sleep_rc = -2;
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_E_HOST);
     ck_assert_int_eq(e.host_code, -2);
@@ -595,10 +506,10 @@ START_TEST(on_error_host_failures)
     h.attempt = NULL;
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(e.message, "host.attempt"));
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     h.struct_size = 16;
     ck_assert_int_eq(velstatus_retry_on_error(&r, ctx, &b, &h, &e), VELSTATUS_E_ABI);
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     memset(big, 0, sizeof(big));
     h.struct_size = sizeof(big);
     memcpy(big, &h, sizeof(h));
@@ -653,7 +564,7 @@ START_TEST(hardened_defaults_and_validation)
     velstatus_retry_result *r = NULL;
     velstatus_retry_host h;
     velstatus_error e;
-    fake f;
+    vs_fake_retry f;
     ck_assert_uint_eq(s.struct_size, sizeof(s));
     ck_assert_int_eq(s.base_ns, 100 * MS);
     ck_assert(s.factor == 2.0 && s.jitter == 0.1);
@@ -663,8 +574,8 @@ START_TEST(hardened_defaults_and_validation)
     velstatus_retry_schedule_init(&t, sizeof(t));
     ck_assert(memcmp(&s, &t, sizeof(s)) == 0);
     velstatus_retry_schedule_init(NULL, sizeof(t));
-    memset(&f, 0, sizeof(f));
-    h = host_of(&f);
+    vs_fake_retry_init(&f);
+    h = vs_fake_retry_host(&f);
 #define BAD(field, value, name)                                                                  \
     do {                                                                                        \
         t = s;                                                                                  \
@@ -703,10 +614,10 @@ START_TEST(hardened_schedule_and_deadline)
     velstatus_error e;
     const char *text;
     int64_t total;
-    fake f;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry f;
+    vs_fake_retry_init(&f);
     f.fail_until = 1000;
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, NULL, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_DEADLINE);
     ck_assert_uint_eq(velstatus_retry_result_sleep_count(r), 27);
@@ -722,7 +633,7 @@ START_TEST(hardened_schedule_and_deadline)
     ck_assert_str_eq(text, "boom 28");
     velstatus_retry_result_free(r);
     /* With 5 s per attempt the clock, not the sleep sum, is what counts. */
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 1000;
     f.latency = 5 * SEC;
     ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, NULL, &h, &e), VELSTATUS_OK);
@@ -734,14 +645,14 @@ START_TEST(hardened_schedule_and_deadline)
     velstatus_retry_result_free(r);
     /* Without now(): the sleep sum (latency ignored). */
     h.now = NULL;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 1000;
     f.latency = 5 * SEC;
     ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, NULL, &h, &e), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_retry_result_attempts(r), 28);
     velstatus_retry_result_free(r);
     /* now() failing, or going backwards. */
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     f.now_rc = -4;
     ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, NULL, &h, &e), VELSTATUS_E_HOST);
     ck_assert_int_eq(e.host_code, -4);
@@ -762,10 +673,10 @@ START_TEST(hardened_attempts_conflict_terminal_jitter)
     velstatus_retry_host h;
     velstatus_error e;
     const char *text;
-    fake f;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry f;
+    vs_fake_retry_init(&f);
     f.fail_until = 1000;
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     /* max_attempts: stop after attempt 4, no trailing sleep. */
     s.max_attempts = 4;
     s.jitter = 0;
@@ -796,7 +707,7 @@ START_TEST(hardened_attempts_conflict_terminal_jitter)
     ck_assert_str_eq(text, "boom 3");
     velstatus_retry_result_free(r);
     /* Jitter takes off up to j*d: the ceiling holds. */
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 1000;
     f.r = 0.5;
     s = velstatus_retry_schedule_hardened();
@@ -807,7 +718,7 @@ START_TEST(hardened_attempts_conflict_terminal_jitter)
     ck_assert_int_eq(velstatus_retry_result_sleep(r, 20), 28500 * MS);
     velstatus_retry_result_free(r);
     /* Success. */
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 1;
     ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, &s, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_SUCCEEDED);
@@ -827,19 +738,19 @@ START_TEST(run_by_policy)
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
-    fake f;
+    vs_fake_retry f;
     int ok = -1;
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 1000;
     f.cls[1] = VELSTATUS_RETRY_CLASS_TERMINAL; /* a 422 */
-    h = host_of(&f);
+    h = vs_fake_retry_host(&f);
     /* Velero: every error retried, classify never called; CapBackoff(10m) with jitter. */
     f.r = 0;
     ck_assert_int_eq(velstatus_retry_run(&r, ctx, 600 * SEC, &h, &vp, &e), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_retry_result_attempts(r), 7);
     ck_assert_int_eq(velstatus_retry_result_trailing_sleep(r), 1);
-    ck_assert_int_eq(f.classify_calls, 0);
-    ck_assert_int_eq(f.random_calls, 7); /* CapBackoff's jitter is 0.1 */
+    ck_assert_int_eq(f.classifies, 0);
+    ck_assert_int_eq(f.randoms, 7); /* CapBackoff's jitter is 0.1 */
     velstatus_retry_result_free(r);
     /* Velero with retry_classify_errors: RetryOnRetriableMaxBackOff. */
     vp.retry_classify_errors = 1;
@@ -862,7 +773,7 @@ START_TEST(run_by_policy)
     /* A longer timeout: the 30-attempt limit ends it first (0.1 .. 25.6 s, then 20 x 30 s). */
     {
         int64_t total;
-        memset(&f, 0, sizeof(f));
+        vs_fake_retry_init(&f);
         f.fail_until = 1000;
         ck_assert_int_eq(velstatus_retry_run(&r, ctx, 3600 * SEC, &h, &hp, &e), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_EXHAUSTED);
@@ -874,20 +785,20 @@ START_TEST(run_by_policy)
     /* Hardened without classification: everything transient. */
     hp.retry_classify_errors = 0;
     f.cls[1] = VELSTATUS_RETRY_CLASS_TERMINAL;
-    f.classify_calls = 0;
+    f.classifies = 0;
     ck_assert_int_eq(velstatus_retry_run(&r, ctx, 0, &h, &hp, &e), VELSTATUS_OK);
-    ck_assert_int_eq(f.classify_calls, 0);
+    ck_assert_int_eq(f.classifies, 0);
     ck_assert_uint_gt(velstatus_retry_result_attempts(r), 1);
     velstatus_retry_result_free(r);
     /* The internal entry point the server-status step uses. */
-    memset(&f, 0, sizeof(f));
+    vs_fake_retry_init(&f);
     f.fail_until = 2;
     hp = velstatus_policy_hardened();
     ck_assert_int_eq(velstatus__retry_run(NULL, &ok, ctx, &hp, 0, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(ok, 1);
     f.fail_until = 1000;
     f.cls[1] = VELSTATUS_RETRY_CLASS_TERMINAL;
-    f.nslept = 0;
+    f.nsleeps = 0;
     ck_assert_int_eq(velstatus__retry_run(NULL, &ok, ctx, &hp, 0, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(ok, 0);
     /* Argument checks. */
@@ -1163,10 +1074,10 @@ START_TEST(failalloc_drivers)
         velstatus_backoff b = velstatus_backoff_velero_cap(0);
         velstatus_retry_result *r = NULL;
         velstatus_retry_host h;
-        fake f;
-        memset(&f, 0, sizeof(f));
+        vs_fake_retry f;
+        vs_fake_retry_init(&f);
         f.fail_until = 40;
-        h = host_of(&f);
+        h = vs_fake_retry_host(&f);
         h.sleep = NULL;
         b.jitter = 0;
         st = velstatus_retry_on_error(&r, ctx, &b, &h, NULL);
@@ -1181,10 +1092,10 @@ START_TEST(failalloc_drivers)
     {
         velstatus_retry_result *r = NULL;
         velstatus_retry_host h;
-        fake f;
-        memset(&f, 0, sizeof(f));
+        vs_fake_retry f;
+        vs_fake_retry_init(&f);
         f.fail_until = 1000;
-        h = host_of(&f);
+        h = vs_fake_retry_host(&f);
         st = velstatus_retry_hardened(&r, ctx, NULL, &h, NULL);
         if (st == VELSTATUS_OK)
             ck_assert_int_eq(velstatus_retry_result_outcome(r), VELSTATUS_RETRY_OUTCOME_DEADLINE);
@@ -1206,10 +1117,10 @@ START_TEST(failalloc_drivers)
         velstatus_policy vp = velstatus_policy_velero();
         velstatus_retry_result *r = NULL;
         velstatus_retry_host h;
-        fake f;
-        memset(&f, 0, sizeof(f));
+        vs_fake_retry f;
+        vs_fake_retry_init(&f);
         f.fail_until = 3;
-        h = host_of(&f);
+        h = vs_fake_retry_host(&f);
         st = velstatus_retry_run(&r, ctx, 600 * SEC, &h, &vp, NULL);
         if (st == VELSTATUS_OK)
             ck_assert_uint_eq(velstatus_retry_result_attempts(r), 4);
@@ -1221,10 +1132,10 @@ START_TEST(failalloc_drivers)
         velstatus_policy hp = velstatus_policy_hardened();
         velstatus_retry_host h;
         int ok = -1;
-        fake f;
-        memset(&f, 0, sizeof(f));
+        vs_fake_retry f;
+        vs_fake_retry_init(&f);
         f.fail_until = 3;
-        h = host_of(&f);
+        h = vs_fake_retry_host(&f);
         st = velstatus__retry_run(NULL, &ok, ctx, &hp, 0, &h, NULL);
         if (st == VELSTATUS_OK)
             ck_assert_int_eq(ok, 1);

@@ -7,64 +7,18 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fake_host.h"
 #include "harness.h"
 #include "velstatus.h"
 
 #define MS INT64_C(1000000)
 
-typedef struct clock_host {
-    int64_t clock;    /* advanced by sleep */
-    int nows;         /* calls of now */
-    int now_ok_calls; /* now answers this many times, then returns now_rc */
-    int now_rc;
-    int random_rc;    /* 0: answer random_r */
-    double random_r;
-    int sleep_rc;
-} clock_host;
-
-static int ch_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
+/* The shared fake, every attempt failing with an etcd timeout. */
+static void edge_fake(vs_fake_retry *f)
 {
-    (void)ud;
-    (void)attempt;
-    return velstatus_retry_reply_set_error(reply, "etcdserver: request timed out", VELSTATUS_NUL_TERMINATED, NULL);
-}
-
-static int ch_now(void *ud, int64_t *ns)
-{
-    clock_host *h = ud;
-    if (h->nows++ >= h->now_ok_calls)
-        return h->now_rc;
-    *ns = h->clock;
-    return 0;
-}
-
-static int ch_random(void *ud, double *r)
-{
-    clock_host *h = ud;
-    if (h->random_rc)
-        return h->random_rc;
-    *r = h->random_r;
-    return 0;
-}
-
-static int ch_sleep(void *ud, int64_t ns)
-{
-    clock_host *h = ud;
-    if (h->sleep_rc)
-        return h->sleep_rc;
-    h->clock += ns;
-    return 0;
-}
-
-static velstatus_retry_host ch_vtable(clock_host *ch)
-{
-    velstatus_retry_host h;
-    velstatus_retry_host_init(&h, sizeof h);
-    h.userdata = ch;
-    h.attempt = ch_attempt;
-    h.now = ch_now;
-    h.sleep = ch_sleep;
-    return h;
+    vs_fake_retry_init(f);
+    f->fail_until = UINT64_MAX;
+    f->error = "etcdserver: request timed out";
 }
 
 /* base 100 ms, x2, no jitter, deadline 250 ms. */
@@ -82,15 +36,15 @@ START_TEST(hardened_deadline_counts_sleeps_when_now_passes_through)
      * elapsed time is the sum of the sleeps. 100 ms fits the 250 ms budget;
      * 100 + 200 does not, so the run stops after two attempts. */
     velstatus_ctx *ctx = NULL;
-    clock_host ch;
+    vs_fake_retry ch;
     velstatus_retry_result *res = NULL;
     velstatus_retry_schedule s = short_schedule();
     ctx = vs_test_ctx();
     for (int start_answers = 0; start_answers <= 1; start_answers++) {
-        memset(&ch, 0, sizeof ch);
-        ch.now_ok_calls = start_answers; /* 0: PASSTHROUGH from the first call */
+        edge_fake(&ch);
+        ch.now_answers = start_answers; /* 0: PASSTHROUGH from the first call */
         ch.now_rc = VELSTATUS_PASSTHROUGH;
-        velstatus_retry_host h = ch_vtable(&ch);
+        velstatus_retry_host h = vs_fake_retry_host(&ch);
         ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, NULL), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_retry_result_outcome(res), VELSTATUS_RETRY_OUTCOME_DEADLINE);
         ck_assert_uint_eq(velstatus_retry_result_attempts(res), 2);
@@ -106,7 +60,7 @@ END_TEST
 START_TEST(hardened_host_failures_stop_the_run)
 {
     velstatus_ctx *ctx = NULL;
-    clock_host ch;
+    vs_fake_retry ch;
     velstatus_retry_result *res = NULL;
     velstatus_error err;
     velstatus_retry_schedule s = short_schedule();
@@ -114,10 +68,10 @@ START_TEST(hardened_host_failures_stop_the_run)
 
     /* now fails at the start, and later. */
     for (int ok_calls = 0; ok_calls <= 1; ok_calls++) {
-        memset(&ch, 0, sizeof ch);
-        ch.now_ok_calls = ok_calls;
+        edge_fake(&ch);
+        ch.now_answers = ok_calls;
         ch.now_rc = -3;
-        velstatus_retry_host h = ch_vtable(&ch);
+        velstatus_retry_host h = vs_fake_retry_host(&ch);
         ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, &err), VELSTATUS_E_HOST);
         ck_assert_int_eq(err.host_code, -3);
         ck_assert_ptr_nonnull(strstr(err.message, "host.now"));
@@ -126,15 +80,14 @@ START_TEST(hardened_host_failures_stop_the_run)
 
     /* The jitter's random number: a host failure, and a number outside [0, 1). */
     s.jitter = 0.1;
-    memset(&ch, 0, sizeof ch);
-    ch.now_ok_calls = 100;
+    edge_fake(&ch);
+    ch.now_answers = 100;
     ch.random_rc = -4;
-    velstatus_retry_host h = ch_vtable(&ch);
-    h.random = ch_random;
+    velstatus_retry_host h = vs_fake_retry_host(&ch);
     ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -4);
     ch.random_rc = 0;
-    ch.random_r = 1.0;
+    ch.r = 1.0;
     ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, &err), VELSTATUS_E_RANGE);
     ck_assert_ptr_nonnull(strstr(err.message, "host.random"));
     /* random PASSTHROUGH is r = 0: the full sleep. */
@@ -147,10 +100,10 @@ START_TEST(hardened_host_failures_stop_the_run)
     res = NULL;
 
     /* sleep fails. */
-    memset(&ch, 0, sizeof ch);
-    ch.now_ok_calls = 100;
+    edge_fake(&ch);
+    ch.now_answers = 100;
     ch.sleep_rc = -6;
-    h = ch_vtable(&ch);
+    h = vs_fake_retry_host(&ch);
     ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -6);
     ck_assert_ptr_null(res);
@@ -163,9 +116,9 @@ START_TEST(drivers_check_their_arguments)
     velstatus_ctx *ctx = NULL;
     velstatus_retry_result *res = NULL;
     velstatus_error err;
-    clock_host ch;
-    memset(&ch, 0, sizeof ch);
-    velstatus_retry_host h = ch_vtable(&ch);
+    vs_fake_retry ch;
+    edge_fake(&ch);
+    velstatus_retry_host h = vs_fake_retry_host(&ch);
     velstatus_backoff b = velstatus_backoff_default_retry();
     ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_retry_hardened(&res, NULL, NULL, &h, &err), VELSTATUS_E_INVALID);
@@ -241,37 +194,29 @@ START_TEST(token_parsers_need_an_output_and_text)
 }
 END_TEST
 
-static int jump_now(void *ud, int64_t *ns)
-{
-    clock_host *h = ud;
-    /* The first reading is 0; the next is past the 250 ms deadline. */
-    *ns = h->nows++ == 0 ? 0 : 300 * MS;
-    return 0;
-}
-
 START_TEST(hardened_stops_when_the_clock_is_already_past_the_deadline)
 {
     /* The host's clock jumped beyond the deadline during the first attempt:
      * DEADLINE at once, no sleep taken. A sleep slot answering PASSTHROUGH
      * is a dry run (as if NULL). */
     velstatus_ctx *ctx = NULL;
-    clock_host ch;
+    vs_fake_retry ch;
     velstatus_retry_result *res = NULL;
     velstatus_retry_schedule s = short_schedule();
     ctx = vs_test_ctx();
-    memset(&ch, 0, sizeof ch);
-    velstatus_retry_host h = ch_vtable(&ch);
-    h.now = jump_now;
+    edge_fake(&ch);
+    ch.latency = 300 * MS; /* the first attempt takes the clock past the 250 ms deadline */
+    velstatus_retry_host h = vs_fake_retry_host(&ch);
     ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_outcome(res), VELSTATUS_RETRY_OUTCOME_DEADLINE);
     ck_assert_uint_eq(velstatus_retry_result_attempts(res), 1);
     ck_assert_uint_eq(velstatus_retry_result_sleep_count(res), 0);
     velstatus_retry_result_free(res);
     res = NULL;
-    memset(&ch, 0, sizeof ch);
-    ch.now_ok_calls = 100;
+    edge_fake(&ch);
+    ch.now_answers = 100;
     ch.sleep_rc = VELSTATUS_PASSTHROUGH;
-    h = ch_vtable(&ch);
+    h = vs_fake_retry_host(&ch);
     ck_assert_int_eq(velstatus_retry_hardened(&res, ctx, &s, &h, NULL), VELSTATUS_OK);
     /* The clock never moved (no real sleep), yet the run ends: 100 and
      * 200 ms fit the 250 ms budget one at a time, 400 ms does not. */

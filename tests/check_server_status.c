@@ -936,7 +936,7 @@ START_TEST(step_publishes_only_on_change)
     velstatus_server_verdict *v = NULL;
     int published = -1;
     char *j;
-    memset(&fh, 0, sizeof(fh));
+    vs_fake_host_init(&fh);
     fh.json = VS_FAKE_STEP_JSON;
     h = vs_fake_step_host(&fh);
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL), VELSTATUS_OK);
@@ -987,11 +987,11 @@ START_TEST(step_publish_is_retried)
     velstatus_policy vel = velstatus_policy_velero();
     velstatus_error err;
     int published = -1;
-    memset(&rf, 0, sizeof(rf));
+    vs_fake_host_init(&rf);
     rf.json = VS_FAKE_STEP_JSON;
     h = vs_fake_step_host(&rf);
     h.read_status = NULL;
-    h.retry.sleep = vs_fake_sleep;
+    h.retry.sleep = vs_fake_retry_sleep;
     velstatus_server_status_options_init(&o, sizeof(o));
 
     /* fails twice, then goes through: 3 attempts, sleeps 10ms and 50ms */
@@ -999,24 +999,24 @@ START_TEST(step_publish_is_retried)
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(rf.publishes, 3);
-    ck_assert_int_eq(rf.nsleeps, 2);
-    ck_assert_int_eq(rf.sleeps[0], 10000000);
-    ck_assert_int_eq(rf.sleeps[1], 50000000);
+    ck_assert_int_eq(rf.retry.nsleeps, 2);
+    ck_assert_int_eq(rf.retry.sleeps[0], 10000000);
+    ck_assert_int_eq(rf.retry.sleeps[1], 50000000);
 
     /* never goes through: Velero gives up after 7 attempts with the default
      * 10m budget (doc/velero-behaviour.md §4.5), the 7th sleep wasted */
-    memset(&rf, 0, sizeof(rf));
+    vs_fake_host_init(&rf);
     rf.json = VS_FAKE_STEP_JSON;
     rf.fail_first = 1000;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &vel, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -11);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(rf.publishes, 7);
-    ck_assert_int_eq(rf.nsleeps, 7);
-    ck_assert_int_eq(rf.sleeps[6], INT64_C(156250000000));
+    ck_assert_int_eq(rf.retry.nsleeps, 7);
+    ck_assert_int_eq(rf.retry.sleeps[6], INT64_C(156250000000));
 
     /* a 30 s budget: 5 attempts (doc/velero-behaviour.md §4.5 table) */
-    memset(&rf, 0, sizeof(rf));
+    vs_fake_host_init(&rf);
     rf.json = VS_FAKE_STEP_JSON;
     rf.fail_first = 1000;
     o.retry_timeout_ns = INT64_C(30000000000);
@@ -1037,7 +1037,7 @@ START_TEST(step_host_faults)
     velstatus_server_verdict *v = NULL;
     velstatus_error err;
     int published = -1;
-    memset(&fh, 0, sizeof(fh));
+    vs_fake_host_init(&fh);
     fh.json = VS_FAKE_STEP_JSON;
     h = vs_fake_step_host(&fh);
 
@@ -1758,7 +1758,7 @@ START_TEST(failalloc_step)
         velstatus_server_status_host h;
         velstatus_server_verdict *v = NULL;
         int published = -1;
-        memset(&fh, 0, sizeof(fh));
+        vs_fake_host_init(&fh);
         fh.json = VS_FAKE_STEP_JSON;
         h = vs_fake_step_host(&fh);
         st = velstatus_server_status_step(&v, &published, ctx, &h, NULL, NULL, NULL);

@@ -18,10 +18,8 @@ static velstatus_server_status_host slots_vtable(vs_fake_host *sh)
 {
     velstatus_server_status_host h = vs_fake_step_host(sh);
     h.read_status = NULL;
-    h.retry.classify = vs_fake_classify;
-    h.retry.sleep = vs_fake_sleep;
-    h.retry.random = vs_fake_random;
-    h.retry.now = vs_fake_now;
+    h.retry = vs_fake_retry_host(&sh->retry);
+    h.retry.attempt = NULL; /* an attempt is one publish */
     return h;
 }
 
@@ -39,38 +37,38 @@ START_TEST(step_publish_retries_use_every_host_slot)
     velstatus_server_verdict *v = NULL;
     int published = -1;
     ctx = vs_test_ctx();
-    memset(&sh, 0, sizeof sh);
+    vs_fake_host_init(&sh);
     sh.fail_first = 2;
-    sh.cls = VELSTATUS_RETRY_CLASS_TRANSIENT;
+    vs_fake_retry_classify_all(&sh.retry, VELSTATUS_RETRY_CLASS_TRANSIENT);
     velstatus_server_status_host h = slots_vtable(&sh);
     pol.retry_classify_errors = 1;
     velstatus_server_status_options_init(&o, sizeof o);
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, &pol, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(sh.publishes, 3);
-    ck_assert_int_eq(sh.classifies, 2);
-    ck_assert_uint_eq(sh.classify_attempts[0], 1);
-    ck_assert_uint_eq(sh.classify_attempts[1], 2);
-    ck_assert_str_eq(sh.classify_text[0], "publish returned -11");
-    ck_assert_int_eq(sh.nsleeps, 2);
-    ck_assert_int_eq(sh.sleeps[0], INT64_C(95000000));
-    ck_assert_int_eq(sh.sleeps[1], INT64_C(190000000));
-    ck_assert_int_ge(sh.randoms, 2);
-    ck_assert_int_ge(sh.nows, 1);
+    ck_assert_int_eq(sh.retry.classifies, 2);
+    ck_assert_uint_eq(sh.retry.classify_attempts[0], 1);
+    ck_assert_uint_eq(sh.retry.classify_attempts[1], 2);
+    ck_assert_str_eq(sh.retry.classify_text[0], "publish returned -11");
+    ck_assert_int_eq(sh.retry.nsleeps, 2);
+    ck_assert_int_eq(sh.retry.sleeps[0], INT64_C(95000000));
+    ck_assert_int_eq(sh.retry.sleeps[1], INT64_C(190000000));
+    ck_assert_int_ge(sh.retry.randoms, 2);
+    ck_assert_int_ge(sh.retry.nows, 1);
     ck_assert_int_eq(velstatus_server_verdict_status(v), VELSTATUS_SERVER_PARTIALLY_READY);
     velstatus_server_verdict_free(v);
 
     /* A terminal classification stops at the first attempt: E_HOST with
      * the publish's code, nothing slept. */
-    memset(&sh, 0, sizeof sh);
+    vs_fake_host_init(&sh);
     sh.fail_first = 100;
-    sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
+    vs_fake_retry_classify_all(&sh.retry, VELSTATUS_RETRY_CLASS_TERMINAL);
     velstatus_error err;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, &o, &pol, &err), VELSTATUS_E_HOST);
     ck_assert_int_eq(err.host_code, -11);
     ck_assert_int_eq(published, 0);
     ck_assert_int_eq(sh.publishes, 1);
-    ck_assert_int_eq(sh.nsleeps, 0);
+    ck_assert_int_eq(sh.retry.nsleeps, 0);
     velstatus_ctx_free(ctx);
 }
 END_TEST
@@ -89,7 +87,7 @@ START_TEST(step_rejects_null_text_with_a_length)
     velstatus_error err;
     int published = -1;
     ctx = vs_test_ctx();
-    memset(&sh, 0, sizeof sh);
+    vs_fake_host_init(&sh);
     velstatus_server_status_host h = slots_vtable(&sh);
     h.list_bsls = null_text_list;
     ck_assert_int_eq(velstatus_server_status_step(NULL, &published, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
@@ -406,7 +404,7 @@ START_TEST(step_without_publish_or_outputs)
     vs_fake_host sh;
     velstatus_error err;
     ctx = vs_test_ctx();
-    memset(&sh, 0, sizeof sh);
+    vs_fake_host_init(&sh);
     velstatus_server_status_host h = slots_vtable(&sh);
     h.publish = NULL;
     ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, NULL, NULL, &err), VELSTATUS_E_INVALID);
@@ -416,7 +414,7 @@ START_TEST(step_without_publish_or_outputs)
     ck_assert_int_eq(sh.publishes, 1);
     /* A publish that keeps failing, with no error struct. */
     sh.fail_first = 1000;
-    sh.cls = VELSTATUS_RETRY_CLASS_TERMINAL;
+    vs_fake_retry_classify_all(&sh.retry, VELSTATUS_RETRY_CLASS_TERMINAL);
     velstatus_policy pol = velstatus_policy_hardened();
     pol.retry_classify_errors = 1;
     velstatus_server_status_options o;

@@ -6,6 +6,7 @@
  * runs it under -fsanitize=thread (scripts/ci-tsan.sh), which reports any
  * data race the library has. doc/threadsafety.md states the rules this
  * exercises. */
+#include "fake_host.h"
 #include "harness.h"
 
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 enum { N_WORKERS = 8, N_READERS = 2 };
 
@@ -149,19 +151,14 @@ static int do_backoff(worker *w, int64_t sleeps[12]) {
     return 0;
 }
 
-static int attempt_fail3(void *ud, uint64_t attempt, velstatus_retry_reply *reply) {
-    (void)ud;
-    if (attempt <= 3)
-        return velstatus_retry_reply_set_error(reply, "the server is currently unable to handle the request",
-                                               VELSTATUS_NUL_TERMINATED, NULL);
-    return 0;
-}
-
 static int do_retry(worker *w, velstatus_ctx *ctx, uint64_t *attempts) {
+    vs_fake_retry f;
     velstatus_retry_host host;
     velstatus_retry_result *res = NULL;
-    velstatus_retry_host_init(&host, sizeof host);
-    host.attempt = attempt_fail3;
+    vs_fake_retry_init(&f); /* each worker its own: 3 failures, then success */
+    f.fail_until = 3;
+    f.error = "the server is currently unable to handle the request";
+    host = vs_fake_retry_host(&f);
     velstatus_status st = velstatus_retry_run(&res, ctx, 0, &host, NULL, NULL);
     if (st != VELSTATUS_OK) FAIL(w, "retry_run: %s", velstatus_status_name(st));
     *attempts = velstatus_retry_result_attempts(res);

@@ -1,10 +1,107 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The fake server-status host (tests/fake_host.h). */
+/* The fake hosts of the check suites (tests/fake_host.h). */
 #include "fake_host.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
+
+void vs_fake_retry_init(vs_fake_retry *f)
+{
+    memset(f, 0, sizeof *f);
+    vs_fake_retry_classify_all(f, VELSTATUS_RETRY_CLASS_TRANSIENT);
+}
+
+void vs_fake_retry_classify_all(vs_fake_retry *f, velstatus_retry_class cls)
+{
+    for (size_t i = 0; i < VS_FAKE_RETRY_ATTEMPTS; i++)
+        f->cls[i] = cls;
+}
+
+int vs_fake_retry_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply)
+{
+    vs_fake_retry *f = ud;
+    f->attempts++;
+    if (f->attempt_rc)
+        return f->attempt_rc;
+    f->clock += f->latency;
+    if (attempt > f->fail_until)
+        return 0;
+    if (f->error)
+        snprintf(f->text, sizeof f->text, "%s", f->error);
+    else
+        snprintf(f->text, sizeof f->text, "boom %llu", (unsigned long long)attempt);
+    return velstatus_retry_reply_set_error(reply, f->text, strlen(f->text), NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+int vs_fake_retry_classify(void *ud, uint64_t attempt, const char *text, size_t len, velstatus_retry_class *cls,
+                           int *interrupted)
+{
+    vs_fake_retry *f = ud;
+    if (f->classifies < VS_FAKE_RETRY_TEXTS) {
+        f->classify_attempts[f->classifies] = attempt;
+        snprintf(f->classify_text[f->classifies], sizeof f->classify_text[0], "%.*s", (int)len, text);
+    }
+    f->classifies++;
+    if (f->classify_rc)
+        return f->classify_rc;
+    if (attempt < VS_FAKE_RETRY_ATTEMPTS) {
+        *cls = f->cls[attempt];
+        *interrupted = f->interrupted[attempt];
+    }
+    return 0;
+}
+
+int vs_fake_retry_sleep(void *ud, int64_t ns)
+{
+    vs_fake_retry *f = ud;
+    if (f->sleep_rc)
+        return f->sleep_rc;
+    ck_assert_int_ge(ns, 0);
+    ck_assert_uint_lt(f->nsleeps, VS_FAKE_RETRY_SLEEPS);
+    f->sleeps[f->nsleeps++] = ns;
+    f->clock += ns;
+    return 0;
+}
+
+int vs_fake_retry_random(void *ud, double *r)
+{
+    vs_fake_retry *f = ud;
+    f->randoms++;
+    if (f->random_rc)
+        return f->random_rc;
+    *r = f->r;
+    return 0;
+}
+
+int vs_fake_retry_now(void *ud, int64_t *ns)
+{
+    vs_fake_retry *f = ud;
+    if (f->nows++ >= f->now_answers && f->now_rc)
+        return f->now_rc;
+    *ns = f->clock_backwards ? -f->clock : f->clock;
+    return 0;
+}
+
+velstatus_retry_host vs_fake_retry_host(vs_fake_retry *f)
+{
+    velstatus_retry_host h;
+    velstatus_retry_host_init(&h, sizeof h);
+    h.userdata = f;
+    h.attempt = vs_fake_retry_attempt;
+    h.classify = vs_fake_retry_classify;
+    h.sleep = vs_fake_retry_sleep;
+    h.random = vs_fake_retry_random;
+    h.now = vs_fake_retry_now;
+    return h;
+}
+
+void vs_fake_host_init(vs_fake_host *f)
+{
+    memset(f, 0, sizeof *f);
+    vs_fake_retry_init(&f->retry);
+    f->retry.r = 0.5;
+}
 
 int vs_fake_list(void *ud, velstatus_bsls_reply *reply)
 {
@@ -47,46 +144,6 @@ int vs_fake_publish(void *ud, velstatus_server_status status, uint32_t reasons, 
     h->status = status;
     h->reasons = reasons;
     return h->publishes <= h->fail_first ? -11 : 0;
-}
-
-int vs_fake_classify(void *ud, uint64_t attempt, const char *text, size_t len, velstatus_retry_class *cls,
-                     int *interrupted)
-{
-    vs_fake_host *h = ud;
-    (void)interrupted;
-    if (h->classifies < 8) {
-        h->classify_attempts[h->classifies] = attempt;
-        snprintf(h->classify_text[h->classifies], sizeof h->classify_text[0], "%.*s", (int)len, text);
-    }
-    h->classifies++;
-    *cls = h->cls;
-    return 0;
-}
-
-int vs_fake_sleep(void *ud, int64_t ns)
-{
-    vs_fake_host *h = ud;
-    if (h->nsleeps < 16)
-        h->sleeps[h->nsleeps] = ns;
-    h->nsleeps++;
-    h->clock += ns;
-    return 0;
-}
-
-int vs_fake_random(void *ud, double *r)
-{
-    vs_fake_host *h = ud;
-    h->randoms++;
-    *r = 0.5;
-    return 0;
-}
-
-int vs_fake_now(void *ud, int64_t *ns)
-{
-    vs_fake_host *h = ud;
-    h->nows++;
-    *ns = h->clock;
-    return 0;
 }
 
 velstatus_server_status_host vs_fake_step_host(vs_fake_host *f)

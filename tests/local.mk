@@ -38,7 +38,7 @@ AM_TESTS_ENVIRONMENT = \
 	VELSTATUS='$(abs_top_builddir)/tools/velstatus'; export VELSTATUS; \
 	PKG_CONFIG_PATH='$(abs_top_builddir)/pkgconfig'; export PKG_CONFIG_PATH; \
 	PKG_CONFIG='$(PKG_CONFIG)'; export PKG_CONFIG; \
-	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS) $(VS_COVERAGE_LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
+	CC='$(CC)'; export CC; VS_CFLAGS='$(CFLAGS) $(VS_SAN_FLAGS)'; export VS_CFLAGS; VS_LDFLAGS='$(LDFLAGS) $(VS_INSTR_LDFLAGS)'; export VS_LDFLAGS; CXX='$(CXX)'; export CXX; NM='$(NM)'; export NM; \
 	PYTHON='$(PYTHON)'; export PYTHON; GO='$(GO)'; export GO; \
 	DOXYGEN='$(DOXYGEN)'; export DOXYGEN; \
 	VS_SANITIZERS='$(enable_sanitizers)'; export VS_SANITIZERS; \

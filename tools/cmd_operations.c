@@ -2,6 +2,7 @@
 /* velstatus operations reconcile|format|check: the item-operation state
  * machine over an itemoperations file (doc/design.md §4, doc/velero-behaviour.md §2). */
 #include "cli.h"
+#include <velstatus/experimental.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -17,8 +17,8 @@ tools_velstatus_SOURCES = \
 	tools/cmd_progress.c \
 	tools/cmd_retry.c
 tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
-tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(ZLIB_CFLAGS)
-tools_velstatus_LDADD = lib/libvelstatus.la $(JANSSON_LIBS) $(ZLIB_LIBS)
+tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(ZLIB_CFLAGS)
+tools_velstatus_LDADD = lib/libvelstatus.la $(ZLIB_LIBS)
 
 # The bash completion (configure --with-bash-completion-dir).
 EXTRA_DIST += tools/completion/velstatus

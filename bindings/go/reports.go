@@ -4,6 +4,7 @@ package velstatus
 
 /*
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 */
 import "C"
 
@@ -17,6 +18,9 @@ import (
 // OpReports maps operation IDs to recorded plugin answers (the CLI's
 // --progress file, velstatus_op_reports): a way to replay a pass without a
 // plugin. It is safe for concurrent use; Close releases it.
+//
+// Experimental: it wraps the C library's experimental tier
+// (velstatus/experimental.h), whose shape may change in a minor release.
 type OpReports struct {
 	ctx *Context
 	r   *C.velstatus_op_reports

@@ -6,7 +6,8 @@ tree, against the uninstalled archive), ``pip install ./bindings/python`` and
 the Debian package (setup.py passes ``make_ffi`` as its ``cffi_modules``),
 both against an installed libvelstatus.
 
-The cdef is never written by hand: it is the umbrella header run through the
+The cdef is never written by hand: it is the umbrella header (and the
+experimental tier's header) run through the
 C preprocessor with ``-P -DVELSTATUS_CDEF`` (``$CPP``, default ``cc -E``), the
 header found through ``pkg-config --cflags libvelstatus``, followed by
 ``callbacks.cdef`` (the ``extern "Python"`` trampolines, which only a binding
@@ -38,6 +39,9 @@ import cffi
 
 MODULE = "velstatus._velstatus_cffi"
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The binding also wraps the experimental tier (the replay map of recorded
+# plugin answers), which the umbrella header leaves out.
+SOURCE = "#include <velstatus.h>\n#include <velstatus/experimental.h>\n"
 
 
 def pkg_config(*args):
@@ -81,7 +85,7 @@ def header_cdef():
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "cdef.h")
         with open(src, "w", encoding="utf-8") as f:
-            f.write("#include <velstatus.h>\n")
+            f.write(SOURCE)
         cmd = cpp + ["-P", "-DVELSTATUS_CDEF"] + pkg_config("--cflags") + [src]
         return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, universal_newlines=True).stdout
 
@@ -92,7 +96,7 @@ def make_ffi():
     ffi.cdef(header_cdef())
     with open(os.path.join(HERE, "callbacks.cdef"), encoding="utf-8") as f:
         ffi.cdef(f.read())
-    ffi.set_source(MODULE, "#include <velstatus.h>\n", **link_flags())
+    ffi.set_source(MODULE, SOURCE, **link_flags())
     return ffi
 
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include <velstatus.h>
+#include <velstatus/experimental.h>
 
 static const char *prog = "c-host";
 

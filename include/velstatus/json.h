@@ -291,36 +291,6 @@ typedef int (*velstatus_write_fn)(void *userdata, const char *data, size_t len);
 VELSTATUS_API velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velstatus_write_fn write,
                                                            void *userdata, velstatus_error *err);
 
-
-/**
- * @brief Decodes a map of plugin answers by operation ID (the CLI's
- * `--progress` file).
- *
- * The input is a JSON object whose keys are operation IDs and whose values
- * are one of:
- * - a progress object (Velero's `OperationProgress`, doc/velero-behaviour.md §2.2): `completed` (bool), `err`, `nCompleted`,
- *   `nTotal` (integers), `operationUnits`, `description` (strings),
- *   `started`, `updated` (RFC 3339 strings; absent or `null` is Go's zero
- *   time, `"1970-01-01T00:00:00Z"` is `time.Unix(0, 0)`); all optional;
- * - `{"error": "..."}`: Progress() returned that error (even an empty one);
- * - `{"lookupError": "..."}`: the plugin could not be obtained.
- * Any of them may also carry `"cancelError": "..."`, the error the
- * plugin's Cancel() returns. Other keys, or `error`/`lookupError` mixed with
- * progress fields, are ::VELSTATUS_E_SCHEMA (this is libvelstatus's own
- * format, so it is strict).
- * @param[out] out Receives the map.
- * @param[in] ctx The context to allocate from.
- * @param[in] p The JSON text.
- * @param[in] len Its length.
- * @param[out] err Error details on failure, or NULL (the message names the
- *             path, e.g. `["op-1"].nTotal`).
- * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID, ::VELSTATUS_E_PARSE,
- *         ::VELSTATUS_E_SCHEMA, ::VELSTATUS_E_RANGE or ::VELSTATUS_E_NOMEM.
- * @owned Release with velstatus_op_reports_free().
- */
-VELSTATUS_API velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, velstatus_ctx *ctx,
-                                                              const char *p, size_t len, velstatus_error *err);
-
 /* ---- Progress reports (progress.h) ---- */
 
 

@@ -558,6 +558,9 @@ class OpReports(_Closeable):
     when absent); ``OpList.reconcile(reports, ...)`` answers from it, as
     ``velstatus operations reconcile --progress`` does (an absent ID gets
     Velero's ``operation ID <id> is invalid``).
+
+    Experimental: it wraps the C library's experimental tier
+    (``velstatus/experimental.h``), whose shape may change in a minor release.
     """
 
     def __init__(self, text: Union[str, bytes], ctx: Optional[Context] = None) -> None:

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file velstatus/oplist.h
+ * @brief Item-operation records and lists: the content of one itemoperations file (layer 1 of the operations area).
+ *
+ * ## The data
+ *
+ * A ::velstatus_oplist is the content of one `<name>-itemoperations.json`
+ * file: a list of operation records of one kind (backup or restore), in
+ * file order (doc/velero-behaviour.md §2.1). A record (::velstatus_op) has a *spec*
+ * (name, UID, item action, resource identifier, operation ID and, for
+ * backups, post-operation items) and a *status* (phase, error, counts,
+ * units, description, and three optional timestamps).
+ *
+ * Lists come from velstatus_oplist_from_json() (json.h) or are built with
+ * velstatus_oplist_new() and velstatus_oplist_append() plus the setters;
+ * velstatus_oplist_to_json() writes Velero's exact bytes back. All the
+ * strings of a list live in the list (one string pool per list); getters
+ * return borrowed, NUL-terminated pointers plus a length (strings may
+ * contain NUL bytes, so prefer the length).
+ *
+ * A `const velstatus_op *` obtained from velstatus_oplist_at() is borrowed
+ * from the list: it stays valid until the list is freed or a record is
+ * appended. Setters take the list and an index instead, because they may
+ * allocate.
+ *
+ * ## Time
+ *
+ * Timestamps are `int64_t` nanoseconds since the Unix epoch (time.h). A nil
+ * `*metav1.Time` (JSON `null` or an absent key) reads as "has = 0". Go's zero
+ * time (year 1) is outside the int64 range and cannot be represented: it is
+ * treated as absent too, which is also what Velero writes for it (`null`).
+ */
+#ifndef VELSTATUS_OPLIST_H
+#define VELSTATUS_OPLIST_H
+
+#include "common.h"
+#include "status.h"
+#include "host.h"
+#include "phase.h"
+
+VELSTATUS_BEGIN_DECLS
+
+/** @addtogroup operations
+ * @{
+ */
+
+/* ------------------------------------------------------------------------ */
+/* Records and lists                                                         */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * @brief The phase of one operation (doc/velero-behaviour.md §2.1, `OperationPhase`).
+ *
+ * Velero has exactly four values. Anything else (including `""` and an
+ * absent `phase`) reads as ::VELSTATUS_OP_PHASE_UNKNOWN; the raw text is
+ * kept and written back unchanged (velstatus_op_string() with ::VELSTATUS_OP_FIELD_PHASE).
+ */
+typedef enum velstatus_op_phase {
+    VELSTATUS_OP_PHASE_INVALID = -1,    /**< Not a phase: what velstatus_op_phase_value() returns for NULL. */
+    VELSTATUS_OP_PHASE_UNKNOWN = 0,     /**< Not one of Velero's four values (also `""`). */
+    VELSTATUS_OP_PHASE_NEW = 1,         /**< "New": created, not started by the plugin. */
+    VELSTATUS_OP_PHASE_IN_PROGRESS = 2, /**< "InProgress": started by the plugin. */
+    VELSTATUS_OP_PHASE_COMPLETED = 3,   /**< "Completed": finished successfully. */
+    VELSTATUS_OP_PHASE_FAILED = 4       /**< "Failed": ended with an error (timeouts included). */
+} velstatus_op_phase;
+
+/**
+ * @brief The string fields of a record, for velstatus_op_string() and
+ * velstatus_oplist_set_string().
+ */
+typedef enum velstatus_op_field {
+    VELSTATUS_OP_FIELD_NAME = 0,               /**< spec.backupName / spec.restoreName. */
+    VELSTATUS_OP_FIELD_UID = 1,                /**< spec.backupUID / spec.restoreUID. */
+    VELSTATUS_OP_FIELD_ITEM_ACTION = 2,        /**< spec.backupItemAction / spec.restoreItemAction (the plugin name). */
+    VELSTATUS_OP_FIELD_RESOURCE_GROUP = 3,     /**< spec.resourceIdentifier.Group. */
+    VELSTATUS_OP_FIELD_RESOURCE_RESOURCE = 4,  /**< spec.resourceIdentifier.Resource. */
+    VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE = 5, /**< spec.resourceIdentifier.Namespace. */
+    VELSTATUS_OP_FIELD_RESOURCE_NAME = 6,      /**< spec.resourceIdentifier.Name. */
+    VELSTATUS_OP_FIELD_OPERATION_ID = 7,       /**< spec.operationID. */
+    VELSTATUS_OP_FIELD_PHASE = 8,              /**< status.phase, raw text (setting it also sets the enum). */
+    VELSTATUS_OP_FIELD_ERROR = 9,              /**< status.error. */
+    VELSTATUS_OP_FIELD_OPERATION_UNITS = 10,   /**< status.operationUnits. */
+    VELSTATUS_OP_FIELD_DESCRIPTION = 11        /**< status.description. */
+} velstatus_op_field;
+
+/** @brief The three optional timestamps of a record's status. */
+typedef enum velstatus_op_time {
+    VELSTATUS_OP_TIME_CREATED = 0, /**< status.created: set when the operation is created. */
+    VELSTATUS_OP_TIME_STARTED = 1, /**< status.started: when the plugin started it. */
+    VELSTATUS_OP_TIME_UPDATED = 2  /**< status.updated: the plugin's last update. */
+} velstatus_op_time;
+
+/** @brief An opaque operation list of one kind (one itemoperations file). */
+typedef struct velstatus_oplist velstatus_oplist;
+
+/** @brief One record of a list; opaque, read through the `velstatus_op_*` getters. */
+typedef struct velstatus_op velstatus_op;
+
+/**
+ * @brief The wire spelling of an operation phase: "New", "InProgress",
+ * "Completed" or "Failed".
+ * @param[in] phase The phase.
+ * @return A static string, or NULL for ::VELSTATUS_OP_PHASE_UNKNOWN and values
+ *         outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_phase_to_string(velstatus_op_phase phase);
+
+/**
+ * @brief Parses "New", "InProgress", "Completed" or "Failed" (exact).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ * On ::VELSTATUS_E_INVALID with a non-NULL out, `*out` is
+ * ::VELSTATUS_OP_PHASE_UNKNOWN: the value a record with that text has.
+ */
+VELSTATUS_API velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+/**
+ * @brief The field's token, e.g. "item_action" or "operation_id".
+ * @param[in] field The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_field_to_string(velstatus_op_field field);
+
+/**
+ * @brief Parses a field token (the names velstatus_op_field_to_string() gives).
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_field_from_string(velstatus_op_field *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
+ * @brief The timestamp's token: "created", "started" or "updated".
+ * @param[in] which The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_op_time_to_string(velstatus_op_time which);
+
+/**
+ * @brief Parses "created", "started" or "updated".
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
+ *         non-zero length, or an unknown token; the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_op_time_from_string(velstatus_op_time *out, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+
+/**
+ * @brief Creates an empty list.
+ *
+ * A new list is an empty, non-nil list (it encodes as `[]`).
+ * @param[out] out Receives the list.
+ * @param[in] ctx The context whose allocator the list uses.
+ * @param[in] kind ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or ctx, unknown
+ *         kind) or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_oplist_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx, velstatus_kind kind,
+                                                    velstatus_error *err);
+
+/**
+ * @brief Releases a list and every string it holds.
+ * @param[in] list The list, or NULL.
+ */
+VELSTATUS_API void velstatus_oplist_free(velstatus_oplist *list);
+
+/**
+ * @brief The list's kind.
+ * @param[in] list The list, or NULL.
+ * @return ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE; ::VELSTATUS_KIND_INVALID for NULL.
+ */
+VELSTATUS_API velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list);
+
+/**
+ * @brief The number of records.
+ * @param[in] list The list, or NULL (0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_oplist_count(const velstatus_oplist *list);
+
+/**
+ * @brief Whether the list is Go's nil slice, i.e. was decoded from JSON
+ * `null` (it then encodes as `null`; appending a record makes it non-nil).
+ * @param[in] list The list, or NULL (0).
+ * @return 1 for a nil list, else 0.
+ */
+VELSTATUS_API int velstatus_oplist_is_null(const velstatus_oplist *list);
+
+/**
+ * @brief The record at `index`.
+ * @param[in] list The list, or NULL.
+ * @param[in] index 0-based index.
+ * @return The record, or NULL when list is NULL or index is out of range.
+ * @borrowed Valid until the list is freed or a record is appended.
+ */
+VELSTATUS_API const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t index);
+
+/**
+ * @brief Appends a record in the state Velero creates one in (doc/velero-behaviour.md §2.3):
+ * every string empty, phase "New", counts 0, no timestamps, nil
+ * post-operation items.
+ *
+ * Fill it with the setters below; remember to set `created`
+ * (velstatus_oplist_set_time()), which Velero always sets.
+ * @param[out] index Receives the new record's index; may be NULL.
+ * @param[in] list The list.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list),
+ *         ::VELSTATUS_E_RANGE (the list is full) or ::VELSTATUS_E_NOMEM
+ *         (the list is unchanged).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_append(size_t *index, velstatus_oplist *list, velstatus_error *err);
+
+/**
+ * @brief Sets one string field of record `index` (the text is copied).
+ *
+ * Setting ::VELSTATUS_OP_FIELD_PHASE also sets the phase enum
+ * (velstatus_op_phase_from_string()).
+ * @param[in] list The list.
+ * @param[in] index The record.
+ * @param[in] field The field.
+ * @param[in] s The text, UTF-8 (need not be NUL-terminated; may be NULL when len is 0).
+ * @param[in] len Its length.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list, NULL s with
+ *         len > 0, unknown field), ::VELSTATUS_E_RANGE (index out of range)
+ *         or ::VELSTATUS_E_NOMEM (the field is unchanged).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t index,
+                                                           velstatus_op_field field, const char *s, size_t len,
+                                                           velstatus_error *err);
+
+/**
+ * @brief Sets status.nCompleted and status.nTotal of record `index`.
+ * @param[in] list The list.
+ * @param[in] index The record.
+ * @param[in] n_completed The completed amount, in operation units.
+ * @param[in] n_total The total amount, in operation units.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list) or
+ *         ::VELSTATUS_E_RANGE (index out of range).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_set_counts(velstatus_oplist *list, size_t index, int64_t n_completed,
+                                                           int64_t n_total, velstatus_error *err);
+
+/**
+ * @brief Sets or clears one timestamp of record `index`.
+ *
+ * Velero stores times with second precision; the encoder truncates the
+ * fraction when writing, as `metav1.Time` does.
+ * @param[in] list The list.
+ * @param[in] index The record.
+ * @param[in] which Which timestamp.
+ * @param[in] has 0 clears it (nil, written as `null` or omitted), non-zero sets it.
+ * @param[in] ns The instant, nanoseconds since the epoch (ignored when has is 0).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list, unknown which) or
+ *         ::VELSTATUS_E_RANGE (index out of range).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index,
+                                                         velstatus_op_time which, int has, int64_t ns,
+                                                         velstatus_error *err);
+
+/**
+ * @brief Appends a post-operation item (a resource identifier) to record
+ * `index` of a backup list; the texts are copied.
+ * @param[in] list The list (backup kind).
+ * @param[in] index The record.
+ * @param[in] group Group (may be NULL when group_len is 0).
+ * @param[in] group_len Its length.
+ * @param[in] resource Resource.
+ * @param[in] resource_len Its length.
+ * @param[in] ns Namespace.
+ * @param[in] ns_len Its length.
+ * @param[in] name Name.
+ * @param[in] name_len Its length.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list or text pointer,
+ *         a restore list: restore records have no post-operation items),
+ *         ::VELSTATUS_E_RANGE (index out of range) or ::VELSTATUS_E_NOMEM
+ *         (the record is unchanged).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t index, const char *group,
+                                                              size_t group_len, const char *resource,
+                                                              size_t resource_len, const char *ns, size_t ns_len,
+                                                              const char *name, size_t name_len,
+                                                              velstatus_error *err);
+
+/* ---- getters (all take a record from velstatus_oplist_at()) ---- */
+
+/**
+ * @brief Any string field of a record: the one string getter of a record
+ * (doc/conventions.md: one getter per value type, the field an enum, so a
+ * field added later needs no new symbol and the bindings loop over the enum).
+ * @param[in] op The record, or NULL.
+ * @param[in] field The field.
+ * @param[out] len Receives the length; may be NULL.
+ * @return The NUL-terminated text ("" for an empty or absent field), or NULL
+ *         (and *len = 0) when op is NULL or field unknown.
+ * @borrowed Owned by the list.
+ */
+VELSTATUS_API const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field, size_t *len);
+
+/**
+ * @brief The number of spec.postOperationItems (always 0 for restores).
+ * @param[in] op The record, or NULL (0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_op_post_item_count(const velstatus_op *op);
+
+/**
+ * @brief Whether spec.postOperationItems is Go's nil slice (written as
+ * `null`) rather than an empty array (written as `[]`). Always 1 for a
+ * record with no items that was not decoded from `[]`.
+ * @param[in] op The record, or NULL (1).
+ * @return 1 if nil, else 0.
+ */
+VELSTATUS_API int velstatus_op_post_items_null(const velstatus_op *op);
+
+/**
+ * @brief One field of post-operation item `item`.
+ * @param[in] op The record.
+ * @param[in] item 0-based item index.
+ * @param[in] field One of the four ::VELSTATUS_OP_FIELD_RESOURCE_GROUP ..
+ *            ::VELSTATUS_OP_FIELD_RESOURCE_NAME values.
+ * @param[out] len Receives the length; may be NULL.
+ * @return The text, or NULL (and *len = 0) when op is NULL, item is out of
+ *         range or field is not a resource field.
+ * @borrowed Owned by the list.
+ */
+VELSTATUS_API const char *velstatus_op_post_item(const velstatus_op *op, size_t item, velstatus_op_field field,
+                                                 size_t *len);
+
+/**
+ * @brief status.phase as an enum.
+ * @param[in] op The record, or NULL.
+ * @return The phase; ::VELSTATUS_OP_PHASE_UNKNOWN for any other text;
+ *         ::VELSTATUS_OP_PHASE_INVALID for NULL.
+ */
+VELSTATUS_API velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op);
+
+/**
+ * @brief status.nCompleted.
+ * @param[in] op The record, or NULL (0).
+ * @return The value.
+ */
+VELSTATUS_API int64_t velstatus_op_n_completed(const velstatus_op *op);
+
+/**
+ * @brief status.nTotal.
+ * @param[in] op The record, or NULL (0).
+ * @return The value.
+ */
+VELSTATUS_API int64_t velstatus_op_n_total(const velstatus_op *op);
+
+/**
+ * @brief One of the three timestamps: the one time getter of a record
+ * (as velstatus_op_string() is for the texts).
+ * @param[in] op The record.
+ * @param[in] which Which timestamp.
+ * @param[out] ns Receives the instant (nanoseconds since the epoch) when
+ *             present, else 0; may be NULL.
+ * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
+ */
+VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns);
+
+/** @} */
+
+VELSTATUS_END_DECLS
+
+#endif /* VELSTATUS_OPLIST_H */
