@@ -29,6 +29,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/ops_json.c \
 	lib/operations.c \
 	lib/operations_reports.c \
+	lib/forecast.c \
 	lib/progress_private.h \
 	lib/progress.c \
 	lib/describe.c \

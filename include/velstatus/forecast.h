@@ -44,7 +44,8 @@
 #include "host.h"
 #include "policy.h"
 #include "phase.h"
-#include "operations.h"
+#include "oplist.h"
+#include "reconcile.h"
 
 VELSTATUS_BEGIN_DECLS
 
