@@ -91,6 +91,7 @@ VS_GO_SOURCES = \
 	bindings/go/serverstatus.go \
 	bindings/go/retry.go \
 	bindings/go/operations.go \
+	bindings/go/forecast.go \
 	bindings/go/reports.go \
 	bindings/go/progress.go \
 	bindings/go/handle.go \
@@ -103,6 +104,7 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/serverstatus_test.go \
 	bindings/go/retry_test.go \
 	bindings/go/operations_test.go \
+	bindings/go/forecast_test.go \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \
