@@ -9,21 +9,7 @@ d=${VS_TEST_DATA:?}/explain
 tmp=${TMPDIR:-/tmp}/vs_explain.$$
 fail=0
 TZ=UTC; export TZ
-golden() { # golden NAME FILE -- ARGS... : exit 0 and stdout byte-identical to FILE
-    name=$1; want=$2; shift 3
-    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
-    if [ "$rc" != 0 ]; then echo "FAIL $name: exit $rc"; cat "$tmp.err"; fail=1; return; fi
-    if ! cmp -s "$tmp.out" "$want"; then echo "FAIL $name: output differs from $want"; diff "$tmp.out" "$want"; fail=1; return; fi
-    echo "ok $name"
-}
-stderr_has() { # stderr_has NAME TEXT -- ARGS... : exit 2, nothing on stdout, stderr contains TEXT
-    name=$1; text=$2; shift 3
-    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
-    if [ "$rc" != 2 ]; then echo "FAIL $name: exit $rc, want 2"; fail=1; return; fi
-    if [ -s "$tmp.out" ]; then echo "FAIL $name: wrote to stdout"; fail=1; return; fi
-    if ! grep -qF -- "$text" "$tmp.err"; then echo "FAIL $name: stderr lacks '$text':"; cat "$tmp.err"; fail=1; return; fi
-    echo "ok $name"
-}
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
 
 # Example 1: a DataUpload at 20% whose rate ends after its 4h timeout, one
 # completed, one failed because its plugin was gone (velero #8454, #6913).
@@ -32,7 +18,9 @@ golden example1-text "$d/timeout.txt" -- explain --utc $ex1
 golden example1-json "$d/timeout.json" -- explain -o json $ex1
 golden example1-hardened "$d/timeout-hardened.txt" -- explain --utc --policy hardened $ex1
 # the local time zone by default (a POSIX TZ needs no tzdata)
-TZ="CET-1CEST,M3.5.0,M10.5.0/3" golden example1-local "$d/timeout-local.txt" -- explain $ex1
+TZ="CET-1CEST,M3.5.0,M10.5.0/3"
+golden example1-local "$d/timeout-local.txt" -- explain $ex1
+TZ=UTC
 # Example 2: a DataUpload stuck in Accepted (velero #8576) with its BSL read-only.
 golden example2-text "$d/readonly.txt" -- explain --utc --now 2025-01-07T09:12:00Z \
     --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-readonly.json" "$d/readonly-backup.json"
