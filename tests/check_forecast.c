@@ -437,6 +437,21 @@ START_TEST(presets_differ)
     ck_assert_int_eq(at, T0 + HOUR / 2 + 10 * SEC);
     ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_ERROR_FAILS);
     velstatus_forecast_free(f);
+    /* a grace period ending beyond the int64 range never ends */
+    f = one(ctx, "{\"phase\":\"InProgress\",\"velstatusProgressErrorSince\":\"2262-04-11T23:47:00Z\"}", HOUR, 0,
+            T0);
+    ck_assert_uint_eq(velstatus_forecast_event_count(f), 0);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_NO_CREATED);
+    ck_assert_int_eq(velstatus_forecast_end_kind(f), VELSTATUS_FORECAST_END_STALLED);
+    /* indexes past the end */
+    ck_assert(!velstatus_forecast_event_time(f, 0, &at));
+    ck_assert_ptr_null(velstatus_forecast_event_result(f, 0));
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 1), VELSTATUS_FORECAST_FATE_INVALID);
+    ck_assert_uint_eq(velstatus_forecast_op_event(f, 1), SIZE_MAX);
+    ck_assert(!velstatus_forecast_op_deadline(f, 1, &at));
+    ck_assert(!velstatus_forecast_op_finish(f, 1, &at));
+    ck_assert_int_eq(velstatus_forecast_op_eta(f, 1), VELSTATUS_FORECAST_ETA_INVALID);
+    velstatus_forecast_free(f);
     /* a deadline beyond the int64 range never comes */
     f = one(ctx, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}", INT64_MAX, 1, T0);
     ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_NOT_REACHED);
