@@ -429,7 +429,14 @@ static void text_running_detail(const ex *x, size_t i)
     case VELSTATUS_FORECAST_ETA_AFTER:
         printf(", ");
         put_duration(finish - deadline);
-        printf(" after its timeout: it will be canceled first\n");
+        printf(" after its timeout: ");
+        if (velstatus_forecast_event_time(x->fc, velstatus_forecast_op_event(x->fc, i), &finish)) {
+            printf("it will be canceled at ");
+            put_time(x, finish);
+            printf("\n");
+        } else {
+            printf("it will time out first\n");
+        }
         break;
     case VELSTATUS_FORECAST_ETA_BEFORE:
         printf(", ");
