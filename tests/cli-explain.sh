@@ -79,5 +79,15 @@ stderr_has bad-bsls '--bsls' -- explain --bsls "$tmp.bad" "$d/timeout-backup.jso
 stderr_has missing-file 'cannot open' -- explain "$d/does-not-exist.json"
 "$v" explain --help | grep -q '^usage: velstatus explain' && echo "ok help" || { echo "FAIL help"; fail=1; }
 
+# doc/explain.md shows the three outputs as they are (code blocks 2, 4 and 6).
+block() { # the lines of code block K of doc/explain.md
+    awk -v k="$1" '/^```/ { n++; next } n == 2 * k - 1 { print }' "${VS_SRCDIR:?}/doc/explain.md"; }
+k=0
+for f in timeout readonly restore; do
+    k=$((k + 1))
+    block $((k * 2)) >"$tmp.doc"
+    cmp -s "$tmp.doc" "$d/$f.txt" && echo "ok doc-example-$f" || { echo "FAIL doc-example-$f: doc/explain.md differs"; diff "$tmp.doc" "$d/$f.txt"; fail=1; }
+done
+
 rm -f "$tmp".*
 exit $fail
