@@ -137,7 +137,12 @@ static void options(fake *f, velstatus_reconcile_options *o, velstatus_policy *p
     const int64_t grace[] = {0, 60 * S, 1, INT64_MAX, -1};
     uint8_t knobs = vs_fuzz_byte(f->in);
     velstatus_reconcile_options_init(o, sizeof *o);
-    *pol = vs_fuzz_byte(f->in) & 1 ? velstatus_policy_velero() : velstatus_policy_hardened();
+    {
+        uint8_t preset = vs_fuzz_byte(f->in);
+        *pol = preset & 1 ? velstatus_policy_velero() : velstatus_policy_hardened();
+        if ((preset & 1) && (preset & 2)) /* a Velero release's preset, 1.11 to 1.18 (doc/velero-releases.md) */
+            velstatus_policy_velero_release(pol, 1, 11 + (preset >> 2) % 8, NULL);
+    }
     if (knobs & 1) { /* flip single knobs away from the preset */
         pol->zero_timeout_expires ^= (knobs >> 1) & 1;
         pol->level_triggered_partial_failure ^= (knobs >> 2) & 1;

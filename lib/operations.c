@@ -275,7 +275,7 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
     const vs__str *act = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     pl->has_msg = 1;
     velstatus__buf_init(&pl->msg, ctx);
-    if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_error_plugin_suffix)
+    if (kind == VELSTATUS_KIND_RESTORE ? !pol->restore_error_plugin_suffix : !pol->backup_error_plugin_suffix)
         velstatus__buf_append(&pl->msg, text, len);
     else
         wrap_into(&pl->msg, text, len, lookup ? NULL : act->p, act->len);
@@ -1032,8 +1032,10 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
         count_flags(r, f);
     }
     count_totals(r);
-    r->phase = l->kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_PHASE_PARTIALLY_FAILED
-                                                : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    /* A restore goes to the finalizer, which has the last word; before
+     * Velero 1.14 (no restore Finalizing) it ended PartiallyFailed here. */
+    r->phase = l->kind == VELSTATUS_KIND_RESTORE && pol->restore_finalizing ? VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED
+                                                                           : VELSTATUS_PHASE_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
     r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
     return bsl_error(r, o, err);
@@ -1114,11 +1116,13 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
 }
 
 /* Reconcile's BSL check: a missing BSL, or a read-only one for a backup,
- * stops before any plugin is asked (a restore reads from a read-only BSL). */
-static int reconcile_bsl_problem(const velstatus_reconcile_options *o, velstatus_kind kind)
+ * stops before any plugin is asked (a restore reads from a read-only BSL,
+ * except in Velero 1.11: restore_readonly_bsl_fails). */
+static int reconcile_bsl_problem(const velstatus_reconcile_options *o, const velstatus_policy *pol,
+                                 velstatus_kind kind)
 {
     return o->phase != VELSTATUS_PHASE_IN_PROGRESS && o->bsl != VELSTATUS_BSL_AVAILABLE &&
-           !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY);
+           !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY && !pol->restore_readonly_bsl_fails);
 }
 
 /* The per-pass state of the plugin loop. */
@@ -1162,11 +1166,27 @@ static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_o
 }
 
 /* errs = append(errs, ...): the result takes the step's message. During the
- * restore run (runValidatedRestore) it is a restore error, prefixed. */
+ * restore run (runValidatedRestore) it is a restore error, prefixed. Before
+ * Velero 1.14 the backup run logged `for err := range errs`, the index
+ * (first_pass_errors_as_index), as 1.11's restore run did
+ * (first_pass_restore_errors_uncounted). */
 static velstatus_status reconcile_record_error(velstatus_reconcile_result *r, velstatus__buf *msg,
-                                               const velstatus_reconcile_options *o, velstatus_kind kind,
-                                               velstatus_error *err)
+                                               const reconcile_in *in, velstatus_kind kind, velstatus_error *err)
 {
+    const velstatus_reconcile_options *o = &in->o;
+    int as_index = kind == VELSTATUS_KIND_BACKUP ? in->pol.first_pass_errors_as_index
+                                                 : in->pol.first_pass_restore_errors_uncounted;
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && as_index) {
+        velstatus__buf idx;
+        char *s;
+        size_t n;
+        velstatus_status st;
+        velstatus__buf_reset(msg);
+        velstatus__buf_init(&idx, r->ctx);
+        velstatus__buf_printf(&idx, "%zu", r->nerr);
+        st = velstatus__buf_finish(&idx, &s, &n, err);
+        return st != VELSTATUS_OK ? st : result_add_error(r, s, n, err);
+    }
     if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && kind == VELSTATUS_KIND_RESTORE) {
         velstatus__buf pre;
         velstatus_status st;
@@ -1225,7 +1245,7 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
             break;
         count_flags(r, f);
         if (msg.p != NULL)
-            st = reconcile_record_error(r, &msg, &in->o, list->kind, err);
+            st = reconcile_record_error(r, &msg, in, list->kind, err);
         if (st == VELSTATUS_OK && (f & VELSTATUS_OP_STEP_CANCEL))
             st = reconcile_cancel(r, &lp, in, list, i, err);
     }
@@ -1249,13 +1269,20 @@ static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
         int64_t logged = velstatus__sat_add_i64(o->errors, added);
         if (level && logged == 0)
             logged = 1;
-        return velstatus_phase_after_run(kind, 0, logged, r->still);
+        ph = velstatus_phase_after_run(kind, 0, logged, r->still);
+    } else {
+        /* Velero 1.11 decided it only once nothing was running (partial_failure_when_done). */
+        if ((o->errors > 0 || added > 0 || level) && !(pol->partial_failure_when_done && r->still))
+            ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
+        if (!r->still)
+            ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
+                                                                     : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
     }
-    if (o->errors > 0 || added > 0 || level)
-        ph = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
-    if (!r->still)
-        ph = ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ? VELSTATUS_PHASE_FINALIZING
-                                                                 : VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    /* Before Velero 1.14 a restore had no Finalizing phases: it ended here. */
+    if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing && ph == VELSTATUS_PHASE_FINALIZING)
+        ph = VELSTATUS_PHASE_COMPLETED;
+    else if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing && ph == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED)
+        ph = VELSTATUS_PHASE_PARTIALLY_FAILED;
     return ph;
 }
 
@@ -1264,13 +1291,14 @@ static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
  * a patch when the completed/failed counts moved, else nothing (progress
  * alone stays in memory). */
 static velstatus_persist_action reconcile_persist(const velstatus_reconcile_result *r,
-                                                  const velstatus_reconcile_options *o, velstatus_kind kind)
+                                                  const velstatus_reconcile_options *o)
 {
     int finished = r->phase == VELSTATUS_PHASE_FINALIZING || r->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
     if (o->phase == VELSTATUS_PHASE_IN_PROGRESS)
         return VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
-    if (kind == VELSTATUS_KIND_BACKUP)
-        finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED || r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
+    /* A backup's Completed/PartiallyFailed here is the BSL path; a restore's
+     * is the end of a pass before Velero 1.14 (no restore Finalizing). */
+    finished = finished || r->phase == VELSTATUS_PHASE_COMPLETED || r->phase == VELSTATUS_PHASE_PARTIALLY_FAILED;
     if (r->errors_added > 0 || finished)
         return VELSTATUS_PERSIST_UPLOAD_AND_PATCH;
     if ((uint64_t)o->completed_before != (uint64_t)r->completed || (uint64_t)o->failed_before != (uint64_t)r->failed)
@@ -1285,9 +1313,13 @@ static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *
     int64_t added;
     count_totals(r);
     added = velstatus__size_to_i64(r->nerr);
+    /* Velero 1.11's restore run logged its operation errors without counting them. */
+    if (kind == VELSTATUS_KIND_RESTORE && in->o.phase == VELSTATUS_PHASE_IN_PROGRESS &&
+        in->pol.first_pass_restore_errors_uncounted)
+        added = 0;
     r->phase = reconcile_next_phase(r, &in->o, &in->pol, kind, added);
     r->errors_added = in->o.phase == VELSTATUS_PHASE_IN_PROGRESS ? added : velstatus__sat_add_i64(in->o.errors, added);
-    r->persist = reconcile_persist(r, &in->o, kind);
+    r->persist = reconcile_persist(r, &in->o);
 }
 
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
@@ -1310,7 +1342,7 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return velstatus__error_nomem(err);
     r->ctx = list->ctx;
     r->phase = in.o.phase;
-    bsl_problem = reconcile_bsl_problem(&in.o, list->kind);
+    bsl_problem = reconcile_bsl_problem(&in.o, &in.pol, list->kind);
     st = bsl_problem ? reconcile_bsl(r, list, &in.o, &in.pol, err) : reconcile_operations(r, list, &in, err);
     if (st != VELSTATUS_OK) {
         velstatus_reconcile_result_free(r);

@@ -82,76 +82,152 @@ int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase)
 /* ---- transitions (doc/velero-behaviour.md §5.2 backup, §5.3 restore) ---- */
 
 #define P(x) VELSTATUS_PHASE_##x
+
+/* Which releases a transition exists in (doc/velero-releases.md): always,
+ * only with the backup queue (Velero 1.18+) or only without it, only with
+ * restore Finalizing phases (1.14+) or only without them. */
+enum { ALL = 0, QUEUE = 1, NO_QUEUE = 2, FIN = 3, NO_FIN = 4 };
+
 typedef struct transition {
     velstatus_phase from, to;
     const char *controller;
+    int when;
 } transition;
 
 static const transition backup_transitions[] = {
-    {P(NEW), P(QUEUED), "backup-queue"},
-    {P(QUEUED), P(READY_TO_START), "backup-queue"},
-    {P(READY_TO_START), P(FAILED_VALIDATION), "backup"},
-    {P(READY_TO_START), P(IN_PROGRESS), "backup"},
-    {P(IN_PROGRESS), P(FAILED), "backup, server-startup"},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), "backup"},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "backup"},
-    {P(IN_PROGRESS), P(FINALIZING), "backup"},
-    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), "backup"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "backup-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), "backup-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), "backup-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), "backup-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), "backup-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-operations"},
-    {P(FINALIZING), P(COMPLETED), "backup-finalizer"},
-    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-finalizer"},
+    {P(NEW), P(QUEUED), "backup-queue", QUEUE},
+    {P(QUEUED), P(READY_TO_START), "backup-queue", QUEUE},
+    {P(READY_TO_START), P(FAILED_VALIDATION), "backup", QUEUE},
+    {P(READY_TO_START), P(IN_PROGRESS), "backup", QUEUE},
+    /* Before the queue the backup controller took a New backup itself. */
+    {P(NEW), P(FAILED_VALIDATION), "backup", NO_QUEUE},
+    {P(NEW), P(IN_PROGRESS), "backup", NO_QUEUE},
+    {P(IN_PROGRESS), P(FAILED), "backup, server-startup", ALL},
+    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), "backup", ALL},
+    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "backup", ALL},
+    {P(IN_PROGRESS), P(FINALIZING), "backup", ALL},
+    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), "backup", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "backup-operations", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), "backup-operations", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), "backup-operations", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), "backup-operations", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), "backup-operations", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-operations", ALL},
+    {P(FINALIZING), P(COMPLETED), "backup-finalizer", ALL},
+    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-finalizer", ALL},
     /* Deletion: any phase the in-memory tracker does not hold (doc/velero-behaviour.md §5.2, last rows).
      * InProgress is always tracked; Waiting* and Finalizing* only until a restart. */
-    {P(NEW), P(DELETING), "backup-deletion"},
-    {P(QUEUED), P(DELETING), "backup-deletion"},
-    {P(READY_TO_START), P(DELETING), "backup-deletion"},
-    {P(FAILED_VALIDATION), P(DELETING), "backup-deletion"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(DELETING), "backup-deletion"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(DELETING), "backup-deletion"},
-    {P(FINALIZING), P(DELETING), "backup-deletion"},
-    {P(FINALIZING_PARTIALLY_FAILED), P(DELETING), "backup-deletion"},
-    {P(COMPLETED), P(DELETING), "backup-deletion"},
-    {P(PARTIALLY_FAILED), P(DELETING), "backup-deletion"},
-    {P(FAILED), P(DELETING), "backup-deletion"},
+    {P(NEW), P(DELETING), "backup-deletion", ALL},
+    {P(QUEUED), P(DELETING), "backup-deletion", QUEUE},
+    {P(READY_TO_START), P(DELETING), "backup-deletion", QUEUE},
+    {P(FAILED_VALIDATION), P(DELETING), "backup-deletion", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(DELETING), "backup-deletion", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(DELETING), "backup-deletion", ALL},
+    {P(FINALIZING), P(DELETING), "backup-deletion", ALL},
+    {P(FINALIZING_PARTIALLY_FAILED), P(DELETING), "backup-deletion", ALL},
+    {P(COMPLETED), P(DELETING), "backup-deletion", ALL},
+    {P(PARTIALLY_FAILED), P(DELETING), "backup-deletion", ALL},
+    {P(FAILED), P(DELETING), "backup-deletion", ALL},
 };
 
 static const transition restore_transitions[] = {
-    {P(NEW), P(FAILED_VALIDATION), "restore"},
-    {P(NEW), P(IN_PROGRESS), "restore"},
-    {P(IN_PROGRESS), P(FAILED), "restore, server-startup"},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), "restore"},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "restore"},
-    {P(IN_PROGRESS), P(FINALIZING), "restore"},
-    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), "restore"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "restore-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), "restore-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), "restore-operations"},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), "restore-operations"},
-    {P(FINALIZING), P(COMPLETED), "restore-finalizer"},
-    {P(FINALIZING), P(PARTIALLY_FAILED), "restore-finalizer"},
-    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "restore-finalizer"},
+    {P(NEW), P(FAILED_VALIDATION), "restore", ALL},
+    {P(NEW), P(IN_PROGRESS), "restore", ALL},
+    {P(IN_PROGRESS), P(FAILED), "restore, server-startup", ALL},
+    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), "restore", ALL},
+    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "restore", ALL},
+    {P(IN_PROGRESS), P(FINALIZING), "restore", FIN},
+    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), "restore", FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "restore-operations", ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), "restore-operations", FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), "restore-operations", FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), "restore-operations", FIN},
+    {P(FINALIZING), P(COMPLETED), "restore-finalizer", FIN},
+    {P(FINALIZING), P(PARTIALLY_FAILED), "restore-finalizer", FIN},
+    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "restore-finalizer", FIN},
+    /* Before the restore finalizer (Velero 1.11-1.13) the run and the
+     * operations controller ended a restore themselves, and a missing backup
+     * or BSL (or, in 1.11, a read-only one) made it PartiallyFailed. */
+    {P(IN_PROGRESS), P(COMPLETED), "restore", NO_FIN},
+    {P(IN_PROGRESS), P(PARTIALLY_FAILED), "restore", NO_FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(COMPLETED), "restore-operations", NO_FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), "restore-operations", NO_FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "restore-operations", NO_FIN},
 };
 
+static int transition_exists(const transition *t, const velstatus_policy *pol)
+{
+    switch (t->when) {
+    case QUEUE: return pol->backup_queue != 0;
+    case NO_QUEUE: return pol->backup_queue == 0;
+    case FIN: return pol->restore_finalizing != 0;
+    case NO_FIN: return pol->restore_finalizing == 0;
+    default: return 1;
+    }
+}
+
+int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol)
+{
+    if (!velstatus_phase_valid(kind, phase))
+        return 0;
+    if (phase == P(QUEUED) || phase == P(READY_TO_START))
+        return pol->backup_queue != 0;
+    if (kind == VELSTATUS_KIND_RESTORE && (phase == P(FINALIZING) || phase == P(FINALIZING_PARTIALLY_FAILED)))
+        return pol->restore_finalizing != 0;
+    return 1;
+}
+
+velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol,
+                                        const char *field, velstatus_error *err)
+{
+    const char *k = velstatus_kind_to_string(kind), *name = velstatus_phase_to_string(phase);
+    if (name == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: unknown phase %d", field, (int)phase);
+    if (!velstatus_phase_valid(kind, phase))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: a %s has no phase \"%s\"", field, k, name);
+    if (!velstatus__phase_in_release(kind, phase, pol))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "%s: a %s has no phase \"%s\" in this Velero release (%s)", field, k, name,
+                                    kind == VELSTATUS_KIND_RESTORE ? "restore Finalizing phases exist from Velero 1.14"
+                                                                   : "Queued and ReadyToStart exist from Velero 1.18");
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_phase_exists(int *exists, velstatus_kind kind, velstatus_phase phase,
+                                        const velstatus_policy *policy, velstatus_error *err)
+{
+    velstatus_policy pol;
+    velstatus_status st;
+    if (!exists)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "exists is NULL");
+    if (!velstatus_kind_to_string(kind))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
+    st = velstatus__policy_load(&pol, policy, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    *exists = velstatus__phase_in_release(kind, phase, &pol);
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus_phase_transition(int *legal, const char **controller, velstatus_kind kind,
-                                            velstatus_phase from, velstatus_phase to, velstatus_error *err)
+                                            velstatus_phase from, velstatus_phase to,
+                                            const velstatus_policy *policy, velstatus_error *err)
 {
     const transition *t;
     size_t n;
+    velstatus_policy pol;
+    velstatus_status st;
     if (!legal)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "legal is NULL");
     if (!velstatus_kind_to_string(kind))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    if (!velstatus_phase_valid(kind, from))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "from: not a %s phase (%d)",
-                                    velstatus_kind_to_string(kind), (int)from);
-    if (!velstatus_phase_valid(kind, to))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "to: not a %s phase (%d)",
-                                    velstatus_kind_to_string(kind), (int)to);
+    st = velstatus__policy_load(&pol, policy, err);
+    if (st == VELSTATUS_OK)
+        st = velstatus__phase_check(kind, from, &pol, "from", err);
+    if (st == VELSTATUS_OK)
+        st = velstatus__phase_check(kind, to, &pol, "to", err);
+    if (st != VELSTATUS_OK)
+        return st;
     *legal = 0;
     if (controller)
         *controller = "";
@@ -163,13 +239,13 @@ velstatus_status velstatus_phase_transition(int *legal, const char **controller,
     }
     if (kind == VELSTATUS_KIND_BACKUP) {
         t = backup_transitions;
-        n = sizeof(backup_transitions) / sizeof(backup_transitions[0]);
+        n = VS_N(backup_transitions);
     } else {
         t = restore_transitions;
-        n = sizeof(restore_transitions) / sizeof(restore_transitions[0]);
+        n = VS_N(restore_transitions);
     }
     for (size_t i = 0; i < n; i++) {
-        if (t[i].from == from && t[i].to == to) {
+        if (t[i].from == from && t[i].to == to && transition_exists(&t[i], &pol)) {
             *legal = 1;
             if (controller)
                 *controller = t[i].controller;
@@ -201,10 +277,9 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "action is NULL");
     if (!velstatus_kind_to_string(kind))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    if (!velstatus_phase_valid(kind, phase))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: not a %s phase (%d)",
-                                    velstatus_kind_to_string(kind), (int)phase);
     st = velstatus__policy_load(&pol, policy, err);
+    if (st == VELSTATUS_OK)
+        st = velstatus__phase_check(kind, phase, &pol, "phase", err);
     if (st != VELSTATUS_OK)
         return st;
     switch (phase) {
@@ -239,3 +314,78 @@ static const char *const restart_names[] = {"none", "mark_failed", "requeue"};
 
 VS_ENUM_TOKENS(restart_action, velstatus_restart_action, restart_names, "restart action")
 
+
+/* ---- BSL validation texts (doc/velero-releases.md) ---- */
+
+static const char *const bsl_validation_names[] = {"server_default_missing", "default_missing", "read_only",
+                                                   "unavailable"};
+
+VS_ENUM_TOKENS(bsl_validation, velstatus_bsl_validation, bsl_validation_names, "BSL validation problem")
+
+/* prepareBackupRequest's texts; 1.11-1.14 quoted the name and wrote "wasn't"
+ * (validation_texts_quoted), 1.15 changed them (#8245). */
+static void validation_text(velstatus__buf *b, velstatus_kind kind, velstatus_bsl_validation problem, const char *bsl,
+                            size_t bl, const char *cause, size_t cl, int quoted)
+{
+    const char *q = quoted ? "'" : "";
+    if (kind == VELSTATUS_KIND_RESTORE) {
+        velstatus__buf_printf(b, "The BSL %.*s is unavailable, cannot retrieve the backup", (int)bl, bsl);
+        return;
+    }
+    switch (problem) {
+    case VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING:
+    case VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING:
+        velstatus__buf_printf(b, "an existing backup storage location %s specified at backup creation time and the %s%s",
+                              quoted ? "wasn't" : "was not",
+                              problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING ? "" : "server ", "default ");
+        velstatus__buf_printf(b, "%s%.*s%s %s. Please address this issue (see `velero backup-location -h` for options) "
+                                 "and create a new backup. Error: %.*s",
+                              q, (int)bl, bsl, q,
+                              problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING ? (quoted ? "wasn't found" : "was not found")
+                                                                                  : (quoted ? "doesn't exist" : "does not exist"),
+                              (int)cl, cause ? cause : "");
+        break;
+    case VELSTATUS_BSL_VALIDATION_READ_ONLY:
+        velstatus__buf_printf(b, "backup can't be created because backup storage location %.*s is currently in "
+                                 "read-only mode", (int)bl, bsl);
+        break;
+    default:
+        velstatus__buf_printf(b, "backup can't be created because BackupStorageLocation %.*s is in Unavailable status.",
+                              (int)bl, bsl);
+        break;
+    }
+}
+
+velstatus_status velstatus_bsl_validation_error(char **out, size_t *out_len, velstatus_ctx *ctx, velstatus_kind kind,
+                                                velstatus_bsl_validation problem, const char *bsl, size_t bsl_len,
+                                                const char *cause, size_t cause_len, const velstatus_policy *policy,
+                                                velstatus_error *err)
+{
+    velstatus_policy pol;
+    velstatus__buf b;
+    size_t bl = velstatus__text_len(bsl, bsl_len), cl = velstatus__text_len(cause, cause_len), n;
+    velstatus_status st;
+    if (!out || !ctx || (!bsl && bl) || (!cause && cl))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL validation: NULL argument");
+    if (!velstatus_kind_to_string(kind) || !velstatus_bsl_validation_to_string(problem))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL validation: unknown kind %d or problem %d",
+                                    (int)kind, (int)problem);
+    if (kind == VELSTATUS_KIND_RESTORE && problem != VELSTATUS_BSL_VALIDATION_UNAVAILABLE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "BSL validation: a restore is only checked for an unavailable BSL, not %s",
+                                    velstatus_bsl_validation_to_string(problem));
+    st = velstatus__policy_load(&pol, policy, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    if (problem == VELSTATUS_BSL_VALIDATION_UNAVAILABLE && !pol.validation_bsl_available)
+        return VELSTATUS_OK; /* before Velero 1.17 (#8976): no such check */
+    velstatus__buf_init(&b, ctx);
+    validation_text(&b, kind, problem, bsl, bl, cause, cl, pol.validation_texts_quoted);
+    st = velstatus__buf_finish(&b, out, &n, err);
+    if (st == VELSTATUS_OK && out_len)
+        *out_len = n;
+    return st;
+}

@@ -32,11 +32,12 @@ static int velero_retries(velstatus_kind kind, velstatus_phase from, velstatus_p
 }
 
 /* The writes Velero sends once and the hardened preset retries (doc/velero-behaviour.md §6.15). */
-static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase to)
+static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase to, const velstatus_policy *p)
 {
-    /* BC:Reconcile line 304 (ReadyToStart) and RC:Reconcile line 255 (New):
-     * -> InProgress / FailedValidation, which the design (doc/velero-behaviour.md §4.1) lists. */
-    velstatus_phase start = kind == VELSTATUS_KIND_BACKUP ? P(READY_TO_START) : P(NEW);
+    /* BC:Reconcile line 304 (ReadyToStart; New before the backup queue of
+     * Velero 1.18) and RC:Reconcile line 255 (New): -> InProgress /
+     * FailedValidation, which the design (doc/velero-behaviour.md §4.1) lists. */
+    velstatus_phase start = kind == VELSTATUS_KIND_BACKUP && p->backup_queue ? P(READY_TO_START) : P(NEW);
     if (from == start && (to == P(IN_PROGRESS) || to == P(FAILED_VALIDATION)))
         return 1;
     /* backup_deletion_controller.go:patchBackup: any phase not being run
@@ -44,16 +45,6 @@ static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase 
     if (kind == VELSTATUS_KIND_BACKUP && to == P(DELETING) && from != P(DELETING) && from != P(IN_PROGRESS))
         return 1;
     return 0;
-}
-
-static velstatus_status phase_error(velstatus_error *err, const char *field, velstatus_kind kind,
-                                    velstatus_phase phase)
-{
-    const char *name = velstatus_phase_to_string(phase);
-    if (name)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: a %s has no phase \"%s\"", field,
-                                    velstatus_kind_to_string(kind), name);
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: unknown phase %d", field, (int)phase);
 }
 
 velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, velstatus_phase from,
@@ -66,11 +57,11 @@ velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, v
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "retried is NULL");
     if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown kind %d", (int)kind);
-    if (!velstatus_phase_valid(kind, from))
-        return phase_error(err, "from", kind, from);
-    if (!velstatus_phase_valid(kind, to))
-        return phase_error(err, "to", kind, to);
     st = velstatus__policy_load(&p, policy, err);
+    if (st == VELSTATUS_OK)
+        st = velstatus__phase_check(kind, from, &p, "from", err);
+    if (st == VELSTATUS_OK)
+        st = velstatus__phase_check(kind, to, &p, "to", err);
     if (st != VELSTATUS_OK)
         return st;
     if (at_startup) {
@@ -79,6 +70,8 @@ velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, v
         *retried = from == P(IN_PROGRESS) && to == P(FAILED) && p.retry_forgotten_patches;
         return VELSTATUS_OK;
     }
-    *retried = velero_retries(kind, from, to) || (p.retry_forgotten_patches && forgotten(kind, from, to));
+    /* Before Velero 1.15 (status_patch_retries 0) every patch was sent once. */
+    *retried = (p.status_patch_retries && velero_retries(kind, from, to)) ||
+               (p.retry_forgotten_patches && forgotten(kind, from, to, &p));
     return VELSTATUS_OK;
 }

@@ -56,7 +56,7 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
  * Each constant is pinned in tests/check_abi.c. */
 #define VS_SIZE_THROUGH(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
 #define VS_ALLOCATOR_SIZE_V1 VS_SIZE_THROUGH(velstatus_allocator, free_fn)
-#define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, retry_forgotten_patches)
+#define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, validation_bsl_available)
 #define VS_OP_PROGRESS_SIZE_V1 VS_SIZE_THROUGH(velstatus_op_progress, updated_ns)
 #define VS_PLUGIN_CLIENT_SIZE_V1 VS_SIZE_THROUGH(velstatus_plugin_client, cancel)
 #define VS_RECONCILE_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_reconcile_options, failed_before)
@@ -169,5 +169,27 @@ size_t velstatus__text_len(const char *s, size_t len);
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking
  * struct_size (E_ABI). Every function taking a policy calls this first. */
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
+
+/* One Velero minor release: its number and the value of each release knob
+ * (the fields of velstatus_policy from partial_failure_when_done on, in
+ * order). lib/policy.c holds the one table of them. */
+typedef struct velstatus__release {
+    int major, minor;
+    int partial_failure_when_done, restore_readonly_bsl_fails, restore_finalizing, backup_error_plugin_suffix;
+    int first_pass_errors_as_index, first_pass_restore_errors_uncounted;
+    int64_t default_item_operation_timeout_ns;
+    int status_patch_retries, backup_queue, validation_texts_quoted, validation_bsl_available;
+} velstatus__release;
+/* The current release: the table's last row. */
+const velstatus__release *velstatus__current_release(void);
+/* Whether the kind has the phase in the release the policy models
+ * (backup_queue, restore_finalizing); 0 for an invalid phase. */
+int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol);
+/* E_INVALID naming `field` when the phase is not one of the kind's, or not
+ * one of that release's. */
+velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol,
+                                        const char *field, velstatus_error *err);
+/* Sets the release knobs of *p to row r. */
+void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r);
 
 #endif /* VELSTATUS_PRIVATE_H */

@@ -48,7 +48,20 @@ _Static_assert(offsetof(velstatus_policy, report_cancel_results) == 44, "policy.
 _Static_assert(offsetof(velstatus_policy, retry_classify_errors) == 48, "policy.classify");
 _Static_assert(offsetof(velstatus_policy, retry_forgotten_patches) == 52, "policy.forgotten");
 
-_Static_assert(sizeof(velstatus_policy) == 56, "policy size");
+/* The Velero-release knobs (doc/velero-releases.md), appended before 1.0. */
+_Static_assert(offsetof(velstatus_policy, partial_failure_when_done) == 56, "policy.pf_done");
+_Static_assert(offsetof(velstatus_policy, restore_readonly_bsl_fails) == 60, "policy.ro_restore");
+_Static_assert(offsetof(velstatus_policy, restore_finalizing) == 64, "policy.restore_finalizing");
+_Static_assert(offsetof(velstatus_policy, backup_error_plugin_suffix) == 68, "policy.backup_suffix");
+_Static_assert(offsetof(velstatus_policy, first_pass_errors_as_index) == 72, "policy.first_pass_index");
+_Static_assert(offsetof(velstatus_policy, first_pass_restore_errors_uncounted) == 76, "policy.first_pass_restore");
+_Static_assert(offsetof(velstatus_policy, default_item_operation_timeout_ns) == 80, "policy.default_timeout");
+_Static_assert(offsetof(velstatus_policy, status_patch_retries) == 88, "policy.patch_retries");
+_Static_assert(offsetof(velstatus_policy, backup_queue) == 92, "policy.backup_queue");
+_Static_assert(offsetof(velstatus_policy, validation_texts_quoted) == 96, "policy.validation_quoted");
+_Static_assert(offsetof(velstatus_policy, validation_bsl_available) == 100, "policy.validation_available");
+
+_Static_assert(sizeof(velstatus_policy) == 104, "policy size");
 
 /* operations.h (LP64; the other areas pin theirs in their own suites:
  * check_server_status.c, check_retry.c) */
@@ -110,7 +123,7 @@ END_TEST
 /* The first-version sizes: appending a field must never change them. */
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(VS_ALLOCATOR_SIZE_V1 == 40, "allocator v1");
-_Static_assert(VS_POLICY_SIZE_V1 == 56, "policy v1");
+_Static_assert(VS_POLICY_SIZE_V1 == 104, "policy v1"); /* moved from 56 before 1.0 (doc/api-changes-1.0.md) */
 _Static_assert(VS_OP_PROGRESS_SIZE_V1 == 112, "op_progress v1");
 _Static_assert(VS_PLUGIN_CLIENT_SIZE_V1 == 32, "plugin_client v1");
 _Static_assert(VS_RECONCILE_OPTIONS_SIZE_V1 == 72, "reconcile_options v1");

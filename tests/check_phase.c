@@ -167,7 +167,7 @@ START_TEST(transition_table)
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         int legal = -1;
         const char *ctl = NULL;
-        ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, rows[i].kind, rows[i].from, rows[i].to, &err),
+        ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, rows[i].kind, rows[i].from, rows[i].to, NULL, &err),
                          VELSTATUS_OK);
         ck_assert_msg(legal == (rows[i].controller != NULL), "row %zu: %s -> %s legal=%d", i,
                       velstatus_phase_to_string(rows[i].from), velstatus_phase_to_string(rows[i].to), legal);
@@ -181,16 +181,16 @@ START_TEST(transition_identity_and_errors)
     velstatus_error err;
     int legal;
     const char *ctl;
-    ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, B, P(COMPLETED), P(COMPLETED), &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, B, P(COMPLETED), P(COMPLETED), NULL, &err), VELSTATUS_OK);
     ck_assert_int_eq(legal, 1);
     ck_assert_str_eq(ctl, "none");
-    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, B, P(NEW), P(QUEUED), &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, B, P(NEW), P(QUEUED), NULL, &err), VELSTATUS_OK);
     ck_assert_int_eq(legal, 1);
-    ck_assert_int_eq(velstatus_phase_transition(NULL, NULL, B, P(NEW), P(QUEUED), &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, R, P(QUEUED), P(NEW), &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_phase_transition(NULL, NULL, B, P(NEW), P(QUEUED), NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, R, P(QUEUED), P(NEW), NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_msg(strstr(err.message, "from") != NULL, "%s", err.message);
-    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, R, P(NEW), P(DELETING), &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, (velstatus_kind)9, P(NEW), P(NEW), &err),
+    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, R, P(NEW), P(DELETING), NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, (velstatus_kind)9, P(NEW), P(NEW), NULL, &err),
                      VELSTATUS_E_INVALID);
 }
 END_TEST
@@ -208,7 +208,7 @@ START_TEST(terminal_phases_only_go_to_deleting)
                     !velstatus_phase_valid((velstatus_kind)k, (velstatus_phase)t))
                     continue;
                 ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, (velstatus_kind)k, (velstatus_phase)f,
-                                                            (velstatus_phase)t, NULL),
+                                                            (velstatus_phase)t, NULL, NULL),
                                  VELSTATUS_OK);
                 if (legal && velstatus_phase_is_terminal((velstatus_kind)k, (velstatus_phase)f))
                     ck_assert_int_eq(t, P(DELETING));

@@ -995,7 +995,7 @@ START_TEST(transition_table_rows)
                       velstatus_kind_to_string(w->kind), velstatus_phase_to_string(w->from),
                       velstatus_phase_to_string(w->to), rv, rh);
         /* Every row is a transition Velero makes (doc/velero-behaviour.md §5.2, §5.3). */
-        ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, w->kind, w->from, w->to, &e), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, w->kind, w->from, w->to, NULL, &e), VELSTATUS_OK);
         ck_assert_msg(legal, "row %zu is not a legal transition", i);
     }
 }
@@ -1027,7 +1027,7 @@ START_TEST(transition_table_exhaustive)
                                  VELSTATUS_OK);
                 ck_assert_int_eq(velstatus_retry_transition(&rm, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &mix, &e),
                                  VELSTATUS_OK);
-                ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, kind, (velstatus_phase)a, (velstatus_phase)z, &e),
+                ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, kind, (velstatus_phase)a, (velstatus_phase)z, NULL, &e),
                                  VELSTATUS_OK);
                 ck_assert(!rh || legal);
                 ck_assert(!rv || rh);

@@ -80,3 +80,9 @@ tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 # Argo CD's health of Backups and Restores (lib/argo_health.c).
 VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
+
+# Velero releases 1.11 to 1.18: the per-release presets, the operations
+# controllers' tests of each release tag as data, every release's files.
+VS_CHECK_PROGS += tests/check_releases
+tests_check_releases_SOURCES = tests/check_releases.c $(VS_TEST_COMMON)
+VS_SH_TESTS += tests/cli-releases.sh

@@ -151,6 +151,48 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out)
     return 0;
 }
 
+int cli_policy(const char *cmd, const char *policy_s, const char *default_preset, const char *version_s,
+               velstatus_policy *out, int *major, int *minor)
+{
+    velstatus_preset preset;
+    velstatus_error err;
+    int ma, mi;
+    size_t n = velstatus_velero_release_count();
+    if (policy_s != NULL && velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
+    if (version_s != NULL) {
+        if (policy_s != NULL && preset != VELSTATUS_PRESET_VELERO)
+            return cli_fail(cmd, "--velero-version decides as that Velero release does; it cannot be combined "
+                                 "with --policy %s",
+                            policy_s);
+        if (velstatus_policy_velero_version(out, &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
+            return cli_fail_err(cmd, "--velero-version", &err);
+    } else {
+        if (policy_s == NULL)
+            velstatus_preset_from_string(&preset, default_preset, VELSTATUS_NUL_TERMINATED, NULL);
+        velstatus_policy_preset(out, preset, NULL);
+        velstatus_velero_release_at(&ma, &mi, n - 1, NULL);
+    }
+    if (major)
+        *major = ma;
+    if (minor)
+        *minor = mi;
+    return 0;
+}
+
+void cli_print_releases(FILE *f, int json)
+{
+    size_t n = velstatus_velero_release_count();
+    for (size_t i = 0; i < n; i++) {
+        int ma, mi;
+        velstatus_velero_release_at(&ma, &mi, i, NULL);
+        if (json)
+            fprintf(f, "%s\"%d.%d\"", i ? "," : "", ma, mi);
+        else
+            fprintf(f, "%s%d.%d%s", i ? " " : "", ma, mi, i + 1 == n ? " (current)" : "");
+    }
+}
+
 int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velstatus_kind *out)
 {
     if (kind_s != NULL) {

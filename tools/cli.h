@@ -37,6 +37,22 @@ typedef struct cli_opt {
 int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
               int max_pos, int *npos);
 
+/* --velero-version X.Y, which every subcommand that decides takes. */
+#define CLI_OPT_VELERO_VERSION(v) {"--velero-version", 0, (v), NULL}
+
+/* The policy a subcommand decides with (doc/velero-releases.md): with
+ * --velero-version (version_s) the Velero-exact preset of that release
+ * (velstatus_policy_velero_version; --policy, when given, must be velero);
+ * otherwise --policy's preset (policy_s), or default_preset when neither is
+ * given, at the current release. major and minor receive the release (may be
+ * NULL). 0, or CLI_BAD_INPUT after printing (a bad or unsupported version
+ * names the supported range). */
+int cli_policy(const char *cmd, const char *policy_s, const char *default_preset, const char *version_s,
+               velstatus_policy *out, int *major, int *minor);
+
+/* "  1.11 ... 1.18 (current)": the supported releases, for `version`. */
+void cli_print_releases(FILE *f, int json);
+
 /* The present instant: --now's value when given (parsed), else the clock. */
 int cli_now(const char *cmd, const char *now_s, int64_t *out);
 

@@ -18,6 +18,8 @@ typedef struct bs {
     const char *cmd, *name, *now_s;
     cli_format fmt;
     int rc, health, any;
+    velstatus_policy pol; /* --velero-version: which phases exist */
+    int major, minor;
 } bs;
 
 /* What is read of one object. Strings are malloc'ed (NULL when absent). */
@@ -183,7 +185,7 @@ static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
 {
     obj o;
     velstatus_phase ph;
-    int known, h, pend;
+    int known, in_release = 1, h, pend;
     const char *msg;
     size_t len;
     int64_t now;
@@ -198,6 +200,12 @@ static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
     known = o.phase == NULL ||
             (velstatus_phase_from_string(&ph, o.phase, o.phase_len, NULL) == VELSTATUS_OK &&
              velstatus_phase_valid(o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph));
+    /* A phase the kind has, but not in the --velero-version release (Queued
+     * before 1.18, a restore's Finalizing before 1.14): flagged as such. */
+    if (known && o.phase != NULL)
+        velstatus_phase_exists(&in_release, o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph, &b->pol,
+                               NULL);
+    known = known && in_release;
     h = argo_health(&o, &msg, &len, &pend);
     c = conditions_of(&o, known);
     if (cli_now(b->cmd, b->now_s, &now) != 0 || velstatus_time_format(t, sizeof t, now, 0, NULL) != VELSTATUS_OK) {
@@ -210,8 +218,12 @@ static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
     } else {
         printf("%s ", o.restore ? "Restore" : "Backup");
         cli_put_text(stdout, o.name ? o.name : "(no name)", o.name ? o.name_len : 9);
-        printf(": phase %s%s; Argo CD health %s: ", o.phase ? (o.phase[0] ? o.phase : "New") : "(none)",
-               known ? "" : " (unknown to this version)", health_name(h));
+        printf(": phase %s", o.phase ? (o.phase[0] ? o.phase : "New") : "(none)");
+        if (!in_release)
+            printf(" (not a phase of Velero %d.%d)", b->major, b->minor);
+        else if (!known)
+            printf(" (unknown to this version)");
+        printf("; Argo CD health %s: ", health_name(h));
         cli_put_text(stdout, msg, len);
         if (pend && o.finalizers && o.finalizers[0])
             printf("; blocked by finalizers: %s", o.finalizers);
@@ -262,14 +274,18 @@ static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: velstatus backup-status [--now RFC3339] [--exit-status] [-o text|json|condition] [FILE|-]\n"
+    fprintf(f, "usage: velstatus backup-status [--now RFC3339] [--exit-status] [--velero-version X.Y]\n"
+               "                               [-o text|json|condition] [FILE|-]\n"
                "\n"
                "Reads Backup or Restore objects (`kubectl get backup NAME -o json`, a List, or a\n"
                "`--watch [--output-watch-events]` stream) and prints for each its phase, the\n"
                "kstatus-style conditions it should carry (Ready, Reconciling, Stalled; Velero sets\n"
                "none) and its Argo CD health exactly as Argo CD's velero.io/Backup and\n"
                "velero.io/Restore health checks compute it. A phase unknown to this version is\n"
-               "flagged, never guessed. -o condition prints the Ready condition alone\n"
+               "flagged, never guessed; so is, with --velero-version X.Y (default: the current\n"
+               "release), a phase that Velero release did not have (Queued and ReadyToStart\n"
+               "before 1.18, a restore's Finalizing phases before 1.14; doc/velero-releases.md).\n"
+               "-o condition prints the Ready condition alone\n"
                "(lastTransitionTime: --now, default the current time).\n"
                "\n"
                "  --exit-status   exit with the last object's health: 0 Healthy, 1 Degraded,\n"
@@ -280,21 +296,23 @@ static void usage(FILE *f)
 
 int cmd_backup_status(int argc, char **argv)
 {
-    const char *cmd = "backup-status", *fmt_s = "text", *path = NULL;
+    const char *cmd = "backup-status", *fmt_s = "text", *path = NULL, *version_s = NULL;
     bs b = {0};
     int exit_status = 0, npos, r;
     static char chunk[65536];
     vs_watch_split sp;
     cli_reader *rd;
     const cli_opt opts[] = {{"--now", 0, &b.now_s, NULL}, {"--exit-status", 0, NULL, &exit_status},
-                            CLI_OPT_OUTPUT(&fmt_s)};
-    r = cli_parse(cmd, argc, argv, opts, 3, &path, 1, &npos);
+                            CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
+    r = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path, 1, &npos);
     if (r != 0) {
         if (r > 0)
             usage(stdout);
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (cli_parse_format_more(cmd, fmt_s, 1, 0, &b.fmt) != 0 || (rd = cli_reader_open(cmd, path)) == NULL)
+    if (cli_parse_format_more(cmd, fmt_s, 1, 0, &b.fmt) != 0 ||
+        cli_policy(cmd, NULL, "velero", version_s, &b.pol, &b.major, &b.minor) != 0 ||
+        (rd = cli_reader_open(cmd, path)) == NULL)
         return CLI_BAD_INPUT;
     b.cmd = cmd;
     b.name = cli_reader_name(rd);

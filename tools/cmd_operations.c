@@ -13,7 +13,7 @@ static void ops_usage(FILE *f)
 {
     fprintf(f,
             "usage: velstatus operations reconcile [--kind backup|restore] --phase PHASE [--now RFC3339]\n"
-            "                  --timeout DURATION [--policy velero|hardened]\n"
+            "                  [--timeout DURATION] [--policy velero|hardened] [--velero-version X.Y]\n"
             "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
             "                  --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
             "       velstatus operations format [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
@@ -27,8 +27,12 @@ static void ops_usage(FILE *f)
             "           earlier passes). PROGRESS.json maps operation ID to a progress object,\n"
             "           {\"error\": \"...\"} (Progress failed) or {\"lookupError\": \"...\"} (no plugin); an\n"
             "           ID absent from it fails with \"operation ID <id> is invalid\". --policy defaults\n"
-            "           to hardened. Prints the next phase, the counts, the new errors, the canceled\n"
-            "           operations and the updated records (Velero's format with -o json).\n"
+            "           to hardened. --velero-version X.Y decides as that Velero release does (the\n"
+            "           velero preset of that release, doc/velero-releases.md; `velstatus version`\n"
+            "           lists them). --timeout (spec.itemOperationTimeout) defaults to the release's\n"
+            "           server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase, the\n"
+            "           counts, the new errors, the canceled operations and the updated records\n"
+            "           (Velero's format with -o json).\n"
             "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
             "           wrote comes back byte-identical).\n"
             "check      validates a file and lists every problem with its JSON path.\n"
@@ -484,11 +488,10 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
 static int ops_reconcile(int argc, char **argv)
 {
     const char *cmd = "operations reconcile";
-    const char *kind_s = NULL, *phase_s = NULL, *now_s = NULL, *timeout_s = NULL, *policy_s = "hardened";
+    const char *kind_s = NULL, *phase_s = NULL, *now_s = NULL, *timeout_s = NULL, *policy_s = NULL, *version_s = NULL;
     const char *bsl_s = "available", *bsl_name = "default", *errors_s = NULL, *progress_s = NULL, *fmt_s = "text";
     const char *path = NULL;
     velstatus_phase phase;
-    velstatus_preset preset;
     velstatus_policy pol;
     velstatus_reconcile_options o;
     velstatus_plugin_client client;
@@ -508,21 +511,21 @@ static int ops_reconcile(int argc, char **argv)
                                 {"--now", 0, &now_s, NULL},           {"--timeout", 0, &timeout_s, NULL},
                                 {"--policy", 0, &policy_s, NULL},     {"--bsl-name", 0, &bsl_name, NULL},
                                 {"--bsl", 0, &bsl_s, NULL},           {"--errors", 0, &errors_s, NULL},
-                                {"--progress", 0, &progress_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
+                                {"--progress", 0, &progress_s, NULL}, CLI_OPT_OUTPUT(&fmt_s),
+                                CLI_OPT_VELERO_VERSION(&version_s)};
         if ((rc = parse_args(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (phase_s == NULL || timeout_s == NULL || progress_s == NULL)
-        return cli_fail(cmd, "missing %s", phase_s == NULL ? "--phase" : timeout_s == NULL ? "--timeout" : "--progress");
-    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_now(cmd, now_s, &now_ns) != 0)
+    if (phase_s == NULL || progress_s == NULL)
+        return cli_fail(cmd, "missing %s", phase_s == NULL ? "--phase" : "--progress");
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_now(cmd, now_s, &now_ns) != 0 ||
+        cli_policy(cmd, policy_s, "hardened", version_s, &pol, NULL, NULL) != 0)
         return CLI_BAD_INPUT;
-    if (velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
+    timeout_ns = pol.default_item_operation_timeout_ns;
+    if (timeout_s != NULL && velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--timeout", &err);
-    if (velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-        return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
     if (errors_s != NULL && parse_errors(cmd, errors_s, &errors) != 0)
         return CLI_BAD_INPUT;
-    velstatus_policy_preset(&pol, preset, NULL);
     velstatus_reconcile_options_init(&o, sizeof o);
     if (strcmp(bsl_s, "available") == 0)
         o.bsl = VELSTATUS_BSL_AVAILABLE;

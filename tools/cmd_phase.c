@@ -13,28 +13,39 @@ int cmd_version(int argc, char **argv)
     int npos, r = cli_parse("version", argc, argv, opts, 1, pos, 0, &npos);
     if (r != 0) {
         if (r > 0)
-            printf("usage: velstatus version [-o text|json]\n\nPrints the tool's version and the linked "
-                   "library's version.\n");
+            printf("usage: velstatus version [-o text|json]\n\nPrints the tool's version, the linked "
+                   "library's version and the Velero releases\n--velero-version accepts (the last is the "
+                   "current release, the default).\n");
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
     if (cli_parse_format("version", fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
-    if (fmt == CLI_JSON)
-        printf("{\"velstatus\":\"%s\",\"libvelstatus\":\"%s\"}\n", VELSTATUS_VERSION_STRING,
+    if (fmt == CLI_JSON) {
+        printf("{\"velstatus\":\"%s\",\"libvelstatus\":\"%s\",\"veleroReleases\":[", VELSTATUS_VERSION_STRING,
                velstatus_version_string());
-    else
-        printf("velstatus %s (libvelstatus %s)\n", VELSTATUS_VERSION_STRING, velstatus_version_string());
+        cli_print_releases(stdout, 1);
+        printf("]}\n");
+    } else {
+        printf("velstatus %s (libvelstatus %s)\nVelero releases: ", VELSTATUS_VERSION_STRING,
+               velstatus_version_string());
+        cli_print_releases(stdout, 0);
+        printf("\n");
+    }
     return CLI_OK;
 }
 
 static void phase_usage(FILE *f)
 {
-    fprintf(f, "usage: velstatus phase check --kind backup|restore FROM TO [-o text|json]\n"
+    fprintf(f, "usage: velstatus phase check --kind backup|restore [--velero-version X.Y] FROM TO [-o text|json]\n"
                "\n"
                "Says whether Velero ever moves a backup or restore from phase FROM to phase TO\n"
                "(doc/velero-behaviour.md §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
                "The JSON also says whether that controller's status patch is retried, as Velero\n"
                "does (retryVelero, doc/velero-behaviour.md §4.3) and with the hardened preset (retryHardened, §6.15).\n"
+               "--velero-version X.Y answers for that Velero release (default: the current one;\n"
+               "`velstatus version` lists them): a phase the release did not have is an error\n"
+               "(Queued and ReadyToStart exist from 1.18, a restore's Finalizing phases from 1.14;\n"
+               "doc/velero-releases.md).\n"
                "\n"
                "Exit status: 0 legal, 1 illegal, 2 bad input.\n");
 }
@@ -42,7 +53,9 @@ static void phase_usage(FILE *f)
 int cmd_phase(int argc, char **argv)
 {
     const char *cmd = "phase check";
-    const char *kind_s = NULL, *fmt_s = "text", *pos[2];
+    const char *kind_s = NULL, *fmt_s = "text", *version_s = NULL, *pos[2];
+    velstatus_policy pol;
+    int major, minor;
     int npos = 0, legal = 0, retry_velero = 0, retry_hardened = 0;
     velstatus_kind kind;
     velstatus_phase from, to;
@@ -57,7 +70,7 @@ int cmd_phase(int argc, char **argv)
     if (strcmp(argv[1], "check") != 0)
         return cli_fail("phase", "unknown subcommand \"%s\" (only \"check\")", argv[1]);
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
         int r = cli_parse(cmd, argc - 1, argv + 1, opts, sizeof opts / sizeof opts[0], pos, 2, &npos);
         if (r != 0) {
             if (r > 0)
@@ -71,15 +84,15 @@ int cmd_phase(int argc, char **argv)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
     if (npos != 2)
         return cli_fail(cmd, "needs FROM and TO phases");
-    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_policy(cmd, NULL, "velero", version_s, &pol, &major, &minor) != 0)
         return CLI_BAD_INPUT;
     if (cli_parse_phase(cmd, "FROM", kind, pos[0], &from) != 0 || cli_parse_phase(cmd, "TO", kind, pos[1], &to) != 0)
         return CLI_BAD_INPUT;
-    if (velstatus_phase_transition(&legal, &controller, kind, from, to, &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "transition", &err);
+    if (velstatus_phase_transition(&legal, &controller, kind, from, to, &pol, &err) != VELSTATUS_OK)
+        return cli_fail(cmd, "Velero %d.%d: %s", major, minor, err.message);
     {
-        velstatus_policy velero = velstatus_policy_velero(), hardened = velstatus_policy_hardened();
-        if (velstatus_retry_transition(&retry_velero, kind, from, to, 0, &velero, &err) != VELSTATUS_OK ||
+        velstatus_policy hardened = velstatus_policy_hardened();
+        if (velstatus_retry_transition(&retry_velero, kind, from, to, 0, &pol, &err) != VELSTATUS_OK ||
             velstatus_retry_transition(&retry_hardened, kind, from, to, 0, &hardened, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "retry", &err);
     }

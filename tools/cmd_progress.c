@@ -25,7 +25,7 @@ static void progress_usage(FILE *f)
 static void describe_usage(FILE *f)
 {
     fprintf(f, "usage: velstatus describe-operations [--kind backup|restore] [--details] [--utc] [-o text|json]\n"
-               "                                    [OPS.json|-]\n"
+               "                                    [--velero-version X.Y] [OPS.json|-]\n"
                "\n"
                "Prints the operations section of `velero backup describe` / `velero restore\n"
                "describe` for an itemoperations file, byte for byte as Velero prints it, with\n"
@@ -34,7 +34,9 @@ static void describe_usage(FILE *f)
                "per operation. An empty list prints nothing. A NUL byte inside a string is\n"
                "written as the raw byte, as Velero writes it. -o json prints the operations\n"
                "as Velero writes them (what `operations format` prints). Without --kind the\n"
-               "kind is taken from the file (backupName / restoreName).\n"
+               "kind is taken from the file (backupName / restoreName). --velero-version X.Y\n"
+               "is checked like everywhere else (default: the current release); the operations\n"
+               "section is the same in every supported release (doc/velero-releases.md).\n"
                "\n"
                "Exit status: 0 success, 2 bad input.\n");
 }
@@ -126,8 +128,9 @@ static void write_local(const char *s, size_t n)
 int cmd_describe_operations(int argc, char **argv)
 {
     const char *cmd = "describe-operations";
-    const char *kind_s = NULL, *path = NULL, *fmt_s = "text";
+    const char *kind_s = NULL, *path = NULL, *fmt_s = "text", *version_s = NULL;
     int details = 0, utc = 0, rc = CLI_BAD_INPUT, r;
+    velstatus_policy pol;
     cli_format fmt;
     velstatus_error err;
     velstatus_ctx *ctx = NULL;
@@ -138,12 +141,12 @@ int cmd_describe_operations(int argc, char **argv)
 
     {
         const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--details", 0, NULL, &details},
-                                {"--utc", 0, NULL, &utc}};
-        r = parse_ops_args(cmd, argc, argv, opts, 4, &path, describe_usage);
+                                {"--utc", 0, NULL, &utc}, CLI_OPT_VELERO_VERSION(&version_s)};
+        r = parse_ops_args(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path, describe_usage);
     }
     if (r != 0)
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-    if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_policy(cmd, NULL, "velero", version_s, &pol, NULL, NULL) != 0)
         return CLI_BAD_INPUT;
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);

@@ -15,8 +15,8 @@ static const char *const CMD = "backoff";
 static void backoff_usage(FILE *f)
 {
     fprintf(f,
-            "usage: velstatus backoff (--velero-cap DURATION | --duration D --factor F --jitter J --steps N\n"
-            "                         [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
+            "usage: velstatus backoff (--velero-cap DURATION [--velero-version X.Y] | --duration D --factor F\n"
+            "                         --jitter J --steps N [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
             "\n"
             "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
             "attempt fails retriably (doc/velero-behaviour.md §4.4, §4.5), the attempts it makes, the total sleep,\n"
@@ -24,6 +24,9 @@ static void backoff_usage(FILE *f)
             "\n"
             "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"
             "                   with Velero's jitter 0.1 unless --jitter is given. Velero's default is 10m.\n"
+            "  --velero-version X.Y  the Velero release (default: the current one): before 1.15\n"
+            "                   Velero sent every status patch once, so the schedule is one attempt\n"
+            "                   and no sleep (doc/velero-releases.md).\n"
             "  --duration D --factor F --jitter J --steps N [--cap C]\n"
             "                   a wait.Backoff spelled out (durations as Go writes them: 10ms, 1h30m).\n"
             "  --seed N         draw the jitter from a generator seeded with N (reproducible output);\n"
@@ -211,7 +214,9 @@ static void print_text(const velstatus_retry_result *r, const velstatus_backoff 
 int cmd_backoff(int argc, char **argv)
 {
     const char *velero_cap = NULL, *duration = NULL, *factor = NULL, *jitter = NULL, *steps = NULL, *cap = NULL;
-    const char *seed_s = NULL, *max_s = NULL, *fmt_s = "text";
+    const char *seed_s = NULL, *max_s = NULL, *fmt_s = "text", *version_s = NULL;
+    velstatus_policy pol;
+    int major, minor;
     velstatus_backoff b;
     velstatus_retry_host host;
     velstatus_retry_result *res = NULL;
@@ -225,7 +230,7 @@ int cmd_backoff(int argc, char **argv)
                                 {"--factor", 0, &factor, NULL},         {"--jitter", 0, &jitter, NULL},
                                 {"--steps", 0, &steps, NULL},           {"--cap", 0, &cap, NULL},
                                 {"--seed", 0, &seed_s, NULL},           {"--max-steps", 0, &max_s, NULL},
-                                CLI_OPT_OUTPUT(&fmt_s)};
+                                CLI_OPT_OUTPUT(&fmt_s),                 CLI_OPT_VELERO_VERSION(&version_s)};
         const char *pos[1];
         int npos, r = cli_parse(CMD, argc, argv, opts, sizeof opts / sizeof opts[0], pos, 0, &npos);
         if (r != 0) {
@@ -234,8 +239,10 @@ int cmd_backoff(int argc, char **argv)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
     }
-    if (cli_parse_format(CMD, fmt_s, &fmt) != 0)
+    if (cli_parse_format(CMD, fmt_s, &fmt) != 0 || cli_policy(CMD, NULL, "velero", version_s, &pol, &major, &minor) != 0)
         return CLI_BAD_INPUT;
+    if (version_s && !velero_cap)
+        return cli_fail(CMD, "--velero-version goes with --velero-cap (a spelled-out backoff is no Velero release's)");
 
     if (velero_cap) {
         int64_t c;
@@ -246,6 +253,8 @@ int cmd_backoff(int argc, char **argv)
         b = velstatus_backoff_velero_cap(c); /* jitter 0.1, as Velero's CapBackoff */
         if (jitter && parse_double("--jitter", jitter, &b.jitter))
             return CLI_BAD_INPUT;
+        if (!pol.status_patch_retries) /* one attempt: ExponentialBackoff with Steps 1 never sleeps */
+            b.steps = 1;
     } else {
         if (!duration || !factor || !jitter || !steps)
             return cli_fail(CMD, "give --velero-cap DURATION, or all of --duration, --factor, --jitter and --steps "
@@ -277,10 +286,14 @@ int cmd_backoff(int argc, char **argv)
         velstatus_ctx_free(ctx);
         return cli_fail_err(CMD, "backoff", &err);
     }
-    if (fmt == CLI_JSON)
+    if (fmt == CLI_JSON) {
         print_json(res, &b, seed_s != NULL);
-    else
+    } else {
+        if (!pol.status_patch_retries)
+            printf("Velero %d.%d sends each status patch once (status patches are retried from Velero 1.15)\n",
+                   major, minor);
         print_text(res, &b, seed_s != NULL);
+    }
     velstatus_retry_result_free(res);
     velstatus_ctx_free(ctx);
     return CLI_OK;

@@ -295,20 +295,40 @@ func TestPhaseStrings(t *testing.T) {
 }
 
 func TestPhaseTransitions(t *testing.T) {
-	legal, ctl, err := PhaseTransition(KindBackup, PhaseInProgress, PhaseWaitingForPluginOperations)
+	legal, ctl, err := PhaseTransition(KindBackup, PhaseInProgress, PhaseWaitingForPluginOperations, nil)
 	if err != nil || !legal || ctl == "" {
 		t.Errorf("InProgress -> Waiting: %v %q %v", legal, ctl, err)
 	}
-	legal, ctl, err = PhaseTransition(KindBackup, PhaseCompleted, PhaseNew)
+	legal, ctl, err = PhaseTransition(KindBackup, PhaseCompleted, PhaseNew, nil)
 	if err != nil || legal || ctl != "" {
 		t.Errorf("Completed -> New: %v %q %v", legal, ctl, err)
 	}
-	legal, ctl, err = PhaseTransition(KindRestore, PhaseFailed, PhaseFailed)
+	legal, ctl, err = PhaseTransition(KindRestore, PhaseFailed, PhaseFailed, nil)
 	if err != nil || !legal || ctl != "none" {
 		t.Errorf("Failed -> Failed: %v %q %v", legal, ctl, err)
 	}
-	if _, _, err = PhaseTransition(KindRestore, PhaseQueued, PhaseInProgress); !errors.Is(err, ErrInvalid) {
+	if _, _, err = PhaseTransition(KindRestore, PhaseQueued, PhaseInProgress, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("restore Queued: %v", err)
+	}
+	// doc/velero-releases.md: the phase machine of each release.
+	p17, err := PolicyVeleroVersion("1.17")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if legal, ctl, err = PhaseTransition(KindBackup, PhaseNew, PhaseInProgress, p17); err != nil || !legal || ctl != "backup" {
+		t.Errorf("1.17 New -> InProgress: %v %q %v", legal, ctl, err)
+	}
+	if legal, _, err = PhaseTransition(KindBackup, PhaseNew, PhaseInProgress, nil); err != nil || legal {
+		t.Errorf("1.18 New -> InProgress: %v %v", legal, err)
+	}
+	if _, _, err = PhaseTransition(KindBackup, PhaseNew, PhaseQueued, p17); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.17 Queued: %v", err)
+	}
+	if e, err := PhaseExists(KindBackup, PhaseQueued, p17); err != nil || e {
+		t.Errorf("1.17 has Queued: %v %v", e, err)
+	}
+	if e, err := PhaseExists(KindBackup, PhaseQueued, nil); err != nil || !e {
+		t.Errorf("1.18 lacks Queued: %v %v", e, err)
 	}
 	// doc/velero-behaviour.md §2.7: the phase after the main run.
 	cases := []struct {
@@ -435,5 +455,82 @@ func TestEnumStrings(t *testing.T) {
 		if s := c.got.String(); s != c.want {
 			t.Errorf("%T(%v).String() = %q, want %q", c.got, c.got, s, c.want)
 		}
+	}
+}
+
+func TestPolicyVeleroReleases(t *testing.T) {
+	want := []string{"1.11", "1.12", "1.13", "1.14", "1.15", "1.16", "1.17", "1.18"}
+	if got := VeleroReleases(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("VeleroReleases() = %v", got)
+	}
+	cur, err := PolicyVeleroRelease(1, 18)
+	if err != nil || *cur != *PolicyVelero() {
+		t.Errorf("1.18 is not the Velero preset: %+v %v", cur, err)
+	}
+	p11, err := PolicyVeleroVersion("v1.11.1")
+	if err != nil || !p11.PartialFailureWhenDone || p11.DefaultItemOperationTimeout != time.Hour || p11.BackupQueue {
+		t.Errorf("1.11: %+v %v", p11, err)
+	}
+	p13, _ := PolicyVeleroRelease(1, 13)
+	p14, _ := PolicyVeleroRelease(1, 14)
+	if !p13.BackupErrorPluginSuffix || p13.RestoreFinalizing || !p14.RestoreFinalizing || p14.FirstPassErrorsAsIndex {
+		t.Errorf("1.13 / 1.14 knobs: %+v %+v", p13, p14)
+	}
+	for _, bad := range []string{"1.10", "9.9", "x"} {
+		if _, err := PolicyVeleroVersion(bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if _, err := PolicyVeleroRelease(1, 10); err == nil || !strings.Contains(err.Error(), "supported: 1.11 to 1.18") {
+		t.Errorf("1.10: %v", err)
+	}
+	// A release's knobs survive the trip to C: 1.12 reports raw errors, 1.13 wraps them.
+	const one = `[{"spec":{"backupName":"b","backupItemAction":"csi","operationID":"x"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]`
+	client := PluginClient{Progress: func(int, Operation) (OpProgress, error) {
+		return OpProgress{Completed: true, Err: "boom"}, nil
+	}}
+	for _, c := range []struct {
+		minor int
+		want  string
+	}{{12, "boom"}, {13, "boom, plugin: csi"}} {
+		list, err := DecodeOpList(KindBackup, []byte(one))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := PolicyVeleroRelease(1, c.minor)
+		opts := DefaultReconcileOptions(time.Date(2024, 5, 1, 10, 30, 0, 0, time.UTC))
+		opts.Policy = p
+		r, err := list.Reconcile(nil, client, opts)
+		if err != nil || len(r.Errors) != 1 || r.Errors[0] != c.want {
+			t.Errorf("1.%d reconcile: %+v %v", c.minor, r, err)
+		}
+		list.Close()
+	}
+}
+
+func TestBSLValidationErrorPerRelease(t *testing.T) {
+	p14, _ := PolicyVeleroRelease(1, 14)
+	p15, _ := PolicyVeleroRelease(1, 15)
+	p16, _ := PolicyVeleroRelease(1, 16)
+	t14, ok, err := BSLValidationError(KindBackup, BSLValidationDefaultMissing, "main", "gone", p14)
+	if err != nil || !ok || !strings.Contains(t14, "the default 'main' wasn't found.") {
+		t.Errorf("1.14: %q %v %v", t14, ok, err)
+	}
+	t15, _, _ := BSLValidationError(KindBackup, BSLValidationDefaultMissing, "main", "gone", p15)
+	if !strings.Contains(t15, "the default main was not found.") || !strings.HasSuffix(t15, "Error: gone") {
+		t.Errorf("1.15: %q", t15)
+	}
+	if s, ok, err := BSLValidationError(KindRestore, BSLValidationUnavailable, "main", "", p16); err != nil || ok || s != "" {
+		t.Errorf("1.16 restore unavailable: %q %v %v", s, ok, err)
+	}
+	if s, ok, _ := BSLValidationError(KindRestore, BSLValidationUnavailable, "main", "", nil); !ok ||
+		s != "The BSL main is unavailable, cannot retrieve the backup" {
+		t.Errorf("current restore unavailable: %q", s)
+	}
+	if _, _, err := BSLValidationError(KindRestore, BSLValidationReadOnly, "main", "", nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("restore read-only: %v", err)
+	}
+	if BSLValidationReadOnly.String() != "read_only" || BSLValidation(9).String() != "BSLValidation(9)" {
+		t.Errorf("String: %s %s", BSLValidationReadOnly, BSLValidation(9))
 	}
 }

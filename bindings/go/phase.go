@@ -115,17 +115,33 @@ func (p Phase) IsTerminal(kind Kind) bool {
 
 // PhaseTransition reports whether Velero ever moves a CR of this kind from
 // `from` to `to`, and which controller(s) do ("none" for from == to, "" when
-// illegal).
-func PhaseTransition(kind Kind, from, to Phase) (legal bool, controller string, err error) {
+// illegal), in the Velero release the policy models (doc/velero-releases.md;
+// nil: the hardened preset, the current release). A phase the release did not
+// have is an ErrInvalid error.
+func PhaseTransition(kind Kind, from, to Phase, policy *Policy) (legal bool, controller string, err error) {
 	var cl C.int
 	var cc *C.char
 	var cerr C.velstatus_error
+	cp := policy.cptr()
 	st := C.velstatus_phase_transition(&cl, &cc, C.velstatus_kind(kind), C.velstatus_phase(from),
-		C.velstatus_phase(to), &cerr)
+		C.velstatus_phase(to), cp, &cerr)
 	if err := check(st, &cerr); err != nil {
 		return false, "", err
 	}
 	return cl != 0, goStr(cc), nil
+}
+
+// PhaseExists reports whether the kind has the phase in the policy's Velero
+// release: Queued and ReadyToStart from 1.18, a restore's Finalizing phases
+// from 1.14 (velstatus_phase_exists). A nil policy is the hardened preset.
+func PhaseExists(kind Kind, phase Phase, policy *Policy) (bool, error) {
+	var e C.int
+	var cerr C.velstatus_error
+	cp := policy.cptr()
+	if err := check(C.velstatus_phase_exists(&e, C.velstatus_kind(kind), C.velstatus_phase(phase), cp, &cerr), &cerr); err != nil {
+		return false, err
+	}
+	return e != 0, nil
 }
 
 // PhaseAfterRun returns the phase after the main backup or restore run
@@ -166,4 +182,53 @@ func PhaseOnRestart(kind Kind, phase Phase, policy *Policy) (RestartAction, Phas
 		return 0, 0, err
 	}
 	return RestartAction(act), Phase(next), nil
+}
+
+// BSLValidation is a BackupStorageLocation problem that fails a Backup's or
+// Restore's validation (velstatus_bsl_validation).
+type BSLValidation int
+
+// The BSL validation problems, with the values of the C enum.
+const (
+	BSLValidationServerDefaultMissing BSLValidation = C.VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING
+	BSLValidationDefaultMissing       BSLValidation = C.VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING
+	BSLValidationReadOnly             BSLValidation = C.VELSTATUS_BSL_VALIDATION_READ_ONLY
+	BSLValidationUnavailable          BSLValidation = C.VELSTATUS_BSL_VALIDATION_UNAVAILABLE
+)
+
+// String returns the token, such as "read_only" (velstatus_bsl_validation_to_string).
+func (v BSLValidation) String() string {
+	if s := C.velstatus_bsl_validation_to_string(C.velstatus_bsl_validation(v)); s != nil {
+		return C.GoString(s)
+	}
+	return fmt.Sprintf("BSLValidation(%d)", int(v))
+}
+
+// BSLValidationError is the validation error Velero writes for a BSL
+// problem, in the wording of the policy's Velero release
+// (velstatus_bsl_validation_error; doc/velero-releases.md). ok is false when
+// that release has no such check (an unavailable BSL before Velero 1.17). A
+// nil policy is the hardened preset (the current release's texts).
+func BSLValidationError(kind Kind, problem BSLValidation, bsl, cause string, policy *Policy) (text string, ok bool, err error) {
+	err = withTempContext(func(c *C.velstatus_ctx) error {
+		b, k := []byte(bsl), []byte(cause)
+		bp, bn := cbuf(b)
+		kp, kn := cbuf(k)
+		var o *C.char
+		var on C.size_t
+		var cerr C.velstatus_error
+		cp := policy.cptr()
+		st := C.velstatus_bsl_validation_error(&o, &on, c, C.velstatus_kind(kind), C.velstatus_bsl_validation(problem),
+			bp, bn, kp, kn, cp, &cerr)
+		runtime.KeepAlive(b)
+		runtime.KeepAlive(k)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		if o != nil {
+			text, ok = takeString(c, o, on), true
+		}
+		return nil
+	})
+	return text, ok, err
 }

@@ -62,6 +62,20 @@ type Policy struct {
 	ReportCancelResults          bool          // doc/velero-behaviour.md §2.4 step 6, §6.13
 	RetryClassifyErrors          bool          // doc/velero-behaviour.md §4.2, §6.14
 	RetryForgottenPatches        bool          // doc/velero-behaviour.md §4.3, §6.15
+
+	// The Velero-release knobs (doc/velero-releases.md): each is one
+	// difference between Velero minor releases.
+	PartialFailureWhenDone          bool          // 1.11: PartiallyFailed only once nothing runs
+	RestoreReadOnlyBSLFails         bool          // 1.11: a read-only BSL fails a restore
+	RestoreFinalizing               bool          // from 1.14: restore Finalizing phases
+	BackupErrorPluginSuffix         bool          // from 1.13: ", plugin: <name>"
+	FirstPassErrorsAsIndex          bool          // 1.11-1.13: the backup run logs "0", "1", ...
+	FirstPassRestoreErrorsUncounted bool          // 1.11: the restore run does not count them
+	DefaultItemOperationTimeout     time.Duration // 1h in 1.11, 4h from 1.12
+	StatusPatchRetries              bool          // from 1.15
+	BackupQueue                     bool          // from 1.18: Queued and ReadyToStart
+	ValidationTextsQuoted           bool          // 1.11-1.14 validation texts
+	ValidationBSLAvailable          bool          // from 1.17: an unavailable BSL fails validation
 }
 
 // PolicyVelero returns the Velero-exact preset (velstatus_policy_velero).
@@ -76,15 +90,56 @@ func PolicyHardened() *Policy {
 	return &p
 }
 
-// PolicyPreset returns the named preset (velstatus_policy_preset).
-func PolicyPreset(preset Preset) (*Policy, error) {
+// policyFilled runs one C function that fills a policy, and converts it.
+func policyFilled(fill func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status) (*Policy, error) {
 	var cp C.velstatus_policy
 	var cerr C.velstatus_error
-	if err := check(C.velstatus_policy_preset(&cp, C.velstatus_preset(preset), &cerr), &cerr); err != nil {
+	if err := check(fill(&cp, &cerr), &cerr); err != nil {
 		return nil, err
 	}
 	p := policyFromC(cp)
 	return &p, nil
+}
+
+// PolicyVeleroRelease returns the Velero-exact preset of Velero major.minor
+// (velstatus_policy_velero_release); a release outside the supported range is
+// an ErrInvalid error naming the range.
+func PolicyVeleroRelease(major, minor int) (*Policy, error) {
+	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
+		return C.velstatus_policy_velero_release(cp, C.int(major), C.int(minor), cerr)
+	})
+}
+
+// PolicyVeleroVersion is PolicyVeleroRelease for a version text: "1.14",
+// "v1.14" or a patch release "1.14.2" (velstatus_policy_velero_version).
+func PolicyVeleroVersion(version string) (*Policy, error) {
+	b := []byte(version)
+	defer runtime.KeepAlive(b)
+	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
+		cs, n := cbuf(b)
+		return C.velstatus_policy_velero_version(cp, nil, nil, cs, n, cerr)
+	})
+}
+
+// VeleroReleases lists the supported Velero releases ("1.11" ... ), oldest
+// first; the last is the current release, the one PolicyVelero() is.
+func VeleroReleases() []string {
+	n := int(C.velstatus_velero_release_count())
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		var major, minor C.int
+		if C.velstatus_velero_release_at(&major, &minor, C.size_t(i), nil) == C.VELSTATUS_OK {
+			out = append(out, fmt.Sprintf("%d.%d", int(major), int(minor)))
+		}
+	}
+	return out
+}
+
+// PolicyPreset returns the named preset (velstatus_policy_preset).
+func PolicyPreset(preset Preset) (*Policy, error) {
+	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
+		return C.velstatus_policy_preset(cp, C.velstatus_preset(preset), cerr)
+	})
 }
 
 func policyFromC(c C.velstatus_policy) Policy {
@@ -101,6 +156,18 @@ func policyFromC(c C.velstatus_policy) Policy {
 		ReportCancelResults:          c.report_cancel_results != 0,
 		RetryClassifyErrors:          c.retry_classify_errors != 0,
 		RetryForgottenPatches:        c.retry_forgotten_patches != 0,
+
+		PartialFailureWhenDone:          c.partial_failure_when_done != 0,
+		RestoreReadOnlyBSLFails:         c.restore_readonly_bsl_fails != 0,
+		RestoreFinalizing:               c.restore_finalizing != 0,
+		BackupErrorPluginSuffix:         c.backup_error_plugin_suffix != 0,
+		FirstPassErrorsAsIndex:          c.first_pass_errors_as_index != 0,
+		FirstPassRestoreErrorsUncounted: c.first_pass_restore_errors_uncounted != 0,
+		DefaultItemOperationTimeout:     time.Duration(c.default_item_operation_timeout_ns),
+		StatusPatchRetries:              c.status_patch_retries != 0,
+		BackupQueue:                     c.backup_queue != 0,
+		ValidationTextsQuoted:           c.validation_texts_quoted != 0,
+		ValidationBSLAvailable:          c.validation_bsl_available != 0,
 	}
 }
 
@@ -125,6 +192,17 @@ func (p *Policy) toC() C.velstatus_policy {
 	c.report_cancel_results = cbool(p.ReportCancelResults)
 	c.retry_classify_errors = cbool(p.RetryClassifyErrors)
 	c.retry_forgotten_patches = cbool(p.RetryForgottenPatches)
+	c.partial_failure_when_done = cbool(p.PartialFailureWhenDone)
+	c.restore_readonly_bsl_fails = cbool(p.RestoreReadOnlyBSLFails)
+	c.restore_finalizing = cbool(p.RestoreFinalizing)
+	c.backup_error_plugin_suffix = cbool(p.BackupErrorPluginSuffix)
+	c.first_pass_errors_as_index = cbool(p.FirstPassErrorsAsIndex)
+	c.first_pass_restore_errors_uncounted = cbool(p.FirstPassRestoreErrorsUncounted)
+	c.default_item_operation_timeout_ns = C.int64_t(p.DefaultItemOperationTimeout)
+	c.status_patch_retries = cbool(p.StatusPatchRetries)
+	c.backup_queue = cbool(p.BackupQueue)
+	c.validation_texts_quoted = cbool(p.ValidationTextsQuoted)
+	c.validation_bsl_available = cbool(p.ValidationBSLAvailable)
 	return c
 }
 

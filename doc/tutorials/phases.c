@@ -16,7 +16,7 @@ int main(void)
 
     if (velstatus_phase_from_string(&from, "InProgress", VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK ||
         velstatus_phase_from_string(&to, "Finalizing", VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK ||
-        velstatus_phase_transition(&legal, &who, VELSTATUS_KIND_BACKUP, from, to, &err) != VELSTATUS_OK) {
+        velstatus_phase_transition(&legal, &who, VELSTATUS_KIND_BACKUP, from, to, NULL, &err) != VELSTATUS_OK) {
         fprintf(stderr, "%s: %s\n", velstatus_status_name(err.code), err.message);
         return 1;
     }

@@ -17,6 +17,7 @@
 #define VELSTATUS_PHASE_H
 
 #include "common.h"
+#include "host.h"
 #include "policy.h"
 #include "status.h"
 
@@ -106,6 +107,74 @@ VELSTATUS_API velstatus_status velstatus_phase_from_string(velstatus_phase *out,
 VELSTATUS_API int velstatus_phase_valid(velstatus_kind kind, velstatus_phase phase);
 
 /**
+ * @brief A BackupStorageLocation problem that fails a Backup's or Restore's
+ * validation (FailedValidation). Tokens: `server_default_missing`,
+ * `default_missing`, `read_only`, `unavailable`.
+ */
+typedef enum velstatus_bsl_validation {
+    /** No BSL was given and the server's default (`--default-backup-storage-location`) does not exist. */
+    VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING = 0,
+    /** The BSL the backup names (or the `spec.default` one) was not found. */
+    VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING = 1,
+    /** The BSL is read-only: no backup can be written to it. */
+    VELSTATUS_BSL_VALIDATION_READ_ONLY = 2,
+    /** The BSL is not Available (checked from Velero 1.17, for backups and restores). */
+    VELSTATUS_BSL_VALIDATION_UNAVAILABLE = 3
+} velstatus_bsl_validation;
+
+/**
+ * @brief The validation error Velero writes into `status.validationErrors`
+ * for a BSL problem, in the wording of the policy's release
+ * (velstatus_policy::validation_texts_quoted,
+ * velstatus_policy::validation_bsl_available; doc/velero-releases.md): for a
+ * backup, `backup_controller.go` prepareBackupRequest; for a restore
+ * (unavailable only), `restore_controller.go` validateAndComplete.
+ *
+ * A release without the check (an unavailable BSL before Velero 1.17) gives
+ * `*out` NULL and `*out_len` 0: the object passes this check.
+ * @param[out] out Receives the text (free with velstatus_free()), or NULL.
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] ctx The context that allocates the text.
+ * @param[in] kind ::VELSTATUS_KIND_BACKUP, or ::VELSTATUS_KIND_RESTORE with
+ *            ::VELSTATUS_BSL_VALIDATION_UNAVAILABLE.
+ * @param[in] problem The problem.
+ * @param[in] bsl The BSL's name (need not be NUL-terminated).
+ * @param[in] bsl_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] cause The Get error's text (`Error: %v`) for the two missing
+ *            problems, else ignored; may be NULL with length 0.
+ * @param[in] cause_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] policy The policy, or NULL for the hardened preset (the current release's texts).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (a NULL argument, an
+ *         unknown kind or problem, a restore problem other than
+ *         unavailable), ::VELSTATUS_E_ABI (policy size) or ::VELSTATUS_E_NOMEM.
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_validation_error(char **out, size_t *out_len, velstatus_ctx *ctx,
+                                                              velstatus_kind kind, velstatus_bsl_validation problem,
+                                                              const char *bsl, size_t bsl_len, const char *cause,
+                                                              size_t cause_len, const velstatus_policy *policy,
+                                                              velstatus_error *err);
+
+/**
+ * @brief The problem's token, such as "read_only".
+ * @param[in] v The value.
+ * @return A static string, or NULL for a value outside the enum.
+ * @borrowed
+ */
+VELSTATUS_API const char *velstatus_bsl_validation_to_string(velstatus_bsl_validation v);
+
+/**
+ * @brief Parses a ::velstatus_bsl_validation token.
+ * @param[out] out The value.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (the message lists the tokens).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_validation_from_string(velstatus_bsl_validation *out, const char *s,
+                                                                    size_t len, velstatus_error *err);
+
+/**
  * @brief Whether `velero ... create --wait` stops at this phase:
  * FailedValidation, Completed, PartiallyFailed and Failed (doc/velero-behaviour.md §5.1).
  * @param[in] kind The kind.
@@ -115,8 +184,29 @@ VELSTATUS_API int velstatus_phase_valid(velstatus_kind kind, velstatus_phase pha
 VELSTATUS_API int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase);
 
 /**
+ * @brief Whether the kind has this phase in the Velero release a policy
+ * models: Queued and ReadyToStart exist from Velero 1.18
+ * (velstatus_policy::backup_queue), a restore's Finalizing and
+ * FinalizingPartiallyFailed from 1.14 (velstatus_policy::restore_finalizing);
+ * doc/velero-releases.md.
+ * @param[out] exists 1 if the phase exists, else 0 (also for a phase the
+ *             kind never has, or a value outside the enum).
+ * @param[in] kind The kind.
+ * @param[in] phase The phase.
+ * @param[in] policy The policy, or NULL for the hardened preset (the current release's phases).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL exists, unknown kind)
+ *         or ::VELSTATUS_E_ABI (policy size).
+ */
+VELSTATUS_API velstatus_status velstatus_phase_exists(int *exists, velstatus_kind kind, velstatus_phase phase,
+                                                      const velstatus_policy *policy, velstatus_error *err);
+
+/**
  * @brief Whether Velero ever moves a CR of this kind from `from` to `to`,
- * and which controller does (doc/velero-behaviour.md §5.2, §5.3).
+ * and which controller does (doc/velero-behaviour.md §5.2, §5.3), in the
+ * Velero release the policy models (doc/velero-releases.md: before 1.18 the
+ * backup controller takes New to InProgress itself; before 1.14 a restore
+ * ends Completed or PartiallyFailed without Finalizing).
  *
  * A phase "moved" to itself is reported legal with the controller "none"
  * (no transition, nothing to patch).
@@ -127,14 +217,18 @@ VELSTATUS_API int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_pha
  * @param[in] kind The kind.
  * @param[in] from The current phase.
  * @param[in] to The next phase.
+ * @param[in] policy The policy, or NULL for the hardened preset (the current release).
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL legal, or a phase
- *         the kind does not have).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL legal, or a phase the
+ *         kind does not have, or not in that release: the message says
+ *         "in this Velero release" and from which release it exists) or
+ *         ::VELSTATUS_E_ABI (policy size).
  * @borrowed The controller string is static.
  */
 VELSTATUS_API velstatus_status velstatus_phase_transition(int *legal, const char **controller,
                                                           velstatus_kind kind, velstatus_phase from,
-                                                          velstatus_phase to, velstatus_error *err);
+                                                          velstatus_phase to, const velstatus_policy *policy,
+                                                          velstatus_error *err);
 
 /**
  * @brief The phase after the main backup or restore run (doc/velero-behaviour.md §2.7).
@@ -165,7 +259,8 @@ VELSTATUS_API velstatus_phase velstatus_phase_after_run(velstatus_kind kind, int
  * @param[in] phase The phase found at restart.
  * @param[in] policy The policy, or NULL for the hardened preset.
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_ABI (policy size).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (also for a phase not in
+ *         the policy's Velero release) or ::VELSTATUS_E_ABI (policy size).
  */
 VELSTATUS_API velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, velstatus_phase *next,
                                                           velstatus_kind kind, velstatus_phase phase,

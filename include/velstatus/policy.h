@@ -12,6 +12,10 @@
  * p.progress_error_grace_ns = 0;   // but fail at the first Progress() error
  * @endcode
  *
+ * Velero's own decisions changed between releases: velstatus_policy_velero()
+ * is the current release, velstatus_policy_velero_release() any release
+ * from 1.11 (doc/velero-releases.md).
+ *
  * The struct is size-tagged (first field) so that knobs can be appended
  * without breaking callers compiled against an older header; functions that
  * take a policy accept a NULL pointer as "the hardened preset".
@@ -71,6 +75,65 @@ typedef struct velstatus_policy {
     int retry_classify_errors;
     /** The status writes Velero sends once (doc/velero-behaviour.md §4.3, §6.15) are retried too. 0 / 1. */
     int retry_forgotten_patches;
+
+    /* The Velero releases (doc/velero-releases.md): each knob below is one
+     * difference between Velero minor releases, with the releases it covers.
+     * velstatus_policy_velero() is the current release (1.18);
+     * velstatus_policy_velero_release() gives every supported one. The
+     * values are given as `1.11 … 1.18 / hardened`. */
+
+    /** A new operation error turns WaitingForPluginOperations into
+     *  WaitingForPluginOperationsPartiallyFailed only in the pass where no
+     *  operation is still running, so mid-run errors leave the phase as it
+     *  is (Velero 1.11; decided before the in-progress test from 1.12, #6491).
+     *  1 in 1.11, else 0 / 0. */
+    int partial_failure_when_done;
+    /** A read-only BSL moves a restore in a Waiting phase to PartiallyFailed
+     *  with `BSL is read-only`, as it does a backup (Velero 1.11; removed in
+     *  1.12, #6758, commit 93995bfd0). 1 in 1.11, else 0 / 0. */
+    int restore_readonly_bsl_fails;
+    /** Restores have the Finalizing and FinalizingPartiallyFailed phases
+     *  (from Velero 1.14, #7377). Without them a restore's last pass, or its
+     *  main run, ends Completed or PartiallyFailed, and a missing backup or
+     *  BSL gives PartiallyFailed. 0 before 1.14, else 1 / 1. */
+    int restore_finalizing;
+    /** Backup operation errors carry `, plugin: <name>` (wrapErrMsg, from
+     *  Velero 1.13, #7115). 0 before 1.13, else 1 / 1. */
+    int backup_error_plugin_suffix;
+    /** The first evaluation of a backup's operations (phase InProgress) logs
+     *  each new error as its index, `0`, `1`, …, not its message; the count
+     *  is right (Velero 1.11–1.13; fixed in 1.14, #7805). 1 in 1.11–1.13,
+     *  else 0 / 0. */
+    int first_pass_errors_as_index;
+    /** The first evaluation of a restore's operations logs each new error as
+     *  its index and does not count it, so such a restore can end Completed
+     *  (Velero 1.11; counted, as `error from restore item operation: <msg>`,
+     *  from 1.12, #6594). 1 in 1.11, else 0 / 0. */
+    int first_pass_restore_errors_uncounted;
+    /** The server's default item-operation timeout, given to a Backup or
+     *  Restore whose `spec.itemOperationTimeout` is 0
+     *  (`--default-item-operation-timeout`): 1 h in Velero 1.11, 4 h from 1.12
+     *  (#6423). The library reads it in no decision: it is what a host (and
+     *  `velstatus operations reconcile` without `--timeout`) passes as
+     *  velstatus_reconcile_options::timeout_ns. 1 h in 1.11, else 4 h / 4 h. */
+    int64_t default_item_operation_timeout_ns;
+    /** Velero retries the status patches velstatus_retry_transition() lists
+     *  (from Velero 1.15, #8068); before, every status patch is sent once.
+     *  0 before 1.15, else 1 / 1. */
+    int status_patch_retries;
+    /** Backups have the Queued and ReadyToStart phases (from Velero 1.18,
+     *  #9307). Without them the backup controller takes a New backup to
+     *  InProgress or FailedValidation itself. 0 before 1.18, else 1 / 1. */
+    int backup_queue;
+    /** The backup validation errors about a missing BSL read as Velero
+     *  1.11–1.14 wrote them (`wasn't specified`, `doesn't exist`,
+     *  `wasn't found`, the name in single quotes); from 1.15 `was not
+     *  specified`, `does not exist`, `was not found`, no quotes (#8245).
+     *  1 before 1.15, else 0 / 0. */
+    int validation_texts_quoted;
+    /** Validation fails a backup or restore whose BSL is not Available (from
+     *  Velero 1.17, #8976). 0 before 1.17, else 1 / 1. */
+    int validation_bsl_available;
 } velstatus_policy;
 
 /**
@@ -84,6 +147,59 @@ VELSTATUS_API velstatus_policy velstatus_policy_velero(void);
  * @return A policy with every knob at the fixed behaviour.
  */
 VELSTATUS_API velstatus_policy velstatus_policy_hardened(void);
+
+/**
+ * @brief The Velero-exact preset of one Velero minor release.
+ *
+ * Velero 1.11 to the current release (1.18) are supported; a patch release
+ * decides as its minor release does. Each release's policy is
+ * velstatus_policy_velero() with the knobs of the release differences
+ * (doc/velero-releases.md) at that release's values.
+ * @param[out] out Receives the policy.
+ * @param[in] major The major version (1).
+ * @param[in] minor The minor version.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL out; a release
+ *         outside the supported range, the message naming the range).
+ */
+VELSTATUS_API velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor,
+                                                               velstatus_error *err);
+
+/**
+ * @brief The Velero-exact preset of a release given as text: `1.14`,
+ * `v1.14`, or a patch release `1.14.2` / `v1.14.2`.
+ * @param[out] out Receives the policy.
+ * @param[out] major Receives the major version, or NULL.
+ * @param[out] minor Receives the minor version, or NULL.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL out, text that is
+ *         not a version, or a release outside the supported range; the
+ *         message quotes the text and names the range). Nothing is written
+ *         on failure.
+ */
+VELSTATUS_API velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor,
+                                                               const char *s, size_t len, velstatus_error *err);
+
+/**
+ * @brief The number of supported Velero minor releases.
+ * @return The count (8: 1.11 to 1.18).
+ */
+VELSTATUS_API size_t velstatus_velero_release_count(void);
+
+/**
+ * @brief The supported Velero minor release at `index`, oldest first; the
+ * last one is the current release, the one velstatus_policy_velero() is.
+ * @param[out] major Receives the major version.
+ * @param[out] minor Receives the minor version.
+ * @param[in] index 0 to velstatus_velero_release_count() - 1.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (a NULL output, an index
+ *         out of range).
+ */
+VELSTATUS_API velstatus_status velstatus_velero_release_at(int *major, int *minor, size_t index,
+                                                           velstatus_error *err);
 
 /**
  * @brief Fills `*out` with a preset, for callers that cannot take structs by value.

@@ -251,6 +251,63 @@ def test_policy_set_and_copy():
     assert p.as_dict()["preset"] == "velero"
 
 
+def test_policy_velero_release():
+    # doc/velero-releases.md: one preset per release, the last the current one
+    assert vs.velero_releases() == ["1.11", "1.12", "1.13", "1.14", "1.15", "1.16", "1.17", "1.18"]
+    assert vs.Policy.velero_release("1.18") == vs.Policy.velero()
+    assert vs.Policy.velero_release((1, 18)) == vs.Policy.velero()
+    p11 = vs.Policy.velero_release("v1.11.1")
+    assert p11.preset is vs.Preset.VELERO
+    assert p11.partial_failure_when_done is True and p11.default_item_operation_timeout_ns == 3600 * 10**9
+    assert vs.Policy.velero_release("1.12").partial_failure_when_done is False
+    assert vs.Policy.velero_release("1.12").backup_error_plugin_suffix is False
+    assert vs.Policy.velero_release((1, 13)).backup_error_plugin_suffix is True
+    assert vs.Policy.velero_release("1.13").restore_finalizing is False
+    assert vs.Policy.velero_release("1.14").restore_finalizing is True
+    assert vs.Policy.velero_release("1.14", unknown_phase_fails=True).unknown_phase_fails is True
+    for bad in ("1.10", "9.9", (1, 10)):
+        with pytest.raises(vs.InvalidArgument) as e:
+            vs.Policy.velero_release(bad)
+        assert "(supported: 1.11 to 1.18)" in str(e.value)
+    with pytest.raises(vs.InvalidArgument):
+        vs.Policy.velero_release("one.two")
+
+
+def test_reconcile_per_release(srcdir):
+    """The issue's done-when: one operation newly failed, one running."""
+    data = os.path.join(srcdir, "tests", "data", "releases")
+    with open(os.path.join(data, "two-ops-backup.json"), encoding="utf-8") as f:
+        text = f.read()
+
+    def progress(op):
+        if op.operation_id == "du-b1-a":
+            return vs.Progress(completed=True, err="DataUpload is canceled")
+        return vs.Progress(n_completed=5, n_total=10, operation_units="Bytes")
+
+    def run(release):
+        return vs.OpList.from_json(text).reconcile(progress, None, now="2024-05-01T10:30:00Z",
+                                                   phase="WaitingForPluginOperations", timeout="4h",
+                                                   policy=vs.Policy.velero_release(release))
+    assert run("1.11").phase is vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS
+    r12, r13 = run("1.12"), run("1.13")
+    assert r12.phase is vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED
+    assert list(r12.errors) == ["DataUpload is canceled"]
+    assert list(r13.errors) == ["DataUpload is canceled, plugin: velero.io/csi-pvc-backupper"]
+
+
+def test_bsl_validation_error_per_release():
+    t14 = vs.bsl_validation_error("backup", "default_missing", "main", "gone", vs.Policy.velero_release("1.14"))
+    t15 = vs.bsl_validation_error("backup", vs.BslValidation.DEFAULT_MISSING, "main", "gone",
+                                  vs.Policy.velero_release("1.15"))
+    assert "the default 'main' wasn't found." in t14 and t14.endswith("Error: gone")
+    assert "the default main was not found." in t15
+    assert vs.bsl_validation_error("restore", "unavailable", "main", policy=vs.Policy.velero_release("1.16")) is None
+    assert (vs.bsl_validation_error("restore", "unavailable", "main")
+            == "The BSL main is unavailable, cannot retrieve the backup")
+    with pytest.raises(vs.InvalidArgument):
+        vs.bsl_validation_error("restore", "read_only", "main")
+
+
 # -- phases ------------------------------------------------------------------
 
 def test_phase_transition():
@@ -262,6 +319,18 @@ def test_phase_transition():
     assert vs.phase_transition("restore", "Completed", "Completed") == (True, "none")
     with pytest.raises(vs.InvalidArgument):
         vs.phase_transition("restore", "Queued", "New")
+
+
+def test_phase_machine_per_release():
+    p17, p13 = vs.Policy.velero_release("1.17"), vs.Policy.velero_release("1.13")
+    assert vs.phase_exists("backup", "Queued") and not vs.phase_exists("backup", "Queued", p17)
+    assert vs.phase_exists("restore", "Finalizing") and not vs.phase_exists("restore", "Finalizing", p13)
+    assert vs.phase_transition("backup", "New", "InProgress", p17) == (True, "backup")
+    assert vs.phase_transition("backup", "New", "InProgress") == (False, None)
+    assert vs.phase_transition("restore", "WaitingForPluginOperations", "Completed", p13).legal
+    with pytest.raises(vs.InvalidArgument) as e:
+        vs.phase_transition("backup", "New", "Queued", p17)
+    assert "Queued and ReadyToStart exist from Velero 1.18" in str(e.value)
 
 
 def test_phase_after_run():
@@ -321,6 +390,7 @@ def test_every_library_function_is_in_the_module(srcdir):
 
 ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_phase", "VELSTATUS_PHASE_"),
          ("Preset", "velstatus_preset", "VELSTATUS_PRESET_"),
+         ("BslValidation", "velstatus_bsl_validation", "VELSTATUS_BSL_VALIDATION_"),
          ("RestartAction", "velstatus_restart_action", "VELSTATUS_RESTART_"), ("Status", "velstatus_status", "VELSTATUS_"),
          ("OpPhase", "velstatus_op_phase", "VELSTATUS_OP_PHASE_"),
          ("OpReport", "velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),

@@ -17,11 +17,12 @@ garbage collection frees what ``close()`` (or ``with``) did not.
 
 from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, SchemaError,
                       HostError, AbiError, RangeError, StateError, status_name, status_str)
-from ._enums import ArgoHealth, Kind, Phase, Preset, RestartAction, Status
+from ._enums import ArgoHealth, BslValidation, Kind, Phase, Preset, RestartAction, Status
 from ._context import Context, DebugAllocator
 from ._core import (version, version_info, parse_time, format_time, format_time_go,
                     parse_duration, format_duration, time_ns, duration_ns, Policy,
-                    Transition, Restart, phase_transition, phase_after_run, phase_on_restart)
+                    Transition, Restart, phase_transition, phase_after_run, phase_on_restart,
+                    phase_exists, velero_releases, bsl_validation_error)
 from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerVerdict, server_status,
                              ServerTracker, StepResult, server_status_step)
 from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedule, RetryResult, retry,
@@ -42,7 +43,8 @@ __all__ = [
     "Context", "DebugAllocator",
     "version", "version_info", "parse_time", "format_time", "format_time_go", "parse_duration",
     "format_duration", "time_ns", "duration_ns", "Policy", "Transition", "Restart",
-    "phase_transition", "phase_after_run", "phase_on_restart",
+    "phase_transition", "phase_after_run", "phase_on_restart", "phase_exists", "velero_releases",
+    "bsl_validation_error", "BslValidation",
     "ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
     "ServerTracker", "StepResult", "server_status_step",
     "RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult", "retry",

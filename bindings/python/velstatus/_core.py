@@ -3,9 +3,9 @@
 
 import collections
 import datetime
-from typing import Any, Dict, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ._enums import Kind, Phase, Preset, RestartAction
+from ._enums import BslValidation, Kind, Phase, Preset, RestartAction
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 
@@ -184,6 +184,27 @@ class Policy:
         """The recommended default for new hosts (velstatus_policy_hardened)."""
         return cls(Preset.HARDENED, **knobs)
 
+    @classmethod
+    def velero_release(cls, version: Union[str, Tuple[int, int]], **knobs: Any) -> "Policy":
+        """The Velero-exact preset of one Velero release (doc/velero-releases.md):
+        ``"1.14"``, ``"v1.14.2"`` or ``(1, 14)``
+        (velstatus_policy_velero_version / velstatus_policy_velero_release).
+
+        Raises InvalidArgument, naming the supported range, for a release
+        outside it (``velero_releases()`` lists them).
+        """
+        new = cls(Preset.VELERO)
+        err = new_error()
+        if isinstance(version, tuple):
+            major, minor = version
+            check(lib.velstatus_policy_velero_release(new._c, int(major), int(minor), err), err)
+        else:
+            text = version.encode("utf-8") if isinstance(version, str) else bytes(version)
+            check(lib.velstatus_policy_velero_version(new._c, ffi.NULL, ffi.NULL, text, len(text), err), err)
+        for name, value in knobs.items():
+            setattr(new, name, value)
+        return new
+
     @property
     def preset(self) -> Preset:
         """The preset this policy was made from (informational)."""
@@ -236,6 +257,18 @@ class Policy:
 _KNOB_TYPES = _knobs()
 
 
+def velero_releases() -> List[str]:
+    """The Velero releases ``Policy.velero_release()`` accepts, oldest first;
+    the last is the current release, the one ``Policy.velero()`` is."""
+    major, minor = ffi.new("int *"), ffi.new("int *")
+    out = []
+    for i in range(lib.velstatus_velero_release_count()):
+        err = new_error()
+        check(lib.velstatus_velero_release_at(major, minor, i, err), err)
+        out.append("%d.%d" % (major[0], minor[0]))
+    return out
+
+
 def policy_ptr(policy: PolicyLike) -> Any:
     """The C pointer for a Policy / Preset / preset name / None (NULL: hardened)."""
     if policy is None:
@@ -259,21 +292,58 @@ def _phase(value, kind):
     return Phase.parse(value, kind)
 
 
-def phase_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike) -> Transition:
-    """Whether Velero ever moves a ``kind`` CR from one phase to another (doc/velero-behaviour.md §5.2-5.3).
+def phase_transition(kind: KindLike, from_phase: PhaseLike, to_phase: PhaseLike,
+                     policy: PolicyLike = None) -> Transition:
+    """Whether Velero ever moves a ``kind`` CR from one phase to another (doc/velero-behaviour.md §5.2-5.3),
+    in the Velero release the policy models (doc/velero-releases.md; None: the current one).
 
     Phases may be Phase members or wire strings (``""`` is New). Returns a
     Transition(legal, controller). Raises InvalidArgument for a phase the
-    kind does not have.
+    kind does not have, or the release did not have.
     """
     kind = Kind.coerce(kind)
     frm, to = _phase(from_phase, kind), _phase(to_phase, kind)
     legal = ffi.new("int *")
     controller = ffi.new("const char **")
     err = new_error()
-    check(lib.velstatus_phase_transition(legal, controller, kind.c, frm.c, to.c, err), err)
+    check(lib.velstatus_phase_transition(legal, controller, kind.c, frm.c, to.c, policy_ptr(policy), err), err)
     name = ffi.string(controller[0]).decode("utf-8") if controller[0] != ffi.NULL else ""
     return Transition(bool(legal[0]), name or None)
+
+
+def phase_exists(kind: KindLike, phase: PhaseLike, policy: PolicyLike = None) -> bool:
+    """Whether the kind has the phase in the policy's Velero release: Queued and
+    ReadyToStart from 1.18, a restore's Finalizing phases from 1.14
+    (velstatus_phase_exists; doc/velero-releases.md)."""
+    kind = Kind.coerce(kind)
+    ph = _phase(phase, kind)
+    exists = ffi.new("int *")
+    err = new_error()
+    check(lib.velstatus_phase_exists(exists, kind.c, ph.c, policy_ptr(policy), err), err)
+    return bool(exists[0])
+
+
+def bsl_validation_error(kind: KindLike, problem: Union[BslValidation, str], bsl: str, cause: str = "",
+                         policy: PolicyLike = None) -> Optional[str]:
+    """The validation error Velero writes for a BSL problem, in the wording of
+    the policy's release (velstatus_bsl_validation_error;
+    doc/velero-releases.md); None when that release has no such check (an
+    unavailable BSL before Velero 1.17)."""
+    kind = Kind.coerce(kind)
+    problem = BslValidation.coerce(problem)
+    from ._context import Context  # a context of its own allocates the text
+    b, c = bsl.encode("utf-8"), cause.encode("utf-8")
+    out, n = ffi.new("char **"), ffi.new("size_t *")
+    err = new_error()
+    with Context()._held() as p:
+        check(lib.velstatus_bsl_validation_error(out, n, p, kind.c, problem.c, b, len(b), c, len(c),
+                                                 policy_ptr(policy), err), err)
+        if out[0] == ffi.NULL:
+            return None
+        try:
+            return ffi.unpack(out[0], n[0]).decode("utf-8", "replace")
+        finally:
+            lib.velstatus_free(p, out[0])
 
 
 def phase_after_run(kind: KindLike, fatal: bool = False, errors_logged: int = 0,

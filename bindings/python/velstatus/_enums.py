@@ -185,6 +185,16 @@ class RestartAction(CEnum):
     REQUEUE = "requeue"
 
 
+@c_enum("velstatus_bsl_validation", "VELSTATUS_BSL_VALIDATION_", lib.velstatus_bsl_validation_to_string)
+class BslValidation(CEnum):
+    """A BackupStorageLocation problem that fails validation (velstatus_bsl_validation)."""
+
+    SERVER_DEFAULT_MISSING = "server_default_missing"
+    DEFAULT_MISSING = "default_missing"
+    READ_ONLY = "read_only"
+    UNAVAILABLE = "unavailable"
+
+
 @c_enum("velstatus_argo_health", "VELSTATUS_ARGO_", lib.velstatus_argo_health_to_string)
 class ArgoHealth(CEnum):
     """Argo CD's health of a Backup or Restore (velstatus_argo_health):
