@@ -38,6 +38,15 @@ grep -q 'item operation timeout 1h0m0s from --item-operation-timeout' "$tmp.out"
 "$v" explain --utc --now 2024-05-01T11:00:30Z --item-operation-timeout 1h --operations "$d/timeout-itemoperations.json" \
     "$d/timeout-backup.json" >"$tmp.out" 2>&1
 grep -q 'from spec.itemOperationTimeout' "$tmp.out" && echo "ok timeout-spec-wins" || { echo "FAIL timeout-spec-wins"; fail=1; }
+# --velero-version: that release's preset (1.11: a 1h default timeout); not with --policy hardened.
+"$v" explain --utc --velero-version 1.11 --now 2025-01-07T09:12:00Z --operations "$d/readonly-itemoperations.json" \
+    "$d/readonly-backup.json" >"$tmp.out" 2>&1
+grep -q '(policy velero, Velero 1.11; item operation timeout 1h0m0s from Velero.s default' "$tmp.out" &&
+    echo "ok velero-version" || { echo "FAIL velero-version"; cat "$tmp.out"; fail=1; }
+"$v" explain -o json --velero-version v1.14.2 "$d/readonly-backup.json" | grep -q '"veleroVersion":"1.14"' &&
+    echo "ok velero-version-json" || { echo "FAIL velero-version-json"; fail=1; }
+stderr_has velero-version-hardened 'cannot be combined' -- explain --policy hardened --velero-version 1.14 "$d/readonly-backup.json"
+stderr_has velero-version-bad '--velero-version' -- explain --velero-version 0.9 "$d/readonly-backup.json"
 # --resource-timeout sets the retry budget: 1h gives 8 attempts.
 "$v" explain --utc --resource-timeout 1h $ex1 | grep -q '8 attempts over 16m16.56s' && echo "ok resource-timeout" ||
     { echo "FAIL resource-timeout"; fail=1; }

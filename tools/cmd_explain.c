@@ -16,8 +16,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: velstatus explain [--operations OPS] [--bsls BSLS] [--item-operation-timeout D]\n"
-            "                         [--resource-timeout D] [--policy velero|hardened] [--now T] [--utc]\n"
-            "                         [-o text|json] OBJECT\n"
+            "                         [--resource-timeout D] [--policy velero|hardened] [--velero-version X.Y]\n"
+            "                         [--now T] [--utc] [-o text|json] OBJECT\n"
             "\n"
             "Explains a Backup or Restore (`kubectl get backup NAME -o json`): what its phase means, why it\n"
             "is in it (the operations still running, those that failed and with what error, whether\n"
@@ -29,10 +29,11 @@ static void usage(FILE *f)
             "  --operations OPS  the <name>-itemoperations.json(.gz) of the backup or restore\n"
             "  --bsls BSLS       `kubectl get backupstoragelocations -n velero -o json`\n"
             "  --item-operation-timeout D  when the object has no spec.itemOperationTimeout\n"
-            "                    (default 4h, Velero's)\n"
+            "                    (default: Velero's, 4h; 1h in 1.11)\n"
             "  --resource-timeout D  the server's --resource-timeout (default 10m): bounds the retries\n"
             "                    of a status patch\n"
             "  --policy P        velero (default: what Velero does) or hardened\n"
+            "  --velero-version X.Y  decide as that Velero release does (default: the current one)\n"
             "  --now T           RFC 3339 (default the current time)\n"
             "  --utc             times in UTC (default the local time zone, TZ respected)\n"
             "  -o json           the same content for tools (doc/explain.md has the schema)\n"
@@ -59,6 +60,7 @@ typedef struct ex {
     int phase_known;
     velstatus_policy pol, other_pol;
     int64_t now, timeout, resource_timeout;
+    int release_given, major, minor; /* --velero-version, and the release decided for */
     const char *timeout_src;
     velstatus_oplist *ops;
     velstatus_bsl_set *bsls;
@@ -136,10 +138,11 @@ static int parse_duration(const char *what, const char *s, int64_t *out)
     return CLI_OK;
 }
 
-/* spec.itemOperationTimeout, else the flag, else Velero's default 4h. */
+/* spec.itemOperationTimeout, else the flag, else the server's default
+ * (Velero's --default-item-operation-timeout: 4h; 1h in 1.11). */
 static int pick_timeout(ex *x, const char *flag)
 {
-    x->timeout = INT64_C(4) * 3600 * 1000000000;
+    x->timeout = x->pol.default_item_operation_timeout_ns;
     x->timeout_src = "Velero's default";
     if (x->o.timeout != NULL) {
         x->timeout_src = "spec.itemOperationTimeout";
@@ -684,10 +687,13 @@ static void text_timeline(const ex *x)
         char d[VELSTATUS_DURATION_BUFSIZE], buf[512];
         if (velstatus_duration_format(d, sizeof d, x->timeout, NULL) != VELSTATUS_OK)
             snprintf(d, sizeof d, "%lldns", (long long)x->timeout);
+        char rel[32] = "";
+        if (x->release_given)
+            snprintf(rel, sizeof rel, ", Velero %d.%d", x->major, x->minor);
         snprintf(buf, sizeof buf,
-                 "(policy %s; item operation timeout %s from %s; if every plugin keeps reporting the progress "
+                 "(policy %s%s; item operation timeout %s from %s; if every plugin keeps reporting the progress "
                  "recorded%s):",
-                 velstatus_preset_to_string((velstatus_preset)x->pol.preset), d, x->timeout_src,
+                 velstatus_preset_to_string((velstatus_preset)x->pol.preset), rel, d, x->timeout_src,
                  x->bsl_known ? "" : "; the BSL assumed available");
         printf("\n");
         prose("  ", buf);
@@ -1142,8 +1148,13 @@ static void print_json(const ex *x)
     j_text(x->o.name, x->o.name_len);
     printf(",\"phase\":");
     j_text(x->o.phase, x->o.phase_len);
-    printf(",\"phaseKnown\":%s,\"policy\":\"%s\",\"now\":", x->phase_known ? "true" : "false",
+    printf(",\"phaseKnown\":%s,\"policy\":\"%s\",\"veleroVersion\":", x->phase_known ? "true" : "false",
            velstatus_preset_to_string((velstatus_preset)x->pol.preset));
+    if (x->pol.preset == VELSTATUS_PRESET_VELERO)
+        printf("\"%d.%d\"", x->major, x->minor);
+    else
+        printf("null");
+    printf(",\"now\":");
     j_time(x->now);
     printf(",\"itemOperationTimeout\":{\"ns\":%lld,\"source\":\"%s\"},\"errors\":", (long long)x->timeout, x->timeout_src);
     if (x->o.errors >= 0)
@@ -1184,9 +1195,8 @@ static void print_json(const ex *x)
 
 int cmd_explain(int argc, char **argv)
 {
-    const char *ops_s = NULL, *bsls_s = NULL, *timeout_s = NULL, *rt_s = NULL, *policy_s = "velero", *now_s = NULL;
-    const char *fmt_s = "text", *path = NULL;
-    velstatus_preset preset;
+    const char *ops_s = NULL, *bsls_s = NULL, *timeout_s = NULL, *rt_s = NULL, *policy_s = NULL, *now_s = NULL;
+    const char *fmt_s = "text", *path = NULL, *version_s = NULL;
     velstatus_error err;
     ex x;
     int rc;
@@ -1196,7 +1206,7 @@ int cmd_explain(int argc, char **argv)
                                 {"--item-operation-timeout", 0, &timeout_s, NULL},
                                 {"--resource-timeout", 0, &rt_s, NULL}, {"--policy", 0, &policy_s, NULL},
                                 {"--now", 0, &now_s, NULL},            {"--utc", 0, NULL, &x.utc},
-                                CLI_OPT_OUTPUT(&fmt_s)};
+                                CLI_OPT_OUTPUT(&fmt_s),                CLI_OPT_VELERO_VERSION(&version_s)};
         int npos = 0, r = cli_parse(CMD, argc, argv, opts, sizeof opts / sizeof opts[0], &path, 1, &npos);
         if (r != 0) {
             if (r > 0)
@@ -1208,10 +1218,11 @@ int cmd_explain(int argc, char **argv)
     }
     if (cli_parse_format(CMD, fmt_s, &x.fmt) != 0 || cli_now(CMD, now_s, &x.now) != 0)
         return CLI_BAD_INPUT;
-    if (velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-        return cli_fail(CMD, "--policy must be velero or hardened, not \"%s\"", policy_s);
-    velstatus_policy_preset(&x.pol, preset, NULL);
-    velstatus_policy_preset(&x.other_pol, preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
+    if (cli_policy(CMD, policy_s, "velero", version_s, &x.pol, &x.major, &x.minor) != 0)
+        return CLI_BAD_INPUT;
+    x.release_given = version_s != NULL;
+    velstatus_policy_preset(&x.other_pol,
+                            x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
                             NULL);
     x.resource_timeout = INT64_C(600) * 1000000000;
     if (rt_s != NULL && parse_duration("--resource-timeout", rt_s, &x.resource_timeout) != CLI_OK)
