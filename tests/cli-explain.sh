@@ -45,6 +45,13 @@ grep -q '(policy velero, Velero 1.11; item operation timeout 1h0m0s from Velero.
     echo "ok velero-version" || { echo "FAIL velero-version"; cat "$tmp.out"; fail=1; }
 "$v" explain -o json --velero-version v1.14.2 "$d/readonly-backup.json" | grep -q '"veleroVersion":"1.14"' &&
     echo "ok velero-version-json" || { echo "FAIL velero-version-json"; fail=1; }
+# 1.11 restores have no Finalizing phases; before 1.15 the finalizer's patch is sent once.
+"$v" explain --utc --velero-version 1.11 --now 2023-09-13T09:30:00Z --operations "$d/restore-itemoperations.json" \
+    "$d/restore.json" | grep -q 'phase: WaitingForPluginOperationsPartiallyFailed -> PartiallyFailed' &&
+    echo "ok velero-version-1.11-restore" || { echo "FAIL velero-version-1.11-restore"; fail=1; }
+"$v" $(echo "explain --utc --velero-version 1.14 $ex1") |
+    grep -q 'FinalizingPartiallyFailed -> PartiallyFailed (finalizer controller): sent once; Velero does not retry it.' &&
+    echo "ok velero-version-1.14-patch" || { echo "FAIL velero-version-1.14-patch"; fail=1; }
 stderr_has velero-version-hardened 'cannot be combined' -- explain --policy hardened --velero-version 1.14 "$d/readonly-backup.json"
 stderr_has velero-version-bad '--velero-version' -- explain --velero-version 0.9 "$d/readonly-backup.json"
 # --resource-timeout sets the retry budget: 1h gives 8 attempts.
