@@ -102,20 +102,6 @@ def test_forecast_presets_and_errors():
     assert str(vs.ForecastFate.TIMES_OUT) == "times_out" and str(vs.ForecastEta.NO_DEADLINE) == "no_deadline"
 
 
-def test_forecast_no_memory_leaks_nothing(srcdir):
-    a = vs.DebugAllocator()
-    ctx = vs.Context(allocator=a)
-    n = 0
-    while True:
-        ops = timeout_ops(srcdir, ctx)
-        a.calls, a.fail_at = 0, n
-        try:
-            f = forecast(ops)
-            break
-        except vs.NoMemory:
-            n += 1
-        finally:
-            a.fail_at = None
-            ops.close()
-            assert a.live == 1
+def test_forecast_no_memory_leaks_nothing(srcdir, each_allocation_failing):
+    f, n = each_allocation_failing(lambda ctx: timeout_ops(srcdir, ctx), forecast)
     assert n > 0 and f.final_phase is vs.Phase.FINALIZING_PARTIALLY_FAILED
