@@ -198,9 +198,7 @@ static velstatus_status collect(vs_dec *d, vs_span item, bsl_fields *f)
         }
         if (k == 1)
             f->meta_at = vs;
-        st = collect_sub(d, k - 1, vs, ve, f);
-        if (st != VELSTATUS_OK)
-            return st;
+        VS_TRY(collect_sub(d, k - 1, vs, ve, f));
     }
     return VELSTATUS_OK;
 }
@@ -253,13 +251,6 @@ static int str_is(const char *s, size_t len, const char *lit)
     return s && strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
-#define TRY(x)                                                                                                         \
-    do {                                                                                                               \
-        velstatus_status try_st_ = (x);                                                                                \
-        if (try_st_ != VELSTATUS_OK)                                                                                   \
-            return try_st_;                                                                                            \
-    } while (0)
-
 /* metadata: present, with a usable name (not in `set`, when one is given). */
 static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const bsl_fields *f,
                                     const char **name, size_t *name_len)
@@ -269,7 +260,7 @@ static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_
         push_key(d, "metadata");
         return schema_error(d, item.vs, "missing (every BSL needs metadata.name)");
     }
-    TRY(get_string(d, at, "metadata", "name", VS_BUF_NAME, name, name_len));
+    VS_TRY(get_string(d, at, "metadata", "name", VS_BUF_NAME, name, name_len));
     push_key(d, "metadata");
     push_key(d, "name");
     if (!*name)
@@ -297,7 +288,7 @@ static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_defa
         }
         *is_default = first(d, v) == 't';
     }
-    TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", VS_BUF_TOKEN, &mode, &mode_len));
+    VS_TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", VS_BUF_TOKEN, &mode, &mode_len));
     if (str_is(mode, mode_len, "ReadOnly")) {
         *access = VELSTATUS_BSL_READ_ONLY;
     } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
@@ -319,35 +310,34 @@ static velstatus_status decode_record(vs_dec *d, const velstatus_bsl_set *set, v
 
     if (first(d, item) != '{')
         return schema_error(d, item.vs, "expected a BackupStorageLocation object, got %s", type_name(first(d, item)));
-    TRY(collect(d, item, &f));
-    TRY(get_string(d, f.f[F_KIND], NULL, "kind", VS_BUF_TOKEN, &kind, &kind_len));
+    VS_TRY(collect(d, item, &f));
+    VS_TRY(get_string(d, f.f[F_KIND], NULL, "kind", VS_BUF_TOKEN, &kind, &kind_len));
     if (kind && !str_is(kind, kind_len, "BackupStorageLocation")) {
         push_key(d, "kind");
         return schema_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.*s\"",
                             (int)(kind_len > 64 ? 64 : kind_len), kind);
     }
     velstatus_bsl_record_init(r, sizeof(*r));
-    TRY(decode_name(d, set, item, &f, &r->name, &r->name_len));
-    TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &r->has_created, &r->created_ns));
-    TRY(decode_spec(d, &f, &r->is_default, &r->access));
-    TRY(get_string(d, f.f[F_PHASE], "status", "phase", VS_BUF_TOKEN, &r->phase, &r->phase_len));
+    VS_TRY(decode_name(d, set, item, &f, &r->name, &r->name_len));
+    VS_TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &r->has_created, &r->created_ns));
+    VS_TRY(decode_spec(d, &f, &r->is_default, &r->access));
+    VS_TRY(get_string(d, f.f[F_PHASE], "status", "phase", VS_BUF_TOKEN, &r->phase, &r->phase_len));
     if (r->phase && memchr(r->phase, '\0', r->phase_len)) {
         push_key(d, "status");
         push_key(d, "phase");
         return schema_error(d, f.f[F_PHASE].vs, "contains a NUL character");
     }
     /* the times share one buffer: each is converted before the next is read */
-    TRY(get_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &r->has_validated, &r->validated_ns));
+    VS_TRY(get_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &r->has_validated, &r->validated_ns));
     return get_string(d, f.f[F_MESSAGE], "status", "message", VS_BUF_MESSAGE, &r->message, &r->message_len);
 }
 
 static velstatus_status decode_bsl(vs_dec *d, velstatus_bsl_set *set, vs_span item)
 {
     velstatus_bsl_record r;
-    TRY(decode_record(d, set, item, &r));
+    VS_TRY(decode_record(d, set, item, &r));
     /* the name checks above leave only E_NOMEM */
-    return velstatus__ss_set_add(set, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default,
-                                 r.access, r.has_created, r.created_ns, r.has_validated, r.validated_ns, d->err);
+    return velstatus__ss_set_add(set, &r, d->err);
 }
 
 /* The whole input must be one JSON value (the scanner's rules: no raw NUL
@@ -393,7 +383,7 @@ static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
     velstatus__json_iter_init(&it, d->text, root.vs, root.ve);
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
         int k;
-        TRY(key_index(d, ks, ke, list_keys, 2, &k));
+        VS_TRY(key_index(d, ks, ke, list_keys, 2, &k));
         if (k == 1) {
             present = 1;
             items_at = vs;
@@ -408,7 +398,7 @@ static velstatus_status find_items(vs_dec *d, vs_span root, vs_span *items)
     }
     if (!present)
         return VELSTATUS_OK;
-    TRY(get_string(d, kind, NULL, "kind", 1, &ks_text, &kind_len));
+    VS_TRY(get_string(d, kind, NULL, "kind", 1, &ks_text, &kind_len));
     if (ks_text && !str_is(ks_text, kind_len, "List") && !str_is(ks_text, kind_len, "BackupStorageLocationList")) {
         push_key(d, "kind");
         return schema_error(d, kind.vs, "expected \"List\" or \"BackupStorageLocationList\", got \"%.*s\"",
@@ -427,7 +417,7 @@ static velstatus_status decode_all(vs_dec *d, velstatus_bsl_set *set, vs_span ro
     vs_span items;
     velstatus__json_iter it;
     size_t i = 0, vs, ve;
-    TRY(find_items(d, root, &items));
+    VS_TRY(find_items(d, root, &items));
     if (items.vs == SIZE_MAX)
         return decode_bsl(d, set, root);
     velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
@@ -435,7 +425,7 @@ static velstatus_status decode_all(vs_dec *d, velstatus_bsl_set *set, vs_span ro
         vs_span item = {vs, ve};
         int depth = d->path.n;
         push_idx(d, i++);
-        TRY(decode_bsl(d, set, item));
+        VS_TRY(decode_bsl(d, set, item));
         d->path.n = depth;
     }
     return VELSTATUS_OK;
@@ -473,12 +463,8 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     *out = NULL;
     if (!json)
         json = "";
-    st = scan_input(json, len, &root, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = velstatus_bsl_set_new(&set, ctx, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(scan_input(json, len, &root, err));
+    VS_TRY(velstatus_bsl_set_new(&set, ctx, err));
     dec_init(&d, ctx, json, len, err);
     st = decode_all(&d, set, root);
     dec_release(&d);
@@ -505,9 +491,7 @@ velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or json is NULL");
     if (!json)
         json = "";
-    st = scan_input(json, len, &root, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(scan_input(json, len, &root, err));
     dec_init(&d, velstatus__ss_tracker_ctx(tracker), json, len, err);
     st = decode_record(&d, NULL, root, &r);
     if (st == VELSTATUS_OK)

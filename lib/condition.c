@@ -72,7 +72,6 @@ velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *
     char t[VELSTATUS_TIME_BUFSIZE];
     const char *msg;
     size_t n, keep;
-    velstatus_status st;
     if (!out || !v)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or verdict is NULL");
     if (observed_generation < -1)
@@ -81,9 +80,7 @@ velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *
     *out = NULL;
     if (out_len)
         *out_len = 0;
-    st = velstatus_time_format(t, sizeof t, last_transition_ns, 0, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus_time_format(t, sizeof t, last_transition_ns, 0, err));
     msg = velstatus_server_verdict_message(v);
     n = strlen(msg);
     keep = cut_message(msg, n);

@@ -2,6 +2,7 @@
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "velstatus_private.h"
 #include "util_array.h"
+#include "util_utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,25 +441,20 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
 
 /* ---- JSON string writing, Go encoding/json rules ---- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_valid_len(const unsigned char *s, size_t len, uint32_t *cp)
+const char *velstatus__short_escape(unsigned char c, int go_quote)
 {
-    unsigned char c = s[0];
-    size_t n;
-    uint32_t v, min;
-    if (c < 0x80) { *cp = c; return 1; }
-    if ((c & 0xE0) == 0xC0) { n = 2; v = c & 0x1Fu; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; v = c & 0x0Fu; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; v = c & 0x07u; min = 0x10000; }
-    else return 0;
-    if (len < n) return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        v = (v << 6) | (s[i] & 0x3Fu);
+    switch (c) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\a': return go_quote ? "\\a" : NULL;
+    case '\b': return go_quote ? "\\b" : NULL;
+    case '\f': return go_quote ? "\\f" : NULL;
+    case '\v': return go_quote ? "\\v" : NULL;
+    default: return NULL;
     }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return n;
 }
 
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html)
@@ -472,17 +468,13 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
         if (c < 0x80) {
             int plain = c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&'));
             if (plain) { i++; continue; }
+            const char *named = velstatus__short_escape(c, 0);
             velstatus__buf_append(b, s + start, i - start);
-            switch (c) {
-            case '"': velstatus__buf_puts(b, "\\\""); break;
-            case '\\': velstatus__buf_puts(b, "\\\\"); break;
-            case '\n': velstatus__buf_puts(b, "\\n"); break;
-            case '\r': velstatus__buf_puts(b, "\\r"); break;
-            case '\t': velstatus__buf_puts(b, "\\t"); break;
-            default: {
+            if (named) {
+                velstatus__buf_puts(b, named);
+            } else {
                 char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
                 velstatus__buf_append(b, esc, 6);
-            }
             }
             i++;
             start = i;
@@ -490,7 +482,7 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
         }
         {
             uint32_t cp = 0;
-            size_t n = utf8_valid_len(u + i, len - i, &cp);
+            size_t n = velstatus__utf8_decode(u + i, len - i, &cp);
             if (n == 0) {
                 velstatus__buf_append(b, s + start, i - start);
                 velstatus__buf_puts(b, "\\ufffd");

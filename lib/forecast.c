@@ -180,7 +180,8 @@ static void consider(int64_t t, int *found, int64_t *at)
  * the first with now - since >= grace. 0 when there is none. */
 static int next_instant(const velstatus_oplist *sim, const fc_in *in, int64_t *at)
 {
-    int64_t grace = in->pol.progress_error_grace_ns, created, deadline, since, t;
+    int64_t grace = in->pol.progress_error_grace_ns, sec, deadline, since, t;
+    int32_t nsec;
     size_t i, n = velstatus_oplist_count(sim);
     int found = 0;
     for (i = 0; i < n; i++) {
@@ -188,9 +189,10 @@ static int next_instant(const velstatus_oplist *sim, const fc_in *in, int64_t *a
         int has_created;
         if (!is_running(op))
             continue;
-        has_created = velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, &created);
-        if (velstatus__op_deadline(has_created, created, in->o.timeout_ns, &in->pol, &deadline) == VS__DEADLINE &&
-            deadline < INT64_MAX)
+        has_created = velstatus_op_time_sec(op, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+        /* the first instant the step's rule holds: deadline + 1, checked with it */
+        if (velstatus__op_deadline(has_created, sec, nsec, in->o.timeout_ns, &in->pol, &deadline) == VS__DEADLINE &&
+            deadline < INT64_MAX && velstatus__op_times_out(sec, nsec, in->o.timeout_ns, deadline + 1))
             consider(deadline + 1, &found, at);
         if (grace > 0 && velstatus__op_error_since(op, &since)) {
             t = velstatus__sat_add_i64(since, grace);
@@ -247,9 +249,10 @@ static velstatus_status timeline(velstatus_forecast *f, const velstatus_oplist *
 /* Each record's fate if no event changes it, its deadline and its ETA. */
 static void classify(fc_op *o, const velstatus_op *op, const fc_in *in)
 {
-    int64_t created = 0, updated, secs;
-    int has_created = velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, &created);
-    int kind = velstatus__op_deadline(has_created, created, in->o.timeout_ns, &in->pol, &o->deadline);
+    int64_t sec = 0, updated, secs;
+    int32_t nsec = 0;
+    int has_created = velstatus_op_time_sec(op, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+    int kind = velstatus__op_deadline(has_created, sec, nsec, in->o.timeout_ns, &in->pol, &o->deadline);
     velstatus_op_phase ph = velstatus_op_phase_value(op);
     o->event = SIZE_MAX;
     if (ph == VELSTATUS_OP_PHASE_COMPLETED || ph == VELSTATUS_OP_PHASE_FAILED) {

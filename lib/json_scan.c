@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_scan.h"
+#include "util_utf8.h"
 
 typedef struct scan {
     const char *s;
@@ -90,32 +91,8 @@ static int scan_u(scan *c, size_t *i, int key)
 /* Length of the strict UTF-8 sequence at s[i] (its first byte >= 0x80), or 0. */
 static size_t utf8_len(const scan *c, size_t i)
 {
-    unsigned char u = (unsigned char)c->s[i];
-    size_t len, k;
-    uint32_t v;
-    if (u >= 0xC2 && u <= 0xDF) {
-        len = 2;
-        v = u & 0x1F;
-    } else if (u >= 0xE0 && u <= 0xEF) {
-        len = 3;
-        v = u & 0x0F;
-    } else if (u >= 0xF0 && u <= 0xF4) {
-        len = 4;
-        v = u & 0x07;
-    } else {
-        return 0;
-    }
-    if (c->n - i < len)
-        return 0;
-    for (k = 1; k < len; k++) {
-        unsigned char b = (unsigned char)c->s[i + k];
-        if (b < 0x80 || b > 0xBF)
-            return 0;
-        v = (v << 6) | (b & 0x3F);
-    }
-    if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) || (len == 3 && v < 0x800) || (len == 4 && v < 0x10000))
-        return 0;
-    return len;
+    uint32_t cp;
+    return velstatus__utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
 }
 
 /* s[*i] == '"': advances *i past the closing quote. */

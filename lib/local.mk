@@ -11,6 +11,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/util_hash.h \
 	lib/util_pool.h \
 	lib/util_pool.c \
+	lib/util_utf8.h \
 	lib/json_scan.h \
 	lib/json_scan.c \
 	lib/core.c \

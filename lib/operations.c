@@ -30,19 +30,10 @@ void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len)
     velstatus__buf_putc(b, '"');
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': velstatus__buf_puts(b, "\\\""); continue;
-        case '\\': velstatus__buf_puts(b, "\\\\"); continue;
-        case '\a': velstatus__buf_puts(b, "\\a"); continue;
-        case '\b': velstatus__buf_puts(b, "\\b"); continue;
-        case '\f': velstatus__buf_puts(b, "\\f"); continue;
-        case '\n': velstatus__buf_puts(b, "\\n"); continue;
-        case '\r': velstatus__buf_puts(b, "\\r"); continue;
-        case '\t': velstatus__buf_puts(b, "\\t"); continue;
-        case '\v': velstatus__buf_puts(b, "\\v"); continue;
-        default: break;
-        }
-        if (c < 0x20 || c == 0x7f) {
+        const char *named = velstatus__short_escape(c, 1);
+        if (named != NULL) {
+            velstatus__buf_puts(b, named);
+        } else if (c < 0x20 || c == 0x7f) {
             char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
             velstatus__buf_append(b, e, 4);
         } else {
@@ -141,14 +132,18 @@ static inline int t_nonnil(uint8_t s)
 #define t_has velstatus__t_has
 
 /* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
-static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
+static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i,
+                              int has, int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
         has = 0;
     if (pol->compare_times_by_instant) {
+        int64_t sec;
+        int32_t nsec;
         if (!has)
             return 0; /* zero after anything: ignored */
-        if (t_has(*state) && floor_sec(*t) == floor_sec(ns))
+        vs__time_exact(t, *wide, i, &sec, &nsec);
+        if (t_has(*state) && sec == floor_sec(ns))
             return 0;
     } else {
         int differs;
@@ -161,13 +156,13 @@ static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64
         } else if (*state == VS__T_LOCAL) {
             differs = 1; /* Local zone vs UTC: Go struct inequality */
         } else {
-            differs = !has || *t != ns;
+            differs = !has || t[i] != ns; /* a UTC time is always nanoseconds */
         }
         if (!differs)
             return 0;
     }
     *state = has ? VS__T_UTC : VS__T_ZERO;
-    *t = has ? ns : 0;
+    vs__time_set_ns(t, wide, i, has ? ns : 0);
     return 1;
 }
 
@@ -306,7 +301,7 @@ enum { VS__NO_MOVE = 0xff };
 typedef struct step_work {
     int64_t n_completed, n_total, err_since;
     int64_t t[3];
-    uint8_t tstate[3];
+    uint8_t tstate[3], twide;
     uint8_t phase, has_err_since;
     uint8_t next;          /* the phase to move to, or VS__NO_MOVE */
     uint32_t flags;
@@ -379,6 +374,7 @@ static VS__ALWAYS_INLINE void step_begin(step_work *w, const velstatus_op *op)
     w->err_since = op->err_since;
     memcpy(w->t, op->t, sizeof w->t);
     memcpy(w->tstate, op->tstate, sizeof w->tstate);
+    w->twide = op->twide;
     w->phase = op->phase;
     w->has_err_since = op->has_err_since;
     w->next = VS__NO_MOVE;
@@ -443,11 +439,11 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
     }
     step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
     step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], &w->t[VELSTATUS_OP_TIME_STARTED], r->has_started,
-                    r->started_ns))
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], w->t, &w->twide, VELSTATUS_OP_TIME_STARTED,
+                    r->has_started, r->started_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], &w->t[VELSTATUS_OP_TIME_UPDATED], r->has_updated,
-                    r->updated_ns))
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], w->t, &w->twide, VELSTATUS_OP_TIME_UPDATED,
+                    r->has_updated, r->updated_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     if (!r->completed)
         return;
@@ -461,20 +457,23 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
 
 /* "cancel operation if past timeout period": Created + ItemOperationTimeout
  * before now fails the operation with "Asynchronous action timed out" and
- * asks the plugin to cancel it. A record without Created never times out. */
+ * asks the plugin to cancel it. A record without Created never times out.
+ * The sum is Go's Time.Add on the exact instant, so a created of Go's zero
+ * time (year 1) times out at once, as in Velero. */
 static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t timeout, const velstatus_policy *pol)
 {
-    int64_t deadline = 0;
+    int64_t sec;
+    int32_t nsec;
     int kind;
     if (w->fail_text != NULL || w->completed)
         return;
-    kind = velstatus__op_deadline(t_has(w->tstate[VELSTATUS_OP_TIME_CREATED]), w->t[VELSTATUS_OP_TIME_CREATED],
-                                  timeout, pol, &deadline);
+    vs__time_exact(w->t, w->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+    kind = velstatus__op_deadline(t_has(w->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
     if (kind == VS__DEADLINE_NO_CREATED) {
         w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         return;
     }
-    if (kind == VS__DEADLINE && deadline < now) {
+    if (kind == VS__DEADLINE && velstatus__op_times_out(sec, nsec, timeout, now)) {
         w->fail_text = timed_out;
         w->fail_len = sizeof timed_out - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;
@@ -526,6 +525,7 @@ static velstatus_status step_commit(step_work *w, velstatus_oplist *l, velstatus
     op->err_since = w->err_since;
     memcpy(op->t, w->t, sizeof w->t);
     memcpy(op->tstate, w->tstate, sizeof w->tstate);
+    op->twide = w->twide;
     op->has_err_since = w->has_err_since;
     plan_commit(l, &w->pl);
     if (w->next != VS__NO_MOVE)
@@ -807,45 +807,23 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
     return VELSTATUS_OK;
 }
 
-velstatus_phase velstatus_reconcile_result_phase(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->phase : VELSTATUS_PHASE_INVALID;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_phase,
+          velstatus_phase, phase, VELSTATUS_PHASE_INVALID)
 
-velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->persist : VELSTATUS_PERSIST_INVALID;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_persist,
+          velstatus_persist_action, persist, VELSTATUS_PERSIST_INVALID)
 
-int64_t velstatus_reconcile_result_errors_added(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->errors_added : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_errors_added, int64_t, errors_added, 0)
 
-int velstatus_reconcile_result_still_in_progress(const velstatus_reconcile_result *r)
-{
-    return r != NULL && r->still;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_still_in_progress, int, still, 0)
 
-int velstatus_reconcile_result_changes(const velstatus_reconcile_result *r)
-{
-    return r != NULL && r->changes;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_changes, int, changes, 0)
 
-size_t velstatus_reconcile_result_completed(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->completed : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_completed, size_t, completed, 0)
 
-size_t velstatus_reconcile_result_failed(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->failed : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_failed, size_t, failed, 0)
 
-size_t velstatus_reconcile_result_in_progress(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->in_progress : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_in_progress, size_t, in_progress, 0)
 
 size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, velstatus_op_step_flag flag)
 {
@@ -859,27 +837,16 @@ size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, vel
     return 0;
 }
 
-size_t velstatus_reconcile_result_error_count(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->nerr : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_error_count, size_t, nerr, 0)
 
 const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->nerr) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->errs[i].len;
-    return r->errs[i].p;
+    if (r == NULL || i >= r->nerr)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->errs[i].p, r->errs[i].len, len);
 }
 
-size_t velstatus_reconcile_result_canceled_count(const velstatus_reconcile_result *r)
-{
-    return r != NULL ? r->ncan : 0;
-}
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_canceled_count, size_t, ncan, 0)
 
 size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_result *r, size_t i)
 {
@@ -888,26 +855,16 @@ size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_resul
 
 const char *velstatus_reconcile_result_canceled_id(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->can[i].id_len;
-    return r->can[i].id;
+    if (r == NULL || i >= r->ncan)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->can[i].id, r->can[i].id_len, len);
 }
 
 const char *velstatus_reconcile_result_cancel_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan || r->can[i].cancel_err == NULL) {
-        if (len != NULL)
-            *len = 0;
-        return NULL;
-    }
-    if (len != NULL)
-        *len = r->can[i].cancel_err_len;
-    return r->can[i].cancel_err;
+    if (r == NULL || i >= r->ncan)
+        return velstatus__text_out(NULL, 0, len);
+    return velstatus__text_out(r->can[i].cancel_err, r->can[i].cancel_err_len, len);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -67,7 +67,54 @@ struct velstatus_op {
     uint8_t phase;       /* velstatus_op_phase */
     uint8_t post_null;   /* postOperationItems is nil */
     uint8_t has_err_since;
+    uint8_t twide;       /* bit i: t[i] is whole seconds (see vs__time_exact) */
 };
+
+/* A record's time i is t[i] nanoseconds since the epoch, or, when bit i of
+ * `wide` is set, t[i] whole seconds: an instant Velero's files can hold
+ * (any year 0000-9999, Go's zero time included) but int64 nanoseconds
+ * cannot. Such a time keeps its whole second only, which is all a file
+ * keeps (metav1.Time writes whole seconds). Read and write times through
+ * these four; the step works on copies (t[3], wide) of the record's. */
+static inline int64_t vs__time_ns(const int64_t *t, uint8_t wide, int i)
+{
+    if (!(wide >> i & 1))
+        return t[i];
+    return t[i] < 0 ? INT64_MIN : INT64_MAX;
+}
+
+static inline void vs__time_exact(const int64_t *t, uint8_t wide, int i, int64_t *sec, int32_t *nsec)
+{
+    int64_t s = t[i] / 1000000000, r = t[i] % 1000000000;
+    if (wide >> i & 1) {
+        *sec = t[i];
+        *nsec = 0;
+        return;
+    }
+    if (r < 0) {
+        r += 1000000000;
+        s--;
+    }
+    *sec = s;
+    *nsec = (int32_t)r;
+}
+
+static inline void vs__time_set_ns(int64_t *t, uint8_t *wide, int i, int64_t ns)
+{
+    t[i] = ns;
+    *wide &= (uint8_t) ~(1u << i);
+}
+
+static inline void vs__time_set_exact(int64_t *t, uint8_t *wide, int i, int64_t sec, int32_t nsec)
+{
+    int64_t ns;
+    if (velstatus__time_to_ns(sec, nsec, &ns)) {
+        vs__time_set_ns(t, wide, i, ns);
+        return;
+    }
+    t[i] = sec;
+    *wide |= (uint8_t)(1u << i);
+}
 
 
 struct velstatus_oplist {
@@ -88,22 +135,37 @@ static inline int velstatus__t_has(uint8_t s)
 
 /* The step's timeout rule (doc/velero-behaviour.md §2.4 step 6), shared by
  * the step (lib/operations.c step_timeout) and the forecast (lib/forecast.c):
- * a running record times out at the first pass with `deadline < now`,
- * strictly, where deadline = created + timeout, saturated. */
+ * a running record with `created` = (sec, nsec) (vs__time_exact) times out at
+ * the first pass with created + timeout < now, strictly, Go's
+ * Created.Add(timeout).Before(now) on the exact instant
+ * (velstatus__op_times_out). velstatus__op_deadline says whether the rule
+ * applies and, when `deadline` is not NULL, stores created + timeout in
+ * nanoseconds, clamped to the int64 range (the forecast checks each instant
+ * it derives from it with velstatus__op_times_out). */
 enum vs__deadline_kind {
-    VS__DEADLINE = 0,            /* *deadline is set */
+    VS__DEADLINE = 0,            /* the timeout applies */
     VS__DEADLINE_NO_CREATED = 1, /* no `created`: never times out (Velero dereferences nil) */
     VS__DEADLINE_NONE = 2        /* a timeout <= 0 means "no timeout" under the policy */
 };
-static inline int velstatus__op_deadline(int has_created, int64_t created, int64_t timeout,
+static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t nsec, int64_t timeout,
                                          const velstatus_policy *pol, int64_t *deadline)
 {
+    int64_t ns;
     if (!has_created)
         return VS__DEADLINE_NO_CREATED;
     if (!(timeout > 0 || pol->zero_timeout_expires))
         return VS__DEADLINE_NONE;
-    *deadline = velstatus__sat_add_i64(created, timeout);
+    if (deadline != NULL) {
+        if (!velstatus__time_to_ns(sec, nsec, &ns))
+            ns = sec < 0 ? INT64_MIN : INT64_MAX;
+        *deadline = velstatus__sat_add_i64(ns, timeout);
+    }
     return VS__DEADLINE;
+}
+
+static inline int velstatus__op_times_out(int64_t sec, int32_t nsec, int64_t timeout, int64_t now)
+{
+    return velstatus__time_add_before(sec, nsec, timeout, now);
 }
 
 /* The Progress-error grace rule (doc/velero-behaviour.md §6.4), shared by the

@@ -118,20 +118,11 @@ void velstatus_oplist_free(velstatus_oplist *list)
     velstatus__free(list->ctx, list);
 }
 
-velstatus_kind velstatus_oplist_kind(const velstatus_oplist *list)
-{
-    return list != NULL ? list->kind : VELSTATUS_KIND_INVALID;
-}
+VS_GETTER(velstatus_oplist, velstatus_oplist_kind, velstatus_kind, kind, VELSTATUS_KIND_INVALID)
 
-size_t velstatus_oplist_count(const velstatus_oplist *list)
-{
-    return list != NULL ? list->n : 0;
-}
+VS_GETTER(velstatus_oplist, velstatus_oplist_count, size_t, n, 0)
 
-int velstatus_oplist_is_null(const velstatus_oplist *list)
-{
-    return list != NULL && list->is_null;
-}
+VS_GETTER(velstatus_oplist, velstatus_oplist_is_null, int, is_null, 0)
 
 const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t index)
 {
@@ -275,7 +266,7 @@ velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index,
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown timestamp %d", (int)which);
     op = &list->ops[index];
     op->tstate[which] = has ? VS__T_UTC : VS__T_ABSENT;
-    op->t[which] = has ? ns : 0;
+    vs__time_set_ns(op->t, &op->twide, (int)which, has ? ns : 0);
     return VELSTATUS_OK;
 }
 
@@ -350,10 +341,7 @@ const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field
 
 
 
-size_t velstatus_op_post_item_count(const velstatus_op *op)
-{
-    return op != NULL ? op->npost : 0;
-}
+VS_GETTER(velstatus_op, velstatus_op_post_item_count, size_t, npost, 0)
 
 int velstatus_op_post_items_null(const velstatus_op *op)
 {
@@ -380,15 +368,9 @@ velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 
 
 
-int64_t velstatus_op_n_completed(const velstatus_op *op)
-{
-    return op != NULL ? op->n_completed : 0;
-}
+VS_GETTER(velstatus_op, velstatus_op_n_completed, int64_t, n_completed, 0)
 
-int64_t velstatus_op_n_total(const velstatus_op *op)
-{
-    return op != NULL ? op->n_total : 0;
-}
+VS_GETTER(velstatus_op, velstatus_op_n_total, int64_t, n_total, 0)
 
 
 
@@ -402,7 +384,22 @@ int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int
     }
     has = op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC;
     if (ns != NULL)
-        *ns = has ? op->t[which] : 0;
+        *ns = has ? vs__time_ns(op->t, op->twide, (int)which) : 0;
+    return has;
+}
+
+int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec, int32_t *nsec)
+{
+    int64_t s = 0;
+    int32_t n = 0;
+    int has = op != NULL && (int)which >= 0 && (int)which <= 2 &&
+              (op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC);
+    if (has)
+        vs__time_exact(op->t, op->twide, (int)which, &s, &n);
+    if (sec != NULL)
+        *sec = s;
+    if (nsec != NULL)
+        *nsec = n;
     return has;
 }
 
@@ -431,6 +428,7 @@ velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const vel
         dst->n_total = src->n_total;
         memcpy(dst->t, src->t, sizeof dst->t);
         memcpy(dst->tstate, src->tstate, sizeof dst->tstate);
+        dst->twide = src->twide;
         dst->err_since = src->err_since;
         dst->has_err_since = src->has_err_since;
         dst->phase = src->phase;

@@ -193,18 +193,30 @@ velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase pha
     return VELSTATUS_OK;
 }
 
+/* The kind and the caller's policy, loaded into *pol: the first arguments
+ * of every phase call. */
+static velstatus_status kind_and_policy(velstatus_policy *pol, velstatus_kind kind, const velstatus_policy *policy,
+                                        velstatus_error *err)
+{
+    if (!velstatus_kind_to_string(kind))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
+    return velstatus__policy_load(pol, policy, err);
+}
+
+velstatus_status velstatus__transition_check(velstatus_kind kind, velstatus_phase from, velstatus_phase to,
+                                             const velstatus_policy *pol, velstatus_error *err)
+{
+    VS_TRY(velstatus__phase_check(kind, from, pol, "from", err));
+    return velstatus__phase_check(kind, to, pol, "to", err);
+}
+
 velstatus_status velstatus_phase_exists(int *exists, velstatus_kind kind, velstatus_phase phase,
                                         const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_policy pol;
-    velstatus_status st;
     if (!exists)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "exists is NULL");
-    if (!velstatus_kind_to_string(kind))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    st = velstatus__policy_load(&pol, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(kind_and_policy(&pol, kind, policy, err));
     *exists = velstatus__phase_in_release(kind, phase, &pol);
     return VELSTATUS_OK;
 }
@@ -216,18 +228,10 @@ velstatus_status velstatus_phase_transition(int *legal, const char **controller,
     const transition *t;
     size_t n;
     velstatus_policy pol;
-    velstatus_status st;
     if (!legal)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "legal is NULL");
-    if (!velstatus_kind_to_string(kind))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    st = velstatus__policy_load(&pol, policy, err);
-    if (st == VELSTATUS_OK)
-        st = velstatus__phase_check(kind, from, &pol, "from", err);
-    if (st == VELSTATUS_OK)
-        st = velstatus__phase_check(kind, to, &pol, "to", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(kind_and_policy(&pol, kind, policy, err));
+    VS_TRY(velstatus__transition_check(kind, from, to, &pol, err));
     *legal = 0;
     if (controller)
         *controller = "";
@@ -271,17 +275,11 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
                                             const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_policy pol;
-    velstatus_status st;
     velstatus_restart_action a;
     if (!action)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "action is NULL");
-    if (!velstatus_kind_to_string(kind))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind: unknown value %d", (int)kind);
-    st = velstatus__policy_load(&pol, policy, err);
-    if (st == VELSTATUS_OK)
-        st = velstatus__phase_check(kind, phase, &pol, "phase", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(kind_and_policy(&pol, kind, policy, err));
+    VS_TRY(velstatus__phase_check(kind, phase, &pol, "phase", err));
     switch (phase) {
     case P(IN_PROGRESS):
         /* SRV:markInProgressBackupsFailed / markInProgressRestoresFailed */

@@ -730,35 +730,45 @@ static void put_size(velstatus__buf *b, size_t v)
     velstatus__buf_append(b, num, n);
 }
 
+/* A group's amount: in IEC units (KiB, MiB, ...) for a byte unit. */
+static void put_amount(velstatus__buf *b, int bytes, int64_t v)
+{
+    if (bytes)
+        velstatus__fmt_iec(b, v);
+    else
+        put_i64(b, v);
+}
+
+/* One count of the summary: sep, n, then what n counts. */
+static void put_count(velstatus__buf *b, const char *sep, size_t n, const char *what)
+{
+    velstatus__buf_puts(b, sep);
+    put_size(b, n);
+    velstatus__buf_puts(b, what);
+}
+
 static void write_summary(velstatus__buf *b, const velstatus_progress *r)
 {
+    /* the counts named after "N failed" when they are not 0 */
+    static const struct {
+        velstatus_progress_counter count;
+        const char *what;
+    } optional[] = {{VELSTATUS_PROGRESS_IN_PROGRESS, " in progress"},
+                    {VELSTATUS_PROGRESS_NEW, " new"},
+                    {VELSTATUS_PROGRESS_UNKNOWN_PHASE, " with unknown phase"}};
     const size_t *c = r->counts;
     size_t i;
     if (c[VELSTATUS_PROGRESS_ATTEMPTED] == 0) {
         velstatus__buf_puts(b, "no operations");
         return;
     }
-    put_size(b, c[VELSTATUS_PROGRESS_COMPLETED] + c[VELSTATUS_PROGRESS_FAILED]);
-    velstatus__buf_puts(b, " of ");
-    put_size(b, c[VELSTATUS_PROGRESS_ATTEMPTED]);
-    velstatus__buf_puts(b, c[VELSTATUS_PROGRESS_ATTEMPTED] == 1 ? " operation done (" : " operations done (");
-    put_size(b, c[VELSTATUS_PROGRESS_FAILED]);
-    velstatus__buf_puts(b, " failed");
-    if (c[VELSTATUS_PROGRESS_IN_PROGRESS]) {
-        velstatus__buf_puts(b, ", ");
-        put_size(b, c[VELSTATUS_PROGRESS_IN_PROGRESS]);
-        velstatus__buf_puts(b, " in progress");
-    }
-    if (c[VELSTATUS_PROGRESS_NEW]) {
-        velstatus__buf_puts(b, ", ");
-        put_size(b, c[VELSTATUS_PROGRESS_NEW]);
-        velstatus__buf_puts(b, " new");
-    }
-    if (c[VELSTATUS_PROGRESS_UNKNOWN_PHASE]) {
-        velstatus__buf_puts(b, ", ");
-        put_size(b, c[VELSTATUS_PROGRESS_UNKNOWN_PHASE]);
-        velstatus__buf_puts(b, " with unknown phase");
-    }
+    put_count(b, "", c[VELSTATUS_PROGRESS_COMPLETED] + c[VELSTATUS_PROGRESS_FAILED], " of ");
+    put_count(b, "", c[VELSTATUS_PROGRESS_ATTEMPTED],
+              c[VELSTATUS_PROGRESS_ATTEMPTED] == 1 ? " operation done (" : " operations done (");
+    put_count(b, "", c[VELSTATUS_PROGRESS_FAILED], " failed");
+    for (i = 0; i < VS_N(optional); i++)
+        if (c[optional[i].count])
+            put_count(b, ", ", c[optional[i].count], optional[i].what);
     velstatus__buf_putc(b, ')');
     for (i = 0; i < r->ngroups; i++) {
         const prog_group *g = &r->groups[i];
@@ -769,15 +779,9 @@ static void write_summary(velstatus__buf *b, const velstatus_progress *r)
         else
             velstatus__buf_puts(b, "(no unit)");
         velstatus__buf_puts(b, ": ");
-        if (bytes)
-            velstatus__fmt_iec(b, g->completed);
-        else
-            put_i64(b, g->completed);
+        put_amount(b, bytes, g->completed);
         velstatus__buf_puts(b, " of ");
-        if (bytes)
-            velstatus__fmt_iec(b, g->total);
-        else
-            put_i64(b, g->total);
+        put_amount(b, bytes, g->total);
         velstatus__buf_puts(b, " (");
         put_size(b, g->pct / 100u);
         velstatus__buf_puts(b, "%)");
@@ -788,11 +792,8 @@ static void write_summary(velstatus__buf *b, const velstatus_progress *r)
                 velstatus__buf_puts(b, dur);
         }
     }
-    if (c[VELSTATUS_PROGRESS_UNQUANTIFIED]) {
-        velstatus__buf_puts(b, "; ");
-        put_size(b, c[VELSTATUS_PROGRESS_UNQUANTIFIED]);
-        velstatus__buf_puts(b, " without a total");
-    }
+    if (c[VELSTATUS_PROGRESS_UNQUANTIFIED])
+        put_count(b, "; ", c[VELSTATUS_PROGRESS_UNQUANTIFIED], " without a total");
 }
 
 velstatus_status velstatus_progress_summary(char **out, size_t *out_len, const velstatus_progress *report,

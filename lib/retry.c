@@ -108,12 +108,9 @@ velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_back
 
 static velstatus_status load_backoff(velstatus_backoff *dst, const velstatus_backoff *src, velstatus_error *err)
 {
-    velstatus_status st;
     if (!src)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "backoff is NULL");
-    st = velstatus__sized_copy(dst, sizeof(*dst), VS_BACKOFF_SIZE_V1, src, "backoff", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(dst, sizeof(*dst), VS_BACKOFF_SIZE_V1, src, "backoff", err));
     if (dst->flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "backoff.flags must be 0");
     return VELSTATUS_OK;
@@ -129,15 +126,10 @@ static velstatus_status check_r(double r, const char *what, velstatus_error *err
 velstatus_status velstatus_backoff_step(int64_t *sleep_ns, velstatus_backoff *b, double r, velstatus_error *err)
 {
     velstatus_backoff local;
-    velstatus_status st;
     if (!sleep_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "sleep_ns is NULL");
-    st = load_backoff(&local, b, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    st = check_r(r, "r", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(load_backoff(&local, b, err));
+    VS_TRY(check_r(r, "r", err));
     *sleep_ns = backoff_step(&local, r);
     /* Write back only the two fields Step() changes: the caller's struct may
      * be larger (a newer header) and is at least v1. */
@@ -172,14 +164,11 @@ void velstatus_retry_schedule_init(velstatus_retry_schedule *s, size_t struct_si
 static velstatus_status load_schedule(velstatus_retry_schedule *s, const velstatus_retry_schedule *in,
                                       velstatus_error *err)
 {
-    velstatus_status st;
     if (!in) {
         *s = velstatus_retry_schedule_hardened();
         return VELSTATUS_OK;
     }
-    st = velstatus__sized_copy(s, sizeof(*s), VS_RETRY_SCHEDULE_SIZE_V1, in, "schedule", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(s, sizeof(*s), VS_RETRY_SCHEDULE_SIZE_V1, in, "schedule", err));
     if (s->flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "schedule.flags must be 0");
     if (s->base_ns <= 0)
@@ -214,16 +203,13 @@ void velstatus_retry_host_init(velstatus_retry_host *host, size_t struct_size)
 static velstatus_status load_host(velstatus_retry_host *h, const velstatus_retry_host *in, int need_attempt,
                                   velstatus_error *err)
 {
-    velstatus_status st;
     if (!in) {
         if (need_attempt)
             return velstatus__error_set(err, VELSTATUS_E_INVALID, "host is NULL");
         velstatus_retry_host_init(h, sizeof(*h));
         return VELSTATUS_OK;
     }
-    st = velstatus__sized_copy(h, sizeof(*h), VS_RETRY_HOST_SIZE_V1, in, "host", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(h, sizeof(*h), VS_RETRY_HOST_SIZE_V1, in, "host", err));
     if (h->flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "host.flags must be 0");
     if (need_attempt && !h->attempt)
@@ -246,6 +232,15 @@ struct velstatus_retry_result {
     size_t err_len;
     uint64_t err_attempt;
 };
+
+void velstatus_retry_result_free(velstatus_retry_result *result)
+{
+    if (!result)
+        return;
+    velstatus__free(result->ctx, result->sleeps);
+    velstatus__free(result->ctx, result->err_text);
+    velstatus__free(result->ctx, result);
+}
 
 /* A remembered error: owned text and the attempt it came from. */
 typedef struct vs_err {
@@ -279,11 +274,8 @@ static void err_free(velstatus_ctx *ctx, vs_err *e)
 static velstatus_status run_init(vs_run *run, velstatus_ctx *ctx, const velstatus_retry_host *host, int need_attempt,
                                  velstatus_error *err)
 {
-    velstatus_status st;
     memset(run, 0, sizeof(*run));
-    st = load_host(&run->h, host, need_attempt, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(load_host(&run->h, host, need_attempt, err));
     run->ctx = ctx;
     run->res = velstatus__calloc(ctx, 1, sizeof(*run->res));
     if (!run->res)
@@ -455,15 +447,12 @@ static void remember_retriable(vs_run *run)
 static velstatus_status loop_on_error(vs_run *run, velstatus_backoff *b, uint64_t max_sleeps, velstatus_error *err)
 {
     velstatus_retry_result *res = run->res;
-    velstatus_status st;
     while (b->steps > 0) {
         int failed, interrupted;
         velstatus_retry_class cls;
         double r = 0.0;
         int64_t s;
-        st = do_attempt(run, &failed, &cls, &interrupted, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        VS_TRY(do_attempt(run, &failed, &cls, &interrupted, err));
         if (!failed) {
             res->outcome = VELSTATUS_RETRY_OUTCOME_SUCCEEDED;
             return VELSTATUS_OK; /* OnError returns nil */
@@ -484,17 +473,11 @@ static velstatus_status loop_on_error(vs_run *run, velstatus_backoff *b, uint64_
             return VELSTATUS_OK;
         }
         if (b->jitter > 0) {
-            st = draw(run, &r, err);
-            if (st != VELSTATUS_OK)
-                return st;
+            VS_TRY(draw(run, &r, err));
         }
         s = backoff_step(b, r);
-        st = record_sleep(run, s, err);
-        if (st != VELSTATUS_OK)
-            return st;
-        st = do_sleep(run, s, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        VS_TRY(record_sleep(run, s, err));
+        VS_TRY(do_sleep(run, s, err));
         if (b->steps == 0)
             res->trailing = 1; /* the cap fired: this sleep buys no attempt */
     }
@@ -531,7 +514,6 @@ static velstatus_status elapsed_since(vs_run *run, int have_start, int64_t start
 static velstatus_status loop_hardened(vs_run *run, const velstatus_retry_schedule *s, velstatus_error *err)
 {
     velstatus_retry_result *res = run->res;
-    velstatus_status st;
     int64_t cur = s->base_ns, start = 0;
     int have_start = 0;
     if (run->h.now) {
@@ -545,9 +527,7 @@ static velstatus_status loop_hardened(vs_run *run, const velstatus_retry_schedul
         velstatus_retry_class cls;
         int64_t d;
         uint64_t elapsed = 0;
-        st = do_attempt(run, &failed, &cls, &interrupted, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        VS_TRY(do_attempt(run, &failed, &cls, &interrupted, err));
         if (!failed) {
             res->outcome = VELSTATUS_RETRY_OUTCOME_SUCCEEDED;
             return VELSTATUS_OK;
@@ -563,25 +543,17 @@ static velstatus_status loop_hardened(vs_run *run, const velstatus_retry_schedul
         d = cls == VELSTATUS_RETRY_CLASS_CONFLICT ? s->base_ns : cur;
         if (s->jitter > 0) {
             double r;
-            st = draw(run, &r, err);
-            if (st != VELSTATUS_OK)
-                return st;
+            VS_TRY(draw(run, &r, err));
             d -= velstatus__retry_f2i((r * s->jitter) * (double)d); /* in [0, d] */
         }
-        st = elapsed_since(run, have_start, start, &elapsed, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        VS_TRY(elapsed_since(run, have_start, start, &elapsed, err));
         if (s->deadline_ns > 0 && (elapsed > (uint64_t)s->deadline_ns ||
                                    (uint64_t)d > (uint64_t)s->deadline_ns - elapsed)) {
             res->outcome = VELSTATUS_RETRY_OUTCOME_DEADLINE;
             break;
         }
-        st = record_sleep(run, d, err);
-        if (st != VELSTATUS_OK)
-            return st;
-        st = do_sleep(run, d, err);
-        if (st != VELSTATUS_OK)
-            return st;
+        VS_TRY(record_sleep(run, d, err));
+        VS_TRY(do_sleep(run, d, err));
         if (cls == VELSTATUS_RETRY_CLASS_TRANSIENT) {
             double p = (double)cur * s->factor; /* finite: cur <= max_sleep, factor <= 1e300 */
             cur = p >= (double)s->max_sleep_ns ? s->max_sleep_ns : (int64_t)p;
@@ -652,9 +624,7 @@ velstatus_status velstatus__retry_run(velstatus_retry_result **out, int *succeed
     velstatus_status st;
     if (!ctx || !policy)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !ctx ? "ctx" : "policy");
-    st = run_init(&run, ctx, host, 1, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(run_init(&run, ctx, host, 1, err));
     run.classify = policy->retry_classify_errors != 0;
     if (policy->preset == VELSTATUS_PRESET_VELERO) {
         velstatus_backoff b = velstatus_backoff_velero_cap(resource_timeout_ns);
@@ -665,9 +635,7 @@ velstatus_status velstatus__retry_run(velstatus_retry_result **out, int *succeed
             s.deadline_ns = resource_timeout_ns;
         st = loop_hardened(&run, &s, err);
     }
-    st = finish(&run, &res, st);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(finish(&run, &res, st));
     if (succeeded)
         *succeeded = res->outcome == VELSTATUS_RETRY_OUTCOME_SUCCEEDED ||
                      res->outcome == VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED;
@@ -683,12 +651,9 @@ velstatus_status velstatus_retry_run(velstatus_retry_result **out, velstatus_ctx
                                      velstatus_error *err)
 {
     velstatus_policy p;
-    velstatus_status st;
     if (!out)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    st = velstatus__policy_load(&p, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__policy_load(&p, policy, err));
     return velstatus__retry_run(out, NULL, ctx, &p, resource_timeout_ns, host, err);
 }
 
@@ -719,29 +684,12 @@ velstatus_status velstatus_backoff_simulate(velstatus_retry_result **out, velsta
 
 /* ---- result getters ---- */
 
-void velstatus_retry_result_free(velstatus_retry_result *result)
-{
-    if (!result)
-        return;
-    velstatus__free(result->ctx, result->sleeps);
-    velstatus__free(result->ctx, result->err_text);
-    velstatus__free(result->ctx, result);
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_outcome,
+          velstatus_retry_outcome, outcome, VELSTATUS_RETRY_OUTCOME_INVALID)
 
-velstatus_retry_outcome velstatus_retry_result_outcome(const velstatus_retry_result *result)
-{
-    return result ? result->outcome : VELSTATUS_RETRY_OUTCOME_INVALID;
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_attempts, uint64_t, attempts, 0)
 
-uint64_t velstatus_retry_result_attempts(const velstatus_retry_result *result)
-{
-    return result ? result->attempts : 0;
-}
-
-size_t velstatus_retry_result_sleep_count(const velstatus_retry_result *result)
-{
-    return result ? result->nsleeps : 0;
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_sleep_count, size_t, nsleeps, 0)
 
 int64_t velstatus_retry_result_sleep(const velstatus_retry_result *result, size_t i)
 {
@@ -756,10 +704,7 @@ int velstatus_retry_result_total_sleep(int64_t *total_ns, const velstatus_retry_
     return ok;
 }
 
-int velstatus_retry_result_trailing_sleep(const velstatus_retry_result *result)
-{
-    return result ? result->trailing : 0;
-}
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_trailing_sleep, int, trailing, 0)
 
 int velstatus_retry_result_error(const char **text, size_t *len, const velstatus_retry_result *result)
 {

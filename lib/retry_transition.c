@@ -52,18 +52,12 @@ velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, v
                                             velstatus_error *err)
 {
     velstatus_policy p;
-    velstatus_status st;
     if (!retried)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "retried is NULL");
     if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown kind %d", (int)kind);
-    st = velstatus__policy_load(&p, policy, err);
-    if (st == VELSTATUS_OK)
-        st = velstatus__phase_check(kind, from, &p, "from", err);
-    if (st == VELSTATUS_OK)
-        st = velstatus__phase_check(kind, to, &p, "to", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__policy_load(&p, policy, err));
+    VS_TRY(velstatus__transition_check(kind, from, to, &p, err));
     if (at_startup) {
         /* SRV:markInProgressBackupsFailed / ...RestoresFailed: client.Patch,
          * no retry; the only write the startup pass makes. */

@@ -69,13 +69,10 @@ void velstatus_server_status_options_init(velstatus_server_status_options *opts,
 velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
 {
     velstatus_server_status_options c;
-    velstatus_status st;
     memset(o, 0, sizeof(*o));
     if (!in)
         return VELSTATUS_OK;
-    st = velstatus__sized_copy(&c, sizeof(c), VS_SERVER_STATUS_OPTIONS_SIZE_V1, in, "server_status_options", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(&c, sizeof(c), VS_SERVER_STATUS_OPTIONS_SIZE_V1, in, "server_status_options", err));
     if (c.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.flags must be 0");
     c.default_location_len = velstatus__text_len(c.default_location, c.default_location_len);
@@ -107,7 +104,7 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
 
 static int name_eq(const vs_bsl *b, const char *s, size_t len)
 {
-    return b->name_len == len && memcmp(b->name, s, len) == 0;
+    return b->rec.name_len == len && memcmp(b->rec.name, s, len) == 0;
 }
 
 static unsigned char phase_class(const char *p, size_t len)
@@ -121,70 +118,68 @@ static unsigned char phase_class(const char *p, size_t len)
     return VS_PH_UNKNOWN;
 }
 
-static velstatus_status check_bsl_args(const char *name, size_t name_len, const char *phase, size_t phase_len,
-                                       const char *message, size_t message_len, velstatus_bsl_access access,
-                                       velstatus_error *err)
+/* The checks every BSL passes (lengths resolved), naming the field. */
+static velstatus_status check_bsl_args(const velstatus_bsl_record *r, velstatus_error *err)
 {
-    if (!name)
+    int shown = (int)(r->name_len > 64 ? 64 : r->name_len); /* of the name, in messages */
+    if (!r->name)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is NULL");
-    if (name_len == 0)
+    if (r->name_len == 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is empty");
-    if (memchr(name, '\0', name_len))
+    if (memchr(r->name, '\0', r->name_len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name contains a NUL byte");
-    if (!phase && phase_len)
+    if (!r->phase && r->phase_len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" is NULL but its length is %zu",
-                                    (int)(name_len > 64 ? 64 : name_len), name, phase_len);
-    if (phase_len && memchr(phase, '\0', phase_len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" contains a NUL byte",
-                                    (int)(name_len > 64 ? 64 : name_len), name);
-    if (!message && message_len)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", message_len);
-    if (access != VELSTATUS_BSL_READ_WRITE && access != VELSTATUS_BSL_READ_ONLY)
+                                    shown, r->name, r->phase_len);
+    if (r->phase_len && memchr(r->phase, '\0', r->phase_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" contains a NUL byte", shown,
+                                    r->name);
+    if (!r->message && r->message_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", r->message_len);
+    if (r->access != VELSTATUS_BSL_READ_WRITE && r->access != VELSTATUS_BSL_READ_ONLY)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access",
-                                    (int)(name_len > 64 ? 64 : name_len), name, (int)access);
+                                    shown, r->name, (int)r->access);
     return VELSTATUS_OK;
 }
 
-/* One allocation: the struct, then name, phase, message, each NUL-terminated. */
-static vs_bsl *bsl_new(velstatus_ctx *ctx, const char *name, size_t name_len, const char *phase, size_t phase_len,
-                       const char *message, size_t message_len, int is_default, velstatus_bsl_access access,
-                       int has_created, int64_t created_ns, int has_validated, int64_t validated_ns)
+/* Copies s[0..len) to *p, NUL-terminated (s may be NULL when len is 0),
+ * moves *p past the NUL and returns where the copy starts: the packing of a
+ * BSL's texts behind its struct and of a verdict's names into its pool. */
+static char *pack_text(char **p, const char *s, size_t len)
 {
-    size_t size = sizeof(vs_bsl);
+    char *q = *p;
+    if (len)
+        memcpy(q, s, len);
+    q[len] = '\0';
+    *p = q + len + 1;
+    return q;
+}
+
+/* One allocation: the struct, then name, phase, message, each NUL-terminated. */
+static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
+{
     vs_bsl *b;
     char *p;
-    if (name_len > SIZE_MAX / 4 || phase_len > SIZE_MAX / 4 || message_len > SIZE_MAX / 4)
+    if (r->name_len > SIZE_MAX / 4 || r->phase_len > SIZE_MAX / 4 || r->message_len > SIZE_MAX / 4)
         return NULL;
-    size += name_len + phase_len + message_len + 3;
-    b = velstatus__alloc(ctx, size);
+    b = velstatus__alloc(ctx, sizeof(*b) + r->name_len + r->phase_len + r->message_len + 3);
     if (!b)
         return NULL;
     memset(b, 0, sizeof(*b));
+    b->rec = *r;
+    b->rec.struct_size = (uint32_t)sizeof(b->rec);
+    b->rec.flags = 0;
     p = (char *)(b + 1);
-    memcpy(p, name, name_len);
-    p[name_len] = '\0';
-    b->name = p;
-    b->name_len = name_len;
-    p += name_len + 1;
-    if (phase_len)
-        memcpy(p, phase, phase_len);
-    p[phase_len] = '\0';
-    b->phase = p;
-    b->phase_len = phase_len;
-    p += phase_len + 1;
-    if (message_len)
-        memcpy(p, message, message_len);
-    p[message_len] = '\0';
-    b->message = p;
-    b->message_len = message_len;
-    b->is_default = is_default != 0;
-    b->access = access;
-    b->has_created = has_created != 0;
-    b->created_ns = has_created ? created_ns : 0;
-    b->has_validated = has_validated != 0;
-    b->validated_ns = has_validated ? validated_ns : 0;
-    b->hash = velstatus__hash_fnv1a(name, name_len);
-    b->pclass = phase_class(phase, phase_len);
+    b->rec.name = pack_text(&p, r->name, r->name_len);
+    b->rec.phase = pack_text(&p, r->phase, r->phase_len);
+    b->rec.message = pack_text(&p, r->message, r->message_len);
+    b->rec.is_default = r->is_default != 0;
+    b->rec.has_created = r->has_created != 0;
+    b->rec.created_ns = r->has_created ? r->created_ns : 0;
+    b->rec.has_validated = r->has_validated != 0;
+    b->rec.validated_ns = r->has_validated ? r->validated_ns : 0;
+    b->hash = velstatus__hash_fnv1a(r->name, r->name_len);
+    b->pclass = phase_class(r->phase, r->phase_len);
     return b;
 }
 
@@ -200,11 +195,11 @@ static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char 
     default: break;
     }
     if (o->check_stale) {
-        if (!b->has_validated) {
+        if (!b->rec.has_validated) {
             *stale = 1;
-        } else if (b->validated_ns < o->now_ns) {
+        } else if (b->rec.validated_ns < o->now_ns) {
             /* now - last > bound, computed without overflow */
-            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->validated_ns;
+            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->rec.validated_ns;
             if (age > (uint64_t)o->stale_after_ns)
                 *stale = 1;
         }
@@ -215,11 +210,11 @@ static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char 
 /* Byte-wise name order, shorter prefix first. */
 static int name_cmp(const vs_bsl *a, const vs_bsl *b)
 {
-    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-    int c = memcmp(a->name, b->name, n);
+    size_t n = a->rec.name_len < b->rec.name_len ? a->rec.name_len : b->rec.name_len;
+    int c = memcmp(a->rec.name, b->rec.name, n);
     if (c)
         return c;
-    return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+    return a->rec.name_len < b->rec.name_len ? -1 : a->rec.name_len > b->rec.name_len;
 }
 
 /* Is a a better default than b? Newest creationTimestamp first (a missing
@@ -227,10 +222,10 @@ static int name_cmp(const vs_bsl *a, const vs_bsl *b)
  * (doc/velero-behaviour.md §1.5 D2; the name replaces D2's list-order tie-break). */
 static int default_better(const vs_bsl *a, const vs_bsl *b)
 {
-    if (a->has_created != b->has_created)
-        return a->has_created;
-    if (a->has_created && a->created_ns != b->created_ns)
-        return a->created_ns > b->created_ns;
+    if (a->rec.has_created != b->rec.has_created)
+        return a->rec.has_created;
+    if (a->rec.has_created && a->rec.created_ns != b->rec.created_ns)
+        return a->rec.created_ns > b->rec.created_ns;
     return name_cmp(a, b) < 0;
 }
 
@@ -328,29 +323,22 @@ void velstatus_bsl_set_free(velstatus_bsl_set *set)
     velstatus__free(set->ctx, set);
 }
 
-velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
-                                       size_t phase_len, const char *message, size_t message_len, int is_default,
-                                       velstatus_bsl_access access, int has_created, int64_t created_ns,
-                                       int has_validated, int64_t validated_ns, velstatus_error *err)
+velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_bsl_record *r, velstatus_error *err)
 {
-    velstatus_status st;
     vs_bsl *b, **items;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
-    st = check_bsl_args(name, name_len, phase, phase_len, message, message_len, access, err);
-    if (st != VELSTATUS_OK)
-        return st;
-    if (tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX)
+    VS_TRY(check_bsl_args(r, err));
+    if (tab_find(&set->tab, r->name, r->name_len, velstatus__hash_fnv1a(r->name, r->name_len)) != SIZE_MAX)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
-                                    (int)(name_len > 64 ? 64 : name_len), name);
+                                    (int)(r->name_len > 64 ? 64 : r->name_len), r->name);
     items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
     if (!items)
         return velstatus__error_nomem(err);
     set->items = items;
     if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
         return velstatus__error_nomem(err);
-    b = bsl_new(set->ctx, name, name_len, phase, phase_len, message, message_len, is_default, access, has_created,
-                created_ns, has_validated, validated_ns);
+    b = bsl_new(set->ctx, r);
     if (!b)
         return velstatus__error_nomem(err);
     tab_place(&set->tab, b);
@@ -364,10 +352,14 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
                                        int64_t created_ns, int has_validated, int64_t validated_ns,
                                        velstatus_error *err)
 {
-    name_len = velstatus__text_len(name, name_len);
-    phase_len = velstatus__text_len(phase, phase_len);
-    return velstatus__ss_set_add(set, name, name_len, phase, phase_len, NULL, 0, is_default, access, has_created,
-                                 created_ns, has_validated, validated_ns, err);
+    velstatus_bsl_record r = {
+        .name = name, .name_len = velstatus__text_len(name, name_len),
+        .phase = phase, .phase_len = velstatus__text_len(phase, phase_len),
+        .is_default = is_default, .access = access,
+        .has_created = has_created, .created_ns = created_ns,
+        .has_validated = has_validated, .validated_ns = validated_ns,
+    };
+    return velstatus__ss_set_add(set, &r, err);
 }
 
 int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
@@ -375,24 +367,21 @@ int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t
     return tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX;
 }
 
-size_t velstatus_bsl_set_count(const velstatus_bsl_set *set)
-{
-    return set ? set->n : 0;
-}
+VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
 
 const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->name : NULL;
+    return set && i < set->n ? set->items[i]->rec.name : NULL;
 }
 
 const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->phase : NULL;
+    return set && i < set->n ? set->items[i]->rec.phase : NULL;
 }
 
 const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->message : NULL;
+    return set && i < set->n ? set->items[i]->rec.message : NULL;
 }
 
 void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
@@ -403,32 +392,17 @@ void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
 velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, velstatus_bsl_record *out,
                                        velstatus_error *err)
 {
-    const vs_bsl *b;
     velstatus_bsl_record r;
-    velstatus_status st;
     if (!set || !out)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set or out is NULL");
     if (i >= set->n)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "index %zu is out of range (the set has %zu BSLs)", i,
                                     set->n);
-    st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err);
-    if (st != VELSTATUS_OK)
-        return st;
-    b = set->items[i];
-    r.name = b->name;
-    r.name_len = b->name_len;
-    r.is_default = b->is_default;
-    r.access = b->access;
-    r.phase = b->phase;
-    r.phase_len = b->phase_len;
-    r.has_created = b->has_created;
-    r.created_ns = b->created_ns;
-    r.has_validated = b->has_validated;
-    r.validated_ns = b->validated_ns;
-    r.message = b->message;
-    r.message_len = b->message_len;
-    /* the caller's struct_size stays; a newer caller's tail is not touched */
+    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err));
+    r = set->items[i]->rec;
+    /* the caller's struct_size and flags stay; a newer caller's tail is not touched */
     r.struct_size = out->struct_size;
+    r.flags = out->flags;
     memcpy(out, &r, out->struct_size < sizeof(r) ? out->struct_size : sizeof(r));
     return VELSTATUS_OK;
 }
@@ -443,6 +417,23 @@ typedef struct vs_summary {
 } vs_summary;
 
 #define R(i) (1u << (i))
+
+/* Adds a BSL counted `cnt` (VS_CNT_*), stale or not, to the counts of s:
+ * d is 1, or (size_t)-1 to remove it (unsigned wrap-around subtracts). The
+ * counting of a full classification and of the tracker's updates. */
+static void summary_count(vs_summary *s, const vs_bsl *b, unsigned char cnt, unsigned char stale, size_t d)
+{
+    if (cnt == VS_CNT_A)
+        s->a += d;
+    else if (cnt == VS_CNT_U)
+        s->u += d;
+    else
+        s->p += d;
+    if (stale)
+        s->stale += d;
+    if (b->pclass == VS_PH_UNKNOWN)
+        s->unknown += d;
+}
 
 static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_status *status, uint32_t *reasons)
 {
@@ -469,7 +460,7 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
         r |= VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS;
     if (s->def && !def_available)
         r |= VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE;
-    if (s->def && s->def->access == VELSTATUS_BSL_READ_ONLY)
+    if (s->def && s->def->rec.access == VELSTATUS_BSL_READ_ONLY)
         r |= VELSTATUS_SERVER_REASON_DEFAULT_READONLY;
     if (s->stale > 0)
         r |= VELSTATUS_SERVER_REASON_STALE;
@@ -483,7 +474,7 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
     else if (s->a == 0)
         st = o->three_state ? VELSTATUS_SERVER_WAITING : VELSTATUS_SERVER_NOT_READY;
     else if (s->a == s->n && s->def && !(r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) &&
-             s->def->access == VELSTATUS_BSL_READ_WRITE)
+             s->def->rec.access == VELSTATUS_BSL_READ_WRITE)
         st = VELSTATUS_SERVER_READY;
     else
         st = VELSTATUS_SERVER_PARTIALLY_READY;
@@ -502,7 +493,7 @@ static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char 
     case 3: /* some_unavailable */
         return cnt == VS_CNT_U;
     case 6: /* multiple_defaults */
-        return b->is_default;
+        return b->rec.is_default;
     case 7: /* default_not_available */
     case 8: /* default_readonly */
         return b == s->def;
@@ -609,6 +600,16 @@ static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, 
     }
 }
 
+void velstatus_server_verdict_free(velstatus_server_verdict *v)
+{
+    if (!v)
+        return;
+    velstatus__free(v->ctx, v->names);
+    velstatus__free(v->ctx, v->pool);
+    velstatus__free(v->ctx, v->message);
+    velstatus__free(v->ctx, v);
+}
+
 /* Builds the verdict of the BSLs bs[0..n) under the summary s. */
 static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_ctx *ctx, vs_bsl *const *bs,
                                       size_t n, const vs_summary *s, const vs_opts *o, velstatus_error *err)
@@ -636,11 +637,11 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
             if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
                 counts[i]++;
                 total++;
-                bytes += bs[k]->name_len + 1;
+                bytes += bs[k]->rec.name_len + 1;
             }
     }
     if (s->def)
-        bytes += s->def->name_len + 1;
+        bytes += s->def->rec.name_len + 1;
     v->names = velstatus__calloc(ctx, total ? total : 1, sizeof(*v->names));
     v->pool = velstatus__alloc(ctx, bytes ? bytes : 1);
     if (!v->names || !v->pool) {
@@ -653,20 +654,14 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
         v->start[i + 1] = v->start[i] + counts[i];
         pos[i] = v->start[i];
     }
-    if (s->def) {
-        memcpy(pool, s->def->name, s->def->name_len + 1);
-        v->default_name = pool;
-        pool += s->def->name_len + 1;
-    }
+    if (s->def)
+        v->default_name = pack_text(&pool, s->def->rec.name, s->def->rec.name_len);
     /* each BSL's name is copied once per list it appears in; lists are short */
     for (size_t k = 0; k < n; k++) {
         unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
         for (unsigned i = 0; i < VS_NREASONS; i++)
-            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
-                memcpy(pool, bs[k]->name, bs[k]->name_len + 1);
-                v->names[pos[i]++] = pool;
-                pool += bs[k]->name_len + 1;
-            }
+            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s))
+                v->names[pos[i]++] = pack_text(&pool, bs[k]->rec.name, bs[k]->rec.name_len);
     }
     for (unsigned i = 0; i < VS_NREASONS; i++)
         if (counts[i] > 1)
@@ -688,24 +683,17 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
 {
     vs_opts o;
     vs_summary s;
-    velstatus_status st;
     if (!out || !set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
     *out = NULL;
-    st = velstatus__ss_load_opts(&o, opts, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
     memset(&s, 0, sizeof(s));
     s.n = set->n;
     for (size_t k = 0; k < set->n; k++) {
         const vs_bsl *b = set->items[k];
         unsigned char stale, cnt = bsl_count(b, &o, &stale);
-        s.a += cnt == VS_CNT_A;
-        s.u += cnt == VS_CNT_U;
-        s.p += cnt == VS_CNT_P;
-        s.stale += stale;
-        s.unknown += b->pclass == VS_PH_UNKNOWN;
-        if (b->is_default) {
+        summary_count(&s, b, cnt, stale, 1);
+        if (b->rec.is_default) {
             s.ndefault++;
             if (!o.defloc && (!s.def || default_better(b, s.def)))
                 s.def = b;
@@ -725,50 +713,20 @@ velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v)
     return v->ctx;
 }
 
-void velstatus_server_verdict_free(velstatus_server_verdict *v)
-{
-    if (!v)
-        return;
-    velstatus__free(v->ctx, v->names);
-    velstatus__free(v->ctx, v->pool);
-    velstatus__free(v->ctx, v->message);
-    velstatus__free(v->ctx, v);
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_status,
+          velstatus_server_status, status, VELSTATUS_SERVER_INVALID)
 
-velstatus_server_status velstatus_server_verdict_status(const velstatus_server_verdict *v)
-{
-    return v ? v->status : VELSTATUS_SERVER_INVALID;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_reasons, uint32_t, reasons, 0)
 
-uint32_t velstatus_server_verdict_reasons(const velstatus_server_verdict *v)
-{
-    return v ? v->reasons : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_available, size_t, available, 0)
 
-size_t velstatus_server_verdict_available(const velstatus_server_verdict *v)
-{
-    return v ? v->available : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_unavailable, size_t, unavailable, 0)
 
-size_t velstatus_server_verdict_unavailable(const velstatus_server_verdict *v)
-{
-    return v ? v->unavailable : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_pending, size_t, pending, 0)
 
-size_t velstatus_server_verdict_pending(const velstatus_server_verdict *v)
-{
-    return v ? v->pending : 0;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_total, size_t, total, 0)
 
-size_t velstatus_server_verdict_total(const velstatus_server_verdict *v)
-{
-    return v ? v->total : 0;
-}
-
-const char *velstatus_server_verdict_default(const velstatus_server_verdict *v)
-{
-    return v ? v->default_name : NULL;
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_default, const char *, default_name, NULL)
 
 size_t velstatus_server_verdict_name_count(const velstatus_server_verdict *v, velstatus_server_reason reason)
 {
@@ -787,10 +745,7 @@ const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, vel
     return v->names[v->start[i] + k];
 }
 
-const char *velstatus_server_verdict_message(const velstatus_server_verdict *v)
-{
-    return v ? v->message : "";
-}
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_message, const char *, message, "")
 
 /* ---- tracker ---- */
 
@@ -802,7 +757,7 @@ struct velstatus_server_tracker {
     /* Max-heap of the BSLs with spec.default, best default (default_better) on top. */
     vs_bsl **heap;
     size_t heap_n, heap_cap;
-    size_t a, u, p, stale, unknown;
+    vs_summary sum; /* its counts a, u, p, stale, unknown, kept by contribute */
     vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
     velstatus_server_status status;
     uint32_t reasons;
@@ -880,28 +835,13 @@ static int heap_reserve(velstatus_server_tracker *t, size_t want)
  * using the classification cached in it. */
 static void contribute(velstatus_server_tracker *t, const vs_bsl *b, int add)
 {
-    size_t d = add ? 1 : (size_t)-1; /* unsigned wrap-around subtracts */
-    if (b->cnt == VS_CNT_A)
-        t->a += d;
-    else if (b->cnt == VS_CNT_U)
-        t->u += d;
-    else
-        t->p += d;
-    if (b->stale)
-        t->stale += d;
-    if (b->pclass == VS_PH_UNKNOWN)
-        t->unknown += d;
+    summary_count(&t->sum, b, b->cnt, b->stale, add ? 1 : (size_t)-1);
 }
 
 static void tracker_summary(const velstatus_server_tracker *t, vs_summary *s)
 {
-    memset(s, 0, sizeof(*s));
+    *s = t->sum;
     s->n = t->tab.n;
-    s->a = t->a;
-    s->u = t->u;
-    s->p = t->p;
-    s->stale = t->stale;
-    s->unknown = t->unknown;
     s->ndefault = t->heap_n;
     s->def = t->o.defloc ? t->defloc_bsl : (t->heap_n ? t->heap[0] : NULL);
 }
@@ -928,13 +868,10 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
 {
     velstatus_server_tracker *t;
     vs_opts o;
-    velstatus_status st;
     if (!out || !ctx)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
     *out = NULL;
-    st = velstatus__ss_load_opts(&o, opts, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
     t = velstatus__calloc(ctx, 1, sizeof(*t));
     if (!t)
         return velstatus__error_nomem(err);
@@ -977,41 +914,35 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
                                                 const velstatus_bsl_record *bsl, velstatus_error *err)
 {
     velstatus_bsl_record r;
-    velstatus_status st;
     vs_bsl *b, *old = NULL;
     size_t slot;
     if (changed)
         *changed = 0;
     if (!t || !bsl)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
-    st = velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err));
     r.name_len = velstatus__text_len(r.name, r.name_len);
     r.phase_len = velstatus__text_len(r.phase, r.phase_len);
     r.message_len = velstatus__text_len(r.message, r.message_len);
     if (r.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
-    st = check_bsl_args(r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.access, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(check_bsl_args(&r, err));
     /* allocate everything first: a failure leaves the tracker as it was */
-    b = bsl_new(t->ctx, r.name, r.name_len, r.phase, r.phase_len, r.message, r.message_len, r.is_default, r.access,
-                r.has_created, r.created_ns, r.has_validated, r.validated_ns);
+    b = bsl_new(t->ctx, &r);
     if (!b)
         return velstatus__error_nomem(err);
     slot = tab_find(&t->tab, r.name, r.name_len, b->hash);
     if (slot != SIZE_MAX)
         old = t->tab.slots[slot];
     if ((!old && !tab_reserve(t->ctx, &t->tab, t->tab.n + 1)) ||
-        (b->is_default && !(old && old->is_default) && !heap_reserve(t, t->heap_n + 1))) {
+        (b->rec.is_default && !(old && old->rec.is_default) && !heap_reserve(t, t->heap_n + 1))) {
         velstatus__free(t->ctx, b);
         return velstatus__error_nomem(err);
     }
     if (old) {
         /* tab_reserve was not called, so the slot is still valid */
         contribute(t, old, 0);
-        if (old->is_default)
+        if (old->rec.is_default)
             heap_remove(t, old);
         t->tab.slots[slot] = b;
         if (t->defloc_bsl == old)
@@ -1023,7 +954,7 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     }
     b->cnt = bsl_count(b, &t->o, &b->stale);
     contribute(t, b, 1);
-    if (b->is_default)
+    if (b->rec.is_default)
         heap_push(t, b);
     if (t->o.defloc && name_eq(b, t->o.defloc, t->o.defloc_len))
         t->defloc_bsl = b;
@@ -1046,7 +977,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
         return VELSTATUS_OK;
     b = t->tab.slots[slot];
     contribute(t, b, 0);
-    if (b->is_default)
+    if (b->rec.is_default)
         heap_remove(t, b);
     if (t->defloc_bsl == b)
         t->defloc_bsl = NULL;
@@ -1083,15 +1014,10 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
     return VELSTATUS_OK;
 }
 
-velstatus_server_status velstatus_server_tracker_status(const velstatus_server_tracker *t)
-{
-    return t ? t->status : VELSTATUS_SERVER_INVALID;
-}
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_status,
+          velstatus_server_status, status, VELSTATUS_SERVER_INVALID)
 
-uint32_t velstatus_server_tracker_reasons(const velstatus_server_tracker *t)
-{
-    return t ? t->reasons : 0;
-}
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_reasons, uint32_t, reasons, 0)
 
 int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, int64_t *ns)
 {
@@ -1102,10 +1028,7 @@ int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, 
     return 1;
 }
 
-size_t velstatus_server_tracker_count(const velstatus_server_tracker *t)
-{
-    return t ? t->tab.n : 0;
-}
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_count, size_t, tab.n, 0)
 
 velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out,
                                                  const velstatus_server_tracker *t, velstatus_error *err)

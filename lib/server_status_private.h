@@ -14,20 +14,11 @@ enum { VS_CNT_A = 0, VS_CNT_U = 1, VS_CNT_P = 2 };
 /* The number of reason flags; flag i is 1u << i. */
 enum { VS_NREASONS = 11 };
 
-/* One BSL: the struct and its three strings in one allocation. */
+/* One BSL: the struct and its three strings in one allocation. `rec` is
+ * the caller's record as the set keeps it: lengths resolved, texts copied
+ * behind the struct, flags 0, booleans 0 or 1, an absent time 0. */
 typedef struct vs_bsl {
-    const char *name;
-    size_t name_len;
-    const char *phase;
-    size_t phase_len;
-    const char *message;
-    size_t message_len;
-    int is_default;
-    velstatus_bsl_access access;
-    int has_created;
-    int64_t created_ns;
-    int has_validated;
-    int64_t validated_ns;
+    velstatus_bsl_record rec;
     uint64_t hash;       /* FNV-1a of the name */
     unsigned char pclass; /* VS_PH_* */
     unsigned char cnt;    /* VS_CNT_*: cached by the tracker */
@@ -67,11 +58,9 @@ typedef struct vs_opts {
 /* Copies and validates a caller's options (NULL: all defaults). */
 velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err);
 
-/* Appends a BSL with a status.message (the JSON decoder's entry point). */
-velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
-                                       size_t phase_len, const char *message, size_t message_len, int is_default,
-                                       velstatus_bsl_access access, int has_created, int64_t created_ns,
-                                       int has_validated, int64_t validated_ns, velstatus_error *err);
+/* Appends the BSL of a record whose lengths are resolved (the JSON
+ * decoder's entry point; the record's struct_size and flags are not read). */
+velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_bsl_record *r, velstatus_error *err);
 /* The context a tracker allocates with (for its JSON entry point). */
 velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t);
 /* "True", "False" or "Unknown" (static strings, comparable by address). */

@@ -143,9 +143,7 @@ static velstatus_status step_publish(velstatus_ctx *ctx, const velstatus_server_
     velstatus_status st = velstatus__policy_load(&pol, o->policy, err);
     if (st != VELSTATUS_OK)
         return st;
-    st = velstatus_server_verdict_to_json(&json, &len, v, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus_server_verdict_to_json(&json, &len, v, err));
     memset(&pc, 0, sizeof(pc));
     pc.h = h;
     pc.retry_ud = h->retry.userdata ? h->retry.userdata : h->userdata;
@@ -247,13 +245,9 @@ velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, in
         *published = 0;
     if (!ctx || !host)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "ctx or host is NULL");
-    st = step_load(&h, &o, host, opts, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(step_load(&h, &o, host, opts, err));
     o.policy = policy;
-    st = step_classify(&v, ctx, &h, opts, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(step_classify(&v, ctx, &h, opts, err));
     st = step_must_publish(&must_publish, &h, v, err);
     if (st == VELSTATUS_OK && must_publish) {
         st = step_publish(ctx, &h, v, &o, err);

@@ -2,6 +2,7 @@
 /* Go's text/tabwriter (flags = 0), iteratively. See tabwriter.h. */
 #include "tabwriter.h"
 #include "util_array.h"
+#include "util_utf8.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -20,38 +21,10 @@ size_t velstatus__tw_runecount(const char *s, size_t len)
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0, n = 0;
     while (i < len) {
-        unsigned c = p[i];
-        size_t size;
-        unsigned lo = 0x80, hi = 0xBF; /* accepted range of the second byte */
+        uint32_t cp;
+        size_t size = velstatus__utf8_decode(p + i, len - i, &cp);
+        i += size ? size : 1; /* invalid or short: one rune per byte */
         n++;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF) {
-            size = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            size = 3;
-            if (c == 0xE0)
-                lo = 0xA0;
-            else if (c == 0xED)
-                hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            size = 4;
-            if (c == 0xF0)
-                lo = 0x90;
-            else if (c == 0xF4)
-                hi = 0x8F;
-        } else {
-            i++; /* 0x80..0xC1, 0xF5..0xFF: invalid, one rune */
-            continue;
-        }
-        if (len - i < size || p[i + 1] < lo || p[i + 1] > hi || (size > 2 && (p[i + 2] & 0xC0) != 0x80) ||
-            (size > 3 && (p[i + 3] & 0xC0) != 0x80)) {
-            i++; /* short or invalid: one rune per byte */
-            continue;
-        }
-        i += size;
     }
     return n;
 }
@@ -80,41 +53,19 @@ typedef struct tw_state {
     size_t capopen;
 } tw_state;
 
-/* Room for `need` entries in a size_t array; 0, or -1 when out of memory. */
-static int reserve_sizes(velstatus_ctx *ctx, size_t **p, size_t *cap, size_t need)
-{
-    size_t *q = velstatus__array_reserve(ctx, *p, cap, need, sizeof(*q), 16);
-    if (!q)
-        return -1;
-    *p = q;
-    return 0;
-}
-
 static int push_cell(tw_state *s, size_t off, size_t len, int64_t width)
 {
-    tw_cell *c = velstatus__array_reserve(s->ctx, s->cells, &s->capcells, s->ncells + 1, sizeof(*c), 16);
-    if (!c)
+    if (VS_ARRAY_RESERVE(s->ctx, s->cells, s->capcells, s->ncells + 1, 16))
         return -1;
-    s->cells = c;
-    c = &s->cells[s->ncells++];
-    c->off = off;
-    c->len = len;
-    c->width = width;
-    c->run = 0;
+    s->cells[s->ncells++] = (tw_cell){.off = off, .len = len, .width = width};
     return 0;
 }
 
 static int push_line(tw_state *s, size_t first, int nl, int ff)
 {
-    tw_line *l = velstatus__array_reserve(s->ctx, s->lines, &s->caplines, s->nlines + 1, sizeof(*l), 16);
-    if (!l)
+    if (VS_ARRAY_RESERVE(s->ctx, s->lines, s->caplines, s->nlines + 1, 16))
         return -1;
-    s->lines = l;
-    l = &s->lines[s->nlines++];
-    l->first = first;
-    l->n = s->ncells - first;
-    l->nl = nl;
-    l->ff = ff;
+    s->lines[s->nlines++] = (tw_line){.first = first, .n = s->ncells - first, .nl = nl, .ff = ff};
     return 0;
 }
 
@@ -172,14 +123,14 @@ static int columns(tw_state *s, const velstatus__tw_opts *o)
     for (li = 0; li < s->nlines; li++) {
         const tw_line *l = &s->lines[li];
         size_t c = l->n > 0 ? l->n - 1 : 0, j;
-        if (c > nopen && reserve_sizes(s->ctx, &s->open, &s->capopen, c))
+        if (c > nopen && VS_ARRAY_RESERVE(s->ctx, s->open, s->capopen, c, 16))
             return -1;
         for (j = 0; j < c; j++) {
             tw_cell *cell = &s->cells[l->first + j];
             size_t w = (size_t)(cell->width > 0 ? cell->width : 0);
             w = w > SIZE_MAX - o->padding ? SIZE_MAX : w + o->padding;
             if (j >= nopen) {
-                if (reserve_sizes(s->ctx, &s->runs_w, &s->capruns, s->nruns + 1))
+                if (VS_ARRAY_RESERVE(s->ctx, s->runs_w, s->capruns, s->nruns + 1, 16))
                     return -1;
                 s->open[j] = s->nruns;
                 s->runs_w[s->nruns++] = o->minwidth;

@@ -32,4 +32,25 @@ static inline void *velstatus__array_reserve(velstatus_ctx *ctx, void *items, si
     return velstatus__array_grow(ctx, items, cap, need, elem, initial);
 }
 
+/* velstatus__array_reserve, but returning `items` itself where that fails,
+ * so that storing the result back never loses the array. For
+ * VS_ARRAY_RESERVE, which tells a failure by the capacity. */
+static inline void *velstatus__array_reserve_keep(velstatus_ctx *ctx, void *items, size_t *cap, size_t need,
+                                                  size_t elem, size_t initial)
+{
+    void *p = velstatus__array_reserve(ctx, items, cap, need, elem, initial);
+    return p != NULL ? p : items;
+}
+
+/* The idiom of every site that grows an array it owns: makes room for
+ * `need` (at least 1) elements in the typed heap array `arr`, of capacity
+ * `cap`, both lvalues of the owner's struct, and stores the array back.
+ * Evaluates to 0, or to -1 when out of memory, with arr and cap as they
+ * were. The arguments are evaluated more than once: no side effects.
+ *     if (VS_ARRAY_RESERVE(ctx, s->v, s->cap, s->n + 1, 8)) return nomem;
+ *     s->v[s->n++] = x; */
+#define VS_ARRAY_RESERVE(ctx, arr, cap, need, initial)                                                             \
+    ((arr) = velstatus__array_reserve_keep((ctx), (arr), &(cap), (need), sizeof(*(arr)), (initial)),               \
+     (cap) >= (need) ? 0 : -1)
+
 #endif /* VELSTATUS_UTIL_ARRAY_H */

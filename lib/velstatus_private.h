@@ -43,6 +43,16 @@ velstatus_status velstatus__error_nomem(velstatus_error *err);
 /* E_HOST with the callback's return value recorded in host_code. */
 velstatus_status velstatus__error_host(velstatus_error *err, int rc, const char *what);
 
+/* Returns the status of `expr` from the enclosing function unless it is
+ * VELSTATUS_OK: the one way a step's failure is passed up (libgit2's
+ * GIT_ERROR_CHECK_ERROR). */
+#define VS_TRY(expr)                                                                                                 \
+    do {                                                                                                              \
+        velstatus_status vs_try_ = (expr);                                                                            \
+        if (vs_try_ != VELSTATUS_OK)                                                                                  \
+            return vs_try_;                                                                                           \
+    } while (0)
+
 /* ---- size-tagged struct copy (allocator, vtables, policy, options) ----
  * Copies src (whose first field is uint32_t struct_size) into dst of
  * dst_size bytes, zero-filling. src->struct_size < min_size, or a larger
@@ -114,6 +124,10 @@ velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *ou
  * < > & as \u003c \u003e \u0026; U+2028/2029 as \u2028/\u2029; invalid UTF-8
  * bytes as \ufffd. */
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html);
+/* The backslash escape Go writes by name for byte c: \" \\ \n \r \t, as
+ * encoding/json and strconv.Quote (%q) both do, and with go_quote also \a
+ * \b \f \v, as only strconv.Quote does; NULL for any other byte. */
+const char *velstatus__short_escape(unsigned char c, int go_quote);
 
 /* ---- token tables (enum <-> string) ----
  * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL
@@ -130,28 +144,21 @@ velstatus_status velstatus__token_parse(int *out, const char *const *table, size
 /* Defines velstatus_<name>_to_string() and velstatus_<name>_from_string()
  * for an enum whose value v has the token table[v] (doc/conventions.md §9.2):
  * the one body of every token pair. */
-#define VS_ENUM_TOKENS(name, type, table, what)                                                                      \
-    const char *velstatus_##name##_to_string(type v) { return velstatus__token_of(table, VS_N(table), (int)v); }      \
+#define VS_ENUM_TOKENS(name, type, table, what) \
+    VS__TOKENS(name, type, table, what, int, velstatus__token_of, velstatus__token_parse)
+/* The same for a bit-set enum whose flag 1 << i has the token table[i]. */
+#define VS_FLAG_TOKENS(name, type, table, what) \
+    VS__TOKENS(name, type, table, what, uint32_t, velstatus__flag_token_of, velstatus__flag_token_parse)
+/* The body of both: `of(table, n, (itype)v)` gives the token of v and
+ * `parse(&i, table, n, what, s, len, err)` finds the itype i of s. */
+#define VS__TOKENS(name, type, table, what, itype, of, parse)                                                        \
+    const char *velstatus_##name##_to_string(type v) { return of(table, VS_N(table), (itype)v); }                     \
     velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
     {                                                                                                                 \
-        int i_ = 0;                                                                                                   \
-        velstatus_status st_ = velstatus__token_parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);       \
+        itype i_ = 0;                                                                                                 \
+        velstatus_status st_ = parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);                        \
         if (st_ == VELSTATUS_OK)                                                                                      \
             *out = (type)i_;                                                                                          \
-        return st_;                                                                                                   \
-    }
-/* The same for a bit-set enum whose flag 1 << i has the token table[i]. */
-#define VS_FLAG_TOKENS(name, type, table, what)                                                                      \
-    const char *velstatus_##name##_to_string(type v)                                                                  \
-    {                                                                                                                 \
-        return velstatus__flag_token_of(table, VS_N(table), (uint32_t)v);                                             \
-    }                                                                                                                 \
-    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
-    {                                                                                                                 \
-        uint32_t f_ = 0;                                                                                              \
-        velstatus_status st_ = velstatus__flag_token_parse(out ? &f_ : NULL, table, VS_N(table), what, s, len, err); \
-        if (st_ == VELSTATUS_OK)                                                                                      \
-            *out = (type)f_;                                                                                          \
         return st_;                                                                                                   \
     }
 /* The same for a bit-set enum: table[i] is the token of flag 1 << i. */
@@ -159,11 +166,45 @@ const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_
 velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *table, size_t n, const char *what,
                                              const char *s, size_t len, velstatus_error *err);
 
+/* ---- field getters ----
+ * Defines the public getter `rtype fn(const otype *o)`: o->field, or `none`
+ * when o is NULL (doc/conventions.md §9.3: a NULL object never reads as a
+ * good result; its `none` is the *_INVALID value, 0 or NULL the header
+ * documents). The one body of every getter that returns a stored field as it
+ * is; a getter that indexes, computes or has an out-parameter is written
+ * out. The header keeps each getter's declaration and documentation. */
+#define VS_GETTER(otype, fn, rtype, field, none)                                                                     \
+    rtype fn(const otype *o_) { return o_ ? o_->field : (none); }
+
+/* The tail of every getter that hands out a borrowed (text, length) pair:
+ * stores n in *len (when len is not NULL) and returns p; for a NULL p (no
+ * such text) the length is 0. */
+static inline const char *velstatus__text_out(const char *p, size_t n, size_t *len)
+{
+    if (len != NULL)
+        *len = p != NULL ? n : 0;
+    return p;
+}
+
 /* ---- text arguments ----
  * The length of a public (s, len) text argument: len itself, or strlen(s)
  * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry
  * point taking (s, len) resolves its lengths with this first. */
 size_t velstatus__text_len(const char *s, size_t len);
+
+/* ---- time (lib/time.c) ----
+ * An exact instant is (sec, nsec): whole seconds since the epoch and
+ * nanoseconds in [0, 1e9), which holds Go's whole range. */
+/* sec/nsec as int64 nanoseconds: 1 when they fit; else 0 and *ns is
+ * saturated (INT64_MIN below the range, INT64_MAX above). */
+int velstatus__time_to_ns(int64_t sec, int32_t nsec, int64_t *ns);
+/* Go's t.Add(add_ns).Before(now) for t = (sec, nsec), exactly (no
+ * saturation is needed: |sec| stays far below 2^62). */
+int velstatus__time_add_before(int64_t sec, int32_t nsec, int64_t add_ns, int64_t now_ns);
+/* velstatus_time_format_go() of an exact instant (nsec in [0, 1e9)); fn
+ * names the caller in errors. */
+velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
+                                              velstatus_error *err);
 
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking
@@ -189,6 +230,10 @@ int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, cons
  * one of that release's. */
 velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol,
                                         const char *field, velstatus_error *err);
+/* The two phases of a transition of a valid kind, checked against the
+ * policy's release (velstatus__phase_check, naming "from" and "to"). */
+velstatus_status velstatus__transition_check(velstatus_kind kind, velstatus_phase from, velstatus_phase to,
+                                             const velstatus_policy *pol, velstatus_error *err);
 /* Sets the release knobs of *p to row r. */
 void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r);
 

@@ -452,6 +452,19 @@ START_TEST(presets_differ)
     ck_assert(!velstatus_forecast_op_finish(f, 1, &at));
     ck_assert_int_eq(velstatus_forecast_op_eta(f, 1), VELSTATUS_FORECAST_ETA_INVALID);
     velstatus_forecast_free(f);
+    /* created outside the int64 nanosecond range, as Velero's files may hold
+     * it: Go's zero time times out at the next pass, year 9999 never */
+    f = one(ctx, "{\"phase\":\"InProgress\",\"created\":\"0001-01-01T00:00:00Z\"}", 4 * HOUR, 1, T0);
+    ck_assert(velstatus_forecast_event_time(f, 0, &at));
+    ck_assert_int_eq(at, T0);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_TIMES_OUT);
+    velstatus_forecast_free(f);
+    f = one(ctx, "{\"phase\":\"InProgress\",\"created\":\"9999-12-31T23:59:59Z\"}", 4 * HOUR, 1, T0);
+    ck_assert_uint_eq(velstatus_forecast_event_count(f), 0);
+    ck_assert(velstatus_forecast_op_deadline(f, 0, &at));
+    ck_assert_int_eq(at, INT64_MAX);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_NOT_REACHED);
+    velstatus_forecast_free(f);
     /* a deadline beyond the int64 range never comes */
     f = one(ctx, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}", INT64_MAX, 1, T0);
     ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_NOT_REACHED);

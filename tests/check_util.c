@@ -2,8 +2,9 @@
 /* The internal layer the areas share (lib/util_*.h): checked and saturating
  * arithmetic at its edges, the FNV-1a hash against published values, the
  * growable array (doubling, overflow, allocation failure leaves the array
- * as it was) and the string pool (alignment, big requests, out of
- * memory). */
+ * as it was, also through VS_ARRAY_RESERVE), the string pool (alignment,
+ * big requests, out of memory), the UTF-8 decoder at every edge of what
+ * it accepts, and the escapes Go writes by name. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "util_array.h"
 #include "util_hash.h"
 #include "util_pool.h"
+#include "util_utf8.h"
 
 START_TEST(add_overflow_edges)
 {
@@ -283,6 +285,130 @@ START_TEST(pool_out_of_memory)
 }
 END_TEST
 
+START_TEST(array_reserve_macro_stores_back)
+{
+    vs_failalloc fa;
+    velstatus_ctx *ctx = vs_failalloc_ctx(&fa, 1); /* the first growth works, the second fails */
+    struct {
+        int *v;
+        size_t n, cap;
+    } a = {NULL, 0, 0};
+    ck_assert_int_eq(VS_ARRAY_RESERVE(ctx, a.v, a.cap, a.n + 1, 8), 0);
+    ck_assert_ptr_nonnull(a.v);
+    ck_assert_uint_eq(a.cap, 8);
+    for (a.n = 0; a.n < 8; a.n++)
+        a.v[a.n] = (int)a.n;
+    ck_assert_int_eq(VS_ARRAY_RESERVE(ctx, a.v, a.cap, a.n, 8), 0); /* room already: no allocation */
+    ck_assert_int_eq(VS_ARRAY_RESERVE(ctx, a.v, a.cap, a.n + 1, 8), -1);
+    ck_assert_int_eq(fa.failed, 1);
+    ck_assert_ptr_nonnull(a.v); /* the array is kept, not lost */
+    ck_assert_uint_eq(a.cap, 8);
+    ck_assert_int_eq(a.v[7], 7);
+    velstatus_free(ctx, a.v);
+    ck_assert_int_eq(fa.live, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(array_reserve_macro_first_failure)
+{
+    vs_failalloc fa;
+    velstatus_ctx *ctx = vs_failalloc_ctx(&fa, 0);
+    char *v = NULL;
+    size_t cap = 0;
+    ck_assert_int_eq(VS_ARRAY_RESERVE(ctx, v, cap, 1, 64), -1);
+    ck_assert_ptr_null(v);
+    ck_assert_uint_eq(cap, 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* One UTF-8 input and what the decoder says of it. */
+typedef struct utf8_case {
+    const char *s;
+    size_t len;
+    size_t want; /* 0: not a sequence */
+    uint32_t cp;
+} utf8_case;
+
+START_TEST(utf8_decode_edges)
+{
+    static const utf8_case cases[] = {
+        {"A", 1, 1, 0x41},
+        {"\x7f", 1, 1, 0x7F},
+        {"\x80", 1, 0, 0},                  /* a continuation byte */
+        {"\xc1\xbf", 2, 0, 0},              /* C1: always overlong */
+        {"\xc2\x80", 2, 2, 0x80},
+        {"\xdf\xbf", 2, 2, 0x7FF},
+        {"\xc2", 1, 0, 0},                  /* truncated */
+        {"\xc2\x41", 2, 0, 0},              /* not a continuation */
+        {"\xc2\xc0", 2, 0, 0},
+        {"\xe0\x9f\xbf", 3, 0, 0},          /* overlong U+07FF */
+        {"\xe0\xa0\x80", 3, 3, 0x800},
+        {"\xed\x9f\xbf", 3, 3, 0xD7FF},
+        {"\xed\xa0\x80", 3, 0, 0},          /* a surrogate */
+        {"\xed\xbf\xbf", 3, 0, 0},
+        {"\xee\x80\x80", 3, 3, 0xE000},
+        {"\xe2\x80\xa8", 3, 3, 0x2028},
+        {"\xef\xbf\xbf", 3, 3, 0xFFFF},
+        {"\xe2\x80", 2, 0, 0},              /* truncated */
+        {"\xe2\x80\x41", 3, 0, 0},
+        {"\xf0\x8f\xbf\xbf", 4, 0, 0},      /* overlong U+FFFF */
+        {"\xf0\x90\x80\x80", 4, 4, 0x10000},
+        {"\xf4\x8f\xbf\xbf", 4, 4, 0x10FFFF},
+        {"\xf4\x90\x80\x80", 4, 0, 0},      /* above U+10FFFF */
+        {"\xf5\x80\x80\x80", 4, 0, 0},
+        {"\xff", 1, 0, 0},
+        {"\xf0\x90\x80", 3, 0, 0},          /* truncated */
+        {"\xf0\x90\x80\xc0", 4, 0, 0},
+        {"\xc3\xa9x", 3, 2, 0xE9},          /* only the first sequence */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t cp = 0xDEAD;
+        size_t n = velstatus__utf8_decode((const unsigned char *)cases[i].s, cases[i].len, &cp);
+        ck_assert_msg(n == cases[i].want, "case %zu: length %zu, want %zu", i, n, cases[i].want);
+        ck_assert_msg(cp == (n ? cases[i].cp : 0xDEAD), "case %zu: code point %x", i, (unsigned)cp);
+    }
+}
+END_TEST
+
+START_TEST(short_escapes_of_json_and_quote)
+{
+    static const struct {
+        unsigned char c;
+        const char *json, *quote;
+    } cases[] = {
+        {'"', "\\\"", "\\\""}, {'\\', "\\\\", "\\\\"}, {'\n', "\\n", "\\n"},
+        {'\r', "\\r", "\\r"},   {'\t', "\\t", "\\t"},     {'\a', NULL, "\\a"},
+        {'\b', NULL, "\\b"},     {'\f', NULL, "\\f"},       {'\v', NULL, "\\v"},
+        {0x01, NULL, NULL},       {0x7f, NULL, NULL},         {'a', NULL, NULL},
+        {'<', NULL, NULL},        {0xe9, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *j = velstatus__short_escape(cases[i].c, 0), *q = velstatus__short_escape(cases[i].c, 1);
+        if (cases[i].json)
+            ck_assert_str_eq(j, cases[i].json);
+        else
+            ck_assert_ptr_null(j);
+        if (cases[i].quote)
+            ck_assert_str_eq(q, cases[i].quote);
+        else
+            ck_assert_ptr_null(q);
+    }
+}
+END_TEST
+
+START_TEST(text_out_stores_the_length)
+{
+    size_t len = 99;
+    ck_assert_str_eq(velstatus__text_out("abc", 3, &len), "abc");
+    ck_assert_uint_eq(len, 3);
+    ck_assert_ptr_null(velstatus__text_out(NULL, 5, &len)); /* no text: length 0 */
+    ck_assert_uint_eq(len, 0);
+    ck_assert_str_eq(velstatus__text_out("abc", 3, NULL), "abc");
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("util");
@@ -297,6 +423,11 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, array_doubling_overflow_falls_back_to_need);
     tcase_add_test(tc, array_allocation_failure_keeps_the_array);
     tcase_add_test(tc, array_zero_initial_and_elem);
+    tcase_add_test(tc, array_reserve_macro_stores_back);
+    tcase_add_test(tc, array_reserve_macro_first_failure);
+    tcase_add_test(tc, utf8_decode_edges);
+    tcase_add_test(tc, short_escapes_of_json_and_quote);
+    tcase_add_test(tc, text_out_stores_the_length);
     tcase_add_test(tc, pool_strings_and_alignment);
     tcase_add_test(tc, pool_out_of_memory);
     suite_add_tcase(s, tc);

@@ -86,5 +86,17 @@ if [ "$rc" = 0 ] && [ "$(grep -ac 'Operation Error:            disk.full$' "$tmp
 else
     echo "FAIL describe NUL raw: rc $rc"; od -c "$tmp.out" | head -20; fail=1
 fi
+# Go's whole time range in local time, as Go's Time.In(loc).String() prints it (checked with Go
+# and time.FixedZone; POSIX TZ strings need no tzdata): the year has at least four digits and a
+# '-' before a negative one.
+range=${VS_TEST_DATA:?}/operations/go-time-range.json
+for z in "CET-1|0001-01-01 01:00:00 +0100 CET|10000-01-01 00:59:59 +0100 CET|0000-01-01 01:00:00 +0100 CET|1677-09-21 01:12:43 +0100 CET" \
+         "EST5|0000-12-31 19:00:00 -0500 EST|9999-12-31 18:59:59 -0500 EST|-0001-12-31 19:00:00 -0500 EST|1677-09-20 19:12:43 -0500 EST"; do
+    tz=${z%%|*}
+    want=$(printf '%s\n' "${z#*|}" | tr '|' '\n')
+    got=$(TZ=$tz "$v" describe-operations --details "$range" | sed -n 's/^ *\(Created\|Started\|Updated\): *//p')
+    if [ "$got" = "$want" ]; then echo "ok describe go range TZ=$tz"; else echo "FAIL describe go range TZ=$tz:"; echo "$got"; fail=1; fi
+done
+
 rm -f "$tmp.out" "$tmp.err" "$tmp.bad"
 exit $fail

@@ -408,22 +408,30 @@ void cli_json_str(FILE *f, const char *s, size_t n)
 int cli_local_time(char *out, size_t cap, const char *t, size_t n)
 {
     struct tm tm = {0}, lt;
-    const char *frac = t + 19, *zone = memchr(t, ' ', n) ? t + n - 10 : NULL;
+    const char *zone = n >= 10 ? t + n - 10 : NULL, *frac;
     time_t secs;
-    char head[32], tail[64];
-    if (n < 29 || zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
-        sscanf(t, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-               &tm.tm_sec) != 6)
+    char head[48], tail[64];
+    int year, used = 0;
+    long long ly;
+    /* the year as Go writes it: 4 digits or more, '-' before a negative one */
+    if (zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
+        sscanf(t, "%d-%2d-%2d %2d:%2d:%2d%n", &year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+               &used) != 6 ||
+        t + used > zone)
         return 0;
-    tm.tm_year -= 1900;
+    frac = t + used;
+    tm.tm_year = year - 1900;
     tm.tm_mon -= 1;
     secs = timegm(&tm);
-    if (localtime_r(&secs, &lt) == NULL || strftime(head, sizeof head, "%Y-%m-%d %H:%M:%S", &lt) == 0 ||
+    if (localtime_r(&secs, &lt) == NULL)
+        return 0;
+    ly = (long long)lt.tm_year + 1900;
+    snprintf(head, sizeof head, "%s%04lld", ly < 0 ? "-" : "", ly < 0 ? -ly : ly);
+    if (strftime(head + strlen(head), sizeof head - strlen(head), "-%m-%d %H:%M:%S", &lt) == 0 ||
         strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
         return 0;
     return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
 }
-
 
 void cli_format_time(char *out, size_t cap, int64_t ns, int utc)
 {

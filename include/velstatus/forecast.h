@@ -250,7 +250,7 @@ VELSTATUS_API velstatus_forecast_fate velstatus_forecast_op_fate(const velstatus
 VELSTATUS_API size_t velstatus_forecast_op_event(const velstatus_forecast *forecast, size_t i);
 
 /**
- * @brief Operation `i`'s deadline, `created + timeout` (saturated): the
+ * @brief Operation `i`'s deadline, `created + timeout` (clamped to the int64 range): the
  * first pass after it, strictly, fails the operation.
  * @param[in] forecast The forecast, or NULL.
  * @param[in] i The record index.

@@ -366,3 +366,20 @@ def test_callbacks_are_released_without_the_garbage_collector(srcdir):
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_go_whole_time_range(srcdir):
+    """Go's zero time and year 9999 in a file: exact, present, byte-identical."""
+    with open(os.path.join(srcdir, "tests", "data", "operations", "go-time-range.json"), encoding="utf-8") as f:
+        text = f.read()
+    ops = vs.OpList.from_json(text)
+    assert ops[0].created == vs.parse_time("0001-01-01T00:00:00Z") == -62135596800 * 10**9
+    assert ops[1].created == 253402300799 * 10**9
+    assert ops[1].started == vs.parse_time("0000-01-01T00:00:00Z")
+    assert vs.to_datetime(ops[0].created).year == 1
+    with pytest.raises(vs.RangeError):
+        vs.to_datetime(ops[1].started)  # year 0: datetime has none
+    assert ops.to_json() == text
+    # a zero created times out at once, as in Velero; year 9999 does not
+    assert vs.OpStepFlag.CANCEL in ops.step(0, vs.Progress(), now=NOW, timeout="4h", policy="velero").flags
+    assert vs.OpStepFlag.CANCEL not in ops.step(1, vs.Progress(), now=NOW, timeout="4h", policy="velero").flags

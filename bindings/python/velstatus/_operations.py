@@ -118,6 +118,12 @@ Operation.__doc__ = """A snapshot of one record of an OpList.
 it), ``error``, ``operation_units``, ``description``), ``n_completed``,
 ``n_total``, the timestamps ``created``, ``started``, ``updated`` (int ns, or
 None when absent) and ``post_items`` (tuple of ResourceId, or None when nil).
+
+A timestamp is exact over every time Velero reads (years 0000-9999): Go's
+zero time ``0001-01-01T00:00:00Z`` is present, ``-62135596800 * 10**9``; a
+time outside the int64 range (1677-2262) keeps its whole second. The int
+may lie outside int64; to_datetime() converts it, raising RangeError where
+datetime cannot hold it (year 0, or years -1 and 10000 reached by offsets).
 """
 
 
@@ -151,9 +157,11 @@ def _snapshot(clist, index):
         p = lib.velstatus_op_string(op, field, n)
         values.append(_text(p, n[0]))
     values += [int(lib.velstatus_op_n_completed(op)), int(lib.velstatus_op_n_total(op))]
-    ns = ffi.new("int64_t *")
+    sec = ffi.new("int64_t *")
+    nsec = ffi.new("int32_t *")
     for which in _TIMES.values():
-        values.append(int(ns[0]) if lib.velstatus_op_time_value(op, which, ns) else None)
+        has = lib.velstatus_op_time_sec(op, which, sec, nsec)
+        values.append(int(sec[0]) * 10**9 + int(nsec[0]) if has else None)
     if lib.velstatus_op_post_items_null(op):
         values.append(None)
     else:
