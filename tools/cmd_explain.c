@@ -67,7 +67,7 @@ typedef struct ex {
     velstatus_server_verdict *verdict;
     int bsl_known;       /* --bsls given and the BSL name known */
     velstatus_bsl_state bsl_state;
-    velstatus_forecast *fc, *other, *if_missing, *if_readonly;
+    velstatus_forecast *fc, *other, *if_available, *if_missing, *if_readonly;
 } ex;
 
 static void ex_free(ex *x)
@@ -80,6 +80,7 @@ static void ex_free(ex *x)
     free(x->o.backup);
     velstatus_forecast_free(x->fc);
     velstatus_forecast_free(x->other);
+    velstatus_forecast_free(x->if_available);
     velstatus_forecast_free(x->if_missing);
     velstatus_forecast_free(x->if_readonly);
     velstatus_server_verdict_free(x->verdict);
@@ -234,6 +235,7 @@ static int forecasts(ex *x)
     if (x->ops == NULL || !x->phase_known || !is_waiting(x->phase))
         return CLI_OK;
     if (forecast(x, &x->fc, &x->pol, bsl) != CLI_OK || forecast(x, &x->other, &x->other_pol, bsl) != CLI_OK ||
+        forecast(x, &x->if_available, &x->pol, VELSTATUS_BSL_AVAILABLE) != CLI_OK ||
         forecast(x, &x->if_missing, &x->pol, VELSTATUS_BSL_MISSING) != CLI_OK ||
         forecast(x, &x->if_readonly, &x->pol, VELSTATUS_BSL_READONLY) != CLI_OK)
         return CLI_BAD_INPUT;
@@ -709,14 +711,15 @@ static void text_timeline(const ex *x)
 /* ---- the BSL ---- */
 
 /* What the next pass does with a missing or read-only BSL: the first event
- * of that forecast, when it differs from the forecast with the BSL as it is. */
+ * of that forecast, when it differs from the forecast with the BSL available. */
 static void text_bsl_if(const ex *x, const char *what, const velstatus_forecast *f)
 {
     const velstatus_reconcile_result *r = velstatus_forecast_event_result(f, 0);
     size_t n;
     const char *err;
-    if (same_timeline(x->fc, f)) {
-        printf("  Were it %s, the next pass would run as usual (a restore reads from a read-only BSL).\n", what);
+    if (same_timeline(x->if_available, f)) {
+        printf("  Were it %s, the next pass would run as usual%s.\n", what,
+               x->o.kind == VELSTATUS_KIND_RESTORE ? " (a restore reads from a read-only BSL)" : "");
         return;
     }
     printf("  Were it %s, the next pass would move it to %s", what,
@@ -1075,7 +1078,7 @@ static void j_if(const ex *x, const velstatus_forecast *f)
     const velstatus_reconcile_result *r = velstatus_forecast_event_result(f, 0);
     size_t n;
     const char *s;
-    if (f == NULL || same_timeline(x->fc, f)) {
+    if (f == NULL || same_timeline(x->if_available, f)) {
         printf("null");
         return;
     }
