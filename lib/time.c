@@ -441,11 +441,14 @@ static void to_civil(int64_t secs, int32_t nsec, vs_civil *c)
     c->sec = (int)(rem % 60);
 }
 
-/* Time.Format(time.RFC3339[Nano]) in UTC. The year is Go's appendInt(year,
- * 4): at least four digits, a '-' before a negative one ("-0001"), as
- * many as it has past 9999 ("10000"). */
-static velstatus_status format_rfc3339(char *buf, size_t cap, int64_t sec, int32_t nsec, int fraction,
-                                       const char *fn, velstatus_error *err)
+/* Time.Format in UTC with one of two layouts: RFC3339[Nano] (go == 0:
+ * "2006-01-02T15:04:05Z", the fraction only when asked) or Time.String's
+ * (go != 0: "2006-01-02 15:04:05.999999999 +0000 UTC", always with the
+ * trimmed fraction). The year is Go's appendInt(year, 4): at least four
+ * digits, a '-' before a negative one ("-0001"), as many as it has past
+ * 9999 ("10000"). */
+static velstatus_status format_layout(char *buf, size_t cap, int64_t sec, int32_t nsec, int fraction, int go,
+                                      const char *fn, velstatus_error *err)
 {
     char text[64], frac[16];
     vs_civil c;
@@ -453,12 +456,13 @@ static velstatus_status format_rfc3339(char *buf, size_t cap, int64_t sec, int32
     if (!buf)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: buf is NULL", fn);
     to_civil(sec, nsec, &c);
-    if (fraction)
+    if (fraction || go)
         fmt_fraction(frac, c.nsec);
     else
         frac[0] = '\0';
-    n = snprintf(text, sizeof(text), "%s%04lld-%02d-%02dT%02d:%02d:%02d%sZ", c.year < 0 ? "-" : "",
-                 (long long)(c.year < 0 ? -c.year : c.year), c.month, c.day, c.hour, c.min, c.sec, frac);
+    n = snprintf(text, sizeof(text), "%s%04lld-%02d-%02d%c%02d:%02d:%02d%s%s", c.year < 0 ? "-" : "",
+                 (long long)(c.year < 0 ? -c.year : c.year), c.month, c.day, go ? ' ' : 'T', c.hour, c.min, c.sec,
+                 frac, go ? " +0000 UTC" : "Z");
     return put(buf, cap, text, n, fn, err);
 }
 
@@ -468,7 +472,7 @@ VELSTATUS_API velstatus_status velstatus_time_format(char *buf, size_t cap, int6
     int64_t sec;
     int32_t nsec;
     split_ns(ns, &sec, &nsec);
-    return format_rfc3339(buf, cap, sec, nsec, fraction, "velstatus_time_format", err);
+    return format_layout(buf, cap, sec, nsec, fraction, 0, "velstatus_time_format", err);
 }
 
 VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec,
@@ -477,22 +481,13 @@ VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, 
     if (nsec < 0 || nsec >= VS_NS_PER_SEC)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "velstatus_time_format_sec: nsec %ld is outside [0, 999999999]", (long)nsec);
-    return format_rfc3339(buf, cap, sec, nsec, fraction, "velstatus_time_format_sec", err);
+    return format_layout(buf, cap, sec, nsec, fraction, 0, "velstatus_time_format_sec", err);
 }
 
 velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
                                               velstatus_error *err)
 {
-    char text[64], frac[16];
-    vs_civil c;
-    int n;
-    if (!buf)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: buf is NULL", fn);
-    to_civil(sec, nsec, &c);
-    fmt_fraction(frac, c.nsec);
-    n = snprintf(text, sizeof(text), "%s%04lld-%02d-%02d %02d:%02d:%02d%s +0000 UTC", c.year < 0 ? "-" : "",
-                 (long long)(c.year < 0 ? -c.year : c.year), c.month, c.day, c.hour, c.min, c.sec, frac);
-    return put(buf, cap, text, n, fn, err);
+    return format_layout(buf, cap, sec, nsec, 1, 1, fn, err);
 }
 
 VELSTATUS_API velstatus_status velstatus_time_format_go(char *buf, size_t cap, int64_t ns, velstatus_error *err)
