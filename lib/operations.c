@@ -129,10 +129,7 @@ static inline int t_nonnil(uint8_t s)
     return s == VS__T_ZERO || s == VS__T_LOCAL || s == VS__T_UTC;
 }
 
-static inline int t_has(uint8_t s)
-{
-    return s == VS__T_LOCAL || s == VS__T_UTC;
-}
+#define t_has velstatus__t_has
 
 /* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
 static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i,
@@ -403,7 +400,7 @@ static VS__ALWAYS_INLINE void step_error_report(step_work *w, const velstatus_op
             w->err_since = now;
             w->flags |= VELSTATUS_OP_STEP_CHANGED;
         }
-        fail_now = velstatus__sat_sub_i64(now, w->err_since) >= pol->progress_error_grace_ns;
+        fail_now = velstatus__grace_over(now, w->err_since, pol->progress_error_grace_ns);
         if (fail_now)
             w->has_err_since = 0;
     }
@@ -467,14 +464,16 @@ static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t ti
 {
     int64_t sec;
     int32_t nsec;
+    int kind;
     if (w->fail_text != NULL || w->completed)
         return;
-    if (!t_has(w->tstate[VELSTATUS_OP_TIME_CREATED])) {
+    vs__time_exact(w->t, w->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+    kind = velstatus__op_deadline(t_has(w->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
+    if (kind == VS__DEADLINE_NO_CREATED) {
         w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         return;
     }
-    vs__time_exact(w->t, w->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
-    if ((timeout > 0 || pol->zero_timeout_expires) && velstatus__time_add_before(sec, nsec, timeout, now)) {
+    if (kind == VS__DEADLINE && velstatus__op_times_out(sec, nsec, timeout, now)) {
         w->fail_text = timed_out;
         w->fail_len = sizeof timed_out - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;

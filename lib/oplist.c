@@ -405,3 +405,40 @@ int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64
 
 
 
+
+/* ---- a copy for simulations (lib/forecast.c) ---- */
+
+velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l,
+                                               velstatus_error *err)
+{
+    velstatus_oplist *c;
+    size_t i;
+    int f;
+    velstatus_status st = velstatus__oplist_new(&c, l->ctx, l->kind, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    for (i = 0; i < l->n && st == VELSTATUS_OK; i++) {
+        const velstatus_op *src = &l->ops[i];
+        velstatus_op *dst = velstatus__oplist_push(c);
+        if (dst == NULL) {
+            st = velstatus__error_nomem(err);
+            break;
+        }
+        dst->n_completed = src->n_completed;
+        dst->n_total = src->n_total;
+        memcpy(dst->t, src->t, sizeof dst->t);
+        memcpy(dst->tstate, src->tstate, sizeof dst->tstate);
+        dst->twide = src->twide;
+        dst->err_since = src->err_since;
+        dst->has_err_since = src->has_err_since;
+        dst->phase = src->phase;
+        for (f = 0; f < VS__OP_NFIELDS && st == VELSTATUS_OK; f++)
+            st = velstatus__oplist_set_str(c, &dst->s[f], src->s[f].p, src->s[f].len, err);
+    }
+    if (st != VELSTATUS_OK) {
+        velstatus_oplist_free(c);
+        return st;
+    }
+    *out = c;
+    return VELSTATUS_OK;
+}

@@ -9,21 +9,7 @@ d=${VS_TEST_DATA:?}/progress
 tmp=${TMPDIR:-/tmp}/vs_progress.$$
 fail=0
 now=2024-05-01T10:01:09Z
-golden() { # golden NAME FILE -- ARGS... : exit 0 and stdout byte-identical to FILE
-    name=$1; want=$2; shift 3
-    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
-    if [ "$rc" != 0 ]; then echo "FAIL $name: exit $rc"; cat "$tmp.err"; fail=1; return; fi
-    if ! cmp -s "$tmp.out" "$want"; then echo "FAIL $name: output differs from $want"; diff "$tmp.out" "$want"; fail=1; return; fi
-    echo "ok $name"
-}
-stderr_has() { # stderr_has NAME TEXT -- ARGS... : exit 2, nothing on stdout, stderr contains TEXT
-    name=$1; text=$2; shift 3
-    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
-    if [ "$rc" != 2 ]; then echo "FAIL $name: exit $rc, want 2"; fail=1; return; fi
-    if [ -s "$tmp.out" ]; then echo "FAIL $name: wrote to stdout"; fail=1; return; fi
-    if ! grep -qF -- "$text" "$tmp.err"; then echo "FAIL $name: stderr lacks '$text':"; cat "$tmp.err"; fail=1; return; fi
-    echo "ok $name"
-}
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
 
 # The operations section, as `velero backup describe [--details]` prints it
 # (the --details golden was produced by Go's fmt + text/tabwriter).

@@ -52,7 +52,7 @@ AM_TESTS_ENVIRONMENT = \
 VALGRIND_SUPPRESSIONS_FILES = $(top_srcdir)/tests/valgrind.supp
 VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes \
 	--error-exitcode=1 --show-leak-kinds=definite,indirect
-EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
+EXTRA_DIST += tests/data tests/valgrind.supp tests/cli-lib.sh $(VS_SH_TESTS)
 
 # 8 worker threads and 2 readers at once (scripts/ci-tsan.sh runs it under TSan).
 VS_CHECK_PROGS += tests/check_threads

@@ -95,38 +95,6 @@ int cmd_progress(int argc, char **argv)
     return rc;
 }
 
-/* The time of a describe line, "YYYY-MM-DD HH:MM:SS[.frac] +0000 UTC" (Go's
- * time.Time.String() in UTC, as the library writes it), in the local time
- * zone (TZ respected) as `velero describe` prints it: "... +0200 CEST".
- * Returns 0 when t is not such a time (the line is written unchanged). */
-static int local_time(char *out, size_t cap, const char *t, size_t n)
-{
-    struct tm tm = {0}, lt;
-    const char *zone = n >= 10 ? t + n - 10 : NULL, *frac;
-    time_t secs;
-    char head[48], tail[64];
-    int year, used = 0;
-    long long ly;
-    /* the year as Go writes it: 4 digits or more, '-' before a negative one */
-    if (zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
-        sscanf(t, "%d-%2d-%2d %2d:%2d:%2d%n", &year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
-               &used) != 6 ||
-        t + used > zone)
-        return 0;
-    frac = t + used;
-    tm.tm_year = year - 1900;
-    tm.tm_mon -= 1;
-    secs = timegm(&tm);
-    if (localtime_r(&secs, &lt) == NULL)
-        return 0;
-    ly = (long long)lt.tm_year + 1900;
-    snprintf(head, sizeof head, "%s%04lld", ly < 0 ? "-" : "", ly < 0 ? -ly : ly);
-    if (strftime(head + strlen(head), sizeof head - strlen(head), "-%m-%d %H:%M:%S", &lt) == 0 ||
-        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
-        return 0;
-    return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
-}
-
 /* Writes the describe text with the times of its Created:, Started: and
  * Updated: lines (the last column, after the tabwriter's padding) local. */
 static void write_local(const char *s, size_t n)
@@ -145,7 +113,7 @@ static void write_local(const char *s, size_t n)
                 continue;
             for (v = i + 8; v < len && s[v] == ' '; v++)
                 ;
-            if (v > i + 8 && local_time(buf, sizeof buf, s + v, len - v - 1)) {
+            if (v > i + 8 && cli_local_time(buf, sizeof buf, s + v, len - v - 1)) {
                 fwrite(s, 1, v, stdout);
                 printf("%s\n", buf);
                 done = 1;

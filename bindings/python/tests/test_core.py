@@ -433,7 +433,10 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("BslAccess", "velstatus_bsl_access", "VELSTATUS_BSL_"), ("RetryClass", "velstatus_retry_class", "VELSTATUS_RETRY_CLASS_"),
          ("RetryOutcome", "velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_"),
          ("BackoffKind", "velstatus_backoff_kind", "VELSTATUS_BACKOFF_"),
-         ("ArgoHealth", "velstatus_argo_health", "VELSTATUS_ARGO_")]
+         ("ArgoHealth", "velstatus_argo_health", "VELSTATUS_ARGO_"),
+         ("ForecastFate", "velstatus_forecast_fate", "VELSTATUS_FORECAST_FATE_"),
+         ("ForecastEta", "velstatus_forecast_eta", "VELSTATUS_FORECAST_ETA_"),
+         ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_")]
 
 
 @pytest.mark.parametrize("name,ctype,prefix", ENUMS)

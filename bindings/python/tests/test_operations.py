@@ -167,25 +167,12 @@ def test_no_plugin_means_lookup_errors(srcdir):
     assert any('unable to get valid BackupItemActionV2 for "velero.io/csi-pvc-backupper"' in e for e in r.errors)
 
 
-def test_reconcile_no_memory_leaks_nothing(srcdir):
+def test_reconcile_no_memory_leaks_nothing(srcdir, each_allocation_failing):
     reports = json.loads(example(srcdir, "backup-progress.json"))
     progress, cancel = plugin_from_reports(reports)
     text = example(srcdir, "backup-itemoperations.json")
-    a = vs.DebugAllocator()
-    ctx = vs.Context(allocator=a)
-    n = 0
-    while True:
-        ops = vs.OpList.from_json(text, ctx=ctx)
-        a.calls, a.fail_at = 0, n
-        try:
-            r = ops.reconcile(progress, cancel, now=NOW)
-            break
-        except vs.NoMemory:
-            n += 1
-        finally:
-            a.fail_at = None
-            ops.close()
-            assert a.live == 1
+    r, n = each_allocation_failing(lambda ctx: vs.OpList.from_json(text, ctx=ctx),
+                                   lambda ops: ops.reconcile(progress, cancel, now=NOW))
     assert n > 0 and r.phase == "WaitingForPluginOperationsPartiallyFailed"
 
 

@@ -29,6 +29,7 @@ from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedu
                      retry_result, retry_transition)
 from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
                           Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
+from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, ForecastOp, Forecast
 from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
@@ -50,5 +51,6 @@ __all__ = [
     "retry_result", "retry_transition",
     "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
     "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error",
+    "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]

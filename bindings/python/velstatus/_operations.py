@@ -503,6 +503,22 @@ class OpList(_Closeable):
             client.userdata = host.userdata
             client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
             client.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
+        pol = policy_ptr(policy)
+        out = ffi.new("velstatus_reconcile_result **")
+        err = new_error()
+        with self._held():
+            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
+            try:
+                host.check(status, err)
+                return _read_result(out[0])
+            finally:
+                host.release()
+                if out[0] != ffi.NULL:
+                    lib.velstatus_reconcile_result_free(out[0])
+
+    def _options(self, phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before):
+        """The velstatus_reconcile_options of a pass, and the buffer its bsl_name points into."""
         opts = ffi.new("velstatus_reconcile_options *")
         lib.velstatus_reconcile_options_init(opts, ffi.sizeof("velstatus_reconcile_options"))
         opts.phase = Phase.parse(phase, self.kind).c
@@ -517,18 +533,24 @@ class OpList(_Closeable):
             name = ffi.new("char[]", bsl_name.encode("utf-8"))
             opts.bsl_name = name
             opts.bsl_name_len = len(name) - 1
-        pol = policy_ptr(policy)
-        out = ffi.new("velstatus_reconcile_result **")
-        err = new_error()
+        return opts, name
+
+    def forecast(self, *, now: TimeLike, phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS,
+                 timeout: DurationLike = "4h", bsl: Union[BslState, str] = "available",
+                 bsl_name: Optional[str] = None, errors: int = 0, completed_before: int = 0,
+                 failed_before: int = 0, policy: PolicyLike = None) -> "Forecast":
+        """The forecast of the coming passes (velstatus_forecast_new): see velstatus.Forecast.
+
+        The arguments are those of reconcile() without the plugin: every
+        plugin is assumed to keep reporting the progress its record holds.
+        The list is not modified.
+        """
+        from ._forecast import _forecast
+        opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
         with self._held():
-            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
-            try:
-                host.check(status, err)
-                return _read_result(out[0])
-            finally:
-                host.release()
-                if out[0] != ffi.NULL:
-                    lib.velstatus_reconcile_result_free(out[0])
+            result = _forecast(self._ptr, opts, policy_ptr(policy))
+        del name
+        return result
 
     def __repr__(self):
         if self._ptr is None:
