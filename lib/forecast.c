@@ -142,7 +142,6 @@ static velstatus_status fc_pass(velstatus_forecast *f, velstatus_oplist *sim, fc
                                 const velstatus_plugin_client *c, int64_t at, velstatus_error *err)
 {
     velstatus_reconcile_result *r;
-    fc_event *ev;
     velstatus_status st;
     in->o.now_ns = at;
     st = velstatus_oplist_reconcile(&r, sim, c, &in->o, &in->pol, err);
@@ -156,12 +155,10 @@ static velstatus_status fc_pass(velstatus_forecast *f, velstatus_oplist *sim, fc
         return VELSTATUS_OK;
     }
     in->o.phase = velstatus_reconcile_result_phase(r);
-    ev = velstatus__array_reserve(f->ctx, f->ev, &f->capev, f->nev + 1, sizeof *ev, 4);
-    if (ev == NULL) {
+    if (VS_ARRAY_RESERVE(f->ctx, f->ev, f->capev, f->nev + 1, 4)) {
         velstatus_reconcile_result_free(r);
         return velstatus__error_nomem(err);
     }
-    f->ev = ev;
     f->ev[f->nev].at = at;
     f->ev[f->nev].r = r;
     f->nev++;
@@ -305,12 +302,8 @@ velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatu
     velstatus_oplist *sim = NULL;
     velstatus_status st;
     size_t i;
-    if (out == NULL || list == NULL || opts == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
-                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
-    st = fc_load(&in, opts, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__list_pass_args(out, list, opts, err));
+    VS_TRY(fc_load(&in, opts, policy, err));
     f = velstatus__calloc(list->ctx, 1, sizeof *f);
     if (f == NULL)
         return velstatus__error_nomem(err);

@@ -795,12 +795,10 @@ void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
 /* Takes ownership of s (freed on failure). */
 static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s, size_t len, velstatus_error *err)
 {
-    vs__error_text *e = velstatus__array_reserve(r->ctx, r->errs, &r->caperr, r->nerr + 1, sizeof *e, 8);
-    if (e == NULL) {
+    if (VS_ARRAY_RESERVE(r->ctx, r->errs, r->caperr, r->nerr + 1, 8)) {
         velstatus__free(r->ctx, s);
         return velstatus__error_nomem(err);
     }
-    r->errs = e;
     r->errs[r->nerr].p = s;
     r->errs[r->nerr].len = len;
     r->nerr++;
@@ -1279,6 +1277,15 @@ static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *
     r->persist = reconcile_persist(r, &in->o);
 }
 
+velstatus_status velstatus__list_pass_args(const void *out, const velstatus_oplist *list, const void *opts,
+                                           velstatus_error *err)
+{
+    if (out == NULL || list == NULL || opts == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
+                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                             const velstatus_plugin_client *client,
                                             const velstatus_reconcile_options *opts, const velstatus_policy *policy,
@@ -1288,12 +1295,8 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     velstatus_reconcile_result *r;
     velstatus_status st;
     int bsl_problem;
-    if (out == NULL || list == NULL || opts == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
-                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
-    st = reconcile_load(&in, list, client, opts, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__list_pass_args(out, list, opts, err));
+    VS_TRY(reconcile_load(&in, list, client, opts, policy, err));
     r = velstatus__calloc(list->ctx, 1, sizeof *r);
     if (r == NULL)
         return velstatus__error_nomem(err);

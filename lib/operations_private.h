@@ -238,4 +238,9 @@ velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ct
 /* Sorts by ID; E_PARSE naming a duplicate ID. */
 velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_error *err);
 
+/* The arguments every whole-list pass needs (velstatus_oplist_reconcile(),
+ * velstatus_forecast_new()): E_INVALID naming the first that is NULL. */
+velstatus_status velstatus__list_pass_args(const void *out, const velstatus_oplist *list, const void *opts,
+                                           velstatus_error *err);
+
 #endif /* VELSTATUS_OPERATIONS_PRIVATE_H */
