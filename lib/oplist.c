@@ -111,11 +111,8 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    if (list == NULL)
-        return;
-    velstatus__pool_release(&list->pool);
-    velstatus__free(list->ctx, list->ops);
-    velstatus__free(list->ctx, list);
+    if (list != NULL)
+        velstatus__pool_owner_free(&list->pool, list->ops, list);
 }
 
 VS_GETTER(velstatus_oplist, velstatus_oplist_kind, velstatus_kind, kind, VELSTATUS_KIND_INVALID)
