@@ -26,6 +26,7 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_server_status.py \
 	bindings/python/velstatus/_retry.py \
 	bindings/python/velstatus/_operations.py \
+	bindings/python/velstatus/_forecast.py \
 	bindings/python/velstatus/_progress.py \
 	bindings/python/velstatus/_condition.py
 VS_PY_FILES = \
@@ -41,6 +42,7 @@ VS_PY_FILES = \
 	bindings/python/tests/test_retry.py \
 	bindings/python/tests/test_example.py \
 	bindings/python/tests/test_operations.py \
+	bindings/python/tests/test_forecast.py \
 	bindings/python/tests/test_condition.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES) $(VS_PY_PKG)
 # (examples/python/host.py ships with examples/, see examples/local.mk)
@@ -89,6 +91,7 @@ VS_GO_SOURCES = \
 	bindings/go/serverstatus.go \
 	bindings/go/retry.go \
 	bindings/go/operations.go \
+	bindings/go/forecast.go \
 	bindings/go/reports.go \
 	bindings/go/progress.go \
 	bindings/go/handle.go \
@@ -101,6 +104,7 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/serverstatus_test.go \
 	bindings/go/retry_test.go \
 	bindings/go/operations_test.go \
+	bindings/go/forecast_test.go \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \

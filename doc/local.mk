@@ -36,7 +36,7 @@ doc_tutorials_phases_LDADD = $(VS_TUTORIAL_LDADD)
 dist_man_MANS = doc/man/velstatus.1 doc/man/libvelstatus.3
 
 # ---- HTML: `make doc` builds it; `make install` installs it under $(docdir)/html ----
-VS_DOC_PAGES = doc/mainpage.md doc/server-status.md doc/operations.md doc/progress.md doc/retry.md \
+VS_DOC_PAGES = doc/mainpage.md doc/server-status.md doc/operations.md doc/progress.md doc/retry.md doc/explain.md \
 	doc/velero-behaviour.md doc/design.md doc/conventions.md doc/building.md doc/packaging.md \
 	doc/json-decoding.md doc/hostile-inputs.md doc/threadsafety.md doc/go.md doc/internals.md doc/coverage.md doc/fuzzing.md \
 	doc/api-changes-1.0.md doc/cli.md doc/velero-releases.md

@@ -36,6 +36,37 @@ static void time_round_trip(vs_fuzz_env *env, int64_t ns)
     VS_FUZZ_CHECK(env, velstatus_time_format_go(buf, sizeof buf, ns, &err) == VELSTATUS_OK && buf[0] != '\0');
 }
 
+/* The exact parser agrees with the nanosecond one (same text accepted,
+ * same instant where it fits, E_RANGE only where it does not), and what
+ * velstatus_time_format_sec() writes for a year 0000-9999 reads back. */
+static void exact_agrees(vs_fuzz_env *env, const char *s, size_t len)
+{
+    velstatus_error err;
+    int64_t sec = 0, ns = 0, back_sec = 0;
+    int32_t nsec = 0, back_nsec = 0;
+    char buf[VELSTATUS_TIME_BUFSIZE];
+    velstatus_status st = velstatus_time_parse_sec(&sec, &nsec, s, len, &err);
+    velstatus_status st_ns = velstatus_time_parse(&ns, s, len, &err);
+    if (st != VELSTATUS_OK) {
+        VS_FUZZ_CHECK(env, st == VELSTATUS_E_PARSE && st_ns == VELSTATUS_E_PARSE);
+        return;
+    }
+    VS_FUZZ_CHECK(env, nsec >= 0 && nsec < NS_PER_S);
+    VS_FUZZ_CHECK(env, st_ns == VELSTATUS_OK || st_ns == VELSTATUS_E_RANGE);
+    if (st_ns == VELSTATUS_OK && !(ns == INT64_MIN && nsec == 0)) {
+        int64_t r = ns % NS_PER_S; /* floor division without overflow */
+        VS_FUZZ_CHECK(env, sec == ns / NS_PER_S - (r < 0) && nsec == (int32_t)(r < 0 ? r + NS_PER_S : r));
+    }
+    VS_FUZZ_CHECK(env, velstatus_time_format_sec(buf, sizeof buf, sec, nsec, 1, &err) == VELSTATUS_OK);
+    if (sec >= INT64_C(-62167219200) && sec < INT64_C(253402300800)) { /* years 0000-9999 */
+        st = velstatus_time_parse_sec(&back_sec, &back_nsec, buf, strlen(buf), &err);
+        if (st != VELSTATUS_OK || back_sec != sec || back_nsec != nsec)
+            vs_fuzz_fail(env, "exact time %lld.%09d formats as %s, which reads back as %s %lld.%09d",
+                         (long long)sec, (int)nsec, buf, velstatus_status_name(st), (long long)back_sec,
+                         (int)back_nsec);
+    }
+}
+
 static void duration_round_trip(vs_fuzz_env *env, int64_t d)
 {
     char buf[VELSTATUS_DURATION_BUFSIZE], small[VELSTATUS_DURATION_BUFSIZE];
@@ -72,6 +103,7 @@ void vs_pipe_time(vs_fuzz_env *env, vs_fuzz_in *in)
         time_round_trip(env, v);
     else
         parse_error(env, st, &err, in->text_len);
+    exact_agrees(env, in->text, in->text_len);
     st = velstatus_duration_parse(&v, in->text, in->text_len, &err);
     if (st == VELSTATUS_OK)
         duration_round_trip(env, v);

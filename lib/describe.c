@@ -53,10 +53,11 @@ static velstatus_status time_line(velstatus__buf *b, const char *label, const ve
 {
     char t[VELSTATUS_TIME_BUFSIZE];
     velstatus_status st;
-    int64_t ns = 0;
-    if (!velstatus_op_time_value(op, which, &ns))
+    int64_t sec = 0;
+    int32_t nsec = 0;
+    if (!velstatus_op_time_sec(op, which, &sec, &nsec))
         return VELSTATUS_OK;
-    st = velstatus_time_format_go(t, sizeof(t), ns, err);
+    st = velstatus__time_format_go_sec(t, sizeof(t), sec, nsec, "describe", err);
     if (st != VELSTATUS_OK)
         return st;
     line(b, label, t, strlen(t));

@@ -32,6 +32,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/oplist_decoder.c \
 	lib/operations.c \
 	lib/operations_reports.c \
+	lib/forecast.c \
 	lib/progress_private.h \
 	lib/progress.c \
 	lib/describe.c \
@@ -60,6 +61,7 @@ velstatusinc_HEADERS = \
 	include/velstatus/op_step.h \
 	include/velstatus/reconcile.h \
 	include/velstatus/operations.h \
+	include/velstatus/forecast.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
 	include/velstatus/json.h \

@@ -129,20 +129,21 @@ static inline int t_nonnil(uint8_t s)
     return s == VS__T_ZERO || s == VS__T_LOCAL || s == VS__T_UTC;
 }
 
-static inline int t_has(uint8_t s)
-{
-    return s == VS__T_LOCAL || s == VS__T_UTC;
-}
+#define t_has velstatus__t_has
 
 /* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
-static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, int has, int64_t ns)
+static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i,
+                              int has, int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
         has = 0;
     if (pol->compare_times_by_instant) {
+        int64_t sec;
+        int32_t nsec;
         if (!has)
             return 0; /* zero after anything: ignored */
-        if (t_has(*state) && floor_sec(*t) == floor_sec(ns))
+        vs__time_exact(t, *wide, i, &sec, &nsec);
+        if (t_has(*state) && sec == floor_sec(ns))
             return 0;
     } else {
         int differs;
@@ -155,13 +156,13 @@ static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64
         } else if (*state == VS__T_LOCAL) {
             differs = 1; /* Local zone vs UTC: Go struct inequality */
         } else {
-            differs = !has || *t != ns;
+            differs = !has || t[i] != ns; /* a UTC time is always nanoseconds */
         }
         if (!differs)
             return 0;
     }
     *state = has ? VS__T_UTC : VS__T_ZERO;
-    *t = has ? ns : 0;
+    vs__time_set_ns(t, wide, i, has ? ns : 0);
     return 1;
 }
 
@@ -315,7 +316,7 @@ enum { VS__NO_MOVE = 0xff };
 typedef struct step_work {
     int64_t n_completed, n_total, err_since;
     int64_t t[3];
-    uint8_t tstate[3];
+    uint8_t tstate[3], twide;
     uint8_t phase, has_err_since;
     uint8_t next;          /* the phase to move to, or VS__NO_MOVE */
     uint32_t flags;
@@ -388,6 +389,7 @@ static VS__ALWAYS_INLINE void step_begin(step_work *w, const velstatus_op *op)
     w->err_since = op->err_since;
     memcpy(w->t, op->t, sizeof w->t);
     memcpy(w->tstate, op->tstate, sizeof w->tstate);
+    w->twide = op->twide;
     w->phase = op->phase;
     w->has_err_since = op->has_err_since;
     w->next = VS__NO_MOVE;
@@ -413,7 +415,7 @@ static VS__ALWAYS_INLINE void step_error_report(step_work *w, const velstatus_op
             w->err_since = now;
             w->flags |= VELSTATUS_OP_STEP_CHANGED;
         }
-        fail_now = velstatus__sat_sub_i64(now, w->err_since) >= pol->progress_error_grace_ns;
+        fail_now = velstatus__grace_over(now, w->err_since, pol->progress_error_grace_ns);
         if (fail_now)
             w->has_err_since = 0;
     }
@@ -452,11 +454,11 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
     }
     step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
     step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], &w->t[VELSTATUS_OP_TIME_STARTED], r->has_started,
-                    r->started_ns))
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], w->t, &w->twide, VELSTATUS_OP_TIME_STARTED,
+                    r->has_started, r->started_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], &w->t[VELSTATUS_OP_TIME_UPDATED], r->has_updated,
-                    r->updated_ns))
+    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], w->t, &w->twide, VELSTATUS_OP_TIME_UPDATED,
+                    r->has_updated, r->updated_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     if (!r->completed)
         return;
@@ -470,17 +472,23 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
 
 /* "cancel operation if past timeout period": Created + ItemOperationTimeout
  * before now fails the operation with "Asynchronous action timed out" and
- * asks the plugin to cancel it. A record without Created never times out. */
+ * asks the plugin to cancel it. A record without Created never times out.
+ * The sum is Go's Time.Add on the exact instant, so a created of Go's zero
+ * time (year 1) times out at once, as in Velero. */
 static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t timeout, const velstatus_policy *pol)
 {
+    int64_t sec;
+    int32_t nsec;
+    int kind;
     if (w->fail_text != NULL || w->completed)
         return;
-    if (!t_has(w->tstate[VELSTATUS_OP_TIME_CREATED])) {
+    vs__time_exact(w->t, w->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+    kind = velstatus__op_deadline(t_has(w->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
+    if (kind == VS__DEADLINE_NO_CREATED) {
         w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         return;
     }
-    if ((timeout > 0 || pol->zero_timeout_expires) &&
-        velstatus__sat_add_i64(w->t[VELSTATUS_OP_TIME_CREATED], timeout) < now) {
+    if (kind == VS__DEADLINE && velstatus__op_times_out(sec, nsec, timeout, now)) {
         w->fail_text = timed_out;
         w->fail_len = sizeof timed_out - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;
@@ -532,6 +540,7 @@ static velstatus_status step_commit(step_work *w, velstatus_oplist *l, velstatus
     op->err_since = w->err_since;
     memcpy(op->t, w->t, sizeof w->t);
     memcpy(op->tstate, w->tstate, sizeof w->tstate);
+    op->twide = w->twide;
     op->has_err_since = w->has_err_since;
     plan_commit(l, &w->pl);
     if (w->next != VS__NO_MOVE)
@@ -801,12 +810,10 @@ void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
 /* Takes ownership of s (freed on failure). */
 static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s, size_t len, velstatus_error *err)
 {
-    vs__error_text *e = velstatus__array_reserve(r->ctx, r->errs, &r->caperr, r->nerr + 1, sizeof *e, 8);
-    if (e == NULL) {
+    if (VS_ARRAY_RESERVE(r->ctx, r->errs, r->caperr, r->nerr + 1, 8)) {
         velstatus__free(r->ctx, s);
         return velstatus__error_nomem(err);
     }
-    r->errs = e;
     r->errs[r->nerr].p = s;
     r->errs[r->nerr].len = len;
     r->nerr++;
@@ -1290,6 +1297,15 @@ static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *
     r->persist = reconcile_persist(r, &in->o);
 }
 
+velstatus_status velstatus__list_pass_args(const void *out, const velstatus_oplist *list, const void *opts,
+                                           velstatus_error *err)
+{
+    if (out == NULL || list == NULL || opts == NULL)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
+                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
+    return VELSTATUS_OK;
+}
+
 velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, velstatus_oplist *list,
                                             const velstatus_plugin_client *client,
                                             const velstatus_reconcile_options *opts, const velstatus_policy *policy,
@@ -1299,12 +1315,8 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     velstatus_reconcile_result *r;
     velstatus_status st;
     int bsl_problem;
-    if (out == NULL || list == NULL || opts == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
-                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
-    st = reconcile_load(&in, list, client, opts, policy, err);
-    if (st != VELSTATUS_OK)
-        return st;
+    VS_TRY(velstatus__list_pass_args(out, list, opts, err));
+    VS_TRY(reconcile_load(&in, list, client, opts, policy, err));
     r = velstatus__calloc(list->ctx, 1, sizeof *r);
     if (r == NULL)
         return velstatus__error_nomem(err);

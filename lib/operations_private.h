@@ -6,6 +6,7 @@
 #define VELSTATUS_OPERATIONS_PRIVATE_H
 
 #include "velstatus_private.h"
+#include "util_arith.h"
 #include "util_pool.h"
 
 /* A string in the list's pool: NUL-terminated, len bytes before the NUL. */
@@ -66,7 +67,54 @@ struct velstatus_op {
     uint8_t phase;       /* velstatus_op_phase */
     uint8_t post_null;   /* postOperationItems is nil */
     uint8_t has_err_since;
+    uint8_t twide;       /* bit i: t[i] is whole seconds (see vs__time_exact) */
 };
+
+/* A record's time i is t[i] nanoseconds since the epoch, or, when bit i of
+ * `wide` is set, t[i] whole seconds: an instant Velero's files can hold
+ * (any year 0000-9999, Go's zero time included) but int64 nanoseconds
+ * cannot. Such a time keeps its whole second only, which is all a file
+ * keeps (metav1.Time writes whole seconds). Read and write times through
+ * these four; the step works on copies (t[3], wide) of the record's. */
+static inline int64_t vs__time_ns(const int64_t *t, uint8_t wide, int i)
+{
+    if (!(wide >> i & 1))
+        return t[i];
+    return t[i] < 0 ? INT64_MIN : INT64_MAX;
+}
+
+static inline void vs__time_exact(const int64_t *t, uint8_t wide, int i, int64_t *sec, int32_t *nsec)
+{
+    int64_t s = t[i] / 1000000000, r = t[i] % 1000000000;
+    if (wide >> i & 1) {
+        *sec = t[i];
+        *nsec = 0;
+        return;
+    }
+    if (r < 0) {
+        r += 1000000000;
+        s--;
+    }
+    *sec = s;
+    *nsec = (int32_t)r;
+}
+
+static inline void vs__time_set_ns(int64_t *t, uint8_t *wide, int i, int64_t ns)
+{
+    t[i] = ns;
+    *wide &= (uint8_t) ~(1u << i);
+}
+
+static inline void vs__time_set_exact(int64_t *t, uint8_t *wide, int i, int64_t sec, int32_t nsec)
+{
+    int64_t ns;
+    if (velstatus__time_to_ns(sec, nsec, &ns)) {
+        vs__time_set_ns(t, wide, i, ns);
+        return;
+    }
+    t[i] = sec;
+    *wide |= (uint8_t)(1u << i);
+}
 
 
 /* The shared texts of a list: one copy (in the pool) of each short text
@@ -90,7 +138,69 @@ struct velstatus_oplist {
     size_t nshared;
 };
 
+/* Whether a time state holds an instant (a time read from JSON or reported). */
+static inline int velstatus__t_has(uint8_t s)
+{
+    return s == VS__T_LOCAL || s == VS__T_UTC;
+}
+
+/* The step's timeout rule (doc/velero-behaviour.md §2.4 step 6), shared by
+ * the step (lib/operations.c step_timeout) and the forecast (lib/forecast.c):
+ * a running record with `created` = (sec, nsec) (vs__time_exact) times out at
+ * the first pass with created + timeout < now, strictly, Go's
+ * Created.Add(timeout).Before(now) on the exact instant
+ * (velstatus__op_times_out). velstatus__op_deadline says whether the rule
+ * applies and, when `deadline` is not NULL, stores created + timeout in
+ * nanoseconds, clamped to the int64 range (the forecast checks each instant
+ * it derives from it with velstatus__op_times_out). */
+enum vs__deadline_kind {
+    VS__DEADLINE = 0,            /* the timeout applies */
+    VS__DEADLINE_NO_CREATED = 1, /* no `created`: never times out (Velero dereferences nil) */
+    VS__DEADLINE_NONE = 2        /* a timeout <= 0 means "no timeout" under the policy */
+};
+static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t nsec, int64_t timeout,
+                                         const velstatus_policy *pol, int64_t *deadline)
+{
+    int64_t ns;
+    if (!has_created)
+        return VS__DEADLINE_NO_CREATED;
+    if (!(timeout > 0 || pol->zero_timeout_expires))
+        return VS__DEADLINE_NONE;
+    if (deadline != NULL) {
+        if (!velstatus__time_to_ns(sec, nsec, &ns))
+            ns = sec < 0 ? INT64_MIN : INT64_MAX;
+        *deadline = velstatus__sat_add_i64(ns, timeout);
+    }
+    return VS__DEADLINE;
+}
+
+static inline int velstatus__op_times_out(int64_t sec, int32_t nsec, int64_t timeout, int64_t now)
+{
+    return velstatus__time_add_before(sec, nsec, timeout, now);
+}
+
+/* The Progress-error grace rule (doc/velero-behaviour.md §6.4), shared by the
+ * step and the forecast: errors first seen at `since` fail the operation at
+ * the first pass with now - since >= grace. */
+static inline int velstatus__grace_over(int64_t now, int64_t since, int64_t grace)
+{
+    return velstatus__sat_sub_i64(now, since) >= grace;
+}
+
+/* When the record's Progress errors were first seen (the grace period's
+ * start, `velstatusProgressErrorSince`): 1 and *since when it has one. */
+static inline int velstatus__op_error_since(const velstatus_op *op, int64_t *since)
+{
+    *since = op->has_err_since ? op->err_since : 0;
+    return op->has_err_since != 0;
+}
+
 /* ---- lib/oplist.c ---- */
+/* A copy of a list with everything the step and the reconcile read (texts,
+ * counts, times and their states, phases, the Progress-error time), for a
+ * simulation: post-operation items and unknown keys are not copied. */
+velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l,
+                                               velstatus_error *err);
 /* Replace a string field: reuses the old bytes when the new text fits
  * (and they are not shared). */
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,
@@ -146,5 +256,10 @@ vs__report_entry *velstatus__reports_push(velstatus_op_reports *r);
 velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err);
 /* Sorts by ID; E_PARSE naming a duplicate ID. */
 velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_error *err);
+
+/* The arguments every whole-list pass needs (velstatus_oplist_reconcile(),
+ * velstatus_forecast_new()): E_INVALID naming the first that is NULL. */
+velstatus_status velstatus__list_pass_args(const void *out, const velstatus_oplist *list, const void *opts,
+                                           velstatus_error *err);
 
 #endif /* VELSTATUS_OPERATIONS_PRIVATE_H */

@@ -23,11 +23,8 @@ velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ct
 
 void velstatus_op_reports_free(velstatus_op_reports *reports)
 {
-    if (reports == NULL)
-        return;
-    velstatus__pool_release(&reports->pool);
-    velstatus__free(reports->ctx, reports->e);
-    velstatus__free(reports->ctx, reports);
+    if (reports != NULL)
+        velstatus__pool_owner_free(&reports->pool, reports->e, reports);
 }
 
 vs__report_entry *velstatus__reports_push(velstatus_op_reports *r)

@@ -160,11 +160,8 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    if (list == NULL)
-        return;
-    velstatus__pool_release(&list->pool);
-    velstatus__free(list->ctx, list->ops);
-    velstatus__free(list->ctx, list);
+    if (list != NULL)
+        velstatus__pool_owner_free(&list->pool, list->ops, list);
 }
 
 VS_GETTER(velstatus_oplist, velstatus_oplist_kind, velstatus_kind, kind, VELSTATUS_KIND_INVALID)
@@ -315,7 +312,7 @@ velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index,
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown timestamp %d", (int)which);
     op = &list->ops[index];
     op->tstate[which] = has ? VS__T_UTC : VS__T_ABSENT;
-    op->t[which] = has ? ns : 0;
+    vs__time_set_ns(op->t, &op->twide, (int)which, has ? ns : 0);
     return VELSTATUS_OK;
 }
 
@@ -433,9 +430,61 @@ int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int
     }
     has = op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC;
     if (ns != NULL)
-        *ns = has ? op->t[which] : 0;
+        *ns = has ? vs__time_ns(op->t, op->twide, (int)which) : 0;
+    return has;
+}
+
+int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec, int32_t *nsec)
+{
+    int64_t s = 0;
+    int32_t n = 0;
+    int has = op != NULL && (int)which >= 0 && (int)which <= 2 &&
+              (op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC);
+    if (has)
+        vs__time_exact(op->t, op->twide, (int)which, &s, &n);
+    if (sec != NULL)
+        *sec = s;
+    if (nsec != NULL)
+        *nsec = n;
     return has;
 }
 
 
 
+
+/* ---- a copy for simulations (lib/forecast.c) ---- */
+
+velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l,
+                                               velstatus_error *err)
+{
+    velstatus_oplist *c;
+    size_t i;
+    int f;
+    velstatus_status st = velstatus__oplist_new(&c, l->ctx, l->kind, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    for (i = 0; i < l->n && st == VELSTATUS_OK; i++) {
+        const velstatus_op *src = &l->ops[i];
+        velstatus_op *dst = velstatus__oplist_push(c);
+        if (dst == NULL) {
+            st = velstatus__error_nomem(err);
+            break;
+        }
+        dst->n_completed = src->n_completed;
+        dst->n_total = src->n_total;
+        memcpy(dst->t, src->t, sizeof dst->t);
+        memcpy(dst->tstate, src->tstate, sizeof dst->tstate);
+        dst->twide = src->twide;
+        dst->err_since = src->err_since;
+        dst->has_err_since = src->has_err_since;
+        dst->phase = src->phase;
+        for (f = 0; f < VS__OP_NFIELDS && st == VELSTATUS_OK; f++)
+            st = velstatus__oplist_set_str(c, &dst->s[f], src->s[f].p, src->s[f].len, err);
+    }
+    if (st != VELSTATUS_OK) {
+        velstatus_oplist_free(c);
+        return st;
+    }
+    *out = c;
+    return VELSTATUS_OK;
+}

@@ -233,34 +233,59 @@ static velstatus_status set_json_int(dec *d, int64_t *dst, size_t vs, size_t ve,
     return VELSTATUS_OK;
 }
 
-/* A *metav1.Time: null, or an RFC 3339 string. */
-static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *dst, size_t vs, size_t ve,
-                                      const vs__path *path)
+/* The string of a *metav1.Time member, read as metav1.Time.UnmarshalJSON
+ * does (time.Parse(time.RFC3339)): exactly with `wide`, else into int64
+ * nanoseconds at t[bit]. */
+static velstatus_status read_json_time(dec *d, int64_t *t, const uint8_t *wide, int bit, size_t vs, size_t ve,
+                                       const vs__path *path, int64_t *sec, int32_t *nsec)
 {
     velstatus_error terr;
     velstatus_status st;
     const char *s;
     size_t n;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
-    if (d->p[vs] == 'n') {
-        *state = VS__T_NULL;
-        *dst = 0;
-        return VELSTATUS_OK;
-    }
-    if (d->p[vs] != '"')
-        return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be an RFC 3339 time string or null");
     st = string_text(d, &d->vbuf, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
-    st = velstatus_time_parse(dst, s, n, &terr);
-    if (st == VELSTATUS_E_NOMEM)
-        return velstatus__error_nomem(d->err);
+    if (wide != NULL)
+        st = velstatus_time_parse_sec(sec, nsec, s, n, &terr);
+    else
+        st = velstatus_time_parse(&t[bit], s, n, &terr);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
         return fail_at(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
                        velstatus__json_string_byte(d->p, vs, ve, terr.offset), path, msg);
     }
-    *state = VS__T_LOCAL;
+    return VELSTATUS_OK;
+}
+
+/* A *metav1.Time member: null or a time string. With `wide` (a record's
+ * created, started, updated) every time Velero reads is kept, as t[bit] and
+ * bit `bit` of *wide (vs__time_set_exact); without it (the library's own
+ * error-since time) it must fit int64 nanoseconds. */
+static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *t, uint8_t *wide, int bit, size_t vs,
+                                      size_t ve, const vs__path *path)
+{
+    velstatus_status st;
+    int64_t sec;
+    int32_t nsec;
+    if (d->p[vs] == 'n') {
+        *state = VS__T_NULL;
+        sec = 0;
+        nsec = 0;
+    } else if (d->p[vs] != '"') {
+        return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be an RFC 3339 time string or null");
+    } else {
+        st = read_json_time(d, t, wide, bit, vs, ve, path, &sec, &nsec);
+        if (st != VELSTATUS_OK)
+            return st;
+        *state = VS__T_LOCAL;
+    }
+    /* duplicates included: the last one wins, as in Go */
+    if (wide != NULL)
+        vs__time_set_exact(t, wide, bit, sec, nsec);
+    else if (*state == VS__T_NULL)
+        t[bit] = 0;
     return VELSTATUS_OK;
 }
 
@@ -464,10 +489,10 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
             st = set_json_str(d, &op->s[status_str_field[i]], vs, ve, &path,
                               status_str_field[i] != VELSTATUS_OP_FIELD_ERROR);
         } else if (i >= K_CREATED && i < K_ERR_SINCE) {
-            st = set_json_time(d, &op->tstate[i - K_CREATED], &op->t[i - K_CREATED], vs, ve, &path);
+            st = set_json_time(d, &op->tstate[i - K_CREATED], op->t, &op->twide, i - K_CREATED, vs, ve, &path);
         } else if (i == K_ERR_SINCE) {
             uint8_t state = VS__T_ABSENT;
-            st = set_json_time(d, &state, &op->err_since, vs, ve, &path);
+            st = set_json_time(d, &state, &op->err_since, NULL, 0, vs, ve, &path);
             op->has_err_since = state == VS__T_LOCAL;
         } else {
             st = add_unknown(d, VS__U_STATUS, 0, ks, ke, vs, ve);
@@ -523,11 +548,13 @@ static void put_str(velstatus__buf *b, const vs__str *s)
     velstatus__json_write_string(b, s->p, s->len, 1);
 }
 
-static void put_time(velstatus__buf *b, int64_t ns)
+/* A time as metav1.Time.MarshalJSON writes a non-zero one: whole seconds,
+ * UTC, in quotes. */
+static void put_time(velstatus__buf *b, int64_t sec)
 {
     char tb[VELSTATUS_TIME_BUFSIZE];
-    if (velstatus_time_format(tb, sizeof tb, ns, 0, NULL) != VELSTATUS_OK) {
-        b->failed = 1; /* cannot happen: every int64 instant fits */
+    if (velstatus_time_format_sec(tb, sizeof tb, sec, 0, 0, NULL) != VELSTATUS_OK) {
+        b->failed = 1; /* cannot happen: every int64 second fits */
         return;
     }
     velstatus__buf_putc(b, '"');
@@ -647,14 +674,21 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
         if (op->tstate[i] == VS__T_ABSENT)
             continue;
         put_key(b, &first, time_keys[i]);
-        if (op->tstate[i] == VS__T_NULL || op->tstate[i] == VS__T_ZERO)
+        if (op->tstate[i] == VS__T_NULL || op->tstate[i] == VS__T_ZERO) {
             velstatus__buf_puts(b, "null");
-        else
-            put_time(b, op->t[i]);
+        } else {
+            int64_t sec;
+            int32_t nsec;
+            vs__time_exact(op->t, op->twide, i, &sec, &nsec);
+            put_time(b, sec);
+        }
     }
     if (op->has_err_since) {
+        int64_t sec;
+        int32_t nsec;
+        vs__time_exact(&op->err_since, 0, 0, &sec, &nsec);
         put_key(b, &first, "velstatusProgressErrorSince");
-        put_time(b, op->err_since);
+        put_time(b, sec);
     }
     put_unknown(b, op, VS__U_STATUS, 0, first);
     velstatus__buf_putc(b, '}');

@@ -85,83 +85,81 @@ int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase)
 
 /* Which releases a transition exists in (doc/velero-releases.md): always,
  * only with the backup queue (Velero 1.18+) or only without it, only with
- * restore Finalizing phases (1.14+) or only without them. */
+ * restore Finalizing phases (1.14+) or only without them. QUEUE and
+ * NO_QUEUE concern backups only, FIN and NO_FIN restores only: a row of the
+ * other kind exists whatever the release. */
 enum { ALL = 0, QUEUE = 1, NO_QUEUE = 2, FIN = 3, NO_FIN = 4 };
 
-typedef struct transition {
-    velstatus_phase from, to;
-    const char *controller;
-    int when;
-} transition;
+/* The kinds a row applies to. */
+enum { B = 1, R = 2, BR = 3 };
 
-static const transition backup_transitions[] = {
-    {P(NEW), P(QUEUED), "backup-queue", QUEUE},
-    {P(QUEUED), P(READY_TO_START), "backup-queue", QUEUE},
-    {P(READY_TO_START), P(FAILED_VALIDATION), "backup", QUEUE},
-    {P(READY_TO_START), P(IN_PROGRESS), "backup", QUEUE},
-    /* Before the queue the backup controller took a New backup itself. */
-    {P(NEW), P(FAILED_VALIDATION), "backup", NO_QUEUE},
-    {P(NEW), P(IN_PROGRESS), "backup", NO_QUEUE},
-    {P(IN_PROGRESS), P(FAILED), "backup, server-startup", ALL},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), "backup", ALL},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "backup", ALL},
-    {P(IN_PROGRESS), P(FINALIZING), "backup", ALL},
-    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), "backup", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "backup-operations", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), "backup-operations", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), "backup-operations", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), "backup-operations", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), "backup-operations", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-operations", ALL},
-    {P(FINALIZING), P(COMPLETED), "backup-finalizer", ALL},
-    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "backup-finalizer", ALL},
-    /* Deletion: any phase the in-memory tracker does not hold (doc/velero-behaviour.md §5.2, last rows).
-     * InProgress is always tracked; Waiting* and Finalizing* only until a restart. */
-    {P(NEW), P(DELETING), "backup-deletion", ALL},
-    {P(QUEUED), P(DELETING), "backup-deletion", QUEUE},
-    {P(READY_TO_START), P(DELETING), "backup-deletion", QUEUE},
-    {P(FAILED_VALIDATION), P(DELETING), "backup-deletion", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(DELETING), "backup-deletion", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(DELETING), "backup-deletion", ALL},
-    {P(FINALIZING), P(DELETING), "backup-deletion", ALL},
-    {P(FINALIZING_PARTIALLY_FAILED), P(DELETING), "backup-deletion", ALL},
-    {P(COMPLETED), P(DELETING), "backup-deletion", ALL},
-    {P(PARTIALLY_FAILED), P(DELETING), "backup-deletion", ALL},
-    {P(FAILED), P(DELETING), "backup-deletion", ALL},
+/* The controller that makes a transition, by kind (doc/velero-behaviour.md §5.1). */
+enum { RUN, RUN_STARTUP, OPS, FINALIZER, QUEUER, DELETION, N_ROLES };
+static const char *const controllers[2][N_ROLES] = {
+    {"backup", "backup, server-startup", "backup-operations", "backup-finalizer", "backup-queue", "backup-deletion"},
+    {"restore", "restore, server-startup", "restore-operations", "restore-finalizer", "", ""},
 };
 
-static const transition restore_transitions[] = {
-    {P(NEW), P(FAILED_VALIDATION), "restore", ALL},
-    {P(NEW), P(IN_PROGRESS), "restore", ALL},
-    {P(IN_PROGRESS), P(FAILED), "restore, server-startup", ALL},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), "restore", ALL},
-    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "restore", ALL},
-    {P(IN_PROGRESS), P(FINALIZING), "restore", FIN},
-    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), "restore", FIN},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), "restore-operations", ALL},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), "restore-operations", FIN},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), "restore-operations", FIN},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), "restore-operations", FIN},
-    {P(FINALIZING), P(COMPLETED), "restore-finalizer", FIN},
-    {P(FINALIZING), P(PARTIALLY_FAILED), "restore-finalizer", FIN},
-    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "restore-finalizer", FIN},
+typedef struct transition {
+    unsigned char from, to, role, kinds, when;
+} transition;
+
+static const transition transitions[] = {
+    {P(NEW), P(QUEUED), QUEUER, B, QUEUE},
+    {P(QUEUED), P(READY_TO_START), QUEUER, B, QUEUE},
+    {P(READY_TO_START), P(FAILED_VALIDATION), RUN, B, QUEUE},
+    {P(READY_TO_START), P(IN_PROGRESS), RUN, B, QUEUE},
+    /* Before the queue the backup controller took a New backup itself. */
+    {P(NEW), P(FAILED_VALIDATION), RUN, BR, NO_QUEUE},
+    {P(NEW), P(IN_PROGRESS), RUN, BR, NO_QUEUE},
+    {P(IN_PROGRESS), P(FAILED), RUN_STARTUP, BR, ALL},
+    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS), RUN, BR, ALL},
+    {P(IN_PROGRESS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), RUN, BR, ALL},
+    {P(IN_PROGRESS), P(FINALIZING), RUN, BR, FIN},
+    {P(IN_PROGRESS), P(FINALIZING_PARTIALLY_FAILED), RUN, BR, FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), OPS, BR, ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING), OPS, BR, FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(FINALIZING_PARTIALLY_FAILED), OPS, BR, FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(FINALIZING_PARTIALLY_FAILED), OPS, BR, FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), OPS, B, ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), OPS, B, ALL},
+    {P(FINALIZING), P(COMPLETED), FINALIZER, BR, FIN},
+    {P(FINALIZING), P(PARTIALLY_FAILED), FINALIZER, R, FIN},
+    {P(FINALIZING_PARTIALLY_FAILED), P(PARTIALLY_FAILED), FINALIZER, BR, FIN},
     /* Before the restore finalizer (Velero 1.11-1.13) the run and the
      * operations controller ended a restore themselves, and a missing backup
      * or BSL (or, in 1.11, a read-only one) made it PartiallyFailed. */
-    {P(IN_PROGRESS), P(COMPLETED), "restore", NO_FIN},
-    {P(IN_PROGRESS), P(PARTIALLY_FAILED), "restore", NO_FIN},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(COMPLETED), "restore-operations", NO_FIN},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), "restore-operations", NO_FIN},
-    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), "restore-operations", NO_FIN},
+    {P(IN_PROGRESS), P(COMPLETED), RUN, R, NO_FIN},
+    {P(IN_PROGRESS), P(PARTIALLY_FAILED), RUN, R, NO_FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(COMPLETED), OPS, R, NO_FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(PARTIALLY_FAILED), OPS, R, NO_FIN},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(PARTIALLY_FAILED), OPS, R, NO_FIN},
+    /* Backup deletion: any phase the in-memory tracker does not hold
+     * (doc/velero-behaviour.md §5.2, last rows). InProgress is always
+     * tracked; Waiting* and Finalizing* only until a restart. */
+    {P(NEW), P(DELETING), DELETION, B, ALL},
+    {P(QUEUED), P(DELETING), DELETION, B, QUEUE},
+    {P(READY_TO_START), P(DELETING), DELETION, B, QUEUE},
+    {P(FAILED_VALIDATION), P(DELETING), DELETION, B, ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS), P(DELETING), DELETION, B, ALL},
+    {P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED), P(DELETING), DELETION, B, ALL},
+    {P(FINALIZING), P(DELETING), DELETION, B, ALL},
+    {P(FINALIZING_PARTIALLY_FAILED), P(DELETING), DELETION, B, ALL},
+    {P(COMPLETED), P(DELETING), DELETION, B, ALL},
+    {P(PARTIALLY_FAILED), P(DELETING), DELETION, B, ALL},
+    {P(FAILED), P(DELETING), DELETION, B, ALL},
 };
 
-static int transition_exists(const transition *t, const velstatus_policy *pol)
+static int transition_exists(const transition *t, velstatus_kind kind, const velstatus_policy *pol)
 {
+    int backup = kind == VELSTATUS_KIND_BACKUP;
+    if (!(t->kinds & (backup ? B : R)))
+        return 0;
     switch (t->when) {
-    case QUEUE: return pol->backup_queue != 0;
-    case NO_QUEUE: return pol->backup_queue == 0;
-    case FIN: return pol->restore_finalizing != 0;
-    case NO_FIN: return pol->restore_finalizing == 0;
+    case QUEUE: return !backup || pol->backup_queue != 0;
+    case NO_QUEUE: return !backup || pol->backup_queue == 0;
+    case FIN: return backup || pol->restore_finalizing != 0;
+    case NO_FIN: return backup || pol->restore_finalizing == 0;
     default: return 1;
     }
 }
@@ -225,8 +223,6 @@ velstatus_status velstatus_phase_transition(int *legal, const char **controller,
                                             velstatus_phase from, velstatus_phase to,
                                             const velstatus_policy *policy, velstatus_error *err)
 {
-    const transition *t;
-    size_t n;
     velstatus_policy pol;
     if (!legal)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "legal is NULL");
@@ -241,18 +237,12 @@ velstatus_status velstatus_phase_transition(int *legal, const char **controller,
             *controller = "none";
         return VELSTATUS_OK;
     }
-    if (kind == VELSTATUS_KIND_BACKUP) {
-        t = backup_transitions;
-        n = VS_N(backup_transitions);
-    } else {
-        t = restore_transitions;
-        n = VS_N(restore_transitions);
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (t[i].from == from && t[i].to == to && transition_exists(&t[i], &pol)) {
+    for (size_t i = 0; i < VS_N(transitions); i++) {
+        const transition *t = &transitions[i];
+        if (t->from == from && t->to == to && transition_exists(t, kind, &pol)) {
             *legal = 1;
             if (controller)
-                *controller = t[i].controller;
+                *controller = controllers[kind == VELSTATUS_KIND_BACKUP ? 0 : 1][t->role];
             break;
         }
     }

@@ -375,12 +375,9 @@ typedef struct prog_src {
     const velstatus_oplist *list;
 } prog_src;
 
-static const velstatus__prog_op *src_at(const prog_src *src, size_t i, velstatus__prog_op *tmp)
+/* What the aggregation reads of a record, through its getters. */
+static const velstatus__prog_op *prog_op_of(velstatus__prog_op *tmp, const velstatus_op *op)
 {
-    const velstatus_op *op;
-    if (src->ops)
-        return &src->ops[i];
-    op = velstatus_oplist_at(src->list, i);
     tmp->phase = velstatus_op_phase_value(op);
     tmp->n_completed = velstatus_op_n_completed(op);
     tmp->n_total = velstatus_op_n_total(op);
@@ -390,6 +387,13 @@ static const velstatus__prog_op *src_at(const prog_src *src, size_t i, velstatus
     tmp->has_started = velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, &tmp->started);
     tmp->has_updated = velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &tmp->updated);
     return tmp;
+}
+
+static const velstatus__prog_op *src_at(const prog_src *src, size_t i, velstatus__prog_op *tmp)
+{
+    if (src->ops)
+        return &src->ops[i];
+    return prog_op_of(tmp, velstatus_oplist_at(src->list, i));
 }
 
 /* One pass in list order: phase counts, then each quantified record into
@@ -482,6 +486,22 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
 {
     prog_src src = {ops, NULL};
     return build(out, ctx, &src, n, now_ns, err);
+}
+
+int velstatus__progress_op_eta(const velstatus_op *op, int64_t now_ns, int64_t *seconds)
+{
+    velstatus__prog_op tmp;
+    prog_acc a;
+    prog_group g;
+    memset(&a, 0, sizeof a);
+    memset(&g, 0, sizeof g);
+    *seconds = 0;
+    if (!is_quantified(prog_op_of(&tmp, op)))
+        return 0;
+    acc_add(&a, &tmp, now_ns);
+    acc_finish(&g, &a);
+    *seconds = g.eta;
+    return g.has_eta;
 }
 
 velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx *ctx, const velstatus_oplist *ops,

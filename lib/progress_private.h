@@ -26,6 +26,11 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
                                            const velstatus__prog_op *ops, size_t n, int64_t now_ns,
                                            velstatus_error *err);
 
+/* The ETA of one record, in seconds, as a one-record group of a report
+ * computes it (the same accumulation and rounding): 1 when known, else 0
+ * (*seconds is then 0). Used by the forecast (lib/forecast.c). */
+int velstatus__progress_op_eta(const velstatus_op *op, int64_t now_ns, int64_t *seconds);
+
 /* ---- number formatting ---- */
 
 enum { VELSTATUS__I64_BUFSIZE = 24 };

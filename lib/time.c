@@ -166,9 +166,7 @@ typedef struct vs_rfc3339 {
     size_t bad;       /* the error's byte offset, when what != NULL */
     const char *what; /* the error */
     int year, month, day, hour, min, sec, oh, om;
-    int comma, hour_digits;
     int32_t nsec;
-    size_t frac_start, frac_digits;
     int64_t off; /* seconds east of UTC */
 } vs_rfc3339;
 
@@ -222,11 +220,8 @@ static int parse_clock(vs_rfc3339 *t)
     if (t->pos >= t->len || !is_digit(t->s[t->pos]))
         return tp_fail(t, t->pos, "expected an hour");
     t->hour = t->s[t->pos++] - '0';
-    t->hour_digits = 1;
-    if (t->pos < t->len && is_digit(t->s[t->pos])) {
+    if (t->pos < t->len && is_digit(t->s[t->pos]))
         t->hour = t->hour * 10 + (t->s[t->pos++] - '0');
-        t->hour_digits = 2;
-    }
     if (t->hour >= 24)
         return tp_fail(t, start, "hour out of range");
     return tp_char(t, ':', "expected ':'") &&
@@ -235,23 +230,21 @@ static int parse_clock(vs_rfc3339 *t)
            tp_below(t, 2, &t->sec, 60, "expected 2-digit seconds", "second out of range");
 }
 
-/* Fraction: '.' or ',' then digits. Digits past the ninth are read but
- * ignored (truncated); see the strict-form check in parse_end(). */
+/* Fraction: '.' or ',' then any number of digits; digits past the ninth
+ * are read but ignored (truncated), as time.Parse does for a layout without
+ * a fraction (time.RFC3339, what metav1.Time reads with). */
 static void parse_fraction(vs_rfc3339 *t)
 {
     const char *s = t->s;
     int ndig = 0;
     if (!(t->len - t->pos >= 2 && (s[t->pos] == '.' || s[t->pos] == ',') && is_digit(s[t->pos + 1])))
         return;
-    t->comma = s[t->pos] == ',';
-    t->frac_start = ++t->pos;
-    for (; t->pos < t->len && is_digit(s[t->pos]); t->pos++) {
+    for (t->pos++; t->pos < t->len && is_digit(s[t->pos]); t->pos++) {
         if (ndig < 9) {
             t->nsec = t->nsec * 10 + (s[t->pos] - '0');
             ndig++;
         }
     }
-    t->frac_digits = t->pos - t->frac_start;
     for (; ndig < 9; ndig++)
         t->nsec *= 10;
 }
@@ -276,48 +269,57 @@ static int parse_zone(vs_rfc3339 *t)
     return 1;
 }
 
-/* Nothing after the zone; Go 1.20+ tries a strict RFC 3339 reader first,
- * which takes any number of fraction digits, and its general layout reader
- * (which alone accepts ',', a one-digit hour and offsets up to 24:60) takes
- * at most nine; the day exists in its month. */
+/* Nothing after the zone, and the day exists in its month. */
 static int parse_end(vs_rfc3339 *t)
 {
     if (t->pos != t->len)
         return tp_fail(t, t->pos, "extra text");
-    if (t->frac_digits > 9 && (t->comma || t->hour_digits != 2 || t->oh > 23 || t->om > 59))
-        return tp_fail(t, t->frac_start + 9, "more than 9 fraction digits");
     if (t->day < 1 || t->day > days_in_month(t->year, t->month))
         return tp_fail(t, 8, "day out of range");
     return 1;
 }
 
-/* The instant of a timestamp read whole, in int64 nanoseconds. */
-static velstatus_status rfc3339_instant(int64_t *out_ns, const vs_rfc3339 *t, velstatus_error *err)
+/* The exact instant of a timestamp read whole: every 4-digit year at any
+ * offset is within a few hundred billion seconds of the epoch. */
+static void rfc3339_exact(const vs_rfc3339 *t, int64_t *sec, int32_t *nsec)
 {
-    int64_t secs = days_from_civil(t->year, t->month, t->day) * 86400 + t->hour * 3600 + t->min * 60 + t->sec - t->off;
-    int32_t nsec = t->nsec;
-    if (secs == VS_MIN_SEC && nsec == 0) {
-        /* The earliest second, written whole: what velstatus_time_format()
-         * writes for every instant in it (it floors). Saturate, so that what
-         * the library writes it reads back. */
-        *out_ns = INT64_MIN;
-        return VELSTATUS_OK;
+    *sec = days_from_civil(t->year, t->month, t->day) * 86400 + t->hour * 3600 + t->min * 60 + t->sec - t->off;
+    *nsec = t->nsec;
+}
+
+int velstatus__time_to_ns(int64_t sec, int32_t nsec, int64_t *ns)
+{
+    if (sec < VS_MIN_SEC || (sec == VS_MIN_SEC && nsec < VS_MIN_NSEC)) {
+        *ns = INT64_MIN;
+        return 0;
     }
-    if (secs < VS_MIN_SEC || secs > VS_MAX_SEC || (secs == VS_MIN_SEC && nsec < VS_MIN_NSEC) ||
-        (secs == VS_MAX_SEC && nsec > VS_MAX_NSEC)) {
-        char q[VS_QUOTE_BUF];
-        quote(q, t->s, t->len);
-        return velstatus__error_set(err, VELSTATUS_E_RANGE,
-                                    "RFC 3339 timestamp %s is outside the int64 nanosecond range "
-                                    "(1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)",
-                                    q);
+    if (sec > VS_MAX_SEC || (sec == VS_MAX_SEC && nsec > VS_MAX_NSEC)) {
+        *ns = INT64_MAX;
+        return 0;
     }
-    /* secs * 1e9 + nsec without overflow: for negative seconds fold one
+    /* sec * 1e9 + nsec without overflow: for negative seconds fold one
      * second into the (then non-positive) nanosecond part. */
-    if (secs < 0)
-        *out_ns = (secs + 1) * VS_NS_PER_SEC + (nsec - VS_NS_PER_SEC);
+    if (sec < 0)
+        *ns = (sec + 1) * VS_NS_PER_SEC + (nsec - VS_NS_PER_SEC);
     else
-        *out_ns = secs * VS_NS_PER_SEC + nsec;
+        *ns = sec * VS_NS_PER_SEC + nsec;
+    return 1;
+}
+
+/* Reads a whole timestamp into t, or fails with E_PARSE naming the byte. */
+static velstatus_status rfc3339_read(vs_rfc3339 *t, const char *fn, const char *s, size_t len,
+                                     velstatus_error *err)
+{
+    if (!s && len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: s is NULL", fn);
+    memset(t, 0, sizeof(*t));
+    t->s = s ? s : "";
+    t->len = len;
+    if (!parse_date(t) || !parse_clock(t))
+        return time_error(err, VELSTATUS_E_PARSE, t->s, len, t->bad, t->what);
+    parse_fraction(t);
+    if (!parse_zone(t) || !parse_end(t))
+        return time_error(err, VELSTATUS_E_PARSE, t->s, len, t->bad, t->what);
     return VELSTATUS_OK;
 }
 
@@ -325,20 +327,64 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
                                                     velstatus_error *err)
 {
     vs_rfc3339 t;
+    velstatus_status st;
+    int64_t sec, ns;
+    int32_t nsec;
     len = velstatus__text_len(s, len);
     if (!out_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: out_ns is NULL");
-    if (!s && len)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse: s is NULL");
-    memset(&t, 0, sizeof(t));
-    t.s = s ? s : "";
-    t.len = len;
-    if (!parse_date(&t) || !parse_clock(&t))
-        return time_error(err, VELSTATUS_E_PARSE, t.s, len, t.bad, t.what);
-    parse_fraction(&t);
-    if (!parse_zone(&t) || !parse_end(&t))
-        return time_error(err, VELSTATUS_E_PARSE, t.s, len, t.bad, t.what);
-    return rfc3339_instant(out_ns, &t, err);
+    st = rfc3339_read(&t, "velstatus_time_parse", s, len, err);
+    if (st != VELSTATUS_OK)
+        return st;
+    rfc3339_exact(&t, &sec, &nsec);
+    if (!velstatus__time_to_ns(sec, nsec, &ns) && !(sec == VS_MIN_SEC && nsec == 0)) {
+        /* The earliest second written whole is the exception that
+         * saturates: what velstatus_time_format() writes for every instant
+         * in it (it floors), so what the library writes it reads back. */
+        char q[VS_QUOTE_BUF];
+        quote(q, t.s, t.len);
+        return velstatus__error_set(err, VELSTATUS_E_RANGE,
+                                    "RFC 3339 timestamp %s is outside the int64 nanosecond range "
+                                    "(1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)",
+                                    q);
+    }
+    *out_ns = ns;
+    return VELSTATUS_OK;
+}
+
+VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_t *out_nsec, const char *s,
+                                                        size_t len, velstatus_error *err)
+{
+    vs_rfc3339 t;
+    velstatus_status st;
+    len = velstatus__text_len(s, len);
+    if (!out_sec || !out_nsec)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse_sec: an output is NULL");
+    st = rfc3339_read(&t, "velstatus_time_parse_sec", s, len, err);
+    if (st == VELSTATUS_OK)
+        rfc3339_exact(&t, out_sec, out_nsec);
+    return st;
+}
+
+int velstatus__time_add_before(int64_t sec, int32_t nsec, int64_t add_ns, int64_t now_ns)
+{
+    int64_t as = add_ns / VS_NS_PER_SEC, ns_s = now_ns / VS_NS_PER_SEC;
+    int64_t an = add_ns % VS_NS_PER_SEC, nn = now_ns % VS_NS_PER_SEC;
+    int64_t n = nsec + an; /* in (-1e9, 2e9) */
+    /* |sec| < 2^39 for every time a record holds, |as| < 2^34: no overflow */
+    sec += as;
+    if (n >= VS_NS_PER_SEC) {
+        n -= VS_NS_PER_SEC;
+        sec++;
+    } else if (n < 0) {
+        n += VS_NS_PER_SEC;
+        sec--;
+    }
+    if (nn < 0) {
+        nn += VS_NS_PER_SEC;
+        ns_s--;
+    }
+    return sec < ns_s || (sec == ns_s && n < nn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -379,10 +425,10 @@ typedef struct vs_civil {
     int32_t nsec;
 } vs_civil;
 
-static void to_civil(int64_t ns, vs_civil *c)
+static void to_civil(int64_t secs, int32_t nsec, vs_civil *c)
 {
-    int64_t secs, days, rem;
-    split_ns(ns, &secs, &c->nsec);
+    int64_t days, rem;
+    c->nsec = nsec;
     days = secs / 86400;
     rem = secs % 86400;
     if (rem < 0) {
@@ -395,36 +441,61 @@ static void to_civil(int64_t ns, vs_civil *c)
     c->sec = (int)(rem % 60);
 }
 
-VELSTATUS_API velstatus_status velstatus_time_format(char *buf, size_t cap, int64_t ns, int fraction,
-                                                     velstatus_error *err)
+/* Time.Format in UTC with one of two layouts: RFC3339[Nano] (go == 0:
+ * "2006-01-02T15:04:05Z", the fraction only when asked) or Time.String's
+ * (go != 0: "2006-01-02 15:04:05.999999999 +0000 UTC", always with the
+ * trimmed fraction). The year is Go's appendInt(year, 4): at least four
+ * digits, a '-' before a negative one ("-0001"), as many as it has past
+ * 9999 ("10000"). */
+static velstatus_status format_layout(char *buf, size_t cap, int64_t sec, int32_t nsec, int fraction, int go,
+                                      const char *fn, velstatus_error *err)
 {
     char text[64], frac[16];
     vs_civil c;
     int n;
     if (!buf)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_format: buf is NULL");
-    to_civil(ns, &c);
-    if (fraction)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: buf is NULL", fn);
+    to_civil(sec, nsec, &c);
+    if (fraction || go)
         fmt_fraction(frac, c.nsec);
     else
         frac[0] = '\0';
-    n = snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d%sZ", (int)c.year, c.month, c.day, c.hour,
-                 c.min, c.sec, frac);
-    return put(buf, cap, text, n, "velstatus_time_format", err);
+    n = snprintf(text, sizeof(text), "%s%04lld-%02d-%02d%c%02d:%02d:%02d%s%s", c.year < 0 ? "-" : "",
+                 (long long)(c.year < 0 ? -c.year : c.year), c.month, c.day, go ? ' ' : 'T', c.hour, c.min, c.sec,
+                 frac, go ? " +0000 UTC" : "Z");
+    return put(buf, cap, text, n, fn, err);
+}
+
+VELSTATUS_API velstatus_status velstatus_time_format(char *buf, size_t cap, int64_t ns, int fraction,
+                                                     velstatus_error *err)
+{
+    int64_t sec;
+    int32_t nsec;
+    split_ns(ns, &sec, &nsec);
+    return format_layout(buf, cap, sec, nsec, fraction, 0, "velstatus_time_format", err);
+}
+
+VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec,
+                                                         int fraction, velstatus_error *err)
+{
+    if (nsec < 0 || nsec >= VS_NS_PER_SEC)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "velstatus_time_format_sec: nsec %ld is outside [0, 999999999]", (long)nsec);
+    return format_layout(buf, cap, sec, nsec, fraction, 0, "velstatus_time_format_sec", err);
+}
+
+velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
+                                              velstatus_error *err)
+{
+    return format_layout(buf, cap, sec, nsec, 1, 1, fn, err);
 }
 
 VELSTATUS_API velstatus_status velstatus_time_format_go(char *buf, size_t cap, int64_t ns, velstatus_error *err)
 {
-    char text[64], frac[16];
-    vs_civil c;
-    int n;
-    if (!buf)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_format_go: buf is NULL");
-    to_civil(ns, &c);
-    fmt_fraction(frac, c.nsec);
-    n = snprintf(text, sizeof(text), "%04d-%02d-%02d %02d:%02d:%02d%s +0000 UTC", (int)c.year, c.month, c.day,
-                 c.hour, c.min, c.sec, frac);
-    return put(buf, cap, text, n, "velstatus_time_format_go", err);
+    int64_t sec;
+    int32_t nsec;
+    split_ns(ns, &sec, &nsec);
+    return velstatus__time_format_go_sec(buf, cap, sec, nsec, "velstatus_time_format_go", err);
 }
 
 /* ------------------------------------------------------------------ */

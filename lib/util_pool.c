@@ -24,6 +24,14 @@ void velstatus__pool_release(velstatus__pool *p)
     p->head = NULL;
 }
 
+void velstatus__pool_owner_free(velstatus__pool *p, void *items, void *self)
+{
+    velstatus_ctx *ctx = p->ctx;
+    velstatus__pool_release(p);
+    velstatus__free(ctx, items);
+    velstatus__free(ctx, self);
+}
+
 /* A new block of at least `need` bytes, linked in. */
 static velstatus__pool_block *pool_grow(velstatus__pool *p, size_t need)
 {

@@ -28,6 +28,9 @@ extern const char velstatus__empty[1];
 void velstatus__pool_init(velstatus__pool *p, velstatus_ctx *ctx);
 /* Frees every block; the pool is empty (and usable) again. */
 void velstatus__pool_release(velstatus__pool *p);
+/* Frees an object whose memory is a pool, one heap array and the object
+ * itself (an operation list, a reports map): the destructor's whole body. */
+void velstatus__pool_owner_free(velstatus__pool *p, void *items, void *self);
 /* Out of line: a request the current block cannot serve. */
 void *velstatus__pool_alloc_block(velstatus__pool *p, size_t need);
 

@@ -192,6 +192,20 @@ static inline const char *velstatus__text_out(const char *p, size_t n, size_t *l
  * point taking (s, len) resolves its lengths with this first. */
 size_t velstatus__text_len(const char *s, size_t len);
 
+/* ---- time (lib/time.c) ----
+ * An exact instant is (sec, nsec): whole seconds since the epoch and
+ * nanoseconds in [0, 1e9), which holds Go's whole range. */
+/* sec/nsec as int64 nanoseconds: 1 when they fit; else 0 and *ns is
+ * saturated (INT64_MIN below the range, INT64_MAX above). */
+int velstatus__time_to_ns(int64_t sec, int32_t nsec, int64_t *ns);
+/* Go's t.Add(add_ns).Before(now) for t = (sec, nsec), exactly (no
+ * saturation is needed: |sec| stays far below 2^62). */
+int velstatus__time_add_before(int64_t sec, int32_t nsec, int64_t add_ns, int64_t now_ns);
+/* velstatus_time_format_go() of an exact instant (nsec in [0, 1e9)); fn
+ * names the caller in errors. */
+velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
+                                              velstatus_error *err);
+
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking
  * struct_size (E_ABI). Every function taking a policy calls this first. */

@@ -3,12 +3,13 @@
 # Installs the Debian 12 packages libvelstatus needs to build and test, if
 # any is missing. Debian's registry only; run as root. clang and
 # libclang-rt-14-dev (libFuzzer's runtime, which --no-install-recommends
-# leaves out) are for the fuzz targets (scripts/ci-fuzz.sh).
+# leaves out) are for the fuzz targets (scripts/ci-fuzz.sh); clang-format
+# (14, Debian 12's) for the format check of make check (tests/format.sh).
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev zlib1g-dev doxygen
 valgrind gcovr golang-go python3 python3-cffi python3-prometheus-client python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
 debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev clang-format"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

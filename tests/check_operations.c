@@ -365,8 +365,11 @@ START_TEST(decode_errors_name_path_and_position)
                         VELSTATUS_E_SCHEMA, "[0].status.started");
     assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"updated\":1714557600}}]", VELSTATUS_E_SCHEMA,
                         "[0].status.updated");
-    assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"updated\":\"3000-01-01T00:00:00Z\"}}]",
-                        VELSTATUS_E_RANGE, "[0].status.updated");
+    /* created, started and updated hold Go's whole range (years 0000-9999);
+     * the library's own error-since time is int64 nanoseconds */
+    assert_decode_fails(VELSTATUS_KIND_BACKUP,
+                        "[{\"status\":{\"velstatusProgressErrorSince\":\"3000-01-01T00:00:00Z\"}}]",
+                        VELSTATUS_E_RANGE, "[0].status.velstatusProgressErrorSince");
     assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"error\":\"\xff\"}}]", VELSTATUS_E_PARSE, "[0]");
     assert_decode_fails((velstatus_kind)7, "[]", VELSTATUS_E_INVALID, "kind");
 }

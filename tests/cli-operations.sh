@@ -39,6 +39,28 @@ for f in "$data/spec-example.json" "$ex/backup-itemoperations.json" "$ex/restore
         bad "format $(basename "$f") differs"
     fi
 done
+# Go's whole range: its zero time (a present created, written back as the
+# text it was) and the last second of year 9999 come back byte-identical
+f=$data/go-time-range.json
+if run "format go-time-range.json" 0 operations format "$f" && cmp -s "$tmp/out" "$f"; then
+    ok "format 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z byte-identical"
+else
+    bad "format go-time-range.json differs"; cat "$tmp/out"
+fi
+# offsets and fractions become metav1.Time's UTC whole seconds; an offset
+# that leaves year 0000 is written as Go writes it
+printf '%s' '[{"status":{"created":"2024-05-01T12:00:00.75+02:00","started":"0001-01-01T01:00:00+01:00","updated":"0000-01-01T00:00:00+00:01"}}]' >"$tmp/tz.json"
+run "format normalises times" 0 operations format "$tmp/tz.json" \
+    && has "format normalises times" "$tmp/out" '"created":"2024-05-01T10:00:00Z","started":"0001-01-01T00:00:00Z","updated":"-0001-12-31T23:59:00Z"}'
+# a created of Go's zero time times out at once (Velero's Created.Time.Add(timeout).Before(now))
+printf '%s' '{"op-zero":{},"op-last":{}}' >"$tmp/range-progress.json"
+for pol in velero hardened; do
+    run "zero created times out ($pol)" 0 operations reconcile --phase WaitingForPluginOperations \
+        --now 2024-05-01T10:00:00Z --timeout 4h --policy $pol --progress "$tmp/range-progress.json" "$f" \
+        && has "zero created canceled ($pol)" "$tmp/out" '  op-zero Failed 0/0 error: Asynchronous action timed out' \
+        && has "year 9999 still running ($pol)" "$tmp/out" '  op-last InProgress 0/0'
+done
+
 run "format stdin" 0 operations format - <"$data/spec-example.json" && cmp -s "$tmp/out" "$data/spec-example.json" \
     && ok "format stdin" || bad "format stdin"
 printf '[ {"spec": {"restoreName": "r"}, "status": {"created": "2024-05-01T12:00:00.5+02:00"}} ]' >"$tmp/r.json"

@@ -9,21 +9,7 @@ d=${VS_TEST_DATA:?}/progress
 tmp=${TMPDIR:-/tmp}/vs_progress.$$
 fail=0
 now=2024-05-01T10:01:09Z
-golden() { # golden NAME FILE -- ARGS... : exit 0 and stdout byte-identical to FILE
-    name=$1; want=$2; shift 3
-    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
-    if [ "$rc" != 0 ]; then echo "FAIL $name: exit $rc"; cat "$tmp.err"; fail=1; return; fi
-    if ! cmp -s "$tmp.out" "$want"; then echo "FAIL $name: output differs from $want"; diff "$tmp.out" "$want"; fail=1; return; fi
-    echo "ok $name"
-}
-stderr_has() { # stderr_has NAME TEXT -- ARGS... : exit 2, nothing on stdout, stderr contains TEXT
-    name=$1; text=$2; shift 3
-    "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?
-    if [ "$rc" != 2 ]; then echo "FAIL $name: exit $rc, want 2"; fail=1; return; fi
-    if [ -s "$tmp.out" ]; then echo "FAIL $name: wrote to stdout"; fail=1; return; fi
-    if ! grep -qF -- "$text" "$tmp.err"; then echo "FAIL $name: stderr lacks '$text':"; cat "$tmp.err"; fail=1; return; fi
-    echo "ok $name"
-}
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
 
 # The operations section, as `velero backup describe [--details]` prints it
 # (the --details golden was produced by Go's fmt + text/tabwriter).
@@ -100,5 +86,17 @@ if [ "$rc" = 0 ] && [ "$(grep -ac 'Operation Error:            disk.full$' "$tmp
 else
     echo "FAIL describe NUL raw: rc $rc"; od -c "$tmp.out" | head -20; fail=1
 fi
+# Go's whole time range in local time, as Go's Time.In(loc).String() prints it (checked with Go
+# and time.FixedZone; POSIX TZ strings need no tzdata): the year has at least four digits and a
+# '-' before a negative one.
+range=${VS_TEST_DATA:?}/operations/go-time-range.json
+for z in "CET-1|0001-01-01 01:00:00 +0100 CET|10000-01-01 00:59:59 +0100 CET|0000-01-01 01:00:00 +0100 CET|1677-09-21 01:12:43 +0100 CET" \
+         "EST5|0000-12-31 19:00:00 -0500 EST|9999-12-31 18:59:59 -0500 EST|-0001-12-31 19:00:00 -0500 EST|1677-09-20 19:12:43 -0500 EST"; do
+    tz=${z%%|*}
+    want=$(printf '%s\n' "${z#*|}" | tr '|' '\n')
+    got=$(TZ=$tz "$v" describe-operations --details "$range" | sed -n 's/^ *\(Created\|Started\|Updated\): *//p')
+    if [ "$got" = "$want" ]; then echo "ok describe go range TZ=$tz"; else echo "FAIL describe go range TZ=$tz:"; echo "$got"; fail=1; fi
+done
+
 rm -f "$tmp.out" "$tmp.err" "$tmp.bad"
 exit $fail

@@ -11,11 +11,13 @@ AM_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/
 AM_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
 
-VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_phase tests/check_abi tests/check_util
+VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_time_range tests/check_phase tests/check_abi tests/check_util
 
 tests_check_core_SOURCES = tests/check_core.c $(VS_TEST_COMMON)
 
 tests_check_time_SOURCES = tests/check_time.c $(VS_TEST_COMMON)
+
+tests_check_time_range_SOURCES = tests/check_time_range.c $(VS_TEST_COMMON)
 
 tests_check_phase_SOURCES = tests/check_phase.c $(VS_TEST_COMMON)
 
@@ -50,7 +52,7 @@ AM_TESTS_ENVIRONMENT = \
 VALGRIND_SUPPRESSIONS_FILES = $(top_srcdir)/tests/valgrind.supp
 VALGRIND_FLAGS = --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes \
 	--error-exitcode=1 --show-leak-kinds=definite,indirect
-EXTRA_DIST += tests/data tests/valgrind.supp $(VS_SH_TESTS)
+EXTRA_DIST += tests/data tests/valgrind.supp tests/cli-lib.sh $(VS_SH_TESTS)
 
 # 8 worker threads and 2 readers at once (scripts/ci-tsan.sh runs it under TSan).
 VS_CHECK_PROGS += tests/check_threads

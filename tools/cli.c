@@ -487,3 +487,56 @@ void cli_json_str(FILE *f, const char *s, size_t n)
     }
     fputc('"', f);
 }
+
+/* Velero's describe times: Go's time.Time.String() of the instant, in the
+ * local time zone as the velero CLI prints it. */
+int cli_local_time(char *out, size_t cap, const char *t, size_t n)
+{
+    struct tm tm = {0}, lt;
+    const char *zone = n >= 10 ? t + n - 10 : NULL, *frac;
+    time_t secs;
+    char head[48], tail[64];
+    int year, used = 0;
+    long long ly;
+    /* the year as Go writes it: 4 digits or more, '-' before a negative one */
+    if (zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
+        sscanf(t, "%d-%2d-%2d %2d:%2d:%2d%n", &year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+               &used) != 6 ||
+        t + used > zone)
+        return 0;
+    frac = t + used;
+    tm.tm_year = year - 1900;
+    tm.tm_mon -= 1;
+    secs = timegm(&tm);
+    if (localtime_r(&secs, &lt) == NULL)
+        return 0;
+    ly = (long long)lt.tm_year + 1900;
+    snprintf(head, sizeof head, "%s%04lld", ly < 0 ? "-" : "", ly < 0 ? -ly : ly);
+    if (strftime(head + strlen(head), sizeof head - strlen(head), "-%m-%d %H:%M:%S", &lt) == 0 ||
+        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
+        return 0;
+    return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
+}
+
+void cli_format_time(char *out, size_t cap, int64_t ns, int utc)
+{
+    char t[VELSTATUS_TIME_BUFSIZE];
+    if (velstatus_time_format_go(t, sizeof t, ns, NULL) != VELSTATUS_OK)
+        snprintf(t, sizeof t, "%lldns", (long long)ns);
+    if (utc || !cli_local_time(out, cap, t, strlen(t)))
+        snprintf(out, cap, "%s", t);
+}
+
+int cli_json_object(const char *t, size_t s, size_t e, const char *key, size_t *vs, size_t *ve)
+{
+    return cli_json_member(t, s, e, key, vs, ve) && t[*vs] == '{';
+}
+
+long long cli_json_int(const char *t, size_t s, size_t e, const char *key)
+{
+    size_t vs, ve;
+    if (!cli_json_member(t, s, e, key, &vs, &ve) || t[vs] < '-' || t[vs] == '/' || t[vs] > '9' ||
+        memchr(t + vs, '.', ve - vs) || memchr(t + vs, 'e', ve - vs) || memchr(t + vs, 'E', ve - vs))
+        return -1;
+    return (long long)velstatus__json_int(t + vs, ve - vs);
+}

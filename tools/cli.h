@@ -140,6 +140,19 @@ int cli_json_member(const char *text, size_t start, size_t end, const char *key,
  * a NUL), or NULL when it is absent, not a string, or memory ran out. */
 char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len);
 
+/* The span of the object member `key` of text[s..e): 1 when it is an object. */
+int cli_json_object(const char *text, size_t s, size_t e, const char *key, size_t *vs, size_t *ve);
+/* The integer member `key` of text[s..e), or -1 when it is absent or not an integer. */
+long long cli_json_int(const char *text, size_t s, size_t e, const char *key);
+
+/* A describe time, "YYYY-MM-DD HH:MM:SS[.frac] +0000 UTC" (Go's time.Time.String()
+ * in UTC, as the library writes it), in the local time zone (TZ respected) as
+ * `velero describe` prints it: "... +0200 CEST". 0 when t is not such a time. */
+int cli_local_time(char *out, size_t cap, const char *t, size_t n);
+/* An instant as Go's time.Time.String(): in UTC with utc, else in the local
+ * time zone. cap >= 96. */
+void cli_format_time(char *out, size_t cap, int64_t ns, int utc);
+
 /* Writes n bytes as a JSON string, Velero's escaping (< > & as \u00XX). */
 void cli_json_str(FILE *f, const char *s, size_t n);
 
@@ -167,5 +180,6 @@ int cmd_progress(int argc, char **argv);
 int cmd_describe_operations(int argc, char **argv);
 int cmd_backoff(int argc, char **argv);
 int cmd_backup_status(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

@@ -38,21 +38,6 @@ static void obj_free(obj *o)
     free(o->finalizers);
 }
 
-/* The span of the object member key of text[s..e), or 0. */
-static int sub(const char *t, size_t s, size_t e, const char *key, size_t *vs, size_t *ve)
-{
-    return cli_json_member(t, s, e, key, vs, ve) && t[*vs] == '{';
-}
-
-static long long int_member(const char *t, size_t s, size_t e, const char *key)
-{
-    size_t vs, ve;
-    if (!cli_json_member(t, s, e, key, &vs, &ve) || t[vs] < '-' || t[vs] == '/' || t[vs] > '9' ||
-        memchr(t + vs, '.', ve - vs) || memchr(t + vs, 'e', ve - vs) || memchr(t + vs, 'E', ve - vs))
-        return -1;
-    return (long long)velstatus__json_int(t + vs, ve - vs);
-}
-
 /* "a, b" from an array of strings (metadata.finalizers). */
 static char *join_strings(const char *t, size_t vs, size_t ve)
 {
@@ -86,19 +71,19 @@ static int read_obj(const char *t, size_t s, size_t e, obj *o)
         return free(kind), 0;
     o->restore = strcmp(kind, "Restore") == 0;
     free(kind);
-    if (sub(t, s, e, "\"metadata\"", &ms, &me)) {
+    if (cli_json_object(t, s, e, "\"metadata\"", &ms, &me)) {
         o->name = cli_json_string(t, ms, me, "\"name\"", &o->name_len);
         o->deleting = cli_json_member(t, ms, me, "\"deletionTimestamp\"", &vs, &ve) && t[vs] != 'n';
         if (cli_json_member(t, ms, me, "\"finalizers\"", &vs, &ve))
             o->finalizers = join_strings(t, vs, ve);
-        o->generation = int_member(t, ms, me, "\"generation\"");
+        o->generation = cli_json_int(t, ms, me, "\"generation\"");
     }
-    if (sub(t, s, e, "\"status\"", &ss, &se)) {
+    if (cli_json_object(t, s, e, "\"status\"", &ss, &se)) {
         o->has_status = 1;
         o->phase = cli_json_string(t, ss, se, "\"phase\"", &o->phase_len);
         o->failure = cli_json_string(t, ss, se, "\"failureReason\"", &o->failure_len);
-        o->errors = int_member(t, ss, se, "\"errors\"");
-        o->warnings = int_member(t, ss, se, "\"warnings\"");
+        o->errors = cli_json_int(t, ss, se, "\"errors\"");
+        o->warnings = cli_json_int(t, ss, se, "\"warnings\"");
     }
     return 1;
 }
@@ -264,7 +249,7 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
             return 1;
         }
         if ((ve - vs == 10 && memcmp(text + vs, "\"BOOKMARK\"", 10) == 0) ||
-            (ve - vs == 9 && memcmp(text + vs, "\"DELETED\"", 9) == 0) || !sub(text, 0, len, "\"object\"", &os, &oe))
+            (ve - vs == 9 && memcmp(text + vs, "\"DELETED\"", 9) == 0) || !cli_json_object(text, 0, len, "\"object\"", &os, &oe))
             return 0;
         return report(b, text, os, oe, at);
     }

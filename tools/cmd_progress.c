@@ -95,29 +95,6 @@ int cmd_progress(int argc, char **argv)
     return rc;
 }
 
-/* The time of a describe line, "YYYY-MM-DD HH:MM:SS[.frac] +0000 UTC" (Go's
- * time.Time.String() in UTC, as the library writes it), in the local time
- * zone (TZ respected) as `velero describe` prints it: "... +0200 CEST".
- * Returns 0 when t is not such a time (the line is written unchanged). */
-static int local_time(char *out, size_t cap, const char *t, size_t n)
-{
-    struct tm tm = {0}, lt;
-    const char *frac = t + 19, *zone = memchr(t, ' ', n) ? t + n - 10 : NULL;
-    time_t secs;
-    char head[32], tail[64];
-    if (n < 29 || zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
-        sscanf(t, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-               &tm.tm_sec) != 6)
-        return 0;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    secs = timegm(&tm);
-    if (localtime_r(&secs, &lt) == NULL || strftime(head, sizeof head, "%Y-%m-%d %H:%M:%S", &lt) == 0 ||
-        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
-        return 0;
-    return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
-}
-
 /* Writes the describe text with the times of its Created:, Started: and
  * Updated: lines (the last column, after the tabwriter's padding) local. */
 static void write_local(const char *s, size_t n)
@@ -136,7 +113,7 @@ static void write_local(const char *s, size_t n)
                 continue;
             for (v = i + 8; v < len && s[v] == ' '; v++)
                 ;
-            if (v > i + 8 && local_time(buf, sizeof buf, s + v, len - v - 1)) {
+            if (v > i + 8 && cli_local_time(buf, sizeof buf, s + v, len - v - 1)) {
                 fwrite(s, 1, v, stdout);
                 printf("%s\n", buf);
                 done = 1;

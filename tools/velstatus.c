@@ -19,6 +19,7 @@ static const struct {
     {"progress", cmd_progress, "aggregate progress over an itemoperations file"},
     {"describe-operations", cmd_describe_operations, "print the operations section of `velero describe`"},
     {"backoff", cmd_backoff, "print a retry backoff schedule"},
+    {"explain", cmd_explain, "why a Backup/Restore is in its phase, what Velero does next, and when"},
 };
 
 static const size_t ncommands = sizeof(commands) / sizeof(commands[0]);

@@ -3,10 +3,13 @@
 package velstatus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,9 +98,11 @@ func TestErrorsIsAndAs(t *testing.T) {
 	if !errors.Is(wrapped, ErrParse) {
 		t.Error("wrapped error lost its status")
 	}
-	_, err = ParseTime("9999-12-31T23:59:59Z")
+	// ParseTime holds Go's whole range; the nanosecond form does not (in
+	// 0.1 ParseTime too returned ErrRange here)
+	_, err = ParseTimeNanos("9999-12-31T23:59:59Z")
 	if !errors.Is(err, ErrRange) {
-		t.Errorf("year 9999: %v, want ErrRange", err)
+		t.Errorf("year 9999 in nanoseconds: %v, want ErrRange", err)
 	}
 }
 
@@ -175,7 +180,7 @@ func TestTimeMatchesGo(t *testing.T) {
 		"2262-04-11T23:47:16.854775807Z", "1677-09-21T00:12:43.145224192Z", "2024-05-01T10:00:00-07:30"}
 	for _, s := range inputs {
 		got, gerr := ParseTime(s)
-		want, werr := time.Parse(time.RFC3339Nano, s)
+		want, werr := time.Parse(time.RFC3339, s) // as metav1.Time reads
 		if (gerr == nil) != (werr == nil) {
 			t.Errorf("ParseTime(%q): err %v, Go: %v", s, gerr, werr)
 			continue
@@ -217,11 +222,58 @@ func TestTimeMatchesGo(t *testing.T) {
 			t.Fatalf("round trip of %d: %d, %v", ns, back, err)
 		}
 	}
-	if _, err := FormatTime(time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), true); !errors.Is(err, ErrRange) {
-		t.Errorf("year 3000: %v, want ErrRange", err)
+	// Go's whole range (ErrRange outside int64 nanoseconds in 0.1)
+	for _, tm := range []time.Time{time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), {},
+		time.Date(0, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(-1, 12, 31, 23, 59, 0, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 59, 5e8, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)} {
+		if got, err := FormatTime(tm, true); err != nil || got != tm.Format(time.RFC3339Nano) {
+			t.Errorf("FormatTime(%v, nano) = %q, %v; Go %q", tm, got, err, tm.Format(time.RFC3339Nano))
+		}
+		if got, err := FormatTime(tm, false); err != nil || got != tm.Format(time.RFC3339) {
+			t.Errorf("FormatTime(%v) = %q, %v; Go %q", tm, got, err, tm.Format(time.RFC3339))
+		}
 	}
 	if _, err := FormatTimeGo(time.Time{}); !errors.Is(err, ErrRange) {
 		t.Errorf("zero time: %v, want ErrRange", err)
+	}
+}
+
+// TestTimeVectorsMatchGo runs every input of tests/data/time/go-rfc3339.json
+// (scripts/time-vectors.go) through ParseTime and FormatTime and compares
+// with this Go's own time.Parse(time.RFC3339) and metav1.Time's writing.
+func TestTimeVectorsMatchGo(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "time", "go-rfc3339.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Vectors []struct {
+			In string `json:"in"`
+			OK bool   `json:"ok"`
+		} `json:"vectors"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil || len(file.Vectors) < 80 {
+		t.Fatalf("vectors: %d, %v", len(file.Vectors), err)
+	}
+	for _, v := range file.Vectors {
+		got, gerr := ParseTime(v.In)
+		want, werr := time.Parse(time.RFC3339, v.In)
+		if (gerr == nil) != v.OK || (werr == nil) != v.OK {
+			t.Errorf("%q: library %v, Go %v, vector ok=%v", v.In, gerr, werr, v.OK)
+			continue
+		}
+		if !v.OK {
+			continue
+		}
+		if !got.Equal(want) || got.Location() != time.UTC {
+			t.Errorf("ParseTime(%q) = %v, Go %v", v.In, got, want)
+		}
+		if got.IsZero() != want.IsZero() {
+			t.Errorf("ParseTime(%q).IsZero() = %v", v.In, got.IsZero())
+		}
+		if s, err := FormatTime(got, false); err != nil || s != want.UTC().Format(time.RFC3339) {
+			t.Errorf("FormatTime(%q) = %q, %v; metav1.Time %q", v.In, s, err, want.UTC().Format(time.RFC3339))
+		}
 	}
 }
 

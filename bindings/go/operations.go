@@ -75,16 +75,22 @@ type Operation struct {
 	// PostOperationItems (backups only); nil when the file has null.
 	PostOperationItems []ResourceID
 
-	Phase          OpPhase   // status.phase, classified
-	PhaseText      string    // status.phase as read or set
-	Error          string    // status.error
-	NCompleted     int64     // status.nCompleted
-	NTotal         int64     // status.nTotal
-	OperationUnits string    // status.operationUnits
-	Description    string    // status.description
-	Created        time.Time // status.created; zero when absent
-	Started        time.Time // status.started; zero when absent
-	Updated        time.Time // status.updated; zero when absent
+	Phase          OpPhase // status.phase, classified
+	PhaseText      string  // status.phase as read or set
+	Error          string  // status.error
+	NCompleted     int64   // status.nCompleted
+	NTotal         int64   // status.nTotal
+	OperationUnits string  // status.operationUnits
+	Description    string  // status.description
+	// status.created, .started, .updated, in UTC; the zero time when
+	// absent. Go's whole range is read exactly, so a file's present zero
+	// time ("0001-01-01T00:00:00Z", which makes Velero time the operation
+	// out at once) reads as the zero time.Time too: Operation cannot tell
+	// it from absent, the OpList can (its JSON writes it back as it was).
+	// Append takes times in the int64 nanosecond range (1677-2262) only.
+	Created time.Time
+	Started time.Time
+	Updated time.Time
 }
 
 // gsn copies a (pointer, length) text.
@@ -100,12 +106,15 @@ func opField(op *C.velstatus_op, f C.velstatus_op_field) string {
 	return gsn(C.velstatus_op_string(op, f, &n), n)
 }
 
+// opTime reads a time exactly (velstatus_op_time_sec): every time Velero
+// reads, years 0000 to 9999, is a time.Time.
 func opTime(op *C.velstatus_op, which C.velstatus_op_time) time.Time {
-	var ns C.int64_t
-	if C.velstatus_op_time_value(op, which, &ns) == 0 {
+	var sec C.int64_t
+	var nsec C.int32_t
+	if C.velstatus_op_time_sec(op, which, &sec, &nsec) == 0 {
 		return time.Time{}
 	}
-	return time.Unix(0, int64(ns)).UTC()
+	return time.Unix(int64(sec), int64(nsec)).UTC()
 }
 
 // opFromC copies a record.

@@ -531,3 +531,30 @@ func TestReconcileReports(t *testing.T) {
 		t.Errorf("bad reports: %v", err)
 	}
 }
+
+// Go's whole time range in a file: a present zero created (which Velero
+// times out at once) and year 9999 are read exactly and written back
+// byte-identically.
+func TestOpListGoTimeRange(t *testing.T) {
+	data := mustRead(t, filepath.Join("..", "..", "tests", "data", "operations", "go-time-range.json"))
+	ol, err := DecodeOpList(KindBackup, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ol.Close()
+	if out, err := ol.JSON(); err != nil || !bytes.Equal(out, data) {
+		t.Errorf("round trip differs: %v\n%s\n%s", err, out, data)
+	}
+	zero, _ := ol.Op(0)
+	last, _ := ol.Op(1)
+	if !zero.Created.IsZero() || !last.Created.Equal(time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)) ||
+		!last.Started.Equal(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("times: %v %v %v", zero.Created, last.Created, last.Started)
+	}
+	for i, want := range []bool{true, false} {
+		out, err := ol.Step(i, OpProgress{}, nil, t0, 4*time.Hour, PolicyVelero())
+		if err != nil || (out.Flags&StepCancel != 0) != want {
+			t.Errorf("op %d: %+v %v, cancel want %v", i, out, err, want)
+		}
+	}
+}

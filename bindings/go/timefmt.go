@@ -13,18 +13,27 @@ import (
 )
 
 // ParseTime parses an RFC 3339 timestamp exactly as Go's
-// time.Parse(time.RFC3339Nano, s) accepts it (velstatus_time_parse) and
-// returns the instant in UTC. A parse error carries the byte offset.
+// time.Parse(time.RFC3339, s) accepts it, as metav1.Time reads every time
+// in Velero's files (velstatus_time_parse_sec), and returns the instant in
+// UTC, over Go's whole range: years 0000 to 9999 at any offset
+// ("0001-01-01T00:00:00Z" is the zero time.Time). A parse error carries the
+// byte offset.
 func ParseTime(s string) (time.Time, error) {
-	ns, err := ParseTimeNanos(s)
-	if err != nil {
+	b := []byte(s)
+	p, n := cbuf(b)
+	var sec C.int64_t
+	var nsec C.int32_t
+	var cerr C.velstatus_error
+	st := C.velstatus_time_parse_sec(&sec, &nsec, p, n, &cerr)
+	runtime.KeepAlive(b)
+	if err := check(st, &cerr); err != nil {
 		return time.Time{}, err
 	}
-	return time.Unix(0, ns).UTC(), nil
+	return time.Unix(int64(sec), int64(nsec)).UTC(), nil
 }
 
 // ParseTimeNanos is ParseTime returning nanoseconds since the epoch, the
-// library's own representation.
+// library's own representation: an instant outside 1677-2262 is ErrRange.
 func ParseTimeNanos(s string) (int64, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
@@ -38,16 +47,20 @@ func ParseTimeNanos(s string) (int64, error) {
 	return int64(out), nil
 }
 
-// FormatTime formats an instant in UTC as RFC 3339 (velstatus_time_format):
-// whole seconds (time.RFC3339, the instant floored to its second) when
-// fraction is false, time.RFC3339Nano when true. An instant outside the
-// int64 nanosecond range is ErrRange.
+// FormatTime formats an instant in UTC as RFC 3339 (velstatus_time_format_sec),
+// as t.UTC().Format does: whole seconds (time.RFC3339, the instant floored
+// to its second, as metav1.Time writes) when fraction is false,
+// time.RFC3339Nano when true. Every time.Time whose Unix seconds fit int64
+// is formatted, years before 0000 and after 9999 as Go writes them.
 func FormatTime(t time.Time, fraction bool) (string, error) {
-	ns, err := unixNanos(t)
-	if err != nil {
-		return "", err
+	var buf [C.VELSTATUS_TIME_BUFSIZE]C.char
+	var cerr C.velstatus_error
+	st := C.velstatus_time_format_sec(&buf[0], C.size_t(len(buf)), C.int64_t(t.Unix()), C.int32_t(t.Nanosecond()),
+		cbool(fraction), &cerr)
+	if err := check(st, &cerr); err != nil {
+		return "", err // cannot happen: the buffer fits every int64 second
 	}
-	return FormatTimeNanos(ns, fraction), nil
+	return C.GoString(&buf[0]), nil
 }
 
 // FormatTimeNanos is FormatTime for nanoseconds since the epoch.

@@ -176,9 +176,13 @@ VELSTATUS_API velstatus_status velstatus_server_verdict_to_condition_json(char *
  * velstatus_oplist_to_json(), in its original order, after the known keys;
  * a repeated unknown key is kept every time it occurs.
  * Keys of the other kind (e.g. `restoreName` in a backup list) count as
- * unknown. Timestamps are RFC 3339 strings (any offset, with or without a
- * fraction) or `null`; both absent and `null` read as "no time"
+ * unknown. Timestamps are RFC 3339 strings as `metav1.Time` reads them
+ * (`time.Parse(time.RFC3339)`: years 0000 to 9999, any offset, any
+ * fraction; Go's zero time `0001-01-01T00:00:00Z` is a present time) or
+ * `null`; both absent and `null` read as "no time"
  * (velstatus_op_time_value() returns 0), and each is written back as it was.
+ * A time is written as `metav1.Time` writes it: UTC, whole seconds (see
+ * doc/operations.md, "Times", for the zero time).
  *
  * Rejected (no list is returned; `err` names the JSON path, e.g.
  * `[3].status.nTotal`, with the line, column and byte offset): malformed
@@ -186,8 +190,9 @@ VELSTATUS_API velstatus_status velstatus_server_verdict_to_condition_json(char *
  * UTF-8, a lone surrogate escape and nesting deeper than 2048 levels (see
  * `doc/hostile-inputs.md`); a number that does not fit a double or, without
  * a fraction or exponent, an int64 (::VELSTATUS_E_RANGE); a value of the wrong type,
- * a number that is not an integer or does not fit int64, a malformed or
- * out-of-range timestamp (::VELSTATUS_E_SCHEMA / ::VELSTATUS_E_RANGE).
+ * a number that is not an integer or does not fit int64, a malformed
+ * timestamp (::VELSTATUS_E_SCHEMA), a `velstatusProgressErrorSince` outside
+ * the int64 nanosecond range (::VELSTATUS_E_RANGE).
  * Unknown phase text is *not* an error: it is kept (velstatus_op_phase_value()
  * is then ::VELSTATUS_OP_PHASE_UNKNOWN); use the `check` tool or the
  * reconcile step to act on it.

@@ -193,7 +193,9 @@ VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_s
  *   <= 0 expires at once under the Velero preset and means "no timeout"
  *   under velstatus_policy::zero_timeout_expires = 0. A record without
  *   `created` never times out and is flagged (both presets; Velero panics).
- *   `created + timeout` saturates instead of overflowing.
+ *   `created + timeout` is computed exactly, as Go's `Time.Add`, over Go's
+ *   whole range: never overflows, so a `created` of Go's zero time
+ *   (`0001-01-01T00:00:00Z` in the file) times out at once, as in Velero.
  * - New with a `started` time becomes InProgress (step 7).
  *
  * The message for a newly failed operation is Velero's: `wrapErrMsg(text,

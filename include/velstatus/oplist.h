@@ -27,9 +27,14 @@
  * ## Time
  *
  * Timestamps are `int64_t` nanoseconds since the Unix epoch (time.h). A nil
- * `*metav1.Time` (JSON `null` or an absent key) reads as "has = 0". Go's zero
- * time (year 1) is outside the int64 range and cannot be represented: it is
- * treated as absent too, which is also what Velero writes for it (`null`).
+ * `*metav1.Time` (JSON `null` or an absent key) reads as "has = 0". A record
+ * read from JSON holds every time Velero reads, years 0000 to 9999 at any
+ * offset: Go's zero time, `0001-01-01T00:00:00Z`, is a present time (Velero
+ * reads it as a non-nil zero `created`, which times out at once), not an
+ * absent one. velstatus_op_time_value() gives such a time saturated to the
+ * int64 range (INT64_MIN / INT64_MAX), velstatus_op_time_sec() exactly. See
+ * doc/operations.md, "Times", for what a zero, sub-second or offset time
+ * becomes when the list is written.
  */
 #ifndef VELSTATUS_OPLIST_H
 #define VELSTATUS_OPLIST_H
@@ -377,10 +382,38 @@ VELSTATUS_API int64_t velstatus_op_n_total(const velstatus_op *op);
  * @param[in] op The record.
  * @param[in] which Which timestamp.
  * @param[out] ns Receives the instant (nanoseconds since the epoch) when
- *             present, else 0; may be NULL.
+ *             present, else 0; may be NULL. A time outside the int64 range
+ *             (Go's zero time, years before 1677 or after 2262) saturates
+ *             to INT64_MIN or INT64_MAX; velstatus_op_time_sec() gives it
+ *             exactly.
  * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
  */
 VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns);
+
+/**
+ * @brief One of the three timestamps, exactly, as whole seconds and
+ * nanoseconds: the second view of velstatus_op_time_value()'s value.
+ *
+ * velstatus_op_time_value() gives nanoseconds, the unit of every decision
+ * input (`now`, timeouts, plugin reports), saturated outside 1677-2262. A
+ * record read from a file holds any time Velero reads (years 0000 to 9999
+ * at any offset, Go's zero time `0001-01-01T00:00:00Z` included); this
+ * getter gives it without loss (`*sec * 1e9 + *nsec` is `ns` wherever that
+ * does not saturate). A time read from JSON outside the int64 nanosecond
+ * range keeps its whole second only, so `*nsec` is 0 there: that is all the
+ * file keeps, since `metav1.Time` writes whole seconds
+ * (`0001-01-01T00:00:00.5Z` is written `0001-01-01T00:00:00Z`). Go's zero
+ * time reads `*sec == -62135596800, *nsec == 0`, present.
+ * @param[in] op The record.
+ * @param[in] which Which timestamp.
+ * @param[out] sec Whole seconds since 1970-01-01T00:00:00Z (floored) when
+ *             present, else 0; may be NULL.
+ * @param[out] nsec Nanoseconds past that second (0 to 999999999) when
+ *             present, else 0; may be NULL.
+ * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
+ */
+VELSTATUS_API int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec,
+                                        int32_t *nsec);
 
 /** @} */
 

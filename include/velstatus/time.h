@@ -4,10 +4,15 @@
  * @brief RFC 3339 timestamps and Go duration strings, by pure arithmetic.
  *
  * Instants are `int64_t` nanoseconds since 1970-01-01T00:00:00Z (UTC), which
- * covers 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z.
- * Input outside that range is ::VELSTATUS_E_RANGE, never wrapped. Durations
- * are `int64_t` nanoseconds, as Go's `time.Duration`. No libc time, locale or
- * TZ function is used: output is the same on every host.
+ * covers 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z:
+ * velstatus_time_parse() reports input outside that range as
+ * ::VELSTATUS_E_RANGE, never wrapped. Go's own range, every year 0000 to 9999
+ * (Go's zero `time.Time` is 0001-01-01T00:00:00Z), is read and written
+ * exactly by the `_sec` twins, velstatus_time_parse_sec() and
+ * velstatus_time_format_sec(), as whole seconds since the epoch plus
+ * nanoseconds. Durations are `int64_t` nanoseconds, as Go's
+ * `time.Duration`. No libc time, locale or TZ function is used: output is
+ * the same on every host.
  *
  * "As Go does" means Go 1.20 and later (what Velero is built with). Text
  * arguments are `(s, len)` spans: `s` need not be NUL-terminated, nothing
@@ -41,17 +46,21 @@ enum {
  * @brief Parses an RFC 3339 timestamp into nanoseconds since the epoch.
  *
  * Accepts `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` exactly as Go's
- * `time.Parse(time.RFC3339Nano, s)` does: `T`/`Z` upper case; a
- * calendar-checked day (leap years included); hour < 24, minute and second
- * < 60 (no leap second); 1 to 9 fraction digits. Go's laxities are kept, so
- * that whatever Velero accepts is accepted here too:
+ * `time.Parse(time.RFC3339, s)` does, which is how `metav1.Time` (every
+ * time in Velero's files) reads: `T`/`Z` upper case; a 4-digit year 0000 to
+ * 9999; a calendar-checked day (leap years included, year 0 is one); hour
+ * < 24, minute and second < 60 (no leap second, no 24:00); seconds
+ * required. Go's laxities are kept, so that whatever Velero accepts is
+ * accepted here too:
  * - the hour may have one digit (`2024-05-01T1:00:00Z`);
- * - the fraction separator may be `,` as well as `.`;
+ * - the fraction separator may be `,` as well as `.`, and the fraction may
+ *   have any number of digits (those past the ninth are truncated);
  * - offsets are range-checked with `>`: `+24:00` and `+00:60` are accepted
- *   (`+25:00`, `+00:61` are not);
- * - more than 9 fraction digits are accepted (the extra ones truncated) when
- *   the text is otherwise strict RFC 3339 (`.` separator, two-digit hour,
- *   offset at most 23:59), as Go's RFC 3339 fast path does.
+ *   (`+25:00`, `+00:61` are not), as Go 1.20 and later check them.
+ *
+ * `tests/data/time/go-rfc3339.json` holds what Go does with the edge cases
+ * (made by `scripts/time-vectors.go`); the tests check both parsers against
+ * it.
  *
  * On ::VELSTATUS_E_PARSE, `err->offset` is the 0-based byte position of the
  * problem, `err->line` is 1 and `err->column` is offset + 1; the message
@@ -92,6 +101,50 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
  */
 VELSTATUS_API velstatus_status velstatus_time_format(char *buf, size_t cap, int64_t ns, int fraction,
                                                      velstatus_error *err);
+
+/**
+ * @brief Parses an RFC 3339 timestamp exactly, over Go's whole range.
+ *
+ * Accepts exactly what velstatus_time_parse() accepts (Go's
+ * `time.Parse(time.RFC3339, s)`), with no range error: every 4-digit year
+ * at every offset is an instant here, from `0000-01-01T00:00:00+24:60`
+ * (year -1 in UTC) to `9999-12-31T23:59:59.999999999-24:60` (year 10000).
+ * Go's zero `time.Time`, `0001-01-01T00:00:00Z`, is
+ * `*out_sec == -62135596800, *out_nsec == 0`. Errors are those of
+ * velstatus_time_parse() (E_PARSE with the byte offset, E_INVALID for a
+ * NULL output). Outputs are written only on success.
+ * @param[out] out_sec Whole seconds since 1970-01-01T00:00:00Z (floored).
+ * @param[out] out_nsec Nanoseconds past that second, 0 to 999999999.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length in bytes, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_PARSE.
+ */
+VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_t *out_nsec, const char *s,
+                                                        size_t len, velstatus_error *err);
+
+/**
+ * @brief Formats an exact instant as RFC 3339 in UTC, as Go's
+ * `t.UTC().Format(time.RFC3339[Nano])` does.
+ *
+ * The same text as velstatus_time_format() over the int64 range, and Go's
+ * beyond it: the year has at least four digits, a `-` before a negative one
+ * and more digits past 9999, so year -1 is `-0001-12-31T23:59:00Z` and year
+ * 10000 `10000-01-01T00:00:59Z` (what `metav1.Time` writes for them, though
+ * Go cannot read either back). Every `int64_t` second fits
+ * #VELSTATUS_TIME_BUFSIZE.
+ * @param[out] buf Receives the NUL-terminated text.
+ * @param[in] cap Size of buf; #VELSTATUS_TIME_BUFSIZE always suffices.
+ * @param[in] sec Whole seconds since the epoch.
+ * @param[in] nsec Nanoseconds past it, 0 to 999999999.
+ * @param[in] fraction 0 for whole seconds (`time.RFC3339`, as `metav1.Time`
+ *            marshals), non-zero for `time.RFC3339Nano`.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (buf NULL, nsec outside
+ *         its range) or ::VELSTATUS_E_RANGE (cap too small).
+ */
+VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec,
+                                                         int fraction, velstatus_error *err);
 
 /**
  * @brief Formats an instant as Go's `time.Time.String()` does in UTC, e.g.

@@ -65,3 +65,32 @@ def cli_stdout(*args):
 def cli():
     """``cli(*args)``: the velstatus CLI's stdout for args (bytes), from the golden files."""
     return cli_stdout
+
+
+def _each_allocation_failing(make, call):
+    """Fails allocation #0, #1, ... of ``call(obj)`` in turn, ``obj = make(ctx)``
+    built first on a Context with a DebugAllocator (its allocations are not
+    counted), until a run needs no more: every failing run must raise
+    NoMemory and, once ``obj`` is closed, leave only the C context allocated.
+    Returns the successful run's result and the number of runs that failed."""
+    import velstatus as vs
+    a = vs.DebugAllocator()
+    ctx = vs.Context(allocator=a)
+    n = 0
+    while True:
+        obj = make(ctx)
+        a.calls, a.fail_at = 0, n
+        try:
+            return call(obj), n
+        except vs.NoMemory:
+            n += 1
+        finally:
+            a.fail_at = None
+            obj.close()
+            assert a.live == 1
+
+
+@pytest.fixture(scope="session")
+def each_allocation_failing():
+    """``each_allocation_failing(make, call)``: see _each_allocation_failing."""
+    return _each_allocation_failing

@@ -190,8 +190,39 @@ def test_parse_time_error_position():
     e = ei.value
     assert e.offset == 10 and e.column == 11 and e.line == 1
     assert "2024-05-01X10:00:00Z" in str(e)
-    with pytest.raises(vs.RangeError):
-        vs.parse_time("2263-01-01T00:00:00Z")  # past int64 nanoseconds
+    with pytest.raises(vs.ParseError):
+        vs.parse_time("10000-01-01T00:00:00Z")  # Go reads 4-digit years only
+
+
+def test_parse_time_holds_go_whole_range():
+    # exact past int64 nanoseconds (this assertion was a RangeError in 0.1)
+    assert vs.parse_time("2263-01-01T00:00:00Z") == 9246182400 * 10**9
+    zero = vs.parse_time("0001-01-01T00:00:00Z")  # Go's zero time.Time
+    assert zero == -62135596800 * 10**9
+    assert vs.parse_time("0001-01-01T01:00:00+01:00") == zero
+    assert vs.parse_time("9999-12-31T23:59:59.999999999Z") == 253402300799 * 10**9 + 999999999
+    assert vs.parse_time("0000-01-01T00:00:00Z") == -62167219200 * 10**9
+    assert vs.format_time(zero, fraction=False) == "0001-01-01T00:00:00Z"
+    assert vs.format_time("0000-01-01T00:00:00+00:01") == "-0001-12-31T23:59:00Z"
+    assert vs.format_time("9999-12-31T23:59:59-00:01") == "10000-01-01T00:00:59Z"
+    assert vs.format_time(-1) == "1969-12-31T23:59:59.999999999Z"
+    with pytest.raises(OverflowError):
+        vs.format_time(1 << 63 << 30)  # its second does not fit int64
+    # an instant outside int64 cannot be handed to the library
+    with pytest.raises(OverflowError):
+        vs.time_ns("0001-01-01T00:00:00Z")
+    # datetime holds years 1-9999 and microseconds
+    assert vs.to_datetime(zero) == datetime.datetime(1, 1, 1, tzinfo=UTC)
+    assert vs.to_datetime(vs.parse_time("9999-12-31T23:59:59.999999999Z")) == \
+        datetime.datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+    assert vs.to_datetime(-1) == datetime.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+    for text in ("0000-12-31T23:59:59Z", "0000-01-01T00:00:00+00:01", "9999-12-31T23:59:59-00:01"):
+        with pytest.raises(vs.RangeError, match="outside the years 1-9999"):
+            vs.to_datetime(vs.parse_time(text))
+    with pytest.raises(TypeError):
+        vs.to_datetime("0001-01-01T00:00:00Z")
+    with pytest.raises(TypeError):
+        vs.to_datetime(True)
 
 
 def test_naive_datetime_rejected():
@@ -402,7 +433,10 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("BslAccess", "velstatus_bsl_access", "VELSTATUS_BSL_"), ("RetryClass", "velstatus_retry_class", "VELSTATUS_RETRY_CLASS_"),
          ("RetryOutcome", "velstatus_retry_outcome", "VELSTATUS_RETRY_OUTCOME_"),
          ("BackoffKind", "velstatus_backoff_kind", "VELSTATUS_BACKOFF_"),
-         ("ArgoHealth", "velstatus_argo_health", "VELSTATUS_ARGO_")]
+         ("ArgoHealth", "velstatus_argo_health", "VELSTATUS_ARGO_"),
+         ("ForecastFate", "velstatus_forecast_fate", "VELSTATUS_FORECAST_FATE_"),
+         ("ForecastEta", "velstatus_forecast_eta", "VELSTATUS_FORECAST_ETA_"),
+         ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_")]
 
 
 @pytest.mark.parametrize("name,ctype,prefix", ENUMS)

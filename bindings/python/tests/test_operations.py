@@ -167,25 +167,12 @@ def test_no_plugin_means_lookup_errors(srcdir):
     assert any('unable to get valid BackupItemActionV2 for "velero.io/csi-pvc-backupper"' in e for e in r.errors)
 
 
-def test_reconcile_no_memory_leaks_nothing(srcdir):
+def test_reconcile_no_memory_leaks_nothing(srcdir, each_allocation_failing):
     reports = json.loads(example(srcdir, "backup-progress.json"))
     progress, cancel = plugin_from_reports(reports)
     text = example(srcdir, "backup-itemoperations.json")
-    a = vs.DebugAllocator()
-    ctx = vs.Context(allocator=a)
-    n = 0
-    while True:
-        ops = vs.OpList.from_json(text, ctx=ctx)
-        a.calls, a.fail_at = 0, n
-        try:
-            r = ops.reconcile(progress, cancel, now=NOW)
-            break
-        except vs.NoMemory:
-            n += 1
-        finally:
-            a.fail_at = None
-            ops.close()
-            assert a.live == 1
+    r, n = each_allocation_failing(lambda ctx: vs.OpList.from_json(text, ctx=ctx),
+                                   lambda ops: ops.reconcile(progress, cancel, now=NOW))
     assert n > 0 and r.phase == "WaitingForPluginOperationsPartiallyFailed"
 
 
@@ -379,3 +366,20 @@ def test_callbacks_are_released_without_the_garbage_collector(srcdir):
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_go_whole_time_range(srcdir):
+    """Go's zero time and year 9999 in a file: exact, present, byte-identical."""
+    with open(os.path.join(srcdir, "tests", "data", "operations", "go-time-range.json"), encoding="utf-8") as f:
+        text = f.read()
+    ops = vs.OpList.from_json(text)
+    assert ops[0].created == vs.parse_time("0001-01-01T00:00:00Z") == -62135596800 * 10**9
+    assert ops[1].created == 253402300799 * 10**9
+    assert ops[1].started == vs.parse_time("0000-01-01T00:00:00Z")
+    assert vs.to_datetime(ops[0].created).year == 1
+    with pytest.raises(vs.RangeError):
+        vs.to_datetime(ops[1].started)  # year 0: datetime has none
+    assert ops.to_json() == text
+    # a zero created times out at once, as in Velero; year 9999 does not
+    assert vs.OpStepFlag.CANCEL in ops.step(0, vs.Progress(), now=NOW, timeout="4h", policy="velero").flags
+    assert vs.OpStepFlag.CANCEL not in ops.step(1, vs.Progress(), now=NOW, timeout="4h", policy="velero").flags

@@ -481,6 +481,29 @@ def test_lifetimes_are_ffi_gc_pointers():
     assert a.live == 0
 
 
+def test_a_garbage_cycle_frees_objects_before_their_context():
+    # A cycle of garbage holding a Context, objects made from it and the
+    # DebugAllocator whose Python memory the C objects live in: the collector
+    # runs the ffi.gc destructors in any order (cffi's run when the collector
+    # clears them) and clears the allocator's attributes, yet each object is
+    # freed before its C context and the memory outlives both. Without that,
+    # this crashed the interpreter. With the allocator kept outside the cycle,
+    # nothing leaks either.
+    import gc
+    kept = vs.DebugAllocator()
+    for i in range(300):
+        a = vs.DebugAllocator() if i % 2 else kept
+        ctx = vs.Context(allocator=a)
+        objs = [vs.ServerTracker(ctx=ctx), vs.OpList.from_json("[]", ctx=ctx), vs.OpList(ctx=ctx), ctx, a]
+        objs[0].upsert(vs.Bsl("a", "Available", True))
+        k = i % len(objs)
+        cycle = {"objs": objs[k:] + objs[:k]}
+        cycle["self"] = cycle
+        del a, ctx, objs, cycle
+        gc.collect()
+        assert kept.live == 0, i
+
+
 def test_raw_cffi_objects_are_not_exported():
     assert "ffi" not in vs.__all__ and "lib" not in vs.__all__
     assert not hasattr(vs, "ffi") and not hasattr(vs, "lib")

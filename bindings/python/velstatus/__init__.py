@@ -19,7 +19,7 @@ from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, Sch
                       HostError, AbiError, RangeError, StateError, status_name, status_str)
 from ._enums import ArgoHealth, BslValidation, Kind, Phase, Preset, RestartAction, Status
 from ._context import Context, DebugAllocator
-from ._core import (version, version_info, parse_time, format_time, format_time_go,
+from ._core import (version, version_info, parse_time, format_time, format_time_go, to_datetime,
                     parse_duration, format_duration, time_ns, duration_ns, Policy,
                     Transition, Restart, phase_transition, phase_after_run, phase_on_restart,
                     phase_exists, velero_releases, bsl_validation_error)
@@ -29,6 +29,7 @@ from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedu
                      retry_result, retry_transition)
 from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
                           Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
+from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, ForecastOp, Forecast
 from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
@@ -40,7 +41,7 @@ __all__ = [
     "ArgoHealth", "ArgoHealthResult", "argo_health", "condition_reason",
     "Kind", "Phase", "Preset", "RestartAction", "Status",
     "Context", "DebugAllocator",
-    "version", "version_info", "parse_time", "format_time", "format_time_go", "parse_duration",
+    "version", "version_info", "parse_time", "format_time", "format_time_go", "to_datetime", "parse_duration",
     "format_duration", "time_ns", "duration_ns", "Policy", "Transition", "Restart",
     "phase_transition", "phase_after_run", "phase_on_restart", "phase_exists", "velero_releases",
     "bsl_validation_error", "BslValidation",
@@ -50,5 +51,6 @@ __all__ = [
     "retry_result", "retry_transition",
     "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
     "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error",
+    "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]

@@ -35,6 +35,67 @@ class _Closeable:
         self.close()
 
 
+class _Call(tuple):
+    """``_Call((fn, a, b))(p)`` is ``fn(a, b, p)``: the destructor of an ``ffi.gc``
+    pointer. A tuple, because the garbage collector never clears a tuple (it
+    has no tp_clear), so what a destructor needs stays reachable while it can
+    still run."""
+
+    __slots__ = ()
+
+    def __call__(self, p):
+        self[0](*self[1:], p)
+
+
+# (free function, pointer C type) of the objects made from a context, by index.
+_FREES = []
+_FREE_INDEX = {}
+
+
+def _free_index(free_fn, ctype):
+    key = (free_fn, ctype)
+    if key not in _FREE_INDEX:
+        _FREE_INDEX[key] = len(_FREES)
+        _FREES.append(key)
+    return _FREE_INDEX[key]
+
+
+def _free_entry(index, address):
+    free_fn, ctype = _FREES[index]
+    free_fn(ffi.cast(ctype, address))
+
+
+def _ctx_free(live, keep, p):
+    """Frees the C context, after whatever made from it is still allocated.
+
+    When a garbage cycle holds a Context and objects made from it, the
+    collector runs their ``ffi.gc`` destructors in any order, the C context's
+    possibly first: those objects are then freed here, newest first, and their
+    own destructors find nothing left to free. ``keep`` (the allocator, its
+    handle and the blocks the C memory lives in) outlives the call."""
+    while live:
+        address, index = live.popitem()
+        _free_entry(index, address)
+    lib.velstatus_ctx_free(p)
+
+
+def _dispose(ref, lock, live, address, p):
+    """Frees ``p`` (made from the context) under the context's lock, unless
+    the context's own destructor already did."""
+    index = live.pop(address, None)
+    if index is None:
+        return
+    free_fn = _FREES[index][0]
+    pending = getattr(ref, "pending", None)
+    if getattr(ref, "owner", None) == threading.get_ident() and pending is not None:
+        # Garbage collection ran a destructor during a C call on this very
+        # context (from inside a callback): defer until the call returns.
+        pending.append((free_fn, p))
+        return
+    with lock:
+        free_fn(p)
+
+
 class _CtxRef:
     """The C context, its lock, and the frees deferred while it runs.
 
@@ -42,32 +103,28 @@ class _CtxRef:
     close(), and every object made from it through the ``ffi.gc`` destructor
     of its own pointer (``own()``). Python's reference counting is the only
     count: the C context is freed (``ffi.gc`` of ``velstatus_ctx_free``) when
-    the last holder is gone, after every object made from it was freed.
+    the last holder is gone, after every object made from it was freed. A
+    garbage cycle may run those destructors in any order; ``live`` (the
+    objects made from the context and not yet freed, by address: a dict of
+    ints, which the collector never tracks or clears) keeps the order right.
     """
 
-    __slots__ = ("ptr", "lock", "owner", "pending", "allocator", "__weakref__")
+    __slots__ = ("ptr", "lock", "owner", "pending", "live", "__weakref__")
 
-    def __init__(self, ptr, allocator):
-        self.ptr = ffi.gc(ptr, lib.velstatus_ctx_free)
+    def __init__(self, ptr, keep):
         self.lock = threading.Lock()
         self.owner = None
         self.pending = []
-        self.allocator = allocator  # its handle must outlive velstatus_ctx_free
+        self.live = {}
+        self.ptr = ffi.gc(ptr, _Call((_ctx_free, self.live, keep)))
 
     def own(self, ptr, free_fn):
         """``ptr`` (made from this context) as an ``ffi.gc`` pointer whose
         destructor frees it with ``free_fn`` under the lock; ``ffi.release``
         of it frees it now."""
-        return ffi.gc(ptr, lambda p, ref=self: ref.dispose(free_fn, p))
-
-    def dispose(self, free_fn, ptr):
-        if self.owner == threading.get_ident():
-            # Garbage collection ran a destructor during a C call on this very
-            # context (from inside a callback): defer until the call returns.
-            self.pending.append((free_fn, ptr))
-            return
-        with self.lock:
-            free_fn(ptr)
+        address = int(ffi.cast("uintptr_t", ptr))
+        self.live[address] = _free_index(free_fn, ffi.typeof(ptr))
+        return ffi.gc(ptr, _Call((_dispose, self, self.lock, self.live, address)))
 
     def held(self):
         """``with ref.held() as p:`` runs a C call on ``p`` (the ctx) under the lock."""
@@ -93,13 +150,17 @@ class Context(_Closeable):
         self._allocator = allocator
         out = ffi.new("velstatus_ctx **")
         err = new_error()
-        calloc = ffi.NULL
+        calloc, keep = ffi.NULL, None
         if allocator is not None:
             if not isinstance(allocator, DebugAllocator):
                 raise TypeError("allocator must be a DebugAllocator or None")
-            calloc = allocator._vtable()
+            calloc, handle = allocator._vtable()
+            # The hooks, and the blocks the C memory lives in (kept apart: a
+            # collector may clear the allocator's own attributes), outlive
+            # velstatus_ctx_free.
+            keep = (allocator, handle, allocator.blocks)
         check(lib.velstatus_ctx_new(out, calloc, err), err)
-        self._ref = _CtxRef(out[0], allocator)
+        self._ref = _CtxRef(out[0], keep)
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:
@@ -247,29 +308,34 @@ class DebugAllocator(_Host):
     are not seen here.
     """
 
-    __slots__ = ("blocks", "calls", "fail_at", "_c")
+    __slots__ = ("blocks", "calls", "fail_at")
 
     def __init__(self) -> None:
         super().__init__()
+        # The hooks' handle is kept by each Context's C-context destructor,
+        # not here: a handle held by the allocator itself would make a cycle,
+        # and a collector clearing it would free the C context's memory
+        # (``blocks``) while objects made from it still live.
+        self.release()
         self.blocks = {}
         self.calls = 0
         self.fail_at = None
-        self._c = None
 
     @property
     def live(self) -> int:
         return len(self.blocks)
 
     def _vtable(self):
-        if self._c is None:
-            c = ffi.new("velstatus_allocator *")
-            lib.velstatus_allocator_init(c, ffi.sizeof("velstatus_allocator"))
-            c.userdata = self.userdata
-            c.alloc_fn = lib._vs_alloc
-            c.realloc_fn = lib._vs_realloc
-            c.free_fn = lib._vs_free
-            self._c = c
-        return self._c
+        """The hooks for one Context (the library copies them) and the handle
+        their userdata is, which must outlive that Context's C context."""
+        handle = ffi.new_handle(self)
+        c = ffi.new("velstatus_allocator *")
+        lib.velstatus_allocator_init(c, ffi.sizeof("velstatus_allocator"))
+        c.userdata = handle
+        c.alloc_fn = lib._vs_alloc
+        c.realloc_fn = lib._vs_realloc
+        c.free_fn = lib._vs_free
+        return c, handle
 
     def _block(self, size):
         n = self.calls

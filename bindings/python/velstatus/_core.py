@@ -6,7 +6,7 @@ import datetime
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._enums import BslValidation, Kind, Phase, Preset, RestartAction
-from ._errors import InvalidArgument, check, new_error
+from ._errors import InvalidArgument, RangeError, check, new_error
 from ._ffi import ffi, lib
 
 # What the functions accept for an instant, a duration, a kind, a phase and a
@@ -49,28 +49,63 @@ def _text(value, what):
 
 
 def parse_time(text: str) -> int:
-    """Parses an RFC 3339 timestamp as Go's time.Parse(RFC3339Nano) does.
+    """Parses an RFC 3339 timestamp as Go's time.Parse(time.RFC3339) does
+    (how metav1.Time, every time in Velero's files, reads).
 
-    Returns nanoseconds since the Unix epoch (int). Raises ParseError (with
-    ``offset``/``column`` of the bad byte) or RangeError.
+    Returns the exact instant in nanoseconds since the Unix epoch (int), over
+    Go's whole range: years 0000 to 9999 at any offset. Go's zero time,
+    ``0001-01-01T00:00:00Z``, is ``-62135596800 * 10**9``. Past the int64
+    range (1677 to 2262) the int is still exact, but a call that hands an
+    instant to the library (``now=``, a setter) raises OverflowError for it.
+    Raises ParseError (with ``offset``/``column`` of the bad byte).
     """
     raw = _text(text, "text")
-    out = ffi.new("int64_t *")
+    sec = ffi.new("int64_t *")
+    nsec = ffi.new("int32_t *")
     err = new_error()
-    check(lib.velstatus_time_parse(out, raw, len(raw), err), err)
-    return int(out[0])
+    check(lib.velstatus_time_parse_sec(sec, nsec, raw, len(raw), err), err)
+    return int(sec[0]) * 10**9 + int(nsec[0])
 
 
-def format_time(ns: int, fraction: bool = True) -> str:
-    """Formats an instant (ns since the epoch) as RFC 3339 UTC.
+def format_time(ns: TimeLike, fraction: bool = True) -> str:
+    """Formats an instant as RFC 3339 UTC, as Go's Time.Format does.
 
-    ``fraction=True`` prints Go's RFC3339Nano (trailing zeros dropped);
-    ``False`` prints whole seconds, as metav1.Time marshals.
+    ``ns`` is an int (nanoseconds since the epoch, any int whose second fits
+    int64, so every value parse_time() returns), an RFC 3339 str or an
+    aware datetime. ``fraction=True`` prints Go's RFC3339Nano (trailing
+    zeros dropped); ``False`` prints whole seconds, as metav1.Time marshals.
+    Years outside 0000-9999 are written as Go writes them (``-0001-12-31T...``,
+    ``10000-01-01T...``).
     """
+    if isinstance(ns, (str, bytes)):
+        ns = parse_time(ns)
+    elif not isinstance(ns, int) or isinstance(ns, bool):
+        ns = time_ns(ns)
+    sec, nsec = divmod(ns, 10**9)
+    _int64(sec, "second")
     buf = ffi.new("char[]", lib.VELSTATUS_TIME_BUFSIZE)
     err = new_error()
-    check(lib.velstatus_time_format(buf, len(buf), time_ns(ns), 1 if fraction else 0, err), err)
+    check(lib.velstatus_time_format_sec(buf, len(buf), sec, nsec, 1 if fraction else 0, err), err)
     return ffi.string(buf).decode("ascii")
+
+
+def to_datetime(ns: int) -> datetime.datetime:
+    """The instant ``ns`` (int nanoseconds since the epoch, as parse_time()
+    and Operation return) as an aware datetime in UTC.
+
+    datetime holds microseconds: the nanoseconds are truncated toward the
+    past. datetime holds years 1 to 9999 only: an instant before
+    0001-01-01T00:00:00Z (year 0, which Go reads, or year -1, which an
+    offset reaches) or after 9999-12-31T23:59:59.999999Z (year 10000) raises
+    RangeError; use the int, or format_time(), for those.
+    """
+    if isinstance(ns, bool) or not isinstance(ns, int):
+        raise TypeError("an instant must be int ns, not %s" % type(ns).__name__)
+    try:
+        return _EPOCH + datetime.timedelta(microseconds=ns // 1000)
+    except OverflowError:
+        raise RangeError("instant %d ns (%s) is outside the years 1-9999 a datetime holds"
+                         % (ns, format_time(ns)), code=lib.VELSTATUS_E_RANGE) from None
 
 
 def format_time_go(ns: int) -> str:
@@ -115,7 +150,7 @@ def time_ns(value: TimeLike) -> int:
     if isinstance(value, int):
         return _int64(value, "instant")
     if isinstance(value, (str, bytes)):
-        return parse_time(value)
+        return _int64(parse_time(value), "instant")
     if isinstance(value, datetime.datetime):
         if value.tzinfo is None or value.utcoffset() is None:
             raise InvalidArgument("a naive datetime has no time zone; use an aware one (e.g. tzinfo=timezone.utc)",

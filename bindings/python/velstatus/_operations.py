@@ -118,6 +118,12 @@ Operation.__doc__ = """A snapshot of one record of an OpList.
 it), ``error``, ``operation_units``, ``description``), ``n_completed``,
 ``n_total``, the timestamps ``created``, ``started``, ``updated`` (int ns, or
 None when absent) and ``post_items`` (tuple of ResourceId, or None when nil).
+
+A timestamp is exact over every time Velero reads (years 0000-9999): Go's
+zero time ``0001-01-01T00:00:00Z`` is present, ``-62135596800 * 10**9``; a
+time outside the int64 range (1677-2262) keeps its whole second. The int
+may lie outside int64; to_datetime() converts it, raising RangeError where
+datetime cannot hold it (year 0, or years -1 and 10000 reached by offsets).
 """
 
 
@@ -151,9 +157,11 @@ def _snapshot(clist, index):
         p = lib.velstatus_op_string(op, field, n)
         values.append(_text(p, n[0]))
     values += [int(lib.velstatus_op_n_completed(op)), int(lib.velstatus_op_n_total(op))]
-    ns = ffi.new("int64_t *")
+    sec = ffi.new("int64_t *")
+    nsec = ffi.new("int32_t *")
     for which in _TIMES.values():
-        values.append(int(ns[0]) if lib.velstatus_op_time_value(op, which, ns) else None)
+        has = lib.velstatus_op_time_sec(op, which, sec, nsec)
+        values.append(int(sec[0]) * 10**9 + int(nsec[0]) if has else None)
     if lib.velstatus_op_post_items_null(op):
         values.append(None)
     else:
@@ -495,6 +503,22 @@ class OpList(_Closeable):
             client.userdata = host.userdata
             client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
             client.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
+        pol = policy_ptr(policy)
+        out = ffi.new("velstatus_reconcile_result **")
+        err = new_error()
+        with self._held():
+            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
+            try:
+                host.check(status, err)
+                return _read_result(out[0])
+            finally:
+                host.release()
+                if out[0] != ffi.NULL:
+                    lib.velstatus_reconcile_result_free(out[0])
+
+    def _options(self, phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before):
+        """The velstatus_reconcile_options of a pass, and the buffer its bsl_name points into."""
         opts = ffi.new("velstatus_reconcile_options *")
         lib.velstatus_reconcile_options_init(opts, ffi.sizeof("velstatus_reconcile_options"))
         opts.phase = Phase.parse(phase, self.kind).c
@@ -509,18 +533,24 @@ class OpList(_Closeable):
             name = ffi.new("char[]", bsl_name.encode("utf-8"))
             opts.bsl_name = name
             opts.bsl_name_len = len(name) - 1
-        pol = policy_ptr(policy)
-        out = ffi.new("velstatus_reconcile_result **")
-        err = new_error()
+        return opts, name
+
+    def forecast(self, *, now: TimeLike, phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS,
+                 timeout: DurationLike = "4h", bsl: Union[BslState, str] = "available",
+                 bsl_name: Optional[str] = None, errors: int = 0, completed_before: int = 0,
+                 failed_before: int = 0, policy: PolicyLike = None) -> "Forecast":
+        """The forecast of the coming passes (velstatus_forecast_new): see velstatus.Forecast.
+
+        The arguments are those of reconcile() without the plugin: every
+        plugin is assumed to keep reporting the progress its record holds.
+        The list is not modified.
+        """
+        from ._forecast import _forecast
+        opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
         with self._held():
-            status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
-            try:
-                host.check(status, err)
-                return _read_result(out[0])
-            finally:
-                host.release()
-                if out[0] != ffi.NULL:
-                    lib.velstatus_reconcile_result_free(out[0])
+            result = _forecast(self._ptr, opts, policy_ptr(policy))
+        del name
+        return result
 
     def __repr__(self):
         if self._ptr is None:

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package velstatus
+
+/*
+#include <stdint.h>
+#include <velstatus.h>
+*/
+import "C"
+
+import (
+	"time"
+)
+
+// ForecastFate is what the timeline says becomes of one operation
+// (velstatus_forecast_fate).
+type ForecastFate int
+
+// The fates, with the values of the C enum.
+const (
+	FateInvalid        ForecastFate = C.VELSTATUS_FORECAST_FATE_INVALID // never an operation's: the C getter's answer for NULL
+	FateSettled        ForecastFate = C.VELSTATUS_FORECAST_FATE_SETTLED
+	FateTimesOut       ForecastFate = C.VELSTATUS_FORECAST_FATE_TIMES_OUT
+	FateErrorFails     ForecastFate = C.VELSTATUS_FORECAST_FATE_ERROR_FAILS
+	FateUnknownFails   ForecastFate = C.VELSTATUS_FORECAST_FATE_UNKNOWN_FAILS
+	FateUnknownSkipped ForecastFate = C.VELSTATUS_FORECAST_FATE_UNKNOWN_SKIPPED
+	FateNoCreated      ForecastFate = C.VELSTATUS_FORECAST_FATE_NO_CREATED
+	FateNoTimeout      ForecastFate = C.VELSTATUS_FORECAST_FATE_NO_TIMEOUT
+	FateNotReached     ForecastFate = C.VELSTATUS_FORECAST_FATE_NOT_REACHED
+)
+
+// String returns the C token ("times_out"; velstatus_forecast_fate_to_string).
+func (f ForecastFate) String() string {
+	return enumString(C.velstatus_forecast_fate_to_string(C.velstatus_forecast_fate(f)), "ForecastFate", int(f))
+}
+
+// ForecastETA is how an operation's estimated finish compares with its
+// deadline (velstatus_forecast_eta).
+type ForecastETA int
+
+// The comparisons, with the values of the C enum.
+const (
+	ETAInvalid    ForecastETA = C.VELSTATUS_FORECAST_ETA_INVALID // the C getter's answer for NULL
+	ETAUnknown    ForecastETA = C.VELSTATUS_FORECAST_ETA_UNKNOWN
+	ETABefore     ForecastETA = C.VELSTATUS_FORECAST_ETA_BEFORE
+	ETAAfter      ForecastETA = C.VELSTATUS_FORECAST_ETA_AFTER
+	ETANoDeadline ForecastETA = C.VELSTATUS_FORECAST_ETA_NO_DEADLINE
+)
+
+// String returns the C token ("after"; velstatus_forecast_eta_to_string).
+func (e ForecastETA) String() string {
+	return enumString(C.velstatus_forecast_eta_to_string(C.velstatus_forecast_eta(e)), "ForecastETA", int(e))
+}
+
+// ForecastEnd is how the timeline ends (velstatus_forecast_end).
+type ForecastEnd int
+
+// The ends, with the values of the C enum.
+const (
+	EndInvalid ForecastEnd = C.VELSTATUS_FORECAST_END_INVALID // the C getter's answer for NULL
+	EndFinal   ForecastEnd = C.VELSTATUS_FORECAST_END_FINAL   // it leaves the Waiting phases
+	EndStalled ForecastEnd = C.VELSTATUS_FORECAST_END_STALLED // operations keep running with no deadline
+)
+
+// String returns "final" or "stalled" (velstatus_forecast_end_to_string).
+func (e ForecastEnd) String() string {
+	return enumString(C.velstatus_forecast_end_to_string(C.velstatus_forecast_end(e)), "ForecastEnd", int(e))
+}
+
+// ForecastEvent is one instant at which a pass decides something: the
+// earliest such instant and the result of the pass at it.
+type ForecastEvent struct {
+	At     time.Time
+	Result ReconcileResult
+}
+
+// ForecastOp is what the forecast says of one operation.
+type ForecastOp struct {
+	Index    int          // the record's index
+	Fate     ForecastFate // what becomes of it
+	Event    int          // the index in Forecast.Events of the pass that fails it, or -1
+	Deadline time.Time    // created + timeout (zero when it has none): the first pass after it fails it
+	Finish   time.Time    // its estimated finish at the current rate (zero when unknown)
+	ETA      ForecastETA  // Finish against Deadline
+}
+
+// Forecast is the timeline of an operation list from a Waiting phase
+// (velstatus_forecast_new; doc/explain.md), if every plugin keeps reporting
+// the progress its record holds.
+type Forecast struct {
+	Phase      Phase           // the phase it starts from
+	FinalPhase Phase           // the phase after the last event
+	End        ForecastEnd     // how it ends
+	Events     []ForecastEvent // in time order; Events[0] may be the next pass, at opts.Now
+	Ops        []ForecastOp    // in list order
+}
+
+func forecastTime(ok C.int, ns C.int64_t) time.Time {
+	if ok == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, int64(ns)).UTC()
+}
+
+func forecastFromC(f *C.velstatus_forecast) Forecast {
+	fc := Forecast{
+		Phase:      Phase(C.velstatus_forecast_phase(f)),
+		FinalPhase: Phase(C.velstatus_forecast_final_phase(f)),
+		End:        ForecastEnd(C.velstatus_forecast_end_kind(f)),
+		Events:     []ForecastEvent{},
+		Ops:        []ForecastOp{},
+	}
+	for k, n := C.size_t(0), C.velstatus_forecast_event_count(f); k < n; k++ {
+		var ns C.int64_t
+		ok := C.velstatus_forecast_event_time(f, k, &ns)
+		fc.Events = append(fc.Events, ForecastEvent{At: forecastTime(ok, ns),
+			Result: reconcileResultFromC(C.velstatus_forecast_event_result(f, k))})
+	}
+	for i, n := C.size_t(0), C.velstatus_forecast_op_count(f); i < n; i++ {
+		var d, fin C.int64_t
+		okd := C.velstatus_forecast_op_deadline(f, i, &d)
+		okf := C.velstatus_forecast_op_finish(f, i, &fin)
+		op := ForecastOp{Index: int(i), Fate: ForecastFate(C.velstatus_forecast_op_fate(f, i)), Event: -1,
+			Deadline: forecastTime(okd, d), Finish: forecastTime(okf, fin),
+			ETA: ForecastETA(C.velstatus_forecast_op_eta(f, i))}
+		if e := C.velstatus_forecast_op_event(f, i); e != C.SIZE_MAX {
+			op.Event = int(e)
+		}
+		fc.Ops = append(fc.Ops, op)
+	}
+	return fc
+}
+
+// Forecast returns the timeline of the coming passes (velstatus_forecast_new):
+// opts are the inputs of the next pass, as for Reconcile; every plugin is
+// assumed to keep reporting the progress its record holds. The list is not
+// modified. It calls no Go code and never blocks, so it takes no context.
+func (ol *OpList) Forecast(opts ReconcileOptions) (Forecast, error) {
+	var fc Forecast
+	co, err := opts.toC()
+	if err != nil {
+		return fc, err
+	}
+	defer co.free()
+	err = ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+		var out *C.velstatus_forecast
+		var cerr C.velstatus_error
+		if err := check(C.velstatus_forecast_new(&out, l, &co.c, co.policy, &cerr), &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_forecast_free(out)
+		fc = forecastFromC(out)
+		return nil
+	})
+	return fc, err
+}

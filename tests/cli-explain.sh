@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# velstatus explain: the three worked examples of doc/explain.md and
+# velstatus(1) byte for byte (text and JSON, UTC and a local zone), missing
+# inputs, stdin and gzip, and bad input.
+set -u
+v=${VELSTATUS:?}
+d=${VS_TEST_DATA:?}/explain
+tmp=${TMPDIR:-/tmp}/vs_explain.$$
+fail=0
+TZ=UTC; export TZ
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
+
+# Example 1: a DataUpload at 20% whose rate ends after its 4h timeout, one
+# completed, one failed because its plugin was gone (velero #8454, #6913).
+ex1="--now 2024-05-01T11:00:30Z --operations $d/timeout-itemoperations.json --bsls $d/bsls-available.json $d/timeout-backup.json"
+golden example1-text "$d/timeout.txt" -- explain --utc $ex1
+golden example1-json "$d/timeout.json" -- explain -o json $ex1
+golden example1-hardened "$d/timeout-hardened.txt" -- explain --utc --policy hardened $ex1
+# the local time zone by default (a POSIX TZ needs no tzdata)
+TZ="CET-1CEST,M3.5.0,M10.5.0/3"
+golden example1-local "$d/timeout-local.txt" -- explain $ex1
+TZ=UTC
+# Example 2: a DataUpload stuck in Accepted (velero #8576) with its BSL read-only.
+golden example2-text "$d/readonly.txt" -- explain --utc --now 2025-01-07T09:12:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-readonly.json" "$d/readonly-backup.json"
+# Example 3: a data-mover restore with one DataDownload stuck (velero #6813).
+golden example3-text "$d/restore.txt" -- explain --utc --now 2023-09-13T09:30:00Z \
+    --operations "$d/restore-itemoperations.json" "$d/restore.json"
+
+# Missing inputs are named, never guessed.
+golden no-inputs "$d/no-inputs.txt" -- explain --utc --now 2024-05-01T11:00:30Z "$d/timeout-backup.json"
+# The timeout: the object's spec, else the flag, else 4h.
+"$v" explain --utc --now 2025-01-07T09:12:00Z --item-operation-timeout 1h --operations "$d/readonly-itemoperations.json" \
+    "$d/readonly-backup.json" >"$tmp.out" 2>&1
+grep -q 'item operation timeout 1h0m0s from --item-operation-timeout' "$tmp.out" &&
+    grep -q 'its timeout (1h0m0s) passes at 2025-01-07 09:05:21 +0000 UTC' "$tmp.out" && grep -q '2025-01-07 09:12:00 +0000 UTC (the next pass)' "$tmp.out" && echo "ok timeout-flag" || { echo "FAIL timeout-flag"; cat "$tmp.out"; fail=1; }
+"$v" explain --utc --now 2024-05-01T11:00:30Z --item-operation-timeout 1h --operations "$d/timeout-itemoperations.json" \
+    "$d/timeout-backup.json" >"$tmp.out" 2>&1
+grep -q 'from spec.itemOperationTimeout' "$tmp.out" && echo "ok timeout-spec-wins" || { echo "FAIL timeout-spec-wins"; fail=1; }
+# --velero-version: that release's preset (1.11: a 1h default timeout); not with --policy hardened.
+"$v" explain --utc --velero-version 1.11 --now 2025-01-07T09:12:00Z --operations "$d/readonly-itemoperations.json" \
+    "$d/readonly-backup.json" >"$tmp.out" 2>&1
+grep -q '(policy velero, Velero 1.11; item operation timeout 1h0m0s from Velero.s default' "$tmp.out" &&
+    echo "ok velero-version" || { echo "FAIL velero-version"; cat "$tmp.out"; fail=1; }
+"$v" explain -o json --velero-version v1.14.2 "$d/readonly-backup.json" | grep -q '"veleroVersion":"1.14"' &&
+    echo "ok velero-version-json" || { echo "FAIL velero-version-json"; fail=1; }
+# 1.11 restores have no Finalizing phases; before 1.15 the finalizer's patch is sent once.
+"$v" explain --utc --velero-version 1.11 --now 2023-09-13T09:30:00Z --operations "$d/restore-itemoperations.json" \
+    "$d/restore.json" | grep -q 'phase: WaitingForPluginOperationsPartiallyFailed -> PartiallyFailed' &&
+    echo "ok velero-version-1.11-restore" || { echo "FAIL velero-version-1.11-restore"; fail=1; }
+"$v" $(echo "explain --utc --velero-version 1.14 $ex1") |
+    grep -q 'FinalizingPartiallyFailed -> PartiallyFailed (finalizer controller): sent once; Velero does not retry it.' &&
+    echo "ok velero-version-1.14-patch" || { echo "FAIL velero-version-1.14-patch"; fail=1; }
+stderr_has velero-version-hardened 'cannot be combined' -- explain --policy hardened --velero-version 1.14 "$d/readonly-backup.json"
+stderr_has velero-version-bad '--velero-version' -- explain --velero-version 0.9 "$d/readonly-backup.json"
+# --resource-timeout sets the retry budget: 1h gives 8 attempts.
+"$v" explain --utc --resource-timeout 1h $ex1 | grep -q '8 attempts over 16m16.56s' && echo "ok resource-timeout" ||
+    { echo "FAIL resource-timeout"; fail=1; }
+
+# stdin and gzip: the object from -, the operations gzip-compressed.
+gzip -c "$d/timeout-itemoperations.json" >"$tmp.ops.gz"
+"$v" explain --utc --now 2024-05-01T11:00:30Z --operations "$tmp.ops.gz" --bsls "$d/bsls-available.json" - \
+    <"$d/timeout-backup.json" >"$tmp.out" 2>&1 && cmp -s "$tmp.out" "$d/timeout.txt" && echo "ok stdin-gzip" ||
+    { echo "FAIL stdin-gzip"; diff "$tmp.out" "$d/timeout.txt"; fail=1; }
+
+# Other phases: terminal, InProgress, unknown.
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"Completed"}}' >"$tmp.obj"
+"$v" explain --utc "$tmp.obj" | grep -q 'Nothing more happens: the phase is terminal.' && echo "ok terminal" || { echo "FAIL terminal"; fail=1; }
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"InProgress"}}' >"$tmp.obj"
+"$v" explain --utc --operations "$d/readonly-itemoperations.json" "$tmp.obj" >"$tmp.out" &&
+    grep -q 'a server restart marks it Failed' "$tmp.out" && grep -q 'first evaluated when the main run ends' "$tmp.out" &&
+    echo "ok in-progress" || { echo "FAIL in-progress"; cat "$tmp.out"; fail=1; }
+printf '{"kind":"Restore","metadata":{"name":"r"},"status":{"phase":"Queued"}}' >"$tmp.obj"
+"$v" explain --utc "$tmp.obj" | grep -q 'not a restore phase this version knows' && echo "ok unknown-phase" || { echo "FAIL unknown-phase"; fail=1; }
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"FinalizingPartiallyFailed"}}' >"$tmp.obj"
+"$v" explain --utc "$tmp.obj" | grep -q 'FinalizingPartiallyFailed -> PartiallyFailed (finalizer controller): retried with CapBackoff(--resource-timeout 10m0s): 7 attempts over 3m15.31s' &&
+    echo "ok finalizing" || { echo "FAIL finalizing"; fail=1; }
+
+# Bad input: exit 2 with a message naming the problem.
+stderr_has no-object 'OBJECT is required' -- explain --utc
+printf '{"kind":"Schedule"}' >"$tmp.obj"
+stderr_has not-a-backup 'OBJECT must be a Backup or a Restore' -- explain "$tmp.obj"
+printf '{"kind":"Backup","spec":{"itemOperationTimeout":"four hours"},"status":{"phase":"WaitingForPluginOperations"}}' >"$tmp.obj"
+stderr_has bad-spec-timeout 'spec.itemOperationTimeout' -- explain "$tmp.obj"
+stderr_has bad-policy '--policy must be velero or hardened' -- explain --policy strict "$d/timeout-backup.json"
+stderr_has bad-flag-timeout '--item-operation-timeout' -- explain --item-operation-timeout x "$d/readonly-backup.json"
+stderr_has bad-resource-timeout '--resource-timeout' -- explain --resource-timeout x "$d/timeout-backup.json"
+stderr_has bad-now '--now' -- explain --now yesterday "$d/timeout-backup.json"
+stderr_has bad-format '-o must be text or json' -- explain -o yaml "$d/timeout-backup.json"
+printf '[{"spec":{},"status":{"nTotal":"ten"}}]' >"$tmp.bad"
+stderr_has bad-operations '[0].status.nTotal' -- explain --operations "$tmp.bad" "$d/timeout-backup.json"
+printf '{"items":[{"metadata":{}}]}' >"$tmp.bad"
+stderr_has bad-bsls '--bsls' -- explain --bsls "$tmp.bad" "$d/timeout-backup.json"
+stderr_has missing-file 'cannot open' -- explain "$d/does-not-exist.json"
+"$v" explain --help | grep -q '^usage: velstatus explain' && echo "ok help" || { echo "FAIL help"; fail=1; }
+
+# doc/explain.md shows the three outputs as they are (code blocks 2, 4 and 6).
+block() { # the lines of code block K of doc/explain.md
+    awk -v k="$1" '/^```/ { n++; next } n == 2 * k - 1 { print }' "${VS_SRCDIR:?}/doc/explain.md"; }
+k=0
+for f in timeout readonly restore; do
+    k=$((k + 1))
+    block $((k * 2)) >"$tmp.doc"
+    cmp -s "$tmp.doc" "$d/$f.txt" && echo "ok doc-example-$f" || { echo "FAIL doc-example-$f: doc/explain.md differs"; diff "$tmp.doc" "$d/$f.txt"; fail=1; }
+done
+
+rm -f "$tmp".*
+exit $fail
