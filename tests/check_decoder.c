@@ -111,20 +111,27 @@ START_TEST(errors_and_edges_have_the_one_shot_positions)
 }
 END_TEST
 
+/* One record whose description is n bytes of 'x' (malloc'ed). */
+static char *long_record(size_t n, size_t *len)
+{
+    char *text = malloc(n + 64);
+    ck_assert_ptr_nonnull(text);
+    *len = (size_t)sprintf(text, "[{\"status\":{\"description\":\"");
+    memset(text + *len, 'x', n);
+    *len += n;
+    *len += (size_t)sprintf(text + *len, "\"}}]");
+    return text;
+}
+
 /* A record of 100 KB fed a byte at a time is scanned again only when the
  * bytes held double: it decodes, and quickly enough for this test. */
 START_TEST(a_long_record_in_one_byte_chunks)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    size_t n = 100000, len;
-    char *text = malloc(n + 64);
+    size_t len;
+    char *text = long_record(100000, &len);
     velstatus_oplist *l = NULL;
     velstatus_error err;
-    ck_assert_ptr_nonnull(text);
-    len = (size_t)sprintf(text, "[{\"status\":{\"description\":\"");
-    memset(text + len, 'x', n);
-    len += n;
-    len += (size_t)sprintf(text + len, "\"}}]");
     ck_assert_int_eq(stream(ctx, VELSTATUS_KIND_BACKUP, text, len, 1, &l, &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_oplist_count(l), 1);
     velstatus_oplist_free(l);
@@ -242,14 +249,9 @@ END_TEST
  * bytes: growing the buffer fails too. */
 START_TEST(a_long_record_without_memory)
 {
-    size_t n = 10000, len;
-    char *text = malloc(n + 64);
+    size_t len;
+    char *text = long_record(10000, &len);
     velstatus_status st;
-    ck_assert_ptr_nonnull(text);
-    len = (size_t)sprintf(text, "[{\"status\":{\"description\":\"");
-    memset(text + len, 'x', n);
-    len += n;
-    len += (size_t)sprintf(text + len, "\"}}]");
     VS_FAILALLOC_LOOP(fa, ctx) {
         velstatus_oplist *l = NULL;
         velstatus_error err;

@@ -189,23 +189,24 @@ func progressPass(m *fakeManager, ops []*BackupOperation) (bool, bool, int, int,
 	inProgress, changes := false, false
 	var errs []string
 	var completed, failed int
+	// Velero repeats these four lines at each way an operation fails.
+	fail := func(st *OperationStatus, msg string) {
+		st.Phase, st.Error = phaseFailed, msg
+		errs = append(errs, msg)
+		changes = true
+		failed++
+	}
 	for _, op := range ops {
 		st := &op.Status
 		if st.Phase == phaseNew || st.Phase == phaseInProgress {
 			bia, err := m.GetBackupItemActionV2(op.Spec.BackupItemAction)
 			if err != nil {
-				st.Phase, st.Error = phaseFailed, err.Error()
-				errs = append(errs, err.Error())
-				changes = true
-				failed++
+				fail(st, err.Error())
 				continue
 			}
 			p, err := bia.Progress(op.Spec.OperationID)
 			if err != nil {
-				st.Phase, st.Error = phaseFailed, err.Error()
-				errs = append(errs, err.Error())
-				changes = true
-				failed++
+				fail(st, err.Error())
 				continue
 			}
 			if st.NCompleted != p.NCompleted {
@@ -236,10 +237,7 @@ func progressPass(m *fakeManager, ops []*BackupOperation) (bool, bool, int, int,
 			}
 			if p.Completed {
 				if p.Err != "" {
-					st.Phase, st.Error = phaseFailed, p.Err
-					errs = append(errs, p.Err)
-					changes = true
-					failed++
+					fail(st, p.Err)
 					continue
 				}
 				st.Phase = phaseCompleted
@@ -249,10 +247,7 @@ func progressPass(m *fakeManager, ops []*BackupOperation) (bool, bool, int, int,
 			}
 			if st.Created.Time.Add(benchTimeout).Before(benchNow) {
 				_ = bia.Cancel(op.Spec.OperationID)
-				st.Phase, st.Error = phaseFailed, "Asynchronous action timed out"
-				errs = append(errs, st.Error)
-				changes = true
-				failed++
+				fail(st, "Asynchronous action timed out")
 				continue
 			}
 			if st.Phase == phaseNew && st.Started != nil {
