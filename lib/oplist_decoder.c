@@ -322,7 +322,10 @@ static velstatus_status walk_window(velstatus_oplist_decoder *dc, const char *p,
 /* Keeps p[0..n) after the bytes held. */
 static int hold(velstatus_oplist_decoder *dc, const char *p, size_t n)
 {
-    char *b = velstatus__array_reserve(dc->ctx, dc->buf, &dc->bcap, dc->blen + n, 1, 4096);
+    char *b;
+    if (n == 0) /* the chunk ended between two tokens: nothing to keep */
+        return 1;
+    b = velstatus__array_reserve(dc->ctx, dc->buf, &dc->bcap, dc->blen + n, 1, 4096);
     if (b == NULL)
         return 0;
     dc->buf = b;
