@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"time"
 	"unsafe"
@@ -208,6 +209,43 @@ func DecodeOpList(kind Kind, data []byte) (*OpList, error) {
 		runtime.KeepAlive(data)
 		return st
 	})
+}
+
+// DecodeOpListFrom decodes an itemoperations file as it reads it from r,
+// 64 KiB at a time, with the streaming decoder (velstatus/decoder.h): the
+// text is never held whole. The list and the errors are DecodeOpList's for
+// the same bytes; an error of r other than io.EOF is returned as it is.
+func DecodeOpListFrom(kind Kind, r io.Reader) (*OpList, error) {
+	var readErr error
+	ol, err := newOpList(func(c *C.velstatus_ctx, out **C.velstatus_oplist, cerr *C.velstatus_error) C.velstatus_status {
+		var d *C.velstatus_oplist_decoder
+		st := C.velstatus_oplist_decoder_new(&d, c, C.velstatus_kind(kind), cerr)
+		if st != C.VELSTATUS_OK {
+			return st
+		}
+		defer C.velstatus_oplist_decoder_free(d)
+		buf := make([]byte, 65536)
+		for {
+			n, e := r.Read(buf)
+			if n > 0 {
+				p, cn := cbuf(buf[:n])
+				if st = C.velstatus_oplist_decoder_feed(d, p, cn, cerr); st != C.VELSTATUS_OK {
+					return st
+				}
+			}
+			if e == io.EOF {
+				return C.velstatus_oplist_decoder_finish(out, d, cerr)
+			}
+			if e != nil {
+				readErr = e // returned instead of the status below
+				return C.VELSTATUS_E_HOST
+			}
+		}
+	})
+	if readErr != nil {
+		return nil, readErr
+	}
+	return ol, err
 }
 
 // Close releases the list (idempotent; a finalizer backs it up).

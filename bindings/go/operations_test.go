@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -140,6 +141,39 @@ func TestOpListBuild(t *testing.T) {
 	if OpPhaseCompleted.String() != "Completed" || OpPhaseUnknown.String() != "OpPhase(0)" ||
 		ParseOpPhase("completed") != OpPhaseUnknown {
 		t.Error("op phase strings")
+	}
+}
+
+// The streaming decode of a reader equals the one-shot decode, byte by byte too.
+func TestDecodeOpListFrom(t *testing.T) {
+	text := []byte("[{\"spec\":{\"backupName\":\"b\"},\"status\":{\"phase\":\"New\"}},\n{\"status\":{}}]\n")
+	want, err := DecodeOpList(KindBackup, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close()
+	got, err := DecodeOpListFrom(KindBackup, iotest.OneByteReader(bytes.NewReader(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	wj, _ := want.JSON()
+	gj, _ := got.JSON()
+	if got.Len() != 2 || !bytes.Equal(wj, gj) {
+		t.Errorf("streamed %d records %q, want %q", got.Len(), gj, wj)
+	}
+	bad := []byte("[{},\n {\"status\":{\"nTotal\":\"ten\"}}]")
+	_, werr := DecodeOpList(KindBackup, bad)
+	_, gerr := DecodeOpListFrom(KindBackup, iotest.HalfReader(bytes.NewReader(bad)))
+	if werr == nil || gerr == nil || werr.Error() != gerr.Error() {
+		t.Errorf("streamed error %v, want %v", gerr, werr)
+	}
+	boom := errors.New("boom")
+	if _, err := DecodeOpListFrom(KindBackup, iotest.ErrReader(boom)); err != boom {
+		t.Errorf("read error: %v", err)
+	}
+	if _, err := DecodeOpListFrom(Kind(9), bytes.NewReader(text)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("bad kind: %v", err)
 	}
 }
 
