@@ -271,6 +271,13 @@ static const char *text_of(const velstatus_oplist *l, size_t i, velstatus_op_fie
     return velstatus_op_string(velstatus_oplist_at(l, i), f, &n);
 }
 
+static int answer_all(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    (void)list;
+    (void)i;
+    return velstatus_op_reply_set_progress(reply, (const velstatus_op_progress *)ud, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
 /* Records decoded with the same texts share one copy; a setter or a step
  * changing one record's text leaves the others' as they were. */
 START_TEST(shared_texts_are_never_written_through)
@@ -313,17 +320,24 @@ START_TEST(more_texts_than_the_shared_table_holds)
 {
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = NULL;
-    char *text = malloc(200 * 120 + 16), *js;
+    char *text = malloc(200 * 300 + 16), *js;
     size_t len = 0, n;
     ck_assert_ptr_nonnull(text);
     text[len++] = '[';
     for (int i = 0; i < 200; i++)
         len += (size_t)sprintf(text + len, "%s{\"spec\":{\"backupName\":\"name-%03d%s\"}}", i ? "," : "", i,
-                               i == 7 ? "-longer-than-thirty-two-bytes-of-text" : "");
+                               i == 7   ? "-longer-than-thirty-two-bytes-of-text"
+                               : i == 8 ? "\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078"
+                                          "\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078"
+                                          "\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078\\u0078"
+                                          "\\u0078\\u0078\\u0078"
+                                        : "");
     len += (size_t)sprintf(text + len, "]");
     ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL), VELSTATUS_OK);
     ck_assert_str_eq(text_of(l, 199, VELSTATUS_OP_FIELD_NAME), "name-199");
     ck_assert_str_eq(text_of(l, 7, VELSTATUS_OP_FIELD_NAME), "name-007-longer-than-thirty-two-bytes-of-text");
+    /* 33 escapes (198 bytes of text) for 33 characters: too long to try */
+    ck_assert_str_eq(text_of(l, 8, VELSTATUS_OP_FIELD_NAME), "name-008xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
     ck_assert_int_eq(velstatus_oplist_to_json(&js, &n, l, NULL), VELSTATUS_OK);
     ck_assert_ptr_nonnull(strstr(js, "\"backupName\":\"name-150\""));
     velstatus_free(ctx, js);
@@ -337,25 +351,71 @@ END_TEST
  * list: its failure is E_NOMEM and leaves the record as it was. */
 START_TEST(a_shared_copy_that_cannot_be_made)
 {
+    static const char *const texts[2] = {"Bytes", "a description longer than thirty-two bytes"};
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
-        velstatus_oplist *l = NULL;
-        velstatus_op_progress p;
-        size_t i;
-        uint32_t flags;
-        VS_FAILALLOC_PAUSE(fa);
-        ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
-        ck_assert_int_eq(velstatus_oplist_append(&i, l, NULL), VELSTATUS_OK);
-        VS_FAILALLOC_RESUME(fa);
-        velstatus_op_progress_init(&p, sizeof p);
-        p.operation_units = "Bytes";
-        p.operation_units_len = 5;
-        st = velstatus_oplist_step(&flags, NULL, NULL, l, i, &p, 0, 0, NULL, NULL);
-        VS_FAILALLOC_PAUSE_AGAIN(fa);
-        ck_assert_str_eq(text_of(l, i, VELSTATUS_OP_FIELD_OPERATION_UNITS), st == VELSTATUS_OK ? "Bytes" : "");
-        velstatus_oplist_free(l);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    for (int k = 0; k < 2; k++) { /* a shared copy; a copy of its own (too long to share) */
+        velstatus_op_field field = k == 0 ? VELSTATUS_OP_FIELD_OPERATION_UNITS : VELSTATUS_OP_FIELD_DESCRIPTION;
+        VS_FAILALLOC_LOOP(fa, ctx) {
+            velstatus_oplist *l = NULL;
+            velstatus_op_progress p;
+            size_t i;
+            uint32_t flags;
+            VS_FAILALLOC_PAUSE(fa);
+            ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_oplist_append(&i, l, NULL), VELSTATUS_OK);
+            VS_FAILALLOC_RESUME(fa);
+            velstatus_op_progress_init(&p, sizeof p);
+            if (k == 0) {
+                p.operation_units = texts[k];
+                p.operation_units_len = strlen(texts[k]);
+            } else {
+                p.description = texts[k];
+                p.description_len = strlen(texts[k]);
+            }
+            st = velstatus_oplist_step(&flags, NULL, NULL, l, i, &p, 0, 0, NULL, NULL);
+            VS_FAILALLOC_PAUSE_AGAIN(fa);
+            ck_assert_str_eq(text_of(l, i, field), st == VELSTATUS_OK ? texts[k] : "");
+            velstatus_oplist_free(l);
+        } VS_FAILALLOC_END(fa, ctx, st);
+    }
 }
+
+/* A list longer than the reconcile loop's prefetch distance (16 records):
+ * every operation asked, every record updated. */
+START_TEST(a_long_list_reconciles)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *l = NULL;
+    velstatus_op_progress p;
+    velstatus_plugin_client c;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *r = NULL;
+    size_t i, n = 40;
+    ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
+    for (i = 0; i < n; i++)
+        ck_assert_int_eq(velstatus_oplist_append(NULL, l, NULL), VELSTATUS_OK);
+    velstatus_op_progress_init(&p, sizeof p);
+    p.n_completed = 1;
+    p.n_total = 2;
+    p.operation_units = "Bytes";
+    p.operation_units_len = 5;
+    p.has_started = 1;
+    p.started_ns = 1;
+    velstatus_plugin_client_init(&c, sizeof c);
+    c.userdata = &p;
+    c.progress = answer_all;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_reconcile_result_in_progress(r), n);
+    for (i = 0; i < n; i++) {
+        ck_assert_str_eq(text_of(l, i, VELSTATUS_OP_FIELD_OPERATION_UNITS), "Bytes");
+        ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, i)), VELSTATUS_OP_PHASE_IN_PROGRESS);
+    }
+    velstatus_reconcile_result_free(r);
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
 END_TEST
 
 Suite *velstatus_test_suite(void)
@@ -372,6 +432,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, shared_texts_are_never_written_through);
     tcase_add_test(tc, more_texts_than_the_shared_table_holds);
     tcase_add_test(tc, a_shared_copy_that_cannot_be_made);
+    tcase_add_test(tc, a_long_list_reconciles);
     suite_add_tcase(s, tc);
     return s;
 }
