@@ -383,3 +383,20 @@ def test_go_whole_time_range(srcdir):
     # a zero created times out at once, as in Velero; year 9999 does not
     assert vs.OpStepFlag.CANCEL in ops.step(0, vs.Progress(), now=NOW, timeout="4h", policy="velero").flags
     assert vs.OpStepFlag.CANCEL not in ops.step(1, vs.Progress(), now=NOW, timeout="4h", policy="velero").flags
+
+
+def test_from_chunks_equals_from_json(srcdir):
+    text = example(srcdir, "backup-itemoperations.json").encode("utf-8")
+    want = vs.OpList.from_json(text)
+    for size in (1, 7, 4096):
+        got = vs.OpList.from_chunks(text[i:i + size] for i in range(0, len(text), size))
+        assert len(got) == len(want) and got.to_json() == want.to_json()
+    assert vs.OpList.from_chunks(["[", "]"]).to_json() == "[]\n"
+    bad = b'[{},\n {"status":{"nTotal":"ten"}}]'
+    with pytest.raises(vs.SchemaError) as want_err:
+        vs.OpList.from_json(bad)
+    with pytest.raises(vs.SchemaError) as got_err:
+        vs.OpList.from_chunks(bad[i:i + 3] for i in range(0, len(bad), 3))
+    assert str(got_err.value) == str(want_err.value)
+    with pytest.raises(vs.ParseError):
+        vs.OpList.from_chunks([b"[{"])

@@ -11,7 +11,7 @@ that timed out. Records are handed to Python as ``Operation`` snapshots.
 
 import collections
 import enum
-from typing import Any, Callable, Iterator, List, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
 
 from ._context import _Closeable, Context, _Host, _onerror
 from ._core import DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, policy_ptr, time_ns
@@ -299,6 +299,23 @@ def wrap_error(msg: str, plugin: Optional[str] = None) -> str:
             lib.velstatus_free(p, out[0])
 
 
+def _decode_chunks(p: Any, kind_c: int, chunks: Iterator[Union[str, bytes]], out: Any, err: Any) -> int:
+    """The streaming decoder (velstatus/decoder.h) fed each chunk in turn."""
+    dec = ffi.new("velstatus_oplist_decoder **")
+    status = lib.velstatus_oplist_decoder_new(dec, p, kind_c, err)
+    if status != lib.VELSTATUS_OK:
+        return status
+    try:
+        for chunk in chunks:
+            raw = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+            status = lib.velstatus_oplist_decoder_feed(dec[0], raw, len(raw), err)
+            if status != lib.VELSTATUS_OK:
+                return status
+        return lib.velstatus_oplist_decoder_finish(out, dec[0], err)
+    finally:
+        lib.velstatus_oplist_decoder_free(dec[0])
+
+
 class OpList(_Closeable):
     """An itemoperations list of one kind (velstatus_oplist).
 
@@ -319,8 +336,10 @@ class OpList(_Closeable):
         with self._ref.held() as p:
             if _from is None:
                 status = lib.velstatus_oplist_new(out, p, kind.c, err)
-            else:
+            elif isinstance(_from, bytes):
                 status = lib.velstatus_oplist_from_json(out, p, kind.c, _from, len(_from), err)
+            else:
+                status = _decode_chunks(p, kind.c, _from, out, err)
             check(status, err)
             self._ptr = self._ref.own(out[0], lib.velstatus_oplist_free)
 
@@ -333,6 +352,17 @@ class OpList(_Closeable):
         """
         raw = text.encode("utf-8") if isinstance(text, str) else bytes(text)
         return cls(kind, ctx, _from=raw)
+
+    @classmethod
+    def from_chunks(cls, chunks: Iterable[Union[str, bytes]], kind: KindLike = "backup",
+                    ctx: Optional[Context] = None) -> "OpList":
+        """Decodes an itemoperations text given in pieces (an iterable of str or
+        bytes, cut anywhere) with the streaming decoder, so the whole text is
+        never held: the same list and the same errors as from_json() of the
+        pieces joined. ``OpList.from_chunks(iter(lambda: f.read(65536), b""))``
+        reads a binary file so. The iterable must not use this list's context.
+        """
+        return cls(kind, ctx, _from=iter(chunks))
 
     # -- lifetime -----------------------------------------------------------
     def close(self) -> None:
