@@ -269,7 +269,7 @@ static void plan_commit(velstatus_oplist *l, plan *pl)
 static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, const velstatus_policy *pol, const velstatus_op *op,
                          const char *text, size_t len, int lookup)
 {
-    const vs__str *act = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
+    const vs__str *act = &op->c->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     pl->has_msg = 1;
     velstatus__buf_init(&pl->msg, ctx);
     if (kind == VELSTATUS_KIND_RESTORE ? !pol->restore_error_plugin_suffix : !pol->backup_error_plugin_suffix)
@@ -290,12 +290,13 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
  * allocates nothing and calls nothing.                                       */
 /* ------------------------------------------------------------------------ */
 
-/* The reconcile loop is memory-bound (a record is 272 bytes; the step reads
- * its units and description, counts, times and phase, in its last two cache
- * lines): it asks for the record VS__PREFETCH_AHEAD places ahead while it
- * decides this one. 16 ahead measured best (8 and 32 are as good, 4 is
- * worse): steady pass 57 -> 39 ns per operation on 100,000 records
- * (bench/README.md). */
+/* The reconcile loop is memory-bound: the step reads a record's hot part
+ * (struct vs__op_hot, 96 bytes with the pointer to its cold part, one dense
+ * array), and it asks for the record VS__PREFETCH_AHEAD places ahead (its
+ * first and last bytes: every cache line it spans) while it decides this
+ * one. 16 ahead measured best on 272-byte records (8 and 32 as good, 4
+ * worse); on the hot array the prefetch still takes the steady pass from
+ * 25.5 to 21 ns per operation on 100,000 records (bench/README.md). */
 #define VS__PREFETCH_AHEAD 16
 #if defined(__GNUC__)
 #define VS__PREFETCH(p) __builtin_prefetch(p)
@@ -311,13 +312,15 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
 
 enum { VS__NO_MOVE = 0xff };
 
-/* One step's decision, taken on a copy of the record's scalar fields and
- * applied by step_commit() only once everything it needs is allocated. */
+/* One step's decision: taken in the record's hot part itself, with a copy
+ * of it that step_commit() puts back when what the decision needs cannot
+ * be allocated (the strings and the message are applied only after that).
+ * Working in place, not on a copy written back, spares the write-back's
+ * wide loads of fields just stored one by one (a store-forwarding stall:
+ * first pass 60 -> 30 ns per operation, bench/README.md). */
 typedef struct step_work {
-    int64_t n_completed, n_total, err_since;
-    int64_t t[3];
-    uint8_t tstate[3], twide;
-    uint8_t phase, has_err_since;
+    vs__op_hot *h;         /* the record's hot part, as decided so far */
+    vs__op_hot saved;      /* the hot part as the step found it */
     uint8_t next;          /* the phase to move to, or VS__NO_MOVE */
     uint32_t flags;
     const char *fail_text; /* non-NULL: the operation fails with this error */
@@ -333,7 +336,7 @@ static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out
                                            velstatus_op *op, const velstatus_policy *pol, velstatus_error *err)
 {
     velstatus__buf t;
-    const vs__str *ph = &op->s[VELSTATUS_OP_FIELD_PHASE];
+    const vs__str *ph = vs__op_text(op, VELSTATUS_OP_FIELD_PHASE);
     plan pl;
     velstatus_status st;
     pl.nstrs = 0;
@@ -344,7 +347,7 @@ static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out
         velstatus__buf_reset(&t);
         return velstatus__error_nomem(err);
     }
-    plan_str(&pl, &op->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
+    plan_str(&pl, &op->c->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
     plan_message(&pl, l->ctx, l->kind, pol, op, t.p, t.len, 0);
     st = plan_alloc(l, &pl, err);
     if (st == VELSTATUS_OK)
@@ -367,11 +370,11 @@ static VS__ALWAYS_INLINE velstatus_status step_settled(uint32_t *flags_out, vels
                                                        velstatus_oplist *l, velstatus_op *op,
                                                        const velstatus_policy *pol, velstatus_error *err)
 {
-    if (op->phase == VELSTATUS_OP_PHASE_COMPLETED) {
+    if (op->h.phase == VELSTATUS_OP_PHASE_COMPLETED) {
         *flags_out = VELSTATUS_OP_STEP_COUNT_COMPLETED;
         return VELSTATUS_OK;
     }
-    if (op->phase == VELSTATUS_OP_PHASE_FAILED) {
+    if (op->h.phase == VELSTATUS_OP_PHASE_FAILED) {
         *flags_out = VELSTATUS_OP_STEP_COUNT_FAILED;
         return VELSTATUS_OK;
     }
@@ -382,16 +385,10 @@ static VS__ALWAYS_INLINE velstatus_status step_settled(uint32_t *flags_out, vels
     return step_unknown_phase(flags_out, msg_out, l, op, pol, err);
 }
 
-static VS__ALWAYS_INLINE void step_begin(step_work *w, const velstatus_op *op)
+static VS__ALWAYS_INLINE void step_begin(step_work *w, velstatus_op *op)
 {
-    w->n_completed = op->n_completed;
-    w->n_total = op->n_total;
-    w->err_since = op->err_since;
-    memcpy(w->t, op->t, sizeof w->t);
-    memcpy(w->tstate, op->tstate, sizeof w->tstate);
-    w->twide = op->twide;
-    w->phase = op->phase;
-    w->has_err_since = op->has_err_since;
+    w->h = &op->h;
+    w->saved = op->h;
     w->next = VS__NO_MOVE;
     w->flags = 0;
     w->fail_text = NULL;
@@ -410,14 +407,14 @@ static VS__ALWAYS_INLINE void step_error_report(step_work *w, const velstatus_op
 {
     int fail_now = 1;
     if (pol->progress_error_grace_ns > 0) {
-        if (!w->has_err_since) {
-            w->has_err_since = 1;
-            w->err_since = now;
+        if (!w->h->has_err_since) {
+            w->h->has_err_since = 1;
+            w->h->err_since = now;
             w->flags |= VELSTATUS_OP_STEP_CHANGED;
         }
-        fail_now = velstatus__grace_over(now, w->err_since, pol->progress_error_grace_ns);
+        fail_now = velstatus__grace_over(now, w->h->err_since, pol->progress_error_grace_ns);
         if (fail_now)
-            w->has_err_since = 0;
+            w->h->has_err_since = 0;
     }
     if (!fail_now) {
         w->flags |= VELSTATUS_OP_STEP_ERROR_DEFERRED;
@@ -443,21 +440,21 @@ static VS__ALWAYS_INLINE void step_copy_text(step_work *w, vs__str *field, const
 static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *op, const velstatus_op_progress *r,
                                                    const velstatus_policy *pol)
 {
-    if (w->has_err_since) {
-        w->has_err_since = 0;
+    if (w->h->has_err_since) {
+        w->h->has_err_since = 0;
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     }
-    if (w->n_completed != r->n_completed || w->n_total != r->n_total) {
-        w->n_completed = r->n_completed;
-        w->n_total = r->n_total;
+    if (w->h->n_completed != r->n_completed || w->h->n_total != r->n_total) {
+        w->h->n_completed = r->n_completed;
+        w->h->n_total = r->n_total;
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     }
-    step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS], r->operation_units, r->operation_units_len);
-    step_copy_text(w, &op->s[VELSTATUS_OP_FIELD_DESCRIPTION], r->description, r->description_len);
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_STARTED], w->t, &w->twide, VELSTATUS_OP_TIME_STARTED,
+    step_copy_text(w, &op->h.units, r->operation_units, r->operation_units_len);
+    step_copy_text(w, &op->h.desc, r->description, r->description_len);
+    if (time_update(pol, &w->h->tstate[VELSTATUS_OP_TIME_STARTED], w->h->t, &w->h->twide, VELSTATUS_OP_TIME_STARTED,
                     r->has_started, r->started_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
-    if (time_update(pol, &w->tstate[VELSTATUS_OP_TIME_UPDATED], w->t, &w->twide, VELSTATUS_OP_TIME_UPDATED,
+    if (time_update(pol, &w->h->tstate[VELSTATUS_OP_TIME_UPDATED], w->h->t, &w->h->twide, VELSTATUS_OP_TIME_UPDATED,
                     r->has_updated, r->updated_ns))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     if (!r->completed)
@@ -482,8 +479,8 @@ static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t ti
     int kind;
     if (w->fail_text != NULL || w->completed)
         return;
-    vs__time_exact(w->t, w->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
-    kind = velstatus__op_deadline(t_has(w->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
+    vs__time_exact(w->h->t, w->h->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
+    kind = velstatus__op_deadline(t_has(w->h->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
     if (kind == VS__DEADLINE_NO_CREATED) {
         w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         return;
@@ -493,7 +490,7 @@ static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t ti
         w->fail_len = sizeof timed_out - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;
         w->flags &= ~(uint32_t)VELSTATUS_OP_STEP_ERROR_DEFERRED;
-        w->has_err_since = 0;
+        w->h->has_err_since = 0;
     }
 }
 
@@ -505,7 +502,7 @@ static VS__ALWAYS_INLINE void step_next_phase(step_work *w, velstatus_oplist *l,
                                               const velstatus_op_progress *r, const velstatus_policy *pol)
 {
     if (w->fail_text != NULL) {
-        plan_str(&w->pl, &op->s[VELSTATUS_OP_FIELD_ERROR], w->fail_text, w->fail_len);
+        plan_str(&w->pl, &op->c->s[VELSTATUS_OP_FIELD_ERROR], w->fail_text, w->fail_len);
         plan_message(&w->pl, l->ctx, l->kind, pol, op, w->fail_text, w->fail_len, w->fail_lookup);
         w->flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
         w->next = VELSTATUS_OP_PHASE_FAILED;
@@ -514,8 +511,8 @@ static VS__ALWAYS_INLINE void step_next_phase(step_work *w, velstatus_oplist *l,
         w->next = VELSTATUS_OP_PHASE_COMPLETED;
     } else {
         /* not after an error report: Velero has moved on by then */
-        if (r->report == VELSTATUS_OP_REPORT_PROGRESS && w->phase == VELSTATUS_OP_PHASE_NEW &&
-            t_nonnil(w->tstate[VELSTATUS_OP_TIME_STARTED])) {
+        if (r->report == VELSTATUS_OP_REPORT_PROGRESS && w->h->phase == VELSTATUS_OP_PHASE_NEW &&
+            t_nonnil(w->h->tstate[VELSTATUS_OP_TIME_STARTED])) {
             w->flags |= VELSTATUS_OP_STEP_CHANGED;
             w->next = VELSTATUS_OP_PHASE_IN_PROGRESS;
         }
@@ -523,25 +520,18 @@ static VS__ALWAYS_INLINE void step_next_phase(step_work *w, velstatus_oplist *l,
     }
 }
 
-/* Writes the decision into the record (Velero's assignments to operation.
- * Status), after allocating what it needs; on failure the record is as it
- * was. */
+/* Completes the decision (Velero's assignments to operation.Status) once
+ * what it needs is allocated; on failure the record is as it was. */
 static velstatus_status step_commit(step_work *w, velstatus_oplist *l, velstatus_op *op, velstatus_error *err)
 {
     velstatus_status st = plan_alloc(l, &w->pl, err);
     if (st != VELSTATUS_OK) {
+        op->h = w->saved;
         if (w->pl.has_msg)
             velstatus__buf_reset(&w->pl.msg);
         return st;
     }
     /* nothing below can fail */
-    op->n_completed = w->n_completed;
-    op->n_total = w->n_total;
-    op->err_since = w->err_since;
-    memcpy(op->t, w->t, sizeof w->t);
-    memcpy(op->tstate, w->tstate, sizeof w->tstate);
-    op->twide = w->twide;
-    op->has_err_since = w->has_err_since;
     plan_commit(l, &w->pl);
     if (w->next != VS__NO_MOVE)
         velstatus__op_set_phase(op, (velstatus_op_phase)w->next);
@@ -559,7 +549,7 @@ static VS__ALWAYS_INLINE velstatus_status step_core(uint32_t *flags_out, velstat
     velstatus_op *op = &l->ops[index];
     step_work w;
     velstatus_status st;
-    if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
+    if (op->h.phase != VELSTATUS_OP_PHASE_NEW && op->h.phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
         return step_settled(flags_out, msg_out, l, op, pol, err);
     step_begin(&w, op);
     if (r->report != VELSTATUS_OP_REPORT_PROGRESS)
@@ -601,9 +591,9 @@ static velstatus_status step_load(velstatus_policy *pol, velstatus_op_progress *
             return st;
         *policy = pol;
     }
-    if (*report == NULL && (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
+    if (*report == NULL && (op->h.phase == VELSTATUS_OP_PHASE_NEW || op->h.phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "report is NULL but operation %zu is %s and needs one",
-                                    index, op->s[VELSTATUS_OP_FIELD_PHASE].p);
+                                    index, vs__op_text(op, VELSTATUS_OP_FIELD_PHASE)->p);
     if (*report != NULL && !report_ok(*report)) {
         st = load_report(r, *report, err);
         if (st != VELSTATUS_OK)
@@ -630,7 +620,7 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
                                     index, list->n);
     op = &list->ops[index];
-    if (op->phase != VELSTATUS_OP_PHASE_NEW && op->phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
+    if (op->h.phase != VELSTATUS_OP_PHASE_NEW && op->h.phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
         report = NULL; /* not consulted, not checked */
     else if (report == NULL)
         report = &missing; /* step_copying() reports it, after the policy as before */
@@ -923,7 +913,7 @@ static void count_totals(velstatus_reconcile_result *r)
 /* Velero's lookup error for a record whose plugin cannot be obtained. */
 static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
 {
-    const vs__str *a = &op->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
+    const vs__str *a = &op->c->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     b->len = 0;
     velstatus__buf_puts(b, kind == VELSTATUS_KIND_RESTORE ? "unable to get valid RestoreItemActionV2 for "
                                                           : "unable to get valid BackupItemActionV2 for ");
@@ -934,7 +924,7 @@ static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, cons
 static velstatus_status record_cancel(velstatus_reconcile_result *r, const velstatus_oplist *l, size_t index,
                                       const velstatus_op_reply *rp, int report, velstatus_error *err)
 {
-    const vs__str *id = &l->ops[index].s[VELSTATUS_OP_FIELD_OPERATION_ID];
+    const vs__str *id = &l->ops[index].c->s[VELSTATUS_OP_FIELD_OPERATION_ID];
     vs__canceled *c = velstatus__array_reserve(r->ctx, r->can, &r->capcan, r->ncan + 1, sizeof *c, 4);
     if (c == NULL)
         return velstatus__error_nomem(err);
@@ -990,7 +980,7 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
     size_t i;
     for (i = 0; i < l->n; i++) {
         uint32_t f = 0;
-        switch (l->ops[i].phase) {
+        switch (l->ops[i].h.phase) {
         case VELSTATUS_OP_PHASE_COMPLETED: f = VELSTATUS_OP_STEP_COUNT_COMPLETED; break;
         case VELSTATUS_OP_PHASE_FAILED: f = VELSTATUS_OP_STEP_COUNT_FAILED; break;
         case VELSTATUS_OP_PHASE_NEW:
@@ -1206,10 +1196,10 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
         uint32_t f = 0;
         if (i + VS__PREFETCH_AHEAD < list->n) {
             const velstatus_op *ahead = &list->ops[i + VS__PREFETCH_AHEAD];
-            VS__PREFETCH(&ahead->s[VELSTATUS_OP_FIELD_OPERATION_UNITS]);
-            VS__PREFETCH(&ahead->phase);
+            VS__PREFETCH(&ahead->h);
+            VS__PREFETCH(&ahead->c);
         }
-        if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+        if (op->h.phase == VELSTATUS_OP_PHASE_NEW || op->h.phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
             st = reconcile_ask_plugin(&rep, &lp, &in->c, list, i, err);
             if (st != VELSTATUS_OK)
                 break;

@@ -53,22 +53,73 @@ typedef struct vs__rid {
     vs__str f[4]; /* Group, Resource, Namespace, Name */
 } vs__rid;
 
-struct velstatus_op {
-    vs__str s[VS__OP_NFIELDS];
+/* The fields the step reads and writes (lib/operations.c step_*): the
+ * counts, the three times with their states and exact-time flags, the
+ * Progress-error time, the phase enum and the two texts the steady step
+ * compares with a report. Kept apart from the rest of the record so that
+ * the decision loop walks one dense array (88 bytes a record, beside a
+ * pointer to its cold part) instead of 272-byte records
+ * (bench/README.md); the step, its commit and the simulation's copy move
+ * it as one struct. */
+typedef struct vs__op_hot {
     int64_t n_completed;
     int64_t n_total;
     int64_t t[3];
-    int64_t err_since;   /* valid when has_err_since */
+    int64_t err_since; /* valid when has_err_since */
+    vs__str units;     /* VELSTATUS_OP_FIELD_OPERATION_UNITS */
+    vs__str desc;      /* VELSTATUS_OP_FIELD_DESCRIPTION */
+    uint8_t tstate[3]; /* enum vs__tstate */
+    uint8_t phase;     /* velstatus_op_phase */
+    uint8_t has_err_since;
+    uint8_t twide;     /* bit i: t[i] is whole seconds (see vs__time_exact) */
+} vs__op_hot;
+
+/* The string fields kept cold: velstatus_op_field 0..9 (the hot part has
+ * the last two). */
+enum { VS__OP_NCOLD = 10 };
+
+/* What the step does not read: the other texts, post-operation items and
+ * unknown keys; the list keeps these in an array parallel to its records. */
+typedef struct vs__op_cold {
+    vs__str s[VS__OP_NCOLD];
     vs__rid *post;
     vs__unknown *unk;
     uint32_t npost;
     uint32_t nunk;
-    uint8_t tstate[3];   /* enum vs__tstate */
-    uint8_t phase;       /* velstatus_op_phase */
-    uint8_t post_null;   /* postOperationItems is nil */
-    uint8_t has_err_since;
-    uint8_t twide;       /* bit i: t[i] is whole seconds (see vs__time_exact) */
+    uint8_t post_null; /* postOperationItems is nil */
+} vs__op_cold;
+
+struct velstatus_op {
+    vs__op_hot h;
+    vs__op_cold *c; /* &list->cold[index] */
 };
+
+/* String field f (velstatus_op_field) of a record, hot or cold. Like
+ * strchr() it takes a const record and gives a writable slot: callers that
+ * write own the list. */
+static inline vs__str *vs__op_str(const velstatus_op *op, int f)
+{
+    velstatus_op *w = (velstatus_op *)(uintptr_t)op;
+    if (f == VELSTATUS_OP_FIELD_OPERATION_UNITS)
+        return &w->h.units;
+    if (f == VELSTATUS_OP_FIELD_DESCRIPTION)
+        return &w->h.desc;
+    return &w->c->s[f];
+}
+
+/* The text of each known phase, by velstatus_op_phase (1..4; 0 is ""). */
+extern const vs__str velstatus__op_phase_text[5];
+
+/* The text of string field f, to read: a known phase's is its name (the
+ * record's phase slot holds the other phase texts only, so that a phase
+ * change writes the hot part alone). */
+static inline const vs__str *vs__op_text(const velstatus_op *op, int f)
+{
+    if (f == VELSTATUS_OP_FIELD_PHASE && op->h.phase >= VELSTATUS_OP_PHASE_NEW &&
+        op->h.phase <= VELSTATUS_OP_PHASE_FAILED)
+        return &velstatus__op_phase_text[op->h.phase];
+    return vs__op_str(op, f);
+}
 
 /* A record's time i is t[i] nanoseconds since the epoch, or, when bit i of
  * `wide` is set, t[i] whole seconds: an instant Velero's files can hold
@@ -131,8 +182,9 @@ struct velstatus_oplist {
     velstatus_kind kind;
     int is_null;
     velstatus_op *ops;
+    vs__op_cold *cold; /* cold[i] is ops[i].c */
     size_t n;
-    size_t cap;
+    size_t cap, capcold;
     velstatus__pool pool; /* the records' strings and arrays */
     vs__str shared[VS__SHARED_SLOTS];
     size_t nshared;
@@ -191,8 +243,8 @@ static inline int velstatus__grace_over(int64_t now, int64_t since, int64_t grac
  * start, `velstatusProgressErrorSince`): 1 and *since when it has one. */
 static inline int velstatus__op_error_since(const velstatus_op *op, int64_t *since)
 {
-    *since = op->has_err_since ? op->err_since : 0;
-    return op->has_err_since != 0;
+    *since = op->h.has_err_since ? op->h.err_since : 0;
+    return op->h.has_err_since != 0;
 }
 
 /* ---- lib/oplist.c ---- */
@@ -216,7 +268,7 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
                                        velstatus_error *err);
 /* Appends a zeroed slot (phase "New", nil post items); returns its pointer or NULL. */
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l);
-/* Sets the phase enum and points the phase text at a static literal. */
+/* Sets the phase enum (and, for a phase that is not one of the four, an empty phase text). */
 void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase);
 /* The enum of a record's phase text: one of the four, else UNKNOWN (never an error). */
 velstatus_op_phase velstatus__op_phase_of(const char *s, size_t len);

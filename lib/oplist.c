@@ -11,26 +11,24 @@
 static const char lit_new[] = "New", lit_inprogress[] = "InProgress", lit_completed[] = "Completed",
                   lit_failed[] = "Failed";
 
+/* A record's slot never holds a phase name (vs__op_text gives those). */
 static int is_static(const char *p)
 {
-    return p == NULL || p == velstatus__empty || p == lit_new || p == lit_inprogress || p == lit_completed ||
-           p == lit_failed;
+    return p == NULL || p == velstatus__empty;
 }
 
+const vs__str velstatus__op_phase_text[5] = {
+    {velstatus__empty, 0}, {lit_new, 3}, {lit_inprogress, 10}, {lit_completed, 9}, {lit_failed, 6}};
+
+/* A known phase's text is its name (vs__op_text): only the enum is written,
+ * in the record's hot part. The phase slot holds the other texts. */
 void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
 {
-    const char *p = velstatus__empty;
-    switch (phase) {
-    case VELSTATUS_OP_PHASE_NEW: p = lit_new; break;
-    case VELSTATUS_OP_PHASE_IN_PROGRESS: p = lit_inprogress; break;
-    case VELSTATUS_OP_PHASE_COMPLETED: p = lit_completed; break;
-    case VELSTATUS_OP_PHASE_FAILED: p = lit_failed; break;
-    case VELSTATUS_OP_PHASE_UNKNOWN:
-    case VELSTATUS_OP_PHASE_INVALID: break;
+    if (phase < VELSTATUS_OP_PHASE_NEW || phase > VELSTATUS_OP_PHASE_FAILED) {
+        op->c->s[VELSTATUS_OP_FIELD_PHASE].p = velstatus__empty;
+        op->c->s[VELSTATUS_OP_FIELD_PHASE].len = 0;
     }
-    op->s[VELSTATUS_OP_FIELD_PHASE].p = p;
-    op->s[VELSTATUS_OP_FIELD_PHASE].len = (uint32_t)strlen(p);
-    op->phase = (uint8_t)phase;
+    op->h.phase = (uint8_t)phase;
 }
 
 /* FNV-1a of a short text. */
@@ -109,26 +107,43 @@ velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, co
     return VELSTATUS_OK;
 }
 
-static void op_init(velstatus_op *op)
+_Static_assert((int)VELSTATUS_OP_FIELD_OPERATION_UNITS == (int)VS__OP_NCOLD &&
+                   (int)VELSTATUS_OP_FIELD_DESCRIPTION == (int)VS__OP_NCOLD + 1,
+               "the hot part holds the last two string fields");
+
+static void op_init(velstatus_op *op, vs__op_cold *cold)
 {
     int i;
     memset(op, 0, sizeof *op);
+    memset(cold, 0, sizeof *cold);
+    op->c = cold;
     for (i = 0; i < VS__OP_NFIELDS; i++)
-        op->s[i].p = velstatus__empty;
-    op->post_null = 1;
+        vs__op_str(op, i)->p = velstatus__empty;
+    cold->post_null = 1;
 }
 
 velstatus_op *velstatus__oplist_push(velstatus_oplist *l)
 {
     velstatus_op *op, *ops;
+    vs__op_cold *cold;
+    size_t i;
     if (l->n >= UINT32_MAX)
         return NULL; /* indexes fit in 32 bits */
+    cold = velstatus__array_reserve(l->ctx, l->cold, &l->capcold, l->n + 1, sizeof *cold, 16);
+    if (cold == NULL)
+        return NULL;
+    if (cold != l->cold) {
+        for (i = 0; i < l->n; i++)
+            l->ops[i].c = &cold[i];
+        l->cold = cold;
+    }
     ops = velstatus__array_reserve(l->ctx, l->ops, &l->cap, l->n + 1, sizeof *ops, 16);
     if (ops == NULL)
         return NULL;
     l->ops = ops;
-    op = &l->ops[l->n++];
-    op_init(op);
+    op = &l->ops[l->n];
+    op_init(op, &l->cold[l->n]);
+    l->n++;
     return op;
 }
 
@@ -160,8 +175,10 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    if (list != NULL)
+    if (list != NULL) {
+        velstatus__free(list->ctx, list->cold);
         velstatus__pool_owner_free(&list->pool, list->ops, list);
+    }
 }
 
 VS_GETTER(velstatus_oplist, velstatus_oplist_kind, velstatus_kind, kind, VELSTATUS_KIND_INVALID)
@@ -284,9 +301,9 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
     if (s == NULL && len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "text is NULL with length %zu", len);
     op = &list->ops[index];
-    st = velstatus__oplist_set_str(list, &op->s[field], s, len, err);
+    st = velstatus__oplist_set_str(list, vs__op_str(op, field), s, len, err);
     if (st == VELSTATUS_OK && field == VELSTATUS_OP_FIELD_PHASE)
-        op->phase = (uint8_t)velstatus__op_phase_of(s, len);
+        op->h.phase = (uint8_t)velstatus__op_phase_of(s, len);
     return st;
 }
 
@@ -296,8 +313,8 @@ velstatus_status velstatus_oplist_set_counts(velstatus_oplist *list, size_t inde
     velstatus_status st = check_index(list, index, err);
     if (st != VELSTATUS_OK)
         return st;
-    list->ops[index].n_completed = n_completed;
-    list->ops[index].n_total = n_total;
+    list->ops[index].h.n_completed = n_completed;
+    list->ops[index].h.n_total = n_total;
     return VELSTATUS_OK;
 }
 
@@ -311,8 +328,8 @@ velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index,
     if ((int)which < 0 || (int)which > 2)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown timestamp %d", (int)which);
     op = &list->ops[index];
-    op->tstate[which] = has ? VS__T_UTC : VS__T_ABSENT;
-    vs__time_set_ns(op->t, &op->twide, (int)which, has ? ns : 0);
+    op->h.tstate[which] = has ? VS__T_UTC : VS__T_ABSENT;
+    vs__time_set_ns(op->h.t, &op->h.twide, (int)which, has ? ns : 0);
     return VELSTATUS_OK;
 }
 
@@ -344,24 +361,24 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
             return velstatus__error_set(err, VELSTATUS_E_RANGE, "post-operation item text %d is too long", i);
     }
     op = &list->ops[index];
-    if (op->npost >= UINT32_MAX - 1)
+    if (op->c->npost >= UINT32_MAX - 1)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "too many post-operation items");
     /* Pool memory never moves: build a new array, then switch to it. */
-    items = velstatus__pool_alloc(&list->pool, ((size_t)op->npost + 1) * sizeof *items);
+    items = velstatus__pool_alloc(&list->pool, ((size_t)op->c->npost + 1) * sizeof *items);
     if (items == NULL)
         return velstatus__error_nomem(err);
-    if (op->npost > 0)
-        memcpy(items, op->post, op->npost * sizeof *items);
+    if (op->c->npost > 0)
+        memcpy(items, op->c->post, op->c->npost * sizeof *items);
     for (i = 0; i < 4; i++) {
         const char *p = velstatus__pool_str(&list->pool, in[i], inlen[i]);
         if (p == NULL)
             return velstatus__error_nomem(err);
-        items[op->npost].f[i].p = p;
-        items[op->npost].f[i].len = (uint32_t)inlen[i];
+        items[op->c->npost].f[i].p = p;
+        items[op->c->npost].f[i].len = (uint32_t)inlen[i];
     }
-    op->post = items;
-    op->npost++;
-    op->post_null = 0;
+    op->c->post = items;
+    op->c->npost++;
+    op->c->post_null = 0;
     return VELSTATUS_OK;
 }
 
@@ -369,14 +386,16 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
 
 const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field, size_t *len)
 {
+    const vs__str *t;
     if (op == NULL || (int)field < 0 || (int)field >= VS__OP_NFIELDS) {
         if (len != NULL)
             *len = 0;
         return NULL;
     }
+    t = vs__op_text(op, field);
     if (len != NULL)
-        *len = op->s[field].len;
-    return op->s[field].p;
+        *len = t->len;
+    return t->p;
 }
 
 
@@ -387,36 +406,36 @@ const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field
 
 
 
-VS_GETTER(velstatus_op, velstatus_op_post_item_count, size_t, npost, 0)
+VS_GETTER(velstatus_op, velstatus_op_post_item_count, size_t, c->npost, 0)
 
 int velstatus_op_post_items_null(const velstatus_op *op)
 {
-    return op == NULL || op->post_null;
+    return op == NULL || op->c->post_null;
 }
 
 const char *velstatus_op_post_item(const velstatus_op *op, size_t item, velstatus_op_field field, size_t *len)
 {
     int f = (int)field - (int)VELSTATUS_OP_FIELD_RESOURCE_GROUP;
-    if (op == NULL || item >= op->npost || f < 0 || f > 3) {
+    if (op == NULL || item >= op->c->npost || f < 0 || f > 3) {
         if (len != NULL)
             *len = 0;
         return NULL;
     }
     if (len != NULL)
-        *len = op->post[item].f[f].len;
-    return op->post[item].f[f].p;
+        *len = op->c->post[item].f[f].len;
+    return op->c->post[item].f[f].p;
 }
 
 velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 {
-    return op != NULL ? (velstatus_op_phase)op->phase : VELSTATUS_OP_PHASE_INVALID;
+    return op != NULL ? (velstatus_op_phase)op->h.phase : VELSTATUS_OP_PHASE_INVALID;
 }
 
 
 
-VS_GETTER(velstatus_op, velstatus_op_n_completed, int64_t, n_completed, 0)
+VS_GETTER(velstatus_op, velstatus_op_n_completed, int64_t, h.n_completed, 0)
 
-VS_GETTER(velstatus_op, velstatus_op_n_total, int64_t, n_total, 0)
+VS_GETTER(velstatus_op, velstatus_op_n_total, int64_t, h.n_total, 0)
 
 
 
@@ -428,9 +447,9 @@ int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int
             *ns = 0;
         return 0;
     }
-    has = op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC;
+    has = op->h.tstate[which] == VS__T_LOCAL || op->h.tstate[which] == VS__T_UTC;
     if (ns != NULL)
-        *ns = has ? vs__time_ns(op->t, op->twide, (int)which) : 0;
+        *ns = has ? vs__time_ns(op->h.t, op->h.twide, (int)which) : 0;
     return has;
 }
 
@@ -439,9 +458,9 @@ int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64
     int64_t s = 0;
     int32_t n = 0;
     int has = op != NULL && (int)which >= 0 && (int)which <= 2 &&
-              (op->tstate[which] == VS__T_LOCAL || op->tstate[which] == VS__T_UTC);
+              (op->h.tstate[which] == VS__T_LOCAL || op->h.tstate[which] == VS__T_UTC);
     if (has)
-        vs__time_exact(op->t, op->twide, (int)which, &s, &n);
+        vs__time_exact(op->h.t, op->h.twide, (int)which, &s, &n);
     if (sec != NULL)
         *sec = s;
     if (nsec != NULL)
@@ -453,6 +472,8 @@ int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64
 
 
 /* ---- a copy for simulations (lib/forecast.c) ---- */
+
+static const vs__str empty_str = {velstatus__empty, 0};
 
 velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l,
                                                velstatus_error *err)
@@ -470,16 +491,12 @@ velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const vel
             st = velstatus__error_nomem(err);
             break;
         }
-        dst->n_completed = src->n_completed;
-        dst->n_total = src->n_total;
-        memcpy(dst->t, src->t, sizeof dst->t);
-        memcpy(dst->tstate, src->tstate, sizeof dst->tstate);
-        dst->twide = src->twide;
-        dst->err_since = src->err_since;
-        dst->has_err_since = src->has_err_since;
-        dst->phase = src->phase;
+        dst->h = src->h;
+        /* the texts are the source's: copied into the clone's pool below */
+        dst->h.units = dst->h.desc = empty_str;
         for (f = 0; f < VS__OP_NFIELDS && st == VELSTATUS_OK; f++)
-            st = velstatus__oplist_set_str(c, &dst->s[f], src->s[f].p, src->s[f].len, err);
+            st = velstatus__oplist_set_str(c, vs__op_str(dst, f), vs__op_text(src, f)->p, vs__op_text(src, f)->len,
+                                           err);
     }
     if (st != VELSTATUS_OK) {
         velstatus_oplist_free(c);

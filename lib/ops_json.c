@@ -368,8 +368,8 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     size_t n = 0, k, vs, ve;
     vs__rid *post;
     if (d->p[rs] == 'n') {
-        op->npost = 0;
-        op->post_null = 1;
+        op->c->npost = 0;
+        op->c->post_null = 1;
         return VELSTATUS_OK;
     }
     if (d->p[rs] != '[')
@@ -378,22 +378,22 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
         n++;
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, rs, ".spec.postOperationItems", "too many items");
-    op->post_null = 0;
+    op->c->post_null = 0;
     post = n > 0 ? velstatus__pool_alloc(&d->l->pool, n * sizeof *post) : NULL;
     if (n > 0 && post == NULL)
         return velstatus__error_nomem(d->err);
     for (k = 0; k < n; k++) {
         int i;
         for (i = 0; i < 4; i++) {
-            post[k].f[i].p = k < op->npost ? op->post[k].f[i].p : velstatus__empty;
-            post[k].f[i].len = k < op->npost ? op->post[k].f[i].len : 0;
+            post[k].f[i].p = k < op->c->npost ? op->c->post[k].f[i].p : velstatus__empty;
+            post[k].f[i].len = k < op->c->npost ? op->c->post[k].f[i].len : 0;
         }
     }
-    op->post = post;
-    op->npost = (uint32_t)n;
+    op->c->post = post;
+    op->c->npost = (uint32_t)n;
     k = 0;
     for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve); k++) {
-        velstatus_status st = decode_rid(d, op->post[k].f, vs, ve, VS__U_POST, (uint32_t)k,
+        velstatus_status st = decode_rid(d, op->c->post[k].f, vs, ve, VS__U_POST, (uint32_t)k,
                                          ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
             return st;
@@ -421,13 +421,13 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
         int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
         if (i >= 0 && i < 3) {
             path.a = paths[i];
-            st = set_json_str(d, &op->s[i], vs, ve, &path, 1);
+            st = set_json_str(d, &op->c->s[i], vs, ve, &path, 1);
         } else if (i == K_RID) {
-            st = decode_rid(d, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], vs, ve, VS__U_RID, 0,
+            st = decode_rid(d, &op->c->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], vs, ve, VS__U_RID, 0,
                             ".spec.resourceIdentifier", VS__NOIDX);
         } else if (i == K_OPID) {
             path.a = ".spec.operationID";
-            st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID], vs, ve, &path, 0);
+            st = set_json_str(d, &op->c->s[VELSTATUS_OP_FIELD_OPERATION_ID], vs, ve, &path, 0);
         } else if (i == K_POST) {
             st = decode_post(d, op, vs, ve);
         } else {
@@ -454,9 +454,9 @@ static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t
             return VELSTATUS_OK;
         }
     }
-    st = set_json_str(d, &op->s[VELSTATUS_OP_FIELD_PHASE], vs, ve, path, 1);
+    st = set_json_str(d, &op->c->s[VELSTATUS_OP_FIELD_PHASE], vs, ve, path, 1);
     if (d->p[vs] != 'n')
-        op->phase = VELSTATUS_OP_PHASE_UNKNOWN;
+        op->h.phase = VELSTATUS_OP_PHASE_UNKNOWN;
     return st;
 }
 
@@ -484,16 +484,16 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
         if (i == K_PHASE) {
             st = decode_phase(d, op, vs, ve, &path);
         } else if (i == K_NCOMPLETED || i == K_NTOTAL) {
-            st = set_json_int(d, i == K_NCOMPLETED ? &op->n_completed : &op->n_total, vs, ve, &path);
+            st = set_json_int(d, i == K_NCOMPLETED ? &op->h.n_completed : &op->h.n_total, vs, ve, &path);
         } else if (i >= K_ERROR && i <= K_DESCRIPTION) {
-            st = set_json_str(d, &op->s[status_str_field[i]], vs, ve, &path,
+            st = set_json_str(d, vs__op_str(op, status_str_field[i]), vs, ve, &path,
                               status_str_field[i] != VELSTATUS_OP_FIELD_ERROR);
         } else if (i >= K_CREATED && i < K_ERR_SINCE) {
-            st = set_json_time(d, &op->tstate[i - K_CREATED], op->t, &op->twide, i - K_CREATED, vs, ve, &path);
+            st = set_json_time(d, &op->h.tstate[i - K_CREATED], op->h.t, &op->h.twide, i - K_CREATED, vs, ve, &path);
         } else if (i == K_ERR_SINCE) {
             uint8_t state = VS__T_ABSENT;
-            st = set_json_time(d, &state, &op->err_since, NULL, 0, vs, ve, &path);
-            op->has_err_since = state == VS__T_LOCAL;
+            st = set_json_time(d, &state, &op->h.err_since, NULL, 0, vs, ve, &path);
+            op->h.has_err_since = state == VS__T_LOCAL;
         } else {
             st = add_unknown(d, VS__U_STATUS, 0, ks, ke, vs, ve);
         }
@@ -530,11 +530,11 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
     if (d->nunk > 0) {
         if (d->nunk > UINT32_MAX)
             return fail(d, VELSTATUS_E_RANGE, d->rec_off, "", "too many unknown fields");
-        op->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof *op->unk);
-        if (op->unk == NULL)
+        op->c->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof *op->c->unk);
+        if (op->c->unk == NULL)
             return velstatus__error_nomem(d->err);
-        memcpy(op->unk, d->unk, d->nunk * sizeof *op->unk);
-        op->nunk = (uint32_t)d->nunk;
+        memcpy(op->c->unk, d->unk, d->nunk * sizeof *op->c->unk);
+        op->c->nunk = (uint32_t)d->nunk;
     }
     return VELSTATUS_OK;
 }
@@ -566,8 +566,8 @@ static void put_time(velstatus__buf *b, int64_t sec)
 static void put_unknown(velstatus__buf *b, const velstatus_op *op, uint32_t level, uint32_t item, int first)
 {
     uint32_t k;
-    for (k = 0; k < op->nunk; k++) {
-        const vs__unknown *u = &op->unk[k];
+    for (k = 0; k < op->c->nunk; k++) {
+        const vs__unknown *u = &op->c->unk[k];
         if (u->level != level || u->item != item)
             continue;
         if (!first)
@@ -634,22 +634,22 @@ static void put_spec(velstatus__buf *b, velstatus_kind kind, const velstatus_op 
     velstatus__buf_puts(b, "\"spec\":{");
     for (i = 0; i < 3; i++) {
         put_key(b, &first, names[i]);
-        put_str(b, &op->s[i]);
+        put_str(b, &op->c->s[i]);
     }
     put_key(b, &first, "resourceIdentifier");
-    put_rid(b, &op->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], op, VS__U_RID, 0);
+    put_rid(b, &op->c->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], op, VS__U_RID, 0);
     put_key(b, &first, "operationID");
-    put_str(b, &op->s[VELSTATUS_OP_FIELD_OPERATION_ID]);
+    put_str(b, &op->c->s[VELSTATUS_OP_FIELD_OPERATION_ID]);
     if (kind == VELSTATUS_KIND_BACKUP) {
         put_key(b, &first, "postOperationItems");
-        if (op->post_null && op->npost == 0) {
+        if (op->c->post_null && op->c->npost == 0) {
             velstatus__buf_puts(b, "null");
         } else {
             velstatus__buf_putc(b, '[');
-            for (k = 0; k < op->npost; k++) {
+            for (k = 0; k < op->c->npost; k++) {
                 if (k > 0)
                     velstatus__buf_putc(b, ',');
-                put_rid(b, op->post[k].f, op, VS__U_POST, k);
+                put_rid(b, op->c->post[k].f, op, VS__U_POST, k);
             }
             velstatus__buf_putc(b, ']');
         }
@@ -664,29 +664,29 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
 {
     int i, first = 1;
     velstatus__buf_puts(b, "\"status\":{");
-    put_text_member(b, &first, "phase", &op->s[VELSTATUS_OP_FIELD_PHASE]);
-    put_text_member(b, &first, "error", &op->s[VELSTATUS_OP_FIELD_ERROR]);
-    put_int_member(b, &first, "nCompleted", op->n_completed);
-    put_int_member(b, &first, "nTotal", op->n_total);
-    put_text_member(b, &first, "operationUnits", &op->s[VELSTATUS_OP_FIELD_OPERATION_UNITS]);
-    put_text_member(b, &first, "description", &op->s[VELSTATUS_OP_FIELD_DESCRIPTION]);
+    put_text_member(b, &first, "phase", vs__op_text(op, VELSTATUS_OP_FIELD_PHASE));
+    put_text_member(b, &first, "error", &op->c->s[VELSTATUS_OP_FIELD_ERROR]);
+    put_int_member(b, &first, "nCompleted", op->h.n_completed);
+    put_int_member(b, &first, "nTotal", op->h.n_total);
+    put_text_member(b, &first, "operationUnits", &op->h.units);
+    put_text_member(b, &first, "description", &op->h.desc);
     for (i = 0; i < 3; i++) {
-        if (op->tstate[i] == VS__T_ABSENT)
+        if (op->h.tstate[i] == VS__T_ABSENT)
             continue;
         put_key(b, &first, time_keys[i]);
-        if (op->tstate[i] == VS__T_NULL || op->tstate[i] == VS__T_ZERO) {
+        if (op->h.tstate[i] == VS__T_NULL || op->h.tstate[i] == VS__T_ZERO) {
             velstatus__buf_puts(b, "null");
         } else {
             int64_t sec;
             int32_t nsec;
-            vs__time_exact(op->t, op->twide, i, &sec, &nsec);
+            vs__time_exact(op->h.t, op->h.twide, i, &sec, &nsec);
             put_time(b, sec);
         }
     }
-    if (op->has_err_since) {
+    if (op->h.has_err_since) {
         int64_t sec;
         int32_t nsec;
-        vs__time_exact(&op->err_since, 0, 0, &sec, &nsec);
+        vs__time_exact(&op->h.err_since, 0, 0, &sec, &nsec);
         put_key(b, &first, "velstatusProgressErrorSince");
         put_time(b, sec);
     }
