@@ -1014,11 +1014,7 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
 {
     rdec d;
     velstatus_status st;
-    len = velstatus__text_len(p, len);
-    if (out == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    if (p == NULL && len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "input is NULL with length %zu", len);
+    VS_TRY(velstatus__obj_text_args(out, "out", p, &len, "input", err));
     memset(&d, 0, sizeof d);
     st = velstatus__reports_new(&d.r, ctx, err);
     if (st != VELSTATUS_OK)
