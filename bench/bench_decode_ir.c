@@ -16,9 +16,12 @@
 #include <velstatus.h>
 
 #if defined(__GNUC__)
-__attribute__((noinline))
+#define BENCH_NOINLINE __attribute__((noinline))
+#else
+#define BENCH_NOINLINE
 #endif
-size_t decode_dom(const char *p, size_t n);
+
+BENCH_NOINLINE size_t decode_dom(const char *p, size_t n);
 size_t decode_dom(const char *p, size_t n)
 {
     json_error_t jerr;
@@ -31,10 +34,7 @@ size_t decode_dom(const char *p, size_t n)
     return count;
 }
 
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-size_t decode_ours(velstatus_ctx *ctx, const char *p, size_t n);
+BENCH_NOINLINE size_t decode_ours(velstatus_ctx *ctx, const char *p, size_t n);
 size_t decode_ours(velstatus_ctx *ctx, const char *p, size_t n)
 {
     velstatus_oplist *l;

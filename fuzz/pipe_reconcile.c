@@ -15,11 +15,21 @@ typedef struct fake {
     int64_t base; /* the first record's created time, or a fixed instant */
 } fake;
 
+/* base + d, saturated: a created time read from Go's zero time or year 9999
+ * is INT64_MIN or INT64_MAX. */
+static int64_t at(int64_t base, int64_t d)
+{
+    int64_t r;
+    if (__builtin_add_overflow(base, d, &r))
+        return d < 0 ? INT64_MIN : INT64_MAX;
+    return r;
+}
+
 static int64_t instant(fake *f)
 {
     const int64_t b = f->base;
-    const int64_t t[] = {b, b + S, b + 3600 * S, b + 4 * 3600 * S, b + 4 * 3600 * S + S, b - S, 0, INT64_MIN,
-                         INT64_MIN + 100000000, INT64_MAX, -1};
+    const int64_t t[] = {b, at(b, S), at(b, 3600 * S), at(b, 4 * 3600 * S), at(b, 4 * 3600 * S + S), at(b, -S), 0,
+                         INT64_MIN, INT64_MIN + 100000000, INT64_MAX, -1};
     return vs_fuzz_int(f->in, t, sizeof t / sizeof t[0]);
 }
 

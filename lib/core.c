@@ -156,6 +156,24 @@ size_t velstatus__text_len(const char *s, size_t len)
     return s ? strlen(s) : 0;
 }
 
+velstatus_status velstatus__text_arg(const char *s, size_t *len, const char *name, velstatus_error *err)
+{
+    *len = velstatus__text_len(s, *len);
+    if (!s && *len > 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL with length %zu", name, *len);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus__obj_text_args(const void *obj, const char *obj_name, const char *s, size_t *len,
+                                          const char *name, velstatus_error *err)
+{
+    if (!obj) {
+        *len = velstatus__text_len(s, *len);
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", obj_name);
+    }
+    return velstatus__text_arg(s, len, name, err);
+}
+
 /* "a, b or c" from a token table, truncated to fit cap. */
 static void want_list(char *buf, size_t cap, const char *const *table, size_t n)
 {

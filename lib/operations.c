@@ -726,11 +726,7 @@ velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, 
                                                      velstatus_error *err)
 {
     const char *t;
-    len = velstatus__text_len(msg, len);
-    if (reply == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
-    if (msg == NULL && len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "msg is NULL with length %zu", len);
+    VS_TRY(velstatus__obj_text_args(reply, "reply", msg, &len, "msg", err));
     if (!reply->is_cancel)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a progress reply: use velstatus_op_reply_set_progress()");
     reply->set = 0;

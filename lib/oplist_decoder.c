@@ -233,11 +233,7 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
     velstatus_oplist_decoder dc;
     velstatus_status st;
     size_t used;
-    len = velstatus__text_len(p, len);
-    if (out == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    if (p == NULL && len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "input is NULL with length %zu", len);
+    VS_TRY(velstatus__obj_text_args(out, "out", p, &len, "input", err));
     st = init(&dc, ctx, kind, err);
     if (st != VELSTATUS_OK)
         return st;
@@ -353,9 +349,7 @@ velstatus_status velstatus_oplist_decoder_feed(velstatus_oplist_decoder *dc, con
     size_t used;
     if (st != VELSTATUS_OK)
         return st;
-    len = velstatus__text_len(p, len);
-    if (p == NULL && len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "input is NULL with length %zu", len);
+    VS_TRY(velstatus__text_arg(p, &len, "input", err));
     if (len == 0)
         return VELSTATUS_OK;
     if (dc->blen == 0) { /* at a boundary: the chunk itself is the window */

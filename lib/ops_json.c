@@ -119,6 +119,9 @@ typedef struct vs__path {
 
 #define VS__NOIDX SIZE_MAX
 
+/* The path of a member of .spec or .status: `a` set per member, no index. */
+#define VS__MEMBER_PATH {NULL, VS__NOIDX, ""}
+
 static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const vs__path *path, const char *what)
 {
     uint32_t line, col;
@@ -401,6 +404,13 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     return VELSTATUS_OK;
 }
 
+/* A value that should be an object and is not: null is nothing to decode
+ * (Go leaves the struct as it was), anything else a schema error at `what`. */
+static velstatus_status object_or_null(dec *d, size_t rs, const char *what)
+{
+    return d->p[rs] == 'n' ? VELSTATUS_OK : fail(d, VELSTATUS_E_SCHEMA, rs, what, "must be an object");
+}
+
 static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
     velstatus__json_iter it;
@@ -410,13 +420,9 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
     int restore = d->l->kind == VELSTATUS_KIND_RESTORE;
     const char *const *names = restore ? restore_spec_keys : backup_spec_keys;
     const char *const *paths = restore ? restore_paths : backup_paths;
-    vs__path path;
-    path.k = VS__NOIDX;
-    path.b = "";
-    if (d->p[rs] == 'n')
-        return VELSTATUS_OK;
+    vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
-        return fail(d, VELSTATUS_E_SCHEMA, rs, ".spec", "must be an object");
+        return object_or_null(d, rs, ".spec");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
         int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
         if (i >= 0 && i < 3) {
@@ -470,13 +476,9 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
     const char *key;
     size_t klen, ks, ke, vs, ve;
     velstatus_status st = VELSTATUS_OK;
-    vs__path path;
-    path.k = VS__NOIDX;
-    path.b = "";
-    if (d->p[rs] == 'n')
-        return VELSTATUS_OK;
+    vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
-        return fail(d, VELSTATUS_E_SCHEMA, rs, ".status", "must be an object");
+        return object_or_null(d, rs, ".status");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
         int i = velstatus__json_key_find(key, klen, status_keys, 10);
         if (i >= 0)
@@ -1012,11 +1014,7 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
 {
     rdec d;
     velstatus_status st;
-    len = velstatus__text_len(p, len);
-    if (out == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    if (p == NULL && len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "input is NULL with length %zu", len);
+    VS_TRY(velstatus__obj_text_args(out, "out", p, &len, "input", err));
     memset(&d, 0, sizeof d);
     st = velstatus__reports_new(&d.r, ctx, err);
     if (st != VELSTATUS_OK)

@@ -361,11 +361,7 @@ velstatus_status velstatus_retry_reply_set_error(velstatus_retry_reply *reply, c
                                                  velstatus_error *err)
 {
     char *copy;
-    len = velstatus__text_len(text, len);
-    if (!reply)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "reply is NULL");
-    if (!text && len)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "text is NULL with length %zu", len);
+    VS_TRY(velstatus__obj_text_args(reply, "reply", text, &len, "text", err));
     copy = velstatus__strndup(reply->ctx, text ? text : "", len);
     if (!copy) {
         reply->nomem = 1;

@@ -191,6 +191,13 @@ static inline const char *velstatus__text_out(const char *p, size_t n, size_t *l
  * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry
  * point taking (s, len) resolves its lengths with this first. */
 size_t velstatus__text_len(const char *s, size_t len);
+/* Resolves *len (velstatus__text_len) and checks the text: E_INVALID
+ * "NAME is NULL with length N" when s is NULL with a length. */
+velstatus_status velstatus__text_arg(const char *s, size_t *len, const char *name, velstatus_error *err);
+/* The checks of a call taking one object (or output) and one text: E_INVALID
+ * "OBJ_NAME is NULL" when obj is NULL, then velstatus__text_arg(). */
+velstatus_status velstatus__obj_text_args(const void *obj, const char *obj_name, const char *s, size_t *len,
+                                          const char *name, velstatus_error *err);
 
 /* ---- time (lib/time.c) ----
  * An exact instant is (sec, nsec): whole seconds since the epoch and

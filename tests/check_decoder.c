@@ -6,6 +6,7 @@
  * copies of repeating texts (lib/operations_private.h): one record's change
  * never shows in another's. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,7 +233,7 @@ START_TEST(every_allocation_failure)
             if (st == VELSTATUS_OK) {
                 char *js = NULL;
                 size_t jn = 0;
-                VS_FAILALLOC_PAUSE(fa);
+                VS_FAILALLOC_PAUSE_AGAIN(fa);
                 ck_assert_int_eq(velstatus_oplist_to_json(&js, &jn, l, NULL), VELSTATUS_OK);
                 ck_assert_uint_eq(jn, len);
                 ck_assert_int_eq(memcmp(js, text, len), 0);
