@@ -24,12 +24,21 @@ typedef struct vs_bsl {
     unsigned char cnt;    /* VS_CNT_*: cached by the tracker */
     unsigned char stale;  /* cached by the tracker */
     size_t heap_idx;      /* tracker: position in the default heap */
+    size_t room;          /* bytes behind the struct for the three texts */
 } vs_bsl;
+
+/* A slot of the name table: the BSL's name hash beside it, so that a probe
+ * reads an entry only when the hashes match (at 100,000 BSLs each entry
+ * read is a cache miss; bench/README.md). b == NULL: empty. */
+typedef struct vs_slot {
+    uint64_t hash;
+    vs_bsl *b;
+} vs_slot;
 
 /* Name -> BSL hash table: open addressing, linear probing, load <= 1/2,
  * backward-shift deletion (no tombstones). */
 typedef struct vs_nametab {
-    vs_bsl **slots;
+    vs_slot *slots;
     size_t cap; /* 0 or a power of two */
     size_t n;
 } vs_nametab;

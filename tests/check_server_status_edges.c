@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fake_host.h"
+#include "failalloc.h"
 #include "harness.h"
 #include "velstatus_private.h"
 
@@ -391,6 +392,58 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
 }
 END_TEST
 
+/* An upsert of a tracked name rewrites the entry in place when the new texts
+ * fit in it, else takes a new block; either way an allocation failure (the
+ * default heap's room, the new block) leaves the tracker as it was. */
+START_TEST(tracker_upsert_in_place_or_grown_fails_cleanly)
+{
+    static const struct {
+        const char *phase;
+        int is_default;
+        velstatus_server_status want;
+    } up[] = {
+        {"Available", 1, VELSTATUS_SERVER_PARTIALLY_READY},           /* fits: in place, the heap grows */
+        {"Unavailable-and-longer", 1, VELSTATUS_SERVER_WAITING},      /* longer: a new block */
+        {"Available", 0, VELSTATUS_SERVER_PARTIALLY_READY},           /* fits, nothing to allocate */
+    };
+    for (size_t k = 0; k < sizeof up / sizeof up[0]; k++) {
+        velstatus_status st;
+        VS_FAILALLOC_LOOP(fa, ctx) {
+            velstatus_server_tracker *t = NULL;
+            velstatus_server_status before;
+            int ch = 0;
+            VS_FAILALLOC_PAUSE(fa);
+            ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(vs_test_upsert(t, NULL, "b", 1, "Unknown", 7, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+                                            NULL),
+                             VELSTATUS_OK);
+            ck_assert_int_eq(vs_test_upsert(t, NULL, "a", 1, "Unavailable", 11, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0,
+                                            0, NULL),
+                             VELSTATUS_OK);
+            before = velstatus_server_tracker_status(t);
+            ck_assert_int_eq(before, VELSTATUS_SERVER_WAITING);
+            VS_FAILALLOC_RESUME(fa);
+            st = vs_test_upsert(t, &ch, "a", 1, up[k].phase, strlen(up[k].phase), up[k].is_default,
+                                VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL);
+            VS_FAILALLOC_PAUSE_AGAIN(fa);
+            ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
+            if (st == VELSTATUS_OK) {
+                ck_assert_int_eq(velstatus_server_tracker_status(t), up[k].want);
+                if (up[k].want != before)
+                    ck_assert_int_eq(ch, 1); /* (the reasons may change too) */
+                /* the rewritten entry is still found by its name */
+                ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, "a", 1, NULL), VELSTATUS_OK);
+                ck_assert_uint_eq(velstatus_server_tracker_count(t), 1);
+            } else {
+                ck_assert_int_eq(velstatus_server_tracker_status(t), before);
+                ck_assert_int_eq(ch, 0);
+            }
+            velstatus_server_tracker_free(t);
+        } VS_FAILALLOC_END(fa, ctx, st);
+    }
+}
+END_TEST
+
 static int empty_list(void *ud, velstatus_bsls_reply *reply)
 {
     (void)ud;
@@ -468,6 +521,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, messages_quote_at_most_64_bytes_of_a_name);
     tcase_add_test(tc, tracker_and_verdict_argument_checks);
     tcase_add_test(tc, tracker_matches_a_model_under_random_upserts_and_deletes);
+    tcase_add_test(tc, tracker_upsert_in_place_or_grown_fails_cleanly);
     tcase_add_test(tc, step_without_publish_or_outputs);
     tcase_add_test(tc, bsl_decode_refuses_text_after_the_value_and_ignores_long_keys);
     suite_add_tcase(s, tc);
