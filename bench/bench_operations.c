@@ -8,6 +8,7 @@
  *   bench_operations rate FILE REPS            records per CPU second of
  *                                              decode + reconcile + encode
  *   bench_operations tracker NBSL EVENTS [in-order]  ns per upsert at NBSL
+ *   bench_operations floor NBSL EVENTS [in-order]    ns per random touch of one line of NBSL
  *                                              BSLs (random BSLs, or in order)
  *   bench_operations upsert STREAM             ns per upsert of each event of
  *                                              a watch stream, in process
@@ -253,6 +254,36 @@ static velstatus_server_tracker *new_tracker(velstatus_ctx *ctx)
     return t;
 }
 
+/* The memory floor under the tracker figure: EVENTS read-modify-writes of
+ * one 64-byte line out of NBSL, picked at random (or in order) with the
+ * next pick depending on the line just read, so that, as for an upsert,
+ * which is too long for the processor to run two of at once, each touch
+ * waits for its line. No table can touch less per event than one line of
+ * its entry, so the difference between this at 100,000 and at 1,000 lines
+ * is the least an event can cost more at 100,000 BSLs on this machine. */
+static void floor_lines(long nbsl, long events, int in_order)
+{
+    typedef struct { unsigned long long v[8]; } line;
+    line *a = aligned_alloc(64, (size_t)nbsl * sizeof(line));
+    unsigned long long rng = 0x9E3779B97F4A7C15ull, sum = 0;
+    double t0, t1;
+    if (a == NULL)
+        die("out of memory");
+    memset(a, 0, (size_t)nbsl * sizeof(line));
+    t0 = cpu_s();
+    for (long k = 0; k < events; k++) {
+        long i;
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        i = in_order ? (long)((k + sum % 2) % nbsl) : (long)((rng ^ (sum & 1)) % (unsigned long long)nbsl);
+        sum += a[i].v[0]++;
+    }
+    t1 = cpu_s();
+    printf("floor_ns %.3f\nchecksum %llu\n", (t1 - t0) * 1e9 / (double)events, sum);
+    free(a);
+}
+
 /* NBSL BSLs, then EVENTS upserts (velstatus_server_tracker_upsert), the
  * phase flipping every 1,000 events: of BSLs picked at random, or in the
  * order of the list (a relist replays it so) when `in_order`. */
@@ -342,6 +373,8 @@ int main(int argc, char **argv)
         rate(argv[2], atol(argv[3]));
     else if ((argc == 4 || argc == 5) && strcmp(mode, "tracker") == 0 && atol(argv[2]) > 0)
         tracker(atol(argv[2]), atol(argv[3]), argc == 5 && strcmp(argv[4], "in-order") == 0);
+    else if ((argc == 4 || argc == 5) && strcmp(mode, "floor") == 0 && atol(argv[2]) > 0)
+        floor_lines(atol(argv[2]), atol(argv[3]), argc == 5 && strcmp(argv[4], "in-order") == 0);
     else if (argc == 3 && strcmp(mode, "upsert") == 0)
         upsert(argv[2]);
     else {
