@@ -50,7 +50,7 @@ static void run(proc *p, char *const argv[], const char *in, int discard)
     pid = fork();
     if (pid == 0) {
         int fd = discard ? open("/dev/null", O_WRONLY) : fds[1];
-        if (in != NULL) { /* the CLI: its stdin is the stream, its messages go */
+        if (in) { /* the CLI: its stdin is the stream, its messages go */
             int ifd = open(in, O_RDONLY);
             if (ifd < 0 || dup2(ifd, 0) < 0 || dup2(fd, 2) < 0)
                 _exit(127);
@@ -62,12 +62,12 @@ static void run(proc *p, char *const argv[], const char *in, int discard)
         _exit(127);
     }
     close(fds[1]);
-    while ((got = read(fds[0], p->out + n, sizeof p->out - 1 - n)) > 0)
+    while ((got = read(fds[0], p->out + n, sizeof(p->out) - 1 - n)) > 0)
         n += (size_t)got;
     p->out[n] = '\0';
     close(fds[0]);
     if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) == 127 ||
-        (WEXITSTATUS(status) != 0 && in == NULL)) {
+        (WEXITSTATUS(status) != 0 && !in)) {
         fprintf(stderr, "bench_compare: %s %s failed\n", argv[0], argv[1]);
         exit(2);
     }
@@ -81,11 +81,11 @@ static double val(const proc *p, const char *key)
 {
     size_t kl = strlen(key);
     const char *s = p->out;
-    while (s != NULL && *s) {
+    while (s && *s) {
         if (strncmp(s, key, kl) == 0 && s[kl] == ' ')
             return atof(s + kl + 1);
         s = strchr(s, '\n');
-        if (s != NULL)
+        if (s)
             s++;
     }
     return -1;
@@ -99,7 +99,7 @@ static int cmp(const void *a, const void *b)
 
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp);
+    qsort(v, (size_t)n, sizeof(*v), cmp);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -184,7 +184,7 @@ static void linearity(const char *lib, char *files, int runs)
     long recs[8];
     int nf = 0;
     printf("\nlinearity: decode + reconcile + encode in process, records per CPU second (median of %d)\n", runs);
-    for (char *f = strtok(files, ","); f != NULL && nf < 8; f = strtok(NULL, ",")) {
+    for (char *f = strtok(files, ","); f && nf < 8; f = strtok(NULL, ",")) {
         double v[MAXRUNS];
         proc p;
         char reps[32];
@@ -192,7 +192,7 @@ static void linearity(const char *lib, char *files, int runs)
         char *rargv[] = {(char *)lib, "rate", f, reps, NULL};
         run(&p, argv, NULL, 0);
         recs[nf] = (long)val(&p, "records");
-        snprintf(reps, sizeof reps, "%ld", recs[nf] >= 1000000 ? 1 : 1000000 / (recs[nf] > 0 ? recs[nf] : 1));
+        snprintf(reps, sizeof(reps), "%ld", recs[nf] >= 1000000 ? 1 : 1000000 / (recs[nf] > 0 ? recs[nf] : 1));
         for (int k = 0; k < runs; k++) {
             run(&p, rargv, NULL, 0);
             v[k] = val(&p, "rate_rps");
@@ -286,8 +286,8 @@ int main(int argc, char **argv)
         else if (strncmp(argv[i], "stream=", 7) == 0)
             stream = argv[i] + 7;
     }
-    if (la != NULL) {
-        if (fgets(load, sizeof load, la) == NULL)
+    if (la) {
+        if (!fgets(load, sizeof(load), la))
             strcpy(load, "?");
         load[strcspn(load, "\n")] = '\0';
         fclose(la);
@@ -297,9 +297,9 @@ int main(int argc, char **argv)
         printf("(no Go toolchain: `go` was not found, so the Go peer's column is left out)\n");
     printf("\n");
     main_table(argv[1], argv[2], argv[3], runs);
-    if (lin != NULL)
+    if (lin)
         linearity(argv[1], lin, runs < 3 ? runs : 3);
-    if (cli != NULL && stream != NULL)
+    if (cli && stream)
         tracker_and_watch(argv[1], cli, stream, runs);
     return 0;
 }

@@ -27,7 +27,7 @@ size_t decode_dom(const char *p, size_t n)
     json_error_t jerr;
     json_t *v = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
     size_t count;
-    if (v == NULL)
+    if (!v)
         return 0;
     count = json_array_size(v);
     json_decref(v);
@@ -58,12 +58,12 @@ int main(int argc, char **argv)
         return 2;
     }
     f = fopen(argv[1], "rb");
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         perror(argv[1]);
         return 2;
     }
     buf = malloc((size_t)n + 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
         fprintf(stderr, "cannot read %s\n", argv[1]);
         return 2;
     }

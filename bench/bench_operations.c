@@ -46,13 +46,13 @@ static char *read_file(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     char *p = NULL;
     size_t n = 0, cap = 0, got;
-    if (f == NULL)
+    if (!f)
         die("cannot open the input");
     do {
         if (cap - n < 65536) {
             cap = cap ? cap * 2 : 1 << 20;
             p = realloc(p, cap);
-            if (p == NULL)
+            if (!p)
                 die("out of memory");
         }
         got = fread(p + n, 1, cap - n, f);
@@ -87,7 +87,7 @@ static velstatus_ctx *new_ctx(void)
 {
     velstatus_allocator a;
     velstatus_ctx *ctx;
-    velstatus_allocator_init(&a, sizeof a);
+    velstatus_allocator_init(&a, sizeof(a));
     a.alloc_fn = count_alloc;
     a.realloc_fn = count_realloc;
     a.free_fn = count_free;
@@ -153,11 +153,11 @@ static velstatus_oplist *job_decode(velstatus_ctx *ctx, const char *path)
     velstatus_error err;
     size_t got;
     FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    if (!f)
         die("cannot open the input");
     if (velstatus_oplist_decoder_new(&d, ctx, VELSTATUS_KIND_BACKUP, &err) != VELSTATUS_OK)
         die(err.message);
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+    while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
         if (velstatus_oplist_decoder_feed(d, chunk, got, &err) != VELSTATUS_OK)
             die(err.message);
     fclose(f);
@@ -185,7 +185,7 @@ static void job(const char *path)
     velstatus_policy pol = velstatus_policy_velero();
     velstatus_oplist *l = job_decode(ctx, path);
     static char obuf[1 << 16];
-    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
     (void)reconcile_ns(l, &pol);
     if (velstatus_oplist_write_json(l, put_stdout, stdout, NULL) != VELSTATUS_OK || fflush(stdout) != 0)
         die("cannot write the list");
@@ -267,7 +267,7 @@ static void floor_lines(long nbsl, long events, int in_order)
     line *a = aligned_alloc(64, (size_t)nbsl * sizeof(line));
     unsigned long long rng = 0x9E3779B97F4A7C15ull, sum = 0;
     double t0, t1;
-    if (a == NULL)
+    if (!a)
         die("out of memory");
     memset(a, 0, (size_t)nbsl * sizeof(line));
     t0 = cpu_s();
@@ -295,9 +295,9 @@ static void tracker(long nbsl, long events, int in_order)
     velstatus_bsl_record r;
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
     double t0, t1;
-    if (names == NULL)
+    if (!names)
         die("out of memory");
-    velstatus_bsl_record_init(&r, sizeof r);
+    velstatus_bsl_record_init(&r, sizeof(r));
     r.name_len = 10;
     r.has_validated = 1;
     r.validated_ns = vs_bench_now;
@@ -344,9 +344,9 @@ static void upsert(const char *path)
     double t0 = cpu_s(), t1;
     while (line < end) {
         char *nl = memchr(line, '\n', (size_t)(end - line)), *obj;
-        size_t len = (nl != NULL ? nl : end) - line;
+        size_t len = (nl ? nl : end) - line;
         obj = memmem(line, len, "\"object\":", 9);
-        if (obj != NULL && memmem(line, len, "\"type\":\"ERROR\"", 14) == NULL) {
+        if (obj && !memmem(line, len, "\"type\":\"ERROR\"", 14)) {
             obj += 9;
             if (velstatus_server_tracker_upsert_json(t, NULL, obj, (size_t)(line + len - 1 - obj), NULL) !=
                 VELSTATUS_OK)

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     velstatus_policy pol = velstatus_policy_velero();
     velstatus_plugin_client c;
     velstatus_reconcile_options o;
-    if (argc != 2 || (f = fopen(argv[1], "rb")) == NULL) {
+    if (argc != 2 || !(f = fopen(argv[1], "rb"))) {
         fprintf(stderr, "usage: bench_step_ir ITEMOPERATIONS.json\n");
         return 2;
     }
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     n = ftell(f);
     fseek(f, 0, SEEK_SET);
     in = malloc((size_t)n + 1);
-    if (in == NULL || fread(in, 1, (size_t)n, f) != (size_t)n)
+    if (!in || fread(in, 1, (size_t)n, f) != (size_t)n)
         return 2;
     fclose(f);
     velstatus_ctx_new(&ctx, NULL, NULL);

@@ -17,7 +17,7 @@ static const int64_t vs_bench_timeout = INT64_C(4) * 3600 * 1000000000;
 static inline velstatus_op_progress vs_bench_answer(void)
 {
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.n_completed = 1;
     p.n_total = 2;
     p.operation_units = "Bytes";
@@ -43,10 +43,10 @@ static inline int vs_bench_progress(void *ud, const velstatus_oplist *list, size
 static inline void vs_bench_client(velstatus_plugin_client *c, velstatus_reconcile_options *o,
                                    velstatus_op_progress *p)
 {
-    velstatus_plugin_client_init(c, sizeof *c);
+    velstatus_plugin_client_init(c, sizeof(*c));
     c->userdata = p;
     c->progress = vs_bench_progress;
-    velstatus_reconcile_options_init(o, sizeof *o);
+    velstatus_reconcile_options_init(o, sizeof(*o));
     o->now_ns = vs_bench_now;
     o->timeout_ns = vs_bench_timeout;
 }

@@ -26,9 +26,9 @@ uint64_t vs_fuzz_hash(const uint8_t *data, size_t size, uint64_t salt)
 
 void vs_fuzz_in_init(vs_fuzz_in *in, const uint8_t *data, size_t size)
 {
-    const size_t seplen = sizeof VS_FUZZ_SEP - 1;
+    const size_t seplen = sizeof(VS_FUZZ_SEP) - 1;
     size_t i;
-    memset(in, 0, sizeof *in);
+    memset(in, 0, sizeof(*in));
     in->text = (const char *)data;
     in->text_len = size;
     for (i = 0; i + seplen <= size; i++)
@@ -75,7 +75,7 @@ void vs_fuzz_text(vs_fuzz_in *in, const char **s, size_t *len)
     static const char long_text[300] = "long";
     static const struct { const char *p; size_t n; } texts[] = {
         {"", 0}, {"Bytes", 5}, {"boom", 4}, {"\xff\xfe", 2}, {"a\0b", 3}, {"<&>\"\\", 5},
-        {"\xe2\x80\xa8", 3}, {"du-nightly-abcde", 16}, {long_text, sizeof long_text},
+        {"\xe2\x80\xa8", 3}, {"du-nightly-abcde", 16}, {long_text, sizeof(long_text)},
     };
     size_t k;
     if (in->pos < in->tail_len) {
@@ -86,7 +86,7 @@ void vs_fuzz_text(vs_fuzz_in *in, const char **s, size_t *len)
         in->pos += *len;
         return;
     }
-    k = vs_fuzz_pick(in, sizeof texts / sizeof texts[0]);
+    k = vs_fuzz_pick(in, sizeof(texts) / sizeof(texts[0]));
     *s = texts[k].p;
     *len = texts[k].n;
 }
@@ -152,7 +152,7 @@ void vs_fuzz_arm(vs_fuzz_env *env, int on)
 
 void vs_fuzz_out_untouched(const vs_fuzz_env *env, const void *out, const void *sentinel, const char *what)
 {
-    if (out != sentinel && out != NULL)
+    if (out != sentinel && out)
         vs_fuzz_fail(env, "%s failed but handed an object to the caller", what);
 }
 
@@ -170,7 +170,7 @@ static void run_once(vs_fuzz_env *env, vs_fuzz_pipeline p, const uint8_t *data, 
 int vs_fuzz_run_plain(vs_fuzz_pipeline p, const char *name, const uint8_t *data, size_t size)
 {
     vs_fuzz_env env;
-    memset(&env, 0, sizeof env);
+    memset(&env, 0, sizeof(env));
     env.pipeline = name;
     if (velstatus_ctx_new(&env.ctx, NULL, NULL) != VELSTATUS_OK)
         abort();
@@ -208,7 +208,7 @@ static void run_counted(vs_fuzz_env *env, vs_fuzz_pipeline p, const uint8_t *dat
         vs_fuzz_fail(env, "%ld block(s) of the context's or jansson's allocator leaked", env->fa.live);
     velstatus_ctx_free(env->ctx);
     env->ctx = NULL;
-    memset(&jansson_alloc, 0, sizeof jansson_alloc);
+    memset(&jansson_alloc, 0, sizeof(jansson_alloc));
 }
 
 int vs_fuzz_run_oom(vs_fuzz_pipeline p, const char *name, const uint8_t *data, size_t size)
@@ -221,8 +221,8 @@ int vs_fuzz_run_oom(vs_fuzz_pipeline p, const char *name, const uint8_t *data, s
         hooked = 1;
     }
     vs_fuzz_buf memo[VS_FUZZ_MEMOS];
-    memset(&env, 0, sizeof env);
-    memset(memo, 0, sizeof memo);
+    memset(&env, 0, sizeof(env));
+    memset(memo, 0, sizeof(memo));
     env.memo = memo;
     env.pipeline = name;
     env.mode = VS_FUZZ_OOM_REF;
@@ -252,7 +252,7 @@ void vs_fuzz_buf_add(vs_fuzz_buf *b, const void *p, size_t n)
     if (b->len + n + 1 > b->cap) {
         size_t cap = (b->len + n + 1) * 2;
         char *q = realloc(b->p, cap);
-        if (q == NULL)
+        if (!q)
             abort();
         b->p = q;
         b->cap = cap;
@@ -266,7 +266,7 @@ void vs_fuzz_buf_add(vs_fuzz_buf *b, const void *p, size_t n)
 void vs_fuzz_buf_free(vs_fuzz_buf *b)
 {
     free(b->p);
-    memset(b, 0, sizeof *b);
+    memset(b, 0, sizeof(*b));
 }
 
 int vs_fuzz_same(const void *a, size_t alen, const void *b, size_t blen)
@@ -276,7 +276,7 @@ int vs_fuzz_same(const void *a, size_t alen, const void *b, size_t blen)
 
 static void add_str(vs_fuzz_buf *b, const char *s, size_t n)
 {
-    vs_fuzz_buf_add(b, &n, sizeof n);
+    vs_fuzz_buf_add(b, &n, sizeof(n));
     vs_fuzz_buf_add(b, s ? s : "", s ? n : 0);
 }
 
@@ -296,16 +296,16 @@ void vs_fuzz_op_print(vs_fuzz_buf *b, const velstatus_oplist *list, size_t i)
             s = velstatus_op_post_item(op, k, (velstatus_op_field)f, &n);
             add_str(b, s, n);
         }
-    memset(v, 0, sizeof v);
+    memset(v, 0, sizeof(v));
     v[0] = velstatus_op_n_completed(op);
     v[1] = velstatus_op_n_total(op);
     has[0] = velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, &v[2]);
     has[1] = velstatus_op_time_value(op, VELSTATUS_OP_TIME_STARTED, &v[3]);
     has[2] = velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &v[4]);
-    vs_fuzz_buf_add(b, v, sizeof v);
-    vs_fuzz_buf_add(b, has, sizeof has);
+    vs_fuzz_buf_add(b, v, sizeof(v));
+    vs_fuzz_buf_add(b, has, sizeof(has));
     k = (size_t)velstatus_op_post_items_null(op) << 8 | (size_t)velstatus_op_phase_value(op);
-    vs_fuzz_buf_add(b, &k, sizeof k);
+    vs_fuzz_buf_add(b, &k, sizeof(k));
 }
 
 void vs_fuzz_list_json(vs_fuzz_env *env, vs_fuzz_buf *b, const velstatus_oplist *list)
@@ -330,7 +330,7 @@ void vs_fuzz_valid_json(vs_fuzz_env *env, const char *p, size_t len, const char 
     if (!vs_fuzz_checks(env))
         return;
     v = json_loadb(p, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-    if (v == NULL)
+    if (!v)
         vs_fuzz_fail(env, "%s wrote invalid JSON (%s at offset %d): %.*s", what, jerr.text, jerr.position,
                      (int)(len > 400 ? 400 : len), p);
     json_decref(v);

@@ -35,8 +35,8 @@ static void check_rules(vs_fuzz_env *env, const velstatus_server_verdict *v, siz
     else
         VS_FUZZ_CHECK(env, s == VELSTATUS_SERVER_READY || s == VELSTATUS_SERVER_PARTIALLY_READY);
     if (s == VELSTATUS_SERVER_READY)
-        VS_FUZZ_CHECK(env, a == n && velstatus_server_verdict_default(v) != NULL);
-    for (r = 0; r < sizeof reasons / sizeof reasons[0]; r++) {
+        VS_FUZZ_CHECK(env, a == n && velstatus_server_verdict_default(v));
+    for (r = 0; r < sizeof(reasons) / sizeof(reasons[0]); r++) {
         size_t c = velstatus_server_verdict_name_count(v, reasons[r]);
         const char *prev = NULL;
         VS_FUZZ_CHECK(env, c <= n && (c == 0 || (why & reasons[r])));
@@ -46,10 +46,10 @@ static void check_rules(vs_fuzz_env *env, const velstatus_server_verdict *v, siz
             VS_FUZZ_CHECK(env, !(why & reasons[r]) || c == p);
         for (i = 0; i < c; i++) {
             const char *name = velstatus_server_verdict_name(v, reasons[r], i);
-            VS_FUZZ_CHECK(env, name != NULL && (prev == NULL || strcmp(prev, name) <= 0));
+            VS_FUZZ_CHECK(env, name && (!prev || strcmp(prev, name) <= 0));
             prev = name;
         }
-        VS_FUZZ_CHECK(env, velstatus_server_verdict_name(v, reasons[r], c) == NULL);
+        VS_FUZZ_CHECK(env, !velstatus_server_verdict_name(v, reasons[r], c));
     }
     VS_FUZZ_CHECK(env, velstatus_server_verdict_message(v) != NULL);
 }
@@ -78,7 +78,7 @@ static void options(vs_fuzz_in *in, const velstatus_bsl_set *set, velstatus_serv
                                        INT64_MIN, -1};
     static const int64_t bounds[] = {0, 1, 60000000000, 3600000000000, INT64_MAX, -1};
     size_t n = velstatus_bsl_set_count(set);
-    velstatus_server_status_options_init(o, sizeof *o);
+    velstatus_server_status_options_init(o, sizeof(*o));
     switch (vs_fuzz_pick(in, 3)) {
     case 0:
         break;
@@ -94,8 +94,8 @@ static void options(vs_fuzz_in *in, const velstatus_bsl_set *set, velstatus_serv
     }
     o->check_stale = vs_fuzz_byte(in) & 1;
     o->three_state = vs_fuzz_byte(in) & 1;
-    o->now_ns = vs_fuzz_int(in, instants, sizeof instants / sizeof instants[0]);
-    o->stale_after_ns = vs_fuzz_int(in, bounds, sizeof bounds / sizeof bounds[0]);
+    o->now_ns = vs_fuzz_int(in, instants, sizeof(instants) / sizeof(instants[0]));
+    o->stale_after_ns = vs_fuzz_int(in, bounds, sizeof(bounds) / sizeof(bounds[0]));
 }
 
 static void classify(vs_fuzz_env *env, const velstatus_bsl_set *set, const velstatus_server_status_options *o)
@@ -110,7 +110,7 @@ static void classify(vs_fuzz_env *env, const velstatus_bsl_set *set, const velst
     if (!vs_fuzz_stage(env, st, "velstatus_server_status_classify"))
         return;
     if (vs_fuzz_checks(env))
-        check_rules(env, v, velstatus_bsl_set_count(set), o != NULL && o->three_state);
+        check_rules(env, v, velstatus_bsl_set_count(set), o && o->three_state);
     st = velstatus_server_verdict_to_json(&json, &len, v, &err);
     if (st != VELSTATUS_OK)
         vs_fuzz_out_untouched(env, json, vs_fuzz_sentinel, "velstatus_server_verdict_to_json");
@@ -134,7 +134,7 @@ void vs_pipe_bsl(vs_fuzz_env *env, vs_fuzz_in *in)
     if (!vs_fuzz_stage(env, st, "velstatus_bsl_set_from_json"))
         return;
     for (i = 0; i < velstatus_bsl_set_count(set); i++)
-        VS_FUZZ_CHECK(env, velstatus_bsl_set_name(set, i)[0] != '\0' && velstatus_bsl_set_phase(set, i) != NULL &&
+        VS_FUZZ_CHECK(env, velstatus_bsl_set_name(set, i)[0] != '\0' && velstatus_bsl_set_phase(set, i) &&
                                velstatus_bsl_set_message(set, i) != NULL);
     classify(env, set, NULL);
     options(in, set, &o);

@@ -50,7 +50,7 @@ static velstatus_status chunked(vs_fuzz_env *env, vs_fuzz_in *in, velstatus_kind
     if (st != VELSTATUS_OK) { /* the error stays */
         VS_FUZZ_CHECK(env, velstatus_oplist_decoder_feed(d, "]", 1, &again) == st && same_error(err, &again));
         st = velstatus_oplist_decoder_finish(out, d, &again);
-        VS_FUZZ_CHECK(env, *out == NULL && same_error(err, &again));
+        VS_FUZZ_CHECK(env, !*out && same_error(err, &again));
     } else {
         st = velstatus_oplist_decoder_finish(out, d, err);
     }

@@ -21,7 +21,7 @@ velstatus_status vs_fuzz_decode_list(vs_fuzz_env *env, velstatus_kind kind, cons
     }
     n = velstatus_oplist_count(*out);
     VS_FUZZ_CHECK(env, velstatus_oplist_kind(*out) == kind);
-    VS_FUZZ_CHECK(env, velstatus_oplist_at(*out, n) == NULL);
+    VS_FUZZ_CHECK(env, !velstatus_oplist_at(*out, n));
     for (i = 0; i < n && vs_fuzz_checks(env); i++) {
         const velstatus_op *op = velstatus_oplist_at(*out, i);
         vs_fuzz_buf b = {0};

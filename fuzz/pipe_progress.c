@@ -34,12 +34,12 @@ static void check_report(vs_fuzz_env *env, const velstatus_progress *r, const ve
         VS_FUZZ_CHECK(env, !(velstatus_progress_unit_flags(r, i) & VELSTATUS_PROGRESS_F_UNKNOWN_PHASE));
         groups += velstatus_progress_unit_operations(r, i);
     }
-    VS_FUZZ_CHECK(env, velstatus_progress_unit_name(r, i, NULL) == NULL);
+    VS_FUZZ_CHECK(env, !velstatus_progress_unit_name(r, i, NULL));
     VS_FUZZ_CHECK(env, groups + velstatus_progress_count(r, VELSTATUS_PROGRESS_UNQUANTIFIED) +
                                velstatus_progress_count(r, VELSTATUS_PROGRESS_UNKNOWN_PHASE) == n);
     vs_fuzz_valid_json(env, json, len, "velstatus_progress_to_json");
     root = json_loadb(json, len, JSON_ALLOW_NUL, &jerr);
-    VS_FUZZ_CHECK(env, root != NULL && json_unpack(root, "{s:I}", "attempted", &attempted) == 0);
+    VS_FUZZ_CHECK(env, root && json_unpack(root, "{s:I}", "attempted", &attempted) == 0);
     VS_FUZZ_CHECK(env, (size_t)attempted == n);
     json_decref(root);
 }

@@ -30,17 +30,17 @@ static int64_t instant(fake *f)
     const int64_t b = f->base;
     const int64_t t[] = {b, at(b, S), at(b, 3600 * S), at(b, 4 * 3600 * S), at(b, 4 * 3600 * S + S), at(b, -S), 0,
                          INT64_MIN, INT64_MIN + 100000000, INT64_MAX, -1};
-    return vs_fuzz_int(f->in, t, sizeof t / sizeof t[0]);
+    return vs_fuzz_int(f->in, t, sizeof(t) / sizeof(t[0]));
 }
 
 static void report(fake *f, velstatus_op_progress *p, const velstatus_op *op)
 {
     const int64_t counts[] = {0, 1, 100, -1, INT64_MAX, INT64_MIN, velstatus_op_n_total(op)};
-    velstatus_op_progress_init(p, sizeof *p);
+    velstatus_op_progress_init(p, sizeof(*p));
     p->report = (uint32_t)vs_fuzz_pick(f->in, 8) % 4; /* 3: not a report kind */
     p->completed = vs_fuzz_byte(f->in) & 1;
-    p->n_completed = vs_fuzz_int(f->in, counts, sizeof counts / sizeof counts[0]);
-    p->n_total = vs_fuzz_int(f->in, counts, sizeof counts / sizeof counts[0]);
+    p->n_completed = vs_fuzz_int(f->in, counts, sizeof(counts) / sizeof(counts[0]));
+    p->n_total = vs_fuzz_int(f->in, counts, sizeof(counts) / sizeof(counts[0]));
     vs_fuzz_text(f->in, &p->err, &p->err_len);
     vs_fuzz_text(f->in, &p->operation_units, &p->operation_units_len);
     vs_fuzz_text(f->in, &p->description, &p->description_len);
@@ -57,7 +57,7 @@ static int fake_progress(void *ud, const velstatus_oplist *list, size_t index, v
     velstatus_op_progress p;
     velstatus_status st;
     size_t idlen;
-    VS_FUZZ_CHECK(f->env, op != NULL && velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen) != NULL);
+    VS_FUZZ_CHECK(f->env, op && velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen));
     switch (vs_fuzz_pick(f->in, 16)) {
     case 0:
         return VELSTATUS_PASSTHROUGH;
@@ -146,7 +146,7 @@ static void options(fake *f, velstatus_reconcile_options *o, velstatus_policy *p
     const int64_t small[] = {0, 0, 1, 3, INT64_MAX, -1};
     const int64_t grace[] = {0, 60 * S, 1, INT64_MAX, -1};
     uint8_t knobs = vs_fuzz_byte(f->in);
-    velstatus_reconcile_options_init(o, sizeof *o);
+    velstatus_reconcile_options_init(o, sizeof(*o));
     {
         uint8_t preset = vs_fuzz_byte(f->in);
         *pol = preset & 1 ? velstatus_policy_velero() : velstatus_policy_hardened();
@@ -161,17 +161,17 @@ static void options(fake *f, velstatus_reconcile_options *o, velstatus_policy *p
         pol->compare_times_by_instant ^= (knobs >> 5) & 1;
         pol->unix_epoch_is_unknown ^= (knobs >> 6) & 1;
         pol->report_cancel_results ^= (knobs >> 7) & 1;
-        pol->progress_error_grace_ns = vs_fuzz_int(f->in, grace, sizeof grace / sizeof grace[0]);
+        pol->progress_error_grace_ns = vs_fuzz_int(f->in, grace, sizeof(grace) / sizeof(grace[0]));
     }
-    o->phase = phases[vs_fuzz_pick(f->in, sizeof phases / sizeof phases[0])];
+    o->phase = phases[vs_fuzz_pick(f->in, sizeof(phases) / sizeof(phases[0]))];
     o->bsl = (velstatus_bsl_state)(vs_fuzz_pick(f->in, 8) % 4); /* 3: not a state */
     if (o->bsl != VELSTATUS_BSL_AVAILABLE)
         vs_fuzz_text(f->in, &o->bsl_name, &o->bsl_name_len);
     o->now_ns = instant(f);
-    o->timeout_ns = vs_fuzz_int(f->in, timeouts, sizeof timeouts / sizeof timeouts[0]);
-    o->errors = vs_fuzz_int(f->in, small, sizeof small / sizeof small[0]);
-    o->completed_before = vs_fuzz_int(f->in, small, sizeof small / sizeof small[0]);
-    o->failed_before = vs_fuzz_int(f->in, small, sizeof small / sizeof small[0]);
+    o->timeout_ns = vs_fuzz_int(f->in, timeouts, sizeof(timeouts) / sizeof(timeouts[0]));
+    o->errors = vs_fuzz_int(f->in, small, sizeof(small) / sizeof(small[0]));
+    o->completed_before = vs_fuzz_int(f->in, small, sizeof(small) / sizeof(small[0]));
+    o->failed_before = vs_fuzz_int(f->in, small, sizeof(small) / sizeof(small[0]));
 }
 
 /* What a result says, against the list it came from. */
@@ -185,13 +185,13 @@ static void check_result(vs_fuzz_env *env, const velstatus_reconcile_result *r, 
     VS_FUZZ_CHECK(env, velstatus_reconcile_result_persist(r) <= VELSTATUS_PERSIST_UPLOAD_AND_PATCH);
     for (i = 0; i < velstatus_reconcile_result_error_count(r); i++)
         VS_FUZZ_CHECK(env, velstatus_reconcile_result_error(r, i, &len) != NULL);
-    VS_FUZZ_CHECK(env, velstatus_reconcile_result_error(r, i, &len) == NULL);
+    VS_FUZZ_CHECK(env, !velstatus_reconcile_result_error(r, i, &len));
     VS_FUZZ_CHECK(env, velstatus_reconcile_result_canceled_count(r) <= n);
     for (i = 0; i < velstatus_reconcile_result_canceled_count(r); i++) {
         size_t at = velstatus_reconcile_result_canceled_index(r, i);
         const char *id = velstatus_reconcile_result_canceled_id(r, i, &len);
         const char *want = velstatus_op_string(velstatus_oplist_at(list, at), VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
-        VS_FUZZ_CHECK(env, at < n && (i == 0 || at > prev) && id != NULL);
+        VS_FUZZ_CHECK(env, at < n && (i == 0 || at > prev) && id);
         VS_FUZZ_CHECK(env, vs_fuzz_same(id, len, want, idlen));
         velstatus_reconcile_result_cancel_error(r, i, &len);
         prev = at;
@@ -210,11 +210,11 @@ static void check_prefix(vs_fuzz_env *env, const velstatus_oplist *list, const v
         vs_fuzz_buf now = {0};
         size_t lb, lm;
         vs_fuzz_op_print(&now, list, i);
-        VS_FUZZ_CHECK(env, off_b + sizeof lb <= before->len && off_m + sizeof lm <= memo->len);
-        memcpy(&lb, before->p + off_b, sizeof lb);
-        memcpy(&lm, memo->p + off_m, sizeof lm);
-        off_b += sizeof lb;
-        off_m += sizeof lm;
+        VS_FUZZ_CHECK(env, off_b + sizeof(lb) <= before->len && off_m + sizeof(lm) <= memo->len);
+        memcpy(&lb, before->p + off_b, sizeof(lb));
+        memcpy(&lm, memo->p + off_m, sizeof(lm));
+        off_b += sizeof(lb);
+        off_m += sizeof(lm);
         if (!(stepped && vs_fuzz_same(now.p, now.len, memo->p + off_m, lm))) {
             stepped = 0;
             if (!vs_fuzz_same(now.p, now.len, before->p + off_b, lb))
@@ -233,7 +233,7 @@ static void print_records(vs_fuzz_buf *b, const velstatus_oplist *list)
     for (i = 0; i < velstatus_oplist_count(list); i++) {
         vs_fuzz_buf one = {0};
         vs_fuzz_op_print(&one, list, i);
-        vs_fuzz_buf_add(b, &one.len, sizeof one.len);
+        vs_fuzz_buf_add(b, &one.len, sizeof(one.len));
         vs_fuzz_buf_add(b, one.p, one.len);
         vs_fuzz_buf_free(&one);
     }
@@ -248,7 +248,7 @@ static int pass(fake *f, velstatus_oplist *list, int k)
     velstatus_reconcile_result *r = (velstatus_reconcile_result *)vs_fuzz_sentinel;
     velstatus_status st;
     vs_fuzz_buf before = {0};
-    velstatus_plugin_client_init(&client, sizeof client);
+    velstatus_plugin_client_init(&client, sizeof(client));
     client.userdata = f;
     client.progress = vs_fuzz_byte(f->in) % 8 ? fake_progress : NULL;
     client.cancel = vs_fuzz_byte(f->in) % 8 ? fake_cancel : NULL;

@@ -16,13 +16,13 @@ static void lookups(vs_fuzz_env *env, vs_fuzz_in *in, const velstatus_op_reports
     int k;
     for (k = 0; k < 4; k++) {
         vs_fuzz_text(in, &id, &len);
-        velstatus_op_progress_init(&p, sizeof p);
+        velstatus_op_progress_init(&p, sizeof(p));
         if (velstatus_op_reports_get(&p, r, id, len)) {
-            VS_FUZZ_CHECK(env, p.struct_size == sizeof p && p.report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR);
-            VS_FUZZ_CHECK(env, (p.err != NULL || p.err_len == 0) && (p.description != NULL || p.description_len == 0));
+            VS_FUZZ_CHECK(env, p.struct_size == sizeof(p) && p.report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR);
+            VS_FUZZ_CHECK(env, (p.err || p.err_len == 0) && (p.description || p.description_len == 0));
         }
     }
-    velstatus_op_progress_init(&small, sizeof small);
+    velstatus_op_progress_init(&small, sizeof(small));
     small.struct_size = 4;
     VS_FUZZ_CHECK(env, velstatus_op_reports_get(&small, r, "", 0) == 0);
 }
@@ -36,7 +36,7 @@ static void reconcile(vs_fuzz_env *env, const velstatus_op_reports *r, velstatus
     velstatus_status st = velstatus_op_reports_client(&client, r, &err);
     if (!vs_fuzz_must(env, st, &err, "velstatus_op_reports_client"))
         return;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = 1714561200000000000; /* 2024-05-01T11:00:00Z, an hour into the examples */
     st = velstatus_oplist_reconcile(&res, list, &client, &o, NULL, &err);
     if (vs_fuzz_stage(env, st, "velstatus_oplist_reconcile")) {

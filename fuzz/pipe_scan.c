@@ -62,7 +62,7 @@ static void walk(vs_fuzz_env *env, const char *p, size_t vs, size_t ve, const js
     size_t a, b, k = 0;
     if (depth <= REPARSE_DEPTH) {
         json_t *span = load_exact(p + vs, ve - vs, &jerr);
-        if (span == NULL || !json_equal(span, v))
+        if (!span || !json_equal(span, v))
             vs_fuzz_fail(env, "the span [%zu, %zu) at depth %d %s: %.*s", vs, ve, depth,
                          span ? "parses to another value than jansson's tree holds" : "does not parse alone",
                          (int)(ve - vs > 200 ? 200 : ve - vs), p + vs);
@@ -73,7 +73,7 @@ static void walk(vs_fuzz_env *env, const char *p, size_t vs, size_t ve, const js
         velstatus__json_iter_init(&it, p, vs, ve);
         for (; velstatus__json_next_element(&it, &a, &b); k++) {
             const json_t *e = json_array_get(v, k);
-            VS_FUZZ_CHECK(env, e != NULL && a > vs && a < b && b < ve);
+            VS_FUZZ_CHECK(env, e && a > vs && a < b && b < ve);
             walk(env, p, a, b, e, depth + 1);
         }
         VS_FUZZ_CHECK(env, k == json_array_size(v));
@@ -90,7 +90,7 @@ static void check_keys(vs_fuzz_env *env, const char *s, size_t n)
     int ascii = 1;
     for (i = 0; i < len; i++)
         ascii = ascii && (unsigned char)s[i] < 0x80;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
         const char *name = names[k];
         int got = velstatus__json_key_match(s, len, name), want = 0;
         VS_FUZZ_CHECK(env, velstatus__json_key_match(name, strlen(name), name) == 2);
@@ -118,12 +118,12 @@ void vs_pipe_scan(vs_fuzz_env *env, vs_fuzz_in *in)
     velstatus__json_scan_err e;
     json_error_t jerr, werr; /* werr: jansson on the whole input */
     json_t *whole = json_loadb(s, n, FLAGS | JSON_DISABLE_EOF_CHECK, &werr), *alone;
-    memset(&e, 0, sizeof e);
+    memset(&e, 0, sizeof(e));
     check_keys(env, s, n);
     if (!velstatus__json_scan(s + i, n - i, &end, &e)) {
-        VS_FUZZ_CHECK(env, (e.code == VELSTATUS_E_PARSE || e.code == VELSTATUS_E_RANGE) && e.reason != NULL);
+        VS_FUZZ_CHECK(env, (e.code == VELSTATUS_E_PARSE || e.code == VELSTATUS_E_RANGE) && e.reason);
         VS_FUZZ_CHECK(env, e.off <= n - i);
-        if (whole != NULL && !(e.off < n - i && s[i + e.off] == '\0'))
+        if (whole && !(e.off < n - i && s[i + e.off] == '\0'))
             vs_fuzz_fail(env, "the scanner rejects what jansson accepts (%zu bytes): %s at %zu", (size_t)werr.position,
                          e.reason, i + e.off);
         json_decref(whole);
@@ -131,10 +131,10 @@ void vs_pipe_scan(vs_fuzz_env *env, vs_fuzz_in *in)
     }
     VS_FUZZ_CHECK(env, end > 0 && end <= n - i);
     alone = load_exact(s + i, end, &jerr);
-    if (alone == NULL)
+    if (!alone)
         vs_fuzz_fail(env, "the scanner accepts [%zu, %zu), jansson rejects it alone: %s at %d", i, i + end, jerr.text,
                      jerr.position);
-    if (whole == NULL) {
+    if (!whole) {
         /* jansson reads on past a number or a literal (one character, or a run of
          * letters): only what follows the value may make it fail */
         int scalar = s[i] != '[' && s[i] != '{' && s[i] != '"';

@@ -19,7 +19,7 @@ static void time_round_trip(vs_fuzz_env *env, int64_t ns)
     size_t len;
     if (rem < 0)
         rem += NS_PER_S;
-    VS_FUZZ_CHECK(env, velstatus_time_format(buf, sizeof buf, ns, 1, &err) == VELSTATUS_OK);
+    VS_FUZZ_CHECK(env, velstatus_time_format(buf, sizeof(buf), ns, 1, &err) == VELSTATUS_OK);
     len = strlen(buf);
     st = velstatus_time_parse(&back, buf, len, &err);
     if (st != VELSTATUS_OK || back != ns)
@@ -27,13 +27,13 @@ static void time_round_trip(vs_fuzz_env *env, int64_t ns)
                      velstatus_status_name(st), (long long)back, st ? err.message : "");
     VS_FUZZ_CHECK(env, velstatus_time_format(small, len, ns, 1, &err) == VELSTATUS_E_RANGE && small[0] == '\0');
 
-    VS_FUZZ_CHECK(env, velstatus_time_format(buf, sizeof buf, ns, 0, &err) == VELSTATUS_OK);
+    VS_FUZZ_CHECK(env, velstatus_time_format(buf, sizeof(buf), ns, 0, &err) == VELSTATUS_OK);
     st = velstatus_time_parse(&back, buf, strlen(buf), &err);
     if (st != VELSTATUS_OK || back != (ns < INT64_MIN + rem ? INT64_MIN : ns - rem)) {
         vs_fuzz_fail(env, "time %lld formats to the second as %s, which reads back as %s %lld (%s)", (long long)ns,
                      buf, velstatus_status_name(st), (long long)back, st ? err.message : "");
     }
-    VS_FUZZ_CHECK(env, velstatus_time_format_go(buf, sizeof buf, ns, &err) == VELSTATUS_OK && buf[0] != '\0');
+    VS_FUZZ_CHECK(env, velstatus_time_format_go(buf, sizeof(buf), ns, &err) == VELSTATUS_OK && buf[0] != '\0');
 }
 
 /* The exact parser agrees with the nanosecond one (same text accepted,
@@ -57,7 +57,7 @@ static void exact_agrees(vs_fuzz_env *env, const char *s, size_t len)
         int64_t r = ns % NS_PER_S; /* floor division without overflow */
         VS_FUZZ_CHECK(env, sec == ns / NS_PER_S - (r < 0) && nsec == (int32_t)(r < 0 ? r + NS_PER_S : r));
     }
-    VS_FUZZ_CHECK(env, velstatus_time_format_sec(buf, sizeof buf, sec, nsec, 1, &err) == VELSTATUS_OK);
+    VS_FUZZ_CHECK(env, velstatus_time_format_sec(buf, sizeof(buf), sec, nsec, 1, &err) == VELSTATUS_OK);
     if (sec >= INT64_C(-62167219200) && sec < INT64_C(253402300800)) { /* years 0000-9999 */
         st = velstatus_time_parse_sec(&back_sec, &back_nsec, buf, strlen(buf), &err);
         if (st != VELSTATUS_OK || back_sec != sec || back_nsec != nsec)
@@ -74,7 +74,7 @@ static void duration_round_trip(vs_fuzz_env *env, int64_t d)
     velstatus_status st;
     int64_t back = 0;
     size_t len;
-    VS_FUZZ_CHECK(env, velstatus_duration_format(buf, sizeof buf, d, &err) == VELSTATUS_OK);
+    VS_FUZZ_CHECK(env, velstatus_duration_format(buf, sizeof(buf), d, &err) == VELSTATUS_OK);
     len = strlen(buf);
     st = velstatus_duration_parse(&back, buf, len, &err);
     if (st != VELSTATUS_OK || back != d)

@@ -28,17 +28,17 @@ static int on_object(void *ud, const char *obj, size_t len, vs_watch_pos at)
     VS_FUZZ_CHECK(l->env, len > 0 && obj[0] == '{' && at.offset + len <= l->stream_len);
     VS_FUZZ_CHECK(l->env, velstatus__json_scan(obj, len, &end, &e) && end == len);
     vs_fuzz_buf_add(&l->text, "O", 1);
-    vs_fuzz_buf_add(&l->text, &at, sizeof at);
-    vs_fuzz_buf_add(&l->text, &len, sizeof len);
+    vs_fuzz_buf_add(&l->text, &at, sizeof(at));
+    vs_fuzz_buf_add(&l->text, &len, sizeof(len));
     return 0;
 }
 
 static int on_error(void *ud, vs_watch_pos at, const char *reason)
 {
     watch_log *l = ud;
-    VS_FUZZ_CHECK(l->env, at.offset <= l->stream_len && reason != NULL && reason[0] != '\0');
+    VS_FUZZ_CHECK(l->env, at.offset <= l->stream_len && reason && reason[0] != '\0');
     vs_fuzz_buf_add(&l->text, "E", 1);
-    vs_fuzz_buf_add(&l->text, &at, sizeof at);
+    vs_fuzz_buf_add(&l->text, &at, sizeof(at));
     vs_fuzz_buf_add(&l->text, reason, strlen(reason));
     return 0;
 }

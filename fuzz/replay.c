@@ -26,7 +26,7 @@ static void run_file(const char *path)
     FILE *f = fopen(path, "rb");
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0, n;
-    if (f == NULL) {
+    if (!f) {
         printf("not ok 1 - cannot open %s\n1..1\n", path);
         exit(1);
     }
@@ -34,7 +34,7 @@ static void run_file(const char *path)
         if (len == cap) {
             cap = cap ? cap * 2 : 4096;
             buf = realloc(buf, cap);
-            if (buf == NULL)
+            if (!buf)
                 abort();
         }
         n = fread(buf + len, 1, cap - len, f);
@@ -44,7 +44,7 @@ static void run_file(const char *path)
     fprintf(stderr, "replaying %s\n", path);
     if (len > 0) { /* an exact-size copy, as libFuzzer passes it, so that ASan sees an over-read */
         uint8_t *exact = malloc(len);
-        if (exact == NULL)
+        if (!exact)
             abort();
         memcpy(exact, buf, len);
         free(buf);
@@ -67,19 +67,19 @@ static void run_path(const char *path)
         return;
     }
     d = opendir(path);
-    if (d == NULL)
+    if (!d)
         abort();
-    while ((e = readdir(d)) != NULL) {
+    while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        names = realloc(names, (n + 1) * sizeof *names);
-        if (names == NULL || (names[n] = malloc(strlen(path) + strlen(e->d_name) + 2)) == NULL)
+        names = realloc(names, (n + 1) * sizeof(*names));
+        if (!names || !(names[n] = malloc(strlen(path) + strlen(e->d_name) + 2)))
             abort();
         sprintf(names[n++], "%s/%s", path, e->d_name);
     }
     closedir(d);
     if (n > 1)
-        qsort(names, n, sizeof *names, cmp_names);
+        qsort(names, n, sizeof(*names), cmp_names);
     for (i = 0; i < n; i++) {
         run_file(names[i]);
         free(names[i]);
@@ -94,11 +94,11 @@ int main(int argc, char **argv)
         const char *dir = getenv("VS_BUILDDIR"), *base = strrchr(argv[0], '/');
         const char *name = strstr(base ? base + 1 : argv[0], "replay_");
         char path[4096];
-        if (dir == NULL || name == NULL) {
+        if (!dir || !name) {
             fprintf(stderr, "usage: %s FILE|DIR... (or set VS_BUILDDIR and run as replay_<target>)\n", argv[0]);
             return 2;
         }
-        snprintf(path, sizeof path, "%s/fuzz/seeds/%s", dir, name + strlen("replay_"));
+        snprintf(path, sizeof(path), "%s/fuzz/seeds/%s", dir, name + strlen("replay_"));
         run_path(path);
     }
     for (i = 1; i < argc; i++)

@@ -35,7 +35,7 @@ velstatus_status velstatus_argo_health_of(velstatus_argo_health *health, const c
     *health = VELSTATUS_ARGO_PROGRESSING;
     if (kind == VELSTATUS_KIND_BACKUP && deleting) { /* the Backup check only */
         msg = "Pending deletion";
-    } else if (phase == NULL) {
+    } else if (!phase) {
         msg = kind == VELSTATUS_KIND_RESTORE ? "Waiting for restore to be processed" : "Waiting for backup to be processed";
     } else if (is(phase, phase_len, "Completed")) {
         *health = VELSTATUS_ARGO_HEALTHY;
@@ -46,7 +46,7 @@ velstatus_status velstatus_argo_health_of(velstatus_argo_health *health, const c
         for (size_t i = 0; i < VS_N(degraded); i++) {
             if (is(phase, phase_len, degraded[i])) {
                 *health = VELSTATUS_ARGO_DEGRADED;
-                if (failure_reason != NULL) { /* Lua's `or`: "" is a value */
+                if (failure_reason) { /* Lua's `or`: "" is a value */
                     *message = failure_reason;
                     *message_len = failure_reason_len;
                 }

@@ -146,7 +146,7 @@ static velstatus_status key_index(vs_dec *d, size_t ks, size_t ke, const char *c
     if (ke - ks > 2 + 6 * 18) /* longer than any name here, even escaped */
         return VELSTATUS_OK;
     st = string_text(d, &d->kbuf, span, &key, &klen);
-    for (i = 0; st == VELSTATUS_OK && i < n && names[i] != NULL; i++)
+    for (i = 0; st == VELSTATUS_OK && i < n && names[i]; i++)
         if (strlen(names[i]) == klen && memcmp(names[i], key, klen) == 0)
             *k = (int)i;
     return st;

@@ -31,7 +31,7 @@ static const struct {
 
 const char *velstatus_server_condition_reason(uint32_t flags)
 {
-    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+    for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
         if (flags & reasons[i].flag)
             return reasons[i].reason;
     return "AllLocationsAvailable";
@@ -56,7 +56,7 @@ const char *velstatus__condition_status(velstatus_server_status s)
  * character boundary. */
 static size_t cut_message(const char *msg, size_t n)
 {
-    size_t keep = CONDITION_MESSAGE_MAX - (sizeof TRUNCATED - 1);
+    size_t keep = CONDITION_MESSAGE_MAX - (sizeof(TRUNCATED) - 1);
     if (n <= CONDITION_MESSAGE_MAX)
         return n;
     while (keep > 0 && ((unsigned char)msg[keep] & 0xC0) == 0x80)
@@ -80,7 +80,7 @@ velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *
     *out = NULL;
     if (out_len)
         *out_len = 0;
-    VS_TRY(velstatus_time_format(t, sizeof t, last_transition_ns, 0, err));
+    VS_TRY(velstatus_time_format(t, sizeof(t), last_transition_ns, 0, err));
     msg = velstatus_server_verdict_message(v);
     n = strlen(msg);
     keep = cut_message(msg, n);

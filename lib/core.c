@@ -192,7 +192,7 @@ static velstatus_status token_unknown(const char *const *table, size_t n, const 
                                       size_t len, velstatus_error *err)
 {
     char want[160];
-    want_list(want, sizeof want, table, n);
+    want_list(want, sizeof(want), table, n);
     return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown %s \"%.*s\" (want %s)", what,
                                 (int)(len > 64 ? 64 : len), s ? s : "", want);
 }

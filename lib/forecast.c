@@ -56,7 +56,7 @@ typedef struct fc_in {
 void velstatus_forecast_free(velstatus_forecast *f)
 {
     size_t i;
-    if (f == NULL)
+    if (!f)
         return;
     for (i = 0; i < f->nev; i++)
         velstatus_reconcile_result_free(f->ev[i].r);
@@ -81,7 +81,7 @@ static int echo_progress(void *ud, const velstatus_oplist *list, size_t i, velst
     velstatus_op_progress p;
     int64_t since;
     (void)ud;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     if (velstatus__op_error_since(op, &since)) {
         p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
         p.err = velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &p.err_len);
@@ -218,7 +218,7 @@ static velstatus_status timeline(velstatus_forecast *f, const velstatus_oplist *
     size_t before;
     int first = 1;
     velstatus_status st;
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.progress = echo_progress;
     for (;;) {
         before = f->nev;
@@ -280,7 +280,7 @@ static void classify(fc_op *o, const velstatus_op *op, const fc_in *in)
 static velstatus_status fc_load(fc_in *in, const velstatus_reconcile_options *opts, const velstatus_policy *policy,
                                 velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(&in->o, sizeof in->o, VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
+    velstatus_status st = velstatus__sized_copy(&in->o, sizeof(in->o), VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
     if (st != VELSTATUS_OK)
         return st;
     st = velstatus__policy_load(&in->pol, policy, err);
@@ -304,14 +304,14 @@ velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatu
     size_t i;
     VS_TRY(velstatus__list_pass_args(out, list, opts, err));
     VS_TRY(fc_load(&in, opts, policy, err));
-    f = velstatus__calloc(list->ctx, 1, sizeof *f);
-    if (f == NULL)
+    f = velstatus__calloc(list->ctx, 1, sizeof(*f));
+    if (!f)
         return velstatus__error_nomem(err);
     f->ctx = list->ctx;
     f->phase = f->final_phase = in.o.phase;
     f->nops = velstatus_oplist_count(list);
-    f->ops = velstatus__calloc(list->ctx, f->nops > 0 ? f->nops : 1, sizeof *f->ops);
-    st = f->ops == NULL ? velstatus__error_nomem(err) : velstatus__oplist_clone_state(&sim, list, err);
+    f->ops = velstatus__calloc(list->ctx, f->nops > 0 ? f->nops : 1, sizeof(*f->ops));
+    st = !f->ops ? velstatus__error_nomem(err) : velstatus__oplist_clone_state(&sim, list, err);
     for (i = 0; st == VELSTATUS_OK && i < f->nops; i++)
         classify(&f->ops[i], velstatus_oplist_at(list, i), &in);
     if (st == VELSTATUS_OK)
@@ -329,64 +329,64 @@ velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatu
 
 size_t velstatus_forecast_event_count(const velstatus_forecast *f)
 {
-    return f != NULL ? f->nev : 0;
+    return f ? f->nev : 0;
 }
 
 int velstatus_forecast_event_time(const velstatus_forecast *f, size_t i, int64_t *ns)
 {
-    int ok = f != NULL && i < f->nev;
-    if (ns != NULL)
+    int ok = f && i < f->nev;
+    if (ns)
         *ns = ok ? f->ev[i].at : 0;
     return ok;
 }
 
 const velstatus_reconcile_result *velstatus_forecast_event_result(const velstatus_forecast *f, size_t i)
 {
-    return f != NULL && i < f->nev ? f->ev[i].r : NULL;
+    return f && i < f->nev ? f->ev[i].r : NULL;
 }
 
 velstatus_phase velstatus_forecast_phase(const velstatus_forecast *f)
 {
-    return f != NULL ? f->phase : VELSTATUS_PHASE_INVALID;
+    return f ? f->phase : VELSTATUS_PHASE_INVALID;
 }
 
 velstatus_phase velstatus_forecast_final_phase(const velstatus_forecast *f)
 {
-    return f != NULL ? f->final_phase : VELSTATUS_PHASE_INVALID;
+    return f ? f->final_phase : VELSTATUS_PHASE_INVALID;
 }
 
 velstatus_forecast_end velstatus_forecast_end_kind(const velstatus_forecast *f)
 {
-    return f != NULL ? f->end : VELSTATUS_FORECAST_END_INVALID;
+    return f ? f->end : VELSTATUS_FORECAST_END_INVALID;
 }
 
 size_t velstatus_forecast_op_count(const velstatus_forecast *f)
 {
-    return f != NULL ? f->nops : 0;
+    return f ? f->nops : 0;
 }
 
 static const fc_op *op_at(const velstatus_forecast *f, size_t i)
 {
-    return f != NULL && i < f->nops ? &f->ops[i] : NULL;
+    return f && i < f->nops ? &f->ops[i] : NULL;
 }
 
 velstatus_forecast_fate velstatus_forecast_op_fate(const velstatus_forecast *f, size_t i)
 {
     const fc_op *o = op_at(f, i);
-    return o != NULL ? (velstatus_forecast_fate)o->fate : VELSTATUS_FORECAST_FATE_INVALID;
+    return o ? (velstatus_forecast_fate)o->fate : VELSTATUS_FORECAST_FATE_INVALID;
 }
 
 size_t velstatus_forecast_op_event(const velstatus_forecast *f, size_t i)
 {
     const fc_op *o = op_at(f, i);
-    return o != NULL ? o->event : SIZE_MAX;
+    return o ? o->event : SIZE_MAX;
 }
 
 int velstatus_forecast_op_deadline(const velstatus_forecast *f, size_t i, int64_t *ns)
 {
     const fc_op *o = op_at(f, i);
-    int ok = o != NULL && o->has_deadline;
-    if (ns != NULL)
+    int ok = o && o->has_deadline;
+    if (ns)
         *ns = ok ? o->deadline : 0;
     return ok;
 }
@@ -394,8 +394,8 @@ int velstatus_forecast_op_deadline(const velstatus_forecast *f, size_t i, int64_
 int velstatus_forecast_op_finish(const velstatus_forecast *f, size_t i, int64_t *ns)
 {
     const fc_op *o = op_at(f, i);
-    int ok = o != NULL && o->has_finish;
-    if (ns != NULL)
+    int ok = o && o->has_finish;
+    if (ns)
         *ns = ok ? o->finish : 0;
     return ok;
 }
@@ -403,5 +403,5 @@ int velstatus_forecast_op_finish(const velstatus_forecast *f, size_t i, int64_t 
 velstatus_forecast_eta velstatus_forecast_op_eta(const velstatus_forecast *f, size_t i)
 {
     const fc_op *o = op_at(f, i);
-    return o != NULL ? (velstatus_forecast_eta)o->eta : VELSTATUS_FORECAST_ETA_INVALID;
+    return o ? (velstatus_forecast_eta)o->eta : VELSTATUS_FORECAST_ETA_INVALID;
 }

@@ -165,7 +165,7 @@ static const char dbl_limit[] =
  * d[0..nd) (d[0] != '0'; a '.' among them is skipped)? */
 static int real_overflows(const char *d, size_t nd, int64_t mag)
 {
-    size_t lim = sizeof dbl_limit - 1, k, j = 0;
+    size_t lim = sizeof(dbl_limit) - 1, k, j = 0;
     if (mag != (int64_t)lim)
         return mag > (int64_t)lim;
     for (k = 0; k < nd && j < lim; k++) {
@@ -481,7 +481,7 @@ size_t velstatus__json_unescape(char *out, const char *s, size_t n)
     size_t i = 0, o = 0;
     while (i < n) {
         const char *bs = memchr(s + i, '\\', n - i);
-        size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
+        size_t run = bs ? (size_t)(bs - (s + i)) : n - i;
         memmove(out + o, s + i, run);
         o += run;
         i += run;
@@ -521,7 +521,7 @@ int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs
 {
     const char *in = text + vs + 1;
     size_t len = ve - vs - 2;
-    if (memchr(in, '\\', len) == NULL) {
+    if (!memchr(in, '\\', len)) {
         *s = in;
         *n = len;
         return 1;
@@ -595,7 +595,7 @@ void velstatus__json_advance(const char *p, size_t n, uint64_t *line, uint64_t *
 {
     const char *nl, *end = p + n;
     uint64_t c = *col;
-    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
         (*line)++;
         c = 1;
         p = nl + 1;
@@ -616,7 +616,7 @@ void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *co
 size_t velstatus__json_string_byte(const char *text, size_t vs, size_t ve, uint64_t inner)
 {
     size_t n = ve - vs - 2;
-    if (inner > n || memchr(text + vs + 1, '\\', n) != NULL)
+    if (inner > n || memchr(text + vs + 1, '\\', n))
         return vs;
     return vs + 1 + (size_t)inner;
 }

@@ -31,7 +31,7 @@ void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len)
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
         const char *named = velstatus__short_escape(c, 1);
-        if (named != NULL) {
+        if (named) {
             velstatus__buf_puts(b, named);
         } else if (c < 0x20 || c == 0x7f) {
             char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
@@ -50,7 +50,7 @@ static void wrap_into(velstatus__buf *b, const char *msg, size_t msg_len, const 
         velstatus__buf_puts(b, ", ");
     }
     velstatus__buf_puts(b, "plugin: ");
-    if (plugin == NULL)
+    if (!plugin)
         velstatus__buf_puts(b, "unknown");
     else
         velstatus__buf_append(b, plugin, plugin_len);
@@ -62,49 +62,49 @@ velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_
     velstatus__buf b;
     msg_len = velstatus__text_len(msg, msg_len);
     plugin_len = velstatus__text_len(plugin, plugin_len);
-    if (out == NULL || ctx == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
-    if (msg == NULL && msg_len > 0)
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
+    if (!msg && msg_len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "msg is NULL with length %zu", msg_len);
     velstatus__buf_init(&b, ctx);
-    wrap_into(&b, msg, msg_len, plugin, plugin != NULL ? plugin_len : 0);
+    wrap_into(&b, msg, msg_len, plugin, plugin ? plugin_len : 0);
     return velstatus__buf_finish(&b, out, out_len, err);
 }
 
 void velstatus_op_progress_init(velstatus_op_progress *progress, size_t struct_size)
 {
-    velstatus__sized_init(progress, struct_size, NULL, sizeof *progress);
+    velstatus__sized_init(progress, struct_size, NULL, sizeof(*progress));
 }
 
 void velstatus_plugin_client_init(velstatus_plugin_client *client, size_t struct_size)
 {
-    velstatus__sized_init(client, struct_size, NULL, sizeof *client);
+    velstatus__sized_init(client, struct_size, NULL, sizeof(*client));
 }
 
 void velstatus_reconcile_options_init(velstatus_reconcile_options *opts, size_t struct_size)
 {
     velstatus_reconcile_options d;
-    memset(&d, 0, sizeof d);
+    memset(&d, 0, sizeof(d));
     d.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
     d.bsl = VELSTATUS_BSL_AVAILABLE;
     d.timeout_ns = INT64_C(4) * 3600 * 1000000000;
-    velstatus__sized_init(opts, struct_size, &d, sizeof d);
+    velstatus__sized_init(opts, struct_size, &d, sizeof(d));
 }
 
 /* A report valid as it stands (this library's struct size), checked without
  * copying it: the common case. */
 static inline int report_ok(const velstatus_op_progress *p)
 {
-    return p->struct_size == sizeof *p && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
-           (p->err != NULL || p->err_len == 0) && (p->operation_units != NULL || p->operation_units_len == 0) &&
-           (p->description != NULL || p->description_len == 0) && p->err_len <= UINT32_MAX &&
+    return p->struct_size == sizeof(*p) && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
+           (p->err || p->err_len == 0) && (p->operation_units || p->operation_units_len == 0) &&
+           (p->description || p->description_len == 0) && p->err_len <= UINT32_MAX &&
            p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX;
 }
 
 /* A report is checked and copied into a local struct of this library's size. */
 static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_op_progress *src, velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(dst, sizeof *dst, VS_OP_PROGRESS_SIZE_V1, src, "progress", err);
+    velstatus_status st = velstatus__sized_copy(dst, sizeof(*dst), VS_OP_PROGRESS_SIZE_V1, src, "progress", err);
     if (st != VELSTATUS_OK)
         return st;
     if (dst->flags != 0)
@@ -112,8 +112,8 @@ static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_
     if (dst->report > VELSTATUS_OP_REPORT_LOOKUP_ERROR)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress.report %u is not a velstatus_op_report_kind",
                                     (unsigned)dst->report);
-    if ((dst->err == NULL && dst->err_len > 0) || (dst->operation_units == NULL && dst->operation_units_len > 0) ||
-        (dst->description == NULL && dst->description_len > 0))
+    if ((!dst->err && dst->err_len > 0) || (!dst->operation_units && dst->operation_units_len > 0) ||
+        (!dst->description && dst->description_len > 0))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress: a text is NULL with a non-zero length");
     if (dst->err_len > UINT32_MAX || dst->operation_units_len > UINT32_MAX || dst->description_len > UINT32_MAX)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "progress: a text is longer than 4 GiB");
@@ -177,14 +177,14 @@ typedef struct pend {
 static inline uint64_t load64(const char *p)
 {
     uint64_t v;
-    memcpy(&v, p, sizeof v);
+    memcpy(&v, p, sizeof(v));
     return v;
 }
 
 static inline uint32_t load32(const char *p)
 {
     uint32_t v;
-    memcpy(&v, p, sizeof v);
+    memcpy(&v, p, sizeof(v));
     return v;
 }
 
@@ -238,10 +238,10 @@ static velstatus_status plan_alloc(velstatus_oplist *l, plan *pl, velstatus_erro
         velstatus_status st = velstatus__oplist_shared(l, p->src, p->len, &p->fresh, err);
         if (st != VELSTATUS_OK)
             return st;
-        if (p->fresh == NULL && p->len > 0 &&
+        if (!p->fresh && p->len > 0 &&
             (p->len > p->dst->len || p->dst->p == velstatus__empty || velstatus__oplist_is_shared(l, p->dst))) {
             p->fresh = velstatus__pool_str(&l->pool, p->src, p->len);
-            if (p->fresh == NULL)
+            if (!p->fresh)
                 return velstatus__error_nomem(err);
         }
     }
@@ -255,7 +255,7 @@ static void plan_commit(velstatus_oplist *l, plan *pl)
     int i;
     for (i = 0; i < pl->nstrs; i++) {
         pend *p = &pl->strs[i];
-        if (p->fresh != NULL) {
+        if (p->fresh) {
             p->dst->p = p->fresh;
             p->dst->len = (uint32_t)p->len;
         } else {
@@ -420,7 +420,7 @@ static VS__ALWAYS_INLINE void step_error_report(step_work *w, const velstatus_op
         w->flags |= VELSTATUS_OP_STEP_ERROR_DEFERRED;
         return;
     }
-    w->fail_text = r->err != NULL ? r->err : velstatus__empty;
+    w->fail_text = r->err ? r->err : velstatus__empty;
     w->fail_len = r->err_len;
     w->fail_lookup = r->report == VELSTATUS_OP_REPORT_LOOKUP_ERROR;
 }
@@ -477,7 +477,7 @@ static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t ti
     int64_t sec;
     int32_t nsec;
     int kind;
-    if (w->fail_text != NULL || w->completed)
+    if (w->fail_text || w->completed)
         return;
     vs__time_exact(w->h->t, w->h->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
     kind = velstatus__op_deadline(t_has(w->h->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
@@ -487,7 +487,7 @@ static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t ti
     }
     if (kind == VS__DEADLINE && velstatus__op_times_out(sec, nsec, timeout, now)) {
         w->fail_text = timed_out;
-        w->fail_len = sizeof timed_out - 1;
+        w->fail_len = sizeof(timed_out) - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;
         w->flags &= ~(uint32_t)VELSTATUS_OP_STEP_ERROR_DEFERRED;
         w->h->has_err_since = 0;
@@ -501,7 +501,7 @@ static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t ti
 static VS__ALWAYS_INLINE void step_next_phase(step_work *w, velstatus_oplist *l, velstatus_op *op,
                                               const velstatus_op_progress *r, const velstatus_policy *pol)
 {
-    if (w->fail_text != NULL) {
+    if (w->fail_text) {
         plan_str(&w->pl, &op->c->s[VELSTATUS_OP_FIELD_ERROR], w->fail_text, w->fail_len);
         plan_message(&w->pl, l->ctx, l->kind, pol, op, w->fail_text, w->fail_len, w->fail_lookup);
         w->flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
@@ -585,16 +585,16 @@ static velstatus_status step_load(velstatus_policy *pol, velstatus_op_progress *
 {
     velstatus_status st;
     const velstatus_op *op = &list->ops[index];
-    if (*policy == NULL || (*policy)->struct_size != sizeof *pol) {
+    if (!*policy || (*policy)->struct_size != sizeof(*pol)) {
         st = velstatus__policy_load(pol, *policy, err);
         if (st != VELSTATUS_OK)
             return st;
         *policy = pol;
     }
-    if (*report == NULL && (op->h.phase == VELSTATUS_OP_PHASE_NEW || op->h.phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
+    if (!*report && (op->h.phase == VELSTATUS_OP_PHASE_NEW || op->h.phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "report is NULL but operation %zu is %s and needs one",
                                     index, vs__op_text(op, VELSTATUS_OP_FIELD_PHASE)->p);
-    if (*report != NULL && !report_ok(*report)) {
+    if (*report && !report_ok(*report)) {
         st = load_report(r, *report, err);
         if (st != VELSTATUS_OK)
             return st;
@@ -614,19 +614,19 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     velstatus_status st;
     uint32_t f = 0;
     const velstatus_op *op;
-    if (flags == NULL || list == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", flags == NULL ? "flags" : "list");
+    if (!flags || !list)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !flags ? "flags" : "list");
     if (index >= list->n)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
                                     index, list->n);
     op = &list->ops[index];
     if (op->h.phase != VELSTATUS_OP_PHASE_NEW && op->h.phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
         report = NULL; /* not consulted, not checked */
-    else if (report == NULL)
+    else if (!report)
         report = &missing; /* step_copying() reports it, after the policy as before */
     msg.p = NULL;
-    if (policy == NULL || policy->struct_size != sizeof *policy || report == &missing ||
-        (report != NULL && !report_ok(report))) {
+    if (!policy || policy->struct_size != sizeof(*policy) || report == &missing ||
+        (report && !report_ok(report))) {
         if (report == &missing)
             report = NULL;
         st = step_load(&pol, &r, &policy, &report, list, index, err);
@@ -637,15 +637,15 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     if (st != VELSTATUS_OK)
         return st;
     *flags = f;
-    if (message != NULL) {
+    if (message) {
         *message = msg.p; /* NULL when no message */
-        if (message_len != NULL)
-            *message_len = msg.p != NULL ? msg.len : 0;
+        if (message_len)
+            *message_len = msg.p ? msg.len : 0;
         return VELSTATUS_OK;
     }
-    if (message_len != NULL)
-        *message_len = msg.p != NULL ? msg.len : 0;
-    if (msg.p != NULL)
+    if (message_len)
+        *message_len = msg.p ? msg.len : 0;
+    if (msg.p)
         velstatus__buf_reset(&msg);
     return VELSTATUS_OK;
 }
@@ -679,7 +679,7 @@ static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *
     if (len + 1 > rp->cap[k]) {
         size_t cap = len + 1 < 64 ? 64 : len + 1;
         char *t = velstatus__realloc(rp->ctx, rp->text[k], cap);
-        if (t == NULL)
+        if (!t)
             return NULL;
         rp->text[k] = t;
         rp->cap[k] = cap;
@@ -696,8 +696,8 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     velstatus_op_progress r;
     velstatus_status st;
     const char *t0, *t1, *t2;
-    if (reply == NULL || progress == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", reply == NULL ? "reply" : "progress");
+    if (!reply || !progress)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !reply ? "reply" : "progress");
     if (reply->is_cancel)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
     if (!report_ok(progress)) { /* else the common case: used in place */
@@ -708,9 +708,9 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     }
     reply->set = 0; /* unanswered until every text is copied */
     t0 = reply_text(reply, 0, progress->err, progress->err_len);
-    t1 = t0 != NULL ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
-    t2 = t1 != NULL ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
-    if (t2 == NULL) {
+    t1 = t0 ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
+    t2 = t1 ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
+    if (!t2) {
         reply->oom = 1;
         return velstatus__error_nomem(err);
     }
@@ -731,11 +731,11 @@ velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, 
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a progress reply: use velstatus_op_reply_set_progress()");
     reply->set = 0;
     t = reply_text(reply, 0, msg, len);
-    if (t == NULL) {
+    if (!t) {
         reply->oom = 1;
         return velstatus__error_nomem(err);
     }
-    memset(&reply->p, 0, sizeof reply->p);
+    memset(&reply->p, 0, sizeof(reply->p));
     reply->p.err = t;
     reply->p.err_len = len;
     reply->set = 1;
@@ -780,7 +780,7 @@ struct velstatus_reconcile_result {
 void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
 {
     size_t i;
-    if (r == NULL)
+    if (!r)
         return;
     for (i = 0; i < r->nerr; i++)
         velstatus__free(r->ctx, r->errs[i].p);
@@ -828,7 +828,7 @@ size_t velstatus_reconcile_result_count(const velstatus_reconcile_result *r, vel
 {
     unsigned f = (unsigned)flag;
     int bit;
-    if (r == NULL || f == 0 || (f & (f - 1)) != 0)
+    if (!r || f == 0 || (f & (f - 1)) != 0)
         return 0;
     for (bit = 0; bit < VS__NFLAGS; bit++)
         if (f == (1u << bit))
@@ -840,7 +840,7 @@ VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_error_count, si
 
 const char *velstatus_reconcile_result_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->nerr)
+    if (!r || i >= r->nerr)
         return velstatus__text_out(NULL, 0, len);
     return velstatus__text_out(r->errs[i].p, r->errs[i].len, len);
 }
@@ -849,19 +849,19 @@ VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_canceled_count,
 
 size_t velstatus_reconcile_result_canceled_index(const velstatus_reconcile_result *r, size_t i)
 {
-    return (r != NULL && i < r->ncan) ? r->can[i].index : SIZE_MAX;
+    return (r && i < r->ncan) ? r->can[i].index : SIZE_MAX;
 }
 
 const char *velstatus_reconcile_result_canceled_id(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan)
+    if (!r || i >= r->ncan)
         return velstatus__text_out(NULL, 0, len);
     return velstatus__text_out(r->can[i].id, r->can[i].id_len, len);
 }
 
 const char *velstatus_reconcile_result_cancel_error(const velstatus_reconcile_result *r, size_t i, size_t *len)
 {
-    if (r == NULL || i >= r->ncan)
+    if (!r || i >= r->ncan)
         return velstatus__text_out(NULL, 0, len);
     return velstatus__text_out(r->can[i].cancel_err, r->can[i].cancel_err_len, len);
 }
@@ -921,20 +921,20 @@ static velstatus_status record_cancel(velstatus_reconcile_result *r, const velst
                                       const velstatus_op_reply *rp, int report, velstatus_error *err)
 {
     const vs__str *id = &l->ops[index].c->s[VELSTATUS_OP_FIELD_OPERATION_ID];
-    vs__canceled *c = velstatus__array_reserve(r->ctx, r->can, &r->capcan, r->ncan + 1, sizeof *c, 4);
-    if (c == NULL)
+    vs__canceled *c = velstatus__array_reserve(r->ctx, r->can, &r->capcan, r->ncan + 1, sizeof(*c), 4);
+    if (!c)
         return velstatus__error_nomem(err);
     r->can = c;
     c = &r->can[r->ncan];
-    memset(c, 0, sizeof *c);
+    memset(c, 0, sizeof(*c));
     c->index = index;
     c->id = velstatus__strndup(r->ctx, id->p, id->len);
-    if (c->id == NULL)
+    if (!c->id)
         return velstatus__error_nomem(err);
     c->id_len = id->len;
-    if (report && rp != NULL && rp->set) {
-        c->cancel_err = velstatus__strndup(r->ctx, rp->p.err != NULL ? rp->p.err : "", rp->p.err_len);
-        if (c->cancel_err == NULL) {
+    if (report && rp && rp->set) {
+        c->cancel_err = velstatus__strndup(r->ctx, rp->p.err ? rp->p.err : "", rp->p.err_len);
+        if (!c->cancel_err) {
             velstatus__free(r->ctx, c->id);
             return velstatus__error_nomem(err);
         }
@@ -956,7 +956,7 @@ static velstatus_status bsl_error(velstatus_reconcile_result *r, const velstatus
         velstatus__buf_puts(&b, "BSL is read-only");
     } else {
         velstatus__buf_puts(&b, "backupstoragelocations.velero.io ");
-        if (o->bsl_name != NULL)
+        if (o->bsl_name)
             velstatus__go_quote(&b, o->bsl_name, o->bsl_name_len);
         else
             velstatus__go_quote(&b, "default", 7);
@@ -1038,7 +1038,7 @@ static velstatus_status reconcile_check_options(const velstatus_reconcile_option
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "options.bsl must be available with phase InProgress: a missing or read-only "
                                     "BSL fails validation before the run");
-    if (o->bsl_name == NULL && o->bsl_name_len > 0)
+    if (!o->bsl_name && o->bsl_name_len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
     return VELSTATUS_OK;
 }
@@ -1048,7 +1048,7 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
                                        const velstatus_plugin_client *client, const velstatus_reconcile_options *opts,
                                        const velstatus_policy *policy, velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(&in->o, sizeof in->o, VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
+    velstatus_status st = velstatus__sized_copy(&in->o, sizeof(in->o), VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
     if (st != VELSTATUS_OK)
         return st;
     if (in->o.flags != 0)
@@ -1060,10 +1060,10 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
     st = reconcile_check_options(&in->o, list->kind, err);
     if (st != VELSTATUS_OK)
         return st;
-    velstatus_plugin_client_init(&in->c, sizeof in->c);
-    if (client == NULL)
+    velstatus_plugin_client_init(&in->c, sizeof(in->c));
+    if (!client)
         return VELSTATUS_OK;
-    st = velstatus__sized_copy(&in->c, sizeof in->c, VS_PLUGIN_CLIENT_SIZE_V1, client, "client", err);
+    st = velstatus__sized_copy(&in->c, sizeof(in->c), VS_PLUGIN_CLIENT_SIZE_V1, client, "client", err);
     if (st != VELSTATUS_OK)
         return st;
     if (in->c.flags != 0)
@@ -1098,12 +1098,12 @@ static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_o
     int rc = VELSTATUS_PASSTHROUGH;
     reply_clear(&lp->reply);
     lp->reply.is_cancel = 0;
-    if (c->progress != NULL)
+    if (c->progress)
         rc = c->progress(c->userdata, list, i, &lp->reply);
     if (rc == VELSTATUS_PASSTHROUGH) {
         if (lookup_text(&lp->lookup, list->kind, &list->ops[i]) != VELSTATUS_OK)
             return velstatus__error_nomem(err);
-        velstatus_op_progress_init(&lp->lookup_report, sizeof lp->lookup_report);
+        velstatus_op_progress_init(&lp->lookup_report, sizeof(lp->lookup_report));
         lp->lookup_report.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
         lp->lookup_report.err = lp->lookup.p;
         lp->lookup_report.err_len = lp->lookup.len;
@@ -1165,7 +1165,7 @@ static velstatus_status reconcile_cancel(velstatus_reconcile_result *r, reconcil
     int rc = VELSTATUS_PASSTHROUGH;
     reply_clear(&lp->reply);
     lp->reply.is_cancel = 1;
-    if (in->c.cancel != NULL)
+    if (in->c.cancel)
         rc = in->c.cancel(in->c.userdata, list, i, &lp->reply);
     if (rc == VELSTATUS_PASSTHROUGH)
         reply_clear(&lp->reply);
@@ -1182,7 +1182,7 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
     reconcile_loop lp;
     velstatus_status st = VELSTATUS_OK;
     size_t i;
-    memset(&lp.reply, 0, sizeof lp.reply);
+    memset(&lp.reply, 0, sizeof(lp.reply));
     lp.reply.ctx = list->ctx;
     velstatus__buf_init(&lp.lookup, list->ctx);
     for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
@@ -1205,7 +1205,7 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
         if (st != VELSTATUS_OK)
             break;
         count_flags(r, f);
-        if (msg.p != NULL)
+        if (msg.p)
             st = reconcile_record_error(r, &msg, in, list->kind, err);
         if (st == VELSTATUS_OK && (f & VELSTATUS_OP_STEP_CANCEL))
             st = reconcile_cancel(r, &lp, in, list, i, err);
@@ -1286,9 +1286,9 @@ static void reconcile_finish(velstatus_reconcile_result *r, const reconcile_in *
 velstatus_status velstatus__list_pass_args(const void *out, const velstatus_oplist *list, const void *opts,
                                            velstatus_error *err)
 {
-    if (out == NULL || list == NULL || opts == NULL)
+    if (!out || !list || !opts)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
-                                    out == NULL ? "out" : list == NULL ? "list" : "opts");
+                                    !out ? "out" : !list ? "list" : "opts");
     return VELSTATUS_OK;
 }
 
@@ -1303,8 +1303,8 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     int bsl_problem;
     VS_TRY(velstatus__list_pass_args(out, list, opts, err));
     VS_TRY(reconcile_load(&in, list, client, opts, policy, err));
-    r = velstatus__calloc(list->ctx, 1, sizeof *r);
-    if (r == NULL)
+    r = velstatus__calloc(list->ctx, 1, sizeof(*r));
+    if (!r)
         return velstatus__error_nomem(err);
     r->ctx = list->ctx;
     r->phase = in.o.phase;

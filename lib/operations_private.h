@@ -218,7 +218,7 @@ static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t n
         return VS__DEADLINE_NO_CREATED;
     if (!(timeout > 0 || pol->zero_timeout_expires))
         return VS__DEADLINE_NONE;
-    if (deadline != NULL) {
+    if (deadline) {
         if (!velstatus__time_to_ns(sec, nsec, &ns))
             ns = sec < 0 ? INT64_MIN : INT64_MAX;
         *deadline = velstatus__sat_add_i64(ns, timeout);

@@ -10,10 +10,10 @@
 velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ctx *ctx, velstatus_error *err)
 {
     velstatus_op_reports *r;
-    if (out == NULL || ctx == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
-    r = velstatus__calloc(ctx, 1, sizeof *r);
-    if (r == NULL)
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
+    r = velstatus__calloc(ctx, 1, sizeof(*r));
+    if (!r)
         return velstatus__error_nomem(err);
     r->ctx = ctx;
     velstatus__pool_init(&r->pool, ctx);
@@ -23,19 +23,19 @@ velstatus_status velstatus__reports_new(velstatus_op_reports **out, velstatus_ct
 
 void velstatus_op_reports_free(velstatus_op_reports *reports)
 {
-    if (reports != NULL)
+    if (reports)
         velstatus__pool_owner_free(&reports->pool, reports->e, reports);
 }
 
 vs__report_entry *velstatus__reports_push(velstatus_op_reports *r)
 {
-    vs__report_entry *e = velstatus__array_reserve(r->ctx, r->e, &r->cap, r->n + 1, sizeof *e, 16);
-    if (e == NULL)
+    vs__report_entry *e = velstatus__array_reserve(r->ctx, r->e, &r->cap, r->n + 1, sizeof(*e), 16);
+    if (!e)
         return NULL;
     r->e = e;
     e = &r->e[r->n++];
-    memset(e, 0, sizeof *e);
-    velstatus_op_progress_init(&e->p, sizeof e->p);
+    memset(e, 0, sizeof(*e));
+    velstatus_op_progress_init(&e->p, sizeof(e->p));
     e->id.p = velstatus__empty;
     e->cancel_err.p = velstatus__empty;
     return e;
@@ -60,7 +60,7 @@ velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_er
 {
     size_t i;
     if (r->n > 1)
-        qsort(r->e, r->n, sizeof *r->e, cmp_entry);
+        qsort(r->e, r->n, sizeof(*r->e), cmp_entry);
     for (i = 1; i < r->n; i++)
         if (cmp_entry(&r->e[i - 1], &r->e[i]) == 0)
             return velstatus__error_set(err, VELSTATUS_E_PARSE, "operation ID \"%.*s\" appears twice",
@@ -90,14 +90,14 @@ int velstatus_op_reports_get(velstatus_op_progress *progress, const velstatus_op
     const vs__report_entry *e;
     uint32_t size;
     id_len = velstatus__text_len(id, id_len);
-    if (progress == NULL || reports == NULL || (id == NULL && id_len > 0) ||
+    if (!progress || !reports || (!id && id_len > 0) ||
         progress->struct_size < VS_OP_PROGRESS_SIZE_V1)
         return 0;
     e = find(reports, id, id_len);
-    if (e == NULL)
+    if (!e)
         return 0;
     size = progress->struct_size; /* the caller's: a newer caller's tail stays as its _init left it */
-    memcpy(progress, &e->p, size < sizeof e->p ? size : sizeof e->p);
+    memcpy(progress, &e->p, size < sizeof(e->p) ? size : sizeof(e->p));
     progress->struct_size = size;
     return 1;
 }
@@ -112,7 +112,7 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
     velstatus_op_progress p;
     velstatus__buf b;
     velstatus_status st;
-    if (e != NULL)
+    if (e)
         return velstatus_op_reply_set_progress(reply, &e->p, NULL) == VELSTATUS_OK ? 0 : -1;
     /* Velero's InvalidOperationIDError (doc/velero-behaviour.md §2.2): "operation ID %v is invalid". */
     velstatus__buf_init(&b, r->ctx);
@@ -124,7 +124,7 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
         reply->oom = 1;
         return -1;
     }
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
     p.err = b.p;
     p.err_len = b.len;
@@ -139,7 +139,7 @@ static int reports_cancel(void *ud, const velstatus_oplist *list, size_t index, 
     size_t idlen;
     const char *id = velstatus_op_string(velstatus_oplist_at(list, index), VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
     const vs__report_entry *e = find(r, id, idlen);
-    if (e == NULL || !e->has_cancel_err)
+    if (!e || !e->has_cancel_err)
         return 0;
     return velstatus_op_reply_set_cancel_error(reply, e->cancel_err.p, e->cancel_err.len, NULL) == VELSTATUS_OK ? 0 : -1;
 }
@@ -147,9 +147,9 @@ static int reports_cancel(void *ud, const velstatus_oplist *list, size_t index, 
 velstatus_status velstatus_op_reports_client(velstatus_plugin_client *client, const velstatus_op_reports *reports,
                                              velstatus_error *err)
 {
-    if (client == NULL || reports == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", client == NULL ? "client" : "reports");
-    velstatus_plugin_client_init(client, sizeof *client);
+    if (!client || !reports)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !client ? "client" : "reports");
+    velstatus_plugin_client_init(client, sizeof(*client));
     client->userdata = (void *)(uintptr_t)reports;
     client->progress = reports_progress;
     client->cancel = reports_cancel;

@@ -14,7 +14,7 @@ static const char lit_new[] = "New", lit_inprogress[] = "InProgress", lit_comple
 /* A record's slot never holds a phase name (vs__op_text gives those). */
 static int is_static(const char *p)
 {
-    return p == NULL || p == velstatus__empty;
+    return !p || p == velstatus__empty;
 }
 
 const vs__str velstatus__op_phase_text[5] = {
@@ -45,7 +45,7 @@ static size_t shared_hash(const char *s, size_t n)
 static size_t shared_slot(const velstatus_oplist *l, const char *s, size_t n)
 {
     size_t i = shared_hash(s, n) & (VS__SHARED_SLOTS - 1);
-    while (l->shared[i].p != NULL && !(l->shared[i].len == n && memcmp(l->shared[i].p, s, n) == 0))
+    while (l->shared[i].p && !(l->shared[i].len == n && memcmp(l->shared[i].p, s, n) == 0))
         i = (i + 1) & (VS__SHARED_SLOTS - 1);
     return i;
 }
@@ -58,12 +58,12 @@ velstatus_status velstatus__oplist_shared(velstatus_oplist *l, const char *s, si
     if (len == 0 || len > VS__SHARED_LEN)
         return VELSTATUS_OK;
     i = shared_slot(l, s, len);
-    if (l->shared[i].p == NULL) {
+    if (!l->shared[i].p) {
         const char *p;
         if (l->nshared >= VS__SHARED_MAX)
             return VELSTATUS_OK;
         p = velstatus__pool_str(&l->pool, s, len);
-        if (p == NULL)
+        if (!p)
             return velstatus__error_nomem(err);
         l->shared[i].p = p;
         l->shared[i].len = (uint32_t)len;
@@ -99,7 +99,7 @@ velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, co
     }
     {
         const char *p = velstatus__pool_str(&l->pool, s, len);
-        if (p == NULL)
+        if (!p)
             return velstatus__error_nomem(err);
         dst->p = p;
         dst->len = (uint32_t)len;
@@ -114,8 +114,8 @@ _Static_assert((int)VELSTATUS_OP_FIELD_OPERATION_UNITS == (int)VS__OP_NCOLD &&
 static void op_init(velstatus_op *op, vs__op_cold *cold)
 {
     int i;
-    memset(op, 0, sizeof *op);
-    memset(cold, 0, sizeof *cold);
+    memset(op, 0, sizeof(*op));
+    memset(cold, 0, sizeof(*cold));
     op->c = cold;
     for (i = 0; i < VS__OP_NFIELDS; i++)
         vs__op_str(op, i)->p = velstatus__empty;
@@ -129,16 +129,16 @@ velstatus_op *velstatus__oplist_push(velstatus_oplist *l)
     size_t i;
     if (l->n >= UINT32_MAX)
         return NULL; /* indexes fit in 32 bits */
-    cold = velstatus__array_reserve(l->ctx, l->cold, &l->capcold, l->n + 1, sizeof *cold, 16);
-    if (cold == NULL)
+    cold = velstatus__array_reserve(l->ctx, l->cold, &l->capcold, l->n + 1, sizeof(*cold), 16);
+    if (!cold)
         return NULL;
     if (cold != l->cold) {
         for (i = 0; i < l->n; i++)
             l->ops[i].c = &cold[i];
         l->cold = cold;
     }
-    ops = velstatus__array_reserve(l->ctx, l->ops, &l->cap, l->n + 1, sizeof *ops, 16);
-    if (ops == NULL)
+    ops = velstatus__array_reserve(l->ctx, l->ops, &l->cap, l->n + 1, sizeof(*ops), 16);
+    if (!ops)
         return NULL;
     l->ops = ops;
     op = &l->ops[l->n];
@@ -151,12 +151,12 @@ velstatus_status velstatus__oplist_new(velstatus_oplist **out, velstatus_ctx *ct
                                        velstatus_error *err)
 {
     velstatus_oplist *l;
-    if (out == NULL || ctx == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
     if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind %d is not backup (0) or restore (1)", (int)kind);
-    l = velstatus__calloc(ctx, 1, sizeof *l);
-    if (l == NULL)
+    l = velstatus__calloc(ctx, 1, sizeof(*l));
+    if (!l)
         return velstatus__error_nomem(err);
     l->ctx = ctx;
     l->kind = kind;
@@ -175,7 +175,7 @@ velstatus_status velstatus_oplist_new(velstatus_oplist **out, velstatus_ctx *ctx
 
 void velstatus_oplist_free(velstatus_oplist *list)
 {
-    if (list != NULL) {
+    if (list) {
         velstatus__free(list->ctx, list->cold);
         velstatus__pool_owner_free(&list->pool, list->ops, list);
     }
@@ -189,7 +189,7 @@ VS_GETTER(velstatus_oplist, velstatus_oplist_is_null, int, is_null, 0)
 
 const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t index)
 {
-    if (list == NULL || index >= list->n)
+    if (!list || index >= list->n)
         return NULL;
     return &list->ops[index];
 }
@@ -263,7 +263,7 @@ VS_FLAG_TOKENS(op_step_flag, velstatus_op_step_flag, step_flag_names, "step flag
 
 static velstatus_status check_index(const velstatus_oplist *list, size_t index, velstatus_error *err)
 {
-    if (list == NULL)
+    if (!list)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "list is NULL");
     if (index >= list->n)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
@@ -274,16 +274,16 @@ static velstatus_status check_index(const velstatus_oplist *list, size_t index, 
 velstatus_status velstatus_oplist_append(size_t *index, velstatus_oplist *list, velstatus_error *err)
 {
     velstatus_op *op;
-    if (list == NULL)
+    if (!list)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "list is NULL");
     if (list->n >= UINT32_MAX)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "the list is full");
     op = velstatus__oplist_push(list);
-    if (op == NULL)
+    if (!op)
         return velstatus__error_nomem(err);
     velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_NEW);
     list->is_null = 0;
-    if (index != NULL)
+    if (index)
         *index = list->n - 1;
     return VELSTATUS_OK;
 }
@@ -298,7 +298,7 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
         return st;
     if ((int)field < 0 || (int)field >= VS__OP_NFIELDS)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown field %d", (int)field);
-    if (s == NULL && len > 0)
+    if (!s && len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "text is NULL with length %zu", len);
     op = &list->ops[index];
     st = velstatus__oplist_set_str(list, vs__op_str(op, field), s, len, err);
@@ -355,7 +355,7 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
     in[0] = group; in[1] = resource; in[2] = ns; in[3] = name;
     inlen[0] = group_len; inlen[1] = resource_len; inlen[2] = ns_len; inlen[3] = name_len;
     for (i = 0; i < 4; i++) {
-        if (in[i] == NULL && inlen[i] > 0)
+        if (!in[i] && inlen[i] > 0)
             return velstatus__error_set(err, VELSTATUS_E_INVALID, "post-operation item text %d is NULL", i);
         if (inlen[i] > UINT32_MAX)
             return velstatus__error_set(err, VELSTATUS_E_RANGE, "post-operation item text %d is too long", i);
@@ -364,14 +364,14 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
     if (op->c->npost >= UINT32_MAX - 1)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "too many post-operation items");
     /* Pool memory never moves: build a new array, then switch to it. */
-    items = velstatus__pool_alloc(&list->pool, ((size_t)op->c->npost + 1) * sizeof *items);
-    if (items == NULL)
+    items = velstatus__pool_alloc(&list->pool, ((size_t)op->c->npost + 1) * sizeof(*items));
+    if (!items)
         return velstatus__error_nomem(err);
     if (op->c->npost > 0)
-        memcpy(items, op->c->post, op->c->npost * sizeof *items);
+        memcpy(items, op->c->post, op->c->npost * sizeof(*items));
     for (i = 0; i < 4; i++) {
         const char *p = velstatus__pool_str(&list->pool, in[i], inlen[i]);
-        if (p == NULL)
+        if (!p)
             return velstatus__error_nomem(err);
         items[op->c->npost].f[i].p = p;
         items[op->c->npost].f[i].len = (uint32_t)inlen[i];
@@ -387,13 +387,13 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
 const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field, size_t *len)
 {
     const vs__str *t;
-    if (op == NULL || (int)field < 0 || (int)field >= VS__OP_NFIELDS) {
-        if (len != NULL)
+    if (!op || (int)field < 0 || (int)field >= VS__OP_NFIELDS) {
+        if (len)
             *len = 0;
         return NULL;
     }
     t = vs__op_text(op, field);
-    if (len != NULL)
+    if (len)
         *len = t->len;
     return t->p;
 }
@@ -410,25 +410,25 @@ VS_GETTER(velstatus_op, velstatus_op_post_item_count, size_t, c->npost, 0)
 
 int velstatus_op_post_items_null(const velstatus_op *op)
 {
-    return op == NULL || op->c->post_null;
+    return !op || op->c->post_null;
 }
 
 const char *velstatus_op_post_item(const velstatus_op *op, size_t item, velstatus_op_field field, size_t *len)
 {
     int f = (int)field - (int)VELSTATUS_OP_FIELD_RESOURCE_GROUP;
-    if (op == NULL || item >= op->c->npost || f < 0 || f > 3) {
-        if (len != NULL)
+    if (!op || item >= op->c->npost || f < 0 || f > 3) {
+        if (len)
             *len = 0;
         return NULL;
     }
-    if (len != NULL)
+    if (len)
         *len = op->c->post[item].f[f].len;
     return op->c->post[item].f[f].p;
 }
 
 velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 {
-    return op != NULL ? (velstatus_op_phase)op->h.phase : VELSTATUS_OP_PHASE_INVALID;
+    return op ? (velstatus_op_phase)op->h.phase : VELSTATUS_OP_PHASE_INVALID;
 }
 
 
@@ -442,13 +442,13 @@ VS_GETTER(velstatus_op, velstatus_op_n_total, int64_t, h.n_total, 0)
 int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns)
 {
     int has;
-    if (op == NULL || (int)which < 0 || (int)which > 2) {
-        if (ns != NULL)
+    if (!op || (int)which < 0 || (int)which > 2) {
+        if (ns)
             *ns = 0;
         return 0;
     }
     has = op->h.tstate[which] == VS__T_LOCAL || op->h.tstate[which] == VS__T_UTC;
-    if (ns != NULL)
+    if (ns)
         *ns = has ? vs__time_ns(op->h.t, op->h.twide, (int)which) : 0;
     return has;
 }
@@ -457,13 +457,13 @@ int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64
 {
     int64_t s = 0;
     int32_t n = 0;
-    int has = op != NULL && (int)which >= 0 && (int)which <= 2 &&
+    int has = op && (int)which >= 0 && (int)which <= 2 &&
               (op->h.tstate[which] == VS__T_LOCAL || op->h.tstate[which] == VS__T_UTC);
     if (has)
         vs__time_exact(op->h.t, op->h.twide, (int)which, &s, &n);
-    if (sec != NULL)
+    if (sec)
         *sec = s;
-    if (nsec != NULL)
+    if (nsec)
         *nsec = n;
     return has;
 }
@@ -487,7 +487,7 @@ velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const vel
     for (i = 0; i < l->n && st == VELSTATUS_OK; i++) {
         const velstatus_op *src = &l->ops[i];
         velstatus_op *dst = velstatus__oplist_push(c);
-        if (dst == NULL) {
+        if (!dst) {
             st = velstatus__error_nomem(err);
             break;
         }

@@ -204,7 +204,7 @@ static velstatus_status walk(velstatus_oplist_decoder *dc, int final, size_t *us
 static velstatus_status init(velstatus_oplist_decoder *dc, velstatus_ctx *ctx, velstatus_kind kind,
                              velstatus_error *err)
 {
-    memset(dc, 0, sizeof *dc);
+    memset(dc, 0, sizeof(*dc));
     dc->ctx = ctx;
     dc->d.line = 1;
     dc->d.col = 1;
@@ -238,7 +238,7 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
     if (st != VELSTATUS_OK)
         return st;
     dc.d.err = err;
-    dc.d.p = p != NULL ? p : "";
+    dc.d.p = p ? p : "";
     dc.d.len = len;
     st = walk(&dc, 1, &used);
     if (st == VELSTATUS_OK) {
@@ -256,10 +256,10 @@ velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_decoder **out, ve
 {
     velstatus_oplist_decoder *dc;
     velstatus_status st;
-    if (out == NULL || ctx == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "ctx");
-    dc = velstatus__alloc(ctx, sizeof *dc);
-    if (dc == NULL)
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "ctx");
+    dc = velstatus__alloc(ctx, sizeof(*dc));
+    if (!dc)
         return velstatus__error_nomem(err);
     st = init(dc, ctx, kind, err);
     if (st != VELSTATUS_OK) {
@@ -273,7 +273,7 @@ velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_decoder **out, ve
 
 void velstatus_oplist_decoder_free(velstatus_oplist_decoder *dc)
 {
-    if (dc == NULL)
+    if (!dc)
         return;
     release(dc);
     velstatus__free(dc->ctx, dc);
@@ -281,13 +281,13 @@ void velstatus_oplist_decoder_free(velstatus_oplist_decoder *dc)
 
 size_t velstatus_oplist_decoder_count(const velstatus_oplist_decoder *dc)
 {
-    return dc != NULL ? dc->d.idx : 0;
+    return dc ? dc->d.idx : 0;
 }
 
 /* The decoder's first error, again (it ends the decoding). */
 static velstatus_status replay(const velstatus_oplist_decoder *dc, velstatus_error *err)
 {
-    if (err != NULL)
+    if (err)
         *err = dc->error;
     return dc->failed;
 }
@@ -322,7 +322,7 @@ static int hold(velstatus_oplist_decoder *dc, const char *p, size_t n)
     if (n == 0) /* the chunk ended between two tokens: nothing to keep */
         return 1;
     b = velstatus__array_reserve(dc->ctx, dc->buf, &dc->bcap, dc->blen + n, 1, 4096);
-    if (b == NULL)
+    if (!b)
         return 0;
     dc->buf = b;
     memcpy(dc->buf + dc->blen, p, n);
@@ -333,7 +333,7 @@ static int hold(velstatus_oplist_decoder *dc, const char *p, size_t n)
 /* The state a call needs, else E_INVALID or the replayed error. */
 static velstatus_status check_live(velstatus_oplist_decoder *dc, velstatus_error *err)
 {
-    if (dc == NULL)
+    if (!dc)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "dec is NULL");
     if (dc->state == S_FAILED)
         return replay(dc, err);
@@ -373,9 +373,9 @@ velstatus_status velstatus_oplist_decoder_finish(velstatus_oplist **out, velstat
     size_t used;
     if (st != VELSTATUS_OK)
         return st;
-    if (out == NULL)
+    if (!out)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    st = walk_window(dc, dc->buf != NULL ? dc->buf : "", dc->blen, 1, &used);
+    st = walk_window(dc, dc->buf ? dc->buf : "", dc->blen, 1, &used);
     if (st != VELSTATUS_OK)
         return fail(dc, st, err);
     *out = dc->d.l;

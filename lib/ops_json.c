@@ -127,7 +127,7 @@ static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const
     uint32_t line, col;
     char ks[32] = "";
     if (path->k != VS__NOIDX)
-        snprintf(ks, sizeof ks, "[%zu]", path->k);
+        snprintf(ks, sizeof(ks), "[%zu]", path->k);
     velstatus__dec_pos(d, off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, d->base + off, "[%zu]%s%s%s: %s", d->idx, path->a,
                                     ks, path->b, what);
@@ -171,13 +171,13 @@ static velstatus_status pool_string(dec *d, size_t vs, size_t ve, const char **o
     const char *in = d->p + vs + 1;
     size_t len = ve - vs - 2;
     char *p;
-    if (memchr(in, '\\', len) == NULL) {
+    if (!memchr(in, '\\', len)) {
         *n = len;
         *out = velstatus__pool_str(&d->l->pool, in, len);
-        return *out != NULL ? VELSTATUS_OK : velstatus__error_nomem(d->err);
+        return *out ? VELSTATUS_OK : velstatus__error_nomem(d->err);
     }
     p = velstatus__pool_alloc(&d->l->pool, len + 1);
-    if (p == NULL)
+    if (!p)
         return velstatus__error_nomem(d->err);
     *n = velstatus__json_unescape(p, in, len);
     p[*n] = '\0';
@@ -196,7 +196,7 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
         return VELSTATUS_OK; /* Go: null leaves the value as it was */
     if (d->p[vs] != '"')
         return fail_at(d, VELSTATUS_E_SCHEMA, vs, path, "must be a string");
-    if (ve - vs - 2 > UINT32_MAX && memchr(d->p + vs + 1, '\\', ve - vs - 2) == NULL)
+    if (ve - vs - 2 > UINT32_MAX && !memchr(d->p + vs + 1, '\\', ve - vs - 2))
         return fail_at(d, VELSTATUS_E_RANGE, vs, path, "string longer than 4 GiB");
     if (shared && ve - vs - 2 <= 6 * VS__SHARED_LEN) { /* short enough, escapes and all */
         const char *t;
@@ -205,7 +205,7 @@ static velstatus_status set_json_str(dec *d, vs__str *dst, size_t vs, size_t ve,
             st = velstatus__oplist_shared(d->l, t, n, &s, d->err);
         if (st != VELSTATUS_OK)
             return st;
-        if (s != NULL) {
+        if (s) {
             dst->p = s;
             dst->len = (uint32_t)n;
             return VELSTATUS_OK;
@@ -250,12 +250,12 @@ static velstatus_status read_json_time(dec *d, int64_t *t, const uint8_t *wide, 
     st = string_text(d, &d->vbuf, vs, ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
-    if (wide != NULL)
+    if (wide)
         st = velstatus_time_parse_sec(sec, nsec, s, n, &terr);
     else
         st = velstatus_time_parse(&t[bit], s, n, &terr);
     if (st != VELSTATUS_OK) {
-        snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
+        snprintf(msg, sizeof(msg), "not a valid time: %s", terr.message);
         return fail_at(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
                        velstatus__json_string_byte(d->p, vs, ve, terr.offset), path, msg);
     }
@@ -285,7 +285,7 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *t, uint8_
         *state = VS__T_LOCAL;
     }
     /* duplicates included: the last one wins, as in Go */
-    if (wide != NULL)
+    if (wide)
         vs__time_set_exact(t, wide, bit, sec, nsec);
     else if (*state == VS__T_NULL)
         t[bit] = 0;
@@ -297,19 +297,19 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *t, uint8_
 static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_t ks, size_t ke, size_t vs,
                                     size_t ve)
 {
-    vs__unknown *u = velstatus__array_reserve(d->l->ctx, d->unk, &d->capunk, d->nunk + 1, sizeof *u, 8);
+    vs__unknown *u = velstatus__array_reserve(d->l->ctx, d->unk, &d->capunk, d->nunk + 1, sizeof(*u), 8);
     const char *kp;
     char *vp;
     size_t klen, vlen;
     velstatus_status st;
-    if (u == NULL)
+    if (!u)
         return velstatus__error_nomem(d->err);
     d->unk = u;
     st = pool_string(d, ks, ke, &kp, &klen);
     if (st != VELSTATUS_OK)
         return st;
     vp = velstatus__pool_alloc(&d->l->pool, ve - vs + 1);
-    if (vp == NULL)
+    if (!vp)
         return velstatus__error_nomem(d->err);
     vlen = raw_compact(vp, d->p + vs, ve - vs);
     vp[vlen] = '\0';
@@ -382,8 +382,8 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, rs, ".spec.postOperationItems", "too many items");
     op->c->post_null = 0;
-    post = n > 0 ? velstatus__pool_alloc(&d->l->pool, n * sizeof *post) : NULL;
-    if (n > 0 && post == NULL)
+    post = n > 0 ? velstatus__pool_alloc(&d->l->pool, n * sizeof(*post)) : NULL;
+    if (n > 0 && !post)
         return velstatus__error_nomem(d->err);
     for (k = 0; k < n; k++) {
         int i;
@@ -514,7 +514,7 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
         return fail(d, VELSTATUS_E_SCHEMA, rs, "", d->p[rs] == 'n' ? "a record must be an object, not null"
                                                                : "a record must be an object");
     op = velstatus__oplist_push(d->l);
-    if (op == NULL)
+    if (!op)
         return velstatus__error_nomem(d->err);
     velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_UNKNOWN); /* absent phase is "" */
     d->nunk = 0;
@@ -532,10 +532,10 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
     if (d->nunk > 0) {
         if (d->nunk > UINT32_MAX)
             return fail(d, VELSTATUS_E_RANGE, d->rec_off, "", "too many unknown fields");
-        op->c->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof *op->c->unk);
-        if (op->c->unk == NULL)
+        op->c->unk = velstatus__pool_alloc(&d->l->pool, d->nunk * sizeof(*op->c->unk));
+        if (!op->c->unk)
             return velstatus__error_nomem(d->err);
-        memcpy(op->c->unk, d->unk, d->nunk * sizeof *op->c->unk);
+        memcpy(op->c->unk, d->unk, d->nunk * sizeof(*op->c->unk));
         op->c->nunk = (uint32_t)d->nunk;
     }
     return VELSTATUS_OK;
@@ -555,7 +555,7 @@ static void put_str(velstatus__buf *b, const vs__str *s)
 static void put_time(velstatus__buf *b, int64_t sec)
 {
     char tb[VELSTATUS_TIME_BUFSIZE];
-    if (velstatus_time_format_sec(tb, sizeof tb, sec, 0, 0, NULL) != VELSTATUS_OK) {
+    if (velstatus_time_format_sec(tb, sizeof(tb), sec, 0, 0, NULL) != VELSTATUS_OK) {
         b->failed = 1; /* cannot happen: every int64 second fits */
         return;
     }
@@ -728,8 +728,8 @@ velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const vel
                                           velstatus_error *err)
 {
     velstatus__buf b;
-    if (out == NULL || list == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", out == NULL ? "out" : "list");
+    if (!out || !list)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : "list");
     velstatus__buf_init(&b, list->ctx);
     put_list(&b, list);
     return velstatus__buf_finish(&b, out, out_len, err);
@@ -740,8 +740,8 @@ velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velst
 {
     velstatus__buf b;
     velstatus_status st = VELSTATUS_OK;
-    if (list == NULL || write == NULL)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", list == NULL ? "list" : "write");
+    if (!list || !write)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !list ? "list" : "write");
     velstatus__buf_init(&b, list->ctx);
     velstatus__buf_set_sink(&b, write, userdata);
     put_list(&b, list);
@@ -773,7 +773,7 @@ static velstatus_status rfail(rdec *d, velstatus_status code, size_t off, const 
     int n = (int)(d->idlen > 120 ? 120 : d->idlen), fn = (int)(flen > 120 ? 120 : flen);
     velstatus__json_pos(d->p, off, &line, &col);
     return velstatus__error_set_pos(d->err, code, line, col, (uint64_t)off, "[\"%.*s\"]%s%.*s: %s", n,
-                                    d->id != NULL ? d->id : "", flen ? "." : "", fn, field, what);
+                                    d->id ? d->id : "", flen ? "." : "", fn, field, what);
 }
 
 /* The text of the accepted string [vs, ve): its bytes, or decoded into buf. */
@@ -800,7 +800,7 @@ static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *
     if (*n > UINT32_MAX)
         return rfail(d, VELSTATUS_E_RANGE, m->vs, m->key, m->klen, "string longer than 4 GiB");
     *p = velstatus__pool_str(&d->r->pool, s, *n);
-    if (*p == NULL)
+    if (!*p)
         return velstatus__error_nomem(d->err);
     return VELSTATUS_OK;
 }
@@ -824,7 +824,7 @@ static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns)
         return st;
     st = velstatus_time_parse(ns, s, n, &terr);
     if (st != VELSTATUS_OK) {
-        snprintf(msg, sizeof msg, "not a valid time: %s", terr.message);
+        snprintf(msg, sizeof(msg), "not a valid time: %s", terr.message);
         return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
                      velstatus__json_string_byte(d->p, m->vs, m->ve, terr.offset), m->key, m->klen, msg);
     }
@@ -959,8 +959,8 @@ static velstatus_status rmember_at(rdec *d, size_t i, size_t *next)
     if (slen > UINT32_MAX)
         return rsyntax(d, i, "operation ID longer than 4 GiB");
     e = velstatus__reports_push(d->r);
-    id = e != NULL ? velstatus__pool_str(&d->r->pool, s, slen) : NULL;
-    if (id == NULL)
+    id = e ? velstatus__pool_str(&d->r->pool, s, slen) : NULL;
+    if (!id)
         return velstatus__error_nomem(d->err);
     e->id.p = id;
     e->id.len = (uint32_t)slen;
@@ -1015,12 +1015,12 @@ velstatus_status velstatus_op_reports_from_json(velstatus_op_reports **out, vels
     rdec d;
     velstatus_status st;
     VS_TRY(velstatus__obj_text_args(out, "out", p, &len, "input", err));
-    memset(&d, 0, sizeof d);
+    memset(&d, 0, sizeof(d));
     st = velstatus__reports_new(&d.r, ctx, err);
     if (st != VELSTATUS_OK)
         return st;
     d.err = err;
-    d.p = p != NULL ? p : "";
+    d.p = p ? p : "";
     d.len = len;
     velstatus__buf_init(&d.kbuf, ctx);
     velstatus__buf_init(&d.vbuf, ctx);

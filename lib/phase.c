@@ -179,7 +179,7 @@ velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase pha
                                         const char *field, velstatus_error *err)
 {
     const char *k = velstatus_kind_to_string(kind), *name = velstatus_phase_to_string(phase);
-    if (name == NULL)
+    if (!name)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: unknown phase %d", field, (int)phase);
     if (!velstatus_phase_valid(kind, phase))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: a %s has no phase \"%s\"", field, k, name);

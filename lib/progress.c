@@ -493,8 +493,8 @@ int velstatus__progress_op_eta(const velstatus_op *op, int64_t now_ns, int64_t *
     velstatus__prog_op tmp;
     prog_acc a;
     prog_group g;
-    memset(&a, 0, sizeof a);
-    memset(&g, 0, sizeof g);
+    memset(&a, 0, sizeof(a));
+    memset(&g, 0, sizeof(g));
     *seconds = 0;
     if (!is_quantified(prog_op_of(&tmp, op)))
         return 0;

@@ -308,7 +308,7 @@ static void run_set_error(vs_run *run, vs_err *e)
 static velstatus_status record_sleep(vs_run *run, int64_t ns, velstatus_error *err)
 {
     velstatus_retry_result *r = run->res;
-    int64_t *p = velstatus__array_reserve(run->ctx, r->sleeps, &r->cap, r->nsleeps + 1, sizeof *p, 16);
+    int64_t *p = velstatus__array_reserve(run->ctx, r->sleeps, &r->cap, r->nsleeps + 1, sizeof(*p), 16);
     if (!p)
         return velstatus__error_nomem(err);
     r->sleeps = p;

@@ -16,7 +16,7 @@ void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t
     if (ncap > SIZE_MAX / elem)
         return NULL;
     p = velstatus__realloc(ctx, items, ncap * elem);
-    if (p == NULL)
+    if (!p)
         return NULL;
     *cap = ncap;
     return p;

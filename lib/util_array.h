@@ -27,7 +27,7 @@ void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t
 static inline void *velstatus__array_reserve(velstatus_ctx *ctx, void *items, size_t *cap, size_t need,
                                              size_t elem, size_t initial)
 {
-    if (need <= *cap && items != NULL)
+    if (need <= *cap && items)
         return items;
     return velstatus__array_grow(ctx, items, cap, need, elem, initial);
 }
@@ -39,7 +39,7 @@ static inline void *velstatus__array_reserve_keep(velstatus_ctx *ctx, void *item
                                                   size_t elem, size_t initial)
 {
     void *p = velstatus__array_reserve(ctx, items, cap, need, elem, initial);
-    return p != NULL ? p : items;
+    return p ? p : items;
 }
 
 /* The idiom of every site that grows an array it owns: makes room for

@@ -17,7 +17,7 @@ void velstatus__pool_init(velstatus__pool *p, velstatus_ctx *ctx)
 void velstatus__pool_release(velstatus__pool *p)
 {
     velstatus__pool_block *b, *next;
-    for (b = p->head; b != NULL; b = next) {
+    for (b = p->head; b; b = next) {
         next = b->next;
         velstatus__free(p->ctx, b);
     }
@@ -40,11 +40,11 @@ static velstatus__pool_block *pool_grow(velstatus__pool *p, size_t need)
     if (cap > SIZE_MAX - VELSTATUS__POOL_HDR)
         return NULL;
     b = velstatus__alloc(p->ctx, VELSTATUS__POOL_HDR + cap);
-    if (b == NULL)
+    if (!b)
         return NULL;
     b->cap = cap;
     b->used = 0;
-    if (cap > VS__POOL_BLOCK && p->head != NULL) {
+    if (cap > VS__POOL_BLOCK && p->head) {
         b->next = p->head->next;
         p->head->next = b;
     } else {
@@ -58,7 +58,7 @@ void *velstatus__pool_alloc_block(velstatus__pool *p, size_t need)
 {
     velstatus__pool_block *b = pool_grow(p, need);
     char *q;
-    if (b == NULL)
+    if (!b)
         return NULL;
     q = (char *)b + VELSTATUS__POOL_HDR + b->used;
     b->used += need;
@@ -73,7 +73,7 @@ const char *velstatus__pool_str(velstatus__pool *p, const char *s, size_t len)
     if (len >= SIZE_MAX)
         return NULL;
     q = velstatus__pool_alloc(p, len + 1);
-    if (q == NULL)
+    if (!q)
         return NULL;
     memcpy(q, s, len);
     q[len] = '\0';

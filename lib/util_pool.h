@@ -46,7 +46,7 @@ static inline void *velstatus__pool_alloc(velstatus__pool *p, size_t n)
     char *q;
     if (need < n)
         return NULL;
-    if (b == NULL || b->cap - b->used < need)
+    if (!b || b->cap - b->used < need)
         return velstatus__pool_alloc_block(p, need);
     q = (char *)b + VELSTATUS__POOL_HDR + b->used;
     b->used += need;

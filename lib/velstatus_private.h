@@ -181,8 +181,8 @@ velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *t
  * such text) the length is 0. */
 static inline const char *velstatus__text_out(const char *p, size_t n, size_t *len)
 {
-    if (len != NULL)
-        *len = p != NULL ? n : 0;
+    if (len)
+        *len = p ? n : 0;
     return p;
 }
 

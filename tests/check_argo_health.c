@@ -34,9 +34,9 @@ START_TEST(every_phase_both_kinds)
         expect(kind, "Completed", NULL, 0, VELSTATUS_ARGO_HEALTHY, k ? "Restore completed" : "Backup completed");
         expect(kind, NULL, NULL, 0, VELSTATUS_ARGO_PROGRESSING,
                k ? "Waiting for restore to be processed" : "Waiting for backup to be processed");
-        for (size_t i = 0; i < sizeof progressing / sizeof progressing[0]; i++)
+        for (size_t i = 0; i < sizeof(progressing) / sizeof(progressing[0]); i++)
             expect(kind, progressing[i], "ignored", 0, VELSTATUS_ARGO_PROGRESSING, progressing[i]);
-        for (size_t i = 0; i < sizeof degraded / sizeof degraded[0]; i++) {
+        for (size_t i = 0; i < sizeof(degraded) / sizeof(degraded[0]); i++) {
             expect(kind, degraded[i], NULL, 0, VELSTATUS_ARGO_DEGRADED, degraded[i]);
             expect(kind, degraded[i], "bucket gone", 0, VELSTATUS_ARGO_DEGRADED, "bucket gone");
             expect(kind, degraded[i], "", 0, VELSTATUS_ARGO_DEGRADED, ""); /* Lua's `or` keeps "" */

@@ -24,7 +24,7 @@ static velstatus_server_verdict *verdict_of(velstatus_ctx *ctx, size_t n, const 
     ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
     for (size_t i = 0; i < n; i++) {
         char name[16384];
-        snprintf(name, sizeof name, "%s-%zu", prefix, i);
+        snprintf(name, sizeof(name), "%s-%zu", prefix, i);
         ck_assert_int_eq(velstatus_bsl_set_add(set, name, strlen(name), phase, strlen(phase), with_default && i == 0,
                                                VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
                          VELSTATUS_OK);
@@ -106,7 +106,7 @@ START_TEST(reason_precedence_and_pattern)
     };
     regex_t re;
     ck_assert_int_eq(regcomp(&re, "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$", REG_EXTENDED | REG_NOSUB), 0);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const char *r = velstatus_server_condition_reason(cases[i].flags);
         ck_assert_str_eq(r, cases[i].reason);
         ck_assert_msg(regexec(&re, r, 0, NULL, 0) == 0, "%s does not match the API's pattern", r);

@@ -357,7 +357,7 @@ START_TEST(nul_terminated_text_arguments)
                          VELSTATUS_OK);
         ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
         ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
-        velstatus_server_status_options_init(&o, sizeof o);
+        velstatus_server_status_options_init(&o, sizeof(o));
         o.default_location = "a";
         o.default_location_len = VELSTATUS_NUL_TERMINATED;
         ck_assert_int_eq(velstatus_server_status_classify(&v, set, &o, &err), VELSTATUS_OK);

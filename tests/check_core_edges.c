@@ -24,7 +24,7 @@ START_TEST(ctx_new_rejects_an_allocator_missing_a_hook)
     velstatus_allocator a;
     velstatus_ctx *ctx = (velstatus_ctx *)&a; /* must be reset to NULL */
     velstatus_error err;
-    velstatus_allocator_init(&a, sizeof a);
+    velstatus_allocator_init(&a, sizeof(a));
     a.alloc_fn = a_alloc;
     a.free_fn = a_free; /* realloc_fn missing */
     ck_assert_int_eq(velstatus_ctx_new(&ctx, &a, &err), VELSTATUS_E_INVALID);
@@ -39,7 +39,7 @@ START_TEST(ctx_new_rejects_an_allocator_missing_a_hook)
     velstatus_ctx_free(ctx);
     /* Errors need no error struct. */
     ck_assert_int_eq(velstatus_ctx_new(NULL, NULL, NULL), VELSTATUS_E_INVALID);
-    velstatus_allocator_init(NULL, sizeof a); /* ignored, no crash */
+    velstatus_allocator_init(NULL, sizeof(a)); /* ignored, no crash */
     velstatus_free(NULL, NULL);
 }
 END_TEST
@@ -122,8 +122,8 @@ END_TEST
 START_TEST(buf_printf_long_output_out_of_memory)
 {
     char big[200];
-    memset(big, 'y', sizeof big - 1);
-    big[sizeof big - 1] = '\0';
+    memset(big, 'y', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
     velstatus_status st;
     VS_FAILALLOC_LOOP(fa, ctx) {
         velstatus__buf b;
@@ -163,7 +163,7 @@ START_TEST(json_string_replaces_each_invalid_utf8_sequence)
     };
     velstatus_ctx *ctx = NULL;
     ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, NULL), VELSTATUS_OK);
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
         char *out = json_string(ctx, v[i].in, strlen(v[i].in));
         ck_assert_msg(strcmp(out, v[i].want) == 0, "case %zu: got %s", i, out);
         velstatus_free(ctx, out);
@@ -196,8 +196,8 @@ START_TEST(phase_from_string_quotes_at_most_64_bytes)
     char longname[100];
     velstatus_phase ph;
     velstatus_error err;
-    memset(longname, 'Q', sizeof longname);
-    ck_assert_int_eq(velstatus_phase_from_string(&ph, longname, sizeof longname, &err),
+    memset(longname, 'Q', sizeof(longname));
+    ck_assert_int_eq(velstatus_phase_from_string(&ph, longname, sizeof(longname), &err),
                      VELSTATUS_E_INVALID);
     const char *q = strchr(err.message, '"');
     ck_assert_ptr_nonnull(q);
@@ -209,9 +209,9 @@ END_TEST
 START_TEST(policy_preset_hardened_equals_the_constructor)
 {
     velstatus_policy p, h = velstatus_policy_hardened();
-    memset(&p, 0xAB, sizeof p);
+    memset(&p, 0xAB, sizeof(p));
     ck_assert_int_eq(velstatus_policy_preset(&p, VELSTATUS_PRESET_HARDENED, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(memcmp(&p, &h, sizeof p), 0);
+    ck_assert_int_eq(memcmp(&p, &h, sizeof(p)), 0);
     ck_assert_int_eq(p.preset, VELSTATUS_PRESET_HARDENED);
 }
 END_TEST
@@ -233,7 +233,7 @@ START_TEST(time_parse_names_the_missing_separator)
         {"2024-05+01T10:00:00Z", 8, "expected '-'"},
         {"2024-05-01T10:00+00Z", 17, "expected ':'"},
     };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
         int64_t ns = 123;
         velstatus_error err;
         ck_assert_int_eq(velstatus_time_parse(&ns, v[i].s, strlen(v[i].s), &err), VELSTATUS_E_PARSE);
@@ -305,8 +305,8 @@ START_TEST(time_parse_one_digit_hour_and_small_buffers)
     ck_assert_int_eq(a, b);
     char buf[8];
     velstatus_error err;
-    memset(buf, 'x', sizeof buf);
-    ck_assert_int_eq(velstatus_time_format(buf, sizeof buf, a, 0, &err), VELSTATUS_E_RANGE);
+    memset(buf, 'x', sizeof(buf));
+    ck_assert_int_eq(velstatus_time_format(buf, sizeof(buf), a, 0, &err), VELSTATUS_E_RANGE);
     ck_assert_int_eq(buf[0], '\0');
     ck_assert_ptr_nonnull(strstr(err.message, "need 21"));
     ck_assert_int_eq(velstatus_time_format(buf, 0, a, 0, NULL), VELSTATUS_E_RANGE);

@@ -102,7 +102,7 @@ START_TEST(errors_and_edges_have_the_one_shot_positions)
         "[{\"status\":{\"phase\":\"Odd\",\"x\":[1,{\"y\":null}]}},{\"spec\":null,\"status\":{\"created\":null}}]",
     };
     velstatus_ctx *ctx = vs_test_ctx();
-    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+    for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
         size_t len = strlen(texts[k]);
         assert_same(ctx, VELSTATUS_KIND_BACKUP, texts[k], len, len + 1);
         assert_same(ctx, VELSTATUS_KIND_RESTORE, texts[k], len, len + 1);
@@ -223,7 +223,7 @@ START_TEST(every_allocation_failure)
                 st = velstatus_oplist_decoder_feed(d, text + i, n, &err);
                 i += n;
             }
-            if (st == VELSTATUS_E_NOMEM && d != NULL) {
+            if (st == VELSTATUS_E_NOMEM && d) {
                 ck_assert_int_eq(velstatus_oplist_decoder_feed(d, "]", 1, NULL), VELSTATUS_E_NOMEM);
                 ck_assert_int_eq(velstatus_oplist_decoder_finish(&l, d, &err), VELSTATUS_E_NOMEM);
             }
@@ -291,7 +291,7 @@ START_TEST(shared_texts_are_never_written_through)
     velstatus_op_progress p;
     velstatus_error err;
     uint32_t flags;
-    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, sizeof text - 1, &err),
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, sizeof(text) - 1, &err),
                      VELSTATUS_OK);
     ck_assert_ptr_eq(text_of(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION), text_of(l, 1, VELSTATUS_OP_FIELD_DESCRIPTION));
     ck_assert_ptr_eq(text_of(l, 0, VELSTATUS_OP_FIELD_NAME), text_of(l, 1, VELSTATUS_OP_FIELD_NAME));
@@ -300,7 +300,7 @@ START_TEST(shared_texts_are_never_written_through)
     ck_assert_str_eq(text_of(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION), "Od");
     ck_assert_str_eq(text_of(l, 1, VELSTATUS_OP_FIELD_DESCRIPTION), "Odd!");
     /* the step's new units and description for record 1 only */
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.operation_units = "Byt";
     p.operation_units_len = 3;
     p.description = "Odd";
@@ -365,7 +365,7 @@ START_TEST(a_shared_copy_that_cannot_be_made)
             ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
             ck_assert_int_eq(velstatus_oplist_append(&i, l, NULL), VELSTATUS_OK);
             VS_FAILALLOC_RESUME(fa);
-            velstatus_op_progress_init(&p, sizeof p);
+            velstatus_op_progress_init(&p, sizeof(p));
             if (k == 0) {
                 p.operation_units = texts[k];
                 p.operation_units_len = strlen(texts[k]);
@@ -395,17 +395,17 @@ START_TEST(a_long_list_reconciles)
     ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
     for (i = 0; i < n; i++)
         ck_assert_int_eq(velstatus_oplist_append(NULL, l, NULL), VELSTATUS_OK);
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.n_completed = 1;
     p.n_total = 2;
     p.operation_units = "Bytes";
     p.operation_units_len = 5;
     p.has_started = 1;
     p.started_ns = 1;
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.userdata = &p;
     c.progress = answer_all;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_reconcile_result_in_progress(r), n);
     for (i = 0; i < n; i++) {

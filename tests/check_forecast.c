@@ -63,7 +63,7 @@ typedef struct gen {
 static void put_time(char *buf, size_t *off, const char *key, int64_t ns)
 {
     char t[VELSTATUS_TIME_BUFSIZE];
-    ck_assert_int_eq(velstatus_time_format(t, sizeof t, ns, 0, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_time_format(t, sizeof(t), ns, 0, NULL), VELSTATUS_OK);
     *off += (size_t)sprintf(buf + *off, ",\"%s\":\"%s\"", key, t);
 }
 
@@ -74,7 +74,7 @@ static void gen_record(gen *g, rng *r, size_t i, int64_t now, size_t *off)
     const char *ph = phases[next(r) % 8];
     gen_op *o = &g->ops[i];
     int running = strcmp(ph, "New") == 0 || strcmp(ph, "InProgress") == 0;
-    memset(o, 0, sizeof *o);
+    memset(o, 0, sizeof(*o));
     o->n_total = next(r) % 4 == 0 ? 0 : range(r, 1, 1000);
     o->n_completed = range(r, 0, o->n_total + 1);
     *off += (size_t)sprintf(g->json + *off,
@@ -238,7 +238,7 @@ static void check_case(velstatus_ctx *ctx, rng *r, int velero)
     l = decode(ctx, &g);
     sim = decode(ctx, &g);
     fake_answers(&fp, &g);
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.phase = next(r) % 2 ? VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS
                           : VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
     o.bsl = next(r) % 8 == 0 ? (velstatus_bsl_state)range(r, 1, 2) : VELSTATUS_BSL_AVAILABLE;
@@ -302,7 +302,7 @@ static velstatus_oplist *list_of(velstatus_ctx *ctx, const char *json)
 static velstatus_reconcile_options waiting_opts(int64_t now)
 {
     velstatus_reconcile_options o;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = now;
     o.completed_before = 1;
     o.failed_before = 1;
@@ -379,7 +379,7 @@ static velstatus_forecast *one(velstatus_ctx *ctx, const char *status, int64_t t
     velstatus_reconcile_options o = waiting_opts(now);
     velstatus_policy pol = preset(velero);
     velstatus_forecast *f = NULL;
-    snprintf(json, sizeof json,
+    snprintf(json, sizeof(json),
              "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"p\",\"operationID\":\"op\"},\"status\":%s}]",
              status);
     l = list_of(ctx, json);
@@ -514,7 +514,7 @@ START_TEST(bad_arguments)
     o.errors = 0;
     o.struct_size = 4;
     ck_assert_int_eq(velstatus_forecast_new(&f, l, &o, NULL, &err), VELSTATUS_E_ABI);
-    o.struct_size = sizeof o;
+    o.struct_size = sizeof(o);
     pol.struct_size = 4;
     ck_assert_int_eq(velstatus_forecast_new(&f, l, &o, &pol, &err), VELSTATUS_E_ABI);
     ck_assert_ptr_eq(f, (velstatus_forecast *)&o);

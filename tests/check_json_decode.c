@@ -70,7 +70,7 @@ static const scan_case scan_cases[] = {
 START_TEST(scanner_boundaries_and_rejections)
 {
     size_t k;
-    for (k = 0; k < sizeof scan_cases / sizeof scan_cases[0]; k++) {
+    for (k = 0; k < sizeof(scan_cases) / sizeof(scan_cases[0]); k++) {
         const scan_case *c = &scan_cases[k];
         size_t len = c->len ? c->len : strlen(c->text), end = 12345;
         velstatus__json_scan_err e;
@@ -175,7 +175,7 @@ START_TEST(scanner_decodes_as_jansson)
         ck_assert(memcmp(out, json_string_value(j), got) == 0);
         json_decref(j);
     }
-    for (k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+    for (k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
         json_t *j = json_loadb(ints[k], strlen(ints[k]), JSON_DECODE_ANY, NULL);
         ck_assert_ptr_nonnull(j);
         ck_assert(velstatus__json_int(ints[k], strlen(ints[k])) == (int64_t)json_integer_value(j));
@@ -224,8 +224,8 @@ START_TEST(defect1_raw_nul_after_number_is_rejected)
     {
         static const char rec[] = "[{\"spec\":{\"operationID\":\"o\",\"x\":[1,true,{\"y\":-2.5e3}]},"
                                   "\"status\":{\"nTotal\":7,\"z\":null}}]";
-        char buf[sizeof rec + 1];
-        size_t i, len = sizeof rec - 1;
+        char buf[sizeof(rec) + 1];
+        size_t i, len = sizeof(rec) - 1;
         for (i = 0; i <= len; i++) {
             velstatus_status st;
             memcpy(buf, rec, i);
@@ -282,7 +282,7 @@ static int answer_extremes(void *ud, const velstatus_oplist *list, size_t i, vel
     velstatus_op_progress p;
     (void)list;
     (void)i;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.has_started = 1;
     p.started_ns = *(const int64_t *)ud;
     p.has_updated = 1;
@@ -310,10 +310,10 @@ START_TEST(defect2_every_time_written_reads_back)
         ck_assert_int_eq(velstatus_oplist_set_string(l, idx, VELSTATUS_OP_FIELD_OPERATION_ID, "o", 1, NULL),
                          VELSTATUS_OK);
         ck_assert_int_eq(velstatus_oplist_set_time(l, idx, VELSTATUS_OP_TIME_CREATED, 1, 0, NULL), VELSTATUS_OK);
-        velstatus_plugin_client_init(&c, sizeof c); /* a plugin's started/updated */
+        velstatus_plugin_client_init(&c, sizeof(c)); /* a plugin's started/updated */
         c.userdata = (void *)&ends[e];
         c.progress = answer_extremes;
-        velstatus_reconcile_options_init(&o, sizeof o);
+        velstatus_reconcile_options_init(&o, sizeof(o));
         o.now_ns = 1;
         ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, NULL), VELSTATUS_OK);
         velstatus_reconcile_result_free(r);
@@ -364,15 +364,15 @@ static pass reconcile_file(velstatus_ctx *ctx, velstatus_kind kind, const char *
     velstatus_reconcile_result *r = NULL;
     velstatus_error err;
     pass out;
-    velstatus_op_progress_init(&prog, sizeof prog);
+    velstatus_op_progress_init(&prog, sizeof(prog));
     prog.n_completed = 3;
     prog.n_total = 10;
     prog.operation_units = "Bytes";
     prog.operation_units_len = 5;
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.userdata = &prog;
     c.progress = answer_by_id;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
     ck_assert_int_eq(velstatus_time_parse(&o.now_ns, "2024-05-01T11:00:00Z", 20, NULL), VELSTATUS_OK);
     ck_assert_msg(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, &err) == VELSTATUS_OK, "%s: %s", rel, err.message);
@@ -440,7 +440,7 @@ START_TEST(defect5_keys_fold_as_go)
         "\"postOperationItems\":[{\"Group\":\"pg\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"}]},"
         "\"status\":{\"phase\":\"Completed\",\"error\":\"e\",\"nCompleted\":2,\"nTotal\":3,"
         "\"created\":\"2024-05-01T10:00:00Z\",\"phas\xc3\xa9\":1}}]\n";
-    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in, sizeof in - 1);
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in, sizeof(in) - 1);
     char *out = encode(l);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_COMPLETED);
     ck_assert_str_eq(out, want);
@@ -469,14 +469,14 @@ START_TEST(defect5_duplicate_keys_assign_in_order)
         "{\"Group\":\"g\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"n\"},\"operationID\":\"o\","
         "\"postOperationItems\":[{\"Group\":\"g\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"a\"}],"
         "\"x\":1,\"x\":2},\"status\":{\"phase\":\"InProgress\",\"nTotal\":2,\"created\":null}}]\n";
-    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in, sizeof in - 1);
+    velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in, sizeof(in) - 1);
     char *out = encode(l);
     ck_assert_str_eq(out, want);
     velstatus_free(ctx, out);
     velstatus_oplist_free(l);
     {
         static const char nil[] = "[{\"spec\":{\"postOperationItems\":[{}],\"postOperationItems\":null}}]";
-        l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, nil, sizeof nil - 1);
+        l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, nil, sizeof(nil) - 1);
     }
     ck_assert(velstatus_op_post_items_null(velstatus_oplist_at(l, 0)));
     ck_assert_uint_eq(velstatus_op_post_item_count(velstatus_oplist_at(l, 0)), 0);
@@ -497,12 +497,12 @@ START_TEST(defect5_bsl_duplicate_keys_last_wins)
     static const char dup[] = "{\"items\":[],\"items\":[{\"metadata\":{\"name\":\"a\",\"name\":\"b\"},"
                               "\"status\":{\"phase\":\"Unavailable\",\"phase\":\"Available\"}}]}";
     static const char folded[] = "[{\"Metadata\":{\"name\":\"a\"}}]";
-    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, dup, sizeof dup - 1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, dup, sizeof(dup) - 1, &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "b");
     ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");
     velstatus_bsl_set_free(set);
-    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, folded, sizeof folded - 1, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, folded, sizeof(folded) - 1, &err), VELSTATUS_E_SCHEMA);
     ck_assert_msg(strstr(err.message, "[0].metadata: missing") != NULL, "%s", err.message);
     velstatus_ctx_free(ctx);
 }
@@ -529,18 +529,18 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     ck_assert_uint_eq(velstatus_server_verdict_total(v), 2);
     velstatus_server_verdict_free(v);
     velstatus_bsl_set_free(set);
-    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, op, sizeof op - 1);
-    ck_assert(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n) != NULL && n == 26);
+    l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, op, sizeof(op) - 1);
+    ck_assert(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ERROR, &n) && n == 26);
     velstatus_oplist_free(l);
     free(p);
     /* a NUL where the set cannot hold one is a schema error naming the field */
     {
         static const char name[] = "[{\"metadata\":{\"name\":\"a\\u0000\"}}]";
         static const char phase[] = "[{\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":\"A\\u0000\"}}]";
-        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, name, sizeof name - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, name, sizeof(name) - 1, &err), VELSTATUS_E_SCHEMA);
         ck_assert_msg(strstr(err.message, "[0].metadata.name: contains a NUL") != NULL, "%s", err.message);
         ck_assert_uint_eq(err.offset, 21);
-        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, phase, sizeof phase - 1, &err), VELSTATUS_E_SCHEMA);
+        ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, phase, sizeof(phase) - 1, &err), VELSTATUS_E_SCHEMA);
         ck_assert_msg(strstr(err.message, "[0].status.phase: contains a NUL") != NULL, "%s", err.message);
     }
     velstatus_ctx_free(ctx);
@@ -644,7 +644,7 @@ static void fails_at(int which, const char *json, velstatus_status code, const c
     velstatus_error err;
     ck_assert_int_eq(decode_any(which, json, &err), code);
     ck_assert_msg(strstr(err.message, path) != NULL, "message \"%s\" lacks \"%s\"", err.message, path);
-    ck_assert_msg(strstr(err.message, "line") == NULL && strstr(err.message, "column") == NULL,
+    ck_assert_msg(!strstr(err.message, "line") && !strstr(err.message, "column"),
                   "message \"%s\" spells a position", err.message);
     vs_test_assert_position(&err, json, strstr(json, at));
 }
@@ -654,10 +654,10 @@ START_TEST(errors_point_at_the_value)
     /* the bad `created` of a record whose start is 26 lines above it; a bad
      * time points at its first bad byte */
     char file[2048];
-    int n = snprintf(file, sizeof file, "[\n  {\n");
+    int n = snprintf(file, sizeof(file), "[\n  {\n");
     for (int i = 0; i < 24; i++)
-        n += snprintf(file + n, sizeof file - (size_t)n, "    \"x%d\": %d,\n", i, i);
-    snprintf(file + n, sizeof file - (size_t)n, "    \"status\": {\"phase\": \"New\",\n      \"created\": \"soon\"}\n  }\n]\n");
+        n += snprintf(file + n, sizeof(file) - (size_t)n, "    \"x%d\": %d,\n", i, i);
+    snprintf(file + n, sizeof(file) - (size_t)n, "    \"status\": {\"phase\": \"New\",\n      \"created\": \"soon\"}\n  }\n]\n");
     fails_at(DEC_OPS, file, VELSTATUS_E_SCHEMA, "[0].status.created: not a valid time", "soon\"");
     {
         velstatus_error err;

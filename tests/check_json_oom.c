@@ -25,14 +25,14 @@ static void *j_malloc(size_t n)
         return NULL;
     }
     p = malloc(n);
-    if (p != NULL)
+    if (p)
         j_live++;
     return p;
 }
 
 static void j_free(void *p)
 {
-    if (p != NULL)
+    if (p)
         j_live--;
     free(p);
 }
@@ -91,19 +91,19 @@ START_TEST(decoders_never_call_jansson)
     j_arm(0);
     ck_assert_ptr_null(json_loadb("[]", 2, 0, NULL)); /* the hooks are in place */
     j_arm(0);
-    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof bsls - 1, NULL), VELSTATUS_OK);
-    bsl_snapshot(set, got, sizeof got);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof(bsls) - 1, NULL), VELSTATUS_OK);
+    bsl_snapshot(set, got, sizeof(got));
     ck_assert_str_eq(got, "default|Available|rpc error: code = Unknown desc = \xc3\xa9\xc3\xa9\xf0\x9f\x98\x80 "
                           "\"quoted\" and a long tail to grow the buffer past 64 bytes;archive|Unavailable|a;");
     velstatus_bsl_set_free(set);
-    ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, answers, sizeof answers - 1, NULL), VELSTATUS_OK);
-    velstatus_op_progress_init(&p, sizeof p);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, answers, sizeof(answers) - 1, NULL), VELSTATUS_OK);
+    velstatus_op_progress_init(&p, sizeof(p));
     ck_assert(velstatus_op_reports_get(&p, r, "op-1", 4));
     ck_assert_int_eq(p.n_total, 10);
     ck_assert(velstatus_op_reports_get(&p, r, "op-\xc3\xa9", 5));
     ck_assert_uint_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS_ERROR);
     velstatus_op_reports_free(r);
-    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, ops, sizeof ops - 1, NULL),
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, ops, sizeof(ops) - 1, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_n_total(velstatus_oplist_at(l, 0)), INT64_MIN);
     velstatus_oplist_free(l);
@@ -120,21 +120,21 @@ START_TEST(ctx_oom_in_every_decoder_is_nomem)
     VS_FAILALLOC_LOOP(fa, ctx)
     {
         velstatus_bsl_set *set = NULL;
-        st = velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof bsls - 1, NULL);
+        st = velstatus_bsl_set_from_json(&set, ctx, bsls, sizeof(bsls) - 1, NULL);
         velstatus_bsl_set_free(set);
     }
     VS_FAILALLOC_END(fa, ctx, st);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
         velstatus_op_reports *r = NULL;
-        st = velstatus_op_reports_from_json(&r, ctx, answers, sizeof answers - 1, NULL);
+        st = velstatus_op_reports_from_json(&r, ctx, answers, sizeof(answers) - 1, NULL);
         velstatus_op_reports_free(r);
     }
     VS_FAILALLOC_END(fa, ctx, st);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
         velstatus_oplist *l = NULL;
-        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, ops, sizeof ops - 1, NULL);
+        st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, ops, sizeof(ops) - 1, NULL);
         velstatus_oplist_free(l);
     }
     VS_FAILALLOC_END(fa, ctx, st);

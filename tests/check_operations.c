@@ -60,7 +60,7 @@ static void assert_decode_fails(velstatus_kind kind, const char *json, velstatus
     ck_assert_int_eq(err.code, code);
     ck_assert_msg(strstr(err.message, path) != NULL, "message \"%s\" lacks \"%s\"", err.message, path);
     /* the position is in err's fields; the message never spells it */
-    ck_assert_msg(code == VELSTATUS_E_INVALID || (err.line > 0 && err.column > 0 && strstr(err.message, "line") == NULL),
+    ck_assert_msg(code == VELSTATUS_E_INVALID || (err.line > 0 && err.column > 0 && !strstr(err.message, "line")),
                   "message \"%s\" at line %u, column %u", err.message, (unsigned)err.line, (unsigned)err.column);
     velstatus_ctx_free(ctx);
 }
@@ -156,7 +156,7 @@ START_TEST(restore_record_and_examples_round_trip)
     for (size_t i = 0; i < 2; i++) {
         char path[4096], *text, *out;
         size_t len, out_len;
-        snprintf(path, sizeof path, "%s/examples/operations/%s", src ? src : ".", files[i]);
+        snprintf(path, sizeof(path), "%s/examples/operations/%s", src ? src : ".", files[i]);
         text = vs_test_read_file(path, &len);
         ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, i ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, text,
                                                     len, NULL),
@@ -543,7 +543,7 @@ START_TEST(phase_strings)
         const char *s;
         size_t len;
     } bad[] = {{"", 0}, {NULL, 0}, {"new", 3}, {"Canceled", 8}, {"Newer", VELSTATUS_NUL_TERMINATED}};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ph = VELSTATUS_OP_PHASE_NEW;
         ck_assert_int_eq(velstatus_op_phase_from_string(&ph, bad[i].s, bad[i].len, &err), VELSTATUS_E_INVALID);
         ck_assert_int_eq(ph, VELSTATUS_OP_PHASE_UNKNOWN);
@@ -594,7 +594,7 @@ START_TEST(reports_decode_and_get)
     velstatus_op_progress p;
     velstatus_plugin_client c;
     ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, in, strlen(in), NULL), VELSTATUS_OK);
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     ck_assert_int_eq(velstatus_op_reports_get(&p, r, "op-1", 4), 1);
     ck_assert_uint_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS);
     ck_assert_int_eq(p.completed, 1);
@@ -622,7 +622,7 @@ START_TEST(reports_decode_and_get)
     ck_assert_int_eq(velstatus_op_reports_client(&c, r, NULL), VELSTATUS_OK);
     ck_assert_ptr_nonnull(c.progress);
     ck_assert_ptr_nonnull(c.cancel);
-    ck_assert_uint_eq(c.struct_size, sizeof c);
+    ck_assert_uint_eq(c.struct_size, sizeof(c));
     ck_assert_int_eq(velstatus_op_reports_client(NULL, r, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_op_reports_client(&c, NULL, NULL), VELSTATUS_E_INVALID);
     velstatus_op_reports_free(r);
@@ -767,7 +767,7 @@ START_TEST(write_json_chunks_are_the_one_shot_text)
     l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, "[]");
     assert_chunks_equal_one_shot(l, ctx);
     velstatus_oplist_free(l);
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
         char *json = varied_list_json(sizes[k]);
         l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, json);
         ck_assert_uint_ge(assert_chunks_equal_one_shot(l, ctx), sizes[k] >= 200 ? 2 : 1);
@@ -785,14 +785,14 @@ START_TEST(write_json_splits_inside_a_record)
 {
     static const char head[] = "[{\"status\":{\"description\":\"";
     size_t d = 300000, k = 100000, len = 0;
-    char *json = malloc(sizeof head + d + k + 64), *whole = NULL;
+    char *json = malloc(sizeof(head) + d + k + 64), *whole = NULL;
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l;
     sink_log s = {0};
     size_t whole_len;
     ck_assert_ptr_nonnull(json);
-    memcpy(json, head, sizeof head - 1);
-    len = sizeof head - 1;
+    memcpy(json, head, sizeof(head) - 1);
+    len = sizeof(head) - 1;
     memset(json + len, 'd', d);
     len += d;
     memcpy(json + len, "\"},\"", 4);
@@ -880,7 +880,7 @@ START_TEST(write_json_fails_cleanly_without_memory)
             if (st != VELSTATUS_OK)
                 ck_assert_int_eq(err.code, VELSTATUS_E_NOMEM);
             ck_assert_uint_eq(s.len == whole_len, st == VELSTATUS_OK);
-            ck_assert_int_eq(memcmp(s.p != NULL ? s.p : "", whole, s.len), 0);
+            ck_assert_int_eq(memcmp(s.p ? s.p : "", whole, s.len), 0);
             free(s.p);
             velstatus_oplist_free(l);
         }

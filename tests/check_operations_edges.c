@@ -48,8 +48,8 @@ static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **erro
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
     velstatus_policy velero = velstatus_policy_velero(); /* fails at once, no grace period */
-    velstatus_plugin_client_init(&client, sizeof client); /* progress NULL: no plugin */
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_plugin_client_init(&client, sizeof(client)); /* progress NULL: no plugin */
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
     velstatus_status st = velstatus_oplist_reconcile(&res, list, &client, &o, &velero, NULL);
     if (st == VELSTATUS_OK) {
@@ -97,8 +97,8 @@ START_TEST(lookup_error_reconcile_out_of_memory)
         velstatus_reconcile_options o;
         velstatus_reconcile_result *res = NULL;
         velstatus_policy velero = velstatus_policy_velero();
-        velstatus_plugin_client_init(&client, sizeof client);
-        velstatus_reconcile_options_init(&o, sizeof o);
+        velstatus_plugin_client_init(&client, sizeof(client));
+        velstatus_reconcile_options_init(&o, sizeof(o));
         o.now_ns = NOW_NS;
         VS_FAILALLOC_RESUME(fa);
         st = velstatus_oplist_reconcile(&res, list, &client, &o, &velero, NULL);
@@ -136,14 +136,14 @@ START_TEST(step_accepts_a_report_from_a_newer_header)
     ctx = vs_test_ctx();
     velstatus_oplist *a = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_oplist *b = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
-    velstatus_op_progress_init(&cur, sizeof cur);
+    velstatus_op_progress_init(&cur, sizeof(cur));
     cur.n_completed = 5;
     cur.n_total = 10;
     cur.operation_units = "Bytes";
     cur.operation_units_len = 5;
-    memset(&big, 0, sizeof big);
+    memset(&big, 0, sizeof(big));
     big.p = cur;
-    big.p.struct_size = (uint32_t)sizeof big;
+    big.p.struct_size = (uint32_t)sizeof(big);
     uint32_t fa = 0, fb = 0;
     ck_assert_int_eq(velstatus_oplist_step(&fa, NULL, NULL, a, 0, &cur, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_step(&fb, NULL, NULL, b, 0, &big.p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
@@ -172,7 +172,7 @@ START_TEST(step_rejects_a_text_over_4_gib_and_keeps_the_record)
     char *before = NULL, *after = NULL;
     ck_assert_int_eq(velstatus_oplist_to_json(&before, NULL, list, NULL), VELSTATUS_OK);
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.description = small;
     p.description_len = (size_t)UINT32_MAX + 1;
     uint32_t flags = 0;
@@ -283,10 +283,10 @@ START_TEST(reports_client_timeout_without_cancel_error)
     velstatus_reconcile_result *res = NULL;
     size_t len = 77;
     ctx = vs_test_ctx();
-    ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, json, sizeof json - 1, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, json, sizeof(json) - 1, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_reports_client(&client, reports, NULL), VELSTATUS_OK);
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", 5 * HOUR_NS);
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
     ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &client, &o, NULL, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(res), 1);
@@ -296,7 +296,7 @@ START_TEST(reports_client_timeout_without_cancel_error)
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_FAILED);
     /* Argument checks of the map. */
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     ck_assert_int_eq(velstatus_op_reports_get(&p, reports, NULL, 4), 0);
     ck_assert_int_eq(velstatus_op_reports_get(NULL, reports, "op-1", 4), 0);
     ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "op-1", 4), 1);
@@ -304,8 +304,8 @@ START_TEST(reports_client_timeout_without_cancel_error)
     p.struct_size = 8;
     ck_assert_int_eq(velstatus_op_reports_get(&p, reports, "op-1", 4), 0);
     velstatus_op_reports *r2 = NULL;
-    ck_assert_int_eq(velstatus_op_reports_from_json(NULL, ctx, json, sizeof json - 1, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_op_reports_from_json(&r2, NULL, json, sizeof json - 1, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_op_reports_from_json(NULL, ctx, json, sizeof(json) - 1, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&r2, NULL, json, sizeof(json) - 1, NULL), VELSTATUS_E_INVALID);
     ck_assert_ptr_null(r2);
     velstatus_reconcile_result_free(res);
     velstatus_oplist_free(list);
@@ -357,7 +357,7 @@ START_TEST(phase_text_round_trips_every_phase_and_big_texts)
     ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
         ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, v[i].text, strlen(v[i].text),
                                                      NULL),
                          VELSTATUS_OK);
@@ -388,7 +388,7 @@ static uint32_t step_error(velstatus_oplist *list, int64_t now, const velstatus_
 {
     velstatus_op_progress p;
     uint32_t flags = 0;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
     p.err = "rpc error";
     p.err_len = 9;
@@ -430,7 +430,7 @@ START_TEST(grace_period_and_timeout_saturate_at_the_int64_ends)
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 1, INT64_MIN + 5, NULL),
                      VELSTATUS_OK);
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     f = 0;
     ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, INT64_MIN + 5, -10, &vel, NULL), VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_CANCEL);
@@ -451,7 +451,7 @@ START_TEST(times_before_1970_compare_by_the_floored_second)
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_STARTED, 1, -INT64_C(1500000000), NULL),
                      VELSTATUS_OK);
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.has_started = 1;
     p.started_ns = -INT64_C(1900000000);
     uint32_t f = 0;
@@ -479,9 +479,9 @@ START_TEST(reconcile_with_reports_out_of_memory)
     size_t ops_len, rep_len;
     const char *src = getenv("VS_SRCDIR");
     ck_assert_ptr_nonnull(src);
-    snprintf(path, sizeof path, "%s/examples/operations/backup-itemoperations.json", src);
+    snprintf(path, sizeof(path), "%s/examples/operations/backup-itemoperations.json", src);
     char *ops = vs_test_read_file(path, &ops_len);
-    snprintf(path, sizeof path, "%s/examples/operations/backup-progress.json", src);
+    snprintf(path, sizeof(path), "%s/examples/operations/backup-progress.json", src);
     char *rep = vs_test_read_file(path, &rep_len);
     velstatus_ctx *plain = NULL;
     plain = vs_test_ctx();
@@ -490,7 +490,7 @@ START_TEST(reconcile_with_reports_out_of_memory)
     velstatus_plugin_client client;
     ck_assert_int_eq(velstatus_op_reports_client(&client, reports, NULL), VELSTATUS_OK);
     velstatus_reconcile_options o;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
     char *want = NULL;
     size_t want_canceled = 0;
@@ -539,7 +539,7 @@ static uint32_t step_units(velstatus_oplist *list, const char *units, size_t len
 {
     velstatus_op_progress p;
     uint32_t f = 0;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.operation_units = units;
     p.operation_units_len = len;
     ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
@@ -583,7 +583,7 @@ START_TEST(report_texts_null_with_a_length_are_refused)
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     for (int which = 0; which < 5; which++) {
         velstatus_op_progress p;
-        velstatus_op_progress_init(&p, sizeof p);
+        velstatus_op_progress_init(&p, sizeof(p));
         switch (which) {
         case 0: p.err_len = 3; break;                                   /* err NULL */
         case 1: p.operation_units_len = 2; break;                       /* units NULL */
@@ -612,7 +612,7 @@ START_TEST(an_empty_progress_error_is_wrapped_with_the_plugin_only)
     ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
     ck_assert_ptr_null(msg);
     ck_assert_uint_eq(mlen, 0);
@@ -648,7 +648,7 @@ START_TEST(a_good_report_clears_the_error_time)
     ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
     ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
@@ -688,8 +688,8 @@ static int mu_progress(void *ud, const velstatus_oplist *list, size_t index, vel
     m->seen[2] = velstatus_op_reply_set_cancel_error(reply, "x", 1, NULL);
     if (m->mode == 1)
         return -9;
-    memset(&big, 0, sizeof big);
-    big.p.struct_size = (uint32_t)sizeof big; /* a newer caller's struct */
+    memset(&big, 0, sizeof(big));
+    big.p.struct_size = (uint32_t)sizeof(big); /* a newer caller's struct */
     big.p.n_completed = 2;
     big.p.n_total = 8;
     m->seen[3] = velstatus_op_reply_set_progress(reply, &big.p, NULL);
@@ -713,17 +713,17 @@ START_TEST(reply_misuse_and_failing_callbacks)
     ctx = vs_test_ctx();
     for (int mode = 0; mode < 3; mode++) {
         misuse m;
-        memset(&m, 0, sizeof m);
+        memset(&m, 0, sizeof(m));
         m.mode = mode;
         /* mode 2 times out (5 h old): cancel is called */
         velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", mode == 2 ? 5 * HOUR_NS : HOUR_NS);
         velstatus_plugin_client c;
-        velstatus_plugin_client_init(&c, sizeof c);
+        velstatus_plugin_client_init(&c, sizeof(c));
         c.userdata = &m;
         c.progress = mu_progress;
         c.cancel = mu_cancel;
         velstatus_reconcile_options o;
-        velstatus_reconcile_options_init(&o, sizeof o);
+        velstatus_reconcile_options_init(&o, sizeof(o));
         o.now_ns = NOW_NS;
         velstatus_reconcile_result *res = NULL;
         velstatus_status st = velstatus_oplist_reconcile(&res, list, &c, &o, NULL, &err);
@@ -746,7 +746,7 @@ START_TEST(reply_misuse_and_failing_callbacks)
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.bsl = (velstatus_bsl_state)3;
     ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "options.bsl 3 is not a velstatus_bsl_state");
@@ -778,7 +778,7 @@ START_TEST(cancel_answers_nil_empty_error_or_no_callback)
         velstatus_op_reports *reports = NULL;
         vs_fake_plugin fp; /* answers an empty progress */
         vs_fake_plugin_init(&fp);
-        velstatus_plugin_client_init(&c, sizeof c);
+        velstatus_plugin_client_init(&c, sizeof(c));
         if (mode == 2) {
             ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, "{\"op-1\":{}}", 11, NULL), VELSTATUS_OK);
             ck_assert_int_eq(velstatus_op_reports_client(&c, reports, NULL), VELSTATUS_OK);
@@ -788,7 +788,7 @@ START_TEST(cancel_answers_nil_empty_error_or_no_callback)
             c.cancel = mode == 0 ? answer_cancel_with_empty_error : NULL;
         }
         velstatus_reconcile_options o;
-        velstatus_reconcile_options_init(&o, sizeof o);
+        velstatus_reconcile_options_init(&o, sizeof(o));
         o.now_ns = NOW_NS;
         velstatus_reconcile_result *res = NULL;
         ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL, NULL), VELSTATUS_OK);
@@ -829,7 +829,7 @@ START_TEST(more_argument_checks)
     ck_assert_ptr_nonnull(strstr(err.message, "needs one"));
     /* Hardened: a timeout <= 0 means none, even for an old record. */
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 0, NULL, NULL), VELSTATUS_OK);
     ck_assert(!(f & VELSTATUS_OP_STEP_CANCEL));
     ck_assert(f & VELSTATUS_OP_STEP_IN_PROGRESS);
@@ -845,7 +845,7 @@ START_TEST(more_argument_checks)
     ck_assert_int_eq(ns, 0);
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.bsl = (velstatus_bsl_state)-1;
     ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     velstatus_op_reports *reports = NULL;
@@ -872,7 +872,7 @@ START_TEST(step_failing_an_operation_out_of_memory)
         velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
         VS_FAILALLOC_RESUME(fa);
         velstatus_op_progress p;
-        velstatus_op_progress_init(&p, sizeof p);
+        velstatus_op_progress_init(&p, sizeof(p));
         p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
         p.err = "disk quota exceeded";
         p.err_len = strlen(p.err);
@@ -905,7 +905,7 @@ static int answer_with_the_stored_text(void *ud, const velstatus_oplist *list, s
     const velstatus_op *op = velstatus_oplist_at(list, index);
     velstatus_op_progress p;
     (void)ud;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.description = velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, &p.description_len);
     p.operation_units = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_UNITS, &p.operation_units_len);
     return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
@@ -921,10 +921,10 @@ START_TEST(an_answer_repeating_the_stored_texts_changes_nothing)
     ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_OPERATION_UNITS, "Bytes", 5, NULL),
                      VELSTATUS_OK);
     velstatus_plugin_client c;
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.progress = answer_with_the_stored_text;
     velstatus_reconcile_options o;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
     velstatus_reconcile_result *res = NULL;
     ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL, NULL), VELSTATUS_OK);

@@ -47,10 +47,10 @@ static velstatus_oplist *make_list(velstatus_ctx *ctx, velstatus_kind kind, cons
     off += (size_t)sprintf(buf + off, "[");
     for (size_t i = 0; i < n; i++) {
         char act[64];
-        if (action != NULL)
-            snprintf(act, sizeof act, "%s", action);
+        if (action)
+            snprintf(act, sizeof(act), "%s", action);
         else
-            snprintf(act, sizeof act, "act-%zu", i);
+            snprintf(act, sizeof(act), "act-%zu", i);
         if (kind == VELSTATUS_KIND_BACKUP)
             off += (size_t)sprintf(buf + off,
                                    "%s{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"%s\","
@@ -107,7 +107,7 @@ static char *status_of(velstatus_ctx *ctx, const velstatus_oplist *l, size_t i)
 static velstatus_op_progress progress(int completed, const char *err, int64_t nc, int64_t nt)
 {
     velstatus_op_progress p;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.completed = completed;
     p.err = err;
     p.err_len = err ? strlen(err) : 0;
@@ -140,8 +140,8 @@ static stepped step(velstatus_oplist *l, size_t i, const velstatus_op_progress *
     ck_assert_msg(st == VELSTATUS_OK, "step: %s", err.message);
     s.has_msg = m != NULL;
     s.msg[0] = '\0';
-    if (m != NULL) {
-        ck_assert_uint_lt(n, sizeof s.msg);
+    if (m) {
+        ck_assert_uint_lt(n, sizeof(s.msg));
         ck_assert_uint_eq(strlen(m), n);
         memcpy(s.msg, m, n + 1);
         velstatus_free(cur_ctx, m);
@@ -166,7 +166,7 @@ START_TEST(velero_test_wrap_err_msg)
     };
     velstatus_ctx *ctx = new_ctx();
     velstatus_status st;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *out = NULL;
         size_t n = 0;
         ck_assert_int_eq(velstatus_op_wrap_error(&out, &n, ctx, cases[i].in, strlen(cases[i].in), cases[i].plugin,
@@ -665,7 +665,7 @@ START_TEST(step_argument_errors)
     r.flags = 0;
     r.struct_size = 8;
     ck_assert_int_eq(velstatus_oplist_step(&f, &m, NULL, l, 0, &r, T0, HOUR, NULL, &err), VELSTATUS_E_ABI);
-    r.struct_size = sizeof r;
+    r.struct_size = sizeof(r);
     r.description_len = 3;
     ck_assert_int_eq(velstatus_oplist_step(&f, &m, NULL, l, 0, &r, T0, HOUR, NULL, &err), VELSTATUS_E_INVALID);
     r.description_len = 0;
@@ -716,7 +716,7 @@ START_TEST(step_fails_cleanly_without_memory)
                     if (st == VELSTATUS_E_NOMEM) {
                         /* whichever step failed left its record untouched */
                         velstatus_status st2 = velstatus_oplist_to_json(&after, NULL, l, NULL);
-                        if (st2 == VELSTATUS_OK && m == NULL && before != NULL)
+                        if (st2 == VELSTATUS_OK && !m && before)
                             ck_assert_str_eq(before, after);
                         velstatus_free(ctx, after);
                     }
@@ -737,7 +737,7 @@ END_TEST
 static velstatus_reconcile_options opts(velstatus_phase phase, int64_t now)
 {
     velstatus_reconcile_options o;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.phase = phase;
     o.now_ns = now;
     o.timeout_ns = HOUR;
@@ -799,15 +799,15 @@ START_TEST(velero_operations_controller_tests)
         velstatus_policy pol = preset((velstatus_preset)p);
         for (int k = 0; k < 2; k++) {
             velstatus_kind kind = k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
-            for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
                 char action[16], status[128];
                 const char *st = status;
                 velstatus_oplist *l;
                 velstatus_reconcile_options o = opts(cases[c].phase, T0);
                 velstatus_reconcile_result *r;
                 vs_fake_plugin f;
-                snprintf(action, sizeof action, "foo-1%zu", c + 1);
-                snprintf(status, sizeof status, "{\"phase\":\"%s\",\"created\":\"2024-05-01T10:00:00Z\"}",
+                snprintf(action, sizeof(action), "foo-1%zu", c + 1);
+                snprintf(status, sizeof(status), "{\"phase\":\"%s\",\"created\":\"2024-05-01T10:00:00Z\"}",
                          k ? "InProgress" : "New");
                 l = make_list(ctx, kind, action, &st, 1);
                 vs_fake_plugin_init(&f);
@@ -823,9 +823,9 @@ START_TEST(velero_operations_controller_tests)
                     char want[64];
                     const char *w = want;
                     if (kind == VELSTATUS_KIND_BACKUP || pol.restore_error_plugin_suffix)
-                        snprintf(want, sizeof want, "failed, plugin: %s", action);
+                        snprintf(want, sizeof(want), "failed, plugin: %s", action);
                     else
-                        snprintf(want, sizeof want, "failed");
+                        snprintf(want, sizeof(want), "failed");
                     assert_errors(r, &w, 1);
                     ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
                 } else {
@@ -860,7 +860,7 @@ START_TEST(phase_table_2_5)
         velstatus_policy pol = preset((velstatus_preset)p);
         pol.progress_error_grace_ns = 0;
         for (int k = 0; k < 2; k++) {
-            for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
                 velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
                 velstatus_reconcile_options o = opts(rows[i].from, T0 + SEC);
                 velstatus_reconcile_result *r;
@@ -1060,7 +1060,7 @@ START_TEST(persist_and_errors_added)
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
         pol.progress_error_grace_ns = 0;
-        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
             velstatus_oplist *l = make_list(ctx, rows[i].kind ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
             velstatus_reconcile_options o = opts(rows[i].phase, T0 + SEC);
             velstatus_reconcile_result *r;
@@ -1114,7 +1114,7 @@ START_TEST(after_run_2_7)
         velstatus_policy pol = preset((velstatus_preset)p);
         pol.progress_error_grace_ns = 0;
         for (int k = 0; k < 2; k++) {
-            for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
                 velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
                 velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC);
                 velstatus_reconcile_result *r;
@@ -1354,7 +1354,7 @@ START_TEST(reply_setters_check_their_arguments)
     velstatus_reconcile_result *r = NULL;
     velstatus_plugin_client c;
     size_t n = 9;
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.progress = bad_setters;
     c.cancel = bad_cancel_setters;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL), VELSTATUS_OK);
@@ -1404,10 +1404,10 @@ START_TEST(reconcile_argument_errors)
     o.bsl_name_len = 0;
     o.struct_size = 8;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, NULL, &err), VELSTATUS_E_ABI);
-    o.struct_size = sizeof o;
+    o.struct_size = sizeof(o);
     pol.struct_size = 3;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, NULL, &o, &pol, &err), VELSTATUS_E_ABI);
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.flags = 1;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, l, &c, &o, NULL, &err), VELSTATUS_E_INVALID);
     c.flags = 0;
@@ -1425,9 +1425,9 @@ START_TEST(init_functions_and_null_getters)
     velstatus_reconcile_options o;
     velstatus_op_progress p;
     velstatus_plugin_client c;
-    memset(&o, 0x55, sizeof o);
-    velstatus_reconcile_options_init(&o, sizeof o);
-    ck_assert_uint_eq(o.struct_size, sizeof o);
+    memset(&o, 0x55, sizeof(o));
+    velstatus_reconcile_options_init(&o, sizeof(o));
+    ck_assert_uint_eq(o.struct_size, sizeof(o));
     ck_assert_int_eq(o.phase, W);
     ck_assert_int_eq(o.bsl, VELSTATUS_BSL_AVAILABLE);
     ck_assert_int_eq(o.timeout_ns, 4 * HOUR);
@@ -1435,13 +1435,13 @@ START_TEST(init_functions_and_null_getters)
     ck_assert_ptr_null(o.bsl_name);
     ck_assert_int_eq(o.completed_before, 0);
     ck_assert_int_eq(o.failed_before, 0);
-    memset(&p, 0x55, sizeof p);
-    velstatus_op_progress_init(&p, sizeof p);
-    ck_assert_uint_eq(p.struct_size, sizeof p);
+    memset(&p, 0x55, sizeof(p));
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_uint_eq(p.struct_size, sizeof(p));
     ck_assert_uint_eq(p.report, 0);
     ck_assert_ptr_null(p.err);
-    memset(&c, 0x55, sizeof c);
-    velstatus_plugin_client_init(&c, sizeof c);
+    memset(&c, 0x55, sizeof(c));
+    velstatus_plugin_client_init(&c, sizeof(c));
     ck_assert_ptr_null(c.progress);
     velstatus_reconcile_options_init(NULL, 0);
     velstatus_op_progress_init(NULL, 0);

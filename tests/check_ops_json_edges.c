@@ -45,7 +45,7 @@ static uint32_t step_progress_error(velstatus_oplist *list, int64_t now)
     velstatus_policy h = velstatus_policy_hardened(); /* 60 s grace period */
     velstatus_op_progress p;
     uint32_t flags = 0;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
     p.err = "rpc error: code = Unavailable";
     p.err_len = strlen(p.err);
@@ -120,9 +120,9 @@ START_TEST(each_optional_status_field_is_written_alone)
         "{}",
     };
     velstatus_ctx *ctx = vs_test_ctx();
-    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+    for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
         char in[1024];
-        snprintf(in, sizeof in,
+        snprintf(in, sizeof(in),
                  "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\","
                  "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},"
                  "\"operationID\":\"\",\"postOperationItems\":null},\"status\":%s}]\n",
@@ -175,17 +175,17 @@ START_TEST(integer_fields_refuse_fractions_and_accept_null)
     velstatus_oplist *list = NULL;
     velstatus_error err;
     static const char frac[] = "[{\"status\":{\"nTotal\":1.5}}]";
-    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, frac, sizeof frac - 1, &err),
+    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, frac, sizeof(frac) - 1, &err),
                      VELSTATUS_E_SCHEMA);
     ck_assert_ptr_nonnull(strstr(err.message, ".status.nTotal"));
     ck_assert_ptr_nonnull(strstr(err.message, "must be an integer, not a fraction or exponent"));
     ck_assert_ptr_null(list);
     static const char expo[] = "[{\"status\":{\"nCompleted\":1e3}}]";
-    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, expo, sizeof expo - 1, &err),
+    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, expo, sizeof(expo) - 1, &err),
                      VELSTATUS_E_SCHEMA);
     ck_assert_ptr_nonnull(strstr(err.message, ".status.nCompleted"));
     static const char str[] = "[{\"status\":{\"nCompleted\":\"3\"}}]";
-    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, str, sizeof str - 1, &err),
+    ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, str, sizeof(str) - 1, &err),
                      VELSTATUS_E_SCHEMA);
     ck_assert_ptr_nonnull(strstr(err.message, "must be an integer"));
     list = decode(ctx, "[{\"status\":{\"nCompleted\":null,\"nTotal\":7}}]");
@@ -216,10 +216,10 @@ START_TEST(reports_schema_errors_name_the_id_and_field)
         {"{\"op-1\":5}", VELSTATUS_E_SCHEMA, "[\"op-1\"]: must be an object"},
     };
     velstatus_ctx *ctx = vs_test_ctx();
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
         velstatus_op_reports *r = NULL;
         velstatus_error err;
-        memset(&err, 0, sizeof err);
+        memset(&err, 0, sizeof(err));
         velstatus_status st = velstatus_op_reports_from_json(&r, ctx, v[i].json, strlen(v[i].json), &err);
         ck_assert_msg(st == v[i].st, "case %zu: %s (%s)", i, velstatus_status_name(st), err.message);
         ck_assert_ptr_null(r);
@@ -235,12 +235,12 @@ START_TEST(reports_message_cuts_a_long_id_to_120_bytes)
     char id[200], json[400], want[160];
     memset(id, 'i', 150);
     id[150] = '\0';
-    snprintf(json, sizeof json, "{\"%s\":{\"completed\":1}}", id);
+    snprintf(json, sizeof(json), "{\"%s\":{\"completed\":1}}", id);
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_error err;
     ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, json, strlen(json), &err), VELSTATUS_E_SCHEMA);
-    snprintf(want, sizeof want, "[\"%.120s\"].completed", id);
+    snprintf(want, sizeof(want), "[\"%.120s\"].completed", id);
     ck_assert_msg(strncmp(err.message, want, strlen(want)) == 0, "%s", err.message);
     velstatus_ctx_free(ctx);
 }
@@ -253,7 +253,7 @@ START_TEST(reports_empty_maps_entries_and_bad_arguments)
     velstatus_op_progress p;
     velstatus_error err;
     ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, " { } ", 5, NULL), VELSTATUS_OK);
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     ck_assert_int_eq(velstatus_op_reports_get(&p, r, "x", 1), 0);
     velstatus_op_reports_free(r);
     r = NULL;
@@ -322,13 +322,13 @@ static const json_case json_cases[] = {
 START_TEST(json_text_rules_for_strings_numbers_and_literals)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    for (size_t i = 0; i < sizeof json_cases / sizeof json_cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(json_cases) / sizeof(json_cases[0]); i++) {
         char in[1024];
         velstatus_oplist *list = NULL;
         velstatus_error err;
-        int n = snprintf(in, sizeof in, "[{\"spec\":{},\"x\":%s}]", json_cases[i].value);
-        ck_assert_int_lt(n, (int)sizeof in);
-        memset(&err, 0, sizeof err);
+        int n = snprintf(in, sizeof(in), "[{\"spec\":{},\"x\":%s}]", json_cases[i].value);
+        ck_assert_int_lt(n, (int)sizeof(in));
+        memset(&err, 0, sizeof(err));
         velstatus_status st = velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, in, (size_t)n, &err);
         ck_assert_msg(st == json_cases[i].st, "case %zu (%s): %s %s", i, json_cases[i].value,
                       velstatus_status_name(st), err.message);
@@ -358,7 +358,7 @@ START_TEST(long_unknown_keys_and_lone_unknown_members_round_trip)
     char key[300], in[1024];
     memset(key, 'q', 200);
     key[200] = '\0';
-    snprintf(in, sizeof in,
+    snprintf(in, sizeof(in),
              "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\","
              "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},"
              "\"operationID\":\"\",\"postOperationItems\":null,\"%s\":true},\"status\":{\"x\":1}}]\n",
@@ -378,12 +378,12 @@ START_TEST(reports_unknown_key_is_named_cut_to_120_bytes)
     char key[200], json[400], want[200];
     memset(key, 'z', 150);
     key[150] = '\0';
-    snprintf(json, sizeof json, "{\"op-1\":{\"%s\":1}}", key);
+    snprintf(json, sizeof(json), "{\"op-1\":{\"%s\":1}}", key);
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_op_reports *r = NULL;
     velstatus_error err;
     ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, json, strlen(json), &err), VELSTATUS_E_SCHEMA);
-    snprintf(want, sizeof want, "[\"op-1\"].%.120s: unknown key", key);
+    snprintf(want, sizeof(want), "[\"op-1\"].%.120s: unknown key", key);
     ck_assert_msg(strncmp(err.message, want, strlen(want)) == 0, "%s", err.message);
     ck_assert_ptr_null(r);
     velstatus_ctx_free(ctx);

@@ -19,7 +19,7 @@ START_TEST(unit_getters_past_the_last_group)
     size_t len = 0;
     const char *src = getenv("VS_SRCDIR");
     ck_assert_ptr_nonnull(src);
-    snprintf(path, sizeof path, "%s/examples/operations/backup-itemoperations.json", src);
+    snprintf(path, sizeof(path), "%s/examples/operations/backup-itemoperations.json", src);
     char *json = vs_test_read_file(path, &len);
     velstatus_ctx *ctx = NULL;
     velstatus_oplist *list = NULL;

@@ -61,7 +61,7 @@ static int split_row(char *line, row *r)
 static row *read_table(char **buf, size_t *n)
 {
     size_t len, cap = 64;
-    row *rows = malloc(cap * sizeof *rows);
+    row *rows = malloc(cap * sizeof(*rows));
     char *save = NULL, *line;
     int lineno = 0;
     *buf = vs_test_read_data("releases/operations-controllers.txt", &len);
@@ -118,7 +118,7 @@ static velstatus_oplist *build_ops(velstatus_ctx *ctx, velstatus_kind kind, char
     size_t n = 0, k = 0;
     velstatus_oplist *list = NULL;
     velstatus_error err;
-    k += (size_t)snprintf(json + k, sizeof json - k, "[");
+    k += (size_t)snprintf(json + k, sizeof(json) - k, "[");
     for (op = strtok_r(ops, ",", &save); op; op = strtok_r(NULL, ",", &save), n++) {
         char *colon = strchr(op, ':'), *at = strchr(op, '@'), created[VELSTATUS_TIME_BUFSIZE];
         const char *rep;
@@ -131,8 +131,8 @@ static velstatus_oplist *build_ops(velstatus_ctx *ctx, velstatus_kind kind, char
             *at = '\0';
             ck_assert_int_eq(velstatus_duration_parse(&age, at + 1, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
         }
-        ck_assert_int_eq(velstatus_time_format(created, sizeof created, now - age, 0, NULL), VELSTATUS_OK);
-        k += (size_t)snprintf(json + k, sizeof json - k,
+        ck_assert_int_eq(velstatus_time_format(created, sizeof(created), now - age, 0, NULL), VELSTATUS_OK);
+        k += (size_t)snprintf(json + k, sizeof(json) - k,
                               "%s{\"spec\":{\"%sName\":\"x\",\"%sItemAction\":\"%s\",\"operationID\":\"op-%zu\"},"
                               "\"status\":{\"phase\":\"New\",\"created\":\"%s\"}}",
                               n ? "," : "", kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore",
@@ -153,7 +153,7 @@ static velstatus_oplist *build_ops(velstatus_ctx *ctx, velstatus_kind kind, char
             ck_assert_msg(strcmp(rep, "run") == 0, "unknown report \"%s\"", rep);
         }
     }
-    snprintf(json + k, sizeof json - k, "]");
+    snprintf(json + k, sizeof(json) - k, "]");
     ck_assert_msg(velstatus_oplist_from_json(&list, ctx, kind, json, strlen(json), &err) == VELSTATUS_OK, "%s",
                   err.message);
     return list;
@@ -179,9 +179,9 @@ static void run_row(const row *r, int minor, run_out *out)
     ck_assert_int_eq(velstatus_kind_from_string(&kind, r->col[C_KIND], VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_time_parse(&now, NOW_TEXT, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
     vs_fake_plugin_init(&f);
-    snprintf(ops, sizeof ops, "%s", r->col[C_OPS]);
+    snprintf(ops, sizeof(ops), "%s", r->col[C_OPS]);
     list = build_ops(ctx, kind, ops, &f, now);
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.phase = phase_of(r->col[C_PHASE]);
     o.now_ns = now;
     o.bsl = strcmp(r->col[C_BSL], "missing") == 0    ? VELSTATUS_BSL_MISSING
@@ -200,10 +200,10 @@ static void run_row(const row *r, int minor, run_out *out)
     for (size_t i = 0; i < velstatus_reconcile_result_error_count(res); i++) {
         size_t len;
         const char *e = velstatus_reconcile_result_error(res, i, &len);
-        k += (size_t)snprintf(out->errs + k, sizeof out->errs - k, "%s%.*s", i ? ";" : "", (int)len, e);
+        k += (size_t)snprintf(out->errs + k, sizeof(out->errs) - k, "%s%.*s", i ? ";" : "", (int)len, e);
     }
     if (k == 0)
-        snprintf(out->errs, sizeof out->errs, "-");
+        snprintf(out->errs, sizeof(out->errs), "-");
     velstatus_reconcile_result_free(res);
     velstatus_oplist_free(list);
     velstatus_ctx_free(ctx);
@@ -271,7 +271,7 @@ START_TEST(release_table_and_range)
     ck_assert_int_eq(velstatus_velero_release_at(&ma, NULL, 0, &err), VELSTATUS_E_INVALID);
     /* The current release is the Velero preset, byte for byte. */
     ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, 18, &err), VELSTATUS_OK);
-    ck_assert_mem_eq(&p, &head, sizeof p);
+    ck_assert_mem_eq(&p, &head, sizeof(p));
     ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, 10, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "Velero 1.10 is not supported (supported: 1.11 to 1.18)");
     ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, 19, &err), VELSTATUS_E_INVALID);
@@ -281,12 +281,12 @@ START_TEST(release_table_and_range)
     for (int minor = 11; minor <= 18; minor++) {
         velstatus_policy q = head;
         ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, minor, &err), VELSTATUS_OK);
-        ck_assert_int_eq(p.struct_size, sizeof p);
+        ck_assert_int_eq(p.struct_size, sizeof(p));
         ck_assert_int_eq(p.preset, VELSTATUS_PRESET_VELERO);
         memcpy((char *)&q + offsetof(velstatus_policy, partial_failure_when_done),
                (char *)&p + offsetof(velstatus_policy, partial_failure_when_done),
-               sizeof p - offsetof(velstatus_policy, partial_failure_when_done));
-        ck_assert_mem_eq(&p, &q, sizeof p);
+               sizeof(p) - offsetof(velstatus_policy, partial_failure_when_done));
+        ck_assert_mem_eq(&p, &q, sizeof(p));
     }
     /* The hardened preset has the current release's phases and retries. */
     p = velstatus_policy_hardened();
@@ -307,11 +307,11 @@ START_TEST(version_text)
         {"1.-1", 0, 0},   {" 1.14", 0, 0},    {"1.x", 0, 0},     {"v", 0, 0},
         {"1.14.2-rc.1-with-a-suffix-longer-than-sixty-four-bytes-so-it-is-cut-in-the-message", 0, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         velstatus_policy p;
         velstatus_error err;
         int ma = -1, mi = -1;
-        memset(&p, 0xab, sizeof p);
+        memset(&p, 0xab, sizeof(p));
         velstatus_status st = velstatus_policy_velero_version(&p, &ma, &mi, cases[i].s, VELSTATUS_NUL_TERMINATED, &err);
         ck_assert_msg((st == VELSTATUS_OK) == cases[i].ok, "\"%s\": %d", cases[i].s, (int)st);
         if (cases[i].ok) {
@@ -319,7 +319,7 @@ START_TEST(version_text)
             ck_assert_int_eq(mi, cases[i].minor);
             ck_assert_int_eq(ma, 1);
             velstatus_policy_velero_release(&q, 1, cases[i].minor, NULL);
-            ck_assert_mem_eq(&p, &q, sizeof p);
+            ck_assert_mem_eq(&p, &q, sizeof(p));
         } else {
             ck_assert_int_eq(ma, -1); /* nothing written */
             ck_assert_int_eq(((unsigned char *)&p)[0], 0xab);
@@ -371,7 +371,7 @@ START_TEST(consecutive_releases_differ)
         velstatus_policy a, b;
         velstatus_policy_velero_release(&a, 1, minor - 1, NULL);
         velstatus_policy_velero_release(&b, 1, minor, NULL);
-        ck_assert_msg((memcmp(&a, &b, sizeof a) == 0) == (minor == 16), "1.%d vs 1.%d", minor - 1, minor);
+        ck_assert_msg((memcmp(&a, &b, sizeof(a)) == 0) == (minor == 16), "1.%d vs 1.%d", minor - 1, minor);
     }
 }
 END_TEST
@@ -504,13 +504,13 @@ static char *vtext(velstatus_kind kind, velstatus_bsl_validation what, int minor
         velstatus_ctx_free(ctx);
         return NULL;
     }
-    if (out == NULL) {
+    if (!out) {
         ck_assert_uint_eq(len, 0);
         velstatus_ctx_free(ctx);
         return NULL;
     }
     ck_assert_uint_eq(len, strlen(out));
-    snprintf(buf, sizeof buf, "%s", out);
+    snprintf(buf, sizeof(buf), "%s", out);
     velstatus_free(ctx, out);
     velstatus_ctx_free(ctx);
     return buf;
@@ -621,7 +621,7 @@ START_TEST(first_pass_index_oom)
         static const char json[] = "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"a\",\"operationID\":\"x\"},"
                                    "\"status\":{\"phase\":\"New\",\"created\":\"2024-05-01T11:59:00Z\"}}]";
         VS_FAILALLOC_PAUSE(fa);
-        ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, json, sizeof json - 1, NULL),
+        ck_assert_int_eq(velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, json, sizeof(json) - 1, NULL),
                          VELSTATUS_OK);
         VS_FAILALLOC_RESUME(fa);
         vs_fake_plugin_init(&f);
@@ -629,7 +629,7 @@ START_TEST(first_pass_index_oom)
         f.ans[0].err = "boom";
         f.ans[0].err_len = 4;
         client = vs_fake_plugin_client(&f);
-        velstatus_reconcile_options_init(&o, sizeof o);
+        velstatus_reconcile_options_init(&o, sizeof(o));
         o.phase = P(IN_PROGRESS);
         velstatus_time_parse(&o.now_ns, NOW_TEXT, VELSTATUS_NUL_TERMINATED, NULL);
         st = velstatus_oplist_reconcile(&res, list, &client, &o, &p, NULL);
@@ -659,7 +659,7 @@ START_TEST(decode_each_release)
             const velstatus_op *op;
             size_t n;
             const char *s;
-            snprintf(rel_path, sizeof rel_path, "releases/v1.%d-%s-itemoperations.json", minor, kinds[k]);
+            snprintf(rel_path, sizeof(rel_path), "releases/v1.%d-%s-itemoperations.json", minor, kinds[k]);
             text = vs_test_read_data(rel_path, &len);
             ck_assert_msg(velstatus_oplist_from_json(&list, ctx, (velstatus_kind)k, text, len, &err) == VELSTATUS_OK,
                           "%s: %s", rel_path, err.message);

@@ -150,7 +150,7 @@ START_TEST(total_sleep_reports_a_sum_out_of_int64)
         velstatus_backoff b;
         velstatus_retry_result *res = NULL;
         int64_t total = 99;
-        velstatus_backoff_init(&b, sizeof b);
+        velstatus_backoff_init(&b, sizeof(b));
         b.duration_ns = d[i];
         b.factor = 1;
         b.steps = 4;

@@ -30,7 +30,7 @@ static json_t *load_vectors(void)
     char path[4096];
     json_error_t jerr;
     json_t *root;
-    ck_assert_msg(dir != NULL && *dir != '\0', "VS_TEST_DATA is not set: run the test through make check");
+    ck_assert_msg(dir && *dir != '\0', "VS_TEST_DATA is not set: run the test through make check");
     snprintf(path, sizeof(path), "%s/conformance/backoff-vectors.json", dir);
     root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     ck_assert_msg(root != NULL, "cannot load the conformance vectors %s: %s (line %d): the test fails without them",
@@ -299,7 +299,7 @@ START_TEST(on_error_cases)
             ck_assert_uint_eq(velstatus_retry_result_error_attempt(res), 0);
         } else {
             const char *msg = json_string_value(json_object_get(want, "message"));
-            ck_assert_msg(strstr(kind, "_from_attempt") != NULL || strcmp(kind, "wait.ErrWaitTimeout(returned by fn)") == 0,
+            ck_assert_msg(strstr(kind, "_from_attempt") || strcmp(kind, "wait.ErrWaitTimeout(returned by fn)") == 0,
                           "%s: result kind %s cannot come from the function", name, kind);
             ck_assert_msg(velstatus_retry_result_error(&text, &len, res) == 1, "%s: expected an error", name);
             ck_assert_int_eq((int64_t)velstatus_retry_result_error_attempt(res), get_i64(want, "from_attempt", name));

@@ -170,7 +170,7 @@ static void names_are_in(const char *label, const velstatus_server_verdict *v, v
         ck_assert_msg(got && strcmp(got, want[i]) == 0, "%s: name %zu of %s is %s, want %s", label, i,
                       velstatus_server_reason_to_string(r), got ? got : "(null)", want[i]);
     }
-    ck_assert_msg(velstatus_server_verdict_name(v, r, n) == NULL, "%s: extra name", label);
+    ck_assert_msg(!velstatus_server_verdict_name(v, r, n), "%s: extra name", label);
 }
 
 static void names_are(const velstatus_server_verdict *v, velstatus_server_reason r, const char *const *want)
@@ -412,7 +412,7 @@ static void rule_case_check(const rule_case *c, const velstatus_server_verdict *
     const char *def = velstatus_server_verdict_default(v);
     const char *msg = velstatus_server_verdict_message(v);
     if (c->def == NODEF)
-        ck_assert_msg(def == NULL, "%s: default %s, want none", c->row, def);
+        ck_assert_msg(!def, "%s: default %s, want none", c->row, def);
     else if (c->def)
         ck_assert_msg(def && strcmp(def, c->def) == 0, "%s: default %s, want %s", c->row, def ? def : "(none)",
                       c->def);

@@ -43,7 +43,7 @@ START_TEST(step_publish_retries_use_every_host_slot)
     vs_fake_retry_classify_all(&sh.retry, VELSTATUS_RETRY_CLASS_TRANSIENT);
     velstatus_server_status_host h = slots_vtable(&sh);
     pol.retry_classify_errors = 1;
-    velstatus_server_status_options_init(&o, sizeof o);
+    velstatus_server_status_options_init(&o, sizeof(o));
     ck_assert_int_eq(velstatus_server_status_step(&v, &published, ctx, &h, &o, &pol, NULL), VELSTATUS_OK);
     ck_assert_int_eq(published, 1);
     ck_assert_int_eq(sh.publishes, 3);
@@ -151,13 +151,13 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     for (int i = 0; i < N; i++) {
-        int n = snprintf(name, sizeof name, "bsl-%d", i);
+        int n = snprintf(name, sizeof(name), "bsl-%d", i);
         ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0,
                                                          VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
                          VELSTATUS_OK);
     }
     for (int i = 1; i < N; i += 3) { /* delete every third, then re-find the rest */
-        int n = snprintf(name, sizeof name, "bsl-%d", (i * 7) % N);
+        int n = snprintf(name, sizeof(name), "bsl-%d", (i * 7) % N);
         ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, name, (size_t)n, NULL), VELSTATUS_OK);
     }
     size_t left = velstatus_server_tracker_count(t);
@@ -167,7 +167,7 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     ck_assert_uint_lt(left, N);
     velstatus_server_verdict_free(v);
     for (int i = 0; i < N; i++) {
-        int n = snprintf(name, sizeof name, "bsl-%d", i);
+        int n = snprintf(name, sizeof(name), "bsl-%d", i);
         int changed = -1;
         ck_assert_int_eq(vs_test_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0,
                                                          VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
@@ -229,11 +229,11 @@ START_TEST(bsl_decode_errors_name_the_path_and_position)
 {
     velstatus_ctx *ctx = NULL;
     ctx = vs_test_ctx();
-    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
         const bad_bsls *c = &bad_cases[i];
         velstatus_bsl_set *set = (velstatus_bsl_set *)ctx; /* must become NULL */
         velstatus_error err;
-        memset(&err, 0, sizeof err);
+        memset(&err, 0, sizeof(err));
         velstatus_status st = velstatus_bsl_set_from_json(&set, ctx, c->json, strlen(c->json), &err);
         ck_assert_msg(st == c->st, "case %zu: status %s", i, velstatus_status_name(st));
         ck_assert_ptr_null(set);
@@ -266,7 +266,7 @@ START_TEST(bsl_decode_null_members_are_absent_and_one_object_is_a_set)
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     ctx = vs_test_ctx();
-    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, one, sizeof one - 1, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, one, sizeof(one) - 1, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "solo");
     ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "");
@@ -289,32 +289,32 @@ START_TEST(messages_quote_at_most_64_bytes_of_a_name)
     velstatus_error err;
     velstatus_server_status st;
     velstatus_server_reason r;
-    memset(name, 'n', sizeof name);
-    memset(token, 't', sizeof token);
+    memset(name, 'n', sizeof(name));
+    memset(token, 't', sizeof(token));
     ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
     const char *quoted64 = "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\"";
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
                                            &err),
                      VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "A\0", 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "A\0", 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
                                            &err),
                      VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, (velstatus_bsl_access)9, 0, 0, 0, 0, &err),
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, (velstatus_bsl_access)9, 0, 0, 0, 0, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
     ck_assert_ptr_nonnull(strstr(err.message, "is 9"));
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
                      VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof name, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
-    ck_assert_int_eq(velstatus_server_status_from_string(&st, token, sizeof token, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_status_from_string(&st, token, sizeof(token), &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "\"tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt\""));
-    ck_assert_int_eq(velstatus_server_reason_from_string(&r, token, sizeof token, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_server_reason_from_string(&r, token, sizeof(token), &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, "\"tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt\""));
     ck_assert_ptr_null(velstatus_bsl_set_phase(NULL, 0));
     ck_assert_ptr_null(velstatus_bsl_set_message(NULL, 0));
@@ -371,7 +371,7 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
             char name[16];
             x = x * 1103515245u + 12345u;
             int i = (int)((x >> 8) % POOL);
-            int len = snprintf(name, sizeof name, "b%d", i);
+            int len = snprintf(name, sizeof(name), "b%d", i);
             int del = (x >> 4) % (pass ? 3 : 2) == 0;
             if (del) {
                 ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, name, (size_t)len, NULL), VELSTATUS_OK);
@@ -406,7 +406,7 @@ START_TEST(tracker_upsert_in_place_or_grown_fails_cleanly)
         {"Unavailable-and-longer", 1, VELSTATUS_SERVER_WAITING},      /* longer: a new block */
         {"Available", 0, VELSTATUS_SERVER_PARTIALLY_READY},           /* fits, nothing to allocate */
     };
-    for (size_t k = 0; k < sizeof up / sizeof up[0]; k++) {
+    for (size_t k = 0; k < sizeof(up) / sizeof(up[0]); k++) {
         velstatus_status st;
         VS_FAILALLOC_LOOP(fa, ctx) {
             velstatus_server_tracker *t = NULL;
@@ -471,7 +471,7 @@ START_TEST(step_without_publish_or_outputs)
     velstatus_policy pol = velstatus_policy_hardened();
     pol.retry_classify_errors = 1;
     velstatus_server_status_options o;
-    velstatus_server_status_options_init(&o, sizeof o);
+    velstatus_server_status_options_init(&o, sizeof(o));
     ck_assert_int_eq(velstatus_server_status_step(NULL, NULL, ctx, &h, &o, &pol, NULL), VELSTATUS_E_HOST);
     /* An unanswered list_bsls reads as the empty text: not JSON. */
     h.list_bsls = empty_list;
@@ -498,7 +498,7 @@ START_TEST(bsl_decode_refuses_text_after_the_value_and_ignores_long_keys)
     /* A key longer than any the decoder knows is an unknown key, ignored. */
     memset(key, 'k', 150);
     key[150] = '\0';
-    snprintf(json, sizeof json, "[{\"%s\":1,\"metadata\":{\"name\":\"a\",\"%s\":2}}]", key, key);
+    snprintf(json, sizeof(json), "[{\"%s\":1,\"metadata\":{\"name\":\"a\",\"%s\":2}}]", key, key);
     ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, json, strlen(json), &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");

@@ -88,10 +88,10 @@ static int do_tracker(worker *w, velstatus_ctx *ctx, velstatus_server_status *st
     if (st != VELSTATUS_OK) FAIL(w, "tracker_new: %s", velstatus_status_name(st));
     char name[32];
     velstatus_bsl_record bsl;
-    velstatus_bsl_record_init(&bsl, sizeof bsl);
+    velstatus_bsl_record_init(&bsl, sizeof(bsl));
     for (int i = 0; i < 16 && st == VELSTATUS_OK; i++) {
         bsl.name = name;
-        bsl.name_len = (size_t)snprintf(name, sizeof name, "bsl-%02d", i);
+        bsl.name_len = (size_t)snprintf(name, sizeof(name), "bsl-%02d", i);
         bsl.phase = i % 5 == 4 ? "Unavailable" : "Available";
         bsl.phase_len = strlen(bsl.phase);
         bsl.is_default = i == 3;
@@ -124,7 +124,7 @@ static int do_operations(worker *w, velstatus_ctx *ctx, char **roundtrip, char *
         st = velstatus_op_reports_from_json(&reports, ctx, ex.reports_json, ex.reports_len, NULL);
     if (st == VELSTATUS_OK) st = velstatus_op_reports_client(&client, reports, NULL);
     if (st == VELSTATUS_OK) {
-        velstatus_reconcile_options_init(&opts, sizeof opts);
+        velstatus_reconcile_options_init(&opts, sizeof(opts));
         opts.now_ns = NOW_NS;
         st = velstatus_oplist_reconcile(&res, list, &client, &opts, NULL, NULL);
     }
@@ -180,7 +180,7 @@ typedef struct vs_round {
 } vs_round;
 
 static int run_round(worker *w, velstatus_ctx *ctx, vs_round *r) {
-    memset(r, 0, sizeof *r);
+    memset(r, 0, sizeof(*r));
     if (do_classify(w, ctx, &r->verdict_json) || do_tracker(w, ctx, &r->tstatus, &r->treasons)
         || do_operations(w, ctx, &r->roundtrip, &r->reconciled, &r->summary, &r->phase, &r->completed,
                          &r->failed)
@@ -204,7 +204,7 @@ static int compare_round(worker *w, const vs_round *r) {
     if (strcmp(r->summary, ex.summary) != 0) FAIL(w, "summary differs: %s", r->summary);
     if (r->phase != ex.phase || r->completed != ex.completed || r->failed != ex.failed)
         FAIL(w, "reconcile result differs");
-    if (memcmp(r->sleeps, ex.sleeps, sizeof ex.sleeps) != 0) FAIL(w, "backoff sleeps differ");
+    if (memcmp(r->sleeps, ex.sleeps, sizeof(ex.sleeps)) != 0) FAIL(w, "backoff sleeps differ");
     if (r->attempts != ex.attempts) FAIL(w, "retry attempts %llu", (unsigned long long)r->attempts);
     return 0;
 }
@@ -213,7 +213,7 @@ static void *worker_main(void *arg) {
     worker *w = arg;
     velstatus_ctx *ctx = NULL;
     if (velstatus_ctx_new(&ctx, NULL, NULL) != VELSTATUS_OK) {
-        snprintf(w->failure, sizeof w->failure, "ctx_new failed");
+        snprintf(w->failure, sizeof(w->failure), "ctx_new failed");
         return NULL;
     }
     long n = vs_test_iterations(40);
@@ -272,11 +272,11 @@ static void setup_expected(void) {
     char path[4096];
     const char *src = getenv("VS_SRCDIR");
     ck_assert_ptr_nonnull(src);
-    snprintf(path, sizeof path, "%s/examples/bsl/one-unavailable.json", src);
+    snprintf(path, sizeof(path), "%s/examples/bsl/one-unavailable.json", src);
     ex.bsls_json = vs_test_read_file(path, &ex.bsls_len);
-    snprintf(path, sizeof path, "%s/examples/operations/backup-itemoperations.json", src);
+    snprintf(path, sizeof(path), "%s/examples/operations/backup-itemoperations.json", src);
     ex.ops_json = vs_test_read_file(path, &ex.ops_len);
-    snprintf(path, sizeof path, "%s/examples/operations/backup-progress.json", src);
+    snprintf(path, sizeof(path), "%s/examples/operations/backup-progress.json", src);
     ex.reports_json = vs_test_read_file(path, &ex.reports_len);
 
     /* The same rounds the workers run, on the main thread, before any thread. */
@@ -293,7 +293,7 @@ static void setup_expected(void) {
     ex.phase = r.phase;
     ex.completed = r.completed;
     ex.failed = r.failed;
-    memcpy(ex.sleeps, r.sleeps, sizeof ex.sleeps);
+    memcpy(ex.sleeps, r.sleeps, sizeof(ex.sleeps));
     ex.attempts = r.attempts;
     round_free(ex.shared_ctx, &r);
 
@@ -331,12 +331,12 @@ static void teardown_expected(void) {
     free(ex.bsls_json);
     free(ex.ops_json);
     free(ex.reports_json);
-    memset(&ex, 0, sizeof ex);
+    memset(&ex, 0, sizeof(ex));
 }
 
 START_TEST(threads_distinct_contexts_and_shared_results) {
     worker ws[N_WORKERS + N_READERS];
-    memset(ws, 0, sizeof ws);
+    memset(ws, 0, sizeof(ws));
     workers_done = 0;
     setup_expected();
     for (int i = 0; i < N_WORKERS + N_READERS; i++) {

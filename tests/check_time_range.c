@@ -67,12 +67,12 @@ START_TEST(go_vectors_parse_and_format)
                       "[%zu] \"%s\": %" PRId64 ".%09d", i, in, sec, (int)nsec);
         /* whole seconds: metav1.Time's text (the library writes the zero
          * time as text where Go writes null) */
-        ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, sec, nsec, 0, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), sec, nsec, 0, NULL), VELSTATUS_OK);
         if (json_is_true(json_object_get(v, "zero")))
             ck_assert_str_eq(buf, "0001-01-01T00:00:00Z");
         else
-            ck_assert_str_eq(buf, go_out(v, want, sizeof want));
-        ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, sec, nsec, 1, NULL), VELSTATUS_OK);
+            ck_assert_str_eq(buf, go_out(v, want, sizeof(want)));
+        ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), sec, nsec, 1, NULL), VELSTATUS_OK);
         ck_assert_str_eq(buf, json_string_value(json_object_get(v, "rfc3339nano")));
         /* the nanosecond parser: the same instant, or E_RANGE outside */
         {
@@ -96,7 +96,7 @@ static void member(const char *json, const char *key, char *out, size_t cap)
 {
     char pat[32];
     const char *p, *e;
-    snprintf(pat, sizeof pat, "\"%s\":", key);
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
     p = strstr(json, pat);
     ck_assert_msg(p != NULL, "%s not in %s", key, json);
     p += strlen(pat);
@@ -111,7 +111,7 @@ static velstatus_oplist *one_record(velstatus_ctx *ctx, const char *status, vels
 {
     char text[512];
     velstatus_oplist *l = NULL;
-    snprintf(text, sizeof text, "[{\"spec\":{\"backupItemAction\":\"velero.io/x\"},\"status\":{%s}}]", status);
+    snprintf(text, sizeof(text), "[{\"spec\":{\"backupItemAction\":\"velero.io/x\"},\"status\":{%s}}]", status);
     *st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, strlen(text), err);
     return l;
 }
@@ -129,7 +129,7 @@ START_TEST(go_vectors_through_the_codec)
         velstatus_oplist *l, *back = NULL;
         char *json = NULL, *again = NULL;
         size_t n, n2;
-        snprintf(status, sizeof status, "\"phase\":\"InProgress\",\"created\":\"%s\",\"updated\":\"%s\"", in, in);
+        snprintf(status, sizeof(status), "\"phase\":\"InProgress\",\"created\":\"%s\",\"updated\":\"%s\"", in, in);
         l = one_record(ctx, status, &err, &st);
         if (!json_is_true(json_object_get(v, "ok"))) {
             ck_assert_msg(st == VELSTATUS_E_SCHEMA, "[%zu] \"%s\": %s", i, in, velstatus_status_name(st));
@@ -138,12 +138,12 @@ START_TEST(go_vectors_through_the_codec)
         }
         ck_assert_msg(st == VELSTATUS_OK, "[%zu] \"%s\": %s", i, in, err.message);
         ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
-        member(json, "created", got, sizeof got);
+        member(json, "created", got, sizeof(got));
         if (json_is_true(json_object_get(v, "zero"))) /* present: kept as text */
             ck_assert_str_eq(got, "\"0001-01-01T00:00:00Z\"");
         else
             ck_assert_str_eq(got, json_string_value(json_object_get(v, "out")));
-        member(json, "updated", want, sizeof want);
+        member(json, "updated", want, sizeof(want));
         ck_assert_str_eq(got, want);
         /* what the library writes it reads back to the same text, unless
          * the offset left years 0000-9999 in UTC: metav1.Time writes
@@ -190,11 +190,11 @@ START_TEST(go_vectors_timeout_decisions)
         ck_assert_uint_eq(json_array_size(outs), json_array_size(dec));
         /* outside the int64 range a time keeps its whole second: decided
          * on that, which differs from Go's only within a second of now */
-        if (whole != NULL) {
+        if (whole) {
             outs = whole;
             wide_fraction++;
         }
-        snprintf(status, sizeof status, "\"phase\":\"InProgress\",\"created\":\"%s\"", in);
+        snprintf(status, sizeof(status), "\"phase\":\"InProgress\",\"created\":\"%s\"", in);
         for (k = 0; k < json_array_size(dec); k++) {
             int64_t now = json_integer_value(json_array_get(json_array_get(dec, k), 0));
             int64_t timeout = json_integer_value(json_array_get(json_array_get(dec, k), 1));
@@ -206,7 +206,7 @@ START_TEST(go_vectors_timeout_decisions)
                 uint32_t flags = 0;
                 int want = go && (timeout > 0 || pols[p].zero_timeout_expires);
                 ck_assert_int_eq(st, VELSTATUS_OK);
-                velstatus_op_progress_init(&r, sizeof r);
+                velstatus_op_progress_init(&r, sizeof(r));
                 ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, now, timeout, &pols[p], NULL),
                                  VELSTATUS_OK);
                 ck_assert_msg(!!(flags & VELSTATUS_OP_STEP_CANCEL) == want,
@@ -309,7 +309,7 @@ START_TEST(null_after_a_wide_time_and_missing_created)
     ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
     ck_assert_ptr_nonnull(strstr(json, "\"created\":null"));
     velstatus_free(ctx, json);
-    velstatus_op_progress_init(&r, sizeof r);
+    velstatus_op_progress_init(&r, sizeof(r));
     ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, 0, SEC, &vel, NULL), VELSTATUS_OK);
     ck_assert(flags & VELSTATUS_OP_STEP_MISSING_CREATED);
     ck_assert(!(flags & VELSTATUS_OP_STEP_CANCEL));
@@ -358,7 +358,7 @@ START_TEST(reported_times_replace_wide_ones)
         int64_t sec, ns;
         int32_t nsec;
         ck_assert_int_eq(st, VELSTATUS_OK);
-        velstatus_op_progress_init(&r, sizeof r);
+        velstatus_op_progress_init(&r, sizeof(r));
         /* started: the same second, reported as INT64_MIN (in range) */
         r.has_started = 1;
         r.started_ns = INT64_MIN;
@@ -408,7 +408,7 @@ START_TEST(add_before_is_exact)
         {INT64_C(9223372036), 854775807, INT64_MIN, -1, 0}, /* INT64_MAX + INT64_MIN == -1 */
         {INT64_C(9223372036), 854775807, INT64_MIN, 0, 1},
     };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         ck_assert_msg(velstatus__time_add_before(v[i].sec, v[i].nsec, v[i].add, v[i].now) == v[i].want, "[%zu]", i);
 }
 END_TEST
@@ -430,17 +430,17 @@ START_TEST(exact_parse_and_format_arguments)
                      VELSTATUS_OK);
     ck_assert(sec == GO_ZERO_SEC && nsec == 0);
     ck_assert_int_eq(velstatus_time_format_sec(NULL, 40, 0, 0, 0, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, 0, -1, 0, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, 0, 1000000000, 1, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_time_format_sec(small, sizeof small, 0, 0, 0, &err), VELSTATUS_E_RANGE);
+    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), 0, -1, 0, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), 0, 1000000000, 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_time_format_sec(small, sizeof(small), 0, 0, 0, &err), VELSTATUS_E_RANGE);
     ck_assert_str_eq(small, "");
     /* every int64 second fits the documented buffer */
-    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, INT64_MIN, 999999999, 1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), INT64_MIN, 999999999, 1, &err), VELSTATUS_OK);
     ck_assert_uint_eq(strlen(buf), VELSTATUS_TIME_BUFSIZE - 1);
     ck_assert_str_eq(buf, "-292277022657-01-27T08:29:52.999999999Z");
-    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, INT64_MAX, 999999999, 1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), INT64_MAX, 999999999, 1, &err), VELSTATUS_OK);
     ck_assert_str_eq(buf, "292277026596-12-04T15:30:07.999999999Z");
-    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof buf, GO_ZERO_SEC - 1, 0, 1, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_time_format_sec(buf, sizeof(buf), GO_ZERO_SEC - 1, 0, 1, &err), VELSTATUS_OK);
     ck_assert_str_eq(buf, "0000-12-31T23:59:59Z");
 }
 END_TEST
@@ -459,7 +459,7 @@ START_TEST(describe_prints_the_zero_time)
     ck_assert_int_eq(velstatus_describe_operations(&out, &n, ctx, l, 1, NULL), VELSTATUS_OK);
     {
         const char *c = strstr(out, "Created:"), *u = strstr(out, "Updated:");
-        ck_assert_msg(c != NULL && u != NULL, "%s", out);
+        ck_assert_msg(c && u != NULL, "%s", out);
         c += strspn(c + 8, " ") + 8;
         u += strspn(u + 8, " ") + 8;
         ck_assert_msg(strncmp(c, "0001-01-01 00:00:00 +0000 UTC\n", 30) == 0, "%s", out);
@@ -487,7 +487,7 @@ START_TEST(go_time_range_fails_cleanly_without_memory)
         velstatus_op_progress r;
         velstatus_policy vel = velstatus_policy_velero();
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL);
-        velstatus_op_progress_init(&r, sizeof r);
+        velstatus_op_progress_init(&r, sizeof(r));
         if (st == VELSTATUS_OK)
             st = velstatus_oplist_step(&flags, &out, &n, l, 0, &r, INT64_C(1714557600) * SEC, 3600 * SEC, &vel,
                                        NULL);
@@ -496,7 +496,7 @@ START_TEST(go_time_range_fails_cleanly_without_memory)
             velstatus_free(ctx, out);
             out = NULL;
             st = velstatus_oplist_to_json(&json, &n, l, NULL);
-        } else if (l != NULL) {
+        } else if (l) {
             /* the step failed: the record is as it was */
             ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_IN_PROGRESS);
         }

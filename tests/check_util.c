@@ -106,18 +106,18 @@ START_TEST(array_doubles_from_initial)
     velstatus_ctx *ctx = vs_test_ctx();
     int *v = NULL, *p;
     size_t cap = 0, i;
-    p = velstatus__array_reserve(ctx, v, &cap, 1, sizeof *v, 4);
+    p = velstatus__array_reserve(ctx, v, &cap, 1, sizeof(*v), 4);
     ck_assert_ptr_nonnull(p);
     ck_assert_uint_eq(cap, 4);
     v = p;
     for (i = 0; i < 4; i++)
         v[i] = (int)i;
-    ck_assert_ptr_eq(velstatus__array_reserve(ctx, v, &cap, 4, sizeof *v, 4), v); /* room already */
+    ck_assert_ptr_eq(velstatus__array_reserve(ctx, v, &cap, 4, sizeof(*v), 4), v); /* room already */
     ck_assert_uint_eq(cap, 4);
-    v = velstatus__array_reserve(ctx, v, &cap, 5, sizeof *v, 4);
+    v = velstatus__array_reserve(ctx, v, &cap, 5, sizeof(*v), 4);
     ck_assert_ptr_nonnull(v);
     ck_assert_uint_eq(cap, 8);
-    v = velstatus__array_reserve(ctx, v, &cap, 33, sizeof *v, 4); /* several doublings at once */
+    v = velstatus__array_reserve(ctx, v, &cap, 33, sizeof(*v), 4); /* several doublings at once */
     ck_assert_ptr_nonnull(v);
     ck_assert_uint_eq(cap, 64);
     for (i = 0; i < 4; i++)
@@ -132,13 +132,13 @@ START_TEST(array_overflow_leaves_it_alone)
     velstatus_ctx *ctx = vs_test_ctx();
     uint64_t *v;
     size_t cap = 0;
-    v = velstatus__array_reserve(ctx, NULL, &cap, 2, sizeof *v, 2);
+    v = velstatus__array_reserve(ctx, NULL, &cap, 2, sizeof(*v), 2);
     ck_assert_ptr_nonnull(v);
     v[0] = 42;
     /* need * elem overflows size_t: NULL, capacity as it was */
-    ck_assert_ptr_null(velstatus__array_reserve(ctx, v, &cap, SIZE_MAX / sizeof *v + 1, sizeof *v, 2));
+    ck_assert_ptr_null(velstatus__array_reserve(ctx, v, &cap, SIZE_MAX / sizeof(*v) + 1, sizeof(*v), 2));
     ck_assert_uint_eq(cap, 2);
-    ck_assert_ptr_null(velstatus__array_reserve(ctx, v, &cap, SIZE_MAX, sizeof *v, 2));
+    ck_assert_ptr_null(velstatus__array_reserve(ctx, v, &cap, SIZE_MAX, sizeof(*v), 2));
     ck_assert_uint_eq(cap, 2);
     ck_assert(v[0] == 42);
     velstatus_free(ctx, v);
@@ -177,7 +177,7 @@ START_TEST(array_doubling_overflow_falls_back_to_need)
     velstatus_ctx *ctx = NULL;
     char one = 'x';
     size_t cap = SIZE_MAX / 2 + 1;
-    velstatus_allocator_init(&a, sizeof a);
+    velstatus_allocator_init(&a, sizeof(a));
     a.alloc_fn = malloc_for_ctx;
     a.realloc_fn = realloc_for_ctx;
     a.free_fn = free_for_ctx;
@@ -203,10 +203,10 @@ START_TEST(array_allocation_failure_keeps_the_array)
     velstatus_ctx *ctx = vs_failalloc_ctx(&fa, 1); /* the first growth works, the second fails */
     int *v, *p;
     size_t cap = 0;
-    v = velstatus__array_reserve(ctx, NULL, &cap, 1, sizeof *v, 8);
+    v = velstatus__array_reserve(ctx, NULL, &cap, 1, sizeof(*v), 8);
     ck_assert_ptr_nonnull(v);
     v[7] = 7;
-    p = velstatus__array_reserve(ctx, v, &cap, 9, sizeof *v, 8);
+    p = velstatus__array_reserve(ctx, v, &cap, 9, sizeof(*v), 8);
     ck_assert_ptr_null(p);
     ck_assert_uint_eq(cap, 8);
     ck_assert_int_eq(v[7], 7); /* still ours, still whole */
@@ -363,7 +363,7 @@ START_TEST(utf8_decode_edges)
         {"\xf0\x90\x80\xc0", 4, 0, 0},
         {"\xc3\xa9x", 3, 2, 0xE9},          /* only the first sequence */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         uint32_t cp = 0xDEAD;
         size_t n = velstatus__utf8_decode((const unsigned char *)cases[i].s, cases[i].len, &cp);
         ck_assert_msg(n == cases[i].want, "case %zu: length %zu, want %zu", i, n, cases[i].want);
@@ -384,7 +384,7 @@ START_TEST(short_escapes_of_json_and_quote)
         {0x01, NULL, NULL},       {0x7f, NULL, NULL},         {'a', NULL, NULL},
         {'<', NULL, NULL},        {0xe9, NULL, NULL},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const char *j = velstatus__short_escape(cases[i].c, 0), *q = velstatus__short_escape(cases[i].c, 1);
         if (cases[i].json)
             ck_assert_str_eq(j, cases[i].json);

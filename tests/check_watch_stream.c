@@ -20,7 +20,7 @@ typedef struct log {
 static int on_obj(void *ud, const char *obj, size_t len, vs_watch_pos at)
 {
     log_t *l = ud;
-    l->n += (size_t)snprintf(l->text + l->n, sizeof l->text - l->n, "O@%llu:%llu:%.*s\n",
+    l->n += (size_t)snprintf(l->text + l->n, sizeof(l->text) - l->n, "O@%llu:%llu:%.*s\n",
                              (unsigned long long)at.offset, (unsigned long long)at.line, (int)len, obj);
     return ++l->count == l->stop_at;
 }
@@ -28,7 +28,7 @@ static int on_obj(void *ud, const char *obj, size_t len, vs_watch_pos at)
 static int on_err(void *ud, vs_watch_pos at, const char *reason)
 {
     log_t *l = ud;
-    l->n += (size_t)snprintf(l->text + l->n, sizeof l->text - l->n, "E@%llu:%llu:%s\n", (unsigned long long)at.offset,
+    l->n += (size_t)snprintf(l->text + l->n, sizeof(l->text) - l->n, "E@%llu:%llu:%s\n", (unsigned long long)at.offset,
                              (unsigned long long)at.line, reason);
     return 0;
 }
@@ -38,7 +38,7 @@ static void run(log_t *l, const char *s, const size_t *cuts, size_t ncuts, size_
 {
     vs_watch_split sp;
     size_t prev = 0, n = strlen(s);
-    memset(l, 0, sizeof *l);
+    memset(l, 0, sizeof(*l));
     vs_watch_split_init(&sp, max_object, on_obj, on_err, l);
     for (size_t i = 0; i <= ncuts; i++) {
         size_t next = i < ncuts ? cuts[i] : n;
@@ -111,7 +111,7 @@ END_TEST
 START_TEST(byte_at_a_time)
 {
     log_t l;
-    size_t n = strlen(stream), cuts[sizeof stream];
+    size_t n = strlen(stream), cuts[sizeof(stream)];
     for (size_t c = 0; c < n; c++)
         cuts[c] = c;
     run(&l, stream, cuts, n, 1 << 20);
@@ -136,7 +136,7 @@ START_TEST(limit_stretches_in_one_feed)
     log_t l;
     vs_watch_split sp;
     const char *a = "{\"a\":[1,2,3,4,5,6,7,8,9\n{\"b\":[1,2,3,4,5,6,7,8,9\n{\"c\":[";
-    memset(&l, 0, sizeof l);
+    memset(&l, 0, sizeof(l));
     vs_watch_split_init(&sp, 16, on_obj, on_err, &l);
     ck_assert_int_eq(vs_watch_split_feed(&sp, a, strlen(a)), 0);
     ck_assert_uint_le(sp.len, 16);
@@ -153,7 +153,7 @@ START_TEST(stop_from_callback)
 {
     log_t l;
     vs_watch_split sp;
-    memset(&l, 0, sizeof l);
+    memset(&l, 0, sizeof(l));
     l.stop_at = 2;
     vs_watch_split_init(&sp, 1 << 20, on_obj, on_err, &l);
     ck_assert_int_eq(vs_watch_split_feed(&sp, "{}{\"x\":1}{}", 11), 1);
@@ -176,7 +176,7 @@ static void *failing_realloc(void *p, size_t n)
  * same bytes fed again give what a run without the failure gives. */
 START_TEST(failed_allocation_loses_nothing)
 {
-    static char big[sizeof stream + 5000];
+    static char big[sizeof(stream) + 5000];
     log_t ref, l;
     vs_watch_split sp;
     size_t n = strlen(stream);
@@ -185,7 +185,7 @@ START_TEST(failed_allocation_loses_nothing)
         memset(big + c, ' ', 5000);
         memcpy(big + c + 5000, stream + c, n - c + 1);
         run(&ref, big, NULL, 0, 1 << 20);
-        memset(&l, 0, sizeof l);
+        memset(&l, 0, sizeof(l));
         vs_watch_split_init(&sp, 1 << 20, on_obj, on_err, &l);
         sp.realloc_fn = failing_realloc;
         ck_assert_int_eq(vs_watch_split_feed(&sp, big, c), 0);

@@ -8,7 +8,7 @@
 
 void vs_fake_retry_init(vs_fake_retry *f)
 {
-    memset(f, 0, sizeof *f);
+    memset(f, 0, sizeof(*f));
     vs_fake_retry_classify_all(f, VELSTATUS_RETRY_CLASS_TRANSIENT);
 }
 
@@ -28,9 +28,9 @@ int vs_fake_retry_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *rep
     if (attempt > f->fail_until)
         return 0;
     if (f->error)
-        snprintf(f->text, sizeof f->text, "%s", f->error);
+        snprintf(f->text, sizeof(f->text), "%s", f->error);
     else
-        snprintf(f->text, sizeof f->text, "boom %llu", (unsigned long long)attempt);
+        snprintf(f->text, sizeof(f->text), "boom %llu", (unsigned long long)attempt);
     return velstatus_retry_reply_set_error(reply, f->text, strlen(f->text), NULL) == VELSTATUS_OK ? 0 : -1;
 }
 
@@ -40,7 +40,7 @@ int vs_fake_retry_classify(void *ud, uint64_t attempt, const char *text, size_t 
     vs_fake_retry *f = ud;
     if (f->classifies < VS_FAKE_RETRY_TEXTS) {
         f->classify_attempts[f->classifies] = attempt;
-        snprintf(f->classify_text[f->classifies], sizeof f->classify_text[0], "%.*s", (int)len, text);
+        snprintf(f->classify_text[f->classifies], sizeof(f->classify_text[0]), "%.*s", (int)len, text);
     }
     f->classifies++;
     if (f->classify_rc)
@@ -86,7 +86,7 @@ int vs_fake_retry_now(void *ud, int64_t *ns)
 velstatus_retry_host vs_fake_retry_host(vs_fake_retry *f)
 {
     velstatus_retry_host h;
-    velstatus_retry_host_init(&h, sizeof h);
+    velstatus_retry_host_init(&h, sizeof(h));
     h.userdata = f;
     h.attempt = vs_fake_retry_attempt;
     h.classify = vs_fake_retry_classify;
@@ -98,7 +98,7 @@ velstatus_retry_host vs_fake_retry_host(vs_fake_retry *f)
 
 void vs_fake_host_init(vs_fake_host *f)
 {
-    memset(f, 0, sizeof *f);
+    memset(f, 0, sizeof(*f));
     vs_fake_retry_init(&f->retry);
     f->retry.r = 0.5;
 }
@@ -112,10 +112,10 @@ int vs_fake_list(void *ud, velstatus_bsls_reply *reply)
         return h->list_rc;
     /* The library decodes during the call: a buffer that dies with the
      * callback is fine (it is scribbled over before returning). */
-    snprintf(copy, sizeof copy, "%s", h->json ? h->json : VS_FAKE_STEP_JSON);
+    snprintf(copy, sizeof(copy), "%s", h->json ? h->json : VS_FAKE_STEP_JSON);
     if (velstatus_bsls_reply_set_json(reply, copy, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return 0; /* the decoding's failure is the step's result anyway */
-    memset(copy, 'x', sizeof copy);
+    memset(copy, 'x', sizeof(copy));
     return 0;
 }
 
@@ -159,9 +159,9 @@ velstatus_server_status_host vs_fake_step_host(vs_fake_host *f)
 
 void vs_fake_plugin_init(vs_fake_plugin *f)
 {
-    memset(f, 0, sizeof *f);
+    memset(f, 0, sizeof(*f));
     for (int i = 0; i < 16; i++)
-        velstatus_op_progress_init(&f->ans[i], sizeof f->ans[i]);
+        velstatus_op_progress_init(&f->ans[i], sizeof(f->ans[i]));
 }
 
 int vs_fake_progress(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
@@ -183,7 +183,7 @@ int vs_fake_cancel(void *ud, const velstatus_oplist *list, size_t i, velstatus_o
     f->cancels[f->ncancels++] = i;
     if (f->cancel_rc != 0)
         return f->cancel_rc;
-    if (f->cancel_err[i] != NULL)
+    if (f->cancel_err[i])
         return velstatus_op_reply_set_cancel_error(reply, f->cancel_err[i], strlen(f->cancel_err[i]), NULL) ==
                        VELSTATUS_OK
                    ? 0
@@ -194,7 +194,7 @@ int vs_fake_cancel(void *ud, const velstatus_oplist *list, size_t i, velstatus_o
 velstatus_plugin_client vs_fake_plugin_client(vs_fake_plugin *f)
 {
     velstatus_plugin_client c;
-    velstatus_plugin_client_init(&c, sizeof c);
+    velstatus_plugin_client_init(&c, sizeof(c));
     c.userdata = f;
     c.progress = vs_fake_progress;
     c.cancel = vs_fake_cancel;

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     }
     code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     out = fopen(argv[1], "w");
-    if (out == NULL || fprintf(out, "%d %ld\n", code, (long)ru.ru_maxrss) < 0 || fclose(out) != 0) {
+    if (!out || fprintf(out, "%d %ld\n", code, (long)ru.ru_maxrss) < 0 || fclose(out) != 0) {
         perror("peak_rss: writing the result");
         return 2;
     }

@@ -47,7 +47,7 @@ static int parse_size(const char *cmd, const char *s, uint64_t *out)
     if (*s < '0' || *s > '9')
         return cli_fail(cmd, "--max-input must be a size (512M, 1G, 1048576), not \"%s\"", s);
     v = strtoull(s, &end, 10);
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
         if (strcmp(end, units[i].suffix) != 0)
             continue;
         if (errno == ERANGE || v > (UINT64_MAX >> units[i].shift))
@@ -79,7 +79,7 @@ static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_op
         const char *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
         o = find_opt(opts, nopts, a, len, 0);
-        if (o == NULL && find_opt(&max_opt, 1, a, len, 0) != NULL)
+        if (!o && find_opt(&max_opt, 1, a, len, 0))
             o = &max_opt;
         if (eq)
             inline_v = eq + 1;
@@ -87,18 +87,18 @@ static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_op
         o = find_opt(opts, nopts, NULL, 0, a[1]);
         if (o && a[2] != '\0')
             inline_v = a[2] == '=' ? a + 3 : a + 2;
-        if (o && o->value == NULL && a[2] != '\0')
+        if (o && !o->value && a[2] != '\0')
             o = NULL;
     }
-    if (o == NULL)
+    if (!o)
         return cli_fail(cmd, "unknown option \"%s\" (see velstatus help %s)", a, cmd), -1;
-    if (o->value == NULL) {
+    if (!o->value) {
         if (inline_v)
             return cli_fail(cmd, "%s takes no value", o->name), -1;
         *o->flag = 1;
         return 0;
     }
-    if (inline_v == NULL) {
+    if (!inline_v) {
         if (*i + 1 >= argc)
             return cli_fail(cmd, "%s needs a value", a), -1;
         inline_v = argv[++*i];
@@ -140,7 +140,7 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out)
 {
     velstatus_error err;
     struct timespec ts;
-    if (now_s != NULL) {
+    if (now_s) {
         if (velstatus_time_parse(out, now_s, strlen(now_s), &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--now", &err);
         return 0;
@@ -177,17 +177,17 @@ int cli_policy(const char *cmd, const char *policy_s, const char *default_preset
     velstatus_error err;
     int ma, mi;
     size_t n = velstatus_velero_release_count();
-    if (policy_s != NULL && velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+    if (policy_s && velstatus_preset_from_string(&preset, policy_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
-    if (version_s != NULL) {
-        if (policy_s != NULL && preset != VELSTATUS_PRESET_VELERO)
+    if (version_s) {
+        if (policy_s && preset != VELSTATUS_PRESET_VELERO)
             return cli_fail(cmd, "--velero-version decides as that Velero release does; it cannot be combined "
                                  "with --policy %s",
                             policy_s);
         if (velstatus_policy_velero_version(out, &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--velero-version", &err);
     } else {
-        if (policy_s == NULL)
+        if (!policy_s)
             velstatus_preset_from_string(&preset, default_preset, VELSTATUS_NUL_TERMINATED, NULL);
         velstatus_policy_preset(out, preset, NULL);
         velstatus_velero_release_at(&ma, &mi, n - 1, NULL);
@@ -214,7 +214,7 @@ void cli_print_releases(FILE *f, int json)
 
 int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velstatus_kind *out)
 {
-    if (kind_s != NULL) {
+    if (kind_s) {
         if (velstatus_kind_from_string(out, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
             return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
         return 0;
@@ -271,7 +271,7 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len)
     cli_reader *r = cli_reader_open(cmd, path);
     char *buf = NULL;
     size_t n = 0, cap = 0;
-    if (r == NULL)
+    if (!r)
         return NULL;
     for (;;) {
         long got;
@@ -339,7 +339,7 @@ static int load_start(oplist_load *ld, cli_reader *r)
 static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t got)
 {
     velstatus_kind kind;
-    if (ld->dec != NULL)
+    if (ld->dec)
         return velstatus_oplist_decoder_feed(ld->dec, buf, got, &ld->err) == VELSTATUS_OK
                    ? 0
                    : cli_fail_err(ld->cmd, cli_reader_name(r), &ld->err);
@@ -349,7 +349,7 @@ static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t go
         while (ncap - ld->n < got)
             ncap *= 2;
         p = realloc(ld->head, ncap);
-        if (p == NULL)
+        if (!p)
             return cli_fail(ld->cmd, "out of memory reading %s", cli_reader_name(r));
         ld->head = p;
         ld->cap = ncap;
@@ -357,7 +357,7 @@ static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t go
     if (got > 0)
         memcpy(ld->head + ld->n, buf, got);
     ld->n += got;
-    if (got == 0 || (yaml_known(ld->head, ld->n) && (ld->kind_s != NULL || kind_key(ld->head, ld->n, &kind))))
+    if (got == 0 || (yaml_known(ld->head, ld->n) && (ld->kind_s || kind_key(ld->head, ld->n, &kind))))
         return load_start(ld, r);
     return 0;
 }
@@ -370,14 +370,14 @@ int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velst
     cli_reader *r = cli_reader_open(cmd, path);
     int rc = 0;
     long got;
-    if (r == NULL)
+    if (!r)
         return CLI_BAD_INPUT;
-    memset(&ld, 0, sizeof ld);
+    memset(&ld, 0, sizeof(ld));
     ld.cmd = cmd;
     ld.kind_s = kind_s;
     ld.ctx = ctx;
     do {
-        got = cli_reader_read(r, buf, sizeof buf);
+        got = cli_reader_read(r, buf, sizeof(buf));
         rc = got < 0 ? CLI_BAD_INPUT : load_chunk(&ld, r, buf, (size_t)got);
     } while (rc == 0 && got > 0);
     if (rc == 0 && velstatus_oplist_decoder_finish(out, ld.dec, &ld.err) != VELSTATUS_OK)
@@ -423,7 +423,7 @@ void cli_put_text(FILE *f, const char *s, size_t n)
     while (s < end) {
         const char *nul = memchr(s, '\0', (size_t)(end - s));
         fwrite(s, 1, (size_t)((nul ? nul : end) - s), f);
-        if (nul == NULL)
+        if (!nul)
             break;
         fputs(CLI_NUL_TEXT, f);
         s = nul + 1;
@@ -455,7 +455,7 @@ char *cli_json_string(const char *text, size_t start, size_t end, const char *ke
     if (!cli_json_member(text, start, end, key, &vs, &ve) || text[vs] != '"')
         return NULL;
     t = malloc(ve - vs);
-    if (t == NULL)
+    if (!t)
         return NULL;
     n = velstatus__json_unescape(t, text + vs + 1, ve - vs - 2);
     t[n] = '\0';
@@ -499,7 +499,7 @@ int cli_local_time(char *out, size_t cap, const char *t, size_t n)
     int year, used = 0;
     long long ly;
     /* the year as Go writes it: 4 digits or more, '-' before a negative one */
-    if (zone == NULL || memcmp(zone, " +0000 UTC", 10) != 0 ||
+    if (!zone || memcmp(zone, " +0000 UTC", 10) != 0 ||
         sscanf(t, "%d-%2d-%2d %2d:%2d:%2d%n", &year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
                &used) != 6 ||
         t + used > zone)
@@ -508,12 +508,12 @@ int cli_local_time(char *out, size_t cap, const char *t, size_t n)
     tm.tm_year = year - 1900;
     tm.tm_mon -= 1;
     secs = timegm(&tm);
-    if (localtime_r(&secs, &lt) == NULL)
+    if (!localtime_r(&secs, &lt))
         return 0;
     ly = (long long)lt.tm_year + 1900;
-    snprintf(head, sizeof head, "%s%04lld", ly < 0 ? "-" : "", ly < 0 ? -ly : ly);
-    if (strftime(head + strlen(head), sizeof head - strlen(head), "-%m-%d %H:%M:%S", &lt) == 0 ||
-        strftime(tail, sizeof tail, " %z %Z", &lt) == 0)
+    snprintf(head, sizeof(head), "%s%04lld", ly < 0 ? "-" : "", ly < 0 ? -ly : ly);
+    if (strftime(head + strlen(head), sizeof(head) - strlen(head), "-%m-%d %H:%M:%S", &lt) == 0 ||
+        strftime(tail, sizeof(tail), " %z %Z", &lt) == 0)
         return 0;
     return snprintf(out, cap, "%s%.*s%s", head, (int)(zone - frac), frac, tail) < (int)cap;
 }
@@ -521,8 +521,8 @@ int cli_local_time(char *out, size_t cap, const char *t, size_t n)
 void cli_format_time(char *out, size_t cap, int64_t ns, int utc)
 {
     char t[VELSTATUS_TIME_BUFSIZE];
-    if (velstatus_time_format_go(t, sizeof t, ns, NULL) != VELSTATUS_OK)
-        snprintf(t, sizeof t, "%lldns", (long long)ns);
+    if (velstatus_time_format_go(t, sizeof(t), ns, NULL) != VELSTATUS_OK)
+        snprintf(t, sizeof(t), "%lldns", (long long)ns);
     if (utc || !cli_local_time(out, cap, t, strlen(t)))
         snprintf(out, cap, "%s", t);
 }

@@ -44,7 +44,7 @@ static char *join_strings(const char *t, size_t vs, size_t ve)
     velstatus__json_iter it;
     size_t a, b, n = 0;
     char *out = malloc(ve - vs + 1);
-    if (out == NULL || t[vs] != '[')
+    if (!out || t[vs] != '[')
         return free(out), NULL;
     velstatus__json_iter_init(&it, t, vs, ve);
     while (velstatus__json_next_element(&it, &a, &b)) {
@@ -65,9 +65,9 @@ static int read_obj(const char *t, size_t s, size_t e, obj *o)
 {
     size_t ms, me, ss, se, vs, ve;
     char *kind = cli_json_string(t, s, e, "\"kind\"", NULL);
-    memset(o, 0, sizeof *o);
+    memset(o, 0, sizeof(*o));
     o->generation = -1;
-    if (kind == NULL || (strcmp(kind, "Backup") != 0 && strcmp(kind, "Restore") != 0))
+    if (!kind || (strcmp(kind, "Backup") != 0 && strcmp(kind, "Restore") != 0))
         return free(kind), 0;
     o->restore = strcmp(kind, "Restore") == 0;
     free(kind);
@@ -90,7 +90,7 @@ static int read_obj(const char *t, size_t s, size_t e, obj *o)
 
 static int is(const obj *o, const char *phase)
 {
-    return o->phase != NULL && strcmp(o->phase, phase) == 0;
+    return o->phase && strcmp(o->phase, phase) == 0;
 }
 
 /* The library's velstatus_argo_health_of() (Argo CD's health.lua checks)
@@ -120,10 +120,10 @@ typedef struct conds {
 static conds conditions_of(const obj *o, int known)
 {
     conds c = {"False", "True", "False", NULL};
-    c.reason = o->phase == NULL ? "NoStatus" : o->phase[0] == '\0' ? "New" : o->phase;
+    c.reason = !o->phase ? "NoStatus" : o->phase[0] == '\0' ? "New" : o->phase;
     if (o->deleting) {
         c.reason = "Deleting";
-    } else if (o->phase != NULL && !known) {
+    } else if (o->phase && !known) {
         c.ready = c.reconciling = c.stalled = "Unknown";
         c.reason = "UnknownPhase";
     } else if (is(o, "Completed")) {
@@ -197,18 +197,18 @@ static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
                 b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line);
         return 0;
     }
-    known = o.phase == NULL ||
+    known = !o.phase ||
             (velstatus_phase_from_string(&ph, o.phase, o.phase_len, NULL) == VELSTATUS_OK &&
              velstatus_phase_valid(o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph));
     /* A phase the kind has, but not in the --velero-version release (Queued
      * before 1.18, a restore's Finalizing before 1.14): flagged as such. */
-    if (known && o.phase != NULL)
+    if (known && o.phase)
         velstatus_phase_exists(&in_release, o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph, &b->pol,
                                NULL);
     known = known && in_release;
     h = argo_health(&o, &msg, &len, &pend);
     c = conditions_of(&o, known);
-    if (cli_now(b->cmd, b->now_s, &now) != 0 || velstatus_time_format(t, sizeof t, now, 0, NULL) != VELSTATUS_OK) {
+    if (cli_now(b->cmd, b->now_s, &now) != 0 || velstatus_time_format(t, sizeof(t), now, 0, NULL) != VELSTATUS_OK) {
         obj_free(&o);
         b->rc = CLI_BAD_INPUT;
         return 1;
@@ -304,7 +304,7 @@ int cmd_backup_status(int argc, char **argv)
     cli_reader *rd;
     const cli_opt opts[] = {{"--now", 0, &b.now_s, NULL}, {"--exit-status", 0, NULL, &exit_status},
                             CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
-    r = cli_parse(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path, 1, &npos);
+    r = cli_parse(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
     if (r != 0) {
         if (r > 0)
             usage(stdout);
@@ -312,7 +312,7 @@ int cmd_backup_status(int argc, char **argv)
     }
     if (cli_parse_format_more(cmd, fmt_s, 1, 0, &b.fmt) != 0 ||
         cli_policy(cmd, NULL, "velero", version_s, &b.pol, &b.major, &b.minor) != 0 ||
-        (rd = cli_reader_open(cmd, path)) == NULL)
+        !(rd = cli_reader_open(cmd, path)))
         return CLI_BAD_INPUT;
     b.cmd = cmd;
     b.name = cli_reader_name(rd);
@@ -320,7 +320,7 @@ int cmd_backup_status(int argc, char **argv)
     vs_watch_split_init(&sp, (size_t)(cli_max_input < SIZE_MAX ? cli_max_input : SIZE_MAX), on_object, on_malformed,
                         &b);
     for (;;) {
-        long got = cli_reader_read(rd, chunk, sizeof chunk);
+        long got = cli_reader_read(rd, chunk, sizeof(chunk));
         int fr = got < 0 ? 1 : got == 0 ? vs_watch_split_end(&sp) : vs_watch_split_feed(&sp, chunk, (size_t)got);
         if (got < 0)
             b.rc = CLI_BAD_INPUT;

@@ -95,10 +95,10 @@ static int read_object(ex *x, const char *path)
     char *t = cli_read_input(CMD, path, &len), *kind;
     ex_obj *o = &x->o;
     int restore;
-    if (t == NULL)
+    if (!t)
         return CLI_BAD_INPUT;
     kind = cli_json_string(t, 0, len, "\"kind\"", NULL);
-    if (kind == NULL || (strcmp(kind, "Backup") != 0 && strcmp(kind, "Restore") != 0)) {
+    if (!kind || (strcmp(kind, "Backup") != 0 && strcmp(kind, "Restore") != 0)) {
         free(kind);
         free(t);
         return cli_fail(CMD, "%s: OBJECT must be a Backup or a Restore (`kubectl get backup NAME -o json`)",
@@ -145,11 +145,11 @@ static int pick_timeout(ex *x, const char *flag)
 {
     x->timeout = x->pol.default_item_operation_timeout_ns;
     x->timeout_src = "Velero's default";
-    if (x->o.timeout != NULL) {
+    if (x->o.timeout) {
         x->timeout_src = "spec.itemOperationTimeout";
         return parse_duration("OBJECT spec.itemOperationTimeout", x->o.timeout, &x->timeout);
     }
-    if (flag != NULL) {
+    if (flag) {
         x->timeout_src = "--item-operation-timeout";
         return parse_duration("--item-operation-timeout", flag, &x->timeout);
     }
@@ -164,7 +164,7 @@ static int read_bsls(ex *x, const char *path)
     velstatus_error err;
     velstatus_bsl_record rec;
     char *t = cli_read_input(CMD, path, &len);
-    if (t == NULL)
+    if (!t)
         return CLI_BAD_INPUT;
     if (velstatus_bsl_set_from_json(&x->bsls, x->ctx, t, len, &err) != VELSTATUS_OK ||
         velstatus_server_status_classify(&x->verdict, x->bsls, NULL, &err) != VELSTATUS_OK) {
@@ -178,12 +178,12 @@ static int read_bsls(ex *x, const char *path)
     x->bsl_state = VELSTATUS_BSL_MISSING;
     n = velstatus_bsl_set_count(x->bsls);
     for (i = 0; i < n; i++) {
-        velstatus_bsl_record_init(&rec, sizeof rec);
+        velstatus_bsl_record_init(&rec, sizeof(rec));
         (void)velstatus_bsl_set_get(x->bsls, i, &rec, NULL);
-        if (x->o.bsl != NULL && x->o.bsl_len > 0 ? (rec.name_len == x->o.bsl_len && memcmp(rec.name, x->o.bsl, rec.name_len) == 0)
+        if (x->o.bsl && x->o.bsl_len > 0 ? (rec.name_len == x->o.bsl_len && memcmp(rec.name, x->o.bsl, rec.name_len) == 0)
                                                  : rec.is_default) {
             x->bsl_state = rec.access == VELSTATUS_BSL_READ_ONLY ? VELSTATUS_BSL_READONLY : VELSTATUS_BSL_AVAILABLE;
-            if (x->o.bsl == NULL || x->o.bsl_len == 0) {
+            if (!x->o.bsl || x->o.bsl_len == 0) {
                 free(x->o.bsl);
                 x->o.bsl = strdup(rec.name);
                 x->o.bsl_len = rec.name_len;
@@ -212,7 +212,7 @@ static int forecast(ex *x, velstatus_forecast **out, const velstatus_policy *pol
 {
     velstatus_reconcile_options o;
     velstatus_error err;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     o.phase = x->phase;
     o.bsl = bsl;
     o.now_ns = x->now;
@@ -232,7 +232,7 @@ static int forecast(ex *x, velstatus_forecast **out, const velstatus_policy *pol
 static int forecasts(ex *x)
 {
     velstatus_bsl_state bsl = x->bsl_known ? x->bsl_state : VELSTATUS_BSL_AVAILABLE;
-    if (x->ops == NULL || !x->phase_known || !is_waiting(x->phase))
+    if (!x->ops || !x->phase_known || !is_waiting(x->phase))
         return CLI_OK;
     if (forecast(x, &x->fc, &x->pol, bsl) != CLI_OK || forecast(x, &x->other, &x->other_pol, bsl) != CLI_OK ||
         forecast(x, &x->if_available, &x->pol, VELSTATUS_BSL_AVAILABLE) != CLI_OK ||
@@ -295,14 +295,14 @@ static const char *meaning(velstatus_kind kind, velstatus_phase ph)
 static void put_time(const ex *x, int64_t ns)
 {
     char buf[128];
-    cli_format_time(buf, sizeof buf, ns, x->utc);
+    cli_format_time(buf, sizeof(buf), ns, x->utc);
     fputs(buf, stdout);
 }
 
 static void put_duration(int64_t ns)
 {
     char buf[VELSTATUS_DURATION_BUFSIZE];
-    if (velstatus_duration_format(buf, sizeof buf, ns, NULL) == VELSTATUS_OK)
+    if (velstatus_duration_format(buf, sizeof(buf), ns, NULL) == VELSTATUS_OK)
         fputs(buf, stdout);
     else
         printf("%lldns", (long long)ns);
@@ -318,7 +318,7 @@ static void put_str(const velstatus_op *op, velstatus_op_field f)
 static int has_str(const velstatus_op *op, velstatus_op_field f)
 {
     size_t n;
-    return velstatus_op_string(op, f, &n) != NULL && n > 0;
+    return velstatus_op_string(op, f, &n) && n > 0;
 }
 
 /* "du-1 (velero.io/csi-pvc-backupper, persistentvolumeclaims app/data-0)" */
@@ -357,16 +357,16 @@ static void text_phase(const ex *x)
 {
     const char *kind = x->o.kind == VELSTATUS_KIND_BACKUP ? "Backup" : "Restore";
     printf("%s ", kind);
-    if (x->o.ns != NULL) {
+    if (x->o.ns) {
         cli_put_text(stdout, x->o.ns, x->o.ns_len);
         putchar('/');
     }
-    if (x->o.name != NULL)
+    if (x->o.name)
         cli_put_text(stdout, x->o.name, x->o.name_len);
     else
         printf("(no name)");
     printf("\nPhase: ");
-    if (x->o.phase == NULL) {
+    if (!x->o.phase) {
         printf("(none): no controller has written a status yet.\n");
         return;
     }
@@ -479,7 +479,7 @@ static void text_ops(const ex *x)
             put_str(op, VELSTATUS_OP_FIELD_ERROR);
         }
         printf("\n");
-        if ((ph == VELSTATUS_OP_PHASE_NEW || ph == VELSTATUS_OP_PHASE_IN_PROGRESS) && x->fc != NULL)
+        if ((ph == VELSTATUS_OP_PHASE_NEW || ph == VELSTATUS_OP_PHASE_IN_PROGRESS) && x->fc)
             text_running_detail(x, i);
     }
 }
@@ -490,7 +490,7 @@ static void text_decided(const ex *x, size_t failed)
     char buf[512];
     if (x->phase == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED ||
         x->phase == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED) {
-        snprintf(buf, sizeof buf,
+        snprintf(buf, sizeof(buf),
                  "Already decided: errors are recorded (status.errors %lld); it ends PartiallyFailed whatever the "
                  "running operations do.",
                  x->o.errors < 0 ? 0 : x->o.errors);
@@ -499,7 +499,7 @@ static void text_decided(const ex *x, size_t failed)
     }
     if (failed == 0 || !is_waiting(x->phase))
         return;
-    snprintf(buf, sizeof buf, "Already decided: %zu operation%s failed, yet the phase is not ...PartiallyFailed: %s",
+    snprintf(buf, sizeof(buf), "Already decided: %zu operation%s failed, yet the phase is not ...PartiallyFailed: %s",
              failed, failed == 1 ? "" : "s",
              x->pol.level_triggered_partial_failure
                  ? "this policy counts a failed operation at every pass, so the next pass records it."
@@ -511,7 +511,7 @@ static void text_decided(const ex *x, size_t failed)
 static void text_why(const ex *x)
 {
     printf("\nWhy:\n");
-    if (x->ops == NULL) {
+    if (!x->ops) {
         printf("  Not decided: which operations run, and when they time out. Give --operations (the\n"
                "  <name>-itemoperations.json.gz in the BSL; `velero %s describe --details` shows the same).\n",
                x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
@@ -668,7 +668,7 @@ static void text_timeline(const ex *x)
 {
     size_t k;
     printf("\nTimeline:");
-    if (x->fc == NULL) {
+    if (!x->fc) {
         printf("\n");
         if (!x->phase_known)
             printf("  Not decided: the phase is unknown.\n");
@@ -687,12 +687,12 @@ static void text_timeline(const ex *x)
     }
     {
         char d[VELSTATUS_DURATION_BUFSIZE], buf[512];
-        if (velstatus_duration_format(d, sizeof d, x->timeout, NULL) != VELSTATUS_OK)
-            snprintf(d, sizeof d, "%lldns", (long long)x->timeout);
+        if (velstatus_duration_format(d, sizeof(d), x->timeout, NULL) != VELSTATUS_OK)
+            snprintf(d, sizeof(d), "%lldns", (long long)x->timeout);
         char rel[32] = "";
         if (x->release_given)
-            snprintf(rel, sizeof rel, ", Velero %d.%d", x->major, x->minor);
-        snprintf(buf, sizeof buf,
+            snprintf(rel, sizeof(rel), ", Velero %d.%d", x->major, x->minor);
+        snprintf(buf, sizeof(buf),
                  "(policy %s%s; item operation timeout %s from %s; if every plugin keeps reporting the progress "
                  "recorded%s):",
                  velstatus_preset_to_string((velstatus_preset)x->pol.preset), rel, d, x->timeout_src,
@@ -739,9 +739,9 @@ static void text_bsl_state(const ex *x)
     size_t i, n = velstatus_bsl_set_count(x->bsls);
     for (i = 0; i < n; i++) {
         velstatus_bsl_record rec;
-        velstatus_bsl_record_init(&rec, sizeof rec);
+        velstatus_bsl_record_init(&rec, sizeof(rec));
         (void)velstatus_bsl_set_get(x->bsls, i, &rec, NULL);
-        if (x->o.bsl == NULL || rec.name_len != x->o.bsl_len || memcmp(rec.name, x->o.bsl, rec.name_len) != 0)
+        if (!x->o.bsl || rec.name_len != x->o.bsl_len || memcmp(rec.name, x->o.bsl, rec.name_len) != 0)
             continue;
         printf("%s, %s", rec.phase_len ? rec.phase : "(never validated)", velstatus_bsl_access_to_string(rec.access));
         if (rec.message_len > 0) {
@@ -758,25 +758,25 @@ static void text_bsl(const ex *x)
     printf("\nBackup storage location:\n");
     if (x->o.kind == VELSTATUS_KIND_RESTORE) {
         printf("  A Restore's BSL is its backup's (%s): not in the Restore object.\n", x->o.backup ? x->o.backup : "spec.backupName");
-    } else if (x->o.bsl == NULL) {
+    } else if (!x->o.bsl) {
         printf("  Not decided: the Backup names no spec.storageLocation; give --bsls to find the default one.\n");
     } else {
         printf("  \"");
         cli_put_text(stdout, x->o.bsl, x->o.bsl_len);
         printf("\": ");
-        if (x->bsls == NULL)
+        if (!x->bsls)
             printf("not decided: give --bsls (`kubectl get backupstoragelocations -n velero -o json`).\n");
         else {
             text_bsl_state(x);
             printf("\n");
         }
     }
-    if (x->verdict != NULL)
+    if (x->verdict)
         printf("  Server status: %s: %s\n", velstatus_server_status_to_string(velstatus_server_verdict_status(x->verdict)),
                velstatus_server_verdict_message(x->verdict));
-    if (x->if_missing != NULL && !(x->bsl_known && x->bsl_state == VELSTATUS_BSL_MISSING))
+    if (x->if_missing && !(x->bsl_known && x->bsl_state == VELSTATUS_BSL_MISSING))
         text_bsl_if(x, "missing", x->if_missing);
-    if (x->if_readonly != NULL && !(x->bsl_known && x->bsl_state == VELSTATUS_BSL_READONLY))
+    if (x->if_readonly && !(x->bsl_known && x->bsl_state == VELSTATUS_BSL_READONLY))
         text_bsl_if(x, "read-only", x->if_readonly);
 }
 
@@ -796,7 +796,7 @@ static int budget(const ex *x, uint64_t *attempts, int64_t *sleep)
     velstatus_retry_host h;
     velstatus_retry_result *r = NULL;
     int ok;
-    velstatus_retry_host_init(&h, sizeof h);
+    velstatus_retry_host_init(&h, sizeof(h));
     h.attempt = fail_attempt;
     if (velstatus_retry_run(&r, x->ctx, x->resource_timeout, &h, &x->pol, NULL) != VELSTATUS_OK)
         return 0;
@@ -839,7 +839,7 @@ static void text_patches(const ex *x)
     if (!x->phase_known)
         return;
     printf("\nStatus patches:\n");
-    if (x->fc != NULL) {
+    if (x->fc) {
         for (k = 0; k < velstatus_forecast_event_count(x->fc); k++) {
             velstatus_phase to = velstatus_reconcile_result_phase(velstatus_forecast_event_result(x->fc, k));
             if (to != cur)
@@ -851,7 +851,7 @@ static void text_patches(const ex *x)
     if (fin == VELSTATUS_PHASE_FINALIZING || fin == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED)
         text_patch(x, fin, fin == VELSTATUS_PHASE_FINALIZING ? VELSTATUS_PHASE_COMPLETED : VELSTATUS_PHASE_PARTIALLY_FAILED,
                    "finalizer controller");
-    else if (x->fc == NULL)
+    else if (!x->fc)
         printf("  None foreseen from this input.\n");
 }
 
@@ -921,11 +921,11 @@ static void text_checks(const ex *x)
     if (x->bsl_known && x->bsl_state != VELSTATUS_BSL_AVAILABLE)
         printf("  %d. The BSL: `kubectl get backupstoragelocations -n velero -o yaml`; the next pass fails the %s without it.\n",
                ++n, x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
-    if (x->ops != NULL) {
+    if (x->ops) {
         text_check_failed(x, &n);
         text_check_running(x, &n);
     }
-    if (x->fc != NULL) {
+    if (x->fc) {
         size_t i;
         for (i = 0; i < velstatus_forecast_op_count(x->fc); i++)
             if (velstatus_forecast_op_eta(x->fc, i) == VELSTATUS_FORECAST_ETA_AFTER) {
@@ -950,12 +950,12 @@ static void text_checks(const ex *x)
 
 static void text_undecided(const ex *x)
 {
-    if (x->ops != NULL && (x->bsls != NULL || x->o.kind == VELSTATUS_KIND_RESTORE))
+    if (x->ops && (x->bsls || x->o.kind == VELSTATUS_KIND_RESTORE))
         return;
     printf("\nNot decided by this input:\n");
-    if (x->ops == NULL)
+    if (!x->ops)
         printf("  - the operations and the timeline: give --operations OPS\n");
-    if (x->bsls == NULL && x->o.kind == VELSTATUS_KIND_BACKUP)
+    if (!x->bsls && x->o.kind == VELSTATUS_KIND_BACKUP)
         printf("  - whether the next pass finds the BSL: give --bsls BSLS\n");
 }
 
@@ -975,7 +975,7 @@ static void print_text(const ex *x)
 static void j_time(int64_t ns)
 {
     char t[VELSTATUS_TIME_BUFSIZE];
-    if (velstatus_time_format(t, sizeof t, ns, 1, NULL) == VELSTATUS_OK)
+    if (velstatus_time_format(t, sizeof(t), ns, 1, NULL) == VELSTATUS_OK)
         printf("\"%s\"", t);
     else
         printf("null");
@@ -983,7 +983,7 @@ static void j_time(int64_t ns)
 
 static void j_text(const char *s, size_t n)
 {
-    if (s == NULL)
+    if (!s)
         printf("null");
     else
         cli_json_str(stdout, s, n);
@@ -1014,7 +1014,7 @@ static void j_op(const ex *x, size_t i)
         printf("null");
     printf(",\"nCompleted\":%lld,\"nTotal\":%lld,\"fate\":", (long long)velstatus_op_n_completed(op),
            (long long)velstatus_op_n_total(op));
-    if (x->fc != NULL)
+    if (x->fc)
         printf("\"%s\"", velstatus_forecast_fate_to_string(velstatus_forecast_op_fate(x->fc, i)));
     else
         printf("null");
@@ -1023,7 +1023,7 @@ static void j_op(const ex *x, size_t i)
     printf(",\"finish\":");
     velstatus_forecast_op_finish(x->fc, i, &t) ? j_time(t) : (void)printf("null");
     printf(",\"eta\":");
-    if (x->fc != NULL)
+    if (x->fc)
         printf("\"%s\"", velstatus_forecast_eta_to_string(velstatus_forecast_op_eta(x->fc, i)));
     else
         printf("null");
@@ -1062,7 +1062,7 @@ static void j_event(const ex *x, const velstatus_forecast *f, size_t k)
 static void j_timeline(const ex *x, const velstatus_forecast *f)
 {
     size_t k;
-    if (f == NULL) {
+    if (!f) {
         printf("null");
         return;
     }
@@ -1078,7 +1078,7 @@ static void j_if(const ex *x, const velstatus_forecast *f)
     const velstatus_reconcile_result *r = velstatus_forecast_event_result(f, 0);
     size_t n;
     const char *s;
-    if (f == NULL || same_timeline(x->if_available, f)) {
+    if (!f || same_timeline(x->if_available, f)) {
         printf("null");
         return;
     }
@@ -1130,7 +1130,7 @@ static void j_patches(const ex *x)
     int first = 1;
     size_t k;
     printf(",\"patches\":[");
-    for (k = 0; x->fc != NULL && k < velstatus_forecast_event_count(x->fc); k++) {
+    for (k = 0; x->fc && k < velstatus_forecast_event_count(x->fc); k++) {
         velstatus_phase to = velstatus_reconcile_result_phase(velstatus_forecast_event_result(x->fc, k));
         if (to != cur)
             j_patch(x, cur, to, "operations", &first);
@@ -1165,7 +1165,7 @@ static void print_json(const ex *x)
     else
         printf("null");
     printf(",\"operations\":");
-    if (x->ops == NULL)
+    if (!x->ops)
         printf("null");
     else {
         printf("[");
@@ -1176,7 +1176,7 @@ static void print_json(const ex *x)
     printf(",\"timeline\":");
     j_timeline(x, x->fc);
     printf(",\"otherPreset\":");
-    if (x->other == NULL)
+    if (!x->other)
         printf("null");
     else {
         printf("{\"policy\":\"%s\",\"same\":%s,\"timeline\":", velstatus_preset_to_string((velstatus_preset)x->other_pol.preset),
@@ -1187,9 +1187,9 @@ static void print_json(const ex *x)
     j_bsl(x);
     j_patches(x);
     printf(",\"undecided\":[");
-    if (x->ops == NULL)
-        printf("\"operations\"%s", x->bsls == NULL && x->o.kind == VELSTATUS_KIND_BACKUP ? "," : "");
-    if (x->bsls == NULL && x->o.kind == VELSTATUS_KIND_BACKUP)
+    if (!x->ops)
+        printf("\"operations\"%s", !x->bsls && x->o.kind == VELSTATUS_KIND_BACKUP ? "," : "");
+    if (!x->bsls && x->o.kind == VELSTATUS_KIND_BACKUP)
         printf("\"bsl\"");
     printf("]}\n");
 }
@@ -1203,14 +1203,14 @@ int cmd_explain(int argc, char **argv)
     velstatus_error err;
     ex x;
     int rc;
-    memset(&x, 0, sizeof x);
+    memset(&x, 0, sizeof(x));
     {
         const cli_opt opts[] = {{"--operations", 0, &ops_s, NULL},     {"--bsls", 0, &bsls_s, NULL},
                                 {"--item-operation-timeout", 0, &timeout_s, NULL},
                                 {"--resource-timeout", 0, &rt_s, NULL}, {"--policy", 0, &policy_s, NULL},
                                 {"--now", 0, &now_s, NULL},            {"--utc", 0, NULL, &x.utc},
                                 CLI_OPT_OUTPUT(&fmt_s),                CLI_OPT_VELERO_VERSION(&version_s)};
-        int npos = 0, r = cli_parse(CMD, argc, argv, opts, sizeof opts / sizeof opts[0], &path, 1, &npos);
+        int npos = 0, r = cli_parse(CMD, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
         if (r != 0) {
             if (r > 0)
                 usage(stdout);
@@ -1228,16 +1228,16 @@ int cmd_explain(int argc, char **argv)
                             x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
                             NULL);
     x.resource_timeout = INT64_C(600) * 1000000000;
-    if (rt_s != NULL && parse_duration("--resource-timeout", rt_s, &x.resource_timeout) != CLI_OK)
+    if (rt_s && parse_duration("--resource-timeout", rt_s, &x.resource_timeout) != CLI_OK)
         return CLI_BAD_INPUT;
     if (velstatus_ctx_new(&x.ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(CMD, "context", &err);
     rc = read_object(&x, path);
     if (rc == CLI_OK)
         rc = pick_timeout(&x, timeout_s);
-    if (rc == CLI_OK && ops_s != NULL)
+    if (rc == CLI_OK && ops_s)
         rc = cli_load_oplist(CMD, ops_s, velstatus_kind_to_string(x.o.kind), x.ctx, &x.ops);
-    if (rc == CLI_OK && bsls_s != NULL)
+    if (rc == CLI_OK && bsls_s)
         rc = read_bsls(&x, bsls_s);
     if (rc == CLI_OK)
         rc = forecasts(&x);

@@ -109,7 +109,7 @@ static int ops_format(int argc, char **argv)
  * CLI_NUL_TEXT (the text output's spelling; a message is text in -o json too). */
 #define EXCERPT_MAX 100
 typedef struct excerpt {
-    char text[EXCERPT_MAX * (sizeof CLI_NUL_TEXT - 1) + 1];
+    char text[EXCERPT_MAX * (sizeof(CLI_NUL_TEXT) - 1) + 1];
 } excerpt;
 #define MESSAGE_MAX (sizeof(excerpt) + 512)
 
@@ -135,8 +135,8 @@ static const char *excerpt_of(excerpt *x, const char *s, size_t n)
     size_t k = 0;
     for (size_t i = 0; i < n && i < EXCERPT_MAX; i++) {
         if (s[i] == '\0') {
-            memcpy(x->text + k, CLI_NUL_TEXT, sizeof CLI_NUL_TEXT - 1);
-            k += sizeof CLI_NUL_TEXT - 1;
+            memcpy(x->text + k, CLI_NUL_TEXT, sizeof(CLI_NUL_TEXT) - 1);
+            k += sizeof(CLI_NUL_TEXT) - 1;
         } else {
             x->text[k++] = s[i];
         }
@@ -150,9 +150,9 @@ static void add_problem(record_problems *ps, const char *section, size_t idx, co
 {
     va_list ap;
     problem *p = &ps->v[ps->n++];
-    snprintf(p->path, sizeof p->path, "[%zu].%s.%s", idx, section, field);
+    snprintf(p->path, sizeof(p->path), "[%zu].%s.%s", idx, section, field);
     va_start(ap, msg_fmt);
-    vsnprintf(p->message, sizeof p->message, msg_fmt, ap);
+    vsnprintf(p->message, sizeof(p->message), msg_fmt, ap);
     va_end(ap);
 }
 
@@ -210,15 +210,15 @@ static int find_duplicates(const velstatus_oplist *list, dup_table *dups)
     dups->n = 0;
     if (n < 2)
         return 0;
-    if ((order = malloc(n * sizeof *order)) == NULL)
+    if (!(order = malloc(n * sizeof(*order))))
         return -1;
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     sort_list = list;
-    qsort(order, n, sizeof *order, cmp_by_id);
+    qsort(order, n, sizeof(*order), cmp_by_id);
     for (size_t i = 1; i < n; i++)
         dups->n += same_id(list, order[i], order[i - 1]);
-    if (dups->n != 0 && (dups->v = malloc(dups->n * sizeof *dups->v)) == NULL) {
+    if (dups->n != 0 && !(dups->v = malloc(dups->n * sizeof(*dups->v)))) {
         free(order);
         return -1;
     }
@@ -230,7 +230,7 @@ static int find_duplicates(const velstatus_oplist *list, dup_table *dups)
     }
     free(order);
     if (dups->n > 1)
-        qsort(dups->v, dups->n, sizeof *dups->v, cmp_dup);
+        qsort(dups->v, dups->n, sizeof(*dups->v), cmp_dup);
     return 0;
 }
 
@@ -280,7 +280,7 @@ static void record_check(const velstatus_oplist *list, size_t i, const dup_ref *
         (*dup)++;
     }
     if (ps->n > 1)
-        qsort(ps->v, ps->n, sizeof *ps->v, cmp_problem);
+        qsort(ps->v, ps->n, sizeof(*ps->v), cmp_problem);
 }
 
 /* Whether any record has a problem (stops at the first). */
@@ -409,7 +409,7 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
         const char *ce = velstatus_reconcile_result_cancel_error(res, i, &elen);
         fputs("  ", stdout);
         cli_put_text(stdout, id, len);
-        if (ce != NULL) {
+        if (ce) {
             fputs(" (Cancel failed: ", stdout);
             cli_put_text(stdout, ce, elen);
             fputc(')', stdout);
@@ -513,20 +513,20 @@ static int ops_reconcile(int argc, char **argv)
                                 {"--bsl", 0, &bsl_s, NULL},           {"--errors", 0, &errors_s, NULL},
                                 {"--progress", 0, &progress_s, NULL}, CLI_OPT_OUTPUT(&fmt_s),
                                 CLI_OPT_VELERO_VERSION(&version_s)};
-        if ((rc = parse_args(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path)) != 0)
+        if ((rc = parse_args(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (phase_s == NULL || progress_s == NULL)
-        return cli_fail(cmd, "missing %s", phase_s == NULL ? "--phase" : "--progress");
+    if (!phase_s || !progress_s)
+        return cli_fail(cmd, "missing %s", !phase_s ? "--phase" : "--progress");
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_now(cmd, now_s, &now_ns) != 0 ||
         cli_policy(cmd, policy_s, "hardened", version_s, &pol, NULL, NULL) != 0)
         return CLI_BAD_INPUT;
     timeout_ns = pol.default_item_operation_timeout_ns;
-    if (timeout_s != NULL && velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
+    if (timeout_s && velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "--timeout", &err);
-    if (errors_s != NULL && parse_errors(cmd, errors_s, &errors) != 0)
+    if (errors_s && parse_errors(cmd, errors_s, &errors) != 0)
         return CLI_BAD_INPUT;
-    velstatus_reconcile_options_init(&o, sizeof o);
+    velstatus_reconcile_options_init(&o, sizeof(o));
     if (strcmp(bsl_s, "available") == 0)
         o.bsl = VELSTATUS_BSL_AVAILABLE;
     else if (strcmp(bsl_s, "missing") == 0)
@@ -544,7 +544,7 @@ static int ops_reconcile(int argc, char **argv)
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
     pbuf = cli_read_input(cmd, progress_s, &plen);
-    if (pbuf == NULL) {
+    if (!pbuf) {
         velstatus_ctx_free(ctx);
         return CLI_BAD_INPUT;
     }

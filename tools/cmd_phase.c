@@ -71,7 +71,7 @@ int cmd_phase(int argc, char **argv)
         return cli_fail("phase", "unknown subcommand \"%s\" (only \"check\")", argv[1]);
     {
         const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
-        int r = cli_parse(cmd, argc - 1, argv + 1, opts, sizeof opts / sizeof opts[0], pos, 2, &npos);
+        int r = cli_parse(cmd, argc - 1, argv + 1, opts, sizeof(opts) / sizeof(opts[0]), pos, 2, &npos);
         if (r != 0) {
             if (r > 0)
                 phase_usage(stdout);

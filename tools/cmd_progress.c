@@ -113,7 +113,7 @@ static void write_local(const char *s, size_t n)
                 continue;
             for (v = i + 8; v < len && s[v] == ' '; v++)
                 ;
-            if (v > i + 8 && cli_local_time(buf, sizeof buf, s + v, len - v - 1)) {
+            if (v > i + 8 && cli_local_time(buf, sizeof(buf), s + v, len - v - 1)) {
                 fwrite(s, 1, v, stdout);
                 printf("%s\n", buf);
                 done = 1;
@@ -142,7 +142,7 @@ int cmd_describe_operations(int argc, char **argv)
     {
         const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--details", 0, NULL, &details},
                                 {"--utc", 0, NULL, &utc}, CLI_OPT_VELERO_VERSION(&version_s)};
-        r = parse_ops_args(cmd, argc, argv, opts, sizeof opts / sizeof opts[0], &path, describe_usage);
+        r = parse_ops_args(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, describe_usage);
     }
     if (r != 0)
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;

@@ -116,9 +116,9 @@ static void print_duration(int64_t ns)
 static void print_double(double x)
 {
     char buf[32];
-    snprintf(buf, sizeof buf, "%.15g", x);
+    snprintf(buf, sizeof(buf), "%.15g", x);
     if (strtod(buf, NULL) != x)
-        snprintf(buf, sizeof buf, "%.17g", x);
+        snprintf(buf, sizeof(buf), "%.17g", x);
     fputs(buf, stdout);
 }
 
@@ -232,7 +232,7 @@ int cmd_backoff(int argc, char **argv)
                                 {"--seed", 0, &seed_s, NULL},           {"--max-steps", 0, &max_s, NULL},
                                 CLI_OPT_OUTPUT(&fmt_s),                 CLI_OPT_VELERO_VERSION(&version_s)};
         const char *pos[1];
-        int npos, r = cli_parse(CMD, argc, argv, opts, sizeof opts / sizeof opts[0], pos, 0, &npos);
+        int npos, r = cli_parse(CMD, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &npos);
         if (r != 0) {
             if (r > 0)
                 backoff_usage(stdout);

@@ -63,7 +63,7 @@ static velstatus_status upsert(watch *w, const char *obj, size_t len, int *chang
     for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
         int ch = 0;
         velstatus_bsl_record rec;
-        velstatus_bsl_record_init(&rec, sizeof rec);
+        velstatus_bsl_record_init(&rec, sizeof(rec));
         st = velstatus_bsl_set_get(set, i, &rec, err);
         if (st == VELSTATUS_OK)
             st = velstatus_server_tracker_upsert(w->tr, &ch, &rec, err);
@@ -93,7 +93,7 @@ static void put_member(const char *obj, size_t len, const char *key)
 {
     size_t n = 0;
     char *t = cli_json_string(obj, 0, len, key, &n);
-    if (t != NULL)
+    if (t)
         cli_put_text(stderr, t, n);
     free(t);
 }
@@ -122,7 +122,7 @@ static int print_status(watch *w, int64_t now)
     char t[VELSTATUS_TIME_BUFSIZE], *out = NULL;
     size_t out_len = 0;
     int64_t transition_ns = now;
-    if (velstatus_time_format(t, sizeof t, now, 0, &err) != VELSTATUS_OK ||
+    if (velstatus_time_format(t, sizeof(t), now, 0, &err) != VELSTATUS_OK ||
         velstatus_server_tracker_verdict(&v, w->tr, &err) != VELSTATUS_OK) {
         w->rc = cli_fail_err(w->cmd, "verdict", &err);
         return 1;
@@ -243,7 +243,7 @@ static int pump(watch *w, cli_reader *r, vs_watch_split *sp)
 {
     static char chunk[65536];
     for (;;) {
-        long got = cli_reader_read(r, chunk, sizeof chunk);
+        long got = cli_reader_read(r, chunk, sizeof(chunk));
         int fr;
         if (got < 0)
             return CLI_BAD_INPUT;
@@ -277,7 +277,7 @@ int cli_watch(const char *cmd, const char *path, const velstatus_server_status_o
     }
     r = cli_reader_open(cmd, path);
     rc = CLI_BAD_INPUT;
-    if (r != NULL) {
+    if (r) {
         w.name = cli_reader_name(r);
         cli_reader_unbounded(r); /* the splitter bounds each object by --max-input instead */
         vs_watch_split_init(&sp, (size_t)(cli_max_input < SIZE_MAX ? cli_max_input : SIZE_MAX), on_object,

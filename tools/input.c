@@ -50,15 +50,15 @@ static long raw_read(cli_reader *r, unsigned char *buf, size_t n)
 
 cli_reader *cli_reader_open(const char *cmd, const char *path)
 {
-    cli_reader *r = calloc(1, sizeof *r);
+    cli_reader *r = calloc(1, sizeof(*r));
     long got = 0;
-    if (r == NULL) {
+    if (!r) {
         cli_fail(cmd, "out of memory");
         return NULL;
     }
     r->cmd = cmd;
     r->limit = cli_max_input;
-    r->is_stdin = path == NULL || strcmp(path, "-") == 0;
+    r->is_stdin = !path || strcmp(path, "-") == 0;
     r->name = r->is_stdin ? "stdin" : path;
     r->fd = r->is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (r->fd < 0) {
@@ -67,7 +67,7 @@ cli_reader *cli_reader_open(const char *cmd, const char *path)
         return NULL;
     }
     /* The magic: read until two bytes are in or the input ends. */
-    while (r->pending < 2 && (got = raw_read(r, r->in + r->pending, sizeof r->in - r->pending)) > 0)
+    while (r->pending < 2 && (got = raw_read(r, r->in + r->pending, sizeof(r->in) - r->pending)) > 0)
         r->pending += (size_t)got;
     if (got < 0 && r->pending < 2) {
         cli_reader_close(r);
@@ -125,7 +125,7 @@ static long gz_read(cli_reader *r, char *buf, size_t n)
     for (;;) {
         long got;
         if (r->z.avail_in == 0 && !r->raw_eof) {
-            got = raw_read(r, r->in, sizeof r->in);
+            got = raw_read(r, r->in, sizeof(r->in));
             if (got < 0)
                 return -1;
             if (got == 0)
@@ -168,7 +168,7 @@ long cli_reader_read(cli_reader *r, char *buf, size_t n)
 
 void cli_reader_close(cli_reader *r)
 {
-    if (r == NULL)
+    if (!r)
         return;
     if (r->gz)
         inflateEnd(&r->z);

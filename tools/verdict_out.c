@@ -44,7 +44,7 @@ void cli_print_prometheus(const velstatus_server_verdict *v, const velstatus_bsl
     velstatus_server_status st = velstatus_server_verdict_status(v);
     uint32_t reasons = velstatus_server_verdict_reasons(v);
     family("velstatus_server_status", "The server status from the backup storage locations: 1 for the current one.");
-    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+    for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
         printf("velstatus_server_status{status=\"%s\"} %d\n", velstatus_server_status_to_string(statuses[i]),
                statuses[i] == st);
     family("velstatus_server_reason", "Whether each reason flag of the server status holds.");

@@ -10,7 +10,7 @@
 void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object,
                          vs_watch_error_fn on_error, void *ud)
 {
-    memset(s, 0, sizeof *s);
+    memset(s, 0, sizeof(*s));
     s->max_object = max_object;
     s->pos.line = 1;
     s->prev_newline = 1;
@@ -34,7 +34,7 @@ static vs_watch_pos pos_at(const vs_watch_split *s, size_t i)
     const char *q = s->buf, *end = s->buf + i;
     if (i == 0)
         return p;
-    while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+    while ((q = memchr(q, '\n', (size_t)(end - q)))) {
         p.line++;
         q++;
     }
@@ -62,7 +62,7 @@ static size_t resume_point(const vs_watch_split *s, size_t from)
         return 0;
     for (size_t i = from ? from : 1; i < s->len; i++) {
         const char *q = memchr(s->buf + i, '{', s->len - i);
-        if (q == NULL)
+        if (!q)
             break;
         i = (size_t)(q - s->buf);
         if (s->buf[i - 1] == '\n')
@@ -104,7 +104,7 @@ static int split(vs_watch_split *s, int at_end)
             continue;
         }
         /* An object can only end at a '}': scan again only when one came. */
-        if (!at_end && memchr(s->buf + s->tried, '}', s->len - s->tried) == NULL) {
+        if (!at_end && !memchr(s->buf + s->tried, '}', s->len - s->tried)) {
             s->tried = s->len;
             if (s->len <= s->max_object)
                 return 0;
@@ -148,7 +148,7 @@ int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
         while (cap < s->len + n)
             cap *= 2;
         p = s->realloc_fn(s->mem, cap);
-        if (p == NULL)
+        if (!p)
             return -1;
         s->mem = s->buf = p;
         s->cap = cap;

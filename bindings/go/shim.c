@@ -39,7 +39,7 @@ static int vs_go_retry_now(void *ud, int64_t *ns);
 void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read, int with_classify);
 void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read, int with_classify)
 {
-    velstatus_server_status_host_init(host, sizeof *host);
+    velstatus_server_status_host_init(host, sizeof(*host));
     host->userdata = userdata;
     host->list_bsls = vs_go_server_list_bsls;
     host->read_status = with_read ? vs_go_server_read_status : NULL;
@@ -83,7 +83,7 @@ void vs_go_retry_host_setup(velstatus_retry_host *host, void *userdata, int atte
 void vs_go_retry_host_setup(velstatus_retry_host *host, void *userdata, int attempt, int classify, int sleep,
                             int random, int now)
 {
-    velstatus_retry_host_init(host, sizeof *host);
+    velstatus_retry_host_init(host, sizeof(*host));
     host->userdata = userdata;
     host->attempt = attempt ? vs_go_retry_attempt : NULL;
     host->classify = classify ? vs_go_retry_classify : NULL;
@@ -107,7 +107,7 @@ static int vs_go_plugin_cancel(void *ud, const velstatus_oplist *list, size_t in
 void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *userdata, int progress, int cancel);
 void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *userdata, int progress, int cancel)
 {
-    velstatus_plugin_client_init(client, sizeof *client);
+    velstatus_plugin_client_init(client, sizeof(*client));
     client->userdata = userdata;
     client->progress = progress ? vs_go_plugin_progress : NULL;
     client->cancel = cancel ? vs_go_plugin_cancel : NULL;

@@ -19,7 +19,7 @@ static int progress(void *userdata, const velstatus_oplist *list, size_t index, 
 {
     velstatus_op_progress p;
     (void)userdata; (void)list; (void)index;
-    velstatus_op_progress_init(&p, sizeof p);
+    velstatus_op_progress_init(&p, sizeof(p));
     p.report = VELSTATUS_OP_REPORT_PROGRESS;
     p.completed = 1;
     p.n_completed = p.n_total = 1073741824;
@@ -48,12 +48,12 @@ int main(void)
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK ||
         velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, itemoperations,
-                                   sizeof itemoperations - 1, &err) != VELSTATUS_OK)
+                                   sizeof(itemoperations) - 1, &err) != VELSTATUS_OK)
         goto fail;
-    velstatus_plugin_client_init(&client, sizeof client);
+    velstatus_plugin_client_init(&client, sizeof(client));
     client.progress = progress;
     client.cancel = cancel;
-    velstatus_reconcile_options_init(&opts, sizeof opts); /* WaitingForPluginOperations, 4h timeout, hardened */
+    velstatus_reconcile_options_init(&opts, sizeof(opts)); /* WaitingForPluginOperations, 4h timeout, hardened */
     if (velstatus_time_parse(&opts.now_ns, "2024-05-01T10:05:00Z", 20, &err) != VELSTATUS_OK)
         goto fail;
     if (velstatus_oplist_reconcile(&res, ops, &client, &opts, NULL, &err) != VELSTATUS_OK)

@@ -31,7 +31,7 @@ int main(void)
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK ||
         velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, itemoperations,
-                                   sizeof itemoperations - 1, &err) != VELSTATUS_OK ||
+                                   sizeof(itemoperations) - 1, &err) != VELSTATUS_OK ||
         velstatus_time_parse(&now, "2024-05-01T10:01:00Z", 20, &err) != VELSTATUS_OK ||
         velstatus_progress_new(&report, ctx, ops, now, &err) != VELSTATUS_OK)
         goto fail;

@@ -41,7 +41,7 @@ int main(void)
     velstatus_phase from, to;
     int retried = 0, ok = 0;
 
-    velstatus_retry_host_init(&host, sizeof host);
+    velstatus_retry_host_init(&host, sizeof(host));
     host.userdata = &fake;
     host.attempt = attempt;
     host.sleep = do_sleep;

@@ -30,9 +30,9 @@ int main(void)
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         goto fail;
     /* Decode the list; a bad document names the JSON path and position in err. */
-    if (velstatus_bsl_set_from_json(&set, ctx, bsl_list, sizeof bsl_list - 1, &err) != VELSTATUS_OK)
+    if (velstatus_bsl_set_from_json(&set, ctx, bsl_list, sizeof(bsl_list) - 1, &err) != VELSTATUS_OK)
         goto fail;
-    velstatus_server_status_options_init(&opts, sizeof opts); /* no default-location flag, no staleness */
+    velstatus_server_status_options_init(&opts, sizeof(opts)); /* no default-location flag, no staleness */
     if (velstatus_server_status_classify(&verdict, set, &opts, &err) != VELSTATUS_OK)
         goto fail;
     /* One Available default and one Unavailable location: PartiallyReady, some_unavailable. */
@@ -45,7 +45,7 @@ int main(void)
 
     /* A controller feeds the same events one at a time and patches only on change:
      * here the first decoded BSL as a record, then a watch event's object as JSON. */
-    velstatus_bsl_record_init(&bsl, sizeof bsl);
+    velstatus_bsl_record_init(&bsl, sizeof(bsl));
     if (velstatus_server_tracker_new(&tracker, ctx, &opts, &err) != VELSTATUS_OK ||
         velstatus_bsl_set_get(set, 0, &bsl, &err) != VELSTATUS_OK ||
         velstatus_server_tracker_upsert(tracker, &changed, &bsl, &err) != VELSTATUS_OK)
@@ -54,7 +54,7 @@ int main(void)
            velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)), changed);
     if (velstatus_server_tracker_status(tracker) != VELSTATUS_SERVER_READY || !changed)
         goto done;
-    if (velstatus_server_tracker_upsert_json(tracker, &changed, event, sizeof event - 1, &err) != VELSTATUS_OK)
+    if (velstatus_server_tracker_upsert_json(tracker, &changed, event, sizeof(event) - 1, &err) != VELSTATUS_OK)
         goto fail;
     printf("after the event: %s (changed %d)\n",
            velstatus_server_status_to_string(velstatus_server_tracker_status(tracker)), changed);

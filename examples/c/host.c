@@ -50,14 +50,14 @@ static char *read_file(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t n = 0, cap = 0, got;
-    if (f == NULL) {
+    if (!f) {
         perror(path);
         return NULL;
     }
     do {
         if (cap - n < 4096) {
             char *p = realloc(buf, cap + 65536);
-            if (p == NULL) {
+            if (!p) {
                 free(buf);
                 fclose(f);
                 fprintf(stderr, "%s: out of memory reading %s\n", prog, path);
@@ -90,7 +90,7 @@ static void put(const char *before, const char *s, size_t n, const char *after)
 static void print_duration(int64_t ns)
 {
     char buf[VELSTATUS_DURATION_BUFSIZE];
-    if (velstatus_duration_format(buf, sizeof buf, ns, NULL) == VELSTATUS_OK)
+    if (velstatus_duration_format(buf, sizeof(buf), ns, NULL) == VELSTATUS_OK)
         fputs(buf, stdout);
 }
 
@@ -127,10 +127,10 @@ static int patch_attempt(void *userdata, uint64_t attempt, velstatus_retry_reply
     size_t n = 0;
     pc->calls++;
     if (pc->calls == 1)
-        e = conflict, n = sizeof conflict - 1;
+        e = conflict, n = sizeof(conflict) - 1;
     else if (pc->calls == 2)
-        e = timeout, n = sizeof timeout - 1;
-    if (e != NULL) {
+        e = timeout, n = sizeof(timeout) - 1;
+    if (e) {
         if (velstatus_retry_reply_set_error(reply, e, n, NULL) != VELSTATUS_OK)
             return -1;
         printf("  attempt %" PRIu64 ": %s\n", attempt, e);
@@ -145,9 +145,9 @@ static int patch_classify(void *userdata, uint64_t attempt, const char *err_text
                           velstatus_retry_class *cls, int *interrupted)
 {
     (void)userdata, (void)attempt, (void)err_len, (void)interrupted;
-    if (strstr(err_text, "the object has been modified") != NULL)
+    if (strstr(err_text, "the object has been modified"))
         *cls = VELSTATUS_RETRY_CLASS_CONFLICT; /* 409: re-read, then patch again */
-    else if (strstr(err_text, "timed out") != NULL)
+    else if (strstr(err_text, "timed out"))
         *cls = VELSTATUS_RETRY_CLASS_TRANSIENT; /* 504, etcd timeouts: back off */
     else
         *cls = VELSTATUS_RETRY_CLASS_TERMINAL; /* 403, 404, 422: give up at once */
@@ -196,7 +196,7 @@ static int publish(velstatus_ctx *ctx, const velstatus_server_tracker *tracker, 
     printf("publish %s: %s\n", velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
            velstatus_server_verdict_message(v));
     pc->status = json;
-    velstatus_retry_host_init(&host, sizeof host);
+    velstatus_retry_host_init(&host, sizeof(host));
     host.userdata = pc;
     host.attempt = patch_attempt;
     host.classify = patch_classify;
@@ -231,7 +231,7 @@ static int upsert_bsl(velstatus_server_tracker *tracker, const velstatus_bsl_set
     velstatus_bsl_record bsl;
     velstatus_error err;
 
-    velstatus_bsl_record_init(&bsl, sizeof bsl);
+    velstatus_bsl_record_init(&bsl, sizeof(bsl));
     if (velstatus_bsl_set_get(bsls, i, &bsl, &err) != VELSTATUS_OK ||
         velstatus_server_tracker_upsert(tracker, changed, &bsl, &err) != VELSTATUS_OK)
         return fail("upsert", &err);
@@ -283,7 +283,7 @@ static int server_status(velstatus_ctx *ctx, const char *path)
     int changed = 0, synced_change = 0, rc = 1;
     char *text = read_file(path, &len);
 
-    if (text == NULL)
+    if (!text)
         return 1;
     if (velstatus_bsl_set_from_json(&bsls, ctx, text, len, &err) != VELSTATUS_OK) {
         rc = fail(path, &err);
@@ -339,13 +339,13 @@ static int plugin_progress(void *userdata, const velstatus_oplist *list, size_t 
 
     put("  Progress(", id, id_len, ") -> ");
     put("", action, action_len, "\n");
-    velstatus_op_progress_init(&answer, sizeof answer);
+    velstatus_op_progress_init(&answer, sizeof(answer));
     if (!velstatus_op_reports_get(&answer, p->answers, id, id_len)) {
         /* What a plugin answers for an ID it does not know (Velero's text). */
-        int n = snprintf(invalid, sizeof invalid, "operation ID %.*s is invalid", (int)id_len, id);
+        int n = snprintf(invalid, sizeof(invalid), "operation ID %.*s is invalid", (int)id_len, id);
         answer.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
         answer.err = invalid;
-        answer.err_len = n < 0 ? 0 : (size_t)n < sizeof invalid ? (size_t)n : sizeof invalid - 1;
+        answer.err_len = n < 0 ? 0 : (size_t)n < sizeof(invalid) ? (size_t)n : sizeof(invalid) - 1;
     }
     /* The reply copies the answer: `invalid` may go out of scope after this. */
     return velstatus_op_reply_set_progress(reply, &answer, NULL) == VELSTATUS_OK ? 0 : -1;
@@ -418,8 +418,8 @@ static int reconcile(velstatus_ctx *ctx, const char *ops_path, const char *answe
     char *ops_text = read_file(ops_path, &ops_len), *answers_text = read_file(answers_path, &answers_len);
     int rc = 1;
 
-    velstatus_reconcile_options_init(&opts, sizeof opts);
-    if (ops_text == NULL || answers_text == NULL)
+    velstatus_reconcile_options_init(&opts, sizeof(opts));
+    if (!ops_text || !answers_text)
         goto done;
     if (velstatus_time_parse(&opts.now_ns, now_text, strlen(now_text), &err) != VELSTATUS_OK) {
         rc = fail("NOW", &err);
@@ -435,7 +435,7 @@ static int reconcile(velstatus_ctx *ctx, const char *ops_path, const char *answe
         goto done;
     }
     p.answers = answers;
-    velstatus_plugin_client_init(&client, sizeof client);
+    velstatus_plugin_client_init(&client, sizeof(client));
     client.userdata = &p;
     client.progress = plugin_progress;
     client.cancel = plugin_cancel;
