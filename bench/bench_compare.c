@@ -174,8 +174,8 @@ static void main_table(const char *lib, const char *peer, const char *file, int 
     row("whole job, peak RSS", "MB", m[0][F_JOB_RSS], m[1][F_JOB_RSS], have_peer, 0.25, "<= 0.25x");
     printf("%-34s %12s %12.3f %-5s %8s   allocations in the steady step: %.0f (goal 0)\n",
            "velstatus_oplist_step, steady", "-", m[1][F_STEP], "ns/op", "-", m[1][F_ALLOCS]);
-    printf("%-34s %12s %12s\n", "encoding byte-identical to input", have_peer ? (m[0][F_SAME] == 1 ? "yes" : "NO") : "-",
-           m[1][F_SAME] == 1 ? "yes" : "NO");
+    printf("%-34s %12s %12s\n", "encoding byte-identical to input",
+           have_peer ? (m[0][F_SAME] == 1 ? "yes" : "NO") : "-", m[1][F_SAME] == 1 ? "yes" : "NO");
 }
 
 static void linearity(const char *lib, char *files, int runs)
@@ -231,8 +231,8 @@ static void tracker_row(const char *lib, const char *order, int runs)
     double t[2], f[2];
     per_event(t, lib, "tracker", order, runs);
     per_event(f, lib, "floor", order, runs);
-    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx (goal <= 1.2x): %s\n", order[0] ? order : "random",
-           t[0], t[1], t[1] / t[0], t[1] / t[0] <= 1.2 ? "met" : "NOT met");
+    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx (goal <= 1.2x): %s\n",
+           order[0] ? order : "random", t[0], t[1], t[1] / t[0], t[1] / t[0] <= 1.2 ? "met" : "NOT met");
     printf("  %-9s floor: one 64-byte line per event costs %.1f ns at 1,000 BSLs, %.1f at 100,000; an upsert\n"
            "  %-9s touching a single line at 100,000 would cost at least %.2fx of its cost at 1,000\n",
            "", f[0], f[1], "", (t[0] + f[1] - f[0]) / t[0]);
@@ -260,8 +260,8 @@ static void tracker_and_watch(const char *lib, const char *cli, const char *stre
            "objects upserted in process (velstatus_server_tracker_upsert_json)\n",
            events);
     printf("  bare upsert: %8.1f ns/event  %10.0f events/s\n", up, 1e9 / up);
-    printf("  CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 3x): %s\n", watch, 1e9 / watch,
-           watch / up, watch / up <= 3 ? "met" : "NOT met");
+    printf("  CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 3x): %s\n", watch, 1e9 / watch, watch / up,
+           watch / up <= 3 ? "met" : "NOT met");
 }
 
 int main(int argc, char **argv)

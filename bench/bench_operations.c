@@ -263,7 +263,9 @@ static velstatus_server_tracker *new_tracker(velstatus_ctx *ctx)
  * is the least an event can cost more at 100,000 BSLs on this machine. */
 static void floor_lines(long nbsl, long events, int in_order)
 {
-    typedef struct { unsigned long long v[8]; } line;
+    typedef struct {
+        unsigned long long v[8];
+    } line;
     line *a = aligned_alloc(64, (size_t)nbsl * sizeof(line));
     unsigned long long rng = 0x9E3779B97F4A7C15ull, sum = 0;
     double t0, t1;

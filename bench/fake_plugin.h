@@ -40,8 +40,7 @@ static inline int vs_bench_progress(void *ud, const velstatus_oplist *list, size
 }
 
 /* A client and options answering with *p, "now" and the timeout above. */
-static inline void vs_bench_client(velstatus_plugin_client *c, velstatus_reconcile_options *o,
-                                   velstatus_op_progress *p)
+static inline void vs_bench_client(velstatus_plugin_client *c, velstatus_reconcile_options *o, velstatus_op_progress *p)
 {
     velstatus_plugin_client_init(c, sizeof(*c));
     c->userdata = p;

@@ -33,7 +33,8 @@ int main(int argc, char **argv)
         long long total = (long long)(1 + (r >> 8) % 512) * 1073741824LL / 8;
         long long done = ph[0] == 'C' ? total : ph[0] == 'N' ? 0 : total / (long long)(2 + (r >> 20) % 7);
         char id[64];
-        snprintf(id, sizeof(id), "du-nightly-20240501-%08lx%04lx", (unsigned long)(r >> 32), (unsigned long)i % 0x10000);
+        snprintf(id, sizeof(id), "du-nightly-20240501-%08lx%04lx", (unsigned long)(r >> 32),
+                 (unsigned long)i % 0x10000);
         if (i)
             putchar(',');
         if (progress) {

@@ -73,9 +73,19 @@ int64_t vs_fuzz_int(vs_fuzz_in *in, const int64_t *table, size_t n)
 void vs_fuzz_text(vs_fuzz_in *in, const char **s, size_t *len)
 {
     static const char long_text[300] = "long";
-    static const struct { const char *p; size_t n; } texts[] = {
-        {"", 0}, {"Bytes", 5}, {"boom", 4}, {"\xff\xfe", 2}, {"a\0b", 3}, {"<&>\"\\", 5},
-        {"\xe2\x80\xa8", 3}, {"du-nightly-abcde", 16}, {long_text, sizeof(long_text)},
+    static const struct {
+        const char *p;
+        size_t n;
+    } texts[] = {
+        {"", 0},
+        {"Bytes", 5},
+        {"boom", 4},
+        {"\xff\xfe", 2},
+        {"a\0b", 3},
+        {"<&>\"\\", 5},
+        {"\xe2\x80\xa8", 3},
+        {"du-nightly-abcde", 16},
+        {long_text, sizeof(long_text)},
     };
     size_t k;
     if (in->pos < in->tail_len) {
@@ -237,8 +247,10 @@ int vs_fuzz_run_oom(vs_fuzz_pipeline p, const char *name, const uint8_t *data, s
         env.fail_at = n;
         run_counted(&env, p, data, size);
         if (env.fa.failed == 0 || !env.nomem_seen)
-            vs_fuzz_fail(&env, "allocation #%ld of %ld was not reached or its failure not reported (the "
-                               "pipeline is not deterministic)", n, total);
+            vs_fuzz_fail(&env,
+                         "allocation #%ld of %ld was not reached or its failure not reported (the "
+                         "pipeline is not deterministic)",
+                         n, total);
     }
     for (k = 0; k < VS_FUZZ_MEMOS; k++)
         vs_fuzz_buf_free(&memo[k]);

@@ -50,20 +50,20 @@ uint64_t vs_fuzz_hash(const uint8_t *data, size_t size, uint64_t salt);
 enum { VS_FUZZ_MAX_STAGES = 64, VS_FUZZ_MEMOS = 2 };
 
 typedef enum vs_fuzz_mode {
-    VS_FUZZ_PLAIN = 0,    /* a plain target: malloc, every check on */
-    VS_FUZZ_OOM_REF = 1,  /* the OOM target's reference run: count allocations, fail none */
-    VS_FUZZ_OOM_FAIL = 2  /* the OOM target's countdown run: fail allocation #fail_at */
+    VS_FUZZ_PLAIN = 0,   /* a plain target: malloc, every check on */
+    VS_FUZZ_OOM_REF = 1, /* the OOM target's reference run: count allocations, fail none */
+    VS_FUZZ_OOM_FAIL = 2 /* the OOM target's countdown run: fail allocation #fail_at */
 } vs_fuzz_mode;
 
 typedef struct vs_fuzz_env {
     vs_fuzz_mode mode;
     velstatus_ctx *ctx;
-    vs_failalloc fa;     /* the ctx's allocator and jansson's (OOM modes) */
-    long fail_at;        /* the countdown, restored by vs_fuzz_arm() */
-    int stage;           /* stages run so far */
+    vs_failalloc fa;                          /* the ctx's allocator and jansson's (OOM modes) */
+    long fail_at;                             /* the countdown, restored by vs_fuzz_arm() */
+    int stage;                                /* stages run so far */
     velstatus_status ref[VS_FUZZ_MAX_STAGES]; /* the reference run's statuses */
-    int nomem_seen;      /* the countdown run met its failure */
-    struct vs_fuzz_buf *memo; /* VS_FUZZ_MEMOS buffers a reference run leaves for its countdown runs */
+    int nomem_seen;                           /* the countdown run met its failure */
+    struct vs_fuzz_buf *memo;                 /* VS_FUZZ_MEMOS buffers a reference run leaves for its countdown runs */
     const char *pipeline;
 } vs_fuzz_env;
 
@@ -75,10 +75,10 @@ void vs_fuzz_fail(const vs_fuzz_env *env, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn))
 #endif
     ;
-#define VS_FUZZ_CHECK(env, cond)                                                                             \
-    do {                                                                                                     \
-        if (!(cond))                                                                                         \
-            vs_fuzz_fail((env), "%s:%d: check failed: %s", __FILE__, __LINE__, #cond);                       \
+#define VS_FUZZ_CHECK(env, cond)                                                       \
+    do {                                                                               \
+        if (!(cond))                                                                   \
+            vs_fuzz_fail((env), "%s:%d: check failed: %s", __FILE__, __LINE__, #cond); \
     } while (0)
 
 /* Runs `p` once on the input with a malloc context (the plain targets). */

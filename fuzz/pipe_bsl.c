@@ -7,11 +7,16 @@
 #include <string.h>
 
 static const velstatus_server_reason reasons[] = {
-    VELSTATUS_SERVER_REASON_NO_BSL,           VELSTATUS_SERVER_REASON_PENDING,
-    VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE,  VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE,
-    VELSTATUS_SERVER_REASON_SOME_PENDING,     VELSTATUS_SERVER_REASON_NO_DEFAULT,
-    VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS, VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE,
-    VELSTATUS_SERVER_REASON_DEFAULT_READONLY, VELSTATUS_SERVER_REASON_STALE,
+    VELSTATUS_SERVER_REASON_NO_BSL,
+    VELSTATUS_SERVER_REASON_PENDING,
+    VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE,
+    VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE,
+    VELSTATUS_SERVER_REASON_SOME_PENDING,
+    VELSTATUS_SERVER_REASON_NO_DEFAULT,
+    VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS,
+    VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE,
+    VELSTATUS_SERVER_REASON_DEFAULT_READONLY,
+    VELSTATUS_SERVER_REASON_STALE,
     VELSTATUS_SERVER_REASON_UNKNOWN_PHASE,
 };
 
@@ -74,23 +79,20 @@ static void check_json(vs_fuzz_env *env, const velstatus_server_verdict *v, cons
 
 static void options(vs_fuzz_in *in, const velstatus_bsl_set *set, velstatus_server_status_options *o)
 {
-    static const int64_t instants[] = {0, 1714557600000000000, 1714557600000000000 + 3600000000000, INT64_MAX,
-                                       INT64_MIN, -1};
+    static const int64_t instants[] = {0,         1714557600000000000, 1714557600000000000 + 3600000000000,
+                                       INT64_MAX, INT64_MIN,           -1};
     static const int64_t bounds[] = {0, 1, 60000000000, 3600000000000, INT64_MAX, -1};
     size_t n = velstatus_bsl_set_count(set);
     velstatus_server_status_options_init(o, sizeof(*o));
     switch (vs_fuzz_pick(in, 3)) {
-    case 0:
-        break;
+    case 0: break;
     case 1:
         if (n > 0) {
             o->default_location = velstatus_bsl_set_name(set, vs_fuzz_pick(in, n));
             o->default_location_len = strlen(o->default_location);
         }
         break;
-    default:
-        vs_fuzz_text(in, &o->default_location, &o->default_location_len);
-        break;
+    default: vs_fuzz_text(in, &o->default_location, &o->default_location_len); break;
     }
     o->check_stale = vs_fuzz_byte(in) & 1;
     o->three_state = vs_fuzz_byte(in) & 1;

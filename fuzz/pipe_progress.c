@@ -9,8 +9,8 @@
 #define S 1000000000LL
 
 /* The counting rules of progress.h, and the JSON report against the getters. */
-static void check_report(vs_fuzz_env *env, const velstatus_progress *r, const velstatus_oplist *list,
-                         const char *json, size_t len)
+static void check_report(vs_fuzz_env *env, const velstatus_progress *r, const velstatus_oplist *list, const char *json,
+                         size_t len)
 {
     size_t n = velstatus_oplist_count(list), i, groups = 0;
     json_error_t jerr;
@@ -21,7 +21,8 @@ static void check_report(vs_fuzz_env *env, const velstatus_progress *r, const ve
                                velstatus_progress_count(r, VELSTATUS_PROGRESS_IN_PROGRESS) +
                                velstatus_progress_count(r, VELSTATUS_PROGRESS_COMPLETED) +
                                velstatus_progress_count(r, VELSTATUS_PROGRESS_FAILED) +
-                               velstatus_progress_count(r, VELSTATUS_PROGRESS_UNKNOWN_PHASE) == n);
+                               velstatus_progress_count(r, VELSTATUS_PROGRESS_UNKNOWN_PHASE) ==
+                           n);
     VS_FUZZ_CHECK(env, !(velstatus_progress_flags(r) & VELSTATUS_PROGRESS_F_UNKNOWN_PHASE) ==
                            (velstatus_progress_count(r, VELSTATUS_PROGRESS_UNKNOWN_PHASE) == 0));
     for (i = 0; i < velstatus_progress_unit_count(r); i++) {
@@ -36,7 +37,8 @@ static void check_report(vs_fuzz_env *env, const velstatus_progress *r, const ve
     }
     VS_FUZZ_CHECK(env, !velstatus_progress_unit_name(r, i, NULL));
     VS_FUZZ_CHECK(env, groups + velstatus_progress_count(r, VELSTATUS_PROGRESS_UNQUANTIFIED) +
-                               velstatus_progress_count(r, VELSTATUS_PROGRESS_UNKNOWN_PHASE) == n);
+                               velstatus_progress_count(r, VELSTATUS_PROGRESS_UNKNOWN_PHASE) ==
+                           n);
     vs_fuzz_valid_json(env, json, len, "velstatus_progress_to_json");
     root = json_loadb(json, len, JSON_ALLOW_NUL, &jerr);
     VS_FUZZ_CHECK(env, root && json_unpack(root, "{s:I}", "attempted", &attempted) == 0);
@@ -45,17 +47,17 @@ static void check_report(vs_fuzz_env *env, const velstatus_progress *r, const ve
 }
 
 /* Runs one producer of text; a failure must not hand text to the caller. */
-#define VS_TEXT_STAGE(env, call, what, out, len)                                                               \
-    do {                                                                                                       \
-        velstatus_status st_;                                                                                  \
-        (out) = vs_fuzz_sentinel;                                                                              \
-        st_ = (call);                                                                                          \
-        if (st_ != VELSTATUS_OK) {                                                                             \
-            vs_fuzz_out_untouched((env), (out), vs_fuzz_sentinel, (what));                                    \
-            (out) = NULL;                                                                                      \
-        }                                                                                                      \
-        if (!vs_fuzz_must((env), st_, NULL, (what)))                                                           \
-            goto done;                                                                                         \
+#define VS_TEXT_STAGE(env, call, what, out, len)                           \
+    do {                                                                   \
+        velstatus_status st_;                                              \
+        (out) = vs_fuzz_sentinel;                                          \
+        st_ = (call);                                                      \
+        if (st_ != VELSTATUS_OK) {                                         \
+            vs_fuzz_out_untouched((env), (out), vs_fuzz_sentinel, (what)); \
+            (out) = NULL;                                                  \
+        }                                                                  \
+        if (!vs_fuzz_must((env), st_, NULL, (what)))                       \
+            goto done;                                                     \
     } while (0)
 
 static void report(vs_fuzz_env *env, vs_fuzz_in *in, const velstatus_oplist *list)
@@ -91,7 +93,8 @@ void vs_pipe_progress(vs_fuzz_env *env, vs_fuzz_in *in)
     velstatus_kind kind = vs_fuzz_byte(in) & 1 ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
     velstatus_oplist *list;
     vs_fuzz_buf before = {0}, after = {0};
-    if (!vs_fuzz_stage(env, vs_fuzz_decode_list(env, kind, in->text, in->text_len, &list), "velstatus_oplist_from_json"))
+    if (!vs_fuzz_stage(env, vs_fuzz_decode_list(env, kind, in->text, in->text_len, &list),
+                       "velstatus_oplist_from_json"))
         return;
     if (env->mode != VS_FUZZ_PLAIN)
         vs_fuzz_list_json(env, &before, list);

@@ -28,8 +28,9 @@ static int64_t at(int64_t base, int64_t d)
 static int64_t instant(fake *f)
 {
     const int64_t b = f->base;
-    const int64_t t[] = {b, at(b, S), at(b, 3600 * S), at(b, 4 * 3600 * S), at(b, 4 * 3600 * S + S), at(b, -S), 0,
-                         INT64_MIN, INT64_MIN + 100000000, INT64_MAX, -1};
+    const int64_t t[] = {b,         at(b, S), at(b, 3600 * S), at(b, 4 * 3600 * S),   at(b, 4 * 3600 * S + S),
+                         at(b, -S), 0,        INT64_MIN,       INT64_MIN + 100000000, INT64_MAX,
+                         -1};
     return vs_fuzz_int(f->in, t, sizeof(t) / sizeof(t[0]));
 }
 
@@ -59,12 +60,9 @@ static int fake_progress(void *ud, const velstatus_oplist *list, size_t index, v
     size_t idlen;
     VS_FUZZ_CHECK(f->env, op && velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen));
     switch (vs_fuzz_pick(f->in, 16)) {
-    case 0:
-        return VELSTATUS_PASSTHROUGH;
-    case 1:
-        return -77; /* the host failed */
-    case 2:
-        return 0; /* returns without answering */
+    case 0: return VELSTATUS_PASSTHROUGH;
+    case 1: return -77; /* the host failed */
+    case 2: return 0;   /* returns without answering */
     default:
         report(f, &p, op);
         st = velstatus_op_reply_set_progress(reply, &p, NULL);
@@ -79,13 +77,10 @@ static int fake_cancel(void *ud, const velstatus_oplist *list, size_t index, vel
     size_t len;
     VS_FUZZ_CHECK(f->env, velstatus_oplist_at(list, index) != NULL);
     switch (vs_fuzz_pick(f->in, 8)) {
-    case 0:
-        return VELSTATUS_PASSTHROUGH;
-    case 1:
-        return -78;
+    case 0: return VELSTATUS_PASSTHROUGH;
+    case 1: return -78;
     case 2:
-    case 3:
-        return 0; /* Cancel returned nil */
+    case 3: return 0; /* Cancel returned nil */
     default:
         vs_fuzz_text(f->in, &s, &len);
         return velstatus_op_reply_set_cancel_error(reply, s, len, NULL) == VELSTATUS_E_NOMEM ? -1 : 0;
@@ -180,7 +175,8 @@ static void check_result(vs_fuzz_env *env, const velstatus_reconcile_result *r, 
     size_t n = velstatus_oplist_count(list), i, len, idlen, prev = 0;
     size_t done = velstatus_reconcile_result_completed(r) + velstatus_reconcile_result_failed(r);
     VS_FUZZ_CHECK(env, done + velstatus_reconcile_result_in_progress(r) <= n);
-    VS_FUZZ_CHECK(env, velstatus_reconcile_result_still_in_progress(r) == (velstatus_reconcile_result_in_progress(r) > 0));
+    VS_FUZZ_CHECK(env,
+                  velstatus_reconcile_result_still_in_progress(r) == (velstatus_reconcile_result_in_progress(r) > 0));
     VS_FUZZ_CHECK(env, velstatus_phase_valid(velstatus_oplist_kind(list), velstatus_reconcile_result_phase(r)));
     VS_FUZZ_CHECK(env, velstatus_reconcile_result_persist(r) <= VELSTATUS_PERSIST_UPLOAD_AND_PATCH);
     for (i = 0; i < velstatus_reconcile_result_error_count(r); i++)
@@ -279,7 +275,8 @@ void vs_pipe_reconcile(vs_fuzz_env *env, vs_fuzz_in *in)
     int k, edits;
     f.env = env;
     f.in = in;
-    if (!vs_fuzz_stage(env, vs_fuzz_decode_list(env, kind, in->text, in->text_len, &list), "velstatus_oplist_from_json"))
+    if (!vs_fuzz_stage(env, vs_fuzz_decode_list(env, kind, in->text, in->text_len, &list),
+                       "velstatus_oplist_from_json"))
         return;
     if (!velstatus_op_time_value(velstatus_oplist_at(list, 0), VELSTATUS_OP_TIME_CREATED, &f.base))
         f.base = 1714557600 * S; /* 2024-05-01T10:00:00Z */

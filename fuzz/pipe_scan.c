@@ -38,11 +38,13 @@ static void walk_object(vs_fuzz_env *env, const char *p, size_t vs, size_t ve, c
             const json_t *want;
             VS_FUZZ_CHECK(env, ks > vs && ke <= a && a < b && b < ve && json_is_string(key));
             if (round == 0) {
-                json_object_setn_new(last, json_string_value(key), json_string_length(key), json_integer((json_int_t)k));
+                json_object_setn_new(last, json_string_value(key), json_string_length(key),
+                                     json_integer((json_int_t)k));
             } else {
                 want = json_object_getn(v, json_string_value(key), json_string_length(key));
                 VS_FUZZ_CHECK(env, want != NULL);
-                if ((size_t)json_integer_value(json_object_getn(last, json_string_value(key), json_string_length(key))) != k)
+                if ((size_t)json_integer_value(
+                        json_object_getn(last, json_string_value(key), json_string_length(key))) != k)
                     want = mine = load_exact(p + a, b - a, &jerr); /* an earlier duplicate: its own value */
                 VS_FUZZ_CHECK(env, want != NULL);
                 walk(env, p, a, b, want, depth + 1);

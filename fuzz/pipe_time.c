@@ -30,8 +30,8 @@ static void time_round_trip(vs_fuzz_env *env, int64_t ns)
     VS_FUZZ_CHECK(env, velstatus_time_format(buf, sizeof(buf), ns, 0, &err) == VELSTATUS_OK);
     st = velstatus_time_parse(&back, buf, strlen(buf), &err);
     if (st != VELSTATUS_OK || back != (ns < INT64_MIN + rem ? INT64_MIN : ns - rem)) {
-        vs_fuzz_fail(env, "time %lld formats to the second as %s, which reads back as %s %lld (%s)", (long long)ns,
-                     buf, velstatus_status_name(st), (long long)back, st ? err.message : "");
+        vs_fuzz_fail(env, "time %lld formats to the second as %s, which reads back as %s %lld (%s)", (long long)ns, buf,
+                     velstatus_status_name(st), (long long)back, st ? err.message : "");
     }
     VS_FUZZ_CHECK(env, velstatus_time_format_go(buf, sizeof(buf), ns, &err) == VELSTATUS_OK && buf[0] != '\0');
 }
@@ -61,9 +61,8 @@ static void exact_agrees(vs_fuzz_env *env, const char *s, size_t len)
     if (sec >= INT64_C(-62167219200) && sec < INT64_C(253402300800)) { /* years 0000-9999 */
         st = velstatus_time_parse_sec(&back_sec, &back_nsec, buf, strlen(buf), &err);
         if (st != VELSTATUS_OK || back_sec != sec || back_nsec != nsec)
-            vs_fuzz_fail(env, "exact time %lld.%09d formats as %s, which reads back as %s %lld.%09d",
-                         (long long)sec, (int)nsec, buf, velstatus_status_name(st), (long long)back_sec,
-                         (int)back_nsec);
+            vs_fuzz_fail(env, "exact time %lld.%09d formats as %s, which reads back as %s %lld.%09d", (long long)sec,
+                         (int)nsec, buf, velstatus_status_name(st), (long long)back_sec, (int)back_nsec);
     }
 }
 

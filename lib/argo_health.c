@@ -36,7 +36,8 @@ velstatus_status velstatus_argo_health_of(velstatus_argo_health *health, const c
     if (kind == VELSTATUS_KIND_BACKUP && deleting) { /* the Backup check only */
         msg = "Pending deletion";
     } else if (!phase) {
-        msg = kind == VELSTATUS_KIND_RESTORE ? "Waiting for restore to be processed" : "Waiting for backup to be processed";
+        msg = kind == VELSTATUS_KIND_RESTORE ? "Waiting for restore to be processed"
+                                             : "Waiting for backup to be processed";
     } else if (is(phase, phase_len, "Completed")) {
         *health = VELSTATUS_ARGO_HEALTHY;
         msg = kind == VELSTATUS_KIND_RESTORE ? "Restore completed" : "Backup completed";

@@ -114,8 +114,7 @@ static const char *type_name(char c)
 /* The text of the accepted string v: its own bytes, or decoded into buf. */
 static velstatus_status string_text(vs_dec *d, velstatus__buf *buf, vs_span v, const char **s, size_t *n)
 {
-    return velstatus__json_string_text(buf, d->text, v.vs, v.ve, s, n) ? VELSTATUS_OK
-                                                                         : velstatus__error_nomem(d->err);
+    return velstatus__json_string_text(buf, d->text, v.vs, v.ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
 }
 
 /* The fields of one BSL, gathered in one pass over its text: for each, the
@@ -204,8 +203,8 @@ static velstatus_status collect(vs_dec *d, vs_span item, bsl_fields *f)
 }
 
 /* A string field (absent: *s NULL, *len 0); parent NULL for a top-level one. */
-static velstatus_status get_string(vs_dec *d, vs_span v, const char *parent, const char *key, int buf,
-                                   const char **s, size_t *len)
+static velstatus_status get_string(vs_dec *d, vs_span v, const char *parent, const char *key, int buf, const char **s,
+                                   size_t *len)
 {
     velstatus_status st;
     *s = NULL;
@@ -449,8 +448,8 @@ static void dec_release(vs_dec *d)
         velstatus__buf_reset(&d->vbuf[k]);
 }
 
-velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json,
-                                            size_t len, velstatus_error *err)
+velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json, size_t len,
+                                             velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
     velstatus_status st;
@@ -476,8 +475,8 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     return VELSTATUS_OK;
 }
 
-velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed,
-                                                     const char *json, size_t len, velstatus_error *err)
+velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed, const char *json,
+                                                      size_t len, velstatus_error *err)
 {
     velstatus_bsl_record r;
     velstatus_status st;
@@ -535,7 +534,7 @@ static void put_reasons(velstatus__buf *b, const velstatus_server_verdict *v, in
 
 /* Written from the verdict's public getters only. */
 velstatus_status velstatus_server_verdict_to_json(char **out, size_t *out_len, const velstatus_server_verdict *v,
-                                                      velstatus_error *err)
+                                                  velstatus_error *err)
 {
     velstatus__buf b;
     const char *def, *msg;

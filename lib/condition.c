@@ -43,12 +43,9 @@ const char *velstatus__condition_status(velstatus_server_status s)
 {
     switch (s) {
     case VELSTATUS_SERVER_READY:
-    case VELSTATUS_SERVER_PARTIALLY_READY:
-        return "True";
-    case VELSTATUS_SERVER_NOT_READY:
-        return "False";
-    default:
-        return "Unknown";
+    case VELSTATUS_SERVER_PARTIALLY_READY: return "True";
+    case VELSTATUS_SERVER_NOT_READY: return "False";
+    default: return "Unknown";
     }
 }
 
@@ -65,8 +62,9 @@ static size_t cut_message(const char *msg, size_t n)
 }
 
 velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *out_len,
-                                                            const velstatus_server_verdict *v, int64_t last_transition_ns,
-                                                            int64_t observed_generation, velstatus_error *err)
+                                                            const velstatus_server_verdict *v,
+                                                            int64_t last_transition_ns, int64_t observed_generation,
+                                                            velstatus_error *err)
 {
     velstatus__buf b;
     char t[VELSTATUS_TIME_BUFSIZE];

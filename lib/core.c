@@ -71,8 +71,8 @@ velstatus_status velstatus__error_set(velstatus_error *err, velstatus_status cod
     return code;
 }
 
-velstatus_status velstatus__error_set_pos(velstatus_error *err, velstatus_status code, uint32_t line,
-                                          uint32_t column, uint64_t offset, const char *fmt, ...)
+velstatus_status velstatus__error_set_pos(velstatus_error *err, velstatus_status code, uint32_t line, uint32_t column,
+                                          uint64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -99,8 +99,8 @@ velstatus_status velstatus__error_host(velstatus_error *err, int rc, const char 
     return VELSTATUS_E_HOST;
 }
 
-velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_size, const void *src,
-                                       const char *what, velstatus_error *err)
+velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_size, const void *src, const char *what,
+                                       velstatus_error *err)
 {
     uint32_t size;
     memcpy(&size, src, sizeof(size));
@@ -188,8 +188,8 @@ static void want_list(char *buf, size_t cap, const char *const *table, size_t n)
     }
 }
 
-static velstatus_status token_unknown(const char *const *table, size_t n, const char *what, const char *s,
-                                      size_t len, velstatus_error *err)
+static velstatus_status token_unknown(const char *const *table, size_t n, const char *what, const char *s, size_t len,
+                                      velstatus_error *err)
 {
     char want[160];
     want_list(want, sizeof(want), table, n);
@@ -197,8 +197,8 @@ static velstatus_status token_unknown(const char *const *table, size_t n, const 
                                 (int)(len > 64 ? 64 : len), s ? s : "", want);
 }
 
-velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what,
-                                        const char *s, size_t len, velstatus_error *err)
+velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what, const char *s,
+                                        size_t len, velstatus_error *err)
 {
     len = velstatus__text_len(s, len);
     if (!out || (!s && len))
@@ -232,9 +232,21 @@ velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *t
 
 /* ---- context and allocation ---- */
 
-static void *libc_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
-static void *libc_realloc(void *ud, void *p, size_t n) { (void)ud; return realloc(p, n); }
-static void libc_free(void *ud, void *p) { (void)ud; free(p); }
+static void *libc_alloc(void *ud, size_t n)
+{
+    (void)ud;
+    return malloc(n);
+}
+static void *libc_realloc(void *ud, void *p, size_t n)
+{
+    (void)ud;
+    return realloc(p, n);
+}
+static void libc_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
 
 void velstatus_allocator_init(velstatus_allocator *alloc, size_t struct_size)
 {
@@ -371,8 +383,7 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
         b->failed = 1;
         return 0;
     }
-    if (b->sink && b->len + extra + 1 > b->cap && b->len + extra >= VELSTATUS__BUF_CHUNK &&
-        !velstatus__buf_drain(b))
+    if (b->sink && b->len + extra + 1 > b->cap && b->len + extra >= VELSTATUS__BUF_CHUNK && !velstatus__buf_drain(b))
         return 0; /* with a sink: hand over what is buffered rather than grow past a chunk */
     p = velstatus__array_reserve(b->ctx, b->p, &b->cap, b->len + extra + 1, 1, 64);
     if (!p) {
@@ -485,7 +496,10 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
         unsigned char c = u[i];
         if (c < 0x80) {
             int plain = c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&'));
-            if (plain) { i++; continue; }
+            if (plain) {
+                i++;
+                continue;
+            }
             const char *named = velstatus__short_escape(c, 0);
             velstatus__buf_append(b, s + start, i - start);
             if (named) {

@@ -48,8 +48,8 @@ static void line(velstatus__buf *b, const char *label, const char *s, size_t len
 }
 
 /* "\t\t<label>:\t<metav1.Time.String()>\n" when the time is present. */
-static velstatus_status time_line(velstatus__buf *b, const char *label, const velstatus_op *op,
-                                  velstatus_op_time which, velstatus_error *err)
+static velstatus_status time_line(velstatus__buf *b, const char *label, const velstatus_op *op, velstatus_op_time which,
+                                  velstatus_error *err)
 {
     char t[VELSTATUS_TIME_BUFSIZE];
     velstatus_status st;
@@ -144,7 +144,9 @@ velstatus_status velstatus_describe_operations(char **out, size_t *out_len, vels
     size_t i, n;
     if (!out || !ctx || !ops)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_describe_operations: %s is NULL",
-                                    !out ? "out" : !ctx ? "ctx" : "ops");
+                                    !out   ? "out"
+                                    : !ctx ? "ctx"
+                                           : "ops");
     kind = velstatus_oplist_kind(ops);
     title = kind == VELSTATUS_KIND_RESTORE ? "Restore Item Operations:" : "Backup Item Operations:";
     n = velstatus_oplist_count(ops);

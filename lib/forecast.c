@@ -210,8 +210,8 @@ static int is_waiting(velstatus_phase ph)
  * record's rule changes its outcome, until the phase leaves the Waiting
  * phases or no such instant is left. Each event after the first fails at
  * least one record, so there are at most n + 1 of them. */
-static velstatus_status timeline(velstatus_forecast *f, const velstatus_oplist *orig, velstatus_oplist *sim,
-                                 fc_in *in, velstatus_error *err)
+static velstatus_status timeline(velstatus_forecast *f, const velstatus_oplist *orig, velstatus_oplist *sim, fc_in *in,
+                                 velstatus_error *err)
 {
     velstatus_plugin_client c;
     int64_t at = in->o.now_ns;
@@ -257,8 +257,8 @@ static void classify(fc_op *o, const velstatus_op *op, const fc_in *in)
         return;
     }
     if (ph == VELSTATUS_OP_PHASE_UNKNOWN) {
-        o->fate = in->pol.unknown_phase_fails ? VELSTATUS_FORECAST_FATE_NOT_REACHED
-                                              : VELSTATUS_FORECAST_FATE_UNKNOWN_SKIPPED;
+        o->fate =
+            in->pol.unknown_phase_fails ? VELSTATUS_FORECAST_FATE_NOT_REACHED : VELSTATUS_FORECAST_FATE_UNKNOWN_SKIPPED;
         return;
     }
     o->has_deadline = kind == VS__DEADLINE;
@@ -271,8 +271,8 @@ static void classify(fc_op *o, const velstatus_op *op, const fc_in *in)
     if (!velstatus_op_time_value(op, VELSTATUS_OP_TIME_UPDATED, &updated))
         updated = in->o.now_ns;
     o->finish = o->has_finish ? velstatus__sat_add_i64(updated, secs * INT64_C(1000000000)) : 0;
-    o->eta = !o->has_finish    ? VELSTATUS_FORECAST_ETA_UNKNOWN
-             : !o->has_deadline ? VELSTATUS_FORECAST_ETA_NO_DEADLINE
+    o->eta = !o->has_finish             ? VELSTATUS_FORECAST_ETA_UNKNOWN
+             : !o->has_deadline         ? VELSTATUS_FORECAST_ETA_NO_DEADLINE
              : o->finish <= o->deadline ? VELSTATUS_FORECAST_ETA_BEFORE
                                         : VELSTATUS_FORECAST_ETA_AFTER;
 }
@@ -280,7 +280,8 @@ static void classify(fc_op *o, const velstatus_op *op, const fc_in *in)
 static velstatus_status fc_load(fc_in *in, const velstatus_reconcile_options *opts, const velstatus_policy *policy,
                                 velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(&in->o, sizeof(in->o), VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
+    velstatus_status st =
+        velstatus__sized_copy(&in->o, sizeof(in->o), VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
     if (st != VELSTATUS_OK)
         return st;
     st = velstatus__policy_load(&in->pol, policy, err);

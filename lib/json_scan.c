@@ -270,8 +270,8 @@ static int scan_number(scan *c, size_t *pi)
     size_t i = *pi;
     if (scan_number_text(c, pi))
         return 1;
-    while (i < c->n && ((c->s[i] >= '0' && c->s[i] <= '9') || c->s[i] == '-' || c->s[i] == '+' ||
-                        c->s[i] == '.' || c->s[i] == 'e' || c->s[i] == 'E'))
+    while (i < c->n && ((c->s[i] >= '0' && c->s[i] <= '9') || c->s[i] == '-' || c->s[i] == '+' || c->s[i] == '.' ||
+                        c->s[i] == 'e' || c->s[i] == 'E'))
         i++;
     if (i == c->n)
         c->e->more = 1;
@@ -292,7 +292,8 @@ static int scan_literal(scan *c, size_t *pi)
     len = i - *pi;
     if (!((len == 4 && (memcmp(c->s + *pi, "true", 4) == 0 || memcmp(c->s + *pi, "null", 4) == 0)) ||
           (len == 5 && memcmp(c->s + *pi, "false", 5) == 0)))
-        return (i == c->n ? fail_end : fail)(c, *pi, VELSTATUS_E_PARSE, "invalid literal (true, false or null expected)");
+        return (i == c->n ? fail_end : fail)(c, *pi, VELSTATUS_E_PARSE,
+                                             "invalid literal (true, false or null expected)");
     *pi = i;
     return 1;
 }
@@ -335,7 +336,8 @@ static int scan_key(scan *c, size_t *pi)
     if (i >= c->n)
         return fail_end(c, i, VELSTATUS_E_PARSE, "':' expected after a key");
     if (c->s[i] != ':')
-        return fail(c, i, VELSTATUS_E_PARSE, c->s[i] == 0 ? "raw NUL byte outside a string" : "':' expected after a key");
+        return fail(c, i, VELSTATUS_E_PARSE,
+                    c->s[i] == 0 ? "raw NUL byte outside a string" : "':' expected after a key");
     *pi = velstatus__json_ws(c->s, i + 1, c->n);
     return 1;
 }
@@ -391,7 +393,8 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
                 continue;
             }
             if (i >= len)
-                return fail_end(&c, i, VELSTATUS_E_PARSE, "unexpected end of input (',' or a closing bracket expected)");
+                return fail_end(&c, i, VELSTATUS_E_PARSE,
+                                "unexpected end of input (',' or a closing bracket expected)");
             if (s[i] == 0)
                 return fail(&c, i, VELSTATUS_E_PARSE, "raw NUL byte outside a string");
             return fail(&c, i, VELSTATUS_E_PARSE, obj ? "',' or '}' expected" : "',' or ']' expected");
@@ -516,8 +519,7 @@ size_t velstatus__json_unescape(char *out, const char *s, size_t n)
     return o;
 }
 
-int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs, size_t ve, const char **s,
-                                size_t *n)
+int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs, size_t ve, const char **s, size_t *n)
 {
     const char *in = text + vs + 1;
     size_t len = ve - vs - 2;
@@ -621,8 +623,8 @@ size_t velstatus__json_string_byte(const char *text, size_t vs, size_t ve, uint6
     return vs + 1 + (size_t)inner;
 }
 
-velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e,
-                                            const char *text, size_t base, const char *what)
+velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e, const char *text,
+                                            size_t base, const char *what)
 {
     uint32_t line, col;
     size_t off = base + e->off;

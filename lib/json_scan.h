@@ -82,8 +82,7 @@ size_t velstatus__json_unescape(char *out, const char *s, size_t n);
 /* The text of the accepted string text[vs..ve) (with its quotes): its own
  * bytes when it has no escape, else decoded into buf (valid until buf's
  * next use). Returns 0 when buf cannot grow. */
-int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs, size_t ve, const char **s,
-                                size_t *n);
+int velstatus__json_string_text(velstatus__buf *buf, const char *text, size_t vs, size_t ve, const char **s, size_t *n);
 /* The value of an accepted integer (no fraction or exponent): it fits. */
 int64_t velstatus__json_int(const char *s, size_t n);
 
@@ -112,6 +111,6 @@ size_t velstatus__json_string_byte(const char *text, size_t vs, size_t ve, uint6
  * "<what>: <reason>", with the position in err's line, column and offset.
  * No message of the decoders spells its position: err carries it, and
  * whoever prints the error prints it once (see doc/json-decoding.md). */
-velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e,
-                                            const char *text, size_t base, const char *what);
+velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e, const char *text,
+                                            size_t base, const char *what);
 #endif /* VELSTATUS_JSON_SCAN_H */

@@ -132,8 +132,8 @@ static inline int t_nonnil(uint8_t s)
 #define t_has velstatus__t_has
 
 /* doc/velero-behaviour.md §2.4 step 4 for one of started/updated. */
-static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i,
-                              int has, int64_t ns)
+static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i, int has,
+                              int64_t ns)
 {
     if (has && ns == 0 && pol->unix_epoch_is_unknown)
         has = 0;
@@ -266,8 +266,8 @@ static void plan_commit(velstatus_oplist *l, plan *pl)
 }
 
 /* The message Velero records in `errs` for a newly failed operation. */
-static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, const velstatus_policy *pol, const velstatus_op *op,
-                         const char *text, size_t len, int lookup)
+static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, const velstatus_policy *pol,
+                         const velstatus_op *op, const char *text, size_t len, int lookup)
 {
     const vs__str *act = &op->c->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     pl->has_msg = 1;
@@ -319,21 +319,22 @@ enum { VS__NO_MOVE = 0xff };
  * wide loads of fields just stored one by one (a store-forwarding stall:
  * first pass 60 -> 30 ns per operation, bench/README.md). */
 typedef struct step_work {
-    vs__op_hot *h;         /* the record's hot part, as decided so far */
-    vs__op_hot saved;      /* the hot part as the step found it */
-    uint8_t next;          /* the phase to move to, or VS__NO_MOVE */
+    vs__op_hot *h;    /* the record's hot part, as decided so far */
+    vs__op_hot saved; /* the hot part as the step found it */
+    uint8_t next;     /* the phase to move to, or VS__NO_MOVE */
     uint32_t flags;
     const char *fail_text; /* non-NULL: the operation fails with this error */
     size_t fail_len;
-    int fail_lookup;       /* the plugin was not found: no plugin name in the message */
-    int completed;         /* the plugin reported completion without an error */
+    int fail_lookup; /* the plugin was not found: no plugin name in the message */
+    int completed;   /* the plugin reported completion without an error */
     plan pl;
 } step_work;
 
 /* An unknown phase with unknown_phase_fails: the operation fails with
  * "unknown operation phase %q" (Velero skips it). */
-static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out, velstatus__buf *msg_out, velstatus_oplist *l,
-                                           velstatus_op *op, const velstatus_policy *pol, velstatus_error *err)
+static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out, velstatus__buf *msg_out,
+                                                             velstatus_oplist *l, velstatus_op *op,
+                                                             const velstatus_policy *pol, velstatus_error *err)
 {
     velstatus__buf t;
     const vs__str *ph = vs__op_text(op, VELSTATUS_OP_FIELD_PHASE);
@@ -579,9 +580,9 @@ static VS__ALWAYS_INLINE velstatus_status step_core(uint32_t *flags_out, velstat
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static velstatus_status step_load(velstatus_policy *pol, velstatus_op_progress *r, const velstatus_policy **policy,
-                                  const velstatus_op_progress **report, const velstatus_oplist *list, size_t index,
-                                  velstatus_error *err)
+static velstatus_status
+step_load(velstatus_policy *pol, velstatus_op_progress *r, const velstatus_policy **policy,
+          const velstatus_op_progress **report, const velstatus_oplist *list, size_t index, velstatus_error *err)
 {
     velstatus_status st;
     const velstatus_op *op = &list->ops[index];
@@ -625,8 +626,7 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     else if (!report)
         report = &missing; /* step_copying() reports it, after the policy as before */
     msg.p = NULL;
-    if (!policy || policy->struct_size != sizeof(*policy) || report == &missing ||
-        (report && !report_ok(report))) {
+    if (!policy || policy->struct_size != sizeof(*policy) || report == &missing || (report && !report_ok(report))) {
         if (report == &missing)
             report = NULL;
         st = step_load(&pol, &r, &policy, &report, list, index, err);
@@ -699,7 +699,8 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     if (!reply || !progress)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !reply ? "reply" : "progress");
     if (reply->is_cancel)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
     if (!report_ok(progress)) { /* else the common case: used in place */
         st = load_report(&r, progress, err);
         if (st != VELSTATUS_OK)
@@ -728,7 +729,8 @@ velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, 
     const char *t;
     VS_TRY(velstatus__obj_text_args(reply, "reply", msg, &len, "msg", err));
     if (!reply->is_cancel)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "this is a progress reply: use velstatus_op_reply_set_progress()");
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "this is a progress reply: use velstatus_op_reply_set_progress()");
     reply->set = 0;
     t = reply_text(reply, 0, msg, len);
     if (!t) {
@@ -806,11 +808,10 @@ static velstatus_status result_add_error(velstatus_reconcile_result *r, char *s,
     return VELSTATUS_OK;
 }
 
-VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_phase,
-          velstatus_phase, phase, VELSTATUS_PHASE_INVALID)
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_phase, velstatus_phase, phase, VELSTATUS_PHASE_INVALID)
 
-VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_persist,
-          velstatus_persist_action, persist, VELSTATUS_PERSIST_INVALID)
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_persist, velstatus_persist_action, persist,
+          VELSTATUS_PERSIST_INVALID)
 
 VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_errors_added, int64_t, errors_added, 0)
 
@@ -990,8 +991,9 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
     count_totals(r);
     /* A restore goes to the finalizer, which has the last word; before
      * Velero 1.14 (no restore Finalizing) it ended PartiallyFailed here. */
-    r->phase = l->kind == VELSTATUS_KIND_RESTORE && pol->restore_finalizing ? VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED
-                                                                           : VELSTATUS_PHASE_PARTIALLY_FAILED;
+    r->phase = l->kind == VELSTATUS_KIND_RESTORE && pol->restore_finalizing
+                   ? VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED
+                   : VELSTATUS_PHASE_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
     r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
     return bsl_error(r, o, err);
@@ -1028,7 +1030,8 @@ static velstatus_status reconcile_check_options(const velstatus_reconcile_option
                                     "WaitingForPluginOperations and WaitingForPluginOperationsPartiallyFailed do)",
                                     velstatus_kind_to_string(kind), velstatus_phase_to_string(o->phase));
     if ((int)o->bsl < 0 || (int)o->bsl > (int)VELSTATUS_BSL_READONLY)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl %d is not a velstatus_bsl_state", (int)o->bsl);
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl %d is not a velstatus_bsl_state",
+                                    (int)o->bsl);
     if (o->errors < 0 || o->completed_before < 0 || o->failed_before < 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.%s is negative",
                                     o->errors < 0             ? "errors"
@@ -1048,7 +1051,8 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
                                        const velstatus_plugin_client *client, const velstatus_reconcile_options *opts,
                                        const velstatus_policy *policy, velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(&in->o, sizeof(in->o), VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
+    velstatus_status st =
+        velstatus__sized_copy(&in->o, sizeof(in->o), VS_RECONCILE_OPTIONS_SIZE_V1, opts, "options", err);
     if (st != VELSTATUS_OK)
         return st;
     if (in->o.flags != 0)
@@ -1074,8 +1078,7 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
 /* Reconcile's BSL check: a missing BSL, or a read-only one for a backup,
  * stops before any plugin is asked (a restore reads from a read-only BSL,
  * except in Velero 1.11: restore_readonly_bsl_fails). */
-static int reconcile_bsl_problem(const velstatus_reconcile_options *o, const velstatus_policy *pol,
-                                 velstatus_kind kind)
+static int reconcile_bsl_problem(const velstatus_reconcile_options *o, const velstatus_policy *pol, velstatus_kind kind)
 {
     return o->phase != VELSTATUS_PHASE_IN_PROGRESS && o->bsl != VELSTATUS_BSL_AVAILABLE &&
            !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY && !pol->restore_readonly_bsl_fails);
@@ -1092,8 +1095,8 @@ typedef struct reconcile_loop {
  * host's progress callback answers, or (PASSTHROUGH, no plugin) Velero's
  * lookup error. *rep points at the answer. */
 static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_op_progress **rep, reconcile_loop *lp,
-                                                               const velstatus_plugin_client *c,
-                                                               velstatus_oplist *list, size_t i, velstatus_error *err)
+                                                               const velstatus_plugin_client *c, velstatus_oplist *list,
+                                                               size_t i, velstatus_error *err)
 {
     int rc = VELSTATUS_PASSTHROUGH;
     reply_clear(&lp->reply);
@@ -1116,7 +1119,8 @@ static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_o
     if (!lp->reply.set)
         return velstatus__error_set(err, VELSTATUS_E_HOST,
                                     "plugin client progress callback returned 0 without answering for "
-                                    "operation %zu (call velstatus_op_reply_set_progress())", i);
+                                    "operation %zu (call velstatus_op_reply_set_progress())",
+                                    i);
     *rep = &lp->reply.p;
     return VELSTATUS_OK;
 }
@@ -1170,7 +1174,8 @@ static velstatus_status reconcile_cancel(velstatus_reconcile_result *r, reconcil
     if (rc == VELSTATUS_PASSTHROUGH)
         reply_clear(&lp->reply);
     else if (rc < 0 || lp->reply.oom)
-        return lp->reply.oom ? velstatus__error_nomem(err) : velstatus__error_host(err, rc, "plugin client cancel callback");
+        return lp->reply.oom ? velstatus__error_nomem(err)
+                             : velstatus__error_host(err, rc, "plugin client cancel callback");
     return record_cancel(r, list, i, &lp->reply, in->pol.report_cancel_results, err);
 }
 
@@ -1220,9 +1225,8 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
  * waiting, PartiallyFailed on any error, Finalizing* when nothing is still
  * in progress. level_triggered_partial_failure also counts failed
  * operations as errors. */
-static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
-                                            const velstatus_reconcile_options *o, const velstatus_policy *pol,
-                                            velstatus_kind kind, int64_t added)
+static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r, const velstatus_reconcile_options *o,
+                                            const velstatus_policy *pol, velstatus_kind kind, int64_t added)
 {
     int level = pol->level_triggered_partial_failure && r->failed > 0;
     velstatus_phase ph = o->phase;
@@ -1242,7 +1246,8 @@ static velstatus_phase reconcile_next_phase(const velstatus_reconcile_result *r,
     /* Before Velero 1.14 a restore had no Finalizing phases: it ended here. */
     if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing && ph == VELSTATUS_PHASE_FINALIZING)
         ph = VELSTATUS_PHASE_COMPLETED;
-    else if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing && ph == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED)
+    else if (kind == VELSTATUS_KIND_RESTORE && !pol->restore_finalizing &&
+             ph == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED)
         ph = VELSTATUS_PHASE_PARTIALLY_FAILED;
     return ph;
 }
@@ -1287,8 +1292,7 @@ velstatus_status velstatus__list_pass_args(const void *out, const velstatus_opli
                                            velstatus_error *err)
 {
     if (!out || !list || !opts)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL",
-                                    !out ? "out" : !list ? "list" : "opts");
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !out ? "out" : !list ? "list" : "opts");
     return VELSTATUS_OK;
 }
 

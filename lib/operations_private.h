@@ -36,8 +36,8 @@ enum vs__unk_level {
     VS__U_RECORD = 0,
     VS__U_SPEC = 1,
     VS__U_STATUS = 2,
-    VS__U_RID = 3,  /* spec.resourceIdentifier */
-    VS__U_POST = 4  /* spec.postOperationItems[item] */
+    VS__U_RID = 3, /* spec.resourceIdentifier */
+    VS__U_POST = 4 /* spec.postOperationItems[item] */
 };
 
 /* An unknown key and its value, re-serialised as compact JSON. */
@@ -71,7 +71,7 @@ typedef struct vs__op_hot {
     uint8_t tstate[3]; /* enum vs__tstate */
     uint8_t phase;     /* velstatus_op_phase */
     uint8_t has_err_since;
-    uint8_t twide;     /* bit i: t[i] is whole seconds (see vs__time_exact) */
+    uint8_t twide; /* bit i: t[i] is whole seconds (see vs__time_exact) */
 } vs__op_hot;
 
 /* The string fields kept cold: velstatus_op_field 0..9 (the hot part has
@@ -251,8 +251,7 @@ static inline int velstatus__op_error_since(const velstatus_op *op, int64_t *sin
 /* A copy of a list with everything the step and the reconcile read (texts,
  * counts, times and their states, phases, the Progress-error time), for a
  * simulation: post-operation items and unknown keys are not copied. */
-velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l,
-                                               velstatus_error *err);
+velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l, velstatus_error *err);
 /* Replace a string field: reuses the old bytes when the new text fits
  * (and they are not shared). */
 velstatus_status velstatus__oplist_set_str(velstatus_oplist *l, vs__str *dst, const char *s, size_t len,

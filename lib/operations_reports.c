@@ -90,8 +90,7 @@ int velstatus_op_reports_get(velstatus_op_progress *progress, const velstatus_op
     const vs__report_entry *e;
     uint32_t size;
     id_len = velstatus__text_len(id, id_len);
-    if (!progress || !reports || (!id && id_len > 0) ||
-        progress->struct_size < VS_OP_PROGRESS_SIZE_V1)
+    if (!progress || !reports || (!id && id_len > 0) || progress->struct_size < VS_OP_PROGRESS_SIZE_V1)
         return 0;
     e = find(reports, id, id_len);
     if (!e)
@@ -141,7 +140,8 @@ static int reports_cancel(void *ud, const velstatus_oplist *list, size_t index, 
     const vs__report_entry *e = find(r, id, idlen);
     if (!e || !e->has_cancel_err)
         return 0;
-    return velstatus_op_reply_set_cancel_error(reply, e->cancel_err.p, e->cancel_err.len, NULL) == VELSTATUS_OK ? 0 : -1;
+    return velstatus_op_reply_set_cancel_error(reply, e->cancel_err.p, e->cancel_err.len, NULL) == VELSTATUS_OK ? 0
+                                                                                                                : -1;
 }
 
 velstatus_status velstatus_op_reports_client(velstatus_plugin_client *client, const velstatus_op_reports *reports,

@@ -198,9 +198,8 @@ const velstatus_op *velstatus_oplist_at(const velstatus_oplist *list, size_t ind
 
 /* Indexed by velstatus_op_phase; UNKNOWN (0) has no token of its own. */
 static const char *const op_phase_names[] = {"", "New", "InProgress", "Completed", "Failed"};
-_Static_assert(VELSTATUS_OP_PHASE_UNKNOWN == 0 && VELSTATUS_OP_PHASE_NEW == 1 &&
-                   VELSTATUS_OP_PHASE_IN_PROGRESS == 2 && VELSTATUS_OP_PHASE_COMPLETED == 3 &&
-                   VELSTATUS_OP_PHASE_FAILED == 4,
+_Static_assert(VELSTATUS_OP_PHASE_UNKNOWN == 0 && VELSTATUS_OP_PHASE_NEW == 1 && VELSTATUS_OP_PHASE_IN_PROGRESS == 2 &&
+                   VELSTATUS_OP_PHASE_COMPLETED == 3 && VELSTATUS_OP_PHASE_FAILED == 4,
                "op phase token table");
 
 const char *velstatus_op_phase_to_string(velstatus_op_phase phase)
@@ -218,8 +217,8 @@ velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const c
                                                 velstatus_error *err)
 {
     int i = 0;
-    velstatus_status st = velstatus__token_parse(out ? &i : NULL, op_phase_names + 1, 4, "operation phase", s, len,
-                                                 err);
+    velstatus_status st =
+        velstatus__token_parse(out ? &i : NULL, op_phase_names + 1, 4, "operation phase", s, len, err);
     if (out)
         *out = st == VELSTATUS_OK ? (velstatus_op_phase)(i + 1) : VELSTATUS_OP_PHASE_UNKNOWN;
     return st;
@@ -228,8 +227,8 @@ velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const c
 /* ---- public: the other operations enums ---- */
 
 static const char *const op_field_names[] = {
-    "name",          "uid",  "item_action", "resource_group",  "resource_resource", "resource_namespace",
-    "resource_name", "operation_id", "phase", "error", "operation_units", "description",
+    "name",          "uid",          "item_action", "resource_group", "resource_resource", "resource_namespace",
+    "resource_name", "operation_id", "phase",       "error",          "operation_units",   "description",
 };
 _Static_assert(VS_N(op_field_names) == VELSTATUS_OP_FIELD_DESCRIPTION + 1, "op field token table");
 static const char *const op_time_names[] = {"created", "started", "updated"};
@@ -242,7 +241,7 @@ static const char *const persist_names[] = {"none", "patch", "upload_and_patch"}
 _Static_assert(VS_N(persist_names) == VELSTATUS_PERSIST_UPLOAD_AND_PATCH + 1, "persist token table");
 /* table[i] is the token of flag 1 << i. */
 static const char *const step_flag_names[] = {
-    "changed",     "cancel",        "failed_now",      "completed_now",  "count_completed",
+    "changed",      "cancel",      "failed_now",    "completed_now",   "count_completed",
     "count_failed", "in_progress", "unknown_phase", "missing_created", "error_deferred",
 };
 _Static_assert(VELSTATUS_OP_STEP_ERROR_DEFERRED == 1 << (VS_N(step_flag_names) - 1), "step flag token table");
@@ -307,8 +306,8 @@ velstatus_status velstatus_oplist_set_string(velstatus_oplist *list, size_t inde
     return st;
 }
 
-velstatus_status velstatus_oplist_set_counts(velstatus_oplist *list, size_t index, int64_t n_completed,
-                                             int64_t n_total, velstatus_error *err)
+velstatus_status velstatus_oplist_set_counts(velstatus_oplist *list, size_t index, int64_t n_completed, int64_t n_total,
+                                             velstatus_error *err)
 {
     velstatus_status st = check_index(list, index, err);
     if (st != VELSTATUS_OK)
@@ -352,8 +351,14 @@ velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t i
         return st;
     if (list->kind != VELSTATUS_KIND_BACKUP)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "restore operations have no post-operation items");
-    in[0] = group; in[1] = resource; in[2] = ns; in[3] = name;
-    inlen[0] = group_len; inlen[1] = resource_len; inlen[2] = ns_len; inlen[3] = name_len;
+    in[0] = group;
+    in[1] = resource;
+    in[2] = ns;
+    in[3] = name;
+    inlen[0] = group_len;
+    inlen[1] = resource_len;
+    inlen[2] = ns_len;
+    inlen[3] = name_len;
     for (i = 0; i < 4; i++) {
         if (!in[i] && inlen[i] > 0)
             return velstatus__error_set(err, VELSTATUS_E_INVALID, "post-operation item text %d is NULL", i);
@@ -399,13 +404,6 @@ const char *velstatus_op_string(const velstatus_op *op, velstatus_op_field field
 }
 
 
-
-
-
-
-
-
-
 VS_GETTER(velstatus_op, velstatus_op_post_item_count, size_t, c->npost, 0)
 
 int velstatus_op_post_items_null(const velstatus_op *op)
@@ -432,11 +430,9 @@ velstatus_op_phase velstatus_op_phase_value(const velstatus_op *op)
 }
 
 
-
 VS_GETTER(velstatus_op, velstatus_op_n_completed, int64_t, h.n_completed, 0)
 
 VS_GETTER(velstatus_op, velstatus_op_n_total, int64_t, h.n_total, 0)
-
 
 
 int velstatus_op_time_value(const velstatus_op *op, velstatus_op_time which, int64_t *ns)
@@ -469,14 +465,11 @@ int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64
 }
 
 
-
-
 /* ---- a copy for simulations (lib/forecast.c) ---- */
 
 static const vs__str empty_str = {velstatus__empty, 0};
 
-velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l,
-                                               velstatus_error *err)
+velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const velstatus_oplist *l, velstatus_error *err)
 {
     velstatus_oplist *c;
     size_t i;
@@ -495,8 +488,8 @@ velstatus_status velstatus__oplist_clone_state(velstatus_oplist **out, const vel
         /* the texts are the source's: copied into the clone's pool below */
         dst->h.units = dst->h.desc = empty_str;
         for (f = 0; f < VS__OP_NFIELDS && st == VELSTATUS_OK; f++)
-            st = velstatus__oplist_set_str(c, vs__op_str(dst, f), vs__op_text(src, f)->p, vs__op_text(src, f)->len,
-                                           err);
+            st =
+                velstatus__oplist_set_str(c, vs__op_str(dst, f), vs__op_text(src, f)->p, vs__op_text(src, f)->len, err);
     }
     if (st != VELSTATUS_OK) {
         velstatus_oplist_free(c);

@@ -251,8 +251,8 @@ velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ct
 
 /* ---- the streaming decoder (decoder.h) ---- */
 
-velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_decoder **out, velstatus_ctx *ctx,
-                                              velstatus_kind kind, velstatus_error *err)
+velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_decoder **out, velstatus_ctx *ctx, velstatus_kind kind,
+                                              velstatus_error *err)
 {
     velstatus_oplist_decoder *dc;
     velstatus_status st;
@@ -301,8 +301,7 @@ static velstatus_status fail(velstatus_oplist_decoder *dc, velstatus_status st, 
 
 /* Walks the window p[0..n) (the bytes held or, when none are, the chunk
  * itself), then moves the window's start past what was used. */
-static velstatus_status walk_window(velstatus_oplist_decoder *dc, const char *p, size_t n, int final,
-                                    size_t *used)
+static velstatus_status walk_window(velstatus_oplist_decoder *dc, const char *p, size_t n, int final, size_t *used)
 {
     velstatus_status st;
     dc->d.p = p;

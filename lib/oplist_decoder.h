@@ -17,8 +17,8 @@ typedef struct vs__dec {
     const char *p; /* the window */
     size_t len;
     uint64_t base, line, col;
-    size_t rec_off; /* offset (in the window) of the current record */
-    size_t idx;     /* its index */
+    size_t rec_off;            /* offset (in the window) of the current record */
+    size_t idx;                /* its index */
     velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
     vs__unknown *unk;          /* scratch unknown list of the current record */
     size_t nunk, capunk;

@@ -87,14 +87,14 @@ static const char *const rid_keys[4] = {"Group", "Resource", "Namespace", "Name"
 static const char *const time_keys[3] = {"created", "started", "updated"};
 static const char *const record_keys[2] = {"spec", "status"};
 /* spec: the kind's three names, then these (postOperationItems: backups only) */
-static const char *const backup_spec_keys[6] = {"backupName", "backupUID", "backupItemAction",
+static const char *const backup_spec_keys[6] = {"backupName",         "backupUID",   "backupItemAction",
                                                 "resourceIdentifier", "operationID", "postOperationItems"};
-static const char *const restore_spec_keys[5] = {"restoreName", "restoreUID", "restoreItemAction",
-                                                 "resourceIdentifier", "operationID"};
+static const char *const restore_spec_keys[5] = {"restoreName", "restoreUID", "restoreItemAction", "resourceIdentifier",
+                                                 "operationID"};
 enum { K_RID = 3, K_OPID = 4, K_POST = 5 };
-static const char *const status_keys[10] = {"phase",          "error",       "nCompleted", "nTotal",
-                                            "operationUnits", "description", "created",    "started",
-                                            "updated",        "velstatusProgressErrorSince"};
+static const char *const status_keys[10] = {
+    "phase",       "error",   "nCompleted", "nTotal",  "operationUnits",
+    "description", "created", "started",    "updated", "velstatusProgressErrorSince"};
 enum { K_PHASE, K_ERROR, K_NCOMPLETED, K_NTOTAL, K_UNITS, K_DESCRIPTION, K_CREATED, K_ERR_SINCE = 9 };
 
 /* Field paths for messages, built only when a message is written. */
@@ -120,7 +120,10 @@ typedef struct vs__path {
 #define VS__NOIDX SIZE_MAX
 
 /* The path of a member of .spec or .status: `a` set per member, no index. */
-#define VS__MEMBER_PATH {NULL, VS__NOIDX, ""}
+#define VS__MEMBER_PATH     \
+    {                       \
+        NULL, VS__NOIDX, "" \
+    }
 
 static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const vs__path *path, const char *what)
 {
@@ -129,8 +132,8 @@ static velstatus_status fail_at(dec *d, velstatus_status code, size_t off, const
     if (path->k != VS__NOIDX)
         snprintf(ks, sizeof(ks), "[%zu]", path->k);
     velstatus__dec_pos(d, off, &line, &col);
-    return velstatus__error_set_pos(d->err, code, line, col, d->base + off, "[%zu]%s%s%s: %s", d->idx, path->a,
-                                    ks, path->b, what);
+    return velstatus__error_set_pos(d->err, code, line, col, d->base + off, "[%zu]%s%s%s: %s", d->idx, path->a, ks,
+                                    path->b, what);
 }
 
 /* The same for a path without an index; off is the offending value's. */
@@ -266,8 +269,8 @@ static velstatus_status read_json_time(dec *d, int64_t *t, const uint8_t *wide, 
  * created, started, updated) every time Velero reads is kept, as t[bit] and
  * bit `bit` of *wide (vs__time_set_exact); without it (the library's own
  * error-since time) it must fit int64 nanoseconds. */
-static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *t, uint8_t *wide, int bit, size_t vs,
-                                      size_t ve, const vs__path *path)
+static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *t, uint8_t *wide, int bit, size_t vs, size_t ve,
+                                      const vs__path *path)
 {
     velstatus_status st;
     int64_t sec;
@@ -294,8 +297,7 @@ static velstatus_status set_json_time(dec *d, uint8_t *state, int64_t *t, uint8_
 
 /* Keeps an unknown member [ks, ke): [vs, ve): its decoded key, and its
  * value compacted, both straight into the pool. */
-static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_t ks, size_t ke, size_t vs,
-                                    size_t ve)
+static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_t ks, size_t ke, size_t vs, size_t ve)
 {
     vs__unknown *u = velstatus__array_reserve(d->l->ctx, d->unk, &d->capunk, d->nunk + 1, sizeof(*u), 8);
     const char *kp;
@@ -329,9 +331,9 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_
  * (duplicates included: Go assigns them in order, so the last one wins and
  * a repeated object merges into the earlier one). `key`/`klen` is the
  * decoded key, [vs, ve) the value; `st` ends the loop when not OK. */
-#define FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)                                             \
-    for (velstatus__json_iter_init(&(it), d->p, (rs), (re));                                                 \
-         (st) == VELSTATUS_OK && velstatus__json_next_member(&(it), &(ks), &(ke), &(vs), &(ve)) &&            \
+#define FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)                                  \
+    for (velstatus__json_iter_init(&(it), d->p, (rs), (re));                                       \
+         (st) == VELSTATUS_OK && velstatus__json_next_member(&(it), &(ks), &(ke), &(vs), &(ve)) && \
          ((st) = member_key(d, (ks), (ke), &(key), &(klen))) == VELSTATUS_OK;)
 
 /* A ResourceIdentifier object (or null) into f[4]; unknown keys at `level`. */
@@ -350,7 +352,8 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
         return VELSTATUS_OK;
     if (d->p[rs] != '{')
         return fail_at(d, VELSTATUS_E_SCHEMA, rs, &sub, "must be an object");
-    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
+    {
         int i = velstatus__json_key_find(key, klen, rid_keys, 4);
         if (i >= 0) {
             sub.b = rid_subpaths[i];
@@ -396,8 +399,8 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     op->c->npost = (uint32_t)n;
     k = 0;
     for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve); k++) {
-        velstatus_status st = decode_rid(d, op->c->post[k].f, vs, ve, VS__U_POST, (uint32_t)k,
-                                         ".spec.postOperationItems", k);
+        velstatus_status st =
+            decode_rid(d, op->c->post[k].f, vs, ve, VS__U_POST, (uint32_t)k, ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
             return st;
     }
@@ -423,7 +426,8 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
         return object_or_null(d, rs, ".spec");
-    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
+    {
         int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
         if (i >= 0 && i < 3) {
             path.a = paths[i];
@@ -467,8 +471,8 @@ static velstatus_status decode_phase(dec *d, velstatus_op *op, size_t vs, size_t
 }
 
 /* Status fields by key index: the string ones, in status_keys order. */
-static const int status_str_field[6] = {-1, VELSTATUS_OP_FIELD_ERROR, -1, -1, VELSTATUS_OP_FIELD_OPERATION_UNITS,
-                                        VELSTATUS_OP_FIELD_DESCRIPTION};
+static const int status_str_field[6] = {-1, VELSTATUS_OP_FIELD_ERROR,           -1,
+                                        -1, VELSTATUS_OP_FIELD_OPERATION_UNITS, VELSTATUS_OP_FIELD_DESCRIPTION};
 
 static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
@@ -479,7 +483,8 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
         return object_or_null(d, rs, ".status");
-    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
+    {
         int i = velstatus__json_key_find(key, klen, status_keys, 10);
         if (i >= 0)
             path.a = status_paths[i];
@@ -511,14 +516,15 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
     velstatus_op *op;
     velstatus_status st = VELSTATUS_OK;
     if (d->p[rs] != '{')
-        return fail(d, VELSTATUS_E_SCHEMA, rs, "", d->p[rs] == 'n' ? "a record must be an object, not null"
-                                                               : "a record must be an object");
+        return fail(d, VELSTATUS_E_SCHEMA, rs, "",
+                    d->p[rs] == 'n' ? "a record must be an object, not null" : "a record must be an object");
     op = velstatus__oplist_push(d->l);
     if (!op)
         return velstatus__error_nomem(d->err);
     velstatus__op_set_phase(op, VELSTATUS_OP_PHASE_UNKNOWN); /* absent phase is "" */
     d->nunk = 0;
-    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st) {
+    FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
+    {
         int i = velstatus__json_key_find(key, klen, record_keys, 2);
         if (i == 0)
             st = decode_spec(d, op, vs, ve);
@@ -760,7 +766,7 @@ typedef struct rdec {
     velstatus_error *err;
     const char *p;
     size_t len;
-    const char *id;  /* current ID, for messages */
+    const char *id; /* current ID, for messages */
     size_t idlen;
     velstatus__buf kbuf, vbuf; /* decoded keys and strings with escapes */
 } rdec;
@@ -842,9 +848,9 @@ static velstatus_status r_int(rdec *d, const rmember *m, int64_t *out)
     return VELSTATUS_OK;
 }
 
-static const char *const answer_keys[11] = {"completed", "err",     "nCompleted", "nTotal",      "operationUnits",
-                                            "description", "started", "updated",   "error",       "lookupError",
-                                            "cancelError"};
+static const char *const answer_keys[11] = {"completed",      "err",         "nCompleted", "nTotal",
+                                            "operationUnits", "description", "started",    "updated",
+                                            "error",          "lookupError", "cancelError"};
 enum { A_COMPLETED, A_ERR, A_NCOMPLETED, A_NTOTAL, A_UNITS, A_DESC, A_STARTED, A_UPDATED, A_ERROR, A_LOOKUP, A_CANCEL };
 
 /* One known member into the entry (the key is answer_keys[k]). */

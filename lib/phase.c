@@ -58,8 +58,8 @@ velstatus_status velstatus_phase_from_string(velstatus_phase *out, const char *s
     }
     int i = velstatus__token_find(phase_names, PHASE_LAST + 1, s, len);
     if (i < 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: unknown phase \"%.*s\"",
-                                    len > 64 ? 64 : (int)len, s);
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase: unknown phase \"%.*s\"", len > 64 ? 64 : (int)len,
+                                    s);
     *out = (velstatus_phase)i;
     return VELSTATUS_OK;
 }
@@ -72,10 +72,8 @@ int velstatus_phase_is_terminal(velstatus_kind kind, velstatus_phase phase)
     case VELSTATUS_PHASE_FAILED_VALIDATION:
     case VELSTATUS_PHASE_COMPLETED:
     case VELSTATUS_PHASE_PARTIALLY_FAILED:
-    case VELSTATUS_PHASE_FAILED:
-        return 1;
-    default:
-        return 0;
+    case VELSTATUS_PHASE_FAILED: return 1;
+    default: return 0;
     }
 }
 
@@ -220,8 +218,8 @@ velstatus_status velstatus_phase_exists(int *exists, velstatus_kind kind, velsta
 }
 
 velstatus_status velstatus_phase_transition(int *legal, const char **controller, velstatus_kind kind,
-                                            velstatus_phase from, velstatus_phase to,
-                                            const velstatus_policy *policy, velstatus_error *err)
+                                            velstatus_phase from, velstatus_phase to, const velstatus_policy *policy,
+                                            velstatus_error *err)
 {
     velstatus_policy pol;
     if (!legal)
@@ -261,8 +259,8 @@ velstatus_phase velstatus_phase_after_run(velstatus_kind kind, int fatal, int64_
 }
 
 velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, velstatus_phase *next,
-                                            velstatus_kind kind, velstatus_phase phase,
-                                            const velstatus_policy *policy, velstatus_error *err)
+                                            velstatus_kind kind, velstatus_phase phase, const velstatus_policy *policy,
+                                            velstatus_error *err)
 {
     velstatus_policy pol;
     velstatus_restart_action a;
@@ -285,9 +283,7 @@ velstatus_status velstatus_phase_on_restart(velstatus_restart_action *action, ve
     case P(WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED):
     case P(FINALIZING):
     case P(FINALIZING_PARTIALLY_FAILED):
-    case P(DELETING):
-        a = VELSTATUS_RESTART_REQUEUE;
-        break;
+    case P(DELETING): a = VELSTATUS_RESTART_REQUEUE; break;
     default:
         a = VELSTATUS_RESTART_NONE; /* terminal */
         break;
@@ -323,19 +319,24 @@ static void validation_text(velstatus__buf *b, velstatus_kind kind, velstatus_bs
     switch (problem) {
     case VELSTATUS_BSL_VALIDATION_SERVER_DEFAULT_MISSING:
     case VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING:
-        velstatus__buf_printf(b, "an existing backup storage location %s specified at backup creation time and the %s%s",
+        velstatus__buf_printf(b,
+                              "an existing backup storage location %s specified at backup creation time and the %s%s",
                               quoted ? "wasn't" : "was not",
                               problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING ? "" : "server ", "default ");
-        velstatus__buf_printf(b, "%s%.*s%s %s. Please address this issue (see `velero backup-location -h` for options) "
-                                 "and create a new backup. Error: %.*s",
+        velstatus__buf_printf(b,
+                              "%s%.*s%s %s. Please address this issue (see `velero backup-location -h` for options) "
+                              "and create a new backup. Error: %.*s",
                               q, (int)bl, bsl, q,
-                              problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING ? (quoted ? "wasn't found" : "was not found")
-                                                                                  : (quoted ? "doesn't exist" : "does not exist"),
+                              problem == VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING
+                                  ? (quoted ? "wasn't found" : "was not found")
+                                  : (quoted ? "doesn't exist" : "does not exist"),
                               (int)cl, cause ? cause : "");
         break;
     case VELSTATUS_BSL_VALIDATION_READ_ONLY:
-        velstatus__buf_printf(b, "backup can't be created because backup storage location %.*s is currently in "
-                                 "read-only mode", (int)bl, bsl);
+        velstatus__buf_printf(b,
+                              "backup can't be created because backup storage location %.*s is currently in "
+                              "read-only mode",
+                              (int)bl, bsl);
         break;
     default:
         velstatus__buf_printf(b, "backup can't be created because BackupStorageLocation %.*s is in Unavailable status.",

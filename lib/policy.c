@@ -72,14 +72,10 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
 #define H(n) (INT64_C(3600000000000) * (n))
 static const velstatus__release releases[] = {
     /* minor  pf_done ro_restore rst_fin suffix idx  rst_uncnt default_timeout retries queue quoted bsl_avail */
-    {1, 11, 1, 1, 0, 0, 1, 1, H(1), 0, 0, 1, 0},
-    {1, 12, 0, 0, 0, 0, 1, 0, H(4), 0, 0, 1, 0},
-    {1, 13, 0, 0, 0, 1, 1, 0, H(4), 0, 0, 1, 0},
-    {1, 14, 0, 0, 1, 1, 0, 0, H(4), 0, 0, 1, 0},
-    {1, 15, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0},
-    {1, 16, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0},
-    {1, 17, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 1},
-    {1, 18, 0, 0, 1, 1, 0, 0, H(4), 1, 1, 0, 1},
+    {1, 11, 1, 1, 0, 0, 1, 1, H(1), 0, 0, 1, 0}, {1, 12, 0, 0, 0, 0, 1, 0, H(4), 0, 0, 1, 0},
+    {1, 13, 0, 0, 0, 1, 1, 0, H(4), 0, 0, 1, 0}, {1, 14, 0, 0, 1, 1, 0, 0, H(4), 0, 0, 1, 0},
+    {1, 15, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0}, {1, 16, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0},
+    {1, 17, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 1}, {1, 18, 0, 0, 1, 1, 0, 0, H(4), 1, 1, 0, 1},
 };
 #undef H
 
@@ -104,8 +100,8 @@ void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r)
 }
 
 #define RANGE_FMT "(supported: %d.%d to %d.%d)"
-#define RANGE_ARGS releases[0].major, releases[0].minor, velstatus__current_release()->major, \
-                   velstatus__current_release()->minor
+#define RANGE_ARGS \
+    releases[0].major, releases[0].minor, velstatus__current_release()->major, velstatus__current_release()->minor
 
 velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor, velstatus_error *err)
 {

@@ -480,9 +480,8 @@ static velstatus_status build(velstatus_progress **out, velstatus_ctx *ctx, cons
     return VELSTATUS_OK;
 }
 
-velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
-                                           const velstatus__prog_op *ops, size_t n, int64_t now_ns,
-                                           velstatus_error *err)
+velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx, const velstatus__prog_op *ops,
+                                           size_t n, int64_t now_ns, velstatus_error *err)
 {
     prog_src src = {ops, NULL};
     return build(out, ctx, &src, n, now_ns, err);
@@ -510,13 +509,15 @@ velstatus_status velstatus_progress_new(velstatus_progress **out, velstatus_ctx 
     prog_src src = {NULL, ops};
     if (!out || !ctx || !ops)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_progress_new: %s is NULL",
-                                    !out ? "out" : !ctx ? "ctx" : "ops");
+                                    !out   ? "out"
+                                    : !ctx ? "ctx"
+                                           : "ops");
     return build(out, ctx, &src, velstatus_oplist_count(ops), now_ns, err);
 }
 
 /* ---- tokens ---- */
 
-static const char *const counter_names[] = {"attempted", "new",         "in_progress", "completed",
+static const char *const counter_names[] = {"attempted", "new",           "in_progress", "completed",
                                             "failed",    "unknown_phase", "unquantified"};
 _Static_assert(VS_N(counter_names) == VELSTATUS_PROGRESS_UNQUANTIFIED + 1, "progress counter token table");
 /* table[i] is the token of flag 1 << i. */

@@ -22,9 +22,8 @@ typedef struct velstatus__prog_op {
 } velstatus__prog_op;
 
 /* Builds a report from n records. Unit strings are copied into the report. */
-velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx,
-                                           const velstatus__prog_op *ops, size_t n, int64_t now_ns,
-                                           velstatus_error *err);
+velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_ctx *ctx, const velstatus__prog_op *ops,
+                                           size_t n, int64_t now_ns, velstatus_error *err);
 
 /* The ETA of one record, in seconds, as a one-record group of a report
  * computes it (the same accumulation and rounding): 1 when known, else 0

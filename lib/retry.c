@@ -146,7 +146,7 @@ velstatus_retry_schedule velstatus_retry_schedule_hardened(void)
     velstatus_retry_schedule s;
     memset(&s, 0, sizeof(s));
     s.struct_size = sizeof(s);
-    s.base_ns = INT64_C(100000000);        /* 100 ms */
+    s.base_ns = INT64_C(100000000); /* 100 ms */
     s.factor = 2.0;
     s.jitter = 0.1;
     s.max_sleep_ns = INT64_C(30000000000); /* 30 s */
@@ -178,12 +178,11 @@ static velstatus_status load_schedule(velstatus_retry_schedule *s, const velstat
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "schedule.factor must be finite and >= 1, got %g",
                                     s->factor);
     if (!(s->jitter >= 0.0 && s->jitter <= 1.0))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "schedule.jitter must be in [0, 1], got %g",
-                                    s->jitter);
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "schedule.jitter must be in [0, 1], got %g", s->jitter);
     if (s->max_sleep_ns < s->base_ns)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "schedule.max_sleep_ns must be >= base_ns (%lld), got %lld",
-                                    (long long)s->base_ns, (long long)s->max_sleep_ns);
+                                    "schedule.max_sleep_ns must be >= base_ns (%lld), got %lld", (long long)s->base_ns,
+                                    (long long)s->max_sleep_ns);
     if (s->max_attempts < 1)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "schedule.max_attempts must be >= 1, got %lld",
                                     (long long)s->max_attempts);
@@ -254,11 +253,11 @@ typedef struct vs_run {
     velstatus_ctx *ctx;
     velstatus_retry_host h;
     velstatus_retry_result *res;
-    vs_err cur;      /* the error of the latest failed attempt */
-    vs_err last_ok;  /* the latest retriable one (OnError's lastErr) */
-    int classify;    /* consult h.classify */
-    int simulate;    /* every attempt fails retriably; no callbacks but random */
-    int64_t slept;   /* saturating sum of the sleeps actually waited */
+    vs_err cur;     /* the error of the latest failed attempt */
+    vs_err last_ok; /* the latest retriable one (OnError's lastErr) */
+    int classify;   /* consult h.classify */
+    int simulate;   /* every attempt fails retriably; no callbacks but random */
+    int64_t slept;  /* saturating sum of the sleeps actually waited */
 } vs_run;
 
 static void err_free(velstatus_ctx *ctx, vs_err *e)
@@ -354,7 +353,7 @@ struct velstatus_retry_reply {
     velstatus_ctx *ctx;
     char *text; /* NULL: the attempt succeeded */
     size_t len;
-    int nomem;  /* set_error ran out of memory */
+    int nomem; /* set_error ran out of memory */
 };
 
 velstatus_status velstatus_retry_reply_set_error(velstatus_retry_reply *reply, const char *text, size_t len,
@@ -484,8 +483,7 @@ static velstatus_status loop_on_error(vs_run *run, velstatus_backoff *b, uint64_
 }
 
 /* Elapsed time since `start` for the deadline test, as an unsigned count. */
-static velstatus_status elapsed_since(vs_run *run, int have_start, int64_t start, uint64_t *out,
-                                      velstatus_error *err)
+static velstatus_status elapsed_since(vs_run *run, int have_start, int64_t start, uint64_t *out, velstatus_error *err)
 {
     int64_t t;
     int rc;
@@ -543,8 +541,8 @@ static velstatus_status loop_hardened(vs_run *run, const velstatus_retry_schedul
             d -= velstatus__retry_f2i((r * s->jitter) * (double)d); /* in [0, d] */
         }
         VS_TRY(elapsed_since(run, have_start, start, &elapsed, err));
-        if (s->deadline_ns > 0 && (elapsed > (uint64_t)s->deadline_ns ||
-                                   (uint64_t)d > (uint64_t)s->deadline_ns - elapsed)) {
+        if (s->deadline_ns > 0 &&
+            (elapsed > (uint64_t)s->deadline_ns || (uint64_t)d > (uint64_t)s->deadline_ns - elapsed)) {
             res->outcome = VELSTATUS_RETRY_OUTCOME_DEADLINE;
             break;
         }
@@ -633,8 +631,8 @@ velstatus_status velstatus__retry_run(velstatus_retry_result **out, int *succeed
     }
     VS_TRY(finish(&run, &res, st));
     if (succeeded)
-        *succeeded = res->outcome == VELSTATUS_RETRY_OUTCOME_SUCCEEDED ||
-                     res->outcome == VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED;
+        *succeeded =
+            res->outcome == VELSTATUS_RETRY_OUTCOME_SUCCEEDED || res->outcome == VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED;
     if (out)
         *out = res;
     else
@@ -680,8 +678,8 @@ velstatus_status velstatus_backoff_simulate(velstatus_retry_result **out, velsta
 
 /* ---- result getters ---- */
 
-VS_GETTER(velstatus_retry_result, velstatus_retry_result_outcome,
-          velstatus_retry_outcome, outcome, VELSTATUS_RETRY_OUTCOME_INVALID)
+VS_GETTER(velstatus_retry_result, velstatus_retry_result_outcome, velstatus_retry_outcome, outcome,
+          VELSTATUS_RETRY_OUTCOME_INVALID)
 
 VS_GETTER(velstatus_retry_result, velstatus_retry_result_attempts, uint64_t, attempts, 0)
 
@@ -736,4 +734,3 @@ VS_ENUM_TOKENS(retry_outcome, velstatus_retry_outcome, outcome_names, "retry out
 VS_ENUM_TOKENS(retry_class, velstatus_retry_class, class_names, "retry class")
 
 VS_ENUM_TOKENS(backoff_kind, velstatus_backoff_kind, backoff_kind_names, "backoff kind")
-

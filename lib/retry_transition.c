@@ -26,8 +26,7 @@ static int velero_retries(velstatus_kind kind, velstatus_phase from, velstatus_p
     case P(FINALIZING_PARTIALLY_FAILED):
         /* BFC / RFC: FinalizingPartiallyFailed -> PartiallyFailed. */
         return to == P(PARTIALLY_FAILED);
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -47,9 +46,8 @@ static int forgotten(velstatus_kind kind, velstatus_phase from, velstatus_phase 
     return 0;
 }
 
-velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, velstatus_phase from,
-                                            velstatus_phase to, int at_startup, const velstatus_policy *policy,
-                                            velstatus_error *err)
+velstatus_status velstatus_retry_transition(int *retried, velstatus_kind kind, velstatus_phase from, velstatus_phase to,
+                                            int at_startup, const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_policy p;
     if (!retried)

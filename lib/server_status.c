@@ -16,19 +16,19 @@ struct velstatus_server_verdict {
     velstatus_server_status status;
     uint32_t reasons;
     size_t available, unavailable, pending, total;
-    const char *default_name;           /* into pool, or NULL */
-    const char **names;                 /* all the per-reason lists, concatenated */
-    size_t start[VS_NREASONS + 1];      /* list of flag i: names[start[i] .. start[i+1]) */
-    char *pool;                         /* the names' bytes */
+    const char *default_name;      /* into pool, or NULL */
+    const char **names;            /* all the per-reason lists, concatenated */
+    size_t start[VS_NREASONS + 1]; /* list of flag i: names[start[i] .. start[i+1]) */
+    char *pool;                    /* the names' bytes */
     char *message;
 };
 
 /* ---- tokens ---- */
 
 static const char *const reason_tokens[VS_NREASONS] = {
-    "no_bsl",           "pending",          "all_unavailable",       "some_unavailable",
-    "some_pending",     "no_default",       "multiple_defaults",     "default_not_available",
-    "default_readonly", "stale",            "unknown_phase",
+    "no_bsl",           "pending",    "all_unavailable",   "some_unavailable",
+    "some_pending",     "no_default", "multiple_defaults", "default_not_available",
+    "default_readonly", "stale",      "unknown_phase",
 };
 
 const unsigned char velstatus__ss_reason_sorted[VS_NREASONS] = {2, 7, 8, 6, 0, 5, 1, 4, 3, 9, 10};
@@ -84,8 +84,7 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "server_status_options.default_location contains a NUL byte");
     if (c.check_stale && c.stale_after_ns < 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "server_status_options.stale_after_ns is negative (%lld)",
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.stale_after_ns is negative (%lld)",
                                     (long long)c.stale_after_ns);
     o->defloc = c.default_location_len ? c.default_location : NULL;
     o->defloc_len = c.default_location_len;
@@ -94,7 +93,8 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
     o->stale_after_ns = c.stale_after_ns;
     o->three_state = c.three_state != 0;
     if (c.retry_timeout_ns < 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.retry_timeout_ns is negative (%lld)",
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.retry_timeout_ns is negative (%lld)",
                                     (long long)c.retry_timeout_ns);
     o->retry_timeout_ns = c.retry_timeout_ns;
     return VELSTATUS_OK;
@@ -137,8 +137,9 @@ static velstatus_status check_bsl_args(const velstatus_bsl_record *r, velstatus_
     if (!r->message && r->message_len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", r->message_len);
     if (r->access != VELSTATUS_BSL_READ_WRITE && r->access != VELSTATUS_BSL_READ_ONLY)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access",
-                                    shown, r->name, (int)r->access);
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access", shown, r->name,
+                                    (int)r->access);
     return VELSTATUS_OK;
 }
 
@@ -374,11 +375,16 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
                                        velstatus_error *err)
 {
     velstatus_bsl_record r = {
-        .name = name, .name_len = velstatus__text_len(name, name_len),
-        .phase = phase, .phase_len = velstatus__text_len(phase, phase_len),
-        .is_default = is_default, .access = access,
-        .has_created = has_created, .created_ns = created_ns,
-        .has_validated = has_validated, .validated_ns = validated_ns,
+        .name = name,
+        .name_len = velstatus__text_len(name, name_len),
+        .phase = phase,
+        .phase_len = velstatus__text_len(phase, phase_len),
+        .is_default = is_default,
+        .access = access,
+        .has_created = has_created,
+        .created_ns = created_ns,
+        .has_validated = has_validated,
+        .validated_ns = validated_ns,
     };
     return velstatus__ss_set_add(set, &r, err);
 }
@@ -508,22 +514,15 @@ static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char 
 {
     switch (i) {
     case 1: /* pending */
-    case 4: /* some_pending */
-        return cnt == VS_CNT_P;
+    case 4: /* some_pending */ return cnt == VS_CNT_P;
     case 2: /* all_unavailable */
-    case 3: /* some_unavailable */
-        return cnt == VS_CNT_U;
-    case 6: /* multiple_defaults */
-        return b->rec.is_default;
+    case 3: /* some_unavailable */ return cnt == VS_CNT_U;
+    case 6: /* multiple_defaults */ return b->rec.is_default;
     case 7: /* default_not_available */
-    case 8: /* default_readonly */
-        return b == s->def;
-    case 9: /* stale */
-        return stale;
-    case 10: /* unknown_phase */
-        return b->pclass == VS_PH_UNKNOWN;
-    default: /* no_bsl, no_default */
-        return 0;
+    case 8: /* default_readonly */ return b == s->def;
+    case 9: /* stale */ return stale;
+    case 10: /* unknown_phase */ return b->pclass == VS_PH_UNKNOWN;
+    default: /* no_bsl, no_default */ return 0;
     }
 }
 
@@ -580,8 +579,7 @@ static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, 
     }
     if (r & (VELSTATUS_SERVER_REASON_PENDING | VELSTATUS_SERVER_REASON_SOME_PENDING)) {
         clause(b, &first);
-        velstatus__buf_printf(b, "%zu of %zu backup storage location%s pending validation", v->pending, n,
-                              plural(n));
+        velstatus__buf_printf(b, "%zu of %zu backup storage location%s pending validation", v->pending, n, plural(n));
         put_names(b, v, (r & VELSTATUS_SERVER_REASON_PENDING) ? 1 : 4);
     }
     if (r & VELSTATUS_SERVER_REASON_STALE) {
@@ -600,8 +598,8 @@ static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, 
     if (r & VELSTATUS_SERVER_REASON_NO_DEFAULT) {
         clause(b, &first);
         if (o->defloc)
-            velstatus__buf_printf(b, "default location \"%.*s\" not found", (int)(o->defloc_len > 253 ? 253 : o->defloc_len),
-                                  o->defloc);
+            velstatus__buf_printf(b, "default location \"%.*s\" not found",
+                                  (int)(o->defloc_len > 253 ? 253 : o->defloc_len), o->defloc);
         else
             velstatus__buf_puts(b, "no default backup storage location");
     }
@@ -632,8 +630,8 @@ void velstatus_server_verdict_free(velstatus_server_verdict *v)
 }
 
 /* Builds the verdict of the BSLs bs[0..n) under the summary s. */
-static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_ctx *ctx, vs_bsl *const *bs,
-                                      size_t n, const vs_summary *s, const vs_opts *o, velstatus_error *err)
+static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_ctx *ctx, vs_bsl *const *bs, size_t n,
+                                      const vs_summary *s, const vs_opts *o, velstatus_error *err)
 {
     velstatus_server_verdict *v;
     size_t counts[VS_NREASONS] = {0}, total = 0, bytes = 0, pos[VS_NREASONS];
@@ -700,7 +698,7 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
 }
 
 velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out, const velstatus_bsl_set *set,
-                                                 const velstatus_server_status_options *opts, velstatus_error *err)
+                                                  const velstatus_server_status_options *opts, velstatus_error *err)
 {
     vs_opts o;
     vs_summary s;
@@ -734,8 +732,8 @@ velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v)
     return v->ctx;
 }
 
-VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_status,
-          velstatus_server_status, status, VELSTATUS_SERVER_INVALID)
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_status, velstatus_server_status, status,
+          VELSTATUS_SERVER_INVALID)
 
 VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_reasons, uint32_t, reasons, 0)
 
@@ -757,8 +755,7 @@ size_t velstatus_server_verdict_name_count(const velstatus_server_verdict *v, ve
     return v->start[i + 1] - v->start[i];
 }
 
-const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, velstatus_server_reason reason,
-                                          size_t k)
+const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, velstatus_server_reason reason, size_t k)
 {
     int i = reason_index((uint32_t)reason);
     if (!v || i < 0 || k >= v->start[i + 1] - v->start[i])
@@ -778,7 +775,7 @@ struct velstatus_server_tracker {
     /* Max-heap of the BSLs with spec.default, best default (default_better) on top. */
     vs_bsl **heap;
     size_t heap_n, heap_cap;
-    vs_summary sum; /* its counts a, u, p, stale, unknown, kept by contribute */
+    vs_summary sum;     /* its counts a, u, p, stale, unknown, kept by contribute */
     vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
     velstatus_server_status status;
     uint32_t reasons;
@@ -885,7 +882,7 @@ static void tracker_update(velstatus_server_tracker *t, int *changed)
 }
 
 velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, velstatus_ctx *ctx,
-                                             const velstatus_server_status_options *opts, velstatus_error *err)
+                                              const velstatus_server_status_options *opts, velstatus_error *err)
 {
     velstatus_server_tracker *t;
     vs_opts o;
@@ -932,7 +929,7 @@ velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t)
 }
 
 velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, int *changed,
-                                                const velstatus_bsl_record *bsl, velstatus_error *err)
+                                                 const velstatus_bsl_record *bsl, velstatus_error *err)
 {
     velstatus_bsl_record r;
     vs_bsl *b, *old = NULL;
@@ -989,7 +986,7 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
 }
 
 velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, int *changed, const char *name,
-                                                size_t name_len, velstatus_error *err)
+                                                 size_t name_len, velstatus_error *err)
 {
     size_t slot;
     vs_bsl *b;
@@ -1014,7 +1011,7 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
 }
 
 velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, int *changed, int64_t now_ns,
-                                                 velstatus_error *err)
+                                                  velstatus_error *err)
 {
     if (changed)
         *changed = 0;
@@ -1040,8 +1037,8 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
     return VELSTATUS_OK;
 }
 
-VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_status,
-          velstatus_server_status, status, VELSTATUS_SERVER_INVALID)
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_status, velstatus_server_status, status,
+          VELSTATUS_SERVER_INVALID)
 
 VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_reasons, uint32_t, reasons, 0)
 
@@ -1056,8 +1053,8 @@ int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, 
 
 VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_count, size_t, tab.n, 0)
 
-velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out,
-                                                 const velstatus_server_tracker *t, velstatus_error *err)
+velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out, const velstatus_server_tracker *t,
+                                                  velstatus_error *err)
 {
     vs_bsl **bs;
     size_t n = 0;

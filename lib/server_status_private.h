@@ -19,7 +19,7 @@ enum { VS_NREASONS = 11 };
  * behind the struct, flags 0, booleans 0 or 1, an absent time 0. */
 typedef struct vs_bsl {
     velstatus_bsl_record rec;
-    uint64_t hash;       /* FNV-1a of the name */
+    uint64_t hash;        /* FNV-1a of the name */
     unsigned char pclass; /* VS_PH_* */
     unsigned char cnt;    /* VS_CNT_*: cached by the tracker */
     unsigned char stale;  /* cached by the tracker */

@@ -165,15 +165,14 @@ static velstatus_status step_publish(velstatus_ctx *ctx, const velstatus_server_
 static velstatus_status step_load(velstatus_server_status_host *h, vs_opts *o, const velstatus_server_status_host *host,
                                   const velstatus_server_status_options *opts, velstatus_error *err)
 {
-    velstatus_status st = velstatus__sized_copy(h, sizeof(*h), VS_SERVER_STATUS_HOST_SIZE_V1, host,
-                                                "server_status_host", err);
+    velstatus_status st =
+        velstatus__sized_copy(h, sizeof(*h), VS_SERVER_STATUS_HOST_SIZE_V1, host, "server_status_host", err);
     if (st != VELSTATUS_OK)
         return st;
     if (h->flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_host.flags must be 0");
     if (!h->list_bsls || !h->publish)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "server_status_host.list_bsls and publish are required");
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_host.list_bsls and publish are required");
     if (h->retry.attempt || h->retry.flags != 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "server_status_host.retry.attempt must be NULL and retry.flags 0");
@@ -230,9 +229,9 @@ static velstatus_status step_must_publish(int *must, const velstatus_server_stat
 }
 
 velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published, velstatus_ctx *ctx,
-                                             const velstatus_server_status_host *host,
-                                             const velstatus_server_status_options *opts,
-                                             const velstatus_policy *policy, velstatus_error *err)
+                                              const velstatus_server_status_host *host,
+                                              const velstatus_server_status_options *opts,
+                                              const velstatus_policy *policy, velstatus_error *err)
 {
     velstatus_server_status_host h;
     velstatus_server_verdict *v = NULL;

@@ -171,8 +171,8 @@ static void tw_free(tw_state *s)
     velstatus__free(s->ctx, s->open);
 }
 
-velstatus_status velstatus__tw_format(velstatus__buf *out, const char *text, size_t len,
-                                      const velstatus__tw_opts *o, velstatus_error *err)
+velstatus_status velstatus__tw_format(velstatus__buf *out, const char *text, size_t len, const velstatus__tw_opts *o,
+                                      velstatus_error *err)
 {
     tw_state s;
     size_t li, total = 0, limit = o->max_out ? o->max_out : SIZE_MAX - 1;
@@ -200,8 +200,8 @@ velstatus_status velstatus__tw_format(velstatus__buf *out, const char *text, siz
     }
     if (total > limit) {
         tw_free(&s);
-        return velstatus__error_set(err, VELSTATUS_E_RANGE,
-                                    "aligned text would be %zu bytes, over the %zu-byte limit", total, limit);
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "aligned text would be %zu bytes, over the %zu-byte limit",
+                                    total, limit);
     }
     for (li = 0; li < s.nlines; li++) {
         const tw_line *l = &s.lines[li];

@@ -49,7 +49,7 @@ size_t velstatus__tw_runecount(const char *s, size_t len);
  * Returns VELSTATUS_OK, VELSTATUS_E_NOMEM (scratch or output allocation
  * failed; `out` is then marked failed) or VELSTATUS_E_RANGE (the result
  * would exceed o->max_out or SIZE_MAX; nothing is appended). */
-velstatus_status velstatus__tw_format(velstatus__buf *out, const char *text, size_t len,
-                                      const velstatus__tw_opts *o, velstatus_error *err);
+velstatus_status velstatus__tw_format(velstatus__buf *out, const char *text, size_t len, const velstatus__tw_opts *o,
+                                      velstatus_error *err);
 
 #endif /* VELSTATUS_TABWRITER_H */

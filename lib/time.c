@@ -45,9 +45,9 @@ static int64_t days_from_civil(int64_t y, int m, int d)
     int64_t era, yoe, doy, doe;
     y -= m <= 2;
     era = (y >= 0 ? y : y - 399) / 400;
-    yoe = y - era * 400;                                  /* [0, 399] */
+    yoe = y - era * 400;                                   /* [0, 399] */
     doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1; /* [0, 365] */
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;          /* [0, 146096] */
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;           /* [0, 146096] */
     return era * 146097 + doe - 719468;
 }
 
@@ -57,10 +57,10 @@ static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
     int64_t era, doe, yoe, doy, mp;
     z += 719468;
     era = (z >= 0 ? z : z - 146096) / 146097;
-    doe = z - era * 146097;                                       /* [0, 146096] */
+    doe = z - era * 146097;                                      /* [0, 146096] */
     yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
-    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                /* [0, 365] */
-    mp = (5 * doy + 2) / 153;                                     /* [0, 11] */
+    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
+    mp = (5 * doy + 2) / 153;                                    /* [0, 11] */
     *d = (int)(doy - (153 * mp + 2) / 5 + 1);
     *m = (int)(mp < 10 ? mp + 3 : mp - 9);
     *y = yoe + era * 400 + (*m <= 2);
@@ -114,8 +114,8 @@ static void quote(char *out, const char *s, size_t len)
 
 #define VS_QUOTE_BUF (4 * VS_QUOTE_MAX + 6)
 
-static velstatus_status time_error(velstatus_error *err, velstatus_status code, const char *s, size_t len,
-                                   size_t pos, const char *what)
+static velstatus_status time_error(velstatus_error *err, velstatus_status code, const char *s, size_t len, size_t pos,
+                                   const char *what)
 {
     char q[VS_QUOTE_BUF];
     if (!err)
@@ -307,8 +307,7 @@ int velstatus__time_to_ns(int64_t sec, int32_t nsec, int64_t *ns)
 }
 
 /* Reads a whole timestamp into t, or fails with E_PARSE naming the byte. */
-static velstatus_status rfc3339_read(vs_rfc3339 *t, const char *fn, const char *s, size_t len,
-                                     velstatus_error *err)
+static velstatus_status rfc3339_read(vs_rfc3339 *t, const char *fn, const char *s, size_t len, velstatus_error *err)
 {
     if (!s && len)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s: s is NULL", fn);
@@ -323,8 +322,7 @@ static velstatus_status rfc3339_read(vs_rfc3339 *t, const char *fn, const char *
     return VELSTATUS_OK;
 }
 
-VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len,
-                                                    velstatus_error *err)
+VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len, velstatus_error *err)
 {
     vs_rfc3339 t;
     velstatus_status st;
@@ -352,8 +350,8 @@ VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char 
     return VELSTATUS_OK;
 }
 
-VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_t *out_nsec, const char *s,
-                                                        size_t len, velstatus_error *err)
+VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_t *out_nsec, const char *s, size_t len,
+                                                        velstatus_error *err)
 {
     vs_rfc3339 t;
     velstatus_status st;
@@ -411,8 +409,8 @@ static velstatus_status put(char *buf, size_t cap, const char *text, int n, cons
     if (n < 0 || (size_t)n >= cap) {
         if (cap > 0)
             buf[0] = '\0';
-        return velstatus__error_set(err, VELSTATUS_E_RANGE, "%s: buffer of %zu bytes too small (need %d)", fn,
-                                    cap, n + 1);
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "%s: buffer of %zu bytes too small (need %d)", fn, cap,
+                                    n + 1);
     }
     memcpy(buf, text, (size_t)n + 1);
     return VELSTATUS_OK;
@@ -461,8 +459,8 @@ static velstatus_status format_layout(char *buf, size_t cap, int64_t sec, int32_
     else
         frac[0] = '\0';
     n = snprintf(text, sizeof(text), "%s%04lld-%02d-%02d%c%02d:%02d:%02d%s%s", c.year < 0 ? "-" : "",
-                 (long long)(c.year < 0 ? -c.year : c.year), c.month, c.day, go ? ' ' : 'T', c.hour, c.min, c.sec,
-                 frac, go ? " +0000 UTC" : "Z");
+                 (long long)(c.year < 0 ? -c.year : c.year), c.month, c.day, go ? ' ' : 'T', c.hour, c.min, c.sec, frac,
+                 go ? " +0000 UTC" : "Z");
     return put(buf, cap, text, n, fn, err);
 }
 
@@ -475,8 +473,8 @@ VELSTATUS_API velstatus_status velstatus_time_format(char *buf, size_t cap, int6
     return format_layout(buf, cap, sec, nsec, fraction, 0, "velstatus_time_format", err);
 }
 
-VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec,
-                                                         int fraction, velstatus_error *err)
+VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, int fraction,
+                                                         velstatus_error *err)
 {
     if (nsec < 0 || nsec >= VS_NS_PER_SEC)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
@@ -485,7 +483,7 @@ VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, 
 }
 
 velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
-                                              velstatus_error *err)
+                                               velstatus_error *err)
 {
     return format_layout(buf, cap, sec, nsec, 1, 1, fn, err);
 }

@@ -2,8 +2,7 @@
 /* The growable array (lib/util_array.h). */
 #include "util_array.h"
 
-void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t need, size_t elem,
-                            size_t initial)
+void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t need, size_t elem, size_t initial)
 {
     size_t ncap = *cap ? *cap : (initial ? initial : 1);
     void *p;

@@ -11,8 +11,7 @@
 #include "velstatus_private.h"
 
 /* Out of line: the reallocation. */
-void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t need, size_t elem,
-                            size_t initial);
+void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t need, size_t elem, size_t initial);
 
 /* Returns `items` (elem bytes each, *cap allocated) with room for at least
  * `need` elements: unchanged when it has that room already, else moved by
@@ -24,8 +23,8 @@ void *velstatus__array_grow(velstatus_ctx *ctx, void *items, size_t *cap, size_t
  *     p = velstatus__array_reserve(ctx, s->v, &s->cap, s->n + 1, sizeof *p, 8);
  *     if (p == NULL) return nomem;
  *     s->v = p; */
-static inline void *velstatus__array_reserve(velstatus_ctx *ctx, void *items, size_t *cap, size_t need,
-                                             size_t elem, size_t initial)
+static inline void *velstatus__array_reserve(velstatus_ctx *ctx, void *items, size_t *cap, size_t need, size_t elem,
+                                             size_t initial)
 {
     if (need <= *cap && items)
         return items;
@@ -49,8 +48,8 @@ static inline void *velstatus__array_reserve_keep(velstatus_ctx *ctx, void *item
  * were. The arguments are evaluated more than once: no side effects.
  *     if (VS_ARRAY_RESERVE(ctx, s->v, s->cap, s->n + 1, 8)) return nomem;
  *     s->v[s->n++] = x; */
-#define VS_ARRAY_RESERVE(ctx, arr, cap, need, initial)                                                             \
-    ((arr) = velstatus__array_reserve_keep((ctx), (arr), &(cap), (need), sizeof(*(arr)), (initial)),               \
+#define VS_ARRAY_RESERVE(ctx, arr, cap, need, initial)                                               \
+    ((arr) = velstatus__array_reserve_keep((ctx), (arr), &(cap), (need), sizeof(*(arr)), (initial)), \
      (cap) >= (need) ? 0 : -1)
 
 #endif /* VELSTATUS_UTIL_ARRAY_H */

@@ -32,12 +32,11 @@ char *velstatus__strndup(velstatus_ctx *ctx, const char *s, size_t len); /* NUL-
 /* Overwrites *err (if non-NULL) with code and a formatted message; returns code. */
 velstatus_status velstatus__error_set(velstatus_error *err, velstatus_status code, const char *fmt, ...)
     VS__PRINTF(3, 4);
-velstatus_status velstatus__error_setv(velstatus_error *err, velstatus_status code, const char *fmt,
-                                       va_list ap) VS__PRINTF(3, 0);
+velstatus_status velstatus__error_setv(velstatus_error *err, velstatus_status code, const char *fmt, va_list ap)
+    VS__PRINTF(3, 0);
 /* Same, with a JSON/text position (1-based line/column, byte offset). */
-velstatus_status velstatus__error_set_pos(velstatus_error *err, velstatus_status code, uint32_t line,
-                                          uint32_t column, uint64_t offset, const char *fmt, ...)
-    VS__PRINTF(6, 7);
+velstatus_status velstatus__error_set_pos(velstatus_error *err, velstatus_status code, uint32_t line, uint32_t column,
+                                          uint64_t offset, const char *fmt, ...) VS__PRINTF(6, 7);
 /* The standard out-of-memory error. */
 velstatus_status velstatus__error_nomem(velstatus_error *err);
 /* E_HOST with the callback's return value recorded in host_code. */
@@ -46,19 +45,19 @@ velstatus_status velstatus__error_host(velstatus_error *err, int rc, const char 
 /* Returns the status of `expr` from the enclosing function unless it is
  * VELSTATUS_OK: the one way a step's failure is passed up (libgit2's
  * GIT_ERROR_CHECK_ERROR). */
-#define VS_TRY(expr)                                                                                                 \
-    do {                                                                                                              \
-        velstatus_status vs_try_ = (expr);                                                                            \
-        if (vs_try_ != VELSTATUS_OK)                                                                                  \
-            return vs_try_;                                                                                           \
+#define VS_TRY(expr)                       \
+    do {                                   \
+        velstatus_status vs_try_ = (expr); \
+        if (vs_try_ != VELSTATUS_OK)       \
+            return vs_try_;                \
     } while (0)
 
 /* ---- size-tagged struct copy (allocator, vtables, policy, options) ----
  * Copies src (whose first field is uint32_t struct_size) into dst of
  * dst_size bytes, zero-filling. src->struct_size < min_size, or a larger
  * size with a non-zero tail, gives E_ABI naming `what`. */
-velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_size, const void *src,
-                                       const char *what, velstatus_error *err);
+velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_size, const void *src, const char *what,
+                                       velstatus_error *err);
 
 /* Size-tagged structs: the size of a struct's first version is every field
  * through its last v1 field. A caller's struct_size must be at least that
@@ -139,8 +138,8 @@ int velstatus__token_find(const char *const *table, size_t n, const char *s, siz
 /* The one _from_string body: resolves len (VELSTATUS_NUL_TERMINATED), finds
  * s in table and stores its index in *out; otherwise E_INVALID with
  * "unknown <what> "<s>" (want a, b or c)" (or "<what>: NULL argument"). */
-velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what,
-                                        const char *s, size_t len, velstatus_error *err);
+velstatus_status velstatus__token_parse(int *out, const char *const *table, size_t n, const char *what, const char *s,
+                                        size_t len, velstatus_error *err);
 /* Defines velstatus_<name>_to_string() and velstatus_<name>_from_string()
  * for an enum whose value v has the token table[v] (doc/conventions.md §9.2):
  * the one body of every token pair. */
@@ -151,15 +150,18 @@ velstatus_status velstatus__token_parse(int *out, const char *const *table, size
     VS__TOKENS(name, type, table, what, uint32_t, velstatus__flag_token_of, velstatus__flag_token_parse)
 /* The body of both: `of(table, n, (itype)v)` gives the token of v and
  * `parse(&i, table, n, what, s, len, err)` finds the itype i of s. */
-#define VS__TOKENS(name, type, table, what, itype, of, parse)                                                        \
-    const char *velstatus_##name##_to_string(type v) { return of(table, VS_N(table), (itype)v); }                     \
-    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err)       \
-    {                                                                                                                 \
-        itype i_ = 0;                                                                                                 \
-        velstatus_status st_ = parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);                        \
-        if (st_ == VELSTATUS_OK)                                                                                      \
-            *out = (type)i_;                                                                                          \
-        return st_;                                                                                                   \
+#define VS__TOKENS(name, type, table, what, itype, of, parse)                                                   \
+    const char *velstatus_##name##_to_string(type v)                                                            \
+    {                                                                                                           \
+        return of(table, VS_N(table), (itype)v);                                                                \
+    }                                                                                                           \
+    velstatus_status velstatus_##name##_from_string(type *out, const char *s, size_t len, velstatus_error *err) \
+    {                                                                                                           \
+        itype i_ = 0;                                                                                           \
+        velstatus_status st_ = parse(out ? &i_ : NULL, table, VS_N(table), what, s, len, err);                  \
+        if (st_ == VELSTATUS_OK)                                                                                \
+            *out = (type)i_;                                                                                    \
+        return st_;                                                                                             \
     }
 /* The same for a bit-set enum: table[i] is the token of flag 1 << i. */
 const char *velstatus__flag_token_of(const char *const *table, size_t n, uint32_t flag);
@@ -173,8 +175,11 @@ velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *t
  * documents). The one body of every getter that returns a stored field as it
  * is; a getter that indexes, computes or has an out-parameter is written
  * out. The header keeps each getter's declaration and documentation. */
-#define VS_GETTER(otype, fn, rtype, field, none)                                                                     \
-    rtype fn(const otype *o_) { return o_ ? o_->field : (none); }
+#define VS_GETTER(otype, fn, rtype, field, none) \
+    rtype fn(const otype *o_)                    \
+    {                                            \
+        return o_ ? o_->field : (none);          \
+    }
 
 /* The tail of every getter that hands out a borrowed (text, length) pair:
  * stores n in *len (when len is not NULL) and returns p; for a NULL p (no
@@ -211,7 +216,7 @@ int velstatus__time_add_before(int64_t sec, int32_t nsec, int64_t add_ns, int64_
 /* velstatus_time_format_go() of an exact instant (nsec in [0, 1e9)); fn
  * names the caller in errors. */
 velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
-                                              velstatus_error *err);
+                                               velstatus_error *err);
 
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking

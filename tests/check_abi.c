@@ -98,7 +98,8 @@ _Static_assert(offsetof(velstatus_reconcile_options, timeout_ns) == 24, "velstat
 _Static_assert(offsetof(velstatus_reconcile_options, errors) == 32, "velstatus_reconcile_options.errors");
 _Static_assert(offsetof(velstatus_reconcile_options, bsl_name) == 40, "velstatus_reconcile_options.bsl_name");
 _Static_assert(offsetof(velstatus_reconcile_options, bsl_name_len) == 48, "velstatus_reconcile_options.bsl_name_len");
-_Static_assert(offsetof(velstatus_reconcile_options, completed_before) == 56, "velstatus_reconcile_options.completed_before");
+_Static_assert(offsetof(velstatus_reconcile_options, completed_before) == 56,
+               "velstatus_reconcile_options.completed_before");
 _Static_assert(offsetof(velstatus_reconcile_options, failed_before) == 64, "velstatus_reconcile_options.failed_before");
 _Static_assert(sizeof(velstatus_reconcile_options) == 72, "velstatus_reconcile_options size");
 #endif
@@ -165,9 +166,21 @@ static void assert_zero_tail(const abi_buf *u, size_t from, size_t to)
     ck_assert_uint_eq(u->b[to], 0xAA); /* and nothing past struct_size written */
 }
 
-static void *abi_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
-static void *abi_realloc(void *ud, void *p, size_t n) { (void)ud; return realloc(p, n); }
-static void abi_free(void *ud, void *p) { (void)ud; free(p); }
+static void *abi_alloc(void *ud, size_t n)
+{
+    (void)ud;
+    return malloc(n);
+}
+static void *abi_realloc(void *ud, void *p, size_t n)
+{
+    (void)ud;
+    return realloc(p, n);
+}
+static void abi_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
 
 static const char ONE_OP[] =
     "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/p\","
@@ -213,8 +226,9 @@ START_TEST(older_and_newer_callers)
         memset(p, 0, n);
         memcpy(p, &pol, VS_POLICY_SIZE_V1);
         p->struct_size = (uint32_t)n;
-        ck_assert_int_eq(velstatus_phase_on_restart(&action, NULL, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS,
-                                                    p, &err), VELSTATUS_OK);
+        ck_assert_int_eq(
+            velstatus_phase_on_restart(&action, NULL, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS, p, &err),
+            VELSTATUS_OK);
     }
     /* op_progress, through the step */
     {

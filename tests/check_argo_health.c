@@ -25,8 +25,9 @@ static void expect(velstatus_kind kind, const char *phase, const char *failure, 
 
 START_TEST(every_phase_both_kinds)
 {
-    static const char *const progressing[] = {"New", "Queued", "ReadyToStart", "InProgress",
-                                              "WaitingForPluginOperations", "Finalizing", "Deleting", "", "Exploded"};
+    static const char *const progressing[] = {
+        "New",      "Queued", "ReadyToStart", "InProgress", "WaitingForPluginOperations", "Finalizing",
+        "Deleting", "",       "Exploded"};
     static const char *const degraded[] = {"FailedValidation", "Failed", "PartiallyFailed",
                                            "WaitingForPluginOperationsPartiallyFailed", "FinalizingPartiallyFailed"};
     for (int k = 0; k < 2; k++) {
@@ -57,11 +58,13 @@ START_TEST(lengths_tokens_and_bad_arguments)
     size_t len;
     velstatus_error err;
     /* an explicit length: "Completedxyz" cut to its first 9 bytes */
-    ck_assert_int_eq(velstatus_argo_health_of(&h, &msg, &len, VELSTATUS_KIND_BACKUP, "Completedxyz", 9, NULL, 0, 0, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_argo_health_of(&h, &msg, &len, VELSTATUS_KIND_BACKUP, "Completedxyz", 9, NULL, 0, 0, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(h, VELSTATUS_ARGO_HEALTHY);
-    ck_assert_int_eq(velstatus_argo_health_of(&h, &msg, &len, VELSTATUS_KIND_BACKUP, "Failedxyz", 6, "abcdef", 3, 0, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_argo_health_of(&h, &msg, &len, VELSTATUS_KIND_BACKUP, "Failedxyz", 6, "abcdef", 3, 0, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(h, VELSTATUS_ARGO_DEGRADED);
     ck_assert_uint_eq(len, 3);
     ck_assert_int_eq(memcmp(msg, "abc", 3), 0);
@@ -77,7 +80,8 @@ START_TEST(lengths_tokens_and_bad_arguments)
     ck_assert_ptr_null(velstatus_argo_health_to_string(VELSTATUS_ARGO_HEALTH_INVALID));
     ck_assert_int_eq(velstatus_argo_health_from_string(&h, "degraded", VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
     ck_assert_int_eq(h, VELSTATUS_ARGO_DEGRADED);
-    ck_assert_int_eq(velstatus_argo_health_from_string(&h, "Healthy", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_argo_health_from_string(&h, "Healthy", VELSTATUS_NUL_TERMINATED, &err),
+                     VELSTATUS_E_INVALID);
 }
 END_TEST
 

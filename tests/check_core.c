@@ -10,9 +10,9 @@
 #include "velstatus_private.h"
 
 static const velstatus_status all_status[] = {
-    VELSTATUS_OK,      VELSTATUS_E_NOMEM, VELSTATUS_E_INVALID,     VELSTATUS_E_PARSE,
-    VELSTATUS_E_SCHEMA, VELSTATUS_E_HOST, VELSTATUS_E_ABI,         VELSTATUS_E_RANGE,
-    VELSTATUS_E_STATE, VELSTATUS_PASSTHROUGH, VELSTATUS_E_INTERNAL,
+    VELSTATUS_OK,       VELSTATUS_E_NOMEM,     VELSTATUS_E_INVALID,  VELSTATUS_E_PARSE,
+    VELSTATUS_E_SCHEMA, VELSTATUS_E_HOST,      VELSTATUS_E_ABI,      VELSTATUS_E_RANGE,
+    VELSTATUS_E_STATE,  VELSTATUS_PASSTHROUGH, VELSTATUS_E_INTERNAL,
 };
 
 START_TEST(status_values_are_pinned)
@@ -283,24 +283,24 @@ END_TEST
  * explicit length and with VELSTATUS_NUL_TERMINATED; the value after the
  * last has none; an unknown token is E_INVALID naming the tokens wanted; a
  * NULL out is E_INVALID (doc/conventions.md). */
-#define CHECK_TOKENS(name, type, first, last, flag)                                                              \
-    do {                                                                                                           \
-        type o_;                                                                                                   \
-        velstatus_error e_;                                                                                        \
-        for (long v_ = (first); v_ <= (long)(last); v_ = (flag) ? v_ * 2 : v_ + 1) {                               \
-            const char *s_ = velstatus_##name##_to_string((type)v_);                                               \
-            ck_assert_msg(s_ != NULL, #name " %ld has no token", v_);                                              \
+#define CHECK_TOKENS(name, type, first, last, flag)                                                                 \
+    do {                                                                                                            \
+        type o_;                                                                                                    \
+        velstatus_error e_;                                                                                         \
+        for (long v_ = (first); v_ <= (long)(last); v_ = (flag) ? v_ * 2 : v_ + 1) {                                \
+            const char *s_ = velstatus_##name##_to_string((type)v_);                                                \
+            ck_assert_msg(s_ != NULL, #name " %ld has no token", v_);                                               \
             ck_assert_int_eq(velstatus_##name##_from_string(&o_, s_, VELSTATUS_NUL_TERMINATED, &e_), VELSTATUS_OK); \
-            ck_assert_int_eq((long)o_, v_);                                                                        \
-            ck_assert_int_eq(velstatus_##name##_from_string(&o_, s_, strlen(s_), &e_), VELSTATUS_OK);              \
-            ck_assert_int_eq((long)o_, v_);                                                                        \
-            ck_assert_int_eq(velstatus_##name##_from_string(NULL, s_, strlen(s_), &e_), VELSTATUS_E_INVALID);     \
-        }                                                                                                          \
-        ck_assert_ptr_null(velstatus_##name##_to_string((type)((flag) ? (long)(last) * 2 : (long)(last) + 1)));    \
-        ck_assert_int_eq(velstatus_##name##_from_string(&o_, "no such token", VELSTATUS_NUL_TERMINATED, &e_),      \
-                         VELSTATUS_E_INVALID);                                                                     \
-        ck_assert_msg(strstr(e_.message, "\"no such token\"") != NULL, "%s", e_.message);                        \
-        ck_assert_int_eq(velstatus_##name##_from_string(&o_, NULL, 1, &e_), VELSTATUS_E_INVALID);                 \
+            ck_assert_int_eq((long)o_, v_);                                                                         \
+            ck_assert_int_eq(velstatus_##name##_from_string(&o_, s_, strlen(s_), &e_), VELSTATUS_OK);               \
+            ck_assert_int_eq((long)o_, v_);                                                                         \
+            ck_assert_int_eq(velstatus_##name##_from_string(NULL, s_, strlen(s_), &e_), VELSTATUS_E_INVALID);       \
+        }                                                                                                           \
+        ck_assert_ptr_null(velstatus_##name##_to_string((type)((flag) ? (long)(last)*2 : (long)(last) + 1)));       \
+        ck_assert_int_eq(velstatus_##name##_from_string(&o_, "no such token", VELSTATUS_NUL_TERMINATED, &e_),       \
+                         VELSTATUS_E_INVALID);                                                                      \
+        ck_assert_msg(strstr(e_.message, "\"no such token\"") != NULL, "%s", e_.message);                           \
+        ck_assert_int_eq(velstatus_##name##_from_string(&o_, NULL, 1, &e_), VELSTATUS_E_INVALID);                   \
     } while (0)
 
 START_TEST(every_enum_has_tokens)
@@ -352,8 +352,8 @@ START_TEST(nul_terminated_text_arguments)
         velstatus_server_status_options o;
         ck_assert_int_eq(velstatus_ctx_new(&ctx, NULL, &err), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, "[]", VELSTATUS_NUL_TERMINATED, &err), VELSTATUS_OK);
-        ck_assert_int_eq(velstatus_bsl_set_add(set, "a", VELSTATUS_NUL_TERMINATED, "Available", VELSTATUS_NUL_TERMINATED,
-                                               0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+        ck_assert_int_eq(velstatus_bsl_set_add(set, "a", VELSTATUS_NUL_TERMINATED, "Available",
+                                               VELSTATUS_NUL_TERMINATED, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
                          VELSTATUS_OK);
         ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "a");
         ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "Available");

@@ -15,9 +15,21 @@
 #include "tabwriter.h"
 #include "velstatus_private.h"
 
-static void *a_alloc(void *ud, size_t n) { (void)ud; return malloc(n); }
-static void *a_realloc(void *ud, void *p, size_t n) { (void)ud; return realloc(p, n); }
-static void a_free(void *ud, void *p) { (void)ud; free(p); }
+static void *a_alloc(void *ud, size_t n)
+{
+    (void)ud;
+    return malloc(n);
+}
+static void *a_realloc(void *ud, void *p, size_t n)
+{
+    (void)ud;
+    return realloc(p, n);
+}
+static void a_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
 
 START_TEST(ctx_new_rejects_an_allocator_missing_a_hook)
 {
@@ -125,7 +137,8 @@ START_TEST(buf_printf_long_output_out_of_memory)
     memset(big, 'y', sizeof(big) - 1);
     big[sizeof(big) - 1] = '\0';
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus__buf b;
         char *out = NULL;
         velstatus__buf_init(&b, ctx);
@@ -135,7 +148,8 @@ START_TEST(buf_printf_long_output_out_of_memory)
             ck_assert_str_eq(out, big);
             velstatus_free(ctx, out);
         }
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -154,10 +168,12 @@ START_TEST(json_string_replaces_each_invalid_utf8_sequence)
     /* Go's encoding/json writes \ufffd for each byte that does not start a
      * valid sequence: a bad continuation byte, an overlong form, a UTF-16
      * surrogate, a code point above U+10FFFF; valid 2/3/4-byte forms pass. */
-    static const struct { const char *in, *want; } v[] = {
-        {"\xC3\x28", "\"\\ufffd(\""},                        /* bad continuation */
-        {"\xC0\x80", "\"\\ufffd\\ufffd\""},                  /* overlong NUL */
-        {"\xED\xA0\x80", "\"\\ufffd\\ufffd\\ufffd\""},       /* surrogate U+D800 */
+    static const struct {
+        const char *in, *want;
+    } v[] = {
+        {"\xC3\x28", "\"\\ufffd(\""},                             /* bad continuation */
+        {"\xC0\x80", "\"\\ufffd\\ufffd\""},                       /* overlong NUL */
+        {"\xED\xA0\x80", "\"\\ufffd\\ufffd\\ufffd\""},            /* surrogate U+D800 */
         {"\xF4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""}, /* U+110000 */
         {"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", "\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\""},
     };
@@ -197,8 +213,7 @@ START_TEST(phase_from_string_quotes_at_most_64_bytes)
     velstatus_phase ph;
     velstatus_error err;
     memset(longname, 'Q', sizeof(longname));
-    ck_assert_int_eq(velstatus_phase_from_string(&ph, longname, sizeof(longname), &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_phase_from_string(&ph, longname, sizeof(longname), &err), VELSTATUS_E_INVALID);
     const char *q = strchr(err.message, '"');
     ck_assert_ptr_nonnull(q);
     ck_assert_uint_eq(strspn(q + 1, "Q"), 64);
@@ -229,7 +244,11 @@ END_TEST
 
 START_TEST(time_parse_names_the_missing_separator)
 {
-    static const struct { const char *s; uint64_t pos; const char *what; } v[] = {
+    static const struct {
+        const char *s;
+        uint64_t pos;
+        const char *what;
+    } v[] = {
         {"2024-05+01T10:00:00Z", 8, "expected '-'"},
         {"2024-05-01T10:00+00Z", 17, "expected ':'"},
     };
@@ -249,7 +268,10 @@ START_TEST(tw_runecount_counts_as_go_does)
     /* utf8.RuneCount: a valid 4-byte form led by F1..F3 is one rune; a
      * 4-byte form with a bad last byte is one rune per byte. */
     ck_assert_uint_eq(velstatus__tw_runecount("\xF1\x80\x80\x80", 4), 1);
-    ck_assert_uint_eq(velstatus__tw_runecount("\xF3\xBF\xBF\xBF" "a", 5), 2);
+    ck_assert_uint_eq(velstatus__tw_runecount("\xF3\xBF\xBF\xBF"
+                                              "a",
+                                              5),
+                      2);
     ck_assert_uint_eq(velstatus__tw_runecount("\xF1\x80\x80(", 4), 4);
     ck_assert_uint_eq(velstatus__tw_runecount("\xF4\x90\x80\x80", 4), 4); /* above U+10FFFF */
 }
@@ -261,7 +283,8 @@ START_TEST(tw_format_last_cell_without_newline_and_failures)
     velstatus__tw_opts_velero(&o);
     velstatus_status st;
     /* Every allocation of a text ending without a newline fails in turn. */
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus__buf b;
         char *out = NULL;
         velstatus__buf_init(&b, ctx);
@@ -274,7 +297,8 @@ START_TEST(tw_format_last_cell_without_newline_and_failures)
             ck_assert_str_eq(out, "a    bb\nccc  d");
             velstatus_free(ctx, out);
         }
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
     /* A buffer that already failed is not written to. */
     velstatus_ctx *ctx = NULL;
     velstatus__buf b;
@@ -327,7 +351,8 @@ START_TEST(tw_format_grows_cells_at_the_last_cell)
     velstatus__tw_opts o;
     velstatus__tw_opts_velero(&o);
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus__buf b;
         char *out = NULL;
         velstatus__buf_init(&b, ctx);
@@ -341,7 +366,8 @@ START_TEST(tw_format_grows_cells_at_the_last_cell)
             ck_assert_str_eq(out, "a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  Z");
             velstatus_free(ctx, out);
         }
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 

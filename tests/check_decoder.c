@@ -92,13 +92,49 @@ END_TEST
 START_TEST(errors_and_edges_have_the_one_shot_positions)
 {
     static const char *const texts[] = {
-        "", "   \n ", "null", " null \n", "nul", "nulx", "nx", "[[1],{}]", "null x", "[", "[]", " [ ] ", "[] x", "[\n]\n]", "x",
-        "[1", "[12]", "[1.5e3]", "[-]", "[1.]", "[true]", "[nul]", "[null]", "[\"s\"]", "[{}", "[{},", "[{} {}]",
-        "[{},\n{}]\n", "[{}]\n\n  x", "[{\"a\":1}]", "[{\"a\":\"\\u12\"}]", "[{\"a\":\"\\ud800\"}]",
-        "[{\"a\":\"\\ud800\\udc00\"}]", "[{\"a\":\"\xc3\xa9\xe2\x82\xac\"}]", "[{\"a\":\"\xe2\x82\"}]",
-        "[{\"a\":99999999999999999999}]", "[{\"a\":1e999}]", "[{\"a\" 1}]", "[{\"a\":}]", "[{1:2}]",
+        "",
+        "   \n ",
+        "null",
+        " null \n",
+        "nul",
+        "nulx",
+        "nx",
+        "[[1],{}]",
+        "null x",
+        "[",
+        "[]",
+        " [ ] ",
+        "[] x",
+        "[\n]\n]",
+        "x",
+        "[1",
+        "[12]",
+        "[1.5e3]",
+        "[-]",
+        "[1.]",
+        "[true]",
+        "[nul]",
+        "[null]",
+        "[\"s\"]",
+        "[{}",
+        "[{},",
+        "[{} {}]",
+        "[{},\n{}]\n",
+        "[{}]\n\n  x",
+        "[{\"a\":1}]",
+        "[{\"a\":\"\\u12\"}]",
+        "[{\"a\":\"\\ud800\"}]",
+        "[{\"a\":\"\\ud800\\udc00\"}]",
+        "[{\"a\":\"\xc3\xa9\xe2\x82\xac\"}]",
+        "[{\"a\":\"\xe2\x82\"}]",
+        "[{\"a\":99999999999999999999}]",
+        "[{\"a\":1e999}]",
+        "[{\"a\" 1}]",
+        "[{\"a\":}]",
+        "[{1:2}]",
         "[{\"spec\":{\"backupName\":\"n\xc3\xa9\"}},\n {\"status\":{\"created\":\"2024-13-01T00:00:00Z\"}}]",
-        "[{},\n\xc3\xa9{\"status\":{\"nTotal\":\"x\"}}]", "[{}\n,{\"status\":{\"nTotal\":1.5}}]",
+        "[{},\n\xc3\xa9{\"status\":{\"nTotal\":\"x\"}}]",
+        "[{}\n,{\"status\":{\"nTotal\":1.5}}]",
         "[{\"status\":{\"phase\":\"Odd\",\"x\":[1,{\"y\":null}]}},{\"spec\":null,\"status\":{\"created\":null}}]",
     };
     velstatus_ctx *ctx = vs_test_ctx();
@@ -212,7 +248,8 @@ START_TEST(every_allocation_failure)
     char *text = vs_test_read_data("operations/spec-example.json", &len);
     velstatus_status st;
     for (size_t chunk = 7; chunk <= 4096; chunk *= 8) {
-        VS_FAILALLOC_LOOP(fa, ctx) {
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
             velstatus_oplist_decoder *d = NULL;
             velstatus_oplist *l = NULL;
             velstatus_error err;
@@ -240,7 +277,8 @@ START_TEST(every_allocation_failure)
                 velstatus_free(ctx, js);
                 velstatus_oplist_free(l);
             }
-        } VS_FAILALLOC_END(fa, ctx, st);
+        }
+        VS_FAILALLOC_END(fa, ctx, st);
     }
     free(text);
 }
@@ -253,7 +291,8 @@ START_TEST(a_long_record_without_memory)
     size_t len;
     char *text = long_record(10000, &len);
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *l = NULL;
         velstatus_error err;
         st = stream(ctx, VELSTATUS_KIND_BACKUP, text, len, 1000, &l, &err);
@@ -261,7 +300,8 @@ START_TEST(a_long_record_without_memory)
             ck_assert_uint_eq(velstatus_oplist_count(l), 1);
             velstatus_oplist_free(l);
         }
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
     free(text);
 }
 END_TEST
@@ -356,7 +396,8 @@ START_TEST(a_shared_copy_that_cannot_be_made)
     velstatus_status st;
     for (int k = 0; k < 2; k++) { /* a shared copy; a copy of its own (too long to share) */
         velstatus_op_field field = k == 0 ? VELSTATUS_OP_FIELD_OPERATION_UNITS : VELSTATUS_OP_FIELD_DESCRIPTION;
-        VS_FAILALLOC_LOOP(fa, ctx) {
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
             velstatus_oplist *l = NULL;
             velstatus_op_progress p;
             size_t i;
@@ -377,7 +418,8 @@ START_TEST(a_shared_copy_that_cannot_be_made)
             VS_FAILALLOC_PAUSE_AGAIN(fa);
             ck_assert_str_eq(text_of(l, i, field), st == VELSTATUS_OK ? texts[k] : "");
             velstatus_oplist_free(l);
-        } VS_FAILALLOC_END(fa, ctx, st);
+        }
+        VS_FAILALLOC_END(fa, ctx, st);
     }
 }
 

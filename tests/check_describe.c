@@ -137,15 +137,14 @@ START_TEST(backup_blocks)
      * block as Phase/Progress/Created, so Velero indents them by 15. (Expected
      * text produced with Go's fmt + text/tabwriter.) */
     i = add(l, "", "persistentvolumeclaims", "app", "data-0", "velero.io/csi-pvc-backupper", "du-1", "InProgress");
-    ck_assert_int_eq(velstatus_oplist_add_post_item(l, i, "velero.io", 9, "datauploads", 11, "velero", 6, "du-x", 4,
-                                                    NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_add_post_item(l, i, "velero.io", 9, "datauploads", 11, "velero", 6, "du-x", 4, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_add_post_item(l, i, "", 0, "pods", 4, "", 0, "p", 1, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_counts(l, i, 524288000, 1073741824, NULL), VELSTATUS_OK);
     set(l, i, VELSTATUS_OP_FIELD_OPERATION_UNITS, "Bytes");
-    ck_assert_int_eq(
-        velstatus_oplist_set_time(l, i, VELSTATUS_OP_TIME_CREATED, 1, ts("2024-05-01T10:00:00.5Z"), NULL),
-        VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_time(l, i, VELSTATUS_OP_TIME_CREATED, 1, ts("2024-05-01T10:00:00.5Z"), NULL),
+                     VELSTATUS_OK);
     /* Cluster-scoped (empty namespace: " /name", as in #6589), no progress
      * (0 of 0), an empty phase printed raw, nothing optional. */
     add(l, "storage.k8s.io", "storageclasses", "", "fast", "a", "op-2", "");
@@ -259,8 +258,7 @@ START_TEST(invalid_and_limits)
         memcpy(desc + pos, "\n\t\t\t\tb", 6);
         pos += 6;
     }
-    ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION, desc, pos, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION, desc, pos, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_describe_operations(&out, NULL, ctx, l, 1, &err), VELSTATUS_E_RANGE);
     ck_assert_ptr_null(out);
     ck_assert_ptr_nonnull(strstr(err.message, "limit"));
@@ -322,14 +320,13 @@ START_TEST(go_vectors)
         velstatus_error err;
         int d;
         ck_assert_int_eq(velstatus_kind_from_string(&k, kind, strlen(kind), NULL), VELSTATUS_OK);
-        ck_assert_msg(velstatus_oplist_from_json(&l, ctx, k, json_string_value(ops), json_string_length(ops),
-                                                 &err) == VELSTATUS_OK,
+        ck_assert_msg(velstatus_oplist_from_json(&l, ctx, k, json_string_value(ops), json_string_length(ops), &err) ==
+                          VELSTATUS_OK,
                       "vector %zu: %s", i, err.message);
         for (d = 0; d < 2; d++) {
             size_t olen;
             char *out = describe(ctx, l, d, &olen);
-            ck_assert_msg(olen == json_string_length(want[d]) &&
-                              memcmp(out, json_string_value(want[d]), olen) == 0,
+            ck_assert_msg(olen == json_string_length(want[d]) && memcmp(out, json_string_value(want[d]), olen) == 0,
                           "vector %zu (%s, details=%d):\ngot\n%s\nwant\n%s", i, kind, d, out,
                           json_string_value(want[d]));
             velstatus_free(ctx, out);

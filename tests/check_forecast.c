@@ -69,8 +69,8 @@ static void put_time(char *buf, size_t *off, const char *key, int64_t ns)
 
 static void gen_record(gen *g, rng *r, size_t i, int64_t now, size_t *off)
 {
-    static const char *const phases[] = {"New", "InProgress", "InProgress", "InProgress", "Completed", "Failed",
-                                         "Paused", ""};
+    static const char *const phases[] = {"New",       "InProgress", "InProgress", "InProgress",
+                                         "Completed", "Failed",     "Paused",     ""};
     const char *ph = phases[next(r) % 8];
     gen_op *o = &g->ops[i];
     int running = strcmp(ph, "New") == 0 || strcmp(ph, "InProgress") == 0;
@@ -151,8 +151,8 @@ static int quiet(const velstatus_reconcile_result *r, velstatus_phase before)
 static void assert_same(const velstatus_reconcile_result *a, const velstatus_reconcile_result *b, const char *what)
 {
     size_t n = velstatus_reconcile_result_error_count(a);
-    ck_assert_msg(velstatus_reconcile_result_phase(a) == velstatus_reconcile_result_phase(b), "%s: phase %s vs %s", what,
-                  velstatus_phase_to_string(velstatus_reconcile_result_phase(a)),
+    ck_assert_msg(velstatus_reconcile_result_phase(a) == velstatus_reconcile_result_phase(b), "%s: phase %s vs %s",
+                  what, velstatus_phase_to_string(velstatus_reconcile_result_phase(a)),
                   velstatus_phase_to_string(velstatus_reconcile_result_phase(b)));
     ck_assert_int_eq(velstatus_reconcile_result_persist(a), velstatus_reconcile_result_persist(b));
     ck_assert_int_eq(velstatus_reconcile_result_errors_added(a), velstatus_reconcile_result_errors_added(b));
@@ -161,7 +161,8 @@ static void assert_same(const velstatus_reconcile_result *a, const velstatus_rec
     ck_assert_uint_eq(velstatus_reconcile_result_in_progress(a), velstatus_reconcile_result_in_progress(b));
     ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(a), velstatus_reconcile_result_canceled_count(b));
     for (size_t k = 0; k < velstatus_reconcile_result_canceled_count(a); k++)
-        ck_assert_uint_eq(velstatus_reconcile_result_canceled_index(a, k), velstatus_reconcile_result_canceled_index(b, k));
+        ck_assert_uint_eq(velstatus_reconcile_result_canceled_index(a, k),
+                          velstatus_reconcile_result_canceled_index(b, k));
     ck_assert_uint_eq(n, velstatus_reconcile_result_error_count(b));
     for (size_t k = 0; k < n; k++)
         ck_assert_str_eq(velstatus_reconcile_result_error(a, k, NULL), velstatus_reconcile_result_error(b, k, NULL));
@@ -289,13 +290,15 @@ static const char done_when[] =
     "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-2\"},"
     "\"status\":{\"phase\":\"Completed\",\"nCompleted\":10,\"nTotal\":10,\"created\":\"2024-05-01T10:00:00Z\"}},"
     "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"example.io/exporter\",\"operationID\":\"ex-1\"},"
-    "\"status\":{\"phase\":\"Failed\",\"error\":\"unable to get valid BackupItemActionV2 for \\\"example.io/exporter\\\"\","
+    "\"status\":{\"phase\":\"Failed\",\"error\":\"unable to get valid BackupItemActionV2 for "
+    "\\\"example.io/exporter\\\"\","
     "\"created\":\"2024-05-01T10:00:00Z\"}}]";
 
 static velstatus_oplist *list_of(velstatus_ctx *ctx, const char *json)
 {
     velstatus_oplist *l = NULL;
-    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, strlen(json), NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, strlen(json), NULL),
+                     VELSTATUS_OK);
     return l;
 }
 
@@ -409,7 +412,8 @@ START_TEST(presets_differ)
     velstatus_forecast_free(f);
     /* no created: never times out, in both */
     for (int v = 0; v < 2; v++) {
-        f = one(ctx, "{\"phase\":\"InProgress\",\"nCompleted\":3600,\"nTotal\":7200,\"started\":\"2024-05-01T10:00:00Z\"}",
+        f = one(ctx,
+                "{\"phase\":\"InProgress\",\"nCompleted\":3600,\"nTotal\":7200,\"started\":\"2024-05-01T10:00:00Z\"}",
                 HOUR, v, T0 + HOUR);
         ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_NO_CREATED);
         ck_assert_int_eq(velstatus_forecast_op_eta(f, 0), VELSTATUS_FORECAST_ETA_NO_DEADLINE);
@@ -438,8 +442,7 @@ START_TEST(presets_differ)
     ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_ERROR_FAILS);
     velstatus_forecast_free(f);
     /* a grace period ending beyond the int64 range never ends */
-    f = one(ctx, "{\"phase\":\"InProgress\",\"velstatusProgressErrorSince\":\"2262-04-11T23:47:00Z\"}", HOUR, 0,
-            T0);
+    f = one(ctx, "{\"phase\":\"InProgress\",\"velstatusProgressErrorSince\":\"2262-04-11T23:47:00Z\"}", HOUR, 0, T0);
     ck_assert_uint_eq(velstatus_forecast_event_count(f), 0);
     ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_NO_CREATED);
     ck_assert_int_eq(velstatus_forecast_end_kind(f), VELSTATUS_FORECAST_END_STALLED);
@@ -555,12 +558,14 @@ START_TEST(getters_given_null_and_tokens)
     ck_assert_ptr_null(velstatus_forecast_end_to_string(VELSTATUS_FORECAST_END_INVALID));
     for (int i = 0; i <= VELSTATUS_FORECAST_FATE_NOT_REACHED; i++) {
         ck_assert_int_eq(velstatus_forecast_fate_from_string(&fate, velstatus_forecast_fate_to_string(i),
-                                                             VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
+                                                             VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_OK);
         ck_assert_int_eq(fate, i);
     }
     for (int i = 0; i <= VELSTATUS_FORECAST_ETA_NO_DEADLINE; i++) {
         ck_assert_int_eq(velstatus_forecast_eta_from_string(&eta, velstatus_forecast_eta_to_string(i),
-                                                            VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
+                                                            VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_OK);
         ck_assert_int_eq(eta, i);
     }
     ck_assert_int_eq(velstatus_forecast_end_from_string(&end, "stalled", VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
@@ -583,8 +588,9 @@ START_TEST(every_allocation_failure)
             velstatus_forecast *f = NULL;
             velstatus_reconcile_options o = waiting_opts(T0 + HOUR);
             VS_FAILALLOC_PAUSE(fa);
-            ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, done_when, strlen(done_when), NULL),
-                             VELSTATUS_OK);
+            ck_assert_int_eq(
+                velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, done_when, strlen(done_when), NULL),
+                VELSTATUS_OK);
             VS_FAILALLOC_RESUME(fa);
             st = velstatus_forecast_new(&f, l, &o, &pol, NULL);
             VS_FAILALLOC_PAUSE_AGAIN(fa);

@@ -43,28 +43,80 @@ typedef struct scan_case {
     velstatus_status code;
 } scan_case;
 
-#define ACC(t, e) {t, 0, e, 0, VELSTATUS_OK}
-#define REJ(t, at) {t, 0, -1, at, VELSTATUS_E_PARSE}
-#define RANGE(t) {t, 0, -1, 0, VELSTATUS_E_RANGE}
+#define ACC(t, e)                \
+    {                            \
+        t, 0, e, 0, VELSTATUS_OK \
+    }
+#define REJ(t, at)                      \
+    {                                   \
+        t, 0, -1, at, VELSTATUS_E_PARSE \
+    }
+#define RANGE(t)                       \
+    {                                  \
+        t, 0, -1, 0, VELSTATUS_E_RANGE \
+    }
 
 static const scan_case scan_cases[] = {
-    ACC("1", 1), ACC("-0", 2), ACC("0.5e-3,", 6), ACC("12]", 2), ACC("true ", 4), ACC("null}", 4),
-    ACC("false", 5), ACC("\"a\\\"b\" x", 6), ACC("{} ", 2), ACC("[ ] ", 3), ACC("{\"a\" : [1, {\"b\":null}] }x", 24),
-    ACC("\"\\u0000\"", 8), ACC("\"\\ud83d\\ude00\"", 14), ACC("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", 11),
-    ACC("9223372036854775807", 19), ACC("-9223372036854775808", 20), ACC("1e-400", 6),
-    ACC("1.7976931348623157e308", 22), ACC("{\"a\":1,\"a\":2}", 13),
-    REJ("01", 0), REJ("-", 0), REJ("1.", 0), REJ("1e+", 0), REJ(".5", 0), REJ("+1", 0), REJ("tru", 0),
-    REJ("truex", 0), REJ("[1,]", 3), REJ("{\"a\":1,}", 7), REJ("{\"a\" 1}", 5), REJ("{1:2}", 1), REJ("[1 2]", 3),
-    REJ("\"abc", 0), REJ("\"a\tb\"", 2), REJ("\"\\x\"", 1), REJ("\"\\u12G4\"", 1), REJ("\"\\ud800\"", 1),
-    REJ("\"\\udc00\"", 1), REJ("\"\\ud800\\u0041\"", 1), REJ("{\"\\u0000\":1}", 2), REJ("\"\xff\"", 1),
-    REJ("\"\xc0\xaf\"", 1), REJ("\"\xed\xa0\x80\"", 1), REJ("\"\xf4\x90\x80\x80\"", 1), REJ("\xef\xbb\xbf[]", 0),
-    REJ("[", 1), REJ("", 0),
+    ACC("1", 1),
+    ACC("-0", 2),
+    ACC("0.5e-3,", 6),
+    ACC("12]", 2),
+    ACC("true ", 4),
+    ACC("null}", 4),
+    ACC("false", 5),
+    ACC("\"a\\\"b\" x", 6),
+    ACC("{} ", 2),
+    ACC("[ ] ", 3),
+    ACC("{\"a\" : [1, {\"b\":null}] }x", 24),
+    ACC("\"\\u0000\"", 8),
+    ACC("\"\\ud83d\\ude00\"", 14),
+    ACC("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", 11),
+    ACC("9223372036854775807", 19),
+    ACC("-9223372036854775808", 20),
+    ACC("1e-400", 6),
+    ACC("1.7976931348623157e308", 22),
+    ACC("{\"a\":1,\"a\":2}", 13),
+    REJ("01", 0),
+    REJ("-", 0),
+    REJ("1.", 0),
+    REJ("1e+", 0),
+    REJ(".5", 0),
+    REJ("+1", 0),
+    REJ("tru", 0),
+    REJ("truex", 0),
+    REJ("[1,]", 3),
+    REJ("{\"a\":1,}", 7),
+    REJ("{\"a\" 1}", 5),
+    REJ("{1:2}", 1),
+    REJ("[1 2]", 3),
+    REJ("\"abc", 0),
+    REJ("\"a\tb\"", 2),
+    REJ("\"\\x\"", 1),
+    REJ("\"\\u12G4\"", 1),
+    REJ("\"\\ud800\"", 1),
+    REJ("\"\\udc00\"", 1),
+    REJ("\"\\ud800\\u0041\"", 1),
+    REJ("{\"\\u0000\":1}", 2),
+    REJ("\"\xff\"", 1),
+    REJ("\"\xc0\xaf\"", 1),
+    REJ("\"\xed\xa0\x80\"", 1),
+    REJ("\"\xf4\x90\x80\x80\"", 1),
+    REJ("\xef\xbb\xbf[]", 0),
+    REJ("[", 1),
+    REJ("", 0),
     /* raw NUL bytes: jansson skips one after a number or literal; never here */
-    {"[7\0]", 4, -1, 2, VELSTATUS_E_PARSE}, {"[true\0]", 7, -1, 5, VELSTATUS_E_PARSE},
-    {"{\"a\":7\0}", 8, -1, 6, VELSTATUS_E_PARSE}, {"\"a\0\"", 4, -1, 2, VELSTATUS_E_PARSE},
-    {"[\0]", 3, -1, 1, VELSTATUS_E_PARSE}, {"{\"a\"\0:1}", 8, -1, 4, VELSTATUS_E_PARSE},
-    RANGE("9223372036854775808"), RANGE("-9223372036854775809"), RANGE("1e400"), RANGE("-1e400"),
-    RANGE("1.7976931348623159e308"), RANGE("[1,2,99999999999999999999]"),
+    {"[7\0]", 4, -1, 2, VELSTATUS_E_PARSE},
+    {"[true\0]", 7, -1, 5, VELSTATUS_E_PARSE},
+    {"{\"a\":7\0}", 8, -1, 6, VELSTATUS_E_PARSE},
+    {"\"a\0\"", 4, -1, 2, VELSTATUS_E_PARSE},
+    {"[\0]", 3, -1, 1, VELSTATUS_E_PARSE},
+    {"{\"a\"\0:1}", 8, -1, 4, VELSTATUS_E_PARSE},
+    RANGE("9223372036854775808"),
+    RANGE("-9223372036854775809"),
+    RANGE("1e400"),
+    RANGE("-1e400"),
+    RANGE("1.7976931348623159e308"),
+    RANGE("[1,2,99999999999999999999]"),
 };
 
 START_TEST(scanner_boundaries_and_rejections)
@@ -82,8 +134,8 @@ START_TEST(scanner_boundaries_and_rejections)
             ck_assert_msg(!ok, "case %zu [%s] accepted", k, c->text);
             ck_assert_msg(e.code == c->code, "case %zu [%s]: code %d", k, c->text, (int)e.code);
             if (c->code == VELSTATUS_E_PARSE)
-                ck_assert_msg(e.off == (size_t)c->err_at, "case %zu [%s]: at %zu, want %ld (%s)", k, c->text,
-                              e.off, c->err_at, e.reason);
+                ck_assert_msg(e.off == (size_t)c->err_at, "case %zu [%s]: at %zu, want %ld (%s)", k, c->text, e.off,
+                              c->err_at, e.reason);
             ck_assert_ptr_nonnull(e.reason);
         }
     }
@@ -144,11 +196,34 @@ END_TEST
  * UTF-8 and plain bytes, and integers around the int64 limits. */
 START_TEST(scanner_decodes_as_jansson)
 {
-    static const char *const atoms[] = {"a", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
-                                        "\\u0000", "\\u00e9", "\\u20AC", "\\uD83D\\uDE00", "\\udbff\\udfff",
-                                        "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "<", " ", "\\u0041"};
-    static const char *const ints[] = {"0", "-0", "7", "-1", "9223372036854775807", "-9223372036854775808",
-                                       "1000000000000000000", "-999999999999999999"};
+    static const char *const atoms[] = {"a",
+                                        "\\\"",
+                                        "\\\\",
+                                        "\\/",
+                                        "\\b",
+                                        "\\f",
+                                        "\\n",
+                                        "\\r",
+                                        "\\t",
+                                        "\\u0000",
+                                        "\\u00e9",
+                                        "\\u20AC",
+                                        "\\uD83D\\uDE00",
+                                        "\\udbff\\udfff",
+                                        "\xc3\xa9",
+                                        "\xe2\x80\xa8",
+                                        "\xf0\x9f\x98\x80",
+                                        "<",
+                                        " ",
+                                        "\\u0041"};
+    static const char *const ints[] = {"0",
+                                       "-0",
+                                       "7",
+                                       "-1",
+                                       "9223372036854775807",
+                                       "-9223372036854775808",
+                                       "1000000000000000000",
+                                       "-999999999999999999"};
     long it, n = vs_test_iterations(20000);
     unsigned seed = 1;
     size_t k;
@@ -252,8 +327,7 @@ END_TEST
  * decoder rejected (E_RANGE). That whole second now saturates to INT64_MIN. */
 START_TEST(defect2_earliest_second_saturates)
 {
-    static const char *const ok[] = {"1677-09-21T00:12:43Z", "1677-09-21T00:12:43.000Z",
-                                     "1677-09-20T22:12:43-02:00"};
+    static const char *const ok[] = {"1677-09-21T00:12:43Z", "1677-09-21T00:12:43.000Z", "1677-09-20T22:12:43-02:00"};
     static const char *const range[] = {"1677-09-21T00:12:42Z", "1677-09-21T00:12:43.1Z",
                                         "1677-09-21T00:12:42.999999999Z"};
     size_t k;
@@ -644,8 +718,8 @@ static void fails_at(int which, const char *json, velstatus_status code, const c
     velstatus_error err;
     ck_assert_int_eq(decode_any(which, json, &err), code);
     ck_assert_msg(strstr(err.message, path) != NULL, "message \"%s\" lacks \"%s\"", err.message, path);
-    ck_assert_msg(!strstr(err.message, "line") && !strstr(err.message, "column"),
-                  "message \"%s\" spells a position", err.message);
+    ck_assert_msg(!strstr(err.message, "line") && !strstr(err.message, "column"), "message \"%s\" spells a position",
+                  err.message);
     vs_test_assert_position(&err, json, strstr(json, at));
 }
 
@@ -657,7 +731,8 @@ START_TEST(errors_point_at_the_value)
     int n = snprintf(file, sizeof(file), "[\n  {\n");
     for (int i = 0; i < 24; i++)
         n += snprintf(file + n, sizeof(file) - (size_t)n, "    \"x%d\": %d,\n", i, i);
-    snprintf(file + n, sizeof(file) - (size_t)n, "    \"status\": {\"phase\": \"New\",\n      \"created\": \"soon\"}\n  }\n]\n");
+    snprintf(file + n, sizeof(file) - (size_t)n,
+             "    \"status\": {\"phase\": \"New\",\n      \"created\": \"soon\"}\n  }\n]\n");
     fails_at(DEC_OPS, file, VELSTATUS_E_SCHEMA, "[0].status.created: not a valid time", "soon\"");
     {
         velstatus_error err;
@@ -669,19 +744,20 @@ START_TEST(errors_point_at_the_value)
     fails_at(DEC_OPS, "[{},\n {\"spec\": {\"backupName\": 7}}]", VELSTATUS_E_SCHEMA, "[1].spec.backupName", "7");
     fails_at(DEC_OPS, "[{\"spec\": {\"resourceIdentifier\": {\"Name\": []}}}]", VELSTATUS_E_SCHEMA,
              "[0].spec.resourceIdentifier.Name", "[]");
-    fails_at(DEC_OPS, "[{\"spec\": {\"resourceIdentifier\": \"x\"}}]", VELSTATUS_E_SCHEMA, "[0].spec.resourceIdentifier", "\"x\"");
+    fails_at(DEC_OPS, "[{\"spec\": {\"resourceIdentifier\": \"x\"}}]", VELSTATUS_E_SCHEMA,
+             "[0].spec.resourceIdentifier", "\"x\"");
     fails_at(DEC_OPS, "[{\"spec\": {\"postOperationItems\": [{}, {\"Group\": 0}]}}]", VELSTATUS_E_SCHEMA,
              "[0].spec.postOperationItems[1].Group", "0}");
-    fails_at(DEC_OPS, "[{\"spec\": {\"postOperationItems\": {}}}]", VELSTATUS_E_SCHEMA, "[0].spec.postOperationItems", "{}");
+    fails_at(DEC_OPS, "[{\"spec\": {\"postOperationItems\": {}}}]", VELSTATUS_E_SCHEMA, "[0].spec.postOperationItems",
+             "{}");
     fails_at(DEC_OPS, "[{\"spec\": 1}]", VELSTATUS_E_SCHEMA, "[0].spec: must be an object", "1}");
     fails_at(DEC_OPS, "[{\"status\": []}]", VELSTATUS_E_SCHEMA, "[0].status: must be an object", "[]");
     fails_at(DEC_OPS, "[{\"status\": {\"nTotal\": 1e3}}]", VELSTATUS_E_SCHEMA, "[0].status.nTotal", "1e3");
-    fails_at(DEC_OPS, "[{\"status\": {\"nCompleted\": \"1\"}}]", VELSTATUS_E_SCHEMA, "[0].status.nCompleted",
-             "\"1\"");
+    fails_at(DEC_OPS, "[{\"status\": {\"nCompleted\": \"1\"}}]", VELSTATUS_E_SCHEMA, "[0].status.nCompleted", "\"1\"");
     /* created/started/updated take years 0000-9999; the library's own
      * error-since time must fit int64 nanoseconds */
-    fails_at(DEC_OPS, "[{\"status\": {\"velstatusProgressErrorSince\": \"3000-01-01T00:00:00Z\"}}]",
-             VELSTATUS_E_RANGE, "[0].status.velstatusProgressErrorSince", "3000");
+    fails_at(DEC_OPS, "[{\"status\": {\"velstatusProgressErrorSince\": \"3000-01-01T00:00:00Z\"}}]", VELSTATUS_E_RANGE,
+             "[0].status.velstatusProgressErrorSince", "3000");
     fails_at(DEC_OPS, "[{}, null]", VELSTATUS_E_SCHEMA, "[1]: a record must be an object", "null");
     fails_at(DEC_OPS, "[{} {}]", VELSTATUS_E_PARSE, "expected ','", "{}]");
     fails_at(DEC_OPS, "[{\"a\": tru}]", VELSTATUS_E_PARSE, "[0]: invalid JSON", "tru");
@@ -690,8 +766,10 @@ START_TEST(errors_point_at_the_value)
              "[\"op-1\"].completed: must be true or false", "3}");
     fails_at(DEC_REPORTS, "{\"a\": {}, \"b\": {\"nTotal\": \"x\"}}", VELSTATUS_E_SCHEMA, "[\"b\"].nTotal", "\"x\"");
     fails_at(DEC_REPORTS, "{\"a\": {\"started\": \"noon\"}}", VELSTATUS_E_SCHEMA, "[\"a\"].started", "noon\"");
-    fails_at(DEC_REPORTS, "{\"a\": {\"nTotal\": 1, \"bogus\": 1}}", VELSTATUS_E_SCHEMA, "[\"a\"].bogus: unknown key", "\"bogus\"");
-    fails_at(DEC_REPORTS, "{\"a\": {\"completed\": true}, \"b\": 7}", VELSTATUS_E_SCHEMA, "[\"b\"]: must be an object", "7}");
+    fails_at(DEC_REPORTS, "{\"a\": {\"nTotal\": 1, \"bogus\": 1}}", VELSTATUS_E_SCHEMA, "[\"a\"].bogus: unknown key",
+             "\"bogus\"");
+    fails_at(DEC_REPORTS, "{\"a\": {\"completed\": true}, \"b\": 7}", VELSTATUS_E_SCHEMA, "[\"b\"]: must be an object",
+             "7}");
     fails_at(DEC_REPORTS, "{\"a\": {} \"b\": {}}", VELSTATUS_E_PARSE, "expected ',' or '}'", "\"b\"");
     /* BSLs (the decoder that always did this) */
     fails_at(DEC_BSLS, "{\"items\": [{\"metadata\": {\"name\": \"a\"},\n \"status\": {\"phase\": 7}}]}",

@@ -33,10 +33,10 @@ static void assert_encodes(velstatus_ctx *ctx, const velstatus_oplist *l, const 
 }
 
 /* Evaluates the getter (which stores the length in n) before reading n. */
-#define ASSERT_GOT(expr, want)                                                                              \
-    do {                                                                                                    \
-        const char *got_ = (expr);                                                                          \
-        assert_str(got_, n, want);                                                                          \
+#define ASSERT_GOT(expr, want)     \
+    do {                           \
+        const char *got_ = (expr); \
+        assert_str(got_, n, want); \
     } while (0)
 
 static void assert_str(const char *got, size_t len, const char *want)
@@ -114,7 +114,7 @@ START_TEST(spec_example_round_trips_byte_identically)
     ck_assert_int_eq(ns, INT64_C(1714557780) * 1000000000);
 
     op = velstatus_oplist_at(l, 1);
-    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, &n), "p<1>");   /* \u003c decoded */
+    ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_RESOURCE_NAME, &n), "p<1>"); /* \u003c decoded */
     ASSERT_GOT(velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &n), "op&2");
     ck_assert_int_eq(velstatus_op_post_items_null(op), 1);
     ck_assert_uint_eq(velstatus_op_post_item_count(op), 0);
@@ -149,7 +149,8 @@ START_TEST(restore_record_and_examples_round_trip)
     const char *src = getenv("VS_SRCDIR");
     size_t n;
     ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_NAME, &n), "r1");
-    ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ITEM_ACTION, &n), "velero.io/csi-pvc-restorer");
+    ASSERT_GOT(velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_ITEM_ACTION, &n),
+               "velero.io/csi-pvc-restorer");
     ck_assert_int_eq(velstatus_op_post_items_null(velstatus_oplist_at(l, 0)), 1);
     assert_encodes(ctx, l, restore);
     velstatus_oplist_free(l);
@@ -158,9 +159,9 @@ START_TEST(restore_record_and_examples_round_trip)
         size_t len, out_len;
         snprintf(path, sizeof(path), "%s/examples/operations/%s", src ? src : ".", files[i]);
         text = vs_test_read_file(path, &len);
-        ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, i ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, text,
-                                                    len, NULL),
-                         VELSTATUS_OK);
+        ck_assert_int_eq(
+            velstatus_oplist_from_json(&l, ctx, i ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, text, len, NULL),
+            VELSTATUS_OK);
         ck_assert_int_eq(velstatus_oplist_to_json(&out, &out_len, l, NULL), VELSTATUS_OK);
         ck_assert_uint_eq(out_len, len);
         ck_assert_msg(memcmp(out, text, len) == 0, "%s does not round-trip", files[i]);
@@ -238,8 +239,14 @@ END_TEST
  * escaped quotes and runs of backslashes (keys and values). */
 START_TEST(unknown_fields_with_escapes_are_kept)
 {
-    static const char in[] = "[{\"status\":{\"a\\\"b\":\"q\\\\\", \"phase\":\"New\",\"c\":[\"\\\\\\\"}]\",  \"\\\\\\\\\" , \"\\\"\\\\\\\\\\\"\"]},\"spec\":{\"backupName\":\"b\"},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]";
-    static const char want[] = "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\",\"postOperationItems\":null},\"status\":{\"phase\":\"New\",\"a\\\"b\":\"q\\\\\",\"c\":[\"\\\\\\\"}]\",\"\\\\\\\\\",\"\\\"\\\\\\\\\\\"\"]},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]\n";
+    static const char in[] =
+        "[{\"status\":{\"a\\\"b\":\"q\\\\\", \"phase\":\"New\",\"c\":[\"\\\\\\\"}]\",  \"\\\\\\\\\" , "
+        "\"\\\"\\\\\\\\\\\"\"]},\"spec\":{\"backupName\":\"b\"},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]";
+    static const char want[] =
+        "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":{"
+        "\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\","
+        "\"postOperationItems\":null},\"status\":{\"phase\":\"New\",\"a\\\"b\":\"q\\\\\",\"c\":[\"\\\\\\\"}]\","
+        "\"\\\\\\\\\",\"\\\"\\\\\\\\\\\"\"]},\"z\\\\\":{\"k\\\\\\\"\":\"\\\\\"}}]\n";
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in);
     assert_encodes(ctx, l, want);
@@ -257,11 +264,13 @@ START_TEST(foreign_files_are_normalised)
         "{\"status\":null,\"spec\":null}]";
     static const char want[] =
         "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":"
-        "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\",\"postOperationItems\":"
+        "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\","
+        "\"postOperationItems\":"
         "null},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\",\"started\":"
         "\"2024-05-01T10:00:05Z\",\"updated\":null}},"
         "{\"spec\":{\"backupName\":\"\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":"
-        "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\",\"postOperationItems\":"
+        "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\","
+        "\"postOperationItems\":"
         "null},\"status\":{}}]\n";
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = decode_ok(ctx, VELSTATUS_KIND_BACKUP, in);
@@ -288,9 +297,11 @@ START_TEST(strings_with_nul_and_escapes)
     const char *id = velstatus_op_string(velstatus_oplist_at(l, 0), VELSTATUS_OP_FIELD_OPERATION_ID, &n);
     ck_assert_uint_eq(n, 9);
     ck_assert_int_eq(memcmp(id, "a\0b\"\\\n\t\xc3\xa9", 9), 0);
-    assert_encodes(ctx, l, "[{\"spec\":{\"restoreName\":\"\",\"restoreUID\":\"\",\"restoreItemAction\":\"\",\"resourceIdentifier\":"
-                      "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":"
-                      "\"a\\u0000b\\\"\\\\\\n\\t\xc3\xa9\"},\"status\":{}}]\n");
+    assert_encodes(
+        ctx, l,
+        "[{\"spec\":{\"restoreName\":\"\",\"restoreUID\":\"\",\"restoreItemAction\":\"\",\"resourceIdentifier\":"
+        "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":"
+        "\"a\\u0000b\\\"\\\\\\n\\t\xc3\xa9\"},\"status\":{}}]\n");
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
 }
@@ -351,8 +362,7 @@ START_TEST(decode_errors_name_path_and_position)
                         "[0].spec.postOperationItems");
     assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"spec\":{\"postOperationItems\":[{},{\"Group\":0}]}}]",
                         VELSTATUS_E_SCHEMA, "[0].spec.postOperationItems[1].Group");
-    assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"phase\":5}}]", VELSTATUS_E_SCHEMA,
-                        "[0].status.phase");
+    assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"phase\":5}}]", VELSTATUS_E_SCHEMA, "[0].status.phase");
     assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"nCompleted\":\"1\"}}]", VELSTATUS_E_SCHEMA,
                         "[0].status.nCompleted");
     assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"nTotal\":1e3}}]", VELSTATUS_E_SCHEMA,
@@ -368,8 +378,8 @@ START_TEST(decode_errors_name_path_and_position)
     /* created, started and updated hold Go's whole range (years 0000-9999);
      * the library's own error-since time is int64 nanoseconds */
     assert_decode_fails(VELSTATUS_KIND_BACKUP,
-                        "[{\"status\":{\"velstatusProgressErrorSince\":\"3000-01-01T00:00:00Z\"}}]",
-                        VELSTATUS_E_RANGE, "[0].status.velstatusProgressErrorSince");
+                        "[{\"status\":{\"velstatusProgressErrorSince\":\"3000-01-01T00:00:00Z\"}}]", VELSTATUS_E_RANGE,
+                        "[0].status.velstatusProgressErrorSince");
     assert_decode_fails(VELSTATUS_KIND_BACKUP, "[{\"status\":{\"error\":\"\xff\"}}]", VELSTATUS_E_PARSE, "[0]");
     assert_decode_fails((velstatus_kind)7, "[]", VELSTATUS_E_INVALID, "kind");
 }
@@ -410,7 +420,8 @@ START_TEST(decode_and_encode_fail_cleanly_without_memory)
     static const char unk[] = "[{\"a\":[1,{\"b\":\"<\"}],\"spec\":{\"x\":1,\"resourceIdentifier\":{\"y\":2},"
                               "\"postOperationItems\":[{\"z\":3}]},\"status\":{\"w\":4,\"phase\":\"Odd\"}},{}]";
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *l = NULL;
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL);
         if (st == VELSTATUS_OK) {
@@ -422,13 +433,16 @@ START_TEST(decode_and_encode_fail_cleanly_without_memory)
             }
             velstatus_oplist_free(l);
         }
-    } VS_FAILALLOC_END(fa, ctx, st);
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *l = NULL;
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, unk, strlen(unk), NULL);
         if (st == VELSTATUS_OK)
             velstatus_oplist_free(l);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
     free(text);
 }
 END_TEST
@@ -440,15 +454,17 @@ START_TEST(builders_and_setters)
     velstatus_oplist *l = NULL;
     velstatus_error err;
     size_t idx = 99, n;
-    static const char *const values[12] = {"b", "uid", "act", "", "pods", "ns", "p", "op-1",
-                                           "InProgress", "boom", "Bytes", "desc"};
+    static const char *const values[12] = {"b", "uid",  "act",        "",     "pods",  "ns",
+                                           "p", "op-1", "InProgress", "boom", "Bytes", "desc"};
     ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_append(&idx, l, &err), VELSTATUS_OK);
     ck_assert_uint_eq(idx, 0);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_NEW);
-    assert_encodes(ctx, l, "[{\"spec\":{\"backupName\":\"\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":"
-                      "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\","
-                      "\"postOperationItems\":null},\"status\":{\"phase\":\"New\"}}]\n");
+    assert_encodes(
+        ctx, l,
+        "[{\"spec\":{\"backupName\":\"\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":"
+        "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},\"operationID\":\"\","
+        "\"postOperationItems\":null},\"status\":{\"phase\":\"New\"}}]\n");
     for (int f = 0; f < 12; f++)
         ck_assert_int_eq(velstatus_oplist_set_string(l, 0, (velstatus_op_field)f, values[f], strlen(values[f]), &err),
                          VELSTATUS_OK);
@@ -461,26 +477,29 @@ START_TEST(builders_and_setters)
     ck_assert_int_eq(velstatus_oplist_set_time(l, 0, VELSTATUS_OP_TIME_STARTED, 1, 0, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_time(l, 0, VELSTATUS_OP_TIME_STARTED, 0, 5, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_STARTED, NULL), 0);
-    ck_assert_int_eq(velstatus_oplist_add_post_item(l, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "d<1>", 4, &err),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_add_post_item(l, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "d<1>", 4, &err),
+        VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_add_post_item(l, 0, NULL, 0, "r", 1, NULL, 0, "n", 1, &err), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_op_post_item_count(velstatus_oplist_at(l, 0)), 2);
     /* shorter text reuses the bytes, longer allocates: both read back */
     ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_ERROR, "bo", 2, &err), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION, "a longer description", 20, &err),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_DESCRIPTION, "a longer description", 20, &err),
+        VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_PHASE, "Failed", 6, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_PHASE, "Fail", 4, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_UNKNOWN);
     ck_assert_int_eq(velstatus_oplist_set_string(l, 0, VELSTATUS_OP_FIELD_PHASE, "Failed", 6, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_FAILED);
-    assert_encodes(ctx, l, "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"uid\",\"backupItemAction\":\"act\","
-                      "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"ns\",\"Name\":\"p\"},"
-                      "\"operationID\":\"op-1\",\"postOperationItems\":[{\"Group\":\"velero.io\",\"Resource\":"
-                      "\"datauploads\",\"Namespace\":\"velero\",\"Name\":\"d\\u003c1\\u003e\"},{\"Group\":\"\","
-                      "\"Resource\":\"r\",\"Namespace\":\"\",\"Name\":\"n\"}]},\"status\":{\"phase\":\"Failed\","
-                      "\"error\":\"bo\",\"nCompleted\":5,\"nTotal\":10,\"operationUnits\":\"Bytes\",\"description\":"
-                      "\"a longer description\",\"created\":\"2024-05-01T10:00:00Z\"}}]\n");
+    assert_encodes(ctx, l,
+                   "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"uid\",\"backupItemAction\":\"act\","
+                   "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"ns\",\"Name\":\"p\"},"
+                   "\"operationID\":\"op-1\",\"postOperationItems\":[{\"Group\":\"velero.io\",\"Resource\":"
+                   "\"datauploads\",\"Namespace\":\"velero\",\"Name\":\"d\\u003c1\\u003e\"},{\"Group\":\"\","
+                   "\"Resource\":\"r\",\"Namespace\":\"\",\"Name\":\"n\"}]},\"status\":{\"phase\":\"Failed\","
+                   "\"error\":\"bo\",\"nCompleted\":5,\"nTotal\":10,\"operationUnits\":\"Bytes\",\"description\":"
+                   "\"a longer description\",\"created\":\"2024-05-01T10:00:00Z\"}}]\n");
     /* argument errors */
     ck_assert_int_eq(velstatus_oplist_set_string(l, 1, VELSTATUS_OP_FIELD_NAME, "x", 1, &err), VELSTATUS_E_RANGE);
     ck_assert_int_eq(velstatus_oplist_set_string(l, 0, (velstatus_op_field)12, "x", 1, &err), VELSTATUS_E_INVALID);
@@ -506,7 +525,8 @@ END_TEST
 START_TEST(builders_fail_cleanly_without_memory)
 {
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *l = NULL;
         st = velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL);
         for (int i = 0; i < 40 && st == VELSTATUS_OK; i++)
@@ -518,11 +538,13 @@ START_TEST(builders_fail_cleanly_without_memory)
         if (st == VELSTATUS_OK) {
             /* a failed setter leaves the field as it was */
             size_t n;
-            ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(l, 3), VELSTATUS_OP_FIELD_OPERATION_ID, &n), "id-3");
+            ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(l, 3), VELSTATUS_OP_FIELD_OPERATION_ID, &n),
+                             "id-3");
             ck_assert_uint_eq(velstatus_oplist_count(l), 40);
         }
         velstatus_oplist_free(l);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -670,11 +692,13 @@ START_TEST(reports_fail_cleanly_without_memory)
     static const char in[] = "{\"op-1\": {\"err\": \"x\", \"operationUnits\": \"B\", \"description\": \"d\"},"
                              " \"op-2\": {\"lookupError\": \"l\", \"cancelError\": \"c\"}, \"op-0\": {}}";
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_op_reports *r = NULL;
         st = velstatus_op_reports_from_json(&r, ctx, in, strlen(in), NULL);
         velstatus_op_reports_free(r);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -687,8 +711,8 @@ typedef struct sink_log {
     size_t calls, max_chunk;
     size_t fail_on; /* 1-based call that returns fail_rc; 0 never */
     int fail_rc;
-    size_t big;     /* chunks over 64 KiB */
-    int failed;     /* it returned a negative value */
+    size_t big; /* chunks over 64 KiB */
+    int failed; /* it returned a negative value */
 } sink_log;
 
 static int log_sink(void *userdata, const char *data, size_t len)
@@ -725,8 +749,10 @@ static char *varied_list_json(size_t n)
     len += (size_t)snprintf(p + len, cap - len, "[");
     for (size_t i = 0; i < n; i++) {
         size_t d = (i * 733) % 1500;
-        len += (size_t)snprintf(p + len, cap - len, "%s{\"spec\":{\"backupName\":\"b\",\"operationID\":\"op-%zu\"},"
-                                "\"status\":{\"phase\":\"InProgress\",\"description\":\"", i ? "," : "", i);
+        len += (size_t)snprintf(p + len, cap - len,
+                                "%s{\"spec\":{\"backupName\":\"b\",\"operationID\":\"op-%zu\"},"
+                                "\"status\":{\"phase\":\"InProgress\",\"description\":\"",
+                                i ? "," : "", i);
         memset(p + len, 'a' + (int)(i % 26), d);
         len += d;
         len += (size_t)snprintf(p + len, cap - len, "\"},\"x%zu\":\"<&>\"}", i % 7);
@@ -870,7 +896,8 @@ START_TEST(write_json_fails_cleanly_without_memory)
     velstatus_status st;
     ck_assert_int_eq(velstatus_oplist_to_json(&whole, &whole_len, l0, NULL), VELSTATUS_OK);
     ck_assert_uint_gt(whole_len, 2 * 65536);
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *l = NULL;
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, json, strlen(json), NULL);
         if (st == VELSTATUS_OK) {
@@ -884,7 +911,8 @@ START_TEST(write_json_fails_cleanly_without_memory)
             free(s.p);
             velstatus_oplist_free(l);
         }
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
     velstatus_free(plain, whole);
     velstatus_oplist_free(l0);
     free(json);

@@ -47,7 +47,7 @@ static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **erro
     velstatus_plugin_client client;
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
-    velstatus_policy velero = velstatus_policy_velero(); /* fails at once, no grace period */
+    velstatus_policy velero = velstatus_policy_velero();   /* fails at once, no grace period */
     velstatus_plugin_client_init(&client, sizeof(client)); /* progress NULL: no plugin */
     velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
@@ -89,7 +89,8 @@ END_TEST
 START_TEST(lookup_error_reconcile_out_of_memory)
 {
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         /* The list is built without failures; only the pass's allocations fail. */
         VS_FAILALLOC_PAUSE(fa);
         velstatus_oplist *list = one_op(ctx, odd_action, "op-1", HOUR_NS);
@@ -119,7 +120,8 @@ START_TEST(lookup_error_reconcile_out_of_memory)
         }
         velstatus_reconcile_result_free(res);
         velstatus_oplist_free(list);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -146,7 +148,8 @@ START_TEST(step_accepts_a_report_from_a_newer_header)
     big.p.struct_size = (uint32_t)sizeof(big);
     uint32_t fa = 0, fb = 0;
     ck_assert_int_eq(velstatus_oplist_step(&fa, NULL, NULL, a, 0, &cur, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_oplist_step(&fb, NULL, NULL, b, 0, &big.p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&fb, NULL, NULL, b, 0, &big.p, NOW_NS, 4 * HOUR_NS, NULL, NULL),
+                     VELSTATUS_OK);
     ck_assert_uint_eq(fa, fb);
     ck_assert(fa & VELSTATUS_OP_STEP_CHANGED);
     ck_assert_int_eq(velstatus_op_n_completed(velstatus_oplist_at(b, 0)), 5);
@@ -216,7 +219,8 @@ START_TEST(getters_and_setters_reject_bad_arguments)
     ck_assert_int_eq(ns, 0);
     ck_assert_int_eq(velstatus_op_time_value(op, VELSTATUS_OP_TIME_CREATED, NULL), 1);
     /* The item's texts are checked before anything is added. */
-    ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, NULL, 2, "r", 1, "n", 1, "m", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, NULL, 2, "r", 1, "n", 1, "m", 1, &err),
+                     VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, "g", 1, "r", 1, "n", (size_t)UINT32_MAX + 1, "m", 1, &err),
                      VELSTATUS_E_RANGE);
     ck_assert_uint_eq(velstatus_op_post_item_count(op), 0);
@@ -231,17 +235,20 @@ END_TEST
 START_TEST(add_post_item_out_of_memory_keeps_the_items)
 {
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *list = NULL;
         size_t i;
         st = velstatus_oplist_new(&list, ctx, VELSTATUS_KIND_BACKUP, NULL);
         if (st == VELSTATUS_OK)
             st = velstatus_oplist_append(&i, list, NULL);
         if (st == VELSTATUS_OK)
-            st = velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4, NULL);
+            st = velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4,
+                                                NULL);
         if (st == VELSTATUS_OK) {
             /* A second item: on failure the first is still there, intact. */
-            st = velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-2", 4, NULL);
+            st = velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-2", 4,
+                                                NULL);
             const velstatus_op *op = velstatus_oplist_at(list, 0);
             size_t len = 0;
             ck_assert_uint_eq(velstatus_op_post_item_count(op), st == VELSTATUS_OK ? 2 : 1);
@@ -250,7 +257,8 @@ START_TEST(add_post_item_out_of_memory_keeps_the_items)
             ck_assert_int_eq(memcmp(name, "du-1", 4), 0);
         }
         velstatus_oplist_free(list);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -321,9 +329,9 @@ START_TEST(enum_arguments_below_zero_are_rejected)
     int64_t ns = 77;
     ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
-    ck_assert_int_eq(velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4,
-                                                    NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_add_post_item(list, 0, "velero.io", 9, "datauploads", 11, "velero", 6, "du-1", 4, NULL),
+        VELSTATUS_OK);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
     ck_assert_int_eq(velstatus_oplist_set_string(list, 0, (velstatus_op_field)-1, "x", 1, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, (velstatus_op_time)-1, 1, 0, NULL), VELSTATUS_E_INVALID);
@@ -346,10 +354,16 @@ START_TEST(phase_text_round_trips_every_phase_and_big_texts)
 {
     /* The phase enum follows the text (an unknown text is UNKNOWN and kept
      * verbatim); a text larger than a pool block is kept whole. */
-    static const struct { const char *text; velstatus_op_phase ph; } v[] = {
-        {"Completed", VELSTATUS_OP_PHASE_COMPLETED}, {"Failed", VELSTATUS_OP_PHASE_FAILED},
-        {"New", VELSTATUS_OP_PHASE_NEW},             {"Canceled", VELSTATUS_OP_PHASE_UNKNOWN},
-        {"", VELSTATUS_OP_PHASE_UNKNOWN},            {"InProgress", VELSTATUS_OP_PHASE_IN_PROGRESS},
+    static const struct {
+        const char *text;
+        velstatus_op_phase ph;
+    } v[] = {
+        {"Completed", VELSTATUS_OP_PHASE_COMPLETED},
+        {"Failed", VELSTATUS_OP_PHASE_FAILED},
+        {"New", VELSTATUS_OP_PHASE_NEW},
+        {"Canceled", VELSTATUS_OP_PHASE_UNKNOWN},
+        {"", VELSTATUS_OP_PHASE_UNKNOWN},
+        {"InProgress", VELSTATUS_OP_PHASE_IN_PROGRESS},
     };
     velstatus_ctx *ctx = NULL;
     size_t len;
@@ -358,9 +372,9 @@ START_TEST(phase_text_round_trips_every_phase_and_big_texts)
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     const velstatus_op *op = velstatus_oplist_at(list, 0);
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-        ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, v[i].text, strlen(v[i].text),
-                                                     NULL),
-                         VELSTATUS_OK);
+        ck_assert_int_eq(
+            velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, v[i].text, strlen(v[i].text), NULL),
+            VELSTATUS_OK);
         ck_assert_int_eq(velstatus_op_phase_value(op), v[i].ph);
         ck_assert_str_eq(velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &len), v[i].text);
     }
@@ -374,9 +388,9 @@ START_TEST(phase_text_round_trips_every_phase_and_big_texts)
     ck_assert_uint_eq(len, BIG);
     ck_assert_int_eq(memcmp(d, big, BIG), 0);
     /* Over 4 GiB is refused before the text is read. */
-    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_DESCRIPTION, big, (size_t)UINT32_MAX + 1,
-                                                 &err),
-                     VELSTATUS_E_RANGE);
+    ck_assert_int_eq(
+        velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_DESCRIPTION, big, (size_t)UINT32_MAX + 1, &err),
+        VELSTATUS_E_RANGE);
     ck_assert_uint_eq(velstatus_op_string(op, VELSTATUS_OP_FIELD_DESCRIPTION, &len) == d ? len : 0, BIG);
     free(big);
     velstatus_oplist_free(list);
@@ -506,7 +520,8 @@ START_TEST(reconcile_with_reports_out_of_memory)
         velstatus_oplist_free(list);
     }
     velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *list = NULL;
         velstatus_reconcile_result *res = NULL;
         VS_FAILALLOC_PAUSE(fa);
@@ -526,7 +541,8 @@ START_TEST(reconcile_with_reports_out_of_memory)
         }
         velstatus_reconcile_result_free(res);
         velstatus_oplist_free(list);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
     velstatus_free(plain, want);
     velstatus_op_reports_free(reports);
     velstatus_ctx_free(plain);
@@ -564,7 +580,8 @@ START_TEST(a_one_byte_change_anywhere_in_a_text_is_seen)
             b[k] = 'v';
             ck_assert_msg(step_units(list, b, n) & VELSTATUS_OP_STEP_CHANGED, "length %zu, byte %zu", n, k);
             size_t len = 0;
-            const char *got = velstatus_op_string(velstatus_oplist_at(list, 0), VELSTATUS_OP_FIELD_OPERATION_UNITS, &len);
+            const char *got =
+                velstatus_op_string(velstatus_oplist_at(list, 0), VELSTATUS_OP_FIELD_OPERATION_UNITS, &len);
             ck_assert(len == n && memcmp(got, b, n) == 0);
             ck_assert(step_units(list, a, n) & VELSTATUS_OP_STEP_CHANGED); /* and back */
         }
@@ -585,11 +602,17 @@ START_TEST(report_texts_null_with_a_length_are_refused)
         velstatus_op_progress p;
         velstatus_op_progress_init(&p, sizeof(p));
         switch (which) {
-        case 0: p.err_len = 3; break;                                   /* err NULL */
-        case 1: p.operation_units_len = 2; break;                       /* units NULL */
-        case 2: p.description_len = 1; break;                           /* description NULL */
-        case 3: p.err = "e"; p.err_len = (size_t)UINT32_MAX + 1; break; /* over 4 GiB */
-        default: p.operation_units = "u"; p.operation_units_len = (size_t)UINT32_MAX + 1; break;
+        case 0: p.err_len = 3; break;             /* err NULL */
+        case 1: p.operation_units_len = 2; break; /* units NULL */
+        case 2: p.description_len = 1; break;     /* description NULL */
+        case 3:
+            p.err = "e";
+            p.err_len = (size_t)UINT32_MAX + 1;
+            break; /* over 4 GiB */
+        default:
+            p.operation_units = "u";
+            p.operation_units_len = (size_t)UINT32_MAX + 1;
+            break;
         }
         velstatus_status want = which < 3 ? VELSTATUS_E_INVALID : VELSTATUS_E_RANGE;
         ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, &err), want);
@@ -613,11 +636,13 @@ START_TEST(an_empty_progress_error_is_wrapped_with_the_plugin_only)
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     velstatus_op_progress p;
     velstatus_op_progress_init(&p, sizeof(p));
-    ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL),
+                     VELSTATUS_OK);
     ck_assert_ptr_null(msg);
     ck_assert_uint_eq(mlen, 0);
     p.report = VELSTATUS_OP_REPORT_PROGRESS_ERROR; /* err NULL, length 0 */
-    ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&f, &msg, &mlen, list, 0, &p, NOW_NS, 4 * HOUR_NS, &vel, NULL),
+                     VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_FAILED_NOW);
     ck_assert_str_eq(msg, "plugin: velero.io/csi");
     ck_assert_uint_eq(mlen, strlen(msg));
@@ -626,10 +651,12 @@ START_TEST(an_empty_progress_error_is_wrapped_with_the_plugin_only)
     velstatus_op_string(velstatus_oplist_at(list, 0), VELSTATUS_OP_FIELD_ERROR, &len);
     ck_assert_uint_eq(len, 0);
     /* A terminal record needs no report. */
-    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, &vel, NULL),
+                     VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_COUNT_FAILED);
     ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_PHASE, "Canceled", 8, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, &vel, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, NULL, NOW_NS, 4 * HOUR_NS, &vel, NULL),
+                     VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_UNKNOWN_PHASE);
     /* wrap_error with an empty message. */
     ck_assert_int_eq(velstatus_op_wrap_error(&msg, &mlen, ctx, NULL, 0, "p", 1, NULL), VELSTATUS_OK);
@@ -653,8 +680,9 @@ START_TEST(a_good_report_clears_the_error_time)
     ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS, 4 * HOUR_NS, NULL, NULL), VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
     /* A second error within the grace period keeps the first time. */
-    ck_assert_int_eq(velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS + HOUR_NS / 3600, 4 * HOUR_NS, NULL, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_step(&f, NULL, NULL, list, 0, &p, NOW_NS + HOUR_NS / 3600, 4 * HOUR_NS, NULL, NULL),
+        VELSTATUS_OK);
     ck_assert(f & VELSTATUS_OP_STEP_ERROR_DEFERRED);
     ck_assert(!(f & VELSTATUS_OP_STEP_CHANGED));
     p.report = VELSTATUS_OP_REPORT_PROGRESS;
@@ -755,7 +783,8 @@ START_TEST(reply_misuse_and_failing_callbacks)
 }
 END_TEST
 
-static int answer_cancel_with_empty_error(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+static int answer_cancel_with_empty_error(void *ud, const velstatus_oplist *list, size_t index,
+                                          velstatus_op_reply *reply)
 {
     (void)ud;
     (void)list;
@@ -836,7 +865,8 @@ START_TEST(more_argument_checks)
     ck_assert_int_eq(velstatus_op_reply_set_cancel_error(NULL, "x", 1, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_op_reply_set_progress(NULL, &p, &err), VELSTATUS_E_INVALID);
     /* Clearing a text with NULL, 0. */
-    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_OPERATION_ID, NULL, 0, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_set_string(list, 0, VELSTATUS_OP_FIELD_OPERATION_ID, NULL, 0, NULL),
+                     VELSTATUS_OK);
     size_t len = 9;
     ck_assert_str_eq(velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &len), "");
     ck_assert_uint_eq(len, 0);
@@ -867,7 +897,8 @@ START_TEST(step_failing_an_operation_out_of_memory)
      * and returns no message. */
     velstatus_status st;
     velstatus_policy vel = velstatus_policy_velero();
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         VS_FAILALLOC_PAUSE(fa);
         velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
         VS_FAILALLOC_RESUME(fa);
@@ -896,7 +927,8 @@ START_TEST(step_failing_an_operation_out_of_memory)
             ck_assert_uint_eq(len, 0);
         }
         velstatus_oplist_free(list);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 
@@ -929,7 +961,8 @@ START_TEST(an_answer_repeating_the_stored_texts_changes_nothing)
     velstatus_reconcile_result *res = NULL;
     ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_reconcile_result_changes(res), 0);
-    ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(list, 0), VELSTATUS_OP_FIELD_DESCRIPTION, NULL), "copying");
+    ck_assert_str_eq(velstatus_op_string(velstatus_oplist_at(list, 0), VELSTATUS_OP_FIELD_DESCRIPTION, NULL),
+                     "copying");
     velstatus_reconcile_result_free(res);
     /* A New record with no report is refused too. */
     uint32_t f = 0;

@@ -52,18 +52,20 @@ static velstatus_oplist *make_list(velstatus_ctx *ctx, velstatus_kind kind, cons
         else
             snprintf(act, sizeof(act), "act-%zu", i);
         if (kind == VELSTATUS_KIND_BACKUP)
-            off += (size_t)sprintf(buf + off,
-                                   "%s{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"%s\","
-                                   "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"ns-1\","
-                                   "\"Name\":\"pod-1\"},\"operationID\":\"op-%zu\",\"postOperationItems\":null},"
-                                   "\"status\":%s}",
-                                   i ? "," : "", act, i, statuses[i]);
+            off +=
+                (size_t)sprintf(buf + off,
+                                "%s{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"%s\","
+                                "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"ns-1\","
+                                "\"Name\":\"pod-1\"},\"operationID\":\"op-%zu\",\"postOperationItems\":null},"
+                                "\"status\":%s}",
+                                i ? "," : "", act, i, statuses[i]);
         else
-            off += (size_t)sprintf(buf + off,
-                                   "%s{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":\"%s\","
-                                   "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"ns-1\","
-                                   "\"Name\":\"pod-1\"},\"operationID\":\"op-%zu\"},\"status\":%s}",
-                                   i ? "," : "", act, i, statuses[i]);
+            off +=
+                (size_t)sprintf(buf + off,
+                                "%s{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":\"%s\","
+                                "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"ns-1\","
+                                "\"Name\":\"pod-1\"},\"operationID\":\"op-%zu\"},\"status\":%s}",
+                                i ? "," : "", act, i, statuses[i]);
     }
     off += (size_t)sprintf(buf + off, "]");
     st = velstatus_oplist_from_json(&l, ctx, kind, buf, off, &err);
@@ -97,11 +99,11 @@ static char *status_of(velstatus_ctx *ctx, const velstatus_oplist *l, size_t i)
     return res;
 }
 
-#define ASSERT_STATUS(ctx, l, i, want)                                                                       \
-    do {                                                                                                      \
-        char *s_ = status_of(ctx, l, i);                                                                      \
+#define ASSERT_STATUS(ctx, l, i, want)                                                                             \
+    do {                                                                                                           \
+        char *s_ = status_of(ctx, l, i);                                                                           \
         ck_assert_msg(strcmp(s_, want) == 0, "status of [%d]:\n%s\nwant\n%s", (int)(i), s_, (const char *)(want)); \
-        free(s_);                                                                                             \
+        free(s_);                                                                                                  \
     } while (0)
 
 static velstatus_op_progress progress(int completed, const char *err, int64_t nc, int64_t nt)
@@ -183,11 +185,13 @@ START_TEST(velero_test_wrap_err_msg)
         ck_assert_int_eq(velstatus_op_wrap_error(&out, NULL, ctx, NULL, 3, NULL, 0, NULL), VELSTATUS_E_INVALID);
     }
     velstatus_ctx_free(ctx);
-    VS_FAILALLOC_LOOP(fa, fctx) {
+    VS_FAILALLOC_LOOP(fa, fctx)
+    {
         char *out = NULL;
         st = velstatus_op_wrap_error(&out, NULL, fctx, "x", 1, "p", 1, NULL);
         velstatus_free(fctx, out);
-    } VS_FAILALLOC_END(fa, fctx, st);
+    }
+    VS_FAILALLOC_END(fa, fctx, st);
 }
 END_TEST
 
@@ -201,7 +205,8 @@ START_TEST(step0_finished_operations_are_counted)
     velstatus_ctx *ctx = new_ctx();
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
-        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"Completed\",\"created\":\"2024-05-01T10:00:00Z\"}");
+        velstatus_oplist *l =
+            one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"Completed\",\"created\":\"2024-05-01T10:00:00Z\"}");
         stepped s = step(l, 0, NULL, T0 + 100 * HOUR, HOUR, &pol);
         ck_assert_uint_eq(s.flags, F(COUNT_COMPLETED));
         ck_assert_int_eq(s.has_msg, 0);
@@ -248,12 +253,14 @@ START_TEST(step1_lookup_error)
     velstatus_policy velero = velstatus_policy_velero(), hardened = velstatus_policy_hardened();
     const char *text = "unable to get valid BackupItemActionV2 for \"velero.io/x\"";
     velstatus_op_progress r = failure(VELSTATUS_OP_REPORT_LOOKUP_ERROR, text);
-    velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
+    velstatus_oplist *l =
+        one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
     stepped s = step(l, 0, &r, T0 + SEC, HOUR, &velero);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(FAILED_NOW) | F(COUNT_FAILED));
     ck_assert_str_eq(s.msg, "unable to get valid BackupItemActionV2 for \"velero.io/x\", plugin: unknown");
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"error\":\"unable to get valid BackupItemActionV2 for "
-                             "\\\"velero.io/x\\\"\",\"created\":\"2024-05-01T10:00:00Z\"}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"Failed\",\"error\":\"unable to get valid BackupItemActionV2 for "
+                  "\\\"velero.io/x\\\"\",\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_oplist_free(l);
 
     /* restore: raw message in the Velero preset (doc/velero-behaviour.md §6.9) */
@@ -267,15 +274,17 @@ START_TEST(step1_lookup_error)
     s = step(l, 0, &r, T0 + SEC, HOUR, &hardened);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(ERROR_DEFERRED) | F(IN_PROGRESS));
     ck_assert_int_eq(s.has_msg, 0);
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
-                             "\"velstatusProgressErrorSince\":\"2024-05-01T10:00:01Z\"}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                  "\"velstatusProgressErrorSince\":\"2024-05-01T10:00:01Z\"}");
     s = step(l, 0, &r, T0 + 60 * SEC, HOUR, &hardened);
     ck_assert_uint_eq(s.flags, F(ERROR_DEFERRED) | F(IN_PROGRESS));
     s = step(l, 0, &r, T0 + 61 * SEC, HOUR, &hardened);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(FAILED_NOW) | F(COUNT_FAILED));
     ck_assert_str_eq(s.msg, "unable to get valid BackupItemActionV2 for \"velero.io/x\", plugin: unknown");
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"error\":\"unable to get valid BackupItemActionV2 for "
-                             "\\\"velero.io/x\\\"\",\"created\":\"2024-05-01T10:00:00Z\"}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"Failed\",\"error\":\"unable to get valid BackupItemActionV2 for "
+                  "\\\"velero.io/x\\\"\",\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_oplist_free(l);
 
     /* hardened: a good report inside the grace period clears it */
@@ -293,8 +302,9 @@ START_TEST(step1_lookup_error)
     s = step(l, 0, &r, T0 + HOUR + SEC, HOUR, &hardened);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(CANCEL) | F(FAILED_NOW) | F(COUNT_FAILED));
     ck_assert_str_eq(s.msg, "Asynchronous action timed out, plugin: velero.io/x");
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"error\":\"Asynchronous action timed out\","
-                             "\"created\":\"2024-05-01T10:00:00Z\"}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"Failed\",\"error\":\"Asynchronous action timed out\","
+                  "\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
 }
@@ -312,12 +322,14 @@ START_TEST(step2_progress_error)
     nograce.progress_error_grace_ns = 0;
     /* the progress fields of an error report are not copied */
     r.n_completed = 99;
-    l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"nCompleted\":5,\"created\":\"2024-05-01T10:00:00Z\"}");
+    l = one(ctx, VELSTATUS_KIND_BACKUP,
+            "{\"phase\":\"InProgress\",\"nCompleted\":5,\"created\":\"2024-05-01T10:00:00Z\"}");
     s = step(l, 0, &r, T0, HOUR, &velero);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(FAILED_NOW) | F(COUNT_FAILED));
     ck_assert_str_eq(s.msg, "rpc error: unavailable, plugin: velero.io/x");
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"error\":\"rpc error: unavailable\",\"nCompleted\":5,"
-                             "\"created\":\"2024-05-01T10:00:00Z\"}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"Failed\",\"error\":\"rpc error: unavailable\",\"nCompleted\":5,"
+                  "\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_oplist_free(l);
     /* an empty error is still an error: "plugin: X" */
     l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
@@ -348,9 +360,10 @@ START_TEST(step3_progress_fields)
     velstatus_ctx *ctx = new_ctx();
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
-        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP,
-                                  "{\"phase\":\"InProgress\",\"nCompleted\":1,\"nTotal\":10,\"operationUnits\":\"Bytes\","
-                                  "\"description\":\"a long description\",\"created\":\"2024-05-01T10:00:00Z\"}");
+        velstatus_oplist *l =
+            one(ctx, VELSTATUS_KIND_BACKUP,
+                "{\"phase\":\"InProgress\",\"nCompleted\":1,\"nTotal\":10,\"operationUnits\":\"Bytes\","
+                "\"description\":\"a long description\",\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_op_progress r = progress(0, NULL, 1, 10);
         stepped s;
         r.operation_units = "Bytes";
@@ -372,8 +385,9 @@ START_TEST(step3_progress_fields)
         r.description_len = 5;
         s = step(l, 0, &r, T0, HOUR, &pol);
         ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-        ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"nCompleted\":5,\"nTotal\":20,\"operationUnits\":\"Items\","
-                                 "\"description\":\"short\",\"created\":\"2024-05-01T10:00:00Z\"}");
+        ASSERT_STATUS(ctx, l, 0,
+                      "{\"phase\":\"InProgress\",\"nCompleted\":5,\"nTotal\":20,\"operationUnits\":\"Items\","
+                      "\"description\":\"short\",\"created\":\"2024-05-01T10:00:00Z\"}");
         r.description = "a longer description than before";
         r.description_len = strlen(r.description);
         r.operation_units = NULL;
@@ -382,8 +396,9 @@ START_TEST(step3_progress_fields)
         r.n_total = 0;
         s = step(l, 0, &r, T0, HOUR, &pol);
         ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-        ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"description\":\"a longer description than before\","
-                                 "\"created\":\"2024-05-01T10:00:00Z\"}");
+        ASSERT_STATUS(ctx, l, 0,
+                      "{\"phase\":\"InProgress\",\"description\":\"a longer description than before\","
+                      "\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_oplist_free(l);
     }
     velstatus_ctx_free(ctx);
@@ -411,7 +426,7 @@ START_TEST(step4_times_velero)
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS)); /* same instants, still "changed" */
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(IN_PROGRESS)); /* now both are plugin times: equal */
-    r.updated_ns = T0 + 60 * SEC + 1;            /* a nanosecond later */
+    r.updated_ns = T0 + 60 * SEC + 1;           /* a nanosecond later */
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
     ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, &ns), 1);
@@ -420,15 +435,17 @@ START_TEST(step4_times_velero)
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
     ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, NULL), 0);
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
-                             "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":null}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                  "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":null}");
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(IN_PROGRESS)); /* zero == zero */
     velstatus_oplist_free(l);
 
     /* a zero time after a non-zero one is still non-nil: New becomes InProgress (step 7) */
-    l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\","
-                                        "\"started\":\"2024-05-01T10:00:05Z\"}");
+    l = one(ctx, VELSTATUS_KIND_BACKUP,
+            "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\","
+            "\"started\":\"2024-05-01T10:00:05Z\"}");
     r = progress(0, NULL, 0, 0);
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
@@ -461,8 +478,9 @@ START_TEST(step4_times_hardened)
     r.has_updated = 0;
     s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
     ck_assert_uint_eq(s.flags, F(IN_PROGRESS));
-    ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
-                             "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:01:01Z\"}");
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                  "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:01:01Z\"}");
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
 }
@@ -474,7 +492,8 @@ START_TEST(step4_unix_epoch)
     velstatus_ctx *ctx = new_ctx();
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
-        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
+        velstatus_oplist *l =
+            one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_op_progress r = progress(0, NULL, 0, 0);
         stepped s;
         r.has_started = 1;
@@ -482,8 +501,9 @@ START_TEST(step4_unix_epoch)
         s = step(l, 0, &r, T0 + SEC, HOUR, &pol);
         if (p == VELSTATUS_PRESET_VELERO) {
             ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-            ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
-                                     "\"started\":\"1970-01-01T00:00:00Z\"}");
+            ASSERT_STATUS(ctx, l, 0,
+                          "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                          "\"started\":\"1970-01-01T00:00:00Z\"}");
         } else {
             ck_assert_uint_eq(s.flags, F(IN_PROGRESS));
             ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
@@ -500,20 +520,23 @@ START_TEST(step5_completion)
     velstatus_ctx *ctx = new_ctx();
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
-        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
+        velstatus_oplist *l =
+            one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_op_progress done = progress(1, NULL, 10, 10), bad = progress(1, "DataUpload is canceled", 3, 10);
         stepped s = step(l, 0, &done, T0 + 5 * HOUR, HOUR, &pol); /* late, yet Completed */
         ck_assert_uint_eq(s.flags, F(CHANGED) | F(COMPLETED_NOW) | F(COUNT_COMPLETED));
         ck_assert_int_eq(s.has_msg, 0);
-        ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Completed\",\"nCompleted\":10,\"nTotal\":10,"
-                                 "\"created\":\"2024-05-01T10:00:00Z\"}");
+        ASSERT_STATUS(ctx, l, 0,
+                      "{\"phase\":\"Completed\",\"nCompleted\":10,\"nTotal\":10,"
+                      "\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_oplist_free(l);
         l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
         s = step(l, 0, &bad, T0 + SEC, HOUR, &pol);
         ck_assert_uint_eq(s.flags, F(CHANGED) | F(FAILED_NOW) | F(COUNT_FAILED));
         ck_assert_str_eq(s.msg, "DataUpload is canceled, plugin: velero.io/x");
-        ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"error\":\"DataUpload is canceled\",\"nCompleted\":3,"
-                                 "\"nTotal\":10,\"created\":\"2024-05-01T10:00:00Z\"}");
+        ASSERT_STATUS(ctx, l, 0,
+                      "{\"phase\":\"Failed\",\"error\":\"DataUpload is canceled\",\"nCompleted\":3,"
+                      "\"nTotal\":10,\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_oplist_free(l);
     }
     velstatus_ctx_free(ctx);
@@ -538,8 +561,9 @@ START_TEST(step6_timeout)
                 ck_assert_str_eq(s.msg, "Asynchronous action timed out, plugin: velero.io/x");
             else
                 ck_assert_str_eq(s.msg, "Asynchronous action timed out");
-            ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"Failed\",\"error\":\"Asynchronous action timed out\",\"nCompleted\":1,"
-                                     "\"nTotal\":2,\"created\":\"2024-05-01T10:00:00Z\"}");
+            ASSERT_STATUS(ctx, l, 0,
+                          "{\"phase\":\"Failed\",\"error\":\"Asynchronous action timed out\",\"nCompleted\":1,"
+                          "\"nTotal\":2,\"created\":\"2024-05-01T10:00:00Z\"}");
             velstatus_oplist_free(l);
         }
     }
@@ -555,7 +579,8 @@ START_TEST(step6_zero_and_negative_timeout)
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
         for (int t = 0; t < 2; t++) {
-            velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
+            velstatus_oplist *l =
+                one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
             velstatus_op_progress r = progress(0, NULL, 0, 0);
             stepped s = step(l, 0, &r, T0 + SEC, timeouts[t], &pol);
             if (p == VELSTATUS_PRESET_VELERO)
@@ -568,7 +593,8 @@ START_TEST(step6_zero_and_negative_timeout)
     {
         /* Velero: a zero timeout at the very instant of creation has not expired (strict <) */
         velstatus_policy pol = velstatus_policy_velero();
-        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
+        velstatus_oplist *l =
+            one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_op_progress r = progress(0, NULL, 0, 0);
         stepped s = step(l, 0, &r, T0, 0, &pol);
         ck_assert_uint_eq(s.flags, F(IN_PROGRESS));
@@ -608,7 +634,8 @@ START_TEST(step6_no_overflow)
 {
     velstatus_ctx *ctx = new_ctx();
     velstatus_policy pol = velstatus_policy_velero();
-    velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2262-04-11T23:00:00Z\"}");
+    velstatus_oplist *l =
+        one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2262-04-11T23:00:00Z\"}");
     velstatus_op_progress r = progress(0, NULL, 0, 0);
     stepped s = step(l, 0, &r, INT64_MAX, INT64_MAX, &pol);
     ck_assert_uint_eq(s.flags, F(IN_PROGRESS));
@@ -625,8 +652,9 @@ START_TEST(step7_new_becomes_in_progress)
     velstatus_ctx *ctx = new_ctx();
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
-        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\","
-                                                              "\"started\":null}");
+        velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP,
+                                  "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\","
+                                  "\"started\":null}");
         velstatus_op_progress r = progress(0, NULL, 0, 0);
         stepped s = step(l, 0, &r, T0 + SEC, HOUR, &pol);
         ck_assert_uint_eq(s.flags, F(IN_PROGRESS)); /* null started is nil: stays New */
@@ -635,8 +663,9 @@ START_TEST(step7_new_becomes_in_progress)
         r.started_ns = T0 + SEC;
         s = step(l, 0, &r, T0 + 2 * SEC, HOUR, &pol);
         ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
-        ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
-                                 "\"started\":\"2024-05-01T10:00:01Z\"}");
+        ASSERT_STATUS(ctx, l, 0,
+                      "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                      "\"started\":\"2024-05-01T10:00:01Z\"}");
         velstatus_oplist_free(l);
     }
     velstatus_ctx_free(ctx);
@@ -686,7 +715,8 @@ START_TEST(step_fails_cleanly_without_memory)
     velstatus_status st;
     velstatus_policy pols[2] = {velstatus_policy_velero(), velstatus_policy_hardened()};
     for (int p = 0; p < 2; p++) {
-        VS_FAILALLOC_LOOP(fa, ctx) {
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
             velstatus_oplist *l = NULL;
             static const char in[] =
                 "[{\"spec\":{\"backupItemAction\":\"a\"},\"status\":{\"phase\":\"InProgress\",\"description\":\"d\","
@@ -725,7 +755,8 @@ START_TEST(step_fails_cleanly_without_memory)
                 velstatus_free(ctx, before);
                 velstatus_oplist_free(l);
             }
-        } VS_FAILALLOC_END(fa, ctx, st);
+        }
+        VS_FAILALLOC_END(fa, ctx, st);
     }
 }
 END_TEST
@@ -744,8 +775,8 @@ static velstatus_reconcile_options opts(velstatus_phase phase, int64_t now)
     return o;
 }
 
-static velstatus_reconcile_result *reconcile_ok(velstatus_oplist *l, vs_fake_plugin *f, const velstatus_reconcile_options *o,
-                                                const velstatus_policy *pol)
+static velstatus_reconcile_result *reconcile_ok(velstatus_oplist *l, vs_fake_plugin *f,
+                                                const velstatus_reconcile_options *o, const velstatus_policy *pol)
 {
     velstatus_reconcile_result *r = NULL;
     velstatus_plugin_client c = vs_fake_plugin_client(f);
@@ -788,11 +819,13 @@ START_TEST(velero_operations_controller_tests)
     } cases[] = {
         {"WaitingForPluginOperations with completed operations is Finalizing", W, 1, "", FIN},
         {"WaitingForPluginOperations with incomplete operations is still incomplete", W, 0, "", W},
-        {"WaitingForPluginOperations with completed failed operations is FinalizingPartiallyFailed", W, 1, "failed", FPF},
-        {"WaitingForPluginOperationsPartiallyFailed with completed operations is FinalizingPartiallyFailed", WPF, 1, "", FPF},
+        {"WaitingForPluginOperations with completed failed operations is FinalizingPartiallyFailed", W, 1, "failed",
+         FPF},
+        {"WaitingForPluginOperationsPartiallyFailed with completed operations is FinalizingPartiallyFailed", WPF, 1, "",
+         FPF},
         {"WaitingForPluginOperationsPartiallyFailed with incomplete operations is still incomplete", WPF, 0, "", WPF},
-        {"WaitingForPluginOperationsPartiallyFailed with completed failed operations is FinalizingPartiallyFailed", WPF, 1,
-         "failed", FPF},
+        {"WaitingForPluginOperationsPartiallyFailed with completed failed operations is FinalizingPartiallyFailed", WPF,
+         1, "failed", FPF},
     };
     velstatus_ctx *ctx = new_ctx();
     for (int p = 0; p < 2; p++) {
@@ -814,8 +847,8 @@ START_TEST(velero_operations_controller_tests)
                 f.ans[0] = progress(cases[c].complete, cases[c].err, 0, 0);
                 o.timeout_ns = 60 * 60 * SEC;
                 r = reconcile_ok(l, &f, &o, &pol);
-                ck_assert_msg(velstatus_reconcile_result_phase(r) == cases[c].want, "%s %s (%s): got %s", kind ? "restore" : "backup",
-                              cases[c].name, p ? "hardened" : "velero",
+                ck_assert_msg(velstatus_reconcile_result_phase(r) == cases[c].want, "%s %s (%s): got %s",
+                              kind ? "restore" : "backup", cases[c].name, p ? "hardened" : "velero",
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 ck_assert_uint_eq(f.ncalls, 1);
                 ck_assert_uint_eq(velstatus_reconcile_result_still_in_progress(r), !cases[c].complete);
@@ -866,11 +899,12 @@ START_TEST(phase_table_2_5)
                 velstatus_reconcile_result *r;
                 vs_fake_plugin f;
                 vs_fake_plugin_init(&f);
-                f.ans[0] = rows[i].new_error ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "boom") : progress(1, NULL, 1, 1);
+                f.ans[0] =
+                    rows[i].new_error ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "boom") : progress(1, NULL, 1, 1);
                 f.ans[1] = progress(!rows[i].running, NULL, 0, 0);
                 r = reconcile_ok(l, &f, &o, &pol);
-                ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu kind %d preset %d: %s", i, k, p,
-                              velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
+                ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu kind %d preset %d: %s", i,
+                              k, p, velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 ck_assert_int_eq(velstatus_reconcile_result_still_in_progress(r), rows[i].running);
                 ck_assert_uint_eq(velstatus_reconcile_result_in_progress(r), (size_t)rows[i].running);
                 ck_assert_uint_eq(velstatus_reconcile_result_error_count(r), (size_t)rows[i].new_error);
@@ -1034,23 +1068,23 @@ START_TEST(persist_and_errors_added)
     static const char *const st[] = {"{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}",
                                      "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}"};
     static const struct {
-        int kind;           /* 0 backup, 1 restore */
+        int kind; /* 0 backup, 1 restore */
         velstatus_phase phase;
-        int done0, done1;   /* operation completes in this pass */
-        int err0;           /* operation 0 fails in this pass */
+        int done0, done1; /* operation completes in this pass */
+        int err0;         /* operation 0 fails in this pass */
         int64_t pending, completed_before;
         int bsl;
         velstatus_persist_action want;
         int64_t added;
     } rows[] = {
-        {0, W, 0, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_NONE, 0},             /* progress only: memory */
-        {0, W, 1, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_PATCH, 0},            /* completion counts changed */
-        {0, W, 1, 0, 0, 0, 1, 0, VELSTATUS_PERSIST_NONE, 0},             /* ... but already known */
-        {0, W, 0, 0, 1, 0, 0, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 1}, /* a new error */
+        {0, W, 0, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_NONE, 0},               /* progress only: memory */
+        {0, W, 1, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_PATCH, 0},              /* completion counts changed */
+        {0, W, 1, 0, 0, 0, 1, 0, VELSTATUS_PERSIST_NONE, 0},               /* ... but already known */
+        {0, W, 0, 0, 1, 0, 0, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 1},   /* a new error */
         {0, WPF, 0, 0, 0, 2, 0, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 2}, /* pending errors */
-        {0, W, 1, 1, 0, 0, 2, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0}, /* Finalizing */
-        {0, W, 0, 0, 0, 0, 0, 1, VELSTATUS_PERSIST_PATCH, 0},            /* BSL missing: no store, no count */
-        {0, W, 0, 0, 0, 0, 0, 2, VELSTATUS_PERSIST_PATCH, 0},            /* BSL read-only */
+        {0, W, 1, 1, 0, 0, 2, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0},   /* Finalizing */
+        {0, W, 0, 0, 0, 0, 0, 1, VELSTATUS_PERSIST_PATCH, 0},              /* BSL missing: no store, no count */
+        {0, W, 0, 0, 0, 0, 0, 2, VELSTATUS_PERSIST_PATCH, 0},              /* BSL read-only */
         {1, W, 1, 0, 0, 0, 0, 0, VELSTATUS_PERSIST_PATCH, 0},
         {1, W, 1, 1, 0, 0, 2, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0},
         {1, W, 0, 0, 0, 0, 0, 1, VELSTATUS_PERSIST_PATCH, 0},
@@ -1061,12 +1095,14 @@ START_TEST(persist_and_errors_added)
         velstatus_policy pol = preset((velstatus_preset)p);
         pol.progress_error_grace_ns = 0;
         for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-            velstatus_oplist *l = make_list(ctx, rows[i].kind ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
+            velstatus_oplist *l =
+                make_list(ctx, rows[i].kind ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, NULL, st, 2);
             velstatus_reconcile_options o = opts(rows[i].phase, T0 + SEC);
             velstatus_reconcile_result *r;
             vs_fake_plugin f;
             vs_fake_plugin_init(&f);
-            f.ans[0] = rows[i].err0 ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "e") : progress(rows[i].done0, NULL, 0, 0);
+            f.ans[0] =
+                rows[i].err0 ? failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "e") : progress(rows[i].done0, NULL, 0, 0);
             f.ans[1] = progress(rows[i].done1, NULL, 0, 0);
             o.errors = rows[i].pending;
             o.completed_before = rows[i].completed_before;
@@ -1104,8 +1140,8 @@ START_TEST(after_run_2_7)
         int op_error, running;
         velstatus_phase want;
     } rows[] = {
-        {2, 0, 1, WPF}, {2, 0, 0, FPF}, {0, 0, 1, W}, {0, 0, 0, FIN},
-        {0, 1, 1, WPF}, {0, 1, 0, FPF}, /* the operation's own error is logged too */
+        {2, 0, 1, WPF}, {2, 0, 0, FPF}, {0, 0, 1, W},
+        {0, 0, 0, FIN}, {0, 1, 1, WPF}, {0, 1, 0, FPF}, /* the operation's own error is logged too */
     };
     static const char *const st[] = {"{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}",
                                      "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}"};
@@ -1127,7 +1163,7 @@ START_TEST(after_run_2_7)
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu: %s", i,
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 if (rows[i].op_error) {
-                    const char *want = k == 0 ? "failed, plugin: act-0"
+                    const char *want = k == 0   ? "failed, plugin: act-0"
                                        : p == 0 ? "error from restore item operation: failed"
                                                 : "error from restore item operation: failed, plugin: act-0";
                     assert_errors(r, &want, 1);
@@ -1521,18 +1557,21 @@ END_TEST
 START_TEST(reconcile_fails_cleanly_without_memory)
 {
     static const char in[] =
-        "[{\"spec\":{\"operationID\":\"a\",\"backupItemAction\":\"x\"},\"status\":{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}},"
+        "[{\"spec\":{\"operationID\":\"a\",\"backupItemAction\":\"x\"},\"status\":{\"phase\":\"New\",\"created\":"
+        "\"2024-05-01T10:00:00Z\"}},"
         "{\"spec\":{\"operationID\":\"b\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T00:00:00Z\"}},"
         "{\"spec\":{\"operationID\":\"c\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}},"
         "{\"spec\":{\"operationID\":\"d\"},\"status\":{\"phase\":\"Odd\"}},"
         "{\"spec\":{\"operationID\":\"e\"},\"status\":{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
-    static const char rep[] = "{\"a\":{\"completed\":true,\"err\":\"bad\",\"description\":\"d\",\"operationUnits\":\"B\"},"
-                              "\"b\":{\"cancelError\":\"busy\",\"description\":\"running\"},"
-                              "\"c\":{\"lookupError\":\"gone\"}}";
+    static const char rep[] =
+        "{\"a\":{\"completed\":true,\"err\":\"bad\",\"description\":\"d\",\"operationUnits\":\"B\"},"
+        "\"b\":{\"cancelError\":\"busy\",\"description\":\"running\"},"
+        "\"c\":{\"lookupError\":\"gone\"}}";
     velstatus_status st;
     for (int p = 0; p < 2; p++) {
         for (int b = 0; b < 2; b++) {
-            VS_FAILALLOC_LOOP(fa, ctx) {
+            VS_FAILALLOC_LOOP(fa, ctx)
+            {
                 velstatus_policy pol = preset((velstatus_preset)p);
                 velstatus_oplist *l = NULL;
                 velstatus_op_reports *reports = NULL;
@@ -1548,16 +1587,19 @@ START_TEST(reconcile_fails_cleanly_without_memory)
                     velstatus_op_reports_client(&c, reports, NULL);
                     st = velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
                     if (st == VELSTATUS_OK)
-                        ck_assert_uint_eq(velstatus_reconcile_result_error_count(r), b ? 1 : (size_t)(3 + pol.unknown_phase_fails + 1));
+                        ck_assert_uint_eq(velstatus_reconcile_result_error_count(r),
+                                          b ? 1 : (size_t)(3 + pol.unknown_phase_fails + 1));
                     velstatus_reconcile_result_free(r);
                 }
                 velstatus_op_reports_free(reports);
                 velstatus_oplist_free(l);
-            } VS_FAILALLOC_END(fa, ctx, st);
+            }
+            VS_FAILALLOC_END(fa, ctx, st);
         }
     }
     /* a restore's first evaluation: the prefixed messages */
-    VS_FAILALLOC_LOOP(fa, ctx) {
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
         velstatus_oplist *l = NULL;
         velstatus_op_reports *reports = NULL;
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_RESTORE, in, strlen(in), NULL);
@@ -1571,12 +1613,14 @@ START_TEST(reconcile_fails_cleanly_without_memory)
             velstatus_op_reports_client(&c, reports, NULL);
             st = velstatus_oplist_reconcile(&r, l, &c, &o, &pol, NULL);
             if (st == VELSTATUS_OK)
-                ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, NULL), "error from restore item operation: bad");
+                ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, NULL),
+                                 "error from restore item operation: bad");
             velstatus_reconcile_result_free(r);
         }
         velstatus_op_reports_free(reports);
         velstatus_oplist_free(l);
-    } VS_FAILALLOC_END(fa, ctx, st);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
 }
 END_TEST
 

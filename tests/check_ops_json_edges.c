@@ -90,9 +90,10 @@ START_TEST(unknown_values_get_go_escaping_of_line_separators)
     /* An unknown key's value is re-serialised compactly with Go's string
      * escaping: raw U+2028 and U+2029 become \u2028 and \u2029 (U+202A,
      * the next code point, stays raw), whitespace between tokens goes. */
-    static const char in[] =
-        "[{\"spec\":{\"backupName\":\"b\",\"x\":{\"s\": \"a\xE2\x80\xA8" "b\xE2\x80\xA9" "c\xE2\x80\xAA\",\r\n\t\"t\" : [1, 2]}},"
-        "\"status\":{\"phase\":\"New\"}}]";
+    static const char in[] = "[{\"spec\":{\"backupName\":\"b\",\"x\":{\"s\": \"a\xE2\x80\xA8"
+                             "b\xE2\x80\xA9"
+                             "c\xE2\x80\xAA\",\r\n\t\"t\" : [1, 2]}},"
+                             "\"status\":{\"phase\":\"New\"}}]";
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *list = decode(ctx, in);
     char *out = encode(list);
@@ -212,7 +213,8 @@ START_TEST(reports_schema_errors_name_the_id_and_field)
         {"{\"op-1\":{\"started\":5}}", VELSTATUS_E_SCHEMA,
          "[\"op-1\"].started: must be an RFC 3339 time string or null"},
         {"{\"op-1\":{\"updated\":\"yesterday\"}}", VELSTATUS_E_SCHEMA, "[\"op-1\"].updated: not a valid time"},
-        {"{\"op-1\":{\"started\":\"9999-12-31T23:59:59Z\"}}", VELSTATUS_E_RANGE, "[\"op-1\"].started: not a valid time"},
+        {"{\"op-1\":{\"started\":\"9999-12-31T23:59:59Z\"}}", VELSTATUS_E_RANGE,
+         "[\"op-1\"].started: not a valid time"},
         {"{\"op-1\":5}", VELSTATUS_E_SCHEMA, "[\"op-1\"]: must be an object"},
     };
     velstatus_ctx *ctx = vs_test_ctx();
@@ -302,11 +304,21 @@ static const json_case json_cases[] = {
     {"1e", VELSTATUS_E_PARSE},
     {"1e+", VELSTATUS_E_PARSE},
     {"-0.0e-0", VELSTATUS_OK},
-    {"0.000000000000000000001e-400", VELSTATUS_OK},     /* underflow is not an error */
-    {"1.7976931348623157e308", VELSTATUS_OK},           /* DBL_MAX */
-    {"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.0", VELSTATUS_OK}, /* just under 2^1024 - 2^970 */
-    {"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792.0", VELSTATUS_E_RANGE}, /* exactly the limit: infinity */
-    {"0.179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792000e309", VELSTATUS_E_RANGE}, /* the limit, trailing zeros */
+    {"0.000000000000000000001e-400", VELSTATUS_OK}, /* underflow is not an error */
+    {"1.7976931348623157e308", VELSTATUS_OK},       /* DBL_MAX */
+    {"17976931348623158079372897140530341507993413271003782693617377898044496829276475094664901797758720709633028641669"
+     "28879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713669596228"
+     "42914819860834936475292719074168444365510704342711559699508093042880177904174497791.0",
+     VELSTATUS_OK}, /* just under 2^1024 - 2^970 */
+    {"17976931348623158079372897140530341507993413271003782693617377898044496829276475094664901797758720709633028641669"
+     "28879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713669596228"
+     "42914819860834936475292719074168444365510704342711559699508093042880177904174497792.0",
+     VELSTATUS_E_RANGE}, /* exactly the limit: infinity */
+    {"0."
+     "17976931348623158079372897140530341507993413271003782693617377898044496829276475094664901797758720709633028641669"
+     "28879109465555478519404026306574886715058206819089020007083836762738548458177115317644757302700698555713669596228"
+     "42914819860834936475292719074168444365510704342711559699508093042880177904174497792000e309",
+     VELSTATUS_E_RANGE}, /* the limit, trailing zeros */
     {"1.7976931348623159e308", VELSTATUS_E_RANGE},
     {"2e308", VELSTATUS_E_RANGE},
     {"1e9999999999", VELSTATUS_E_RANGE},
@@ -330,8 +342,8 @@ START_TEST(json_text_rules_for_strings_numbers_and_literals)
         ck_assert_int_lt(n, (int)sizeof(in));
         memset(&err, 0, sizeof(err));
         velstatus_status st = velstatus_oplist_from_json(&list, ctx, VELSTATUS_KIND_BACKUP, in, (size_t)n, &err);
-        ck_assert_msg(st == json_cases[i].st, "case %zu (%s): %s %s", i, json_cases[i].value,
-                      velstatus_status_name(st), err.message);
+        ck_assert_msg(st == json_cases[i].st, "case %zu (%s): %s %s", i, json_cases[i].value, velstatus_status_name(st),
+                      err.message);
         if (st == VELSTATUS_OK) {
             /* Accepted text reads back: encode, decode, encode is stable. */
             char *a = encode(list), *b;

@@ -12,28 +12,41 @@
 #define R VELSTATUS_KIND_RESTORE
 
 /* doc/velero-behaviour.md §5.1: the CRD enums, in order. */
-static const char *const backup_enum[] = {
-    "New", "Queued", "ReadyToStart", "FailedValidation", "InProgress", "WaitingForPluginOperations",
-    "WaitingForPluginOperationsPartiallyFailed", "Finalizing", "FinalizingPartiallyFailed", "Completed",
-    "PartiallyFailed", "Failed", "Deleting"};
-static const char *const restore_enum[] = {
-    "New", "FailedValidation", "InProgress", "WaitingForPluginOperations",
-    "WaitingForPluginOperationsPartiallyFailed", "Completed", "PartiallyFailed", "Failed", "Finalizing",
-    "FinalizingPartiallyFailed"};
+static const char *const backup_enum[] = {"New",
+                                          "Queued",
+                                          "ReadyToStart",
+                                          "FailedValidation",
+                                          "InProgress",
+                                          "WaitingForPluginOperations",
+                                          "WaitingForPluginOperationsPartiallyFailed",
+                                          "Finalizing",
+                                          "FinalizingPartiallyFailed",
+                                          "Completed",
+                                          "PartiallyFailed",
+                                          "Failed",
+                                          "Deleting"};
+static const char *const restore_enum[] = {"New",
+                                           "FailedValidation",
+                                           "InProgress",
+                                           "WaitingForPluginOperations",
+                                           "WaitingForPluginOperationsPartiallyFailed",
+                                           "Completed",
+                                           "PartiallyFailed",
+                                           "Failed",
+                                           "Finalizing",
+                                           "FinalizingPartiallyFailed"};
 
 START_TEST(wire_spelling_round_trips)
 {
     velstatus_error err;
     velstatus_phase p;
     for (size_t i = 0; i < 13; i++) {
-        ck_assert_int_eq(velstatus_phase_from_string(&p, backup_enum[i], strlen(backup_enum[i]), &err),
-                         VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_phase_from_string(&p, backup_enum[i], strlen(backup_enum[i]), &err), VELSTATUS_OK);
         ck_assert_str_eq(velstatus_phase_to_string(p), backup_enum[i]);
         ck_assert_int_eq((int)p, (int)i); /* enum order follows the CRD enum */
     }
     for (size_t i = 0; i < 10; i++) {
-        ck_assert_int_eq(velstatus_phase_from_string(&p, restore_enum[i], strlen(restore_enum[i]), &err),
-                         VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_phase_from_string(&p, restore_enum[i], strlen(restore_enum[i]), &err), VELSTATUS_OK);
         ck_assert_str_eq(velstatus_phase_to_string(p), restore_enum[i]);
     }
 }

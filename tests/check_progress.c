@@ -38,8 +38,7 @@ static void tw_expect(const char *in, const char *want)
     char *got;
     velstatus__tw_opts_velero(&o);
     got = tw(ctx, in, strlen(in), &o, &n);
-    ck_assert_msg(n == strlen(want) && memcmp(got, want, n) == 0, "input [%s]\n got [%s]\nwant [%s]", in, got,
-                  want);
+    ck_assert_msg(n == strlen(want) && memcmp(got, want, n) == 0, "input [%s]\n got [%s]\nwant [%s]", in, got, want);
     velstatus_free(ctx, got);
     velstatus_ctx_free(ctx);
 }
@@ -244,17 +243,17 @@ static char *iec(velstatus_ctx *ctx, int64_t v)
     return p;
 }
 
-#define CK_FIXED(v, d, want)                                                                                       \
-    do {                                                                                                           \
-        char *p_ = fixed(ctx, v, d);                                                                               \
-        ck_assert_str_eq(p_, want);                                                                                \
-        velstatus_free(ctx, p_);                                                                                   \
+#define CK_FIXED(v, d, want)         \
+    do {                             \
+        char *p_ = fixed(ctx, v, d); \
+        ck_assert_str_eq(p_, want);  \
+        velstatus_free(ctx, p_);     \
     } while (0)
-#define CK_IEC(v, want)                                                                                            \
-    do {                                                                                                           \
-        char *p_ = iec(ctx, v);                                                                                    \
-        ck_assert_str_eq(p_, want);                                                                                \
-        velstatus_free(ctx, p_);                                                                                   \
+#define CK_IEC(v, want)             \
+    do {                            \
+        char *p_ = iec(ctx, v);     \
+        ck_assert_str_eq(p_, want); \
+        velstatus_free(ctx, p_);    \
     } while (0)
 
 START_TEST(numbers)
@@ -389,8 +388,7 @@ START_TEST(agg_counts_and_units)
     ck_assert_double_eq(velstatus_progress_unit_percent(r, 0), 10.0);
     ck_assert_double_eq(velstatus_progress_unit_percent(r, 3), 100.0);
     ck_assert_uint_eq(velstatus_progress_flags(r), VELSTATUS_PROGRESS_F_UNKNOWN_PHASE |
-                                                       VELSTATUS_PROGRESS_F_OVER_TOTAL |
-                                                       VELSTATUS_PROGRESS_F_UNTIMED);
+                                                       VELSTATUS_PROGRESS_F_OVER_TOTAL | VELSTATUS_PROGRESS_F_UNTIMED);
     /* 7 of 0 is over its total (report level); Bytes InProgress has no start. */
     ck_assert_uint_eq(velstatus_progress_unit_flags(r, 1), VELSTATUS_PROGRESS_F_UNTIMED);
     ck_assert_uint_eq(velstatus_progress_unit_flags(r, 0), 0);
@@ -510,7 +508,7 @@ START_TEST(agg_many_units)
     enum { N = 5000 };
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus__prog_op *ops = calloc(2 * N, sizeof(*ops));
-    char (*names)[8] = calloc(N, sizeof(*names));
+    char(*names)[8] = calloc(N, sizeof(*names));
     velstatus_progress *r;
     size_t i;
     for (i = 0; i < N; i++)
@@ -713,8 +711,18 @@ static uint64_t rnd(void)
 
 static int64_t rnd_value(void)
 {
-    static const int64_t pool[] = {0, 1, -1, 2, 100, 1000, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
-                                   INT64_C(1) << 40, -(INT64_C(1) << 40)};
+    static const int64_t pool[] = {0,
+                                   1,
+                                   -1,
+                                   2,
+                                   100,
+                                   1000,
+                                   INT64_MAX,
+                                   INT64_MIN,
+                                   INT64_MAX - 1,
+                                   INT64_MIN + 1,
+                                   INT64_C(1) << 40,
+                                   -(INT64_C(1) << 40)};
     if (rnd() % 3 == 0)
         return (int64_t)rnd();
     return pool[rnd() % (sizeof(pool) / sizeof(pool[0]))];
@@ -888,9 +896,9 @@ static velstatus_oplist *mk_list(velstatus_ctx *ctx, const top *ops, size_t n)
     ck_assert_int_eq(velstatus_oplist_new(&l, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
     for (i = 0; i < n; i++) {
         ck_assert_int_eq(velstatus_oplist_append(&idx, l, NULL), VELSTATUS_OK);
-        ck_assert_int_eq(velstatus_oplist_set_string(l, idx, VELSTATUS_OP_FIELD_PHASE, ops[i].phase,
-                                                     strlen(ops[i].phase), NULL),
-                         VELSTATUS_OK);
+        ck_assert_int_eq(
+            velstatus_oplist_set_string(l, idx, VELSTATUS_OP_FIELD_PHASE, ops[i].phase, strlen(ops[i].phase), NULL),
+            VELSTATUS_OK);
         ck_assert_int_eq(velstatus_oplist_set_counts(l, idx, ops[i].c, ops[i].t, NULL), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_oplist_set_string(l, idx, VELSTATUS_OP_FIELD_OPERATION_UNITS, ops[i].units,
                                                      strlen(ops[i].units), NULL),
@@ -947,12 +955,9 @@ END_TEST
 START_TEST(api_summary_shapes)
 {
     static const top ops[] = {
-        {"New", 0, 10, "items", 0, 0, 0, 0},
-        {"", 0, 0, "", 0, 0, 0, 0},
-        {"Canceled", 0, 0, "", 0, 0, 0, 0},
-        {"Completed", 2, 0, "", 0, 0, 0, 0},
-        {"Completed", 1, 2, "", 0, 0, 0, 0},
-        {"InProgress", 1, 4, "bytes", 1, 0, 1, SEC},
+        {"New", 0, 10, "items", 0, 0, 0, 0},        {"", 0, 0, "", 0, 0, 0, 0},
+        {"Canceled", 0, 0, "", 0, 0, 0, 0},         {"Completed", 2, 0, "", 0, 0, 0, 0},
+        {"Completed", 1, 2, "", 0, 0, 0, 0},        {"InProgress", 1, 4, "bytes", 1, 0, 1, SEC},
         {"InProgress", 3, 4, "x<&>\"", 0, 0, 0, 0},
     };
     velstatus_ctx *ctx = vs_test_ctx();
@@ -1021,8 +1026,8 @@ END_TEST
 
 START_TEST(agg_failalloc_many_units)
 {
-    static const char *const units[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
-                                        "n", "o", "p", "q", "r", "s", "t"};
+    static const char *const units[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
+                                        "k", "l", "m", "n", "o", "p", "q", "r", "s", "t"};
     velstatus__prog_op ops[40];
     velstatus_status st = VELSTATUS_OK;
     size_t i;

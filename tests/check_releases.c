@@ -301,10 +301,25 @@ START_TEST(version_text)
         const char *s;
         int ok, minor;
     } cases[] = {
-        {"1.11", 1, 11},  {"v1.14", 1, 14},   {"1.14.2", 1, 14}, {"v1.18.1", 1, 18}, {"1.10", 0, 0},
-        {"9.9", 0, 0},    {"1.19", 0, 0},     {"1", 0, 0},       {"1.", 0, 0},       {"1.14.", 0, 0},
-        {"1.14.2.1", 0, 0}, {"x1.14", 0, 0},  {"1.14x", 0, 0},   {"", 0, 0},         {"123456.1", 0, 0},
-        {"1.-1", 0, 0},   {" 1.14", 0, 0},    {"1.x", 0, 0},     {"v", 0, 0},
+        {"1.11", 1, 11},
+        {"v1.14", 1, 14},
+        {"1.14.2", 1, 14},
+        {"v1.18.1", 1, 18},
+        {"1.10", 0, 0},
+        {"9.9", 0, 0},
+        {"1.19", 0, 0},
+        {"1", 0, 0},
+        {"1.", 0, 0},
+        {"1.14.", 0, 0},
+        {"1.14.2.1", 0, 0},
+        {"x1.14", 0, 0},
+        {"1.14x", 0, 0},
+        {"", 0, 0},
+        {"123456.1", 0, 0},
+        {"1.-1", 0, 0},
+        {" 1.14", 0, 0},
+        {"1.x", 0, 0},
+        {"v", 0, 0},
         {"1.14.2-rc.1-with-a-suffix-longer-than-sixty-four-bytes-so-it-is-cut-in-the-message", 0, 0},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -323,8 +338,7 @@ START_TEST(version_text)
         } else {
             ck_assert_int_eq(ma, -1); /* nothing written */
             ck_assert_int_eq(((unsigned char *)&p)[0], 0xab);
-            ck_assert_msg(strstr(err.message, "1.11 to 1.18") || strstr(err.message, "MAJOR.MINOR"), "%s",
-                          err.message);
+            ck_assert_msg(strstr(err.message, "1.11 to 1.18") || strstr(err.message, "MAJOR.MINOR"), "%s", err.message);
         }
     }
     {
@@ -390,10 +404,12 @@ START_TEST(diff_status_patch_retries)
 {
     velstatus_policy p14 = rel(14), p15 = rel(15);
     int r14 = -1, r15 = -1;
-    ck_assert_int_eq(velstatus_retry_transition(&r14, VELSTATUS_KIND_BACKUP, P(FINALIZING), P(COMPLETED), 0, &p14, NULL),
-                     VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_retry_transition(&r15, VELSTATUS_KIND_BACKUP, P(FINALIZING), P(COMPLETED), 0, &p15, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_retry_transition(&r14, VELSTATUS_KIND_BACKUP, P(FINALIZING), P(COMPLETED), 0, &p14, NULL),
+        VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_retry_transition(&r15, VELSTATUS_KIND_BACKUP, P(FINALIZING), P(COMPLETED), 0, &p15, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(r14, 0);
     ck_assert_int_eq(r15, 1);
     ck_assert_int_eq(velstatus_retry_transition(&r14, VELSTATUS_KIND_RESTORE, P(IN_PROGRESS), P(FAILED), 0, &p14, NULL),
@@ -426,12 +442,14 @@ START_TEST(diff_backup_queue)
     ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, VELSTATUS_KIND_BACKUP, P(NEW), P(QUEUED), &p18, &err),
                      VELSTATUS_OK);
     ck_assert_int_eq(legal, 1);
-    ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, VELSTATUS_KIND_BACKUP, P(NEW), P(IN_PROGRESS), &p17, &err),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_phase_transition(&legal, &ctl, VELSTATUS_KIND_BACKUP, P(NEW), P(IN_PROGRESS), &p17, &err),
+        VELSTATUS_OK);
     ck_assert_int_eq(legal, 1);
     ck_assert_str_eq(ctl, "backup");
-    ck_assert_int_eq(velstatus_phase_transition(&legal, &ctl, VELSTATUS_KIND_BACKUP, P(NEW), P(IN_PROGRESS), &p18, &err),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_phase_transition(&legal, &ctl, VELSTATUS_KIND_BACKUP, P(NEW), P(IN_PROGRESS), &p18, &err),
+        VELSTATUS_OK);
     ck_assert_int_eq(legal, 0);
     /* Restart handling rejects the phase too; the hardened preset's forgotten
      * patch starts from New before the queue. */
@@ -442,9 +460,9 @@ START_TEST(diff_backup_queue)
     ck_assert_int_eq(velstatus_retry_transition(&e, VELSTATUS_KIND_BACKUP, P(NEW), P(IN_PROGRESS), 0, &h, &err),
                      VELSTATUS_OK);
     ck_assert_int_eq(e, 1);
-    ck_assert_int_eq(velstatus_retry_transition(&e, VELSTATUS_KIND_BACKUP, P(READY_TO_START), P(IN_PROGRESS), 0, &h,
-                                                &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_retry_transition(&e, VELSTATUS_KIND_BACKUP, P(READY_TO_START), P(IN_PROGRESS), 0, &h, &err),
+        VELSTATUS_E_INVALID);
 }
 END_TEST
 
@@ -479,9 +497,9 @@ START_TEST(diff_restore_finalizing_phases)
                                                 P(COMPLETED), &p14, &err),
                      VELSTATUS_OK);
     ck_assert_int_eq(legal, 0);
-    ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, VELSTATUS_KIND_RESTORE, P(FINALIZING), P(COMPLETED),
-                                                &p13, &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_phase_transition(&legal, NULL, VELSTATUS_KIND_RESTORE, P(FINALIZING), P(COMPLETED), &p13, &err),
+        VELSTATUS_E_INVALID);
     ck_assert_msg(strstr(err.message, "from: a restore has no phase \"Finalizing\" in this Velero release"), "%s",
                   err.message);
 }
@@ -558,19 +576,20 @@ START_TEST(diff_validation_texts)
         ck_assert_int_eq(velstatus_bsl_validation_error(NULL, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m", 1,
                                                         NULL, 0, NULL, NULL),
                          VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, NULL, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m",
-                                                        1, NULL, 0, NULL, NULL),
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, NULL, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m", 1,
+                                                        NULL, 0, NULL, NULL),
                          VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, NULL,
-                                                        1, NULL, 0, NULL, NULL),
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, NULL, 1,
+                                                        NULL, 0, NULL, NULL),
                          VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m",
-                                                        1, NULL, 2, NULL, NULL),
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m", 1,
+                                                        NULL, 2, NULL, NULL),
                          VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m",
-                                                        1, NULL, 0, NULL, NULL),
+        ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_READ_ONLY, "m", 1,
+                                                        NULL, 0, NULL, NULL),
                          VELSTATUS_OK);
-        ck_assert_str_eq(out, "backup can't be created because backup storage location m is currently in read-only mode");
+        ck_assert_str_eq(out,
+                         "backup can't be created because backup storage location m is currently in read-only mode");
         velstatus_free(ctx, out);
         ck_assert_int_eq(velstatus_bsl_validation_error(&out, NULL, ctx, B, VELSTATUS_BSL_VALIDATION_DEFAULT_MISSING,
                                                         "m", 1, NULL, 0, NULL, NULL),

@@ -251,11 +251,20 @@ START_TEST(cap_backoff_table)
         uint64_t attempts;
         int64_t total;
     } rows[] = {
-        {30 * SEC, 5, 7810 * MS},      {60 * SEC, 6, 39060 * MS},    {300 * SEC, 7, 195310 * MS},
-        {600 * SEC, 7, 195310 * MS},   {3600 * SEC, 8, 976560 * MS}, {50 * MS, 2, 60 * MS},
-        {49 * MS, 1, 10 * MS},         {1 * MS, 1, 10 * MS},         {10 * MS, 1, 10 * MS},
-        {11 * MS, 1, 10 * MS},         {1 * SEC, 3, 310 * MS},       {156250 * MS, 7, 195310 * MS},
-        {781250 * MS - 1, 7, 195310 * MS}, {781250 * MS, 8, 976560 * MS},
+        {30 * SEC, 5, 7810 * MS},
+        {60 * SEC, 6, 39060 * MS},
+        {300 * SEC, 7, 195310 * MS},
+        {600 * SEC, 7, 195310 * MS},
+        {3600 * SEC, 8, 976560 * MS},
+        {50 * MS, 2, 60 * MS},
+        {49 * MS, 1, 10 * MS},
+        {1 * MS, 1, 10 * MS},
+        {10 * MS, 1, 10 * MS},
+        {11 * MS, 1, 10 * MS},
+        {1 * SEC, 3, 310 * MS},
+        {156250 * MS, 7, 195310 * MS},
+        {781250 * MS - 1, 7, 195310 * MS},
+        {781250 * MS, 8, 976560 * MS},
     };
     velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -576,13 +585,13 @@ START_TEST(hardened_defaults_and_validation)
     velstatus_retry_schedule_init(NULL, sizeof(t));
     vs_fake_retry_init(&f);
     h = vs_fake_retry_host(&f);
-#define BAD(field, value, name)                                                                  \
-    do {                                                                                        \
-        t = s;                                                                                  \
-        t.field = value;                                                                        \
-        ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, &t, &h, &e), VELSTATUS_E_INVALID);   \
+#define BAD(field, value, name)                                                                     \
+    do {                                                                                            \
+        t = s;                                                                                      \
+        t.field = value;                                                                            \
+        ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, &t, &h, &e), VELSTATUS_E_INVALID);       \
         ck_assert_msg(strstr(e.message, name) != NULL, "message \"%s\" lacks %s", e.message, name); \
-        ck_assert_ptr_null(r);                                                                  \
+        ck_assert_ptr_null(r);                                                                      \
     } while (0)
     BAD(base_ns, 0, "schedule.base_ns");
     BAD(factor, 0.5, "schedule.factor");
@@ -1015,20 +1024,25 @@ START_TEST(transition_table_exhaustive)
             for (int z = 0; z < 13; z++) {
                 velstatus_kind kind = (velstatus_kind)k;
                 int rv, rh, rm, legal = 0;
-                if (!velstatus_phase_valid(kind, (velstatus_phase)a) || !velstatus_phase_valid(kind, (velstatus_phase)z)) {
-                    ck_assert_int_eq(velstatus_retry_transition(&rv, kind, (velstatus_phase)a, (velstatus_phase)z, 0,
-                                                                &vp, &e),
-                                     VELSTATUS_E_INVALID);
+                if (!velstatus_phase_valid(kind, (velstatus_phase)a) ||
+                    !velstatus_phase_valid(kind, (velstatus_phase)z)) {
+                    ck_assert_int_eq(
+                        velstatus_retry_transition(&rv, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &vp, &e),
+                        VELSTATUS_E_INVALID);
                     continue;
                 }
-                ck_assert_int_eq(velstatus_retry_transition(&rv, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &vp, &e),
-                                 VELSTATUS_OK);
-                ck_assert_int_eq(velstatus_retry_transition(&rh, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &hp, &e),
-                                 VELSTATUS_OK);
-                ck_assert_int_eq(velstatus_retry_transition(&rm, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &mix, &e),
-                                 VELSTATUS_OK);
-                ck_assert_int_eq(velstatus_phase_transition(&legal, NULL, kind, (velstatus_phase)a, (velstatus_phase)z, NULL, &e),
-                                 VELSTATUS_OK);
+                ck_assert_int_eq(
+                    velstatus_retry_transition(&rv, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &vp, &e),
+                    VELSTATUS_OK);
+                ck_assert_int_eq(
+                    velstatus_retry_transition(&rh, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &hp, &e),
+                    VELSTATUS_OK);
+                ck_assert_int_eq(
+                    velstatus_retry_transition(&rm, kind, (velstatus_phase)a, (velstatus_phase)z, 0, &mix, &e),
+                    VELSTATUS_OK);
+                ck_assert_int_eq(
+                    velstatus_phase_transition(&legal, NULL, kind, (velstatus_phase)a, (velstatus_phase)z, NULL, &e),
+                    VELSTATUS_OK);
                 ck_assert(!rh || legal);
                 ck_assert(!rv || rh);
                 ck_assert_int_eq(rm, rh);

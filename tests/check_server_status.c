@@ -45,8 +45,8 @@ _Static_assert(offsetof(velstatus_bsl_record, name) == 8 && offsetof(velstatus_b
                "bsl_record layout");
 _Static_assert(sizeof(velstatus_bsl_record) == 96, "bsl_record size");
 #endif
-_Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 &&
-                   VELSTATUS_SERVER_WAITING == 2 && VELSTATUS_SERVER_NOT_READY == 3,
+_Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 && VELSTATUS_SERVER_WAITING == 2 &&
+                   VELSTATUS_SERVER_NOT_READY == 3,
                "status values");
 _Static_assert(VELSTATUS_SERVER_REASON_NO_BSL == 1 && VELSTATUS_SERVER_REASON_UNKNOWN_PHASE == 1024, "reason values");
 _Static_assert(VELSTATUS_BSL_READ_WRITE == 0 && VELSTATUS_BSL_READ_ONLY == 1, "access values");
@@ -76,10 +76,10 @@ typedef struct tb {
 static velstatus_status add_all(velstatus_bsl_set *set, const tb *b)
 {
     for (; b->name; b++) {
-        velstatus_status st = velstatus_bsl_set_add(
-            set, b->name, strlen(b->name), b->phase, b->phase ? strlen(b->phase) : 0, b->def,
-            b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE, b->has_created, b->created, b->has_val, b->val,
-            NULL);
+        velstatus_status st =
+            velstatus_bsl_set_add(set, b->name, strlen(b->name), b->phase, b->phase ? strlen(b->phase) : 0, b->def,
+                                  b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE, b->has_created,
+                                  b->created, b->has_val, b->val, NULL);
         if (st != VELSTATUS_OK)
             return st;
     }
@@ -132,10 +132,9 @@ static velstatus_server_verdict *expect_in(const char *label, velstatus_ctx *ctx
 
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, o, NULL), VELSTATUS_OK);
     for (const tb *p = b; p->name; p++)
-        ck_assert_int_eq(vs_test_upsert(t, NULL, p->name, strlen(p->name), p->phase,
-                                                         p->phase ? strlen(p->phase) : 0, p->def,
-                                                         p->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
-                                                         p->has_created, p->created, p->has_val, p->val, NULL),
+        ck_assert_int_eq(vs_test_upsert(t, NULL, p->name, strlen(p->name), p->phase, p->phase ? strlen(p->phase) : 0,
+                                        p->def, p->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
+                                        p->has_created, p->created, p->has_val, p->val, NULL),
                          VELSTATUS_OK);
     ck_assert_msg(velstatus_server_tracker_status(t) == status, "%s: tracker status", label);
     ck_assert_msg(velstatus_server_tracker_reasons(t) == reasons, "%s: tracker reasons", label);
@@ -287,60 +286,134 @@ typedef struct rule_case {
 
 static const char NODEF[] = "(no default)";
 #define BSLS(...) ((const tb[]){__VA_ARGS__, {NULL}})
-#define AGO(s) (T0 - (s) * SEC)
+#define AGO(s) (T0 - (s)*SEC)
 
 static const rule_case rule_cases[] = {
     /* n = 0. #2488: Waiting. */
-    {"row 1: no BSL", (const tb[]){{NULL}}, {0}, S_WAITING, RS(NO_BSL), NODEF, "no backup storage locations",
+    {"row 1: no BSL",
+     (const tb[]){{NULL}},
+     {0},
+     S_WAITING,
+     RS(NO_BSL),
+     NODEF,
+     "no backup storage locations",
      {{RS(NO_BSL), NONE}}},
     /* all Available, exactly one default (ReadWrite). #2488: Ready. */
-    {"row 2: all available, one default", BSLS({"primary", "Available", 1}, {"secondary", "Available", 0}), {0},
-     S_READY, 0, "primary", "all 2 backup storage locations available; default: primary", {{0}}, 2},
+    {"row 2: all available, one default",
+     BSLS({"primary", "Available", 1}, {"secondary", "Available", 0}),
+     {0},
+     S_READY,
+     0,
+     "primary",
+     "all 2 backup storage locations available; default: primary",
+     {{0}},
+     2},
     /* n >= 2, all Available, no default. #2488 (b): Partially Ready. */
-    {"row 3: all available, no default", BSLS({"primary", "Available"}, {"secondary", "Available"}), {0}, S_PARTIAL,
-     RS(NO_DEFAULT), NODEF, "no default backup storage location", {{RS(NO_DEFAULT), NONE}}},
+    {"row 3: all available, no default",
+     BSLS({"primary", "Available"}, {"secondary", "Available"}),
+     {0},
+     S_PARTIAL,
+     RS(NO_DEFAULT),
+     NODEF,
+     "no default backup storage location",
+     {{RS(NO_DEFAULT), NONE}}},
     /* n = 1, Available, not default (undefined in #2488): PartiallyReady, no_default. */
     {"row 4: single available, not default", BSLS({"only", "Available"}), {0}, S_PARTIAL, RS(NO_DEFAULT)},
     /* n = 1, Unavailable, default or not (undefined in #2488): NotReady;
      * Waiting in three-state mode (the #4270 prose). */
-    {"row 5: single unavailable default", BSLS({"only", "Unavailable", 1}), {0}, S_NOTREADY,
-     RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE), NULL,
+    {"row 5: single unavailable default",
+     BSLS({"only", "Unavailable", 1}),
+     {0},
+     S_NOTREADY,
+     RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE),
+     NULL,
      "1 of 1 backup storage location unavailable (only); default not available (only)",
      {{RS(ALL_UNAVAILABLE), NAMES("only")}, {RS(DEFAULT_NOT_AVAILABLE), NAMES("only")}}},
-    {"row 5: single unavailable, not default", BSLS({"only", "Unavailable", 0}), {0}, S_NOTREADY,
+    {"row 5: single unavailable, not default",
+     BSLS({"only", "Unavailable", 0}),
+     {0},
+     S_NOTREADY,
      RS(ALL_UNAVAILABLE) | RS(NO_DEFAULT)},
-    {"row 5: single unavailable, three-state", BSLS({"only", "Unavailable", 1}), {1, 1}, S_WAITING,
+    {"row 5: single unavailable, three-state",
+     BSLS({"only", "Unavailable", 1}),
+     {1, 1},
+     S_WAITING,
      RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE)},
     /* n >= 2, all Unavailable (undefined in #2488): NotReady. */
-    {"row 6: all unavailable", BSLS({"primary", "Unavailable", 1}, {"secondary", "Unavailable"}), {0}, S_NOTREADY,
-     RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE), NULL, NULL,
-     {{RS(ALL_UNAVAILABLE), NAMES("primary", "secondary")}}, 0, 2},
-    {"row 6: all unavailable, three-state", BSLS({"primary", "Unavailable", 1}, {"secondary", "Unavailable"}), {1, 1},
-     S_WAITING, RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE)},
+    {"row 6: all unavailable",
+     BSLS({"primary", "Unavailable", 1}, {"secondary", "Unavailable"}),
+     {0},
+     S_NOTREADY,
+     RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE),
+     NULL,
+     NULL,
+     {{RS(ALL_UNAVAILABLE), NAMES("primary", "secondary")}},
+     0,
+     2},
+    {"row 6: all unavailable, three-state",
+     BSLS({"primary", "Unavailable", 1}, {"secondary", "Unavailable"}),
+     {1, 1},
+     S_WAITING,
+     RS(ALL_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE)},
     /* n >= 2, at least one Available and one Unavailable (P allowed).
      * #2488 (a): Partially Ready; the message is the issue's own example line. */
     {"row 7: available and unavailable",
-     BSLS({"default", "Available", 1}, {"secondary", "Unavailable"}, {"tertiary", "Available"}), {0}, S_PARTIAL,
-     RS(SOME_UNAVAILABLE), NULL, "1 of 3 backup storage locations unavailable (secondary)",
+     BSLS({"default", "Available", 1}, {"secondary", "Unavailable"}, {"tertiary", "Available"}),
+     {0},
+     S_PARTIAL,
+     RS(SOME_UNAVAILABLE),
+     NULL,
+     "1 of 3 backup storage locations unavailable (secondary)",
      {{RS(SOME_UNAVAILABLE), NAMES("secondary")}}},
     {"row 7: available, unavailable and pending",
-     BSLS({"default", "Available", 1}, {"secondary", "Unavailable"}, {"new", ""}), {0}, S_PARTIAL,
-     RS(SOME_UNAVAILABLE) | RS(SOME_PENDING), NULL, NULL, {{RS(SOME_PENDING), NAMES("new")}}},
+     BSLS({"default", "Available", 1}, {"secondary", "Unavailable"}, {"new", ""}),
+     {0},
+     S_PARTIAL,
+     RS(SOME_UNAVAILABLE) | RS(SOME_PENDING),
+     NULL,
+     NULL,
+     {{RS(SOME_PENDING), NAMES("new")}}},
     /* all pending (empty phase). #2488: Waiting. */
-    {"row 8: all pending", BSLS({"default", "", 1}, {"archive", NULL}), {0}, S_WAITING,
-     RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE), NULL, NULL, {{RS(PENDING), NAMES("archive", "default")}}, 0, 0, 2},
+    {"row 8: all pending",
+     BSLS({"default", "", 1}, {"archive", NULL}),
+     {0},
+     S_WAITING,
+     RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE),
+     NULL,
+     NULL,
+     {{RS(PENDING), NAMES("archive", "default")}},
+     0,
+     0,
+     2},
     /* Available + pending, no Unavailable (undefined in #2488): PartiallyReady. */
-    {"row 9: available and pending", BSLS({"default", "Available", 1}, {"new", ""}), {0}, S_PARTIAL, RS(SOME_PENDING),
-     NULL, "1 of 2 backup storage locations pending validation (new)"},
+    {"row 9: available and pending",
+     BSLS({"default", "Available", 1}, {"new", ""}),
+     {0},
+     S_PARTIAL,
+     RS(SOME_PENDING),
+     NULL,
+     "1 of 2 backup storage locations pending validation (new)"},
     /* Unavailable + pending, no Available (undefined in #2488): Waiting
      * (rule 2 comes before rule 3), every flag that holds reported. */
-    {"row 10: unavailable and pending", BSLS({"default", "Unavailable", 1}, {"new", ""}), {0}, S_WAITING,
+    {"row 10: unavailable and pending",
+     BSLS({"default", "Unavailable", 1}, {"new", ""}),
+     {0},
+     S_WAITING,
      RS(PENDING) | RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(DEFAULT_NOT_AVAILABLE)},
     /* the default is Unavailable, the others Available. #2488 (a): Partially Ready. */
-    {"row 11: default unavailable", BSLS({"default", "Unavailable", 1}, {"secondary", "Available"}), {0}, S_PARTIAL,
-     RS(SOME_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE), NULL, NULL, {{RS(DEFAULT_NOT_AVAILABLE), NAMES("default")}}},
+    {"row 11: default unavailable",
+     BSLS({"default", "Unavailable", 1}, {"secondary", "Available"}),
+     {0},
+     S_PARTIAL,
+     RS(SOME_UNAVAILABLE) | RS(DEFAULT_NOT_AVAILABLE),
+     NULL,
+     NULL,
+     {{RS(DEFAULT_NOT_AVAILABLE), NAMES("default")}}},
     /* the default is pending, the others Available (undefined): PartiallyReady. */
-    {"row 12: default pending", BSLS({"default", "", 1}, {"secondary", "Available"}), {0}, S_PARTIAL,
+    {"row 12: default pending",
+     BSLS({"default", "", 1}, {"secondary", "Available"}),
+     {0},
+     S_PARTIAL,
      RS(SOME_PENDING) | RS(DEFAULT_NOT_AVAILABLE)},
     /* several BSLs with spec.default (undefined): never Ready (doc/design.md §3;
      * D2 vs D3 in §1.5); the resolved default is D2's: newest creationTimestamp,
@@ -349,22 +422,40 @@ static const rule_case rule_cases[] = {
     {"row 13: several defaults, newest wins",
      BSLS({"b-old", "Available", 1, 0, 1, AGO(100)}, {"a-new", "Available", 1, 0, 1, T0},
           {"c", "Available", 0, 0, 1, T0 + 50 * SEC}),
-     {0}, S_PARTIAL, RS(MULTIPLE_DEFAULTS), "a-new",
+     {0},
+     S_PARTIAL,
+     RS(MULTIPLE_DEFAULTS),
+     "a-new",
      "2 backup storage locations marked default (a-new, b-old); using the newest: a-new",
      {{RS(MULTIPLE_DEFAULTS), NAMES("a-new", "b-old")}}},
     {"row 13: several defaults, name breaks the tie",
      BSLS({"beta", "Available", 1, 0, 1, T0}, {"alpha", "Available", 1, 0, 1, T0},
           {"alphabet", "Available", 1, 0, 1, T0}),
-     {0}, S_PARTIAL, RS(MULTIPLE_DEFAULTS), "alpha"},
+     {0},
+     S_PARTIAL,
+     RS(MULTIPLE_DEFAULTS),
+     "alpha"},
     {"row 13: several defaults, missing creation ranks last",
-     BSLS({"a", "Available", 1, 0, 0, 0}, {"z", "Available", 1, 0, 1, INT64_MIN}), {0}, S_PARTIAL,
-     RS(MULTIPLE_DEFAULTS), "z"},
+     BSLS({"a", "Available", 1, 0, 0, 0}, {"z", "Available", 1, 0, 1, INT64_MIN}),
+     {0},
+     S_PARTIAL,
+     RS(MULTIPLE_DEFAULTS),
+     "z"},
     /* all Available but the default is ReadOnly (backups fail validation, §1.3):
      * PartiallyReady, default_readonly; a ReadOnly non-default does not matter. */
-    {"row 14: default read-only", BSLS({"default", "Available", 1, 1}, {"secondary", "Available"}), {0}, S_PARTIAL,
-     RS(DEFAULT_READONLY), NULL, "default is read-only (default)", {{RS(DEFAULT_READONLY), NAMES("default")}}},
-    {"row 14: read-only non-default", BSLS({"default", "Available", 1, 0}, {"archive", "Available", 0, 1}), {0},
-     S_READY, 0},
+    {"row 14: default read-only",
+     BSLS({"default", "Available", 1, 1}, {"secondary", "Available"}),
+     {0},
+     S_PARTIAL,
+     RS(DEFAULT_READONLY),
+     NULL,
+     "default is read-only (default)",
+     {{RS(DEFAULT_READONLY), NAMES("default")}}},
+    {"row 14: read-only non-default",
+     BSLS({"default", "Available", 1, 0}, {"archive", "Available", 0, 1}),
+     {0},
+     S_READY,
+     0},
     /* all Available but validation stale or never done (§1.4): Ready without
      * the check; with it (5m: "edge" is exactly 5m old, not stale, strict) the
      * stale ones count pending; extreme instants do not overflow. */
@@ -373,36 +464,65 @@ static const rule_case rule_cases[] = {
           {"fresh", "Available", 0, 0, 1, AGO(3600), 1, AGO(60)}, {"never", "Available", 0, 0, 1, AGO(3600), 0, 0},
           {"edge", "Available", 0, 0, 1, AGO(3600), 1, AGO(300)},
           {"future", "Available", 0, 0, 1, AGO(3600), 1, INT64_MAX}),
-     {0}, S_READY, 0},
+     {0},
+     S_READY,
+     0},
     {"row 15: stale validation, checked",
      BSLS({"default", "Available", 1, 0, 1, AGO(3600), 1, AGO(600)},
           {"fresh", "Available", 0, 0, 1, AGO(3600), 1, AGO(60)}, {"never", "Available", 0, 0, 1, AGO(3600), 0, 0},
           {"edge", "Available", 0, 0, 1, AGO(3600), 1, AGO(300)},
           {"future", "Available", 0, 0, 1, AGO(3600), 1, INT64_MAX}),
-     {1, 0, 1, T0, 300 * SEC}, S_PARTIAL, RS(SOME_PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE), NULL,
+     {1, 0, 1, T0, 300 * SEC},
+     S_PARTIAL,
+     RS(SOME_PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE),
+     NULL,
      "2 of 5 backup storage locations pending validation (default, never); last validation missing "
      "or older than 5m0s (default, never); default not available (default)",
-     {{RS(STALE), NAMES("default", "never")}, {RS(SOME_PENDING), NAMES("default", "never")}}, 3, 0, 2},
-    {"row 15: stale validation, extreme instants", BSLS({"x", "Available", 1, 0, 0, 0, 1, INT64_MIN}),
-     {1, 0, 1, INT64_MAX, INT64_MAX}, S_WAITING, RS(PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE)},
+     {{RS(STALE), NAMES("default", "never")}, {RS(SOME_PENDING), NAMES("default", "never")}},
+     3,
+     0,
+     2},
+    {"row 15: stale validation, extreme instants",
+     BSLS({"x", "Available", 1, 0, 0, 0, 1, INT64_MIN}),
+     {1, 0, 1, INT64_MAX, INT64_MAX},
+     S_WAITING,
+     RS(PENDING) | RS(STALE) | RS(DEFAULT_NOT_AVAILABLE)},
     /* the server's default-location name and spec.default disagree (§1.5 D1 vs
      * D2): the name alone decides, no fallback, no multiple_defaults; without
      * the name spec.default decides; an empty name is "not given", as Velero's
      * empty flag. */
     {"row 16: default location named",
      BSLS({"default", "Available", 0}, {"other", "Available", 1}, {"third", "Available", 1}),
-     {1, 0, 0, 0, 0, "default"}, S_READY, 0, "default"},
-    {"row 16: default location missing", BSLS({"other", "Available", 1}), {1, 0, 0, 0, 0, "default"}, S_PARTIAL,
-     RS(NO_DEFAULT), NODEF, "default location \"default\" not found"},
+     {1, 0, 0, 0, 0, "default"},
+     S_READY,
+     0,
+     "default"},
+    {"row 16: default location missing",
+     BSLS({"other", "Available", 1}),
+     {1, 0, 0, 0, 0, "default"},
+     S_PARTIAL,
+     RS(NO_DEFAULT),
+     NODEF,
+     "default location \"default\" not found"},
     {"row 16: no default location, spec.default decides",
-     BSLS({"default", "Available", 0}, {"other", "Available", 1}, {"third", "Available", 1}), {0}, S_PARTIAL,
+     BSLS({"default", "Available", 0}, {"other", "Available", 1}, {"third", "Available", 1}),
+     {0},
+     S_PARTIAL,
      RS(MULTIPLE_DEFAULTS)},
     {"row 16: empty default location", BSLS({"other", "Available", 1}), {1, 0, 0, 0, 0, ""}, S_READY, 0},
     /* a phase outside the enum: pending, flagged (kept verbatim: see below). */
     {"row 17: unknown phase",
-     BSLS({"default", "Available", 1}, {"odd", "Pending"}, {"lower", "available"}), {0}, S_PARTIAL,
-     RS(SOME_PENDING) | RS(UNKNOWN_PHASE), NULL, NULL, {{RS(UNKNOWN_PHASE), NAMES("lower", "odd")}}},
-    {"row 17: unknown phase only", BSLS({"odd", "Pending", 1}), {0}, S_WAITING,
+     BSLS({"default", "Available", 1}, {"odd", "Pending"}, {"lower", "available"}),
+     {0},
+     S_PARTIAL,
+     RS(SOME_PENDING) | RS(UNKNOWN_PHASE),
+     NULL,
+     NULL,
+     {{RS(UNKNOWN_PHASE), NAMES("lower", "odd")}}},
+    {"row 17: unknown phase only",
+     BSLS({"odd", "Pending", 1}),
+     {0},
+     S_WAITING,
      RS(PENDING) | RS(UNKNOWN_PHASE) | RS(DEFAULT_NOT_AVAILABLE)},
 };
 
@@ -414,8 +534,7 @@ static void rule_case_check(const rule_case *c, const velstatus_server_verdict *
     if (c->def == NODEF)
         ck_assert_msg(!def, "%s: default %s, want none", c->row, def);
     else if (c->def)
-        ck_assert_msg(def && strcmp(def, c->def) == 0, "%s: default %s, want %s", c->row, def ? def : "(none)",
-                      c->def);
+        ck_assert_msg(def && strcmp(def, c->def) == 0, "%s: default %s, want %s", c->row, def ? def : "(none)", c->def);
     if (c->msg)
         ck_assert_msg(msg && strcmp(msg, c->msg) == 0, "%s: message \"%s\", want \"%s\"", c->row, msg, c->msg);
     for (size_t i = 0; i < 2 && c->names[i].names; i++)
@@ -472,8 +591,13 @@ END_TEST
 START_TEST(message_truncates_long_name_lists)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    tb b[] = {{"d", "Available", 1}, {"u5", "Unavailable"}, {"u1", "Unavailable"}, {"u3", "Unavailable"},
-              {"u2", "Unavailable"}, {"u4", "Unavailable"}, {NULL}};
+    tb b[] = {{"d", "Available", 1},
+              {"u5", "Unavailable"},
+              {"u1", "Unavailable"},
+              {"u3", "Unavailable"},
+              {"u2", "Unavailable"},
+              {"u4", "Unavailable"},
+              {NULL}};
     velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL, RS(SOME_UNAVAILABLE));
     ck_assert_str_eq(velstatus_server_verdict_message(v),
                      "5 of 6 backup storage locations unavailable (u1, u2, u3, +2 more)");
@@ -501,9 +625,9 @@ START_TEST(json_verdict_encoding)
 {
     velstatus_ctx *ctx = vs_test_ctx();
     tb b[] = {{"default", "Unavailable", 1, 1}, {"x\"y", "Phase\n"}, {"ok", "Available"}, {NULL}};
-    velstatus_server_verdict *v = expect(
-        ctx, b, NULL, S_PARTIAL,
-        RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(UNKNOWN_PHASE) | RS(DEFAULT_NOT_AVAILABLE) | RS(DEFAULT_READONLY));
+    velstatus_server_verdict *v = expect(ctx, b, NULL, S_PARTIAL,
+                                         RS(SOME_UNAVAILABLE) | RS(SOME_PENDING) | RS(UNKNOWN_PHASE) |
+                                             RS(DEFAULT_NOT_AVAILABLE) | RS(DEFAULT_READONLY));
     char *j = NULL;
     size_t len = 0;
     ck_assert_int_eq(velstatus_server_verdict_to_json(&j, &len, v, NULL), VELSTATUS_OK);
@@ -630,25 +754,24 @@ START_TEST(tracker_events_and_changes)
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
-    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0,
-                                                     0, NULL),
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "", 0, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 0, 0, NULL),
                      VELSTATUS_OK);
     ck_assert_int_eq(ch, 1); /* no_bsl -> pending, default_not_available */
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_WAITING);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(PENDING) | RS(DEFAULT_NOT_AVAILABLE));
-    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
-                                                     1, T0, 1, T0, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 1, T0, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(ch, 1);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
     /* the same again: nothing changed */
-    ck_assert_int_eq(vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE,
-                                                     1, T0, 1, T0 + SEC, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        vs_test_upsert(t, &ch, "default", 7, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 1, T0 + SEC, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(ch, 0);
-    ck_assert_int_eq(vs_test_upsert(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1,
-                                                     T0 + SEC, 1, T0, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        vs_test_upsert(t, &ch, "second", 6, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0 + SEC, 1, T0, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(ch, 1);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(MULTIPLE_DEFAULTS));
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
@@ -664,11 +787,9 @@ START_TEST(tracker_events_and_changes)
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t), RS(NO_BSL));
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 0);
     /* bad input leaves the tracker alone */
-    ck_assert_int_eq(vs_test_upsert(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
-                                                     &err),
+    ck_assert_int_eq(vs_test_upsert(t, &ch, "", 0, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
                      VELSTATUS_E_INVALID);
-    ck_assert_int_eq(vs_test_upsert(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
-                                                     NULL),
+    ck_assert_int_eq(vs_test_upsert(NULL, &ch, "a", 1, "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
                      VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_delete(NULL, &ch, "a", 1, NULL), VELSTATUS_E_INVALID);
     /* without check_stale the clock only dates transitions: no status change */
@@ -779,9 +900,9 @@ START_TEST(tracker_clock_moves_staleness)
     o.now_ns = T0;
     o.stale_after_ns = 60 * SEC;
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, &o, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(vs_test_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0,
-                                                     1, T0 - 30 * SEC, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        vs_test_upsert(t, &ch, "d", 1, "Available", 9, 1, VELSTATUS_BSL_READ_WRITE, 1, T0, 1, T0 - 30 * SEC, NULL),
+        VELSTATUS_OK);
     ck_assert_int_eq(velstatus_server_tracker_status(t), S_READY);
     ck_assert_int_eq(velstatus_server_tracker_set_now(t, &ch, T0 + 30 * SEC, NULL), VELSTATUS_OK);
     ck_assert_int_eq(ch, 0); /* exactly 60 s: not stale */
@@ -824,8 +945,10 @@ typedef struct mirror_bsl {
  * fresh classification of the same set. Four option sets, fixed seed. */
 START_TEST(tracker_property_random_events)
 {
-    static const char *const names[] = {"a", "ab", "b", "default", "primary", "secondary", "x-1", "x-10", "x-2", "zeta"};
-    static const char *const phases[] = {"Available", "Available", "Available", "Unavailable", "", "Pending", "available"};
+    static const char *const names[] = {"a",         "ab",  "b",    "default", "primary",
+                                        "secondary", "x-1", "x-10", "x-2",     "zeta"};
+    static const char *const phases[] = {"Available", "Available", "Available", "Unavailable",
+                                         "",          "Pending",   "available"};
     enum { NNAMES = 10, PER_CONFIG = 3000, CONFIGS = 4 };
     velstatus_ctx *ctx = vs_test_ctx();
     long events = 0, changes = 0;
@@ -877,10 +1000,9 @@ START_TEST(tracker_property_random_events)
                 b->created = T0 - (int64_t)pick(3) * SEC; /* few values: ties happen */
                 b->has_val = pick(6) != 0;
                 b->val = T0 - (int64_t)pick(900) * SEC;
-                ck_assert_int_eq(vs_test_upsert(t, &ch, names[k], strlen(names[k]), b->phase,
-                                                                 strlen(b->phase), b->def,
-                                                                 b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
-                                                                 b->has_created, b->created, b->has_val, b->val, NULL),
+                ck_assert_int_eq(vs_test_upsert(t, &ch, names[k], strlen(names[k]), b->phase, strlen(b->phase), b->def,
+                                                b->ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
+                                                b->has_created, b->created, b->has_val, b->val, NULL),
                                  VELSTATUS_OK);
             }
             events++;
@@ -892,7 +1014,8 @@ START_TEST(tracker_property_random_events)
                     continue;
                 n++;
                 ck_assert_int_eq(velstatus_bsl_set_add(set, names[j], strlen(names[j]), m[j].phase, strlen(m[j].phase),
-                                                       m[j].def, m[j].ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
+                                                       m[j].def,
+                                                       m[j].ro ? VELSTATUS_BSL_READ_ONLY : VELSTATUS_BSL_READ_WRITE,
                                                        m[j].has_created, m[j].created, m[j].has_val, m[j].val, NULL),
                                  VELSTATUS_OK);
             }
@@ -1158,24 +1281,26 @@ START_TEST(json_decode_shapes)
     velstatus_bsl_set *set = NULL;
     velstatus_server_verdict *v = NULL;
     /* a bare array, nulls, unknown fields, empty accessMode */
-    ck_assert_int_eq(decode(ctx,
-                            "[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":null,\"x\":[1,{\"y\":2}]},"
-                            "\"spec\":null,\"status\":null},"
-                            "{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"default\":null,"
-                            "\"accessMode\":\"\"},\"status\":{\"phase\":null,\"message\":null,\"lastValidationTime\":null}}]",
-                            &set, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        decode(ctx,
+               "[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":null,\"x\":[1,{\"y\":2}]},"
+               "\"spec\":null,\"status\":null},"
+               "{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"b\"},\"spec\":{\"default\":null,"
+               "\"accessMode\":\"\"},\"status\":{\"phase\":null,\"message\":null,\"lastValidationTime\":null}}]",
+               &set, NULL),
+        VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 2);
     ck_assert_str_eq(velstatus_bsl_set_phase(set, 0), "");
     velstatus_bsl_set_free(set);
     /* one object */
-    ck_assert_int_eq(decode(ctx,
-                            "{\"apiVersion\":\"velero.io/v1\",\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":"
-                            "\"solo\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":true,"
-                            "\"accessMode\":\"ReadOnly\"},\"status\":{\"phase\":\"Available\",\"lastValidationTime\":"
-                            "\"2026-11-30T12:59:00Z\",\"message\":\"m\\u00e9\"}}",
-                            &set, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        decode(ctx,
+               "{\"apiVersion\":\"velero.io/v1\",\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":"
+               "\"solo\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":true,"
+               "\"accessMode\":\"ReadOnly\"},\"status\":{\"phase\":\"Available\",\"lastValidationTime\":"
+               "\"2026-11-30T12:59:00Z\",\"message\":\"m\\u00e9\"}}",
+               &set, NULL),
+        VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_str_eq(velstatus_bsl_set_message(set, 0), "m\xc3\xa9");
     ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
@@ -1207,7 +1332,8 @@ START_TEST(json_decode_errors_name_path_and_position)
     decode_fails("", VELSTATUS_E_PARSE, "invalid JSON", NULL);
     decode_fails("{\"items\":[],\"items\":[}", VELSTATUS_E_PARSE, "invalid JSON", NULL);
     decode_fails("{\"kind\":\"PodList\",\"items\":[]}", VELSTATUS_E_SCHEMA, "kind: expected \"List\"", "\"PodList\"");
-    decode_fails("{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object", "{}");
+    decode_fails("{\"kind\":\"List\",\"items\":{}}", VELSTATUS_E_SCHEMA, "items: expected an array, got an object",
+                 "{}");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}}, \"b\"]}", VELSTATUS_E_SCHEMA,
                  "items[1]: expected a BackupStorageLocation object, got a string", "\"b\"");
     decode_fails("{\"items\":[{\"kind\":\"Backup\",\"metadata\":{\"name\":\"a\"}}]}", VELSTATUS_E_SCHEMA,
@@ -1215,22 +1341,23 @@ START_TEST(json_decode_errors_name_path_and_position)
     decode_fails("{\"items\":[{\"spec\":{}}]}", VELSTATUS_E_SCHEMA, "items[0].metadata: missing", "{\"spec");
     decode_fails("{\"items\":[{\"metadata\":{\"uid\":\"u\"}}]}", VELSTATUS_E_SCHEMA, "items[0].metadata.name: missing",
                  "{\"uid");
-    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"\"}}]}", VELSTATUS_E_SCHEMA, "items[0].metadata.name: empty name",
-                 "\"\"}");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"\"}}]}", VELSTATUS_E_SCHEMA,
+                 "items[0].metadata.name: empty name", "\"\"}");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":7}}]}", VELSTATUS_E_SCHEMA,
                  "items[0].metadata.name: expected a string, got a number", "7");
     decode_fails("{\"items\":[{\"metadata\":[]}]}", VELSTATUS_E_SCHEMA, "items[0].metadata: expected an object", "[]");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"metadata\":{\"name\":\"a\"}}]}", VELSTATUS_E_SCHEMA,
                  "items[1].metadata.name: duplicate name \"a\"", "\"a\"}}]");
-    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"yesterday\"}}]}", VELSTATUS_E_SCHEMA,
-                 "items[0].metadata.creationTimestamp: not an RFC 3339 time", "yesterday\"");
-    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"lastValidationTime\":\"2026-13-01T00:00:00Z\"}}]}",
-                 VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "13-01T");
+    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\",\"creationTimestamp\":\"yesterday\"}}]}",
+                 VELSTATUS_E_SCHEMA, "items[0].metadata.creationTimestamp: not an RFC 3339 time", "yesterday\"");
+    decode_fails(
+        "{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"lastValidationTime\":\"2026-13-01T00:00:00Z\"}}]}",
+        VELSTATUS_E_SCHEMA, "items[0].status.lastValidationTime: not an RFC 3339 time", "13-01T");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"default\":\"true\"}}]}", VELSTATUS_E_SCHEMA,
                  "items[0].spec.default: expected a boolean, got a string", "\"true\"");
-    decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"WriteOnly\"}}]}",
-                 VELSTATUS_E_SCHEMA, "items[0].spec.accessMode: expected \"ReadOnly\" or \"ReadWrite\", got \"WriteOnly\"",
-                 "\"WriteOnly\"");
+    decode_fails(
+        "{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"accessMode\":\"WriteOnly\"}}]}", VELSTATUS_E_SCHEMA,
+        "items[0].spec.accessMode: expected \"ReadOnly\" or \"ReadWrite\", got \"WriteOnly\"", "\"WriteOnly\"");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":5}]}", VELSTATUS_E_SCHEMA,
                  "items[0].spec: expected an object, got a number", "5}");
     decode_fails("{\"items\":[{\"metadata\":{\"name\":\"a\"},\"status\":{\"message\":false}}]}", VELSTATUS_E_SCHEMA,
@@ -1332,7 +1459,8 @@ START_TEST(tracker_bridges_from_decoded_set_and_json)
     {
         /* the items of BSL_LIST, one object each, spaced out */
         static const char *const items[] = {
-            " {\"metadata\":{\"name\":\"default\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":"
+            " {\"metadata\":{\"name\":\"default\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{"
+            "\"default\":"
             "true},\"status\":{\"phase\":\"Available\",\"lastValidationTime\":\"2026-11-30T12:59:00Z\"}}\n",
             "{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"secondary\"},\"spec\":{\"accessMode\":"
             "\"ReadOnly\"},\"status\":{\"phase\":\"Unavailable\",\"message\":\"BackupStorageLocation \\\"secondary\\\""
@@ -1382,9 +1510,10 @@ END_TEST
 /* A name and a time both spelled with escapes: each keeps its own text. */
 START_TEST(json_escaped_name_and_times)
 {
-    static const char one[] = "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
-                              "\"status\":{\"phase\":\"Av\\u0061ilable\",\"lastValidationTime\":"
-                              "\"2026-11-30T12:59:00\\u005a\",\"message\":\"\\u00e9\"}}";
+    static const char one[] =
+        "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
+        "\"status\":{\"phase\":\"Av\\u0061ilable\",\"lastValidationTime\":"
+        "\"2026-11-30T12:59:00\\u005a\",\"message\":\"\\u00e9\"}}";
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_bsl_set *set = NULL;
     velstatus_bsl_record r;
@@ -1450,8 +1579,8 @@ START_TEST(tracker_upsert_json_errors)
     /* one object: a list or an array is not one */
     upsert_json_fails("[{\"metadata\":{\"name\":\"a\"}}]", VELSTATUS_E_SCHEMA,
                       "(top level): expected a BackupStorageLocation object, got an array", "[{");
-    upsert_json_fails("\n  \"a\"", VELSTATUS_E_SCHEMA, "(top level): expected a BackupStorageLocation object, got a string",
-                      "\"a\"");
+    upsert_json_fails("\n  \"a\"", VELSTATUS_E_SCHEMA,
+                      "(top level): expected a BackupStorageLocation object, got a string", "\"a\"");
     upsert_json_fails("{\"metadata\":{\"name\":\"a\"}} {}", VELSTATUS_E_PARSE, "invalid JSON", "{}");
     upsert_json_fails("{\"metadata\":{\"name\":\"a\"},!}", VELSTATUS_E_PARSE, "invalid JSON", "!");
     upsert_json_fails("", VELSTATUS_E_PARSE, "invalid JSON", "");
@@ -1506,7 +1635,8 @@ START_TEST(tracker_upsert_record_checks)
     ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_server_tracker_count(t), 2);
     ck_assert_uint_eq(velstatus_server_tracker_reasons(t) & RS(SOME_UNAVAILABLE), RS(SOME_UNAVAILABLE));
-    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch, "{\"metadata\":{\"name\":\"nt\"},"
+    ck_assert_int_eq(velstatus_server_tracker_upsert_json(t, &ch,
+                                                          "{\"metadata\":{\"name\":\"nt\"},"
                                                           "\"status\":{\"phase\":\"Available\"}}",
                                                           VELSTATUS_NUL_TERMINATED, NULL),
                      VELSTATUS_OK);
@@ -1538,9 +1668,10 @@ END_TEST
 
 START_TEST(failalloc_tracker_upsert_json)
 {
-    static const char one[] = "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
-                              "\"spec\":{\"accessMode\":\"Read\\u004fnly\"},\"status\":{\"phase\":\"Available\","
-                              "\"message\":\"\\u00e9\"}}";
+    static const char one[] =
+        "{\"metadata\":{\"name\":\"d\\u0065fault\",\"creationTimestamp\":\"2026-11-30T12:00:00\\u005a\"},"
+        "\"spec\":{\"accessMode\":\"Read\\u004fnly\"},\"status\":{\"phase\":\"Available\","
+        "\"message\":\"\\u00e9\"}}";
     velstatus_status st;
     VS_FAILALLOC_LOOP(fa, ctx)
     {
@@ -1631,11 +1762,8 @@ START_TEST(failalloc_set_new_add)
 }
 END_TEST
 
-static const tb FA_TABLE[] = {{"default", "Available", 1, 0, 1, 0, 1, 0},
-                              {"b", "Unavailable", 1},
-                              {"c", "", 0},
-                              {"d", "Odd", 0, 1},
-                              {NULL}};
+static const tb FA_TABLE[] = {
+    {"default", "Available", 1, 0, 1, 0, 1, 0}, {"b", "Unavailable", 1}, {"c", "", 0}, {"d", "Odd", 0, 1}, {NULL}};
 
 START_TEST(failalloc_classify)
 {
@@ -1692,9 +1820,8 @@ START_TEST(failalloc_tracker)
             uint32_t r = velstatus_server_tracker_reasons(t);
             int ch = -1;
             snprintf(name, sizeof(name), i % 6 == 5 ? "default" : "bsl-%d", i % 13); /* replacements too */
-            st = vs_test_upsert(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable",
-                                                 i % 4 ? 9 : 11, i % 3 == 0, VELSTATUS_BSL_READ_WRITE, 1,
-                                                 T0 + i * SEC, 1, T0, NULL);
+            st = vs_test_upsert(t, &ch, name, strlen(name), i % 4 ? "Available" : "Unavailable", i % 4 ? 9 : 11,
+                                i % 3 == 0, VELSTATUS_BSL_READ_WRITE, 1, T0 + i * SEC, 1, T0, NULL);
             if (st != VELSTATUS_OK) { /* a failed upsert leaves the tracker as it was */
                 ck_assert_int_eq(ch, 0);
                 ck_assert_uint_eq(velstatus_server_tracker_count(t), count);

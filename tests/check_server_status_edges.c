@@ -152,8 +152,8 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
     for (int i = 0; i < N; i++) {
         int n = snprintf(name, sizeof(name), "bsl-%d", i);
-        ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0,
-                                                         VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
+        ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)n, "Available", 9, i == 0, VELSTATUS_BSL_READ_WRITE, 1,
+                                        i, 0, 0, NULL),
                          VELSTATUS_OK);
     }
     for (int i = 1; i < N; i += 3) { /* delete every third, then re-find the rest */
@@ -169,8 +169,8 @@ START_TEST(tracker_deletes_in_any_order_keep_every_name_findable)
     for (int i = 0; i < N; i++) {
         int n = snprintf(name, sizeof(name), "bsl-%d", i);
         int changed = -1;
-        ck_assert_int_eq(vs_test_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0,
-                                                         VELSTATUS_BSL_READ_WRITE, 1, i, 0, 0, NULL),
+        ck_assert_int_eq(vs_test_upsert(t, &changed, name, (size_t)n, "Available", 9, i == 0, VELSTATUS_BSL_READ_WRITE,
+                                        1, i, 0, 0, NULL),
                          VELSTATUS_OK);
     }
     /* Every deleted name came back, none was duplicated. */
@@ -212,7 +212,8 @@ static const bad_bsls bad_cases[] = {
      "[1].metadata.name: duplicate name \"a\"", "\"a\",\"uid"},
     {"{\"kind\":\"Pods\",\"items\":[],\"x\":\"y\"}", VELSTATUS_E_SCHEMA,
      "kind: expected \"List\" or \"BackupStorageLocationList\", got \"Pods\"", "\"Pods\""},
-    {"\"text\"", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got a string", "\"text\""},
+    {"\"text\"", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got a string",
+     "\"text\""},
     {"null", VELSTATUS_E_SCHEMA, "(top level): expected a List, an array or a BackupStorageLocation, got null", "null"},
     {"[{\"metadata\":{\"name\":\"a\"}},null]", VELSTATUS_E_SCHEMA,
      "[1]: expected a BackupStorageLocation object, got null", "null]"},
@@ -294,22 +295,25 @@ START_TEST(messages_quote_at_most_64_bytes_of_a_name)
     ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, NULL), VELSTATUS_OK);
     const char *quoted64 = "\"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\"";
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
-                                           &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_bsl_set_add(set, name, sizeof(name), NULL, 3, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+        VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "A\0", 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
-                                           &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_bsl_set_add(set, name, sizeof(name), "A\0", 2, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+        VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, (velstatus_bsl_access)9, 0, 0, 0, 0, &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, (velstatus_bsl_access)9, 0, 0, 0, 0, &err),
+        VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
     ck_assert_ptr_nonnull(strstr(err.message, "is 9"));
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
-                     VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
-                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+        VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_bsl_set_add(set, name, sizeof(name), "", 0, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, &err),
+        VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(err.message, quoted64));
     ck_assert_uint_eq(velstatus_bsl_set_count(set), 1);
     ck_assert_int_eq(velstatus_server_status_from_string(&st, token, sizeof(token), &err), VELSTATUS_E_INVALID);
@@ -378,8 +382,8 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
                 n -= (size_t)present[i];
                 present[i] = 0;
             } else {
-                ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)len, "Available", 9, 0,
-                                                                 VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                ck_assert_int_eq(vs_test_upsert(t, NULL, name, (size_t)len, "Available", 9, 0, VELSTATUS_BSL_READ_WRITE,
+                                                0, 0, 0, 0, NULL),
                                  VELSTATUS_OK);
                 n += (size_t)!present[i];
                 present[i] = 1;
@@ -402,24 +406,25 @@ START_TEST(tracker_upsert_in_place_or_grown_fails_cleanly)
         int is_default;
         velstatus_server_status want;
     } up[] = {
-        {"Available", 1, VELSTATUS_SERVER_PARTIALLY_READY},           /* fits: in place, the heap grows */
-        {"Unavailable-and-longer", 1, VELSTATUS_SERVER_WAITING},      /* longer: a new block */
-        {"Available", 0, VELSTATUS_SERVER_PARTIALLY_READY},           /* fits, nothing to allocate */
+        {"Available", 1, VELSTATUS_SERVER_PARTIALLY_READY},      /* fits: in place, the heap grows */
+        {"Unavailable-and-longer", 1, VELSTATUS_SERVER_WAITING}, /* longer: a new block */
+        {"Available", 0, VELSTATUS_SERVER_PARTIALLY_READY},      /* fits, nothing to allocate */
     };
     for (size_t k = 0; k < sizeof(up) / sizeof(up[0]); k++) {
         velstatus_status st;
-        VS_FAILALLOC_LOOP(fa, ctx) {
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
             velstatus_server_tracker *t = NULL;
             velstatus_server_status before;
             int ch = 0;
             VS_FAILALLOC_PAUSE(fa);
             ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
-            ck_assert_int_eq(vs_test_upsert(t, NULL, "b", 1, "Unknown", 7, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0,
-                                            NULL),
-                             VELSTATUS_OK);
-            ck_assert_int_eq(vs_test_upsert(t, NULL, "a", 1, "Unavailable", 11, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0,
-                                            0, NULL),
-                             VELSTATUS_OK);
+            ck_assert_int_eq(
+                vs_test_upsert(t, NULL, "b", 1, "Unknown", 7, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                VELSTATUS_OK);
+            ck_assert_int_eq(
+                vs_test_upsert(t, NULL, "a", 1, "Unavailable", 11, 0, VELSTATUS_BSL_READ_WRITE, 0, 0, 0, 0, NULL),
+                VELSTATUS_OK);
             before = velstatus_server_tracker_status(t);
             ck_assert_int_eq(before, VELSTATUS_SERVER_WAITING);
             VS_FAILALLOC_RESUME(fa);
@@ -439,7 +444,8 @@ START_TEST(tracker_upsert_in_place_or_grown_fails_cleanly)
                 ck_assert_int_eq(ch, 0);
             }
             velstatus_server_tracker_free(t);
-        } VS_FAILALLOC_END(fa, ctx, st);
+        }
+        VS_FAILALLOC_END(fa, ctx, st);
     }
 }
 END_TEST

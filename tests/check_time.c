@@ -17,10 +17,10 @@
 
 /* For the sweeps: check's ck_assert records a mark point per call, which
  * dominates loops of a million checks; this only calls into check on failure. */
-#define VS_REQUIRE(cond, ...)                                                                          \
-    do {                                                                                               \
-        if (!(cond))                                                                                   \
-            ck_abort_msg(__VA_ARGS__);                                                                 \
+#define VS_REQUIRE(cond, ...)          \
+    do {                               \
+        if (!(cond))                   \
+            ck_abort_msg(__VA_ARGS__); \
     } while (0)
 
 /* ------------------------------------------------------------------ */
@@ -191,8 +191,7 @@ static void check_parse_table(const parse_vec *v, size_t n, const char *table)
         ck_assert_msg(st == v[i].st, "%s[%zu] \"%s\": status %s, want %s (%s)", table, i, v[i].s,
                       velstatus_status_name(st), velstatus_status_name(v[i].st), err.message);
         if (st == VELSTATUS_OK) {
-            ck_assert_msg(ns == v[i].ns, "%s[%zu] \"%s\": %" PRId64 ", want %" PRId64, table, i, v[i].s, ns,
-                          v[i].ns);
+            ck_assert_msg(ns == v[i].ns, "%s[%zu] \"%s\": %" PRId64 ", want %" PRId64, table, i, v[i].s, ns, v[i].ns);
         } else {
             ck_assert_msg(ns == 42, "%s[%zu]: output written on failure", table, i);
             ck_assert_int_eq(err.code, st);
@@ -294,8 +293,8 @@ START_TEST(parse_error_positions)
         memset(&err, 0, sizeof(err));
         ck_assert_int_eq(parse_fail(v[i].s, &err), VELSTATUS_E_PARSE);
         ck_assert_int_eq(err.code, VELSTATUS_E_PARSE);
-        ck_assert_msg(err.offset == v[i].pos, "\"%s\": offset %" PRIu64 ", want %zu (%s)", v[i].s, err.offset,
-                      v[i].pos, err.message);
+        ck_assert_msg(err.offset == v[i].pos, "\"%s\": offset %" PRIu64 ", want %zu (%s)", v[i].s, err.offset, v[i].pos,
+                      err.message);
         ck_assert_uint_eq(err.line, 1);
         ck_assert_uint_eq(err.column, v[i].pos + 1);
         /* the position is in the fields only: the message never spells it */
@@ -315,8 +314,7 @@ START_TEST(parse_error_quoting)
     int64_t ns = 0;
     /* control and non-ASCII bytes are escaped as Go's time package does */
     ck_assert_int_eq(parse_fail("2024-01-01T00:00:00Z\n\"\xc3\xa9\\", &err), VELSTATUS_E_PARSE);
-    ck_assert_msg(strstr(err.message, "\"2024-01-01T00:00:00Z\\x0a\\\"\\xc3\\xa9\\\\\"") != NULL, "%s",
-                  err.message);
+    ck_assert_msg(strstr(err.message, "\"2024-01-01T00:00:00Z\\x0a\\\"\\xc3\\xa9\\\\\"") != NULL, "%s", err.message);
     /* huge input: the quote is cut, the error still gives the byte */
     memset(big, '9', sizeof(big));
     memcpy(big, "2024-01-01T00:00:00.", 20);
@@ -382,11 +380,10 @@ START_TEST(calendar_every_day)
         snprintf(want, sizeof(want), "%04d-%02d-%02dT00:00:00Z", y, m, d);
         VS_REQUIRE(velstatus_time_format(got, sizeof(got), midnight, 1, NULL) == VELSTATUS_OK, "%s", want);
         VS_REQUIRE(strcmp(got, want) == 0, "%s formatted as %s", want, got);
-        VS_REQUIRE(velstatus_time_parse(&back, want, strlen(want), NULL) == VELSTATUS_OK && back == midnight,
-                   "%s", want);
-        snprintf(want, sizeof(want), "%04d-%02d-%02dT23:59:59.999999999Z", y, m, d);
-        VS_REQUIRE(velstatus_time_format(got, sizeof(got), midnight + day_ns - 1, 1, NULL) == VELSTATUS_OK, "%s",
+        VS_REQUIRE(velstatus_time_parse(&back, want, strlen(want), NULL) == VELSTATUS_OK && back == midnight, "%s",
                    want);
+        snprintf(want, sizeof(want), "%04d-%02d-%02dT23:59:59.999999999Z", y, m, d);
+        VS_REQUIRE(velstatus_time_format(got, sizeof(got), midnight + day_ns - 1, 1, NULL) == VELSTATUS_OK, "%s", want);
         VS_REQUIRE(strcmp(got, want) == 0, "%s formatted as %s", want, got);
         VS_REQUIRE(velstatus_time_parse(&back, want, strlen(want), NULL) == VELSTATUS_OK &&
                        back == midnight + day_ns - 1,
@@ -428,33 +425,44 @@ static const format_vec go_format[] = {
     {INT64_C(0), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", "1970-01-01 00:00:00 +0000 UTC"},
     {INT64_C(1), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.000000001Z", "1970-01-01 00:00:00.000000001 +0000 UTC"},
     {INT64_C(-1), "1969-12-31T23:59:59Z", "1969-12-31T23:59:59.999999999Z", "1969-12-31 23:59:59.999999999 +0000 UTC"},
-    {INT64_C(999999999), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.999999999Z", "1970-01-01 00:00:00.999999999 +0000 UTC"},
-    {INT64_C(-999999999), "1969-12-31T23:59:59Z", "1969-12-31T23:59:59.000000001Z", "1969-12-31 23:59:59.000000001 +0000 UTC"},
+    {INT64_C(999999999), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.999999999Z",
+     "1970-01-01 00:00:00.999999999 +0000 UTC"},
+    {INT64_C(-999999999), "1969-12-31T23:59:59Z", "1969-12-31T23:59:59.000000001Z",
+     "1969-12-31 23:59:59.000000001 +0000 UTC"},
     {INT64_C(1000000000), "1970-01-01T00:00:01Z", "1970-01-01T00:00:01Z", "1970-01-01 00:00:01 +0000 UTC"},
     {INT64_C(-1000000000), "1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z", "1969-12-31 23:59:59 +0000 UTC"},
     {INT64_C(500000000), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.5Z", "1970-01-01 00:00:00.5 +0000 UTC"},
     {INT64_C(-500000000), "1969-12-31T23:59:59Z", "1969-12-31T23:59:59.5Z", "1969-12-31 23:59:59.5 +0000 UTC"},
     {INT64_C(1714557600000000000), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z", "2024-05-01 10:00:00 +0000 UTC"},
     {INT64_C(1714557600500000000), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00.5Z", "2024-05-01 10:00:00.5 +0000 UTC"},
-    {INT64_C(1714557600123456789), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00.123456789Z", "2024-05-01 10:00:00.123456789 +0000 UTC"},
+    {INT64_C(1714557600123456789), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00.123456789Z",
+     "2024-05-01 10:00:00.123456789 +0000 UTC"},
     {INT64_C(1714557600100000000), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00.1Z", "2024-05-01 10:00:00.1 +0000 UTC"},
-    {INT64_C(1714557600000001000), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00.000001Z", "2024-05-01 10:00:00.000001 +0000 UTC"},
-    {INT64_C(9223372036854775807), "2262-04-11T23:47:16Z", "2262-04-11T23:47:16.854775807Z", "2262-04-11 23:47:16.854775807 +0000 UTC"},
+    {INT64_C(1714557600000001000), "2024-05-01T10:00:00Z", "2024-05-01T10:00:00.000001Z",
+     "2024-05-01 10:00:00.000001 +0000 UTC"},
+    {INT64_C(9223372036854775807), "2262-04-11T23:47:16Z", "2262-04-11T23:47:16.854775807Z",
+     "2262-04-11 23:47:16.854775807 +0000 UTC"},
     {INT64_MIN, "1677-09-21T00:12:43Z", "1677-09-21T00:12:43.145224192Z", "1677-09-21 00:12:43.145224192 +0000 UTC"},
-    {INT64_C(-9223372036854775807), "1677-09-21T00:12:43Z", "1677-09-21T00:12:43.145224193Z", "1677-09-21 00:12:43.145224193 +0000 UTC"},
-    {INT64_C(9223372036854775806), "2262-04-11T23:47:16Z", "2262-04-11T23:47:16.854775806Z", "2262-04-11 23:47:16.854775806 +0000 UTC"},
+    {INT64_C(-9223372036854775807), "1677-09-21T00:12:43Z", "1677-09-21T00:12:43.145224193Z",
+     "1677-09-21 00:12:43.145224193 +0000 UTC"},
+    {INT64_C(9223372036854775806), "2262-04-11T23:47:16Z", "2262-04-11T23:47:16.854775806Z",
+     "2262-04-11 23:47:16.854775806 +0000 UTC"},
     {INT64_C(-2208988800000000000), "1900-01-01T00:00:00Z", "1900-01-01T00:00:00Z", "1900-01-01 00:00:00 +0000 UTC"},
     {INT64_C(951782400000000000), "2000-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2000-02-29 00:00:00 +0000 UTC"},
-    {INT64_C(951868799999999999), "2000-02-29T23:59:59Z", "2000-02-29T23:59:59.999999999Z", "2000-02-29 23:59:59.999999999 +0000 UTC"},
+    {INT64_C(951868799999999999), "2000-02-29T23:59:59Z", "2000-02-29T23:59:59.999999999Z",
+     "2000-02-29 23:59:59.999999999 +0000 UTC"},
     {INT64_C(951868800000000000), "2000-03-01T00:00:00Z", "2000-03-01T00:00:00Z", "2000-03-01 00:00:00 +0000 UTC"},
     {INT64_C(-2203891200000000000), "1900-03-01T00:00:00Z", "1900-03-01T00:00:00Z", "1900-03-01 00:00:00 +0000 UTC"},
     {INT64_C(-5000000000000000000), "1811-07-23T15:06:40Z", "1811-07-23T15:06:40Z", "1811-07-23 15:06:40 +0000 UTC"},
     {INT64_C(5000000000000000000), "2128-06-11T08:53:20Z", "2128-06-11T08:53:20Z", "2128-06-11 08:53:20 +0000 UTC"},
-    {INT64_C(86399999999999), "1970-01-01T23:59:59Z", "1970-01-01T23:59:59.999999999Z", "1970-01-01 23:59:59.999999999 +0000 UTC"},
+    {INT64_C(86399999999999), "1970-01-01T23:59:59Z", "1970-01-01T23:59:59.999999999Z",
+     "1970-01-01 23:59:59.999999999 +0000 UTC"},
     {INT64_C(-86400000000000), "1969-12-31T00:00:00Z", "1969-12-31T00:00:00Z", "1969-12-31 00:00:00 +0000 UTC"},
-    {INT64_C(-86400000000001), "1969-12-30T23:59:59Z", "1969-12-30T23:59:59.999999999Z", "1969-12-30 23:59:59.999999999 +0000 UTC"},
+    {INT64_C(-86400000000001), "1969-12-30T23:59:59Z", "1969-12-30T23:59:59.999999999Z",
+     "1969-12-30 23:59:59.999999999 +0000 UTC"},
     {INT64_C(4102444800000000000), "2100-01-01T00:00:00Z", "2100-01-01T00:00:00Z", "2100-01-01 00:00:00 +0000 UTC"},
-    {INT64_C(2534023007999999), "1970-01-30T07:53:43Z", "1970-01-30T07:53:43.007999999Z", "1970-01-30 07:53:43.007999999 +0000 UTC"},
+    {INT64_C(2534023007999999), "1970-01-30T07:53:43Z", "1970-01-30T07:53:43.007999999Z",
+     "1970-01-30 07:53:43.007999999 +0000 UTC"},
     {INT64_C(1), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.000000001Z", "1970-01-01 00:00:00.000000001 +0000 UTC"},
     {INT64_C(10), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.00000001Z", "1970-01-01 00:00:00.00000001 +0000 UTC"},
     {INT64_C(100), "1970-01-01T00:00:00Z", "1970-01-01T00:00:00.0000001Z", "1970-01-01 00:00:00.0000001 +0000 UTC"},
@@ -497,8 +505,7 @@ START_TEST(format_brief_cases)
     ck_assert_int_eq(velstatus_time_format_go(buf, sizeof(buf), INT64_C(1687564800000000000), NULL), VELSTATUS_OK);
     ck_assert_str_eq(buf, "2023-06-24 00:00:00 +0000 UTC");
     /* the longest outputs fit the advertised sizes */
-    ck_assert_int_eq(velstatus_time_format_go(buf, sizeof(buf), INT64_C(-9223372036854775807), NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_time_format_go(buf, sizeof(buf), INT64_C(-9223372036854775807), NULL), VELSTATUS_OK);
     ck_assert_uint_lt(strlen(buf), VELSTATUS_TIME_BUFSIZE);
 }
 END_TEST
@@ -740,7 +747,8 @@ static const dparse_vec go_dparse[] = {
     {"9223372036854775us", INT64_C(9223372036854775000), VELSTATUS_OK, NULL},
     {"9223372036854776us", 0, VELSTATUS_E_RANGE, "time: invalid duration \"9223372036854776us\""},
     {"0.000000000000000000000000000000000000000000000000000001h", INT64_C(0), VELSTATUS_OK, NULL},
-    {"1.00000000000000000000000000000000000000000000000000000000000000000000001s", INT64_C(1000000000), VELSTATUS_OK, NULL},
+    {"1.00000000000000000000000000000000000000000000000000000000000000000000001s", INT64_C(1000000000), VELSTATUS_OK,
+     NULL},
 };
 
 START_TEST(duration_parse_go_vectors)
@@ -773,36 +781,36 @@ static const struct {
     const char *s;
     int64_t ns;
 } go_dparse_rounding[] = {
-    {"98.438394627m", INT64_C(5906303677620)}, /* f*unit/scale would give 5906303677619, exact 5906303677620 */
-    {"78.24858237h", INT64_C(281694896532000)}, /* f*unit/scale would give 281694896531999, exact 281694896532000 */
-    {"81.44762355695m", INT64_C(4886857413417)}, /* f*unit/scale would give 4886857413416, exact 4886857413417 */
-    {"1.5434055070m", INT64_C(92604330420)}, /* f*unit/scale would give 92604330419, exact 92604330420 */
-    {"70.888842494m", INT64_C(4253330549640)}, /* f*unit/scale would give 4253330549639, exact 4253330549640 */
-    {"1.11624815651h", INT64_C(4018493363436)}, /* f*unit/scale would give 4018493363435, exact 4018493363436 */
-    {"20.95883311h", INT64_C(75451799196000)}, /* f*unit/scale would give 75451799195999, exact 75451799196000 */
-    {"11.2730985010h", INT64_C(40583154603600)}, /* f*unit/scale would give 40583154603599, exact 40583154603600 */
-    {"33.06082517908h", INT64_C(119018970644688)}, /* f*unit/scale would give 119018970644687, exact 119018970644688 */
-    {"23.6028168267h", INT64_C(84970140576120)}, /* f*unit/scale would give 84970140576119, exact 84970140576120 */
-    {"95.334552771m", INT64_C(5720073166260)}, /* f*unit/scale would give 5720073166259, exact 5720073166260 */
-    {"64.597429712h", INT64_C(232550746963200)}, /* f*unit/scale would give 232550746963199, exact 232550746963200 */
-    {"36.93236408824h", INT64_C(132956510717664)}, /* f*unit/scale would give 132956510717663, exact 132956510717664 */
-    {"91.4966685927m", INT64_C(5489800115562)}, /* f*unit/scale would give 5489800115561, exact 5489800115562 */
-    {"64.24945790329h", INT64_C(231298048451844)}, /* f*unit/scale would give 231298048451843, exact 231298048451844 */
+    {"98.438394627m", INT64_C(5906303677620)},      /* f*unit/scale would give 5906303677619, exact 5906303677620 */
+    {"78.24858237h", INT64_C(281694896532000)},     /* f*unit/scale would give 281694896531999, exact 281694896532000 */
+    {"81.44762355695m", INT64_C(4886857413417)},    /* f*unit/scale would give 4886857413416, exact 4886857413417 */
+    {"1.5434055070m", INT64_C(92604330420)},        /* f*unit/scale would give 92604330419, exact 92604330420 */
+    {"70.888842494m", INT64_C(4253330549640)},      /* f*unit/scale would give 4253330549639, exact 4253330549640 */
+    {"1.11624815651h", INT64_C(4018493363436)},     /* f*unit/scale would give 4018493363435, exact 4018493363436 */
+    {"20.95883311h", INT64_C(75451799196000)},      /* f*unit/scale would give 75451799195999, exact 75451799196000 */
+    {"11.2730985010h", INT64_C(40583154603600)},    /* f*unit/scale would give 40583154603599, exact 40583154603600 */
+    {"33.06082517908h", INT64_C(119018970644688)},  /* f*unit/scale would give 119018970644687, exact 119018970644688 */
+    {"23.6028168267h", INT64_C(84970140576120)},    /* f*unit/scale would give 84970140576119, exact 84970140576120 */
+    {"95.334552771m", INT64_C(5720073166260)},      /* f*unit/scale would give 5720073166259, exact 5720073166260 */
+    {"64.597429712h", INT64_C(232550746963200)},    /* f*unit/scale would give 232550746963199, exact 232550746963200 */
+    {"36.93236408824h", INT64_C(132956510717664)},  /* f*unit/scale would give 132956510717663, exact 132956510717664 */
+    {"91.4966685927m", INT64_C(5489800115562)},     /* f*unit/scale would give 5489800115561, exact 5489800115562 */
+    {"64.24945790329h", INT64_C(231298048451844)},  /* f*unit/scale would give 231298048451843, exact 231298048451844 */
     {"5.51338604597500h", INT64_C(19848189765509)}, /* exact decimal truncation would give 19848189765510 */
-    {"86.94164512147000h", INT64_C(312989922437291)}, /* exact decimal truncation would give 312989922437292 */
-    {"55.02935222081000h", INT64_C(198105667994915)}, /* exact decimal truncation would give 198105667994916 */
-    {"42.59768367999750h", INT64_C(153351661247990)}, /* exact decimal truncation would give 153351661247991 */
+    {"86.94164512147000h", INT64_C(312989922437291)},   /* exact decimal truncation would give 312989922437292 */
+    {"55.02935222081000h", INT64_C(198105667994915)},   /* exact decimal truncation would give 198105667994916 */
+    {"42.59768367999750h", INT64_C(153351661247990)},   /* exact decimal truncation would give 153351661247991 */
     {"80.4179529509230555h", INT64_C(289504630623323)}, /* exact decimal truncation would give 289504630623322 */
-    {"97.45619185179500h", INT64_C(350842290666461)}, /* exact decimal truncation would give 350842290666462 */
-    {"41.54869912339000h", INT64_C(149575316844203)}, /* exact decimal truncation would give 149575316844204 */
-    {"9.70204102079361101h", INT64_C(34927347674857)}, /* exact decimal truncation would give 34927347674856 */
+    {"97.45619185179500h", INT64_C(350842290666461)},   /* exact decimal truncation would give 350842290666462 */
+    {"41.54869912339000h", INT64_C(149575316844203)},   /* exact decimal truncation would give 149575316844204 */
+    {"9.70204102079361101h", INT64_C(34927347674857)},  /* exact decimal truncation would give 34927347674856 */
     {"65.8020112622233333h", INT64_C(236887240544004)}, /* exact decimal truncation would give 236887240544003 */
-    {"29.11935284751750h", INT64_C(104829670251062)}, /* exact decimal truncation would give 104829670251063 */
-    {"41.96376634224750h", INT64_C(151069558832090)}, /* exact decimal truncation would give 151069558832091 */
-    {"34.01714814878500h", INT64_C(122461733335625)}, /* exact decimal truncation would give 122461733335626 */
-    {"2.53144677999500h", INT64_C(9113208407981)}, /* exact decimal truncation would give 9113208407982 */
+    {"29.11935284751750h", INT64_C(104829670251062)},   /* exact decimal truncation would give 104829670251063 */
+    {"41.96376634224750h", INT64_C(151069558832090)},   /* exact decimal truncation would give 151069558832091 */
+    {"34.01714814878500h", INT64_C(122461733335625)},   /* exact decimal truncation would give 122461733335626 */
+    {"2.53144677999500h", INT64_C(9113208407981)},      /* exact decimal truncation would give 9113208407982 */
     {"5.335049732563055542h", INT64_C(19206179037227)}, /* exact decimal truncation would give 19206179037226 */
-    {"54.26065642243750h", INT64_C(195338363120774)}, /* exact decimal truncation would give 195338363120775 */
+    {"54.26065642243750h", INT64_C(195338363120774)},   /* exact decimal truncation would give 195338363120775 */
 };
 
 START_TEST(duration_parse_go_rounding)
@@ -986,8 +994,7 @@ static void roundtrip_duration(int64_t d)
     int64_t back = 0;
     velstatus_error err;
     VS_REQUIRE(velstatus_duration_format(buf, sizeof(buf), d, &err) == VELSTATUS_OK, "%" PRId64, d);
-    VS_REQUIRE(velstatus_duration_parse(&back, buf, strlen(buf), &err) == VELSTATUS_OK, "%s: %s", buf,
-               err.message);
+    VS_REQUIRE(velstatus_duration_parse(&back, buf, strlen(buf), &err) == VELSTATUS_OK, "%s: %s", buf, err.message);
     VS_REQUIRE(back == d, "%" PRId64 " -> %s -> %" PRId64, d, buf, back);
 }
 

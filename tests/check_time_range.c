@@ -46,7 +46,8 @@ START_TEST(go_vectors_parse_and_format)
 {
     json_t *root = vectors_file(), *vecs = json_object_get(root, "vectors"), *v;
     size_t i;
-    json_array_foreach(vecs, i, v) {
+    json_array_foreach(vecs, i, v)
+    {
         const char *in = json_string_value(json_object_get(v, "in"));
         int ok = json_is_true(json_object_get(v, "ok"));
         int64_t sec = 7, ns = 7;
@@ -106,8 +107,7 @@ static void member(const char *json, const char *key, char *out, size_t cap)
     out[e - p] = '\0';
 }
 
-static velstatus_oplist *one_record(velstatus_ctx *ctx, const char *status, velstatus_error *err,
-                                    velstatus_status *st)
+static velstatus_oplist *one_record(velstatus_ctx *ctx, const char *status, velstatus_error *err, velstatus_status *st)
 {
     char text[512];
     velstatus_oplist *l = NULL;
@@ -121,7 +121,8 @@ START_TEST(go_vectors_through_the_codec)
     json_t *root = vectors_file(), *vecs = json_object_get(root, "vectors"), *v;
     velstatus_ctx *ctx = vs_test_ctx();
     size_t i, unreadable = 0;
-    json_array_foreach(vecs, i, v) {
+    json_array_foreach(vecs, i, v)
+    {
         const char *in = json_string_value(json_object_get(v, "in"));
         char status[256], got[64], want[64];
         velstatus_error err;
@@ -181,7 +182,8 @@ START_TEST(go_vectors_timeout_decisions)
     size_t i, k, checked = 0, wide_fraction = 0;
     pols[0] = velstatus_policy_velero();
     pols[1] = velstatus_policy_hardened();
-    json_array_foreach(vecs, i, v) {
+    json_array_foreach(vecs, i, v)
+    {
         const char *in = json_string_value(json_object_get(v, "in"));
         json_t *outs = json_object_get(v, "timed_out"), *whole = json_object_get(v, "whole_second_timed_out");
         char status[256];
@@ -325,9 +327,9 @@ START_TEST(null_after_a_wide_time_and_missing_created)
 
     /* Go's zero created with Velero's default timeout, at today's now */
     l = one_record(ctx, "\"phase\":\"New\",\"created\":\"0001-01-01T00:00:00Z\"", NULL, &st);
-    ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557600) * SEC,
-                                           4 * 3600 * SEC, &vel, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557600) * SEC, 4 * 3600 * SEC, &vel, NULL),
+        VELSTATUS_OK);
     ck_assert(flags & VELSTATUS_OP_STEP_CANCEL);
     ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_FAILED);
     ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
@@ -349,8 +351,9 @@ START_TEST(reported_times_replace_wide_ones)
     for (int p = 0; p < 2; p++) {
         velstatus_status st;
         velstatus_oplist *l = one_record(
-            ctx, "\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\",\"started\":\"1677-09-21T00:12:43Z\","
-                 "\"updated\":\"0001-01-01T00:00:00Z\"",
+            ctx,
+            "\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\",\"started\":\"1677-09-21T00:12:43Z\","
+            "\"updated\":\"0001-01-01T00:00:00Z\"",
             NULL, &st);
         const velstatus_op *op = velstatus_oplist_at(l, 0);
         velstatus_op_progress r;
@@ -364,9 +367,9 @@ START_TEST(reported_times_replace_wide_ones)
         r.started_ns = INT64_MIN;
         r.has_updated = 1;
         r.updated_ns = INT64_C(1714557600) * SEC;
-        ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557601) * SEC, 3600 * SEC,
-                                               &pols[p], NULL),
-                         VELSTATUS_OK);
+        ck_assert_int_eq(
+            velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557601) * SEC, 3600 * SEC, &pols[p], NULL),
+            VELSTATUS_OK);
         ck_assert(flags & VELSTATUS_OP_STEP_CHANGED); /* updated changed in both */
         ck_assert_int_eq(velstatus_op_time_sec(op, VELSTATUS_OP_TIME_UPDATED, &sec, &nsec), 1);
         ck_assert_int_eq(sec, INT64_C(1714557600));
@@ -394,11 +397,11 @@ START_TEST(add_before_is_exact)
     } v[] = {
         {0, 0, 0, 1, 1},
         {0, 0, 0, 0, 0},
-        {0, 999999999, 1, SEC, 0},           /* carry: exactly now */
-        {0, 999999999, 2, SEC, 0},           /* carry: past now */
+        {0, 999999999, 1, SEC, 0}, /* carry: exactly now */
+        {0, 999999999, 2, SEC, 0}, /* carry: past now */
         {0, 999999999, 0, SEC, 1},
-        {0, 0, -1, 0, 1},                    /* borrow */
-        {0, 0, -1, -1, 0},                   /* negative now */
+        {0, 0, -1, 0, 1},  /* borrow */
+        {0, 0, -1, -1, 0}, /* negative now */
         {0, 0, -2, -1, 1},
         {GO_ZERO_SEC, 0, INT64_MAX, INT64_MIN, 1}, /* year 293 < 1677 */
         {INT64_C(-9223372037), 0, INT64_MAX, 0, 1},
@@ -489,8 +492,7 @@ START_TEST(go_time_range_fails_cleanly_without_memory)
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL);
         velstatus_op_progress_init(&r, sizeof(r));
         if (st == VELSTATUS_OK)
-            st = velstatus_oplist_step(&flags, &out, &n, l, 0, &r, INT64_C(1714557600) * SEC, 3600 * SEC, &vel,
-                                       NULL);
+            st = velstatus_oplist_step(&flags, &out, &n, l, 0, &r, INT64_C(1714557600) * SEC, 3600 * SEC, &vel, NULL);
         if (st == VELSTATUS_OK) {
             ck_assert(flags & VELSTATUS_OP_STEP_CANCEL);
             velstatus_free(ctx, out);
@@ -521,7 +523,8 @@ START_TEST(go_time_range_fails_cleanly_without_memory)
         int64_t sec = 0;
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, esc, strlen(esc), NULL);
         if (st == VELSTATUS_OK) {
-            ck_assert_int_eq(velstatus_op_time_sec(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_CREATED, &sec, NULL), 1);
+            ck_assert_int_eq(velstatus_op_time_sec(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_CREATED, &sec, NULL),
+                             1);
             ck_assert_int_eq(sec, GO_ZERO_SEC);
         }
         velstatus_oplist_free(l);

@@ -256,9 +256,9 @@ START_TEST(pool_strings_and_alignment)
     ck_assert_ptr_nonnull(big);
     memset(big, 'z', 100000);
     ck_assert_ptr_eq((const char *)velstatus__pool_alloc(&p, 8), (const char *)x + 8); /* current block still used */
-    ck_assert_str_eq(a, "abc"); /* nothing moved */
-    ck_assert_ptr_null(velstatus__pool_alloc(&p, SIZE_MAX)); /* rounding up overflows */
-    ck_assert_ptr_null(velstatus__pool_alloc(&p, SIZE_MAX - 20)); /* header + size overflows */
+    ck_assert_str_eq(a, "abc");                                                        /* nothing moved */
+    ck_assert_ptr_null(velstatus__pool_alloc(&p, SIZE_MAX));                           /* rounding up overflows */
+    ck_assert_ptr_null(velstatus__pool_alloc(&p, SIZE_MAX - 20));                      /* header + size overflows */
     ck_assert_ptr_null(velstatus__pool_str(&p, "x", SIZE_MAX));
     velstatus__pool_release(&p);
     ck_assert_ptr_null(p.head);
@@ -336,32 +336,32 @@ START_TEST(utf8_decode_edges)
     static const utf8_case cases[] = {
         {"A", 1, 1, 0x41},
         {"\x7f", 1, 1, 0x7F},
-        {"\x80", 1, 0, 0},                  /* a continuation byte */
-        {"\xc1\xbf", 2, 0, 0},              /* C1: always overlong */
+        {"\x80", 1, 0, 0},     /* a continuation byte */
+        {"\xc1\xbf", 2, 0, 0}, /* C1: always overlong */
         {"\xc2\x80", 2, 2, 0x80},
         {"\xdf\xbf", 2, 2, 0x7FF},
-        {"\xc2", 1, 0, 0},                  /* truncated */
-        {"\xc2\x41", 2, 0, 0},              /* not a continuation */
+        {"\xc2", 1, 0, 0},     /* truncated */
+        {"\xc2\x41", 2, 0, 0}, /* not a continuation */
         {"\xc2\xc0", 2, 0, 0},
-        {"\xe0\x9f\xbf", 3, 0, 0},          /* overlong U+07FF */
+        {"\xe0\x9f\xbf", 3, 0, 0}, /* overlong U+07FF */
         {"\xe0\xa0\x80", 3, 3, 0x800},
         {"\xed\x9f\xbf", 3, 3, 0xD7FF},
-        {"\xed\xa0\x80", 3, 0, 0},          /* a surrogate */
+        {"\xed\xa0\x80", 3, 0, 0}, /* a surrogate */
         {"\xed\xbf\xbf", 3, 0, 0},
         {"\xee\x80\x80", 3, 3, 0xE000},
         {"\xe2\x80\xa8", 3, 3, 0x2028},
         {"\xef\xbf\xbf", 3, 3, 0xFFFF},
-        {"\xe2\x80", 2, 0, 0},              /* truncated */
+        {"\xe2\x80", 2, 0, 0}, /* truncated */
         {"\xe2\x80\x41", 3, 0, 0},
-        {"\xf0\x8f\xbf\xbf", 4, 0, 0},      /* overlong U+FFFF */
+        {"\xf0\x8f\xbf\xbf", 4, 0, 0}, /* overlong U+FFFF */
         {"\xf0\x90\x80\x80", 4, 4, 0x10000},
         {"\xf4\x8f\xbf\xbf", 4, 4, 0x10FFFF},
-        {"\xf4\x90\x80\x80", 4, 0, 0},      /* above U+10FFFF */
+        {"\xf4\x90\x80\x80", 4, 0, 0}, /* above U+10FFFF */
         {"\xf5\x80\x80\x80", 4, 0, 0},
         {"\xff", 1, 0, 0},
-        {"\xf0\x90\x80", 3, 0, 0},          /* truncated */
+        {"\xf0\x90\x80", 3, 0, 0}, /* truncated */
         {"\xf0\x90\x80\xc0", 4, 0, 0},
-        {"\xc3\xa9x", 3, 2, 0xE9},          /* only the first sequence */
+        {"\xc3\xa9x", 3, 2, 0xE9}, /* only the first sequence */
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         uint32_t cp = 0xDEAD;
@@ -378,11 +378,9 @@ START_TEST(short_escapes_of_json_and_quote)
         unsigned char c;
         const char *json, *quote;
     } cases[] = {
-        {'"', "\\\"", "\\\""}, {'\\', "\\\\", "\\\\"}, {'\n', "\\n", "\\n"},
-        {'\r', "\\r", "\\r"},   {'\t', "\\t", "\\t"},     {'\a', NULL, "\\a"},
-        {'\b', NULL, "\\b"},     {'\f', NULL, "\\f"},       {'\v', NULL, "\\v"},
-        {0x01, NULL, NULL},       {0x7f, NULL, NULL},         {'a', NULL, NULL},
-        {'<', NULL, NULL},        {0xe9, NULL, NULL},
+        {'"', "\\\"", "\\\""}, {'\\', "\\\\", "\\\\"}, {'\n', "\\n", "\\n"}, {'\r', "\\r", "\\r"}, {'\t', "\\t", "\\t"},
+        {'\a', NULL, "\\a"},   {'\b', NULL, "\\b"},    {'\f', NULL, "\\f"},  {'\v', NULL, "\\v"},  {0x01, NULL, NULL},
+        {0x7f, NULL, NULL},    {'a', NULL, NULL},      {'<', NULL, NULL},    {0xe9, NULL, NULL},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const char *j = velstatus__short_escape(cases[i].c, 0), *q = velstatus__short_escape(cases[i].c, 1);

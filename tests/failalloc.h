@@ -6,10 +6,10 @@
 #include <velstatus.h>
 
 typedef struct vs_failalloc {
-    long fail_at;  /* 0-based index of the allocation to fail; -1 never */
-    long count;    /* allocations (alloc + realloc) attempted so far */
-    long live;     /* blocks currently allocated */
-    long failed;   /* how many were failed */
+    long fail_at; /* 0-based index of the allocation to fail; -1 never */
+    long count;   /* allocations (alloc + realloc) attempted so far */
+    long live;    /* blocks currently allocated */
+    long failed;  /* how many were failed */
 } vs_failalloc;
 
 /* Fills an allocator struct whose userdata is `fa`. */
@@ -32,23 +32,24 @@ velstatus_ctx *vs_failalloc_ctx(vs_failalloc *fa, long fail_at);
  * (the body must free what it got on success) and that a failure returned
  * E_NOMEM. `st` must be a velstatus_status variable set by the body.
  */
-#define VS_FAILALLOC_LOOP(fa, ctx)                                                                   \
-    for (long vs__n = 0;; vs__n++) {                                                                 \
-        vs_failalloc fa;                                                                             \
-        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, vs__n);                                           \
+#define VS_FAILALLOC_LOOP(fa, ctx)                         \
+    for (long vs__n = 0;; vs__n++) {                       \
+        vs_failalloc fa;                                   \
+        velstatus_ctx *ctx = vs_failalloc_ctx(&fa, vs__n); \
         do
 
-#define VS_FAILALLOC_END(fa, ctx, st)                                                                \
-        while (0);                                                                                   \
-        ck_assert_msg(fa.live == 0, "allocation #%ld failed: %ld block(s) leaked", vs__n, fa.live); \
-        velstatus_ctx_free(ctx);                                                                     \
-        if (fa.failed == 0) {                                                                        \
-            ck_assert_msg((st) == VELSTATUS_OK, "no allocation failed but status %d", (int)(st));   \
-            break;                                                                                   \
-        }                                                                                            \
-        ck_assert_msg((st) == VELSTATUS_E_NOMEM, "allocation #%ld failed but status %d (%s)", vs__n, \
-                      (int)(st), velstatus_status_name(st));                                         \
-        ck_assert_msg(vs__n < 100000, "failalloc loop did not terminate");                           \
+#define VS_FAILALLOC_END(fa, ctx, st)                                                                       \
+    while (0)                                                                                               \
+        ;                                                                                                   \
+    ck_assert_msg(fa.live == 0, "allocation #%ld failed: %ld block(s) leaked", vs__n, fa.live);             \
+    velstatus_ctx_free(ctx);                                                                                \
+    if (fa.failed == 0) {                                                                                   \
+        ck_assert_msg((st) == VELSTATUS_OK, "no allocation failed but status %d", (int)(st));               \
+        break;                                                                                              \
+    }                                                                                                       \
+    ck_assert_msg((st) == VELSTATUS_E_NOMEM, "allocation #%ld failed but status %d (%s)", vs__n, (int)(st), \
+                  velstatus_status_name(st));                                                               \
+    ck_assert_msg(vs__n < 100000, "failalloc loop did not terminate");                                      \
     }
 
 /*
@@ -58,8 +59,8 @@ velstatus_ctx *vs_failalloc_ctx(vs_failalloc *fa, long fail_at);
  * call, VS_FAILALLOC_PAUSE_AGAIN(fa) stops failing for the checks. Use each
  * once per body.
  */
-#define VS_FAILALLOC_PAUSE(fa)                                                                       \
-    long vs__armed = (fa).fail_at;                                                                   \
+#define VS_FAILALLOC_PAUSE(fa)     \
+    long vs__armed = (fa).fail_at; \
     (fa).fail_at = -1
 #define VS_FAILALLOC_RESUME(fa) ((fa).fail_at = vs__armed)
 #define VS_FAILALLOC_PAUSE_AGAIN(fa) ((fa).fail_at = -1)

@@ -12,9 +12,9 @@
 #include <velstatus.h>
 
 /* Two BSLs: "default" (spec.default, Available) and "secondary" (Unavailable). */
-#define VS_FAKE_STEP_JSON                                                                                           \
-    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"              \
-    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":"         \
+#define VS_FAKE_STEP_JSON                                                                                 \
+    "{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"     \
+    "\"status\":{\"phase\":\"Available\"}},{\"metadata\":{\"name\":\"secondary\"},\"status\":{\"phase\":" \
     "\"Unavailable\"}}]}"
 
 #define VS_FAKE_RETRY_ATTEMPTS 64 /* attempts 1..63 have a class of their own */
@@ -29,23 +29,23 @@
  * the sleeps taken only. */
 typedef struct vs_fake_retry {
     /* what the host does */
-    uint64_t fail_until;  /* attempts 1..fail_until fail (UINT64_MAX: all) */
-    const char *error;    /* a failed attempt's text; NULL: "boom <attempt>" */
+    uint64_t fail_until;                               /* attempts 1..fail_until fail (UINT64_MAX: all) */
+    const char *error;                                 /* a failed attempt's text; NULL: "boom <attempt>" */
     velstatus_retry_class cls[VS_FAKE_RETRY_ATTEMPTS]; /* class of attempt i (index i); later ones transient */
     int interrupted[VS_FAKE_RETRY_ATTEMPTS];           /* classify's *interrupted for attempt i */
-    int64_t latency;      /* each attempt advances the clock by this */
-    double r;             /* what random answers */
+    int64_t latency;                                   /* each attempt advances the clock by this */
+    double r;                                          /* what random answers */
     int attempt_rc, classify_rc, sleep_rc, random_rc, now_rc;
-    int now_answers;      /* now answers this many calls before now_rc applies */
-    int clock_backwards;  /* now answers -clock */
+    int now_answers;     /* now answers this many calls before now_rc applies */
+    int clock_backwards; /* now answers -clock */
     /* what the host saw */
-    int64_t clock;        /* the monotonic clock: advanced by each sleep and attempt */
+    int64_t clock;                           /* the monotonic clock: advanced by each sleep and attempt */
     int attempts, classifies, randoms, nows; /* calls of each slot */
     int64_t sleeps[VS_FAKE_RETRY_SLEEPS];    /* the sleeps taken, in order */
     size_t nsleeps;
     uint64_t classify_attempts[VS_FAKE_RETRY_TEXTS]; /* the attempt of each classify call */
     char classify_text[VS_FAKE_RETRY_TEXTS][64];     /* and the text it was given */
-    char text[64];        /* the last failed attempt's text */
+    char text[64];                                   /* the last failed attempt's text */
 } vs_fake_retry;
 
 void vs_fake_retry_init(vs_fake_retry *f);
@@ -64,11 +64,11 @@ velstatus_retry_host vs_fake_retry_host(vs_fake_retry *f);
  * retry slot given retry.userdata NULL (this struct's userdata, the
  * library's fallback) finds it there too. */
 typedef struct vs_fake_host {
-    vs_fake_retry retry;             /* the retry slots' state (r = 0.5) */
-    const char *json;                /* what list_bsls answers; NULL: VS_FAKE_STEP_JSON */
+    vs_fake_retry retry;              /* the retry slots' state (r = 0.5) */
+    const char *json;                 /* what list_bsls answers; NULL: VS_FAKE_STEP_JSON */
     int list_rc, read_rc, publish_rc; /* nonzero: the slot returns it */
-    int fail_first;                  /* the first N publishes return -11 (after recording) */
-    int has;                         /* read_status: a status was published */
+    int fail_first;                   /* the first N publishes return -11 (after recording) */
+    int has;                          /* read_status: a status was published */
     velstatus_server_status status;
     uint32_t reasons;
     int lists, reads, publishes;

@@ -27,8 +27,8 @@ int cli_fail_err(const char *cmd, const char *what, const velstatus_error *err)
 {
     /* The library's messages never spell their position: it is printed here, once. */
     if (err->line)
-        return cli_fail(cmd, "%s: %s (line %u, column %u, offset %llu)", what, err->message,
-                        (unsigned)err->line, (unsigned)err->column, (unsigned long long)err->offset);
+        return cli_fail(cmd, "%s: %s (line %u, column %u, offset %llu)", what, err->message, (unsigned)err->line,
+                        (unsigned)err->column, (unsigned long long)err->offset);
     return cli_fail(cmd, "%s: %s", what, err->message);
 }
 
@@ -109,8 +109,8 @@ static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_op
     return 0;
 }
 
-int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
-              int max_pos, int *npos)
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos, int max_pos,
+              int *npos)
 {
     int operands_only = 0;
     *npos = 0;
@@ -181,8 +181,9 @@ int cli_policy(const char *cmd, const char *policy_s, const char *default_preset
         return cli_fail(cmd, "--policy must be velero or hardened, not \"%s\"", policy_s);
     if (version_s) {
         if (policy_s && preset != VELSTATUS_PRESET_VELERO)
-            return cli_fail(cmd, "--velero-version decides as that Velero release does; it cannot be combined "
-                                 "with --policy %s",
+            return cli_fail(cmd,
+                            "--velero-version decides as that Velero release does; it cannot be combined "
+                            "with --policy %s",
                             policy_s);
         if (velstatus_policy_velero_version(out, &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--velero-version", &err);
@@ -362,8 +363,7 @@ static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t go
     return 0;
 }
 
-int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
-                    velstatus_oplist **out)
+int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx, velstatus_oplist **out)
 {
     static char buf[65536];
     oplist_load ld;
@@ -388,8 +388,7 @@ int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velst
     return rc == 0 ? CLI_OK : CLI_BAD_INPUT;
 }
 
-int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
-                          cli_format *out)
+int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus, cli_format *out)
 {
     if (strcmp(value, "text") == 0)
         *out = CLI_TEXT;

@@ -26,7 +26,10 @@ typedef struct cli_opt {
 } cli_opt;
 
 /* -o / --output, which every subcommand takes. */
-#define CLI_OPT_OUTPUT(v) {"--output", 'o', (v), NULL}
+#define CLI_OPT_OUTPUT(v)          \
+    {                              \
+        "--output", 'o', (v), NULL \
+    }
 
 /* The one option parser of every subcommand. argv[0] is the subcommand.
  * Accepts "--name VALUE", "--name=VALUE", "-x VALUE", "-xVALUE", "-x=VALUE",
@@ -34,11 +37,14 @@ typedef struct cli_opt {
  * "-h"/"--help", "--" (the rest are operands) and "-" (an operand: stdin).
  * Operands go to pos[0..max_pos). Returns 0 to go on, 1 when help was asked
  * for (print the usage, exit 0), -1 after printing a usage error. */
-int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
-              int max_pos, int *npos);
+int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos, int max_pos,
+              int *npos);
 
 /* --velero-version X.Y, which every subcommand that decides takes. */
-#define CLI_OPT_VELERO_VERSION(v) {"--velero-version", 0, (v), NULL}
+#define CLI_OPT_VELERO_VERSION(v)        \
+    {                                    \
+        "--velero-version", 0, (v), NULL \
+    }
 
 /* The policy a subcommand decides with (doc/velero-releases.md): with
  * --velero-version (version_s) the Velero-exact preset of that release
@@ -64,8 +70,7 @@ int cli_kind(const char *cmd, const char *kind_s, const char *text, size_t len, 
  * (velstatus/decoder.h), so the text is never held whole: only its first
  * bytes, until they show the kind (cli_kind) and that it is not YAML.
  * Returns CLI_OK, or CLI_BAD_INPUT after printing. */
-int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx,
-                    velstatus_oplist **out);
+int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx, velstatus_oplist **out);
 
 /* The largest input cli_read_input accepts after decompression (--max-input;
  * default 512 MiB). */
@@ -109,8 +114,7 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len);
 int cli_parse_format(const char *cmd, const char *value, cli_format *out);
 /* The same for a command that also has -o condition (with_condition) and
  * -o prometheus (with_prometheus). */
-int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus,
-                          cli_format *out);
+int cli_parse_format_more(const char *cmd, const char *value, int with_condition, int with_prometheus, cli_format *out);
 
 /* Parses a phase of `kind` (velstatus_phase_from_string, then
  * velstatus_phase_valid): "WHAT: unknown backup phase "X"" or "WHAT: a

@@ -170,8 +170,7 @@ static void print_json(bs *b, const obj *o, int known, int h, const char *msg, s
     else
         fputs("null", stdout);
     printf(",\"phaseKnown\":%s,\"errors\":%lld,\"warnings\":%lld,\"health\":{\"status\":\"%s\",\"message\":",
-           known ? "true" : "false", o->errors < 0 ? 0 : o->errors, o->warnings < 0 ? 0 : o->warnings,
-           health_name(h));
+           known ? "true" : "false", o->errors < 0 ? 0 : o->errors, o->warnings < 0 ? 0 : o->warnings, health_name(h));
     cli_json_str(stdout, msg, len);
     printf("},\"conditions\":[");
     put_cond("Ready", c->ready, c->reason, cm, cl, t, o->generation, 1);
@@ -197,9 +196,8 @@ static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
                 b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line);
         return 0;
     }
-    known = !o.phase ||
-            (velstatus_phase_from_string(&ph, o.phase, o.phase_len, NULL) == VELSTATUS_OK &&
-             velstatus_phase_valid(o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph));
+    known = !o.phase || (velstatus_phase_from_string(&ph, o.phase, o.phase_len, NULL) == VELSTATUS_OK &&
+                         velstatus_phase_valid(o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph));
     /* A phase the kind has, but not in the --velero-version release (Queued
      * before 1.18, a restore's Finalizing before 1.14): flagged as such. */
     if (known && o.phase)
@@ -249,7 +247,8 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
             return 1;
         }
         if ((ve - vs == 10 && memcmp(text + vs, "\"BOOKMARK\"", 10) == 0) ||
-            (ve - vs == 9 && memcmp(text + vs, "\"DELETED\"", 9) == 0) || !cli_json_object(text, 0, len, "\"object\"", &os, &oe))
+            (ve - vs == 9 && memcmp(text + vs, "\"DELETED\"", 9) == 0) ||
+            !cli_json_object(text, 0, len, "\"object\"", &os, &oe))
             return 0;
         return report(b, text, os, oe, at);
     }
@@ -302,8 +301,10 @@ int cmd_backup_status(int argc, char **argv)
     static char chunk[65536];
     vs_watch_split sp;
     cli_reader *rd;
-    const cli_opt opts[] = {{"--now", 0, &b.now_s, NULL}, {"--exit-status", 0, NULL, &exit_status},
-                            CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
+    const cli_opt opts[] = {{"--now", 0, &b.now_s, NULL},
+                            {"--exit-status", 0, NULL, &exit_status},
+                            CLI_OPT_OUTPUT(&fmt_s),
+                            CLI_OPT_VELERO_VERSION(&version_s)};
     r = cli_parse(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
     if (r != 0) {
         if (r > 0)

@@ -14,32 +14,31 @@ static const char *const CMD = "explain";
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: velstatus explain [--operations OPS] [--bsls BSLS] [--item-operation-timeout D]\n"
-            "                         [--resource-timeout D] [--policy velero|hardened] [--velero-version X.Y]\n"
-            "                         [--now T] [--utc] [-o text|json] OBJECT\n"
-            "\n"
-            "Explains a Backup or Restore (`kubectl get backup NAME -o json`): what its phase means, why it\n"
-            "is in it (the operations still running, those that failed and with what error, whether\n"
-            "errors already make it PartiallyFailed), the timeline of what Velero will do next and when\n"
-            "if every plugin keeps reporting the progress recorded, the state of its BSL and what a\n"
-            "missing or read-only one would do, whether the next status patch is retried and for how\n"
-            "long, and what to check, in order. What an input does not tell is said, never guessed.\n"
-            "\n"
-            "  --operations OPS  the <name>-itemoperations.json(.gz) of the backup or restore\n"
-            "  --bsls BSLS       `kubectl get backupstoragelocations -n velero -o json`\n"
-            "  --item-operation-timeout D  when the object has no spec.itemOperationTimeout\n"
-            "                    (default: Velero's, 4h; 1h in 1.11)\n"
-            "  --resource-timeout D  the server's --resource-timeout (default 10m): bounds the retries\n"
-            "                    of a status patch\n"
-            "  --policy P        velero (default: what Velero does) or hardened\n"
-            "  --velero-version X.Y  decide as that Velero release does (default: the current one)\n"
-            "  --now T           RFC 3339 (default the current time)\n"
-            "  --utc             times in UTC (default the local time zone, TZ respected)\n"
-            "  -o json           the same content for tools (doc/explain.md has the schema)\n"
-            "\n"
-            "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
-            "Exit status: 0 success, 2 bad input or usage.\n");
+    fprintf(f, "usage: velstatus explain [--operations OPS] [--bsls BSLS] [--item-operation-timeout D]\n"
+               "                         [--resource-timeout D] [--policy velero|hardened] [--velero-version X.Y]\n"
+               "                         [--now T] [--utc] [-o text|json] OBJECT\n"
+               "\n"
+               "Explains a Backup or Restore (`kubectl get backup NAME -o json`): what its phase means, why it\n"
+               "is in it (the operations still running, those that failed and with what error, whether\n"
+               "errors already make it PartiallyFailed), the timeline of what Velero will do next and when\n"
+               "if every plugin keeps reporting the progress recorded, the state of its BSL and what a\n"
+               "missing or read-only one would do, whether the next status patch is retried and for how\n"
+               "long, and what to check, in order. What an input does not tell is said, never guessed.\n"
+               "\n"
+               "  --operations OPS  the <name>-itemoperations.json(.gz) of the backup or restore\n"
+               "  --bsls BSLS       `kubectl get backupstoragelocations -n velero -o json`\n"
+               "  --item-operation-timeout D  when the object has no spec.itemOperationTimeout\n"
+               "                    (default: Velero's, 4h; 1h in 1.11)\n"
+               "  --resource-timeout D  the server's --resource-timeout (default 10m): bounds the retries\n"
+               "                    of a status patch\n"
+               "  --policy P        velero (default: what Velero does) or hardened\n"
+               "  --velero-version X.Y  decide as that Velero release does (default: the current one)\n"
+               "  --now T           RFC 3339 (default the current time)\n"
+               "  --utc             times in UTC (default the local time zone, TZ respected)\n"
+               "  -o json           the same content for tools (doc/explain.md has the schema)\n"
+               "\n"
+               "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
+               "Exit status: 0 success, 2 bad input or usage.\n");
 }
 
 /* ---- the inputs ---- */
@@ -65,7 +64,7 @@ typedef struct ex {
     velstatus_oplist *ops;
     velstatus_bsl_set *bsls;
     velstatus_server_verdict *verdict;
-    int bsl_known;       /* --bsls given and the BSL name known */
+    int bsl_known; /* --bsls given and the BSL name known */
     velstatus_bsl_state bsl_state;
     velstatus_forecast *fc, *other, *if_available, *if_missing, *if_readonly;
 } ex;
@@ -120,9 +119,10 @@ static int read_object(ex *x, const char *path)
     if (cli_json_object(t, 0, len, "\"status\"", &ss, &se)) {
         o->phase = cli_json_string(t, ss, se, "\"phase\"", &o->phase_len);
         o->errors = cli_json_int(t, ss, se, "\"errors\"");
-        o->completed = cli_json_int(t, ss, se, restore ? "\"restoreItemOperationsCompleted\""
-                                                        : "\"backupItemOperationsCompleted\"");
-        o->failed = cli_json_int(t, ss, se, restore ? "\"restoreItemOperationsFailed\"" : "\"backupItemOperationsFailed\"");
+        o->completed = cli_json_int(
+            t, ss, se, restore ? "\"restoreItemOperationsCompleted\"" : "\"backupItemOperationsCompleted\"");
+        o->failed =
+            cli_json_int(t, ss, se, restore ? "\"restoreItemOperationsFailed\"" : "\"backupItemOperationsFailed\"");
     }
     free(t);
     x->phase_known = velstatus_phase_from_string(&x->phase, o->phase ? o->phase : "", o->phase ? o->phase_len : 0,
@@ -180,8 +180,9 @@ static int read_bsls(ex *x, const char *path)
     for (i = 0; i < n; i++) {
         velstatus_bsl_record_init(&rec, sizeof(rec));
         (void)velstatus_bsl_set_get(x->bsls, i, &rec, NULL);
-        if (x->o.bsl && x->o.bsl_len > 0 ? (rec.name_len == x->o.bsl_len && memcmp(rec.name, x->o.bsl, rec.name_len) == 0)
-                                                 : rec.is_default) {
+        if (x->o.bsl && x->o.bsl_len > 0
+                ? (rec.name_len == x->o.bsl_len && memcmp(rec.name, x->o.bsl, rec.name_len) == 0)
+                : rec.is_default) {
             x->bsl_state = rec.access == VELSTATUS_BSL_READ_ONLY ? VELSTATUS_BSL_READONLY : VELSTATUS_BSL_AVAILABLE;
             if (!x->o.bsl || x->o.bsl_len == 0) {
                 free(x->o.bsl);
@@ -219,8 +220,8 @@ static int forecast(ex *x, velstatus_forecast **out, const velstatus_policy *pol
     o.timeout_ns = x->timeout;
     o.bsl_name = x->o.bsl;
     o.bsl_name_len = x->o.bsl ? x->o.bsl_len : 0;
-    o.completed_before = x->o.completed >= 0 ? x->o.completed
-                                             : (long long)count_phase(x->ops, VELSTATUS_OP_PHASE_COMPLETED);
+    o.completed_before =
+        x->o.completed >= 0 ? x->o.completed : (long long)count_phase(x->ops, VELSTATUS_OP_PHASE_COMPLETED);
     o.failed_before = x->o.failed >= 0 ? x->o.failed : (long long)count_phase(x->ops, VELSTATUS_OP_PHASE_FAILED);
     if (velstatus_forecast_new(out, x->ops, &o, pol, &err) != VELSTATUS_OK)
         return cli_fail_err(CMD, "forecast", &err);
@@ -274,17 +275,29 @@ static const char *meaning(velstatus_kind kind, velstatus_phase ph)
 {
     int b = kind == VELSTATUS_KIND_BACKUP;
     switch (ph) {
-    case VELSTATUS_PHASE_NEW: return b ? "Created; the backup queue has not picked it up yet." : "Created; the restore controller has not started it yet.";
-    case VELSTATUS_PHASE_QUEUED: return "Waiting in the backup queue (status.queuePosition) for a free worker, or for an earlier backup of the same namespaces.";
+    case VELSTATUS_PHASE_NEW:
+        return b ? "Created; the backup queue has not picked it up yet."
+                 : "Created; the restore controller has not started it yet.";
+    case VELSTATUS_PHASE_QUEUED:
+        return "Waiting in the backup queue (status.queuePosition) for a free worker, or for an earlier backup of the "
+               "same namespaces.";
     case VELSTATUS_PHASE_READY_TO_START: return "Dequeued; the backup controller starts it next.";
-    case VELSTATUS_PHASE_FAILED_VALIDATION: return "Terminal: the spec did not validate (status.validationErrors); nothing was done.";
+    case VELSTATUS_PHASE_FAILED_VALIDATION:
+        return "Terminal: the spec did not validate (status.validationErrors); nothing was done.";
     case VELSTATUS_PHASE_IN_PROGRESS: return "The main run is going, in the server's memory.";
-    case VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS: return "The main run has ended without errors; operations started by plugins (data movement, snapshots) are still running. The operations controller polls them every 10s.";
-    case VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED: return "The main run has ended and errors are already recorded; operations started by plugins are still running. The operations controller polls them every 10s; it will end PartiallyFailed.";
-    case VELSTATUS_PHASE_FINALIZING: return "Every operation has ended; the finalizer controller writes the final files, then sets Completed.";
-    case VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED: return "Every operation has ended, with errors; the finalizer controller finishes, then sets PartiallyFailed.";
+    case VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS:
+        return "The main run has ended without errors; operations started by plugins (data movement, snapshots) are "
+               "still running. The operations controller polls them every 10s.";
+    case VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED:
+        return "The main run has ended and errors are already recorded; operations started by plugins are still "
+               "running. The operations controller polls them every 10s; it will end PartiallyFailed.";
+    case VELSTATUS_PHASE_FINALIZING:
+        return "Every operation has ended; the finalizer controller writes the final files, then sets Completed.";
+    case VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED:
+        return "Every operation has ended, with errors; the finalizer controller finishes, then sets PartiallyFailed.";
     case VELSTATUS_PHASE_COMPLETED: return "Terminal: done without errors.";
-    case VELSTATUS_PHASE_PARTIALLY_FAILED: return "Terminal: done, with errors (status.errors; `velero backup logs` lists them).";
+    case VELSTATUS_PHASE_PARTIALLY_FAILED:
+        return "Terminal: done, with errors (status.errors; `velero backup logs` lists them).";
     case VELSTATUS_PHASE_FAILED: return "Terminal: failed (status.failureReason).";
     case VELSTATUS_PHASE_DELETING: return "Being deleted by the backup deletion controller.";
     case VELSTATUS_PHASE_INVALID: break;
@@ -349,8 +362,8 @@ static const char *restart_words(const ex *x, velstatus_phase ph)
     velstatus_restart_action a = VELSTATUS_RESTART_NONE;
     (void)velstatus_phase_on_restart(&a, NULL, x->o.kind, ph, &x->pol, NULL);
     return a == VELSTATUS_RESTART_MARK_FAILED ? "a server restart marks it Failed (its run is lost)"
-           : a == VELSTATUS_RESTART_REQUEUE  ? "a server restart requeues it in this phase"
-                                             : "a server restart does nothing to it";
+           : a == VELSTATUS_RESTART_REQUEUE   ? "a server restart requeues it in this phase"
+                                              : "a server restart does nothing to it";
 }
 
 static void text_phase(const ex *x)
@@ -372,7 +385,8 @@ static void text_phase(const ex *x)
     }
     cli_put_text(stdout, x->o.phase, x->o.phase_len);
     if (!x->phase_known) {
-        printf(" (not a %s phase this version knows: nothing below is decided)\n", x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
+        printf(" (not a %s phase this version knows: nothing below is decided)\n",
+               x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
         return;
     }
     printf("\n");
@@ -448,9 +462,7 @@ static void text_running_detail(const ex *x, size_t i)
         put_duration(deadline - finish);
         printf(" before its timeout\n");
         break;
-    default:
-        printf("\n");
-        break;
+    default: printf("\n"); break;
     }
 }
 
@@ -458,7 +470,8 @@ static void text_ops(const ex *x)
 {
     size_t i, n = velstatus_oplist_count(x->ops);
     size_t run = count_phase(x->ops, VELSTATUS_OP_PHASE_NEW) + count_phase(x->ops, VELSTATUS_OP_PHASE_IN_PROGRESS);
-    size_t done = count_phase(x->ops, VELSTATUS_OP_PHASE_COMPLETED), failed = count_phase(x->ops, VELSTATUS_OP_PHASE_FAILED);
+    size_t done = count_phase(x->ops, VELSTATUS_OP_PHASE_COMPLETED),
+           failed = count_phase(x->ops, VELSTATUS_OP_PHASE_FAILED);
     printf("  %zu operation%s: %zu running, %zu completed, %zu failed", n, n == 1 ? "" : "s", run, done, failed);
     if (n > run + done + failed)
         printf(", %zu with an unknown phase", n - run - done - failed);
@@ -547,8 +560,8 @@ static void text_cause(const ex *x, size_t k)
             break;
         case VELSTATUS_FORECAST_FATE_ERROR_FAILS:
             printf(" fails with its Progress error (%s)\n", x->pol.progress_error_grace_ns > 0
-                                                              ? "its grace period has ended"
-                                                              : "no grace period: at the first error");
+                                                                ? "its grace period has ended"
+                                                                : "no grace period: at the first error");
             break;
         default:
             printf(" has the unknown phase \"");
@@ -562,8 +575,9 @@ static void text_cause(const ex *x, size_t k)
 static const char *persist_words(velstatus_kind kind, velstatus_persist_action a)
 {
     if (a == VELSTATUS_PERSIST_UPLOAD_AND_PATCH)
-        return kind == VELSTATUS_KIND_BACKUP ? "uploads velero-backup.json and the itemoperations file, then patches the Backup"
-                                             : "uploads the itemoperations file, then patches the Restore";
+        return kind == VELSTATUS_KIND_BACKUP
+                   ? "uploads velero-backup.json and the itemoperations file, then patches the Backup"
+                   : "uploads the itemoperations file, then patches the Restore";
     if (a == VELSTATUS_PERSIST_PATCH)
         return kind == VELSTATUS_KIND_BACKUP ? "patches the Backup's status" : "patches the Restore's status";
     return "writes nothing (a phase change without errors or new counts stays in memory)";
@@ -600,7 +614,8 @@ static int same_timeline(const velstatus_forecast *a, const velstatus_forecast *
         return 0;
     for (k = 0; k < n; k++) {
         int64_t ta, tb;
-        const velstatus_reconcile_result *ra = velstatus_forecast_event_result(a, k), *rb = velstatus_forecast_event_result(b, k);
+        const velstatus_reconcile_result *ra = velstatus_forecast_event_result(a, k),
+                                         *rb = velstatus_forecast_event_result(b, k);
         (void)velstatus_forecast_event_time(a, k, &ta);
         (void)velstatus_forecast_event_time(b, k, &tb);
         if (ta != tb || velstatus_reconcile_result_phase(ra) != velstatus_reconcile_result_phase(rb) ||
@@ -757,7 +772,8 @@ static void text_bsl(const ex *x)
 {
     printf("\nBackup storage location:\n");
     if (x->o.kind == VELSTATUS_KIND_RESTORE) {
-        printf("  A Restore's BSL is its backup's (%s): not in the Restore object.\n", x->o.backup ? x->o.backup : "spec.backupName");
+        printf("  A Restore's BSL is its backup's (%s): not in the Restore object.\n",
+               x->o.backup ? x->o.backup : "spec.backupName");
     } else if (!x->o.bsl) {
         printf("  Not decided: the Backup names no spec.storageLocation; give --bsls to find the default one.\n");
     } else {
@@ -772,7 +788,8 @@ static void text_bsl(const ex *x)
         }
     }
     if (x->verdict)
-        printf("  Server status: %s: %s\n", velstatus_server_status_to_string(velstatus_server_verdict_status(x->verdict)),
+        printf("  Server status: %s: %s\n",
+               velstatus_server_status_to_string(velstatus_server_verdict_status(x->verdict)),
                velstatus_server_verdict_message(x->verdict));
     if (x->if_missing && !(x->bsl_known && x->bsl_state == VELSTATUS_BSL_MISSING))
         text_bsl_if(x, "missing", x->if_missing);
@@ -786,7 +803,8 @@ static int fail_attempt(void *ud, uint64_t attempt, velstatus_retry_reply *reply
 {
     (void)ud;
     (void)attempt;
-    return velstatus_retry_reply_set_error(reply, "patch failed", VELSTATUS_NUL_TERMINATED, NULL) == VELSTATUS_OK ? 0 : -1;
+    return velstatus_retry_reply_set_error(reply, "patch failed", VELSTATUS_NUL_TERMINATED, NULL) == VELSTATUS_OK ? 0
+                                                                                                                  : -1;
 }
 
 /* The retry budget of a patch Velero retries: a dry run of the policy's
@@ -849,7 +867,8 @@ static void text_patches(const ex *x)
     }
     fin = cur;
     if (fin == VELSTATUS_PHASE_FINALIZING || fin == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED)
-        text_patch(x, fin, fin == VELSTATUS_PHASE_FINALIZING ? VELSTATUS_PHASE_COMPLETED : VELSTATUS_PHASE_PARTIALLY_FAILED,
+        text_patch(x, fin,
+                   fin == VELSTATUS_PHASE_FINALIZING ? VELSTATUS_PHASE_COMPLETED : VELSTATUS_PHASE_PARTIALLY_FAILED,
                    "finalizer controller");
     else if (!x->fc)
         printf("  None foreseen from this input.\n");
@@ -896,8 +915,10 @@ static void text_check_running(const ex *x, int *n)
         if (ph != VELSTATUS_OP_PHASE_NEW && ph != VELSTATUS_OP_PHASE_IN_PROGRESS)
             continue;
         if (velstatus_op_post_item_count(op) == 0 && x->o.kind == VELSTATUS_KIND_RESTORE) {
-            printf("  %d. What the plugin's own object says: for the data mover, `kubectl get datadownloads.velero.io -A\n"
-                   "     -l velero.io/async-operation-id=", ++*n);
+            printf(
+                "  %d. What the plugin's own object says: for the data mover, `kubectl get datadownloads.velero.io -A\n"
+                "     -l velero.io/async-operation-id=",
+                ++*n);
             put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
             printf(" -o yaml` (a DataDownload stuck in Accepted or Prepared, velero #6813).\n");
         }
@@ -919,7 +940,8 @@ static void text_checks(const ex *x)
     int n = 0;
     printf("\nCheck, in order:\n");
     if (x->bsl_known && x->bsl_state != VELSTATUS_BSL_AVAILABLE)
-        printf("  %d. The BSL: `kubectl get backupstoragelocations -n velero -o yaml`; the next pass fails the %s without it.\n",
+        printf("  %d. The BSL: `kubectl get backupstoragelocations -n velero -o yaml`; the next pass fails the %s "
+               "without it.\n",
                ++n, x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
     if (x->ops) {
         text_check_failed(x, &n);
@@ -933,7 +955,8 @@ static void text_checks(const ex *x)
                 put_str(velstatus_oplist_at(x->ops, i), VELSTATUS_OP_FIELD_OPERATION_ID);
                 printf(" needs more than ");
                 put_duration(x->timeout);
-                printf("; give the next %s a larger\n     spec.itemOperationTimeout (`--item-operation-timeout`; large volumes, velero #8454).\n",
+                printf("; give the next %s a larger\n     spec.itemOperationTimeout (`--item-operation-timeout`; large "
+                       "volumes, velero #8454).\n",
                        x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
                 break;
             }
@@ -1066,7 +1089,8 @@ static void j_timeline(const ex *x, const velstatus_forecast *f)
         printf("null");
         return;
     }
-    printf("{\"end\":\"%s\",\"finalPhase\":\"%s\",\"events\":[", velstatus_forecast_end_to_string(velstatus_forecast_end_kind(f)),
+    printf("{\"end\":\"%s\",\"finalPhase\":\"%s\",\"events\":[",
+           velstatus_forecast_end_to_string(velstatus_forecast_end_kind(f)),
            velstatus_phase_to_string(velstatus_forecast_final_phase(f)));
     for (k = 0; k < velstatus_forecast_event_count(f); k++)
         j_event(x, f, k);
@@ -1137,7 +1161,8 @@ static void j_patches(const ex *x)
         cur = to;
     }
     if (x->phase_known && (cur == VELSTATUS_PHASE_FINALIZING || cur == VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED))
-        j_patch(x, cur, cur == VELSTATUS_PHASE_FINALIZING ? VELSTATUS_PHASE_COMPLETED : VELSTATUS_PHASE_PARTIALLY_FAILED,
+        j_patch(x, cur,
+                cur == VELSTATUS_PHASE_FINALIZING ? VELSTATUS_PHASE_COMPLETED : VELSTATUS_PHASE_PARTIALLY_FAILED,
                 "finalizer", &first);
     printf("]");
 }
@@ -1159,7 +1184,8 @@ static void print_json(const ex *x)
         printf("null");
     printf(",\"now\":");
     j_time(x->now);
-    printf(",\"itemOperationTimeout\":{\"ns\":%lld,\"source\":\"%s\"},\"errors\":", (long long)x->timeout, x->timeout_src);
+    printf(",\"itemOperationTimeout\":{\"ns\":%lld,\"source\":\"%s\"},\"errors\":", (long long)x->timeout,
+           x->timeout_src);
     if (x->o.errors >= 0)
         printf("%lld", x->o.errors);
     else
@@ -1179,7 +1205,8 @@ static void print_json(const ex *x)
     if (!x->other)
         printf("null");
     else {
-        printf("{\"policy\":\"%s\",\"same\":%s,\"timeline\":", velstatus_preset_to_string((velstatus_preset)x->other_pol.preset),
+        printf("{\"policy\":\"%s\",\"same\":%s,\"timeline\":",
+               velstatus_preset_to_string((velstatus_preset)x->other_pol.preset),
                same_timeline(x->fc, x->other) ? "true" : "false");
         j_timeline(x, x->other);
         printf("}");
@@ -1205,11 +1232,15 @@ int cmd_explain(int argc, char **argv)
     int rc;
     memset(&x, 0, sizeof(x));
     {
-        const cli_opt opts[] = {{"--operations", 0, &ops_s, NULL},     {"--bsls", 0, &bsls_s, NULL},
+        const cli_opt opts[] = {{"--operations", 0, &ops_s, NULL},
+                                {"--bsls", 0, &bsls_s, NULL},
                                 {"--item-operation-timeout", 0, &timeout_s, NULL},
-                                {"--resource-timeout", 0, &rt_s, NULL}, {"--policy", 0, &policy_s, NULL},
-                                {"--now", 0, &now_s, NULL},            {"--utc", 0, NULL, &x.utc},
-                                CLI_OPT_OUTPUT(&fmt_s),                CLI_OPT_VELERO_VERSION(&version_s)};
+                                {"--resource-timeout", 0, &rt_s, NULL},
+                                {"--policy", 0, &policy_s, NULL},
+                                {"--now", 0, &now_s, NULL},
+                                {"--utc", 0, NULL, &x.utc},
+                                CLI_OPT_OUTPUT(&fmt_s),
+                                CLI_OPT_VELERO_VERSION(&version_s)};
         int npos = 0, r = cli_parse(CMD, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
         if (r != 0) {
             if (r > 0)
@@ -1224,9 +1255,9 @@ int cmd_explain(int argc, char **argv)
     if (cli_policy(CMD, policy_s, "velero", version_s, &x.pol, &x.major, &x.minor) != 0)
         return CLI_BAD_INPUT;
     x.release_given = version_s != NULL;
-    velstatus_policy_preset(&x.other_pol,
-                            x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
-                            NULL);
+    velstatus_policy_preset(
+        &x.other_pol, x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
+        NULL);
     x.resource_timeout = INT64_C(600) * 1000000000;
     if (rt_s && parse_duration("--resource-timeout", rt_s, &x.resource_timeout) != CLI_OK)
         return CLI_BAD_INPUT;

@@ -11,38 +11,37 @@
 
 static void ops_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: velstatus operations reconcile [--kind backup|restore] --phase PHASE [--now RFC3339]\n"
-            "                  [--timeout DURATION] [--policy velero|hardened] [--velero-version X.Y]\n"
-            "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
-            "                  --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
-            "       velstatus operations format [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
-            "       velstatus operations check [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
-            "\n"
-            "reconcile  runs one pass of Velero's operations controller over an itemoperations file\n"
-            "           (doc/velero-behaviour.md §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
-            "           WaitingForPluginOperationsPartiallyFailed, or InProgress for the first\n"
-            "           evaluation at the end of the main run (§2.7; --errors N gives the errors the\n"
-            "           run logged before; with a Waiting phase, the errors still pending from\n"
-            "           earlier passes). PROGRESS.json maps operation ID to a progress object,\n"
-            "           {\"error\": \"...\"} (Progress failed) or {\"lookupError\": \"...\"} (no plugin); an\n"
-            "           ID absent from it fails with \"operation ID <id> is invalid\". --policy defaults\n"
-            "           to hardened. --velero-version X.Y decides as that Velero release does (the\n"
-            "           velero preset of that release, doc/velero-releases.md; `velstatus version`\n"
-            "           lists them). --timeout (spec.itemOperationTimeout) defaults to the release's\n"
-            "           server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase, the\n"
-            "           counts, the new errors, the canceled operations and the updated records\n"
-            "           (Velero's format with -o json).\n"
-            "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
-            "           wrote comes back byte-identical).\n"
-            "check      validates a file and lists every problem with its JSON path.\n"
-            "\n"
-            "OPS.json may be gzip-compressed (the .json.gz Velero stores); - or no file reads stdin.\n"
-            "--now defaults to the current time. format prints JSON whatever -o says.\n"
-            "Without --kind, every subcommand takes the kind from the first spec key found\n"
-            "(backupName / restoreName); backup if there is none.\n"
-            "\n"
-            "Exit status: 0 success, 1 check found problems, 2 bad input or usage.\n");
+    fprintf(f, "usage: velstatus operations reconcile [--kind backup|restore] --phase PHASE [--now RFC3339]\n"
+               "                  [--timeout DURATION] [--policy velero|hardened] [--velero-version X.Y]\n"
+               "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
+               "                  --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
+               "       velstatus operations format [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
+               "       velstatus operations check [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
+               "\n"
+               "reconcile  runs one pass of Velero's operations controller over an itemoperations file\n"
+               "           (doc/velero-behaviour.md §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
+               "           WaitingForPluginOperationsPartiallyFailed, or InProgress for the first\n"
+               "           evaluation at the end of the main run (§2.7; --errors N gives the errors the\n"
+               "           run logged before; with a Waiting phase, the errors still pending from\n"
+               "           earlier passes). PROGRESS.json maps operation ID to a progress object,\n"
+               "           {\"error\": \"...\"} (Progress failed) or {\"lookupError\": \"...\"} (no plugin); an\n"
+               "           ID absent from it fails with \"operation ID <id> is invalid\". --policy defaults\n"
+               "           to hardened. --velero-version X.Y decides as that Velero release does (the\n"
+               "           velero preset of that release, doc/velero-releases.md; `velstatus version`\n"
+               "           lists them). --timeout (spec.itemOperationTimeout) defaults to the release's\n"
+               "           server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase, the\n"
+               "           counts, the new errors, the canceled operations and the updated records\n"
+               "           (Velero's format with -o json).\n"
+               "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
+               "           wrote comes back byte-identical).\n"
+               "check      validates a file and lists every problem with its JSON path.\n"
+               "\n"
+               "OPS.json may be gzip-compressed (the .json.gz Velero stores); - or no file reads stdin.\n"
+               "--now defaults to the current time. format prints JSON whatever -o says.\n"
+               "Without --kind, every subcommand takes the kind from the first spec key found\n"
+               "(backupName / restoreName); backup if there is none.\n"
+               "\n"
+               "Exit status: 0 success, 1 check found problems, 2 bad input or usage.\n");
 }
 
 /* ---- helpers ---- */
@@ -123,8 +122,8 @@ typedef struct record_problems {
     size_t n;
 } record_problems;
 
-static void add_problem(record_problems *ps, const char *section, size_t idx, const char *field,
-                        const char *msg_fmt, ...)
+static void add_problem(record_problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt,
+                        ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
@@ -145,8 +144,8 @@ static const char *excerpt_of(excerpt *x, const char *s, size_t n)
     return x->text;
 }
 
-static void add_problem(record_problems *ps, const char *section, size_t idx, const char *field,
-                        const char *msg_fmt, ...)
+static void add_problem(record_problems *ps, const char *section, size_t idx, const char *field, const char *msg_fmt,
+                        ...)
 {
     va_list ap;
     problem *p = &ps->v[ps->n++];
@@ -249,7 +248,8 @@ static void record_check(const velstatus_oplist *list, size_t i, const dup_ref *
     const char *action_key =
         velstatus_oplist_kind(list) == VELSTATUS_KIND_RESTORE ? "restoreItemAction" : "backupItemAction";
     size_t len, plen, idlen;
-    const char *ph = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &plen), *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
+    const char *ph = velstatus_op_string(op, VELSTATUS_OP_FIELD_PHASE, &plen),
+               *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &idlen);
     velstatus_op_phase phase = velstatus_op_phase_value(op);
     int64_t nc = velstatus_op_n_completed(op), nt = velstatus_op_n_total(op);
     excerpt x;
@@ -275,8 +275,8 @@ static void record_check(const velstatus_oplist *list, size_t i, const dup_ref *
     if (phase == VELSTATUS_OP_PHASE_FAILED && (velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &len), len == 0))
         add_problem(ps, "status", i, "error", "empty on a Failed operation");
     if (*dup != dup_end && (*dup)->index == i) {
-        add_problem(ps, "spec", i, "operationID", "\"%s\" is also the ID of operation [%zu]",
-                    excerpt_of(&x, id, idlen), (*dup)->earlier);
+        add_problem(ps, "spec", i, "operationID", "\"%s\" is also the ID of operation [%zu]", excerpt_of(&x, id, idlen),
+                    (*dup)->earlier);
         (*dup)++;
     }
     if (ps->n > 1)
@@ -357,8 +357,8 @@ static int ops_check(int argc, char **argv)
         if (fmt == CLI_JSON)
             printf("]}\n");
         else
-            printf("%s: %zu %s operation%s, %zu problem%s\n", path && strcmp(path, "-") != 0 ? path : "stdin", n,
-                   kind, n == 1 ? "" : "s", np, np == 1 ? "" : "s");
+            printf("%s: %zu %s operation%s, %zu problem%s\n", path && strcmp(path, "-") != 0 ? path : "stdin", n, kind,
+                   n == 1 ? "" : "s", np, np == 1 ? "" : "s");
         rc = np == 0 ? CLI_OK : CLI_FALSE;
         free(dups.v);
     }

@@ -70,7 +70,8 @@ int cmd_phase(int argc, char **argv)
     if (strcmp(argv[1], "check") != 0)
         return cli_fail("phase", "unknown subcommand \"%s\" (only \"check\")", argv[1]);
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
+        const cli_opt opts[] = {
+            {"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
         int r = cli_parse(cmd, argc - 1, argv + 1, opts, sizeof(opts) / sizeof(opts[0]), pos, 2, &npos);
         if (r != 0) {
             if (r > 0)
@@ -84,7 +85,8 @@ int cmd_phase(int argc, char **argv)
         return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
     if (npos != 2)
         return cli_fail(cmd, "needs FROM and TO phases");
-    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_policy(cmd, NULL, "velero", version_s, &pol, &major, &minor) != 0)
+    if (cli_parse_format(cmd, fmt_s, &fmt) != 0 ||
+        cli_policy(cmd, NULL, "velero", version_s, &pol, &major, &minor) != 0)
         return CLI_BAD_INPUT;
     if (cli_parse_phase(cmd, "FROM", kind, pos[0], &from) != 0 || cli_parse_phase(cmd, "TO", kind, pos[1], &to) != 0)
         return CLI_BAD_INPUT;

@@ -42,8 +42,8 @@ static void describe_usage(FILE *f)
 }
 
 /* Parses with opts; 1 (usage printed) or -1 (error printed) to return, 0 to go on. */
-static int parse_ops_args(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts,
-                          const char **path, void (*usage)(FILE *))
+static int parse_ops_args(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **path,
+                          void (*usage)(FILE *))
 {
     int npos = 0, r = cli_parse(cmd, argc, argv, opts, nopts, path, 1, &npos);
     if (r > 0)
@@ -140,8 +140,11 @@ int cmd_describe_operations(int argc, char **argv)
     size_t len = 0;
 
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), {"--details", 0, NULL, &details},
-                                {"--utc", 0, NULL, &utc}, CLI_OPT_VELERO_VERSION(&version_s)};
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL},
+                                CLI_OPT_OUTPUT(&fmt_s),
+                                {"--details", 0, NULL, &details},
+                                {"--utc", 0, NULL, &utc},
+                                CLI_OPT_VELERO_VERSION(&version_s)};
         r = parse_ops_args(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, describe_usage);
     }
     if (r != 0)

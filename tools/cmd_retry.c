@@ -14,32 +14,32 @@ static const char *const CMD = "backoff";
 
 static void backoff_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: velstatus backoff (--velero-cap DURATION [--velero-version X.Y] | --duration D --factor F\n"
-            "                         --jitter J --steps N [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
-            "\n"
-            "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
-            "attempt fails retriably (doc/velero-behaviour.md §4.4, §4.5), the attempts it makes, the total sleep,\n"
-            "and whether the last sleep buys no attempt (the cap ended the loop right after it).\n"
-            "\n"
-            "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"
-            "                   with Velero's jitter 0.1 unless --jitter is given. Velero's default is 10m.\n"
-            "  --velero-version X.Y  the Velero release (default: the current one): before 1.15\n"
-            "                   Velero sent every status patch once, so the schedule is one attempt\n"
-            "                   and no sleep (doc/velero-releases.md).\n"
-            "  --duration D --factor F --jitter J --steps N [--cap C]\n"
-            "                   a wait.Backoff spelled out (durations as Go writes them: 10ms, 1h30m).\n"
-            "  --seed N         draw the jitter from a generator seeded with N (reproducible output);\n"
-            "                   without it the schedule is printed without jitter, labelled so, with\n"
-            "                   each sleep's jittered bounds [sleep, sleep x (1 + jitter)).\n"
-            "  --max-steps N    print at most N sleeps (default 60); a longer schedule is cut and\n"
-            "                   reported with \"truncated\": true.\n"
-            "  -o text|json     JSON keys: jitter, jitterDrawn, sleepsNs, sleepsMaxNs (each sleep's\n"
-            "                   exclusive jittered bound; = sleepsNs when drawn), attempts, totalSleepNs (null when the sum does not\n"
-            "                   fit in int64), trailingSleep, truncated. sleepsNs holds the raw Step()\n"
-            "                   values, int64 overflows (negative on amd64) included.\n"
-            "\n"
-            "Exit status: 0 success, 2 bad input.\n");
+    fprintf(f, "usage: velstatus backoff (--velero-cap DURATION [--velero-version X.Y] | --duration D --factor F\n"
+               "                         --jitter J --steps N [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
+               "\n"
+               "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
+               "attempt fails retriably (doc/velero-behaviour.md §4.4, §4.5), the attempts it makes, the total sleep,\n"
+               "and whether the last sleep buys no attempt (the cap ended the loop right after it).\n"
+               "\n"
+               "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"
+               "                   with Velero's jitter 0.1 unless --jitter is given. Velero's default is 10m.\n"
+               "  --velero-version X.Y  the Velero release (default: the current one): before 1.15\n"
+               "                   Velero sent every status patch once, so the schedule is one attempt\n"
+               "                   and no sleep (doc/velero-releases.md).\n"
+               "  --duration D --factor F --jitter J --steps N [--cap C]\n"
+               "                   a wait.Backoff spelled out (durations as Go writes them: 10ms, 1h30m).\n"
+               "  --seed N         draw the jitter from a generator seeded with N (reproducible output);\n"
+               "                   without it the schedule is printed without jitter, labelled so, with\n"
+               "                   each sleep's jittered bounds [sleep, sleep x (1 + jitter)).\n"
+               "  --max-steps N    print at most N sleeps (default 60); a longer schedule is cut and\n"
+               "                   reported with \"truncated\": true.\n"
+               "  -o text|json     JSON keys: jitter, jitterDrawn, sleepsNs, sleepsMaxNs (each sleep's\n"
+               "                   exclusive jittered bound; = sleepsNs when drawn), attempts, totalSleepNs (null when "
+               "the sum does not\n"
+               "                   fit in int64), trailingSleep, truncated. sleepsNs holds the raw Step()\n"
+               "                   values, int64 overflows (negative on amd64) included.\n"
+               "\n"
+               "Exit status: 0 success, 2 bad input.\n");
 }
 
 /* splitmix64: a small, well-mixed generator; r = top 53 bits / 2^53 in [0, 1). */
@@ -83,8 +83,7 @@ static int parse_i64(const char *opt, const char *v, int64_t lo, int64_t hi, int
     errno = 0;
     x = strtoll(v, &end, 10);
     if (end == v || *end != '\0' || errno == ERANGE || x < lo || x > hi)
-        return cli_fail(CMD, "%s must be an integer in [%lld, %lld], not \"%s\"", opt, (long long)lo, (long long)hi,
-                        v);
+        return cli_fail(CMD, "%s must be an integer in [%lld, %lld], not \"%s\"", opt, (long long)lo, (long long)hi, v);
     *out = (int64_t)x;
     return 0;
 }
@@ -226,11 +225,11 @@ int cmd_backoff(int argc, char **argv)
     uint64_t max_steps = 60;
     rng g;
     {
-        const cli_opt opts[] = {{"--velero-cap", 0, &velero_cap, NULL}, {"--duration", 0, &duration, NULL},
-                                {"--factor", 0, &factor, NULL},         {"--jitter", 0, &jitter, NULL},
-                                {"--steps", 0, &steps, NULL},           {"--cap", 0, &cap, NULL},
-                                {"--seed", 0, &seed_s, NULL},           {"--max-steps", 0, &max_s, NULL},
-                                CLI_OPT_OUTPUT(&fmt_s),                 CLI_OPT_VELERO_VERSION(&version_s)};
+        const cli_opt opts[] = {
+            {"--velero-cap", 0, &velero_cap, NULL}, {"--duration", 0, &duration, NULL}, {"--factor", 0, &factor, NULL},
+            {"--jitter", 0, &jitter, NULL},         {"--steps", 0, &steps, NULL},       {"--cap", 0, &cap, NULL},
+            {"--seed", 0, &seed_s, NULL},           {"--max-steps", 0, &max_s, NULL},   CLI_OPT_OUTPUT(&fmt_s),
+            CLI_OPT_VELERO_VERSION(&version_s)};
         const char *pos[1];
         int npos, r = cli_parse(CMD, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &npos);
         if (r != 0) {
@@ -239,7 +238,8 @@ int cmd_backoff(int argc, char **argv)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
     }
-    if (cli_parse_format(CMD, fmt_s, &fmt) != 0 || cli_policy(CMD, NULL, "velero", version_s, &pol, &major, &minor) != 0)
+    if (cli_parse_format(CMD, fmt_s, &fmt) != 0 ||
+        cli_policy(CMD, NULL, "velero", version_s, &pol, &major, &minor) != 0)
         return CLI_BAD_INPUT;
     if (version_s && !velero_cap)
         return cli_fail(CMD, "--velero-version goes with --velero-cap (a spelled-out backoff is no Velero release's)");
@@ -257,9 +257,13 @@ int cmd_backoff(int argc, char **argv)
             b.steps = 1;
     } else {
         if (!duration || !factor || !jitter || !steps)
-            return cli_fail(CMD, "give --velero-cap DURATION, or all of --duration, --factor, --jitter and --steps "
-                                 "(missing %s)",
-                            !duration ? "--duration" : !factor ? "--factor" : !jitter ? "--jitter" : "--steps");
+            return cli_fail(CMD,
+                            "give --velero-cap DURATION, or all of --duration, --factor, --jitter and --steps "
+                            "(missing %s)",
+                            !duration ? "--duration"
+                            : !factor ? "--factor"
+                            : !jitter ? "--jitter"
+                                      : "--steps");
         velstatus_backoff_init(&b, sizeof(b));
         if (parse_duration("--duration", duration, &b.duration_ns) || parse_double("--factor", factor, &b.factor) ||
             parse_double("--jitter", jitter, &b.jitter) ||
@@ -290,8 +294,8 @@ int cmd_backoff(int argc, char **argv)
         print_json(res, &b, seed_s != NULL);
     } else {
         if (!pol.status_patch_retries)
-            printf("Velero %d.%d sends each status patch once (status patches are retried from Velero 1.15)\n",
-                   major, minor);
+            printf("Velero %d.%d sends each status patch once (status patches are retried from Velero 1.15)\n", major,
+                   minor);
         print_text(res, &b, seed_s != NULL);
     }
     velstatus_retry_result_free(res);

@@ -54,10 +54,14 @@ int cmd_server_status(int argc, char **argv)
     size_t len = 0, out_len = 0;
 
     {
-        const cli_opt o[] = {{"--default-location", 0, &defloc, NULL}, {"--now", 0, &now_s, NULL},
-                             {"--stale-after", 0, &stale_s, NULL},     {"--three-state", 0, NULL, &three_state},
-                             {"--watch", 0, NULL, &watch},             {"--strict", 0, NULL, &strict},
-                             {"--exit-status", 0, NULL, &exit_status}, CLI_OPT_OUTPUT(&fmt_s)};
+        const cli_opt o[] = {{"--default-location", 0, &defloc, NULL},
+                             {"--now", 0, &now_s, NULL},
+                             {"--stale-after", 0, &stale_s, NULL},
+                             {"--three-state", 0, NULL, &three_state},
+                             {"--watch", 0, NULL, &watch},
+                             {"--strict", 0, NULL, &strict},
+                             {"--exit-status", 0, NULL, &exit_status},
+                             CLI_OPT_OUTPUT(&fmt_s)};
         int npos, r = cli_parse(cmd, argc, argv, o, sizeof(o) / sizeof(o[0]), &path, 1, &npos);
         if (r != 0) {
             if (r > 0)

@@ -227,14 +227,10 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 int cli_status_exit(velstatus_server_status s)
 {
     switch (s) {
-    case VELSTATUS_SERVER_READY:
-        return 0;
-    case VELSTATUS_SERVER_PARTIALLY_READY:
-        return 1;
-    case VELSTATUS_SERVER_WAITING:
-        return 4;
-    default:
-        return 5;
+    case VELSTATUS_SERVER_READY: return 0;
+    case VELSTATUS_SERVER_PARTIALLY_READY: return 1;
+    case VELSTATUS_SERVER_WAITING: return 4;
+    default: return 5;
     }
 }
 
@@ -280,8 +276,8 @@ int cli_watch(const char *cmd, const char *path, const velstatus_server_status_o
     if (r) {
         w.name = cli_reader_name(r);
         cli_reader_unbounded(r); /* the splitter bounds each object by --max-input instead */
-        vs_watch_split_init(&sp, (size_t)(cli_max_input < SIZE_MAX ? cli_max_input : SIZE_MAX), on_object,
-                            on_malformed, &w);
+        vs_watch_split_init(&sp, (size_t)(cli_max_input < SIZE_MAX ? cli_max_input : SIZE_MAX), on_object, on_malformed,
+                            &w);
         rc = pump(&w, r, &sp);
         vs_watch_split_free(&sp);
         cli_reader_close(r);

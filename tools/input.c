@@ -18,10 +18,10 @@ struct cli_reader {
     int gz, in_member, raw_eof;
     z_stream z;
     unsigned char in[65536];
-    size_t pending;      /* plain mode: bytes of in[] read ahead (the magic check) not yet handed out */
-    uint64_t in_off;     /* compressed bytes consumed by inflate */
-    uint64_t out_total;  /* bytes handed out */
-    uint64_t limit;      /* --max-input */
+    size_t pending;     /* plain mode: bytes of in[] read ahead (the magic check) not yet handed out */
+    uint64_t in_off;    /* compressed bytes consumed by inflate */
+    uint64_t out_total; /* bytes handed out */
+    uint64_t limit;     /* --max-input */
 };
 
 void cli_reader_unbounded(cli_reader *r)

@@ -49,8 +49,8 @@ void cli_print_prometheus(const velstatus_server_verdict *v, const velstatus_bsl
                statuses[i] == st);
     family("velstatus_server_reason", "Whether each reason flag of the server status holds.");
     for (uint32_t f = 1; f <= VELSTATUS_SERVER_REASON_UNKNOWN_PHASE; f <<= 1)
-        printf("velstatus_server_reason{reason=\"%s\"} %d\n", velstatus_server_reason_to_string((velstatus_server_reason)f),
-               (reasons & f) != 0);
+        printf("velstatus_server_reason{reason=\"%s\"} %d\n",
+               velstatus_server_reason_to_string((velstatus_server_reason)f), (reasons & f) != 0);
     family("velstatus_backup_locations",
            "Backup storage locations by how the status counts them (pending: never validated, stale or an "
            "unknown phase).");

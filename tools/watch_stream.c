@@ -7,8 +7,8 @@
 
 #include "json_scan.h"
 
-void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object,
-                         vs_watch_error_fn on_error, void *ud)
+void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object, vs_watch_error_fn on_error,
+                         void *ud)
 {
     memset(s, 0, sizeof(*s));
     s->max_object = max_object;
@@ -122,9 +122,8 @@ static int split(vs_watch_split *s, int at_end)
         }
         i = resume_point(s, e.off + 1 < s->len ? e.off + 1 : s->len);
         if (i < s->len || at_end) {
-            r = malformed(s, e.off < s->len ? e.off : s->len, at_end && i == s->len && e.off >= s->len
-                                                                  ? "the stream ends inside an object"
-                                                                  : e.reason);
+            r = malformed(s, e.off < s->len ? e.off : s->len,
+                          at_end && i == s->len && e.off >= s->len ? "the stream ends inside an object" : e.reason);
             if (r)
                 return r;
             continue;

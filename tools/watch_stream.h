@@ -36,15 +36,15 @@ typedef int (*vs_watch_object_fn)(void *ud, const char *obj, size_t len, vs_watc
 typedef int (*vs_watch_error_fn)(void *ud, vs_watch_pos at, const char *reason);
 
 typedef struct vs_watch_split {
-    char *mem;             /* the allocation, cap bytes */
-    char *buf;             /* the bytes not handed out yet: buf[0..len), inside mem */
+    char *mem; /* the allocation, cap bytes */
+    char *buf; /* the bytes not handed out yet: buf[0..len), inside mem */
     size_t len, cap;
-    size_t tried;          /* buf[0..tried) held no candidate end at the last failed scan */
+    size_t tried; /* buf[0..tried) held no candidate end at the last failed scan */
     size_t max_object;
-    vs_watch_pos pos;      /* of buf[0] */
-    int skipping;          /* discarding bytes until a "\n{" */
-    int prev_newline;      /* the byte before buf[0] was '\n' (or nothing came before) */
-    uint64_t objects;      /* objects handed out */
+    vs_watch_pos pos;                    /* of buf[0] */
+    int skipping;                        /* discarding bytes until a "\n{" */
+    int prev_newline;                    /* the byte before buf[0] was '\n' (or nothing came before) */
+    uint64_t objects;                    /* objects handed out */
     void *(*realloc_fn)(void *, size_t); /* realloc; a host or a test may replace it after init */
     vs_watch_object_fn on_object;
     vs_watch_error_fn on_error;
@@ -52,8 +52,8 @@ typedef struct vs_watch_split {
 } vs_watch_split;
 
 /* Sets up an empty splitter. max_object bounds one object's size in bytes. */
-void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object,
-                         vs_watch_error_fn on_error, void *ud);
+void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object, vs_watch_error_fn on_error,
+                         void *ud);
 /* Feeds n bytes. Returns 0, a callback's non-zero value (the feed stopped
  * there; the rest of data is dropped), or -1 when memory ran out (nothing
  * fed is lost: the same data may be fed again). */

@@ -17,8 +17,7 @@ static int vs_go_server_list_bsls(void *ud, velstatus_bsls_reply *reply)
     return vsGoServerListBSLs(VS_HANDLE(ud), reply);
 }
 
-static int vs_go_server_read_status(void *ud, int *has_status, velstatus_server_status *status,
-                                    uint32_t *reasons)
+static int vs_go_server_read_status(void *ud, int *has_status, velstatus_server_status *status, uint32_t *reasons)
 {
     return vsGoServerReadStatus(VS_HANDLE(ud), has_status, status, reasons);
 }

@@ -18,7 +18,9 @@ static const char itemoperations[] =
 static int progress(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
 {
     velstatus_op_progress p;
-    (void)userdata; (void)list; (void)index;
+    (void)userdata;
+    (void)list;
+    (void)index;
     velstatus_op_progress_init(&p, sizeof(p));
     p.report = VELSTATUS_OP_REPORT_PROGRESS;
     p.completed = 1;
@@ -30,7 +32,10 @@ static int progress(void *userdata, const velstatus_oplist *list, size_t index, 
 
 static int cancel(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
 {
-    (void)userdata; (void)list; (void)index; (void)reply;
+    (void)userdata;
+    (void)list;
+    (void)index;
+    (void)reply;
     return 0; /* a plugin that cannot cancel just returns */
 }
 
@@ -47,8 +52,8 @@ int main(void)
     int ok = 0;
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK ||
-        velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, itemoperations,
-                                   sizeof(itemoperations) - 1, &err) != VELSTATUS_OK)
+        velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, itemoperations, sizeof(itemoperations) - 1,
+                                   &err) != VELSTATUS_OK)
         goto fail;
     velstatus_plugin_client_init(&client, sizeof(client));
     client.progress = progress;
@@ -59,9 +64,8 @@ int main(void)
     if (velstatus_oplist_reconcile(&res, ops, &client, &opts, NULL, &err) != VELSTATUS_OK)
         goto fail;
     printf("next phase %s, %zu completed, %zu failed, still in progress %d\n",
-           velstatus_phase_to_string(velstatus_reconcile_result_phase(res)),
-           velstatus_reconcile_result_completed(res), velstatus_reconcile_result_failed(res),
-           velstatus_reconcile_result_still_in_progress(res));
+           velstatus_phase_to_string(velstatus_reconcile_result_phase(res)), velstatus_reconcile_result_completed(res),
+           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_still_in_progress(res));
     if (velstatus_reconcile_result_phase(res) != VELSTATUS_PHASE_FINALIZING ||
         velstatus_reconcile_result_completed(res) != 1 ||
         velstatus_reconcile_result_persist(res) != VELSTATUS_PERSIST_UPLOAD_AND_PATCH)

@@ -30,8 +30,8 @@ int main(void)
     int ok = 0;
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK ||
-        velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, itemoperations,
-                                   sizeof(itemoperations) - 1, &err) != VELSTATUS_OK ||
+        velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, itemoperations, sizeof(itemoperations) - 1,
+                                   &err) != VELSTATUS_OK ||
         velstatus_time_parse(&now, "2024-05-01T10:01:00Z", 20, &err) != VELSTATUS_OK ||
         velstatus_progress_new(&report, ctx, ops, now, &err) != VELSTATUS_OK)
         goto fail;
@@ -39,8 +39,7 @@ int main(void)
     printf("%zu attempted, %zu in progress; %s: %lld of %lld (%.1f%%)\n",
            velstatus_progress_count(report, VELSTATUS_PROGRESS_ATTEMPTED),
            velstatus_progress_count(report, VELSTATUS_PROGRESS_IN_PROGRESS),
-           velstatus_progress_unit_name(report, 0, NULL),
-           (long long)velstatus_progress_unit_completed(report, 0),
+           velstatus_progress_unit_name(report, 0, NULL), (long long)velstatus_progress_unit_completed(report, 0),
            (long long)velstatus_progress_unit_total(report, 0), velstatus_progress_unit_percent(report, 0));
     if (velstatus_progress_unit_count(report) != 1 || velstatus_progress_unit_completed(report, 0) != 1250 ||
         velstatus_progress_unit_total(report, 0) != 2000)

@@ -12,7 +12,8 @@ struct fake_host {
 
 static int attempt(void *userdata, uint64_t n, velstatus_retry_reply *reply)
 {
-    (void)userdata; (void)n;
+    (void)userdata;
+    (void)n;
     /* the API server is rolling out: the attempt failed (the library copies the text) */
     return velstatus_retry_reply_set_error(reply, "connection refused", VELSTATUS_NUL_TERMINATED, NULL);
 }

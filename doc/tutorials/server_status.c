@@ -6,12 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char bsl_list[] =
-    "{\"items\":["
-    "{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
-    "\"status\":{\"phase\":\"Available\"}},"
-    "{\"metadata\":{\"name\":\"dr-site\"},\"spec\":{},"
-    "\"status\":{\"phase\":\"Unavailable\"}}]}";
+static const char bsl_list[] = "{\"items\":["
+                               "{\"metadata\":{\"name\":\"default\"},\"spec\":{\"default\":true},"
+                               "\"status\":{\"phase\":\"Available\"}},"
+                               "{\"metadata\":{\"name\":\"dr-site\"},\"spec\":{},"
+                               "\"status\":{\"phase\":\"Unavailable\"}}]}";
 
 /* One object of a watch event: a second location, not yet validated. */
 static const char event[] = "{\"metadata\":{\"name\":\"dr-site\"},\"status\":{\"phase\":\"\"}}";

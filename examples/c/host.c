@@ -203,14 +203,13 @@ static int publish(velstatus_ctx *ctx, const velstatus_server_tracker *tracker, 
     host.sleep = patch_sleep;
     host.random = patch_random;
     host.now = patch_now;
-    if (velstatus_retry_run(&res, ctx, 0 /* --resource-timeout: default 10m */, &host, &policy, &err) !=
-        VELSTATUS_OK) {
+    if (velstatus_retry_run(&res, ctx, 0 /* --resource-timeout: default 10m */, &host, &policy, &err) != VELSTATUS_OK) {
         rc = fail("retry", &err);
         goto done;
     }
     printf("  %s after %" PRIu64 " attempts, %zu sleeps\n",
-           velstatus_retry_outcome_to_string(velstatus_retry_result_outcome(res)),
-           velstatus_retry_result_attempts(res), velstatus_retry_result_sleep_count(res));
+           velstatus_retry_outcome_to_string(velstatus_retry_result_outcome(res)), velstatus_retry_result_attempts(res),
+           velstatus_retry_result_sleep_count(res));
     rc = velstatus_retry_result_outcome(res) == VELSTATUS_RETRY_OUTCOME_SUCCEEDED ? 0 : 1;
     if (rc != 0) { /* the retries ended with the patch still failing: requeue, try later */
         const char *last = NULL;

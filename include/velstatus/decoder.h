@@ -49,7 +49,7 @@ typedef struct velstatus_oplist_decoder velstatus_oplist_decoder;
  * @owned Release with velstatus_oplist_decoder_free().
  */
 VELSTATUS_API velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_decoder **out, velstatus_ctx *ctx,
-                                                           velstatus_kind kind, velstatus_error *err);
+                                                            velstatus_kind kind, velstatus_error *err);
 
 /**
  * @brief Decodes the next piece of the text: the records it completes are
@@ -77,8 +77,8 @@ VELSTATUS_API velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_dec
  *         ::VELSTATUS_E_PARSE, ::VELSTATUS_E_SCHEMA, ::VELSTATUS_E_RANGE or
  *         ::VELSTATUS_E_NOMEM, as for velstatus_oplist_from_json().
  */
-VELSTATUS_API velstatus_status velstatus_oplist_decoder_feed(velstatus_oplist_decoder *dec, const char *p,
-                                                            size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_oplist_decoder_feed(velstatus_oplist_decoder *dec, const char *p, size_t len,
+                                                             velstatus_error *err);
 
 /**
  * @brief Ends the text: decodes what is left and hands over the list.
@@ -90,7 +90,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_decoder_feed(velstatus_oplist_de
  * @owned On success release the list with velstatus_oplist_free().
  */
 VELSTATUS_API velstatus_status velstatus_oplist_decoder_finish(velstatus_oplist **out, velstatus_oplist_decoder *dec,
-                                                              velstatus_error *err);
+                                                               velstatus_error *err);
 
 /**
  * @brief Releases a decoder and the records it holds (not a list it handed over).

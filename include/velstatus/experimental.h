@@ -69,8 +69,7 @@ VELSTATUS_API int velstatus_op_reports_get(velstatus_op_progress *progress, cons
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL argument).
  */
 VELSTATUS_API velstatus_status velstatus_op_reports_client(velstatus_plugin_client *client,
-                                                           const velstatus_op_reports *reports,
-                                                           velstatus_error *err);
+                                                           const velstatus_op_reports *reports, velstatus_error *err);
 
 /**
  * @brief Decodes a map of plugin answers by operation ID (the CLI's

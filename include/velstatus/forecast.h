@@ -54,31 +54,40 @@ typedef struct velstatus_forecast velstatus_forecast;
 
 /** @brief What the timeline says will become of one operation. */
 typedef enum velstatus_forecast_fate {
-    VELSTATUS_FORECAST_FATE_INVALID = -1,     /**< Not a fate: what velstatus_forecast_op_fate() returns for NULL or an index out of range. */
-    VELSTATUS_FORECAST_FATE_SETTLED = 0,      /**< Completed or Failed already: nothing changes. */
-    VELSTATUS_FORECAST_FATE_TIMES_OUT = 1,    /**< Fails with `Asynchronous action timed out` and is canceled, at its event. */
-    VELSTATUS_FORECAST_FATE_ERROR_FAILS = 2,  /**< Fails with its Progress error when the grace period ends (at the next pass when there is none). */
-    VELSTATUS_FORECAST_FATE_UNKNOWN_FAILS = 3, /**< An unknown phase that fails at the next pass (velstatus_policy::unknown_phase_fails). */
+    VELSTATUS_FORECAST_FATE_INVALID =
+        -1, /**< Not a fate: what velstatus_forecast_op_fate() returns for NULL or an index out of range. */
+    VELSTATUS_FORECAST_FATE_SETTLED = 0, /**< Completed or Failed already: nothing changes. */
+    VELSTATUS_FORECAST_FATE_TIMES_OUT =
+        1, /**< Fails with `Asynchronous action timed out` and is canceled, at its event. */
+    VELSTATUS_FORECAST_FATE_ERROR_FAILS =
+        2, /**< Fails with its Progress error when the grace period ends (at the next pass when there is none). */
+    VELSTATUS_FORECAST_FATE_UNKNOWN_FAILS =
+        3, /**< An unknown phase that fails at the next pass (velstatus_policy::unknown_phase_fails). */
     VELSTATUS_FORECAST_FATE_UNKNOWN_SKIPPED = 4, /**< An unknown phase Velero skips: counted nowhere, never changes. */
-    VELSTATUS_FORECAST_FATE_NO_CREATED = 5,   /**< Running without `created`: the timeout is never evaluated (Velero's controller dereferences the nil time). */
-    VELSTATUS_FORECAST_FATE_NO_TIMEOUT = 6,   /**< Running with a timeout <= 0, which the policy reads as "no timeout" (velstatus_policy::zero_timeout_expires = 0). */
-    VELSTATUS_FORECAST_FATE_NOT_REACHED = 7   /**< Still running when the timeline ends (a BSL problem ends it first, or its deadline is beyond the int64 range). */
+    VELSTATUS_FORECAST_FATE_NO_CREATED =
+        5, /**< Running without `created`: the timeout is never evaluated (Velero's controller dereferences the nil time). */
+    VELSTATUS_FORECAST_FATE_NO_TIMEOUT =
+        6, /**< Running with a timeout <= 0, which the policy reads as "no timeout" (velstatus_policy::zero_timeout_expires = 0). */
+    VELSTATUS_FORECAST_FATE_NOT_REACHED =
+        7 /**< Still running when the timeline ends (a BSL problem ends it first, or its deadline is beyond the int64 range). */
 } velstatus_forecast_fate;
 
 /** @brief How an operation's ETA compares with its timeout. */
 typedef enum velstatus_forecast_eta {
-    VELSTATUS_FORECAST_ETA_INVALID = -1,    /**< Not a value: NULL forecast or index out of range. */
-    VELSTATUS_FORECAST_ETA_UNKNOWN = 0,     /**< No ETA (not running, no total, no rate). */
-    VELSTATUS_FORECAST_ETA_BEFORE = 1,      /**< At its current rate it finishes at or before its deadline. */
-    VELSTATUS_FORECAST_ETA_AFTER = 2,       /**< At its current rate it finishes after its deadline: it will time out. */
-    VELSTATUS_FORECAST_ETA_NO_DEADLINE = 3  /**< It has an ETA but no deadline (no `created`, or no timeout). */
+    VELSTATUS_FORECAST_ETA_INVALID = -1,   /**< Not a value: NULL forecast or index out of range. */
+    VELSTATUS_FORECAST_ETA_UNKNOWN = 0,    /**< No ETA (not running, no total, no rate). */
+    VELSTATUS_FORECAST_ETA_BEFORE = 1,     /**< At its current rate it finishes at or before its deadline. */
+    VELSTATUS_FORECAST_ETA_AFTER = 2,      /**< At its current rate it finishes after its deadline: it will time out. */
+    VELSTATUS_FORECAST_ETA_NO_DEADLINE = 3 /**< It has an ETA but no deadline (no `created`, or no timeout). */
 } velstatus_forecast_eta;
 
 /** @brief How the timeline ends. */
 typedef enum velstatus_forecast_end {
     VELSTATUS_FORECAST_END_INVALID = -1, /**< Not a value: what velstatus_forecast_end_kind() returns for NULL. */
-    VELSTATUS_FORECAST_END_FINAL = 0,    /**< The last event leaves the Waiting phases (Finalizing*, or PartiallyFailed on a BSL problem). */
-    VELSTATUS_FORECAST_END_STALLED = 1   /**< Operations keep running with no future event: only the plugin can end them. */
+    VELSTATUS_FORECAST_END_FINAL =
+        0, /**< The last event leaves the Waiting phases (Finalizing*, or PartiallyFailed on a BSL problem). */
+    VELSTATUS_FORECAST_END_STALLED =
+        1 /**< Operations keep running with no future event: only the plugin can end them. */
 } velstatus_forecast_end;
 
 /**
@@ -202,7 +211,7 @@ VELSTATUS_API int velstatus_forecast_event_time(const velstatus_forecast *foreca
  * @borrowed Owned by the forecast.
  */
 VELSTATUS_API const velstatus_reconcile_result *velstatus_forecast_event_result(const velstatus_forecast *forecast,
-                                                                              size_t i);
+                                                                                size_t i);
 
 /**
  * @brief The phase the forecast starts from (velstatus_reconcile_options::phase).

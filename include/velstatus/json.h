@@ -322,8 +322,8 @@ VELSTATUS_API velstatus_status velstatus_oplist_write_json(const velstatus_oplis
  *         ::VELSTATUS_E_NOMEM.
  * @owned Release *out with velstatus_free() on the report's ctx.
  */
-VELSTATUS_API velstatus_status velstatus_progress_to_json(char **out, size_t *out_len,
-                                                          const velstatus_progress *report, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_progress_to_json(char **out, size_t *out_len, const velstatus_progress *report,
+                                                          velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

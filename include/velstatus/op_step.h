@@ -56,8 +56,8 @@ VELSTATUS_API const char *velstatus_op_report_kind_to_string(velstatus_op_report
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_op_report_kind_from_string(velstatus_op_report_kind *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_op_report_kind_from_string(velstatus_op_report_kind *out, const char *s,
+                                                                    size_t len, velstatus_error *err);
 
 /**
  * @brief A plugin's answer for one operation, by value (doc/velero-behaviour.md §2.2,
@@ -71,14 +71,14 @@ VELSTATUS_API velstatus_status velstatus_op_report_kind_from_string(velstatus_op
  * velstatus_policy::unix_epoch_is_unknown).
  */
 typedef struct velstatus_op_progress {
-    uint32_t struct_size;        /**< sizeof(velstatus_op_progress) as compiled by the caller. */
-    uint32_t flags;              /**< Reserved, must be 0. */
-    uint32_t report;             /**< A ::velstatus_op_report_kind. */
-    int completed;               /**< OperationProgress.Completed: finished, successfully or not. */
-    int64_t n_completed;         /**< OperationProgress.NCompleted. */
-    int64_t n_total;             /**< OperationProgress.NTotal. */
-    const char *err;             /**< OperationProgress.Err, or the error text of a failed call (see ::velstatus_op_report_kind). */
-    size_t err_len;              /**< Length of err. */
+    uint32_t struct_size; /**< sizeof(velstatus_op_progress) as compiled by the caller. */
+    uint32_t flags;       /**< Reserved, must be 0. */
+    uint32_t report;      /**< A ::velstatus_op_report_kind. */
+    int completed;        /**< OperationProgress.Completed: finished, successfully or not. */
+    int64_t n_completed;  /**< OperationProgress.NCompleted. */
+    int64_t n_total;      /**< OperationProgress.NTotal. */
+    const char *err; /**< OperationProgress.Err, or the error text of a failed call (see ::velstatus_op_report_kind). */
+    size_t err_len;  /**< Length of err. */
     const char *operation_units; /**< OperationProgress.OperationUnits. */
     size_t operation_units_len;  /**< Length of operation_units. */
     const char *description;     /**< OperationProgress.Description. */
@@ -113,9 +113,9 @@ VELSTATUS_API void velstatus_op_progress_init(velstatus_op_progress *progress, s
  *         with msg_len > 0) or ::VELSTATUS_E_NOMEM.
  * @owned Release *out with velstatus_free().
  */
-VELSTATUS_API velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_ctx *ctx,
-                                                       const char *msg, size_t msg_len, const char *plugin,
-                                                       size_t plugin_len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_ctx *ctx, const char *msg,
+                                                       size_t msg_len, const char *plugin, size_t plugin_len,
+                                                       velstatus_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* The per-operation step                                                    */
@@ -126,16 +126,19 @@ VELSTATUS_API velstatus_status velstatus_op_wrap_error(char **out, size_t *out_l
  * counted by velstatus_reconcile_result_count()).
  */
 typedef enum velstatus_op_step_flag {
-    VELSTATUS_OP_STEP_CHANGED = 1,            /**< The record was modified (Velero's `changes = true`). */
-    VELSTATUS_OP_STEP_CANCEL = 2,             /**< It timed out: the host must call the plugin's Cancel() for it. */
-    VELSTATUS_OP_STEP_FAILED_NOW = 4,         /**< It became Failed in this step; an error message is returned. */
-    VELSTATUS_OP_STEP_COMPLETED_NOW = 8,      /**< It became Completed in this step. */
-    VELSTATUS_OP_STEP_COUNT_COMPLETED = 16,   /**< It counts in `completed` (Completed now or before). */
-    VELSTATUS_OP_STEP_COUNT_FAILED = 32,      /**< It counts in `failed` (Failed now or before). */
-    VELSTATUS_OP_STEP_IN_PROGRESS = 64,       /**< It is still New or InProgress after the step. */
-    VELSTATUS_OP_STEP_UNKNOWN_PHASE = 128,    /**< Its phase is none of Velero's four (doc/velero-behaviour.md §2.4 step 0, §6.5). */
-    VELSTATUS_OP_STEP_MISSING_CREATED = 256,  /**< Running without `created`: the timeout was not evaluated (doc/velero-behaviour.md §6.2). */
-    VELSTATUS_OP_STEP_ERROR_DEFERRED = 512    /**< A Progress or lookup error within the grace period (doc/velero-behaviour.md §6.4). */
+    VELSTATUS_OP_STEP_CHANGED = 1,          /**< The record was modified (Velero's `changes = true`). */
+    VELSTATUS_OP_STEP_CANCEL = 2,           /**< It timed out: the host must call the plugin's Cancel() for it. */
+    VELSTATUS_OP_STEP_FAILED_NOW = 4,       /**< It became Failed in this step; an error message is returned. */
+    VELSTATUS_OP_STEP_COMPLETED_NOW = 8,    /**< It became Completed in this step. */
+    VELSTATUS_OP_STEP_COUNT_COMPLETED = 16, /**< It counts in `completed` (Completed now or before). */
+    VELSTATUS_OP_STEP_COUNT_FAILED = 32,    /**< It counts in `failed` (Failed now or before). */
+    VELSTATUS_OP_STEP_IN_PROGRESS = 64,     /**< It is still New or InProgress after the step. */
+    VELSTATUS_OP_STEP_UNKNOWN_PHASE =
+        128, /**< Its phase is none of Velero's four (doc/velero-behaviour.md §2.4 step 0, §6.5). */
+    VELSTATUS_OP_STEP_MISSING_CREATED =
+        256, /**< Running without `created`: the timeout was not evaluated (doc/velero-behaviour.md §6.2). */
+    VELSTATUS_OP_STEP_ERROR_DEFERRED =
+        512 /**< A Progress or lookup error within the grace period (doc/velero-behaviour.md §6.4). */
 } velstatus_op_step_flag;
 
 /**
@@ -155,8 +158,8 @@ VELSTATUS_API const char *velstatus_op_step_flag_to_string(velstatus_op_step_fla
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_step_flag *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_step_flag *out, const char *s,
+                                                                  size_t len, velstatus_error *err);
 
 /**
  * @brief One operation, one pass: Velero's loop body of

@@ -124,7 +124,7 @@ VELSTATUS_API const char *velstatus_op_phase_to_string(velstatus_op_phase phase)
  * ::VELSTATUS_OP_PHASE_UNKNOWN: the value a record with that text has.
  */
 VELSTATUS_API velstatus_status velstatus_op_phase_from_string(velstatus_op_phase *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                              velstatus_error *err);
 /**
  * @brief The field's token, e.g. "item_action" or "operation_id".
  * @param[in] field The value.
@@ -143,7 +143,7 @@ VELSTATUS_API const char *velstatus_op_field_to_string(velstatus_op_field field)
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_op_field_from_string(velstatus_op_field *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                              velstatus_error *err);
 
 /**
  * @brief The timestamp's token: "created", "started" or "updated".
@@ -163,7 +163,7 @@ VELSTATUS_API const char *velstatus_op_time_to_string(velstatus_op_time which);
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_op_time_from_string(velstatus_op_time *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                             velstatus_error *err);
 
 
 /**
@@ -280,9 +280,8 @@ VELSTATUS_API velstatus_status velstatus_oplist_set_counts(velstatus_oplist *lis
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list, unknown which) or
  *         ::VELSTATUS_E_RANGE (index out of range).
  */
-VELSTATUS_API velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index,
-                                                         velstatus_op_time which, int has, int64_t ns,
-                                                         velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_oplist_set_time(velstatus_oplist *list, size_t index, velstatus_op_time which,
+                                                         int has, int64_t ns, velstatus_error *err);
 
 /**
  * @brief Appends a post-operation item (a resource identifier) to record
@@ -306,8 +305,7 @@ VELSTATUS_API velstatus_status velstatus_oplist_set_time(velstatus_oplist *list,
 VELSTATUS_API velstatus_status velstatus_oplist_add_post_item(velstatus_oplist *list, size_t index, const char *group,
                                                               size_t group_len, const char *resource,
                                                               size_t resource_len, const char *ns, size_t ns_len,
-                                                              const char *name, size_t name_len,
-                                                              velstatus_error *err);
+                                                              const char *name, size_t name_len, velstatus_error *err);
 
 /* ---- getters (all take a record from velstatus_oplist_at()) ---- */
 
@@ -412,8 +410,7 @@ VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_t
  *             present, else 0; may be NULL.
  * @return 1 if present, 0 if absent/nil (or op NULL, which unknown).
  */
-VELSTATUS_API int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec,
-                                        int32_t *nsec);
+VELSTATUS_API int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec, int32_t *nsec);
 
 /** @} */
 

@@ -26,26 +26,27 @@ VELSTATUS_BEGIN_DECLS
 /** @brief Which CR a phase belongs to. */
 typedef enum velstatus_kind {
     VELSTATUS_KIND_INVALID = -1, /**< Not a kind: what velstatus_oplist_kind() returns for NULL. */
-    VELSTATUS_KIND_BACKUP = 0,  /**< A Velero Backup. */
-    VELSTATUS_KIND_RESTORE = 1  /**< A Velero Restore. */
+    VELSTATUS_KIND_BACKUP = 0,   /**< A Velero Backup. */
+    VELSTATUS_KIND_RESTORE = 1   /**< A Velero Restore. */
 } velstatus_kind;
 
 /** @brief Backup and restore phases (doc/velero-behaviour.md §5.1). */
 typedef enum velstatus_phase {
-    VELSTATUS_PHASE_INVALID = -1, /**< Not a phase: what a getter returns for a NULL object. */
-    VELSTATUS_PHASE_NEW = 0,                                      /**< "New" (also ""). */
-    VELSTATUS_PHASE_QUEUED = 1,                                   /**< "Queued" (backup only). */
-    VELSTATUS_PHASE_READY_TO_START = 2,                           /**< "ReadyToStart" (backup only). */
-    VELSTATUS_PHASE_FAILED_VALIDATION = 3,                        /**< "FailedValidation". */
-    VELSTATUS_PHASE_IN_PROGRESS = 4,                              /**< "InProgress". */
-    VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS = 5,            /**< "WaitingForPluginOperations". */
-    VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED = 6, /**< "WaitingForPluginOperationsPartiallyFailed". */
-    VELSTATUS_PHASE_FINALIZING = 7,                               /**< "Finalizing". */
-    VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED = 8,              /**< "FinalizingPartiallyFailed". */
-    VELSTATUS_PHASE_COMPLETED = 9,                                /**< "Completed". */
-    VELSTATUS_PHASE_PARTIALLY_FAILED = 10,                        /**< "PartiallyFailed". */
-    VELSTATUS_PHASE_FAILED = 11,                                  /**< "Failed". */
-    VELSTATUS_PHASE_DELETING = 12                                 /**< "Deleting" (backup only). */
+    VELSTATUS_PHASE_INVALID = -1,                      /**< Not a phase: what a getter returns for a NULL object. */
+    VELSTATUS_PHASE_NEW = 0,                           /**< "New" (also ""). */
+    VELSTATUS_PHASE_QUEUED = 1,                        /**< "Queued" (backup only). */
+    VELSTATUS_PHASE_READY_TO_START = 2,                /**< "ReadyToStart" (backup only). */
+    VELSTATUS_PHASE_FAILED_VALIDATION = 3,             /**< "FailedValidation". */
+    VELSTATUS_PHASE_IN_PROGRESS = 4,                   /**< "InProgress". */
+    VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS = 5, /**< "WaitingForPluginOperations". */
+    VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED =
+        6,                                           /**< "WaitingForPluginOperationsPartiallyFailed". */
+    VELSTATUS_PHASE_FINALIZING = 7,                  /**< "Finalizing". */
+    VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED = 8, /**< "FinalizingPartiallyFailed". */
+    VELSTATUS_PHASE_COMPLETED = 9,                   /**< "Completed". */
+    VELSTATUS_PHASE_PARTIALLY_FAILED = 10,           /**< "PartiallyFailed". */
+    VELSTATUS_PHASE_FAILED = 11,                     /**< "Failed". */
+    VELSTATUS_PHASE_DELETING = 12                    /**< "Deleting" (backup only). */
 } velstatus_phase;
 
 /** @brief What the server does with a CR in a given phase when it restarts. */
@@ -73,7 +74,7 @@ VELSTATUS_API const char *velstatus_kind_to_string(velstatus_kind kind);
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_kind_from_string(velstatus_kind *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                          velstatus_error *err);
 
 /**
  * @brief The phase in Velero's wire spelling, e.g. "WaitingForPluginOperations".
@@ -225,10 +226,9 @@ VELSTATUS_API velstatus_status velstatus_phase_exists(int *exists, velstatus_kin
  *         ::VELSTATUS_E_ABI (policy size).
  * @borrowed The controller string is static.
  */
-VELSTATUS_API velstatus_status velstatus_phase_transition(int *legal, const char **controller,
-                                                          velstatus_kind kind, velstatus_phase from,
-                                                          velstatus_phase to, const velstatus_policy *policy,
-                                                          velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_phase_transition(int *legal, const char **controller, velstatus_kind kind,
+                                                          velstatus_phase from, velstatus_phase to,
+                                                          const velstatus_policy *policy, velstatus_error *err);
 
 /**
  * @brief The phase after the main backup or restore run (doc/velero-behaviour.md §2.7).
@@ -283,8 +283,8 @@ VELSTATUS_API const char *velstatus_restart_action_to_string(velstatus_restart_a
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_restart_action_from_string(velstatus_restart_action *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_restart_action_from_string(velstatus_restart_action *out, const char *s,
+                                                                    size_t len, velstatus_error *err);
 
 /**
  * @brief Argo CD's health of a Backup or Restore, as Argo CD's own
@@ -345,8 +345,7 @@ VELSTATUS_API velstatus_status velstatus_argo_health_from_string(velstatus_argo_
 VELSTATUS_API velstatus_status velstatus_argo_health_of(velstatus_argo_health *health, const char **message,
                                                         size_t *message_len, velstatus_kind kind, const char *phase,
                                                         size_t phase_len, const char *failure_reason,
-                                                        size_t failure_reason_len, int deleting,
-                                                        velstatus_error *err);
+                                                        size_t failure_reason_len, int deleting, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

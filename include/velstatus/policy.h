@@ -33,8 +33,8 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief Which preset a policy was made from. */
 typedef enum velstatus_preset {
-    VELSTATUS_PRESET_VELERO = 0,   /**< Velero HEAD, quirk for quirk where deterministic. */
-    VELSTATUS_PRESET_HARDENED = 1  /**< The recommended default for new hosts. */
+    VELSTATUS_PRESET_VELERO = 0,  /**< Velero HEAD, quirk for quirk where deterministic. */
+    VELSTATUS_PRESET_HARDENED = 1 /**< The recommended default for new hosts. */
 } velstatus_preset;
 
 /**
@@ -198,8 +198,7 @@ VELSTATUS_API size_t velstatus_velero_release_count(void);
  * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (a NULL output, an index
  *         out of range).
  */
-VELSTATUS_API velstatus_status velstatus_velero_release_at(int *major, int *minor, size_t index,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_velero_release_at(int *major, int *minor, size_t index, velstatus_error *err);
 
 /**
  * @brief Fills `*out` with a preset, for callers that cannot take structs by value.
@@ -229,7 +228,7 @@ VELSTATUS_API const char *velstatus_preset_to_string(velstatus_preset preset);
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_preset_from_string(velstatus_preset *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                            velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

@@ -97,8 +97,8 @@ VELSTATUS_API const char *velstatus_progress_counter_to_string(velstatus_progres
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_progress_counter_from_string(velstatus_progress_counter *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_progress_counter_from_string(velstatus_progress_counter *out, const char *s,
+                                                                      size_t len, velstatus_error *err);
 
 /** @brief Flags of a report or of one unit group (a bit set). */
 typedef enum velstatus_progress_flag {
@@ -126,8 +126,8 @@ VELSTATUS_API const char *velstatus_progress_flag_to_string(velstatus_progress_f
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_progress_flag_from_string(velstatus_progress_flag *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_progress_flag_from_string(velstatus_progress_flag *out, const char *s,
+                                                                   size_t len, velstatus_error *err);
 
 /**
  * @brief Aggregates an operation list into a new report.
@@ -186,8 +186,7 @@ VELSTATUS_API size_t velstatus_progress_unit_count(const velstatus_progress *rep
  *         or NULL when report is NULL or index is out of range.
  * @borrowed Owned by the report.
  */
-VELSTATUS_API const char *velstatus_progress_unit_name(const velstatus_progress *report, size_t index,
-                                                       size_t *len);
+VELSTATUS_API const char *velstatus_progress_unit_name(const velstatus_progress *report, size_t index, size_t *len);
 
 /**
  * @brief The number of records in a group.
@@ -272,8 +271,8 @@ VELSTATUS_API uint32_t velstatus_progress_unit_flags(const velstatus_progress *r
  *         ::VELSTATUS_E_NOMEM.
  * @owned Release *out with velstatus_free() on the report's ctx.
  */
-VELSTATUS_API velstatus_status velstatus_progress_summary(char **out, size_t *out_len,
-                                                          const velstatus_progress *report, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_progress_summary(char **out, size_t *out_len, const velstatus_progress *report,
+                                                          velstatus_error *err);
 
 /**
  * @brief The operations section of `velero backup describe` /

@@ -124,7 +124,7 @@ VELSTATUS_API const char *velstatus_bsl_state_to_string(velstatus_bsl_state stat
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_bsl_state_from_string(velstatus_bsl_state *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                               velstatus_error *err);
 
 /**
  * @brief The inputs of one reconcile pass besides the list. Size-tagged:
@@ -132,17 +132,21 @@ VELSTATUS_API velstatus_status velstatus_bsl_state_from_string(velstatus_bsl_sta
  * documented defaults) and change the fields you need.
  */
 typedef struct velstatus_reconcile_options {
-    uint32_t struct_size;           /**< sizeof(velstatus_reconcile_options) as compiled by the caller. */
-    uint32_t flags;                 /**< Reserved, must be 0. */
-    velstatus_phase phase;          /**< The backup's or restore's current phase: WaitingForPluginOperations[PartiallyFailed] (an operations-controller pass, doc/velero-behaviour.md §2.5/§2.6) or InProgress (the first evaluation at the end of the main run, doc/velero-behaviour.md §2.7). Default WaitingForPluginOperations. */
-    velstatus_bsl_state bsl;        /**< The BSL's state (doc/velero-behaviour.md §2.5 step 2, §2.6). Default available. */
-    int64_t now_ns;                 /**< The current time. Default 0 (set it). */
-    int64_t timeout_ns;             /**< `spec.itemOperationTimeout`. Default 4h (doc/velero-behaviour.md §2.8). */
-    int64_t errors;                 /**< InProgress: the errors the main run logged before the operations were evaluated. Waiting phases: errors still pending from earlier passes (Velero's `ErrsSinceUpdate` carried over). Default 0; negative is E_INVALID. */
-    const char *bsl_name;           /**< The BSL's name, for the not-found error; NULL means "default". */
-    size_t bsl_name_len;            /**< Length of bsl_name. */
-    int64_t completed_before;       /**< `status.backupItemOperationsCompleted` (or the restore's) before the pass, for velstatus_reconcile_result_persist(). Default 0; negative is E_INVALID. */
-    int64_t failed_before;          /**< `status.backupItemOperationsFailed` (or the restore's) before the pass. Default 0; negative is E_INVALID. */
+    uint32_t struct_size; /**< sizeof(velstatus_reconcile_options) as compiled by the caller. */
+    uint32_t flags;       /**< Reserved, must be 0. */
+    velstatus_phase
+        phase; /**< The backup's or restore's current phase: WaitingForPluginOperations[PartiallyFailed] (an operations-controller pass, doc/velero-behaviour.md §2.5/§2.6) or InProgress (the first evaluation at the end of the main run, doc/velero-behaviour.md §2.7). Default WaitingForPluginOperations. */
+    velstatus_bsl_state bsl; /**< The BSL's state (doc/velero-behaviour.md §2.5 step 2, §2.6). Default available. */
+    int64_t now_ns;          /**< The current time. Default 0 (set it). */
+    int64_t timeout_ns;      /**< `spec.itemOperationTimeout`. Default 4h (doc/velero-behaviour.md §2.8). */
+    int64_t
+        errors; /**< InProgress: the errors the main run logged before the operations were evaluated. Waiting phases: errors still pending from earlier passes (Velero's `ErrsSinceUpdate` carried over). Default 0; negative is E_INVALID. */
+    const char *bsl_name; /**< The BSL's name, for the not-found error; NULL means "default". */
+    size_t bsl_name_len;  /**< Length of bsl_name. */
+    int64_t
+        completed_before; /**< `status.backupItemOperationsCompleted` (or the restore's) before the pass, for velstatus_reconcile_result_persist(). Default 0; negative is E_INVALID. */
+    int64_t
+        failed_before; /**< `status.backupItemOperationsFailed` (or the restore's) before the pass. Default 0; negative is E_INVALID. */
 } velstatus_reconcile_options;
 
 /**
@@ -184,8 +188,8 @@ VELSTATUS_API const char *velstatus_persist_action_to_string(velstatus_persist_a
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_persist_action_from_string(velstatus_persist_action *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_persist_action_from_string(velstatus_persist_action *out, const char *s,
+                                                                    size_t len, velstatus_error *err);
 
 /** @brief The outcome of a reconcile pass; opaque, read with the getters below. */
 typedef struct velstatus_reconcile_result velstatus_reconcile_result;

@@ -56,9 +56,11 @@ typedef struct velstatus_backoff {
 
 /** @brief The backoff presets (for velstatus_backoff_preset()). */
 typedef enum velstatus_backoff_kind {
-    VELSTATUS_BACKOFF_VELERO_CAP = 0,    /**< Velero `CapBackoff(cap)`: 10 ms, x5, jitter 0.1, MaxInt steps, cap (negative -> 0). */
-    VELSTATUS_BACKOFF_DEFAULT_BACKOFF = 1, /**< client-go `retry.DefaultBackoff`: 10 ms, x5, jitter 0.1, 4 steps, no cap. */
-    VELSTATUS_BACKOFF_DEFAULT_RETRY = 2  /**< client-go `retry.DefaultRetry`: 10 ms, x1, jitter 0.1, 5 steps, no cap. */
+    VELSTATUS_BACKOFF_VELERO_CAP =
+        0, /**< Velero `CapBackoff(cap)`: 10 ms, x5, jitter 0.1, MaxInt steps, cap (negative -> 0). */
+    VELSTATUS_BACKOFF_DEFAULT_BACKOFF =
+        1, /**< client-go `retry.DefaultBackoff`: 10 ms, x5, jitter 0.1, 4 steps, no cap. */
+    VELSTATUS_BACKOFF_DEFAULT_RETRY = 2 /**< client-go `retry.DefaultRetry`: 10 ms, x1, jitter 0.1, 5 steps, no cap. */
 } velstatus_backoff_kind;
 
 /**
@@ -142,7 +144,8 @@ typedef enum velstatus_retry_class {
 
 /** @brief Why a retry run ended. */
 typedef enum velstatus_retry_outcome {
-    VELSTATUS_RETRY_OUTCOME_INVALID = -1, /**< Not an outcome: what velstatus_retry_result_outcome() returns for NULL. */
+    VELSTATUS_RETRY_OUTCOME_INVALID =
+        -1, /**< Not an outcome: what velstatus_retry_result_outcome() returns for NULL. */
     VELSTATUS_RETRY_OUTCOME_SUCCEEDED = 0,     /**< An attempt succeeded. */
     VELSTATUS_RETRY_OUTCOME_NOT_ATTEMPTED = 1, /**< `Steps <= 0` on entry: OnError calls nothing and returns nil. */
     VELSTATUS_RETRY_OUTCOME_TERMINAL = 2,      /**< An attempt failed with a terminal (non-retriable) error. */
@@ -203,8 +206,8 @@ typedef struct velstatus_retry_host {
      * `wait.Interrupted`): OnError v0.36.0 treats a terminal error of that
      * kind as the loop's own timeout (see velstatus_retry_on_error()).
      */
-    int (*classify)(void *userdata, uint64_t attempt, const char *err_text, size_t err_len,
-                    velstatus_retry_class *cls, int *interrupted);
+    int (*classify)(void *userdata, uint64_t attempt, const char *err_text, size_t err_len, velstatus_retry_class *cls,
+                    int *interrupted);
     /** Sleeps `ns` nanoseconds (never negative; a raw negative `Step()` value is passed as 0). */
     int (*sleep)(void *userdata, int64_t ns);
     /** Stores a uniform random number in [0, 1) in `*r` (anything else fails the run with ::VELSTATUS_E_RANGE). */
@@ -459,8 +462,8 @@ VELSTATUS_API const char *velstatus_retry_outcome_to_string(velstatus_retry_outc
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(velstatus_retry_outcome *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_retry_outcome_from_string(velstatus_retry_outcome *out, const char *s,
+                                                                   size_t len, velstatus_error *err);
 
 /**
  * @brief The class's name: "transient", "conflict" or "terminal".
@@ -480,7 +483,7 @@ VELSTATUS_API const char *velstatus_retry_class_to_string(velstatus_retry_class 
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_retry_class_from_string(velstatus_retry_class *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                                 velstatus_error *err);
 
 /**
  * @brief The backoff preset's name: "velero_cap", "default_backoff" or "default_retry".
@@ -499,8 +502,8 @@ VELSTATUS_API const char *velstatus_backoff_kind_to_string(velstatus_backoff_kin
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, NULL s with a
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
-VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(velstatus_backoff_kind *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_backoff_kind_from_string(velstatus_backoff_kind *out, const char *s,
+                                                                  size_t len, velstatus_error *err);
 
 /**
  * @brief Whether the status patch that moves a CR from `from` to `to` is

@@ -46,7 +46,7 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief The server status. Tokens (velstatus_server_status_to_string()) are the CLI's. */
 typedef enum velstatus_server_status {
-    VELSTATUS_SERVER_INVALID = -1, /**< Not a status: what the verdict and tracker getters return for NULL. */
+    VELSTATUS_SERVER_INVALID = -1,        /**< Not a status: what the verdict and tracker getters return for NULL. */
     VELSTATUS_SERVER_READY = 0,           /**< `Ready`: every BSL available, one ReadWrite default. */
     VELSTATUS_SERVER_PARTIALLY_READY = 1, /**< `PartiallyReady`: some BSL available, something is wrong. */
     VELSTATUS_SERVER_WAITING = 2,         /**< `Waiting`: no BSL, or none available and some pending. */
@@ -99,7 +99,7 @@ VELSTATUS_API const char *velstatus_bsl_access_to_string(velstatus_bsl_access ac
  *         non-zero length, or an unknown token; the message lists the tokens).
  */
 VELSTATUS_API velstatus_status velstatus_bsl_access_from_string(velstatus_bsl_access *out, const char *s, size_t len,
-                                                           velstatus_error *err);
+                                                                velstatus_error *err);
 
 /**
  * @brief The status token: `Ready`, `PartiallyReady`, `Waiting` or `NotReady`.
@@ -150,16 +150,16 @@ VELSTATUS_API velstatus_status velstatus_server_reason_from_string(velstatus_ser
  * staleness check, four statuses).
  */
 typedef struct velstatus_server_status_options {
-    uint32_t struct_size;  /**< sizeof(velstatus_server_status_options) as compiled by the caller. */
-    uint32_t flags;        /**< Reserved, must be 0. */
+    uint32_t struct_size; /**< sizeof(velstatus_server_status_options) as compiled by the caller. */
+    uint32_t flags;       /**< Reserved, must be 0. */
     /** The server's default-location setting (`--default-backup-storage-location`),
      *  or NULL. When given (non-NULL, length > 0) the BSL of that name alone is
      *  the default and `spec.default` is ignored; an empty name means "not
      *  given", as Velero's empty flag does nothing (doc/velero-behaviour.md §1.5 D1). */
     const char *default_location;
     size_t default_location_len; /**< Length of default_location in bytes. */
-    int64_t now_ns;         /**< The present instant, ns since the epoch (only with check_stale). */
-    int64_t stale_after_ns; /**< The staleness bound in ns, >= 0 (only with check_stale). */
+    int64_t now_ns;              /**< The present instant, ns since the epoch (only with check_stale). */
+    int64_t stale_after_ns;      /**< The staleness bound in ns, >= 0 (only with check_stale). */
     /** Non-zero: an Available BSL whose last validation is older than
      *  stale_after_ns at now_ns (`now - last > bound`), or missing, counts as pending. */
     int check_stale;
@@ -192,23 +192,23 @@ VELSTATUS_API void velstatus_server_status_options_init(velstatus_server_status_
  * velstatus_server_tracker_upsert() takes it.
  */
 typedef struct velstatus_bsl_record {
-    uint32_t struct_size; /**< sizeof(velstatus_bsl_record) as compiled by the caller. */
-    uint32_t flags;       /**< Reserved, must be 0. */
-    const char *name;     /**< `metadata.name`: non-empty, no NUL byte. */
-    size_t name_len;      /**< Length of name in bytes. */
-    int is_default;       /**< `spec.default` (non-zero for true). */
+    uint32_t struct_size;        /**< sizeof(velstatus_bsl_record) as compiled by the caller. */
+    uint32_t flags;              /**< Reserved, must be 0. */
+    const char *name;            /**< `metadata.name`: non-empty, no NUL byte. */
+    size_t name_len;             /**< Length of name in bytes. */
+    int is_default;              /**< `spec.default` (non-zero for true). */
     velstatus_bsl_access access; /**< `spec.accessMode`. */
     /** `status.phase`, verbatim: `Available`, `Unavailable`, `""` (never
      *  validated) or anything else (pending, flagged `unknown_phase`). May be
      *  NULL when phase_len is 0; no NUL byte. */
     const char *phase;
-    size_t phase_len;       /**< Length of phase in bytes. */
-    int has_created;        /**< Non-zero when `metadata.creationTimestamp` is known. */
-    int64_t created_ns;     /**< `metadata.creationTimestamp`, ns since the epoch. */
-    int has_validated;      /**< Non-zero when `status.lastValidationTime` is set. */
-    int64_t validated_ns;   /**< `status.lastValidationTime`, ns since the epoch. */
-    const char *message;    /**< `status.message` (may be NULL when message_len is 0). */
-    size_t message_len;     /**< Length of message in bytes. */
+    size_t phase_len;     /**< Length of phase in bytes. */
+    int has_created;      /**< Non-zero when `metadata.creationTimestamp` is known. */
+    int64_t created_ns;   /**< `metadata.creationTimestamp`, ns since the epoch. */
+    int has_validated;    /**< Non-zero when `status.lastValidationTime` is set. */
+    int64_t validated_ns; /**< `status.lastValidationTime`, ns since the epoch. */
+    const char *message;  /**< `status.message` (may be NULL when message_len is 0). */
+    size_t message_len;   /**< Length of message in bytes. */
     /* v1 ends here. Append only. */
 } velstatus_bsl_record;
 
@@ -235,8 +235,7 @@ typedef struct velstatus_bsl_set velstatus_bsl_set;
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer) or ::VELSTATUS_E_NOMEM.
  * @owned Release with velstatus_bsl_set_free().
  */
-VELSTATUS_API velstatus_status velstatus_bsl_set_new(velstatus_bsl_set **out, velstatus_ctx *ctx,
-                                                     velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_bsl_set_new(velstatus_bsl_set **out, velstatus_ctx *ctx, velstatus_error *err);
 
 /**
  * @brief Releases a set.
@@ -267,9 +266,8 @@ VELSTATUS_API void velstatus_bsl_set_free(velstatus_bsl_set *set);
  */
 VELSTATUS_API velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name, size_t name_len,
                                                      const char *phase, size_t phase_len, int is_default,
-                                                     velstatus_bsl_access access, int has_created,
-                                                     int64_t created_ns, int has_validated, int64_t validated_ns,
-                                                     velstatus_error *err);
+                                                     velstatus_bsl_access access, int has_created, int64_t created_ns,
+                                                     int has_validated, int64_t validated_ns, velstatus_error *err);
 
 /**
  * @brief The number of BSLs in a set.
@@ -343,9 +341,9 @@ typedef struct velstatus_server_verdict velstatus_server_verdict;
  * @owned Release with velstatus_server_verdict_free().
  */
 VELSTATUS_API velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out,
-                                                               const velstatus_bsl_set *set,
-                                                               const velstatus_server_status_options *opts,
-                                                               velstatus_error *err);
+                                                                const velstatus_bsl_set *set,
+                                                                const velstatus_server_status_options *opts,
+                                                                velstatus_error *err);
 
 /**
  * @brief Releases a verdict.
@@ -465,8 +463,8 @@ typedef struct velstatus_server_tracker velstatus_server_tracker;
  * @owned Release with velstatus_server_tracker_free().
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, velstatus_ctx *ctx,
-                                                           const velstatus_server_status_options *opts,
-                                                           velstatus_error *err);
+                                                            const velstatus_server_status_options *opts,
+                                                            velstatus_error *err);
 
 /**
  * @brief Releases a tracker.
@@ -487,7 +485,7 @@ VELSTATUS_API void velstatus_server_tracker_free(velstatus_server_tracker *track
  *         ::VELSTATUS_E_NOMEM (the tracker is unchanged).
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *tracker, int *changed,
-                                                              const velstatus_bsl_record *bsl, velstatus_error *err);
+                                                               const velstatus_bsl_record *bsl, velstatus_error *err);
 
 /**
  * @brief velstatus_server_tracker_upsert() of one BackupStorageLocation
@@ -508,8 +506,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_upsert(velstatus_server_
  *         hold) or ::VELSTATUS_E_NOMEM. On error the tracker is unchanged.
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed,
-                                                                   const char *json, size_t len,
-                                                                   velstatus_error *err);
+                                                                    const char *json, size_t len, velstatus_error *err);
 
 /**
  * @brief Removes the BSL of that name; removing an absent name is a no-op
@@ -522,8 +519,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_upsert_json(velstatus_se
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL pointer).
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *tracker, int *changed,
-                                                              const char *name, size_t name_len,
-                                                              velstatus_error *err);
+                                                               const char *name, size_t name_len, velstatus_error *err);
 
 /**
  * @brief Moves the tracker's clock (velstatus_server_status_options::now_ns).
@@ -536,7 +532,7 @@ VELSTATUS_API velstatus_status velstatus_server_tracker_delete(velstatus_server_
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL tracker).
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *tracker, int *changed,
-                                                               int64_t now_ns, velstatus_error *err);
+                                                                int64_t now_ns, velstatus_error *err);
 
 /**
  * @brief The current status, O(1).
@@ -587,8 +583,8 @@ VELSTATUS_API size_t velstatus_server_tracker_count(const velstatus_server_track
  * @owned Release with velstatus_server_verdict_free().
  */
 VELSTATUS_API velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out,
-                                                               const velstatus_server_tracker *tracker,
-                                                               velstatus_error *err);
+                                                                const velstatus_server_tracker *tracker,
+                                                                velstatus_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Controller step                                                        */
@@ -614,8 +610,8 @@ typedef struct velstatus_bsls_reply velstatus_bsls_reply;
  *         ::VELSTATUS_E_RANGE (the text; the message names the path) or
  *         ::VELSTATUS_E_NOMEM.
  */
-VELSTATUS_API velstatus_status velstatus_bsls_reply_set_json(velstatus_bsls_reply *reply, const char *json,
-                                                             size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_bsls_reply_set_json(velstatus_bsls_reply *reply, const char *json, size_t len,
+                                                             velstatus_error *err);
 
 /**
  * @brief The host side of velstatus_server_status_step(). Size-tagged;
@@ -639,8 +635,7 @@ typedef struct velstatus_server_status_host {
     /** Required. Publishes a new status; `json` (NUL-terminated, `json_len`
      *  bytes) is the verdict as velstatus_server_verdict_to_json() writes
      *  it, valid during the call only. */
-    int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json,
-                   size_t json_len);
+    int (*publish)(void *userdata, velstatus_server_status status, uint32_t reasons, const char *json, size_t json_len);
     /** The publish retries: `classify` (its text is "publish returned
      *  <code>"), `sleep`, `random` and `now`, each as velstatus_retry_host
      *  documents it and each optional (NULL behaves as it does there).
@@ -688,10 +683,10 @@ VELSTATUS_API void velstatus_server_status_host_init(velstatus_server_status_hos
  * @owned `*out`: release with velstatus_server_verdict_free().
  */
 VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_verdict **out, int *published,
-                                                           velstatus_ctx *ctx,
-                                                           const velstatus_server_status_host *host,
-                                                           const velstatus_server_status_options *opts,
-                                                           const velstatus_policy *policy, velstatus_error *err);
+                                                            velstatus_ctx *ctx,
+                                                            const velstatus_server_status_host *host,
+                                                            const velstatus_server_status_options *opts,
+                                                            const velstatus_policy *policy, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

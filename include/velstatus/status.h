@@ -23,17 +23,17 @@ VELSTATUS_BEGIN_DECLS
  * new codes are appended.
  */
 typedef enum velstatus_status {
-    VELSTATUS_OK = 0,              /**< Success. */
-    VELSTATUS_E_NOMEM = -1,        /**< An allocation failed; nothing leaked, outputs untouched. */
-    VELSTATUS_E_INVALID = -2,      /**< An argument is invalid (NULL, unknown enum, bad token). */
-    VELSTATUS_E_PARSE = -3,        /**< Input text is not well-formed (JSON, time, duration). */
-    VELSTATUS_E_SCHEMA = -4,       /**< Well-formed input has a field of the wrong type or value. */
-    VELSTATUS_E_HOST = -5,         /**< A host callback failed; see velstatus_error::host_code. */
-    VELSTATUS_E_ABI = -6,          /**< A struct_size does not match what the library accepts. */
-    VELSTATUS_E_RANGE = -7,        /**< A number or time is outside the representable range. */
-    VELSTATUS_E_STATE = -8,        /**< The call is not allowed in the object's current state. */
-    VELSTATUS_PASSTHROUGH = -30,   /**< Host callbacks only: behave as if the slot were NULL. */
-    VELSTATUS_E_INTERNAL = -99     /**< A bug in libvelstatus. */
+    VELSTATUS_OK = 0,            /**< Success. */
+    VELSTATUS_E_NOMEM = -1,      /**< An allocation failed; nothing leaked, outputs untouched. */
+    VELSTATUS_E_INVALID = -2,    /**< An argument is invalid (NULL, unknown enum, bad token). */
+    VELSTATUS_E_PARSE = -3,      /**< Input text is not well-formed (JSON, time, duration). */
+    VELSTATUS_E_SCHEMA = -4,     /**< Well-formed input has a field of the wrong type or value. */
+    VELSTATUS_E_HOST = -5,       /**< A host callback failed; see velstatus_error::host_code. */
+    VELSTATUS_E_ABI = -6,        /**< A struct_size does not match what the library accepts. */
+    VELSTATUS_E_RANGE = -7,      /**< A number or time is outside the representable range. */
+    VELSTATUS_E_STATE = -8,      /**< The call is not allowed in the object's current state. */
+    VELSTATUS_PASSTHROUGH = -30, /**< Host callbacks only: behave as if the slot were NULL. */
+    VELSTATUS_E_INTERNAL = -99   /**< A bug in libvelstatus. */
 } velstatus_status;
 
 /** @brief Size of velstatus_error::message, including the terminating NUL. */
@@ -52,13 +52,13 @@ enum {
  * `(line L, column C, offset O)`).
  */
 typedef struct velstatus_error {
-    velstatus_status code;  /**< The status the call returned. */
-    int32_t host_code;      /**< The callback's own return value when code is ::VELSTATUS_E_HOST. */
-    uint32_t line;          /**< 1-based line in JSON input; 0 when not applicable. */
-    uint32_t column;        /**< 1-based column in JSON input; 0 when not applicable. */
-    uint64_t offset;        /**< Byte offset in the input; 0 when not applicable. */
-    uint32_t reserved[4];   /**< Zero; room to grow. */
-    char message[256];      /**< UTF-8, NUL-terminated (#VELSTATUS_ERROR_MESSAGE_SIZE bytes). */
+    velstatus_status code; /**< The status the call returned. */
+    int32_t host_code;     /**< The callback's own return value when code is ::VELSTATUS_E_HOST. */
+    uint32_t line;         /**< 1-based line in JSON input; 0 when not applicable. */
+    uint32_t column;       /**< 1-based column in JSON input; 0 when not applicable. */
+    uint64_t offset;       /**< Byte offset in the input; 0 when not applicable. */
+    uint32_t reserved[4];  /**< Zero; room to grow. */
+    char message[256];     /**< UTF-8, NUL-terminated (#VELSTATUS_ERROR_MESSAGE_SIZE bytes). */
 } velstatus_error;
 
 /**

@@ -38,8 +38,8 @@ VELSTATUS_BEGIN_DECLS
 
 /** @brief Buffer sizes (including the NUL) that always fit the formatters' output. */
 enum {
-    VELSTATUS_TIME_BUFSIZE = 40,     /**< For velstatus_time_format() and velstatus_time_format_go(). */
-    VELSTATUS_DURATION_BUFSIZE = 32  /**< For velstatus_duration_format(). */
+    VELSTATUS_TIME_BUFSIZE = 40,    /**< For velstatus_time_format() and velstatus_time_format_go(). */
+    VELSTATUS_DURATION_BUFSIZE = 32 /**< For velstatus_duration_format(). */
 };
 
 /**
@@ -82,8 +82,7 @@ enum {
  *         ::VELSTATUS_E_PARSE (not RFC 3339; `err->offset` gives the byte)
  *         or ::VELSTATUS_E_RANGE (outside the int64 range).
  */
-VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len,
-                                                    velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_time_parse(int64_t *out_ns, const char *s, size_t len, velstatus_error *err);
 
 /**
  * @brief Formats an instant as RFC 3339 in UTC, as Go's `time.RFC3339Nano`
@@ -120,8 +119,8 @@ VELSTATUS_API velstatus_status velstatus_time_format(char *buf, size_t cap, int6
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_PARSE.
  */
-VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_t *out_nsec, const char *s,
-                                                        size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_t *out_nsec, const char *s, size_t len,
+                                                        velstatus_error *err);
 
 /**
  * @brief Formats an exact instant as RFC 3339 in UTC, as Go's
@@ -143,8 +142,8 @@ VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (buf NULL, nsec outside
  *         its range) or ::VELSTATUS_E_RANGE (cap too small).
  */
-VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec,
-                                                         int fraction, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, int fraction,
+                                                         velstatus_error *err);
 
 /**
  * @brief Formats an instant as Go's `time.Time.String()` does in UTC, e.g.
@@ -156,8 +155,7 @@ VELSTATUS_API velstatus_status velstatus_time_format_sec(char *buf, size_t cap, 
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_RANGE (cap).
  */
-VELSTATUS_API velstatus_status velstatus_time_format_go(char *buf, size_t cap, int64_t ns,
-                                                        velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_time_format_go(char *buf, size_t cap, int64_t ns, velstatus_error *err);
 
 /**
  * @brief Parses a Go duration string (`4h0m0s`, `1h30m`, `10ms`, `1.5s`,
@@ -192,8 +190,7 @@ VELSTATUS_API velstatus_status velstatus_duration_parse(int64_t *out_ns, const c
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_RANGE (cap).
  */
-VELSTATUS_API velstatus_status velstatus_duration_format(char *buf, size_t cap, int64_t ns,
-                                                         velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_duration_format(char *buf, size_t cap, int64_t ns, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 
