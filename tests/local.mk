@@ -29,6 +29,8 @@ VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
 VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
+# The one formatting dialect (.clang-format; `make format` rewrites).
+VS_SH_TESTS += tests/format.sh
 
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
