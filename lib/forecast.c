@@ -336,9 +336,7 @@ size_t velstatus_forecast_event_count(const velstatus_forecast *f)
 int velstatus_forecast_event_time(const velstatus_forecast *f, size_t i, int64_t *ns)
 {
     int ok = f && i < f->nev;
-    if (ns)
-        *ns = ok ? f->ev[i].at : 0;
-    return ok;
+    return velstatus__i64_out(ns, ok, ok ? f->ev[i].at : 0);
 }
 
 const velstatus_reconcile_result *velstatus_forecast_event_result(const velstatus_forecast *f, size_t i)
@@ -386,19 +384,13 @@ size_t velstatus_forecast_op_event(const velstatus_forecast *f, size_t i)
 int velstatus_forecast_op_deadline(const velstatus_forecast *f, size_t i, int64_t *ns)
 {
     const fc_op *o = op_at(f, i);
-    int ok = o && o->has_deadline;
-    if (ns)
-        *ns = ok ? o->deadline : 0;
-    return ok;
+    return velstatus__i64_out(ns, o && o->has_deadline, o ? o->deadline : 0);
 }
 
 int velstatus_forecast_op_finish(const velstatus_forecast *f, size_t i, int64_t *ns)
 {
     const fc_op *o = op_at(f, i);
-    int ok = o && o->has_finish;
-    if (ns)
-        *ns = ok ? o->finish : 0;
-    return ok;
+    return velstatus__i64_out(ns, o && o->has_finish, o ? o->finish : 0);
 }
 
 velstatus_forecast_eta velstatus_forecast_op_eta(const velstatus_forecast *f, size_t i)

@@ -779,17 +779,23 @@ struct velstatus_reconcile_result {
     size_t ncan, capcan;
 };
 
-void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
+/* The texts a result owns: each new error, each canceled operation's ID and
+ * Cancel() error. */
+static void result_free_texts(velstatus_reconcile_result *r)
 {
-    size_t i;
-    if (!r)
-        return;
-    for (i = 0; i < r->nerr; i++)
+    for (size_t i = 0; i < r->nerr; i++)
         velstatus__free(r->ctx, r->errs[i].p);
-    for (i = 0; i < r->ncan; i++) {
+    for (size_t i = 0; i < r->ncan; i++) {
         velstatus__free(r->ctx, r->can[i].id);
         velstatus__free(r->ctx, r->can[i].cancel_err);
     }
+}
+
+void velstatus_reconcile_result_free(velstatus_reconcile_result *r)
+{
+    if (!r)
+        return;
+    result_free_texts(r);
     velstatus__free(r->ctx, r->errs);
     velstatus__free(r->ctx, r->can);
     velstatus__free(r->ctx, r);

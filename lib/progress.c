@@ -605,10 +605,7 @@ int velstatus_progress_unit_rate(const velstatus_progress *report, size_t index,
 int velstatus_progress_unit_eta(const velstatus_progress *report, size_t index, int64_t *seconds)
 {
     const prog_group *g = group_at(report, index);
-    int known = g && g->has_eta;
-    if (seconds)
-        *seconds = known ? g->eta : 0;
-    return known;
+    return velstatus__i64_out(seconds, g && g->has_eta, g ? g->eta : 0);
 }
 
 uint32_t velstatus_progress_unit_flags(const velstatus_progress *report, size_t index)

@@ -692,10 +692,7 @@ int64_t velstatus_retry_result_sleep(const velstatus_retry_result *result, size_
 
 int velstatus_retry_result_total_sleep(int64_t *total_ns, const velstatus_retry_result *result)
 {
-    int ok = result && result->total_ok;
-    if (total_ns)
-        *total_ns = ok ? result->total : 0;
-    return ok;
+    return velstatus__i64_out(total_ns, result && result->total_ok, result ? result->total : 0);
 }
 
 VS_GETTER(velstatus_retry_result, velstatus_retry_result_trailing_sleep, int, trailing, 0)

@@ -184,6 +184,17 @@ velstatus_status velstatus__flag_token_parse(uint32_t *out, const char *const *t
 /* The tail of every getter that hands out a borrowed (text, length) pair:
  * stores n in *len (when len is not NULL) and returns p; for a NULL p (no
  * such text) the length is 0. */
+/* The tail of every getter that answers "is there a value" and hands the
+ * int64 value out through an optional pointer: stores v (or 0 when !ok) in
+ * *out when out is not NULL, and returns ok. Callers pass v already guarded
+ * (`o ? o->x : 0`), as the object may be NULL. */
+static inline int velstatus__i64_out(int64_t *out, int ok, int64_t v)
+{
+    if (out)
+        *out = ok ? v : 0;
+    return ok;
+}
+
 static inline const char *velstatus__text_out(const char *p, size_t n, size_t *len)
 {
     if (len)
