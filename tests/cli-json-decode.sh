@@ -10,18 +10,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 now=2024-05-01T12:00:00Z
 
-ok() { echo "ok $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-
-# run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err
-run() {
-    name=$1; want=$2; shift 2
-    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-    if [ "$rc" != "$want" ]; then
-        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
-    fi
-    return 0
-}
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
 has() {
     if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: lacks '$3'"; cat "$2"; fi
 }

@@ -2,6 +2,16 @@
 # Shared checks of the CLI's shell tests (sourced). The caller sets v (the
 # velstatus binary), tmp (a scratch prefix) and fail=0; each check prints
 # "ok NAME" or "FAIL NAME: ..." and sets fail=1 on failure.
+ok() { echo "ok $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+run() { # run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err ($tmp a directory)
+    name=$1; want=$2; shift 2
+    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ "$rc" != "$want" ]; then
+        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
+    fi
+    return 0
+}
 golden() { # golden NAME FILE -- ARGS... : exit 0 and stdout byte-identical to FILE
     name=$1; want=$2; shift 3
     "$v" "$@" >"$tmp.out" 2>"$tmp.err"; rc=$?

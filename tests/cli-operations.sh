@@ -10,18 +10,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs-ops.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 
-ok() { echo "ok $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-
-# run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err
-run() {
-    name=$1; want=$2; shift 2
-    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-    if [ "$rc" != "$want" ]; then
-        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
-    fi
-    return 0
-}
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
 # expect_out NAME TEXT : stdout equals TEXT exactly
 expect_out() {
     if [ "$(cat "$tmp/out")" = "$2" ]; then ok "$1"; else bad "$1: got"; cat "$tmp/out"; echo "want"; echo "$2"; fi

@@ -9,18 +9,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vs-rel.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 
-ok() { echo "ok $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-
-# run NAME WANT_RC ARGS... : stdout in $tmp/out, stderr in $tmp/err
-run() {
-    name=$1; want=$2; shift 2
-    "$v" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-    if [ "$rc" != "$want" ]; then
-        bad "$name: exit $rc, want $want"; cat "$tmp/err"; return 1
-    fi
-    return 0
-}
+. "${VS_SRCDIR:?}/tests/cli-lib.sh"
 # line NAME FILE TEXT : FILE has the line TEXT exactly
 line() {
     if grep -qxF -- "$3" "$2"; then ok "$1"; else bad "$1: lacks the line '$3'"; cat "$2"; fi
