@@ -167,10 +167,8 @@ velstatus_status velstatus__text_arg(const char *s, size_t *len, const char *nam
 velstatus_status velstatus__obj_text_args(const void *obj, const char *obj_name, const char *s, size_t *len,
                                           const char *name, velstatus_error *err)
 {
-    if (!obj) {
-        *len = velstatus__text_len(s, *len);
+    if (!obj)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", obj_name);
-    }
     return velstatus__text_arg(s, len, name, err);
 }
 

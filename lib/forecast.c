@@ -67,8 +67,7 @@ void velstatus_forecast_free(velstatus_forecast *f)
 
 static int is_running(const velstatus_op *op)
 {
-    velstatus_op_phase ph = velstatus_op_phase_value(op);
-    return ph == VELSTATUS_OP_PHASE_NEW || ph == VELSTATUS_OP_PHASE_IN_PROGRESS;
+    return velstatus__op_phase_running(velstatus_op_phase_value(op));
 }
 
 /* "The plugin returns the recorded progress unchanged": the record's counts,

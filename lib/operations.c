@@ -550,7 +550,7 @@ static VS__ALWAYS_INLINE velstatus_status step_core(uint32_t *flags_out, velstat
     velstatus_op *op = &l->ops[index];
     step_work w;
     velstatus_status st;
-    if (op->h.phase != VELSTATUS_OP_PHASE_NEW && op->h.phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
+    if (!velstatus__op_phase_running((velstatus_op_phase)op->h.phase))
         return step_settled(flags_out, msg_out, l, op, pol, err);
     step_begin(&w, op);
     if (r->report != VELSTATUS_OP_REPORT_PROGRESS)
@@ -592,7 +592,7 @@ step_load(velstatus_policy *pol, velstatus_op_progress *r, const velstatus_polic
             return st;
         *policy = pol;
     }
-    if (!*report && (op->h.phase == VELSTATUS_OP_PHASE_NEW || op->h.phase == VELSTATUS_OP_PHASE_IN_PROGRESS))
+    if (!*report && velstatus__op_phase_running((velstatus_op_phase)op->h.phase))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "report is NULL but operation %zu is %s and needs one",
                                     index, vs__op_text(op, VELSTATUS_OP_FIELD_PHASE)->p);
     if (*report && !report_ok(*report)) {
@@ -621,7 +621,7 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "index %zu is out of range (the list has %zu records)",
                                     index, list->n);
     op = &list->ops[index];
-    if (op->h.phase != VELSTATUS_OP_PHASE_NEW && op->h.phase != VELSTATUS_OP_PHASE_IN_PROGRESS)
+    if (!velstatus__op_phase_running((velstatus_op_phase)op->h.phase))
         report = NULL; /* not consulted, not checked */
     else if (!report)
         report = &missing; /* step_copying() reports it, after the policy as before */
@@ -1206,7 +1206,7 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
             VS__PREFETCH(&ahead->h);
             VS__PREFETCH(&ahead->c);
         }
-        if (op->h.phase == VELSTATUS_OP_PHASE_NEW || op->h.phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+        if (velstatus__op_phase_running((velstatus_op_phase)op->h.phase)) {
             st = reconcile_ask_plugin(&rep, &lp, &in->c, list, i, err);
             if (st != VELSTATUS_OK)
                 break;

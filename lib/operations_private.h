@@ -219,8 +219,7 @@ static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t n
     if (!(timeout > 0 || pol->zero_timeout_expires))
         return VS__DEADLINE_NONE;
     if (deadline) {
-        if (!velstatus__time_to_ns(sec, nsec, &ns))
-            ns = sec < 0 ? INT64_MIN : INT64_MAX;
+        (void)velstatus__time_to_ns(sec, nsec, &ns); /* saturates outside the int64 range */
         *deadline = velstatus__sat_add_i64(ns, timeout);
     }
     return VS__DEADLINE;

@@ -203,7 +203,7 @@ static void acc_add(prog_acc *a, const velstatus__prog_op *op, int64_t now)
     a->flags |= op_value_flags(op);
     ssum_add(&a->completed, op->n_completed);
     ssum_add(&a->total, op->n_total);
-    if (op->phase == VELSTATUS_OP_PHASE_NEW || op->phase == VELSTATUS_OP_PHASE_IN_PROGRESS) {
+    if (velstatus__op_phase_running((velstatus_op_phase)op->phase)) {
         uint64_t done = op->n_completed > 0 ? (uint64_t)op->n_completed : 0;
         if (op->n_total > 0 && (uint64_t)op->n_total > done)
             u128_add64(&a->remaining, (uint64_t)op->n_total - done);

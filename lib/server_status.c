@@ -178,14 +178,22 @@ static void bsl_fill(vs_bsl *b, const velstatus_bsl_record *r)
     b->pclass = phase_class(r->phase, r->phase_len);
 }
 
+/* The bytes r's texts take behind a vs_bsl (each NUL-terminated), or
+ * SIZE_MAX when that cannot be allocated. */
+static size_t bsl_room(const velstatus_bsl_record *r)
+{
+    if (r->name_len > SIZE_MAX / 4 || r->phase_len > SIZE_MAX / 4 || r->message_len > SIZE_MAX / 4)
+        return SIZE_MAX;
+    return r->name_len + r->phase_len + r->message_len + 3;
+}
+
 /* One allocation: the struct, then name, phase, message, each NUL-terminated. */
 static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
 {
     vs_bsl *b;
-    size_t room;
-    if (r->name_len > SIZE_MAX / 4 || r->phase_len > SIZE_MAX / 4 || r->message_len > SIZE_MAX / 4)
+    size_t room = bsl_room(r);
+    if (room == SIZE_MAX)
         return NULL;
-    room = r->name_len + r->phase_len + r->message_len + 3;
     b = velstatus__alloc(ctx, sizeof(*b) + room);
     if (!b)
         return NULL;
@@ -201,7 +209,7 @@ static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
  * texts (a verdict copies them). */
 static int bsl_reusable(const vs_bsl *b, const velstatus_bsl_record *r)
 {
-    return r->name_len + r->phase_len + r->message_len + 3 <= b->room;
+    return bsl_room(r) <= b->room;
 }
 
 /* How a BSL counts under the options: A, U or P; *stale when an Available

@@ -202,6 +202,14 @@ static inline const char *velstatus__text_out(const char *p, size_t n, size_t *l
     return p;
 }
 
+/* Whether an operation in this phase is still running (New or InProgress):
+ * the operations Velero polls, whose timeout counts, whose remaining units
+ * the progress area adds up. */
+static inline int velstatus__op_phase_running(velstatus_op_phase phase)
+{
+    return phase == VELSTATUS_OP_PHASE_NEW || phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
+}
+
 /* ---- text arguments ----
  * The length of a public (s, len) text argument: len itself, or strlen(s)
  * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry
