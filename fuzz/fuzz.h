@@ -143,7 +143,7 @@ void vs_pipe_reports(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_time(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_reconcile(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_progress(vs_fuzz_env *env, vs_fuzz_in *in);
-/* The scanner target: lib/json_scan.h, the one internal interface fuzzed. */
+/* The scanner target: lib/common/json_scan.h, the one internal interface fuzzed. */
 void vs_pipe_scan(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_watch(vs_fuzz_env *env, vs_fuzz_in *in);
 /* The streaming decoder fed in chunks against the one-shot decode. */

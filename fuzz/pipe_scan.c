@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Differential target: the library's JSON scanner (lib/json_scan.h, internal)
+/* Differential target: the library's JSON scanner (lib/common/json_scan.h, internal)
  * against jansson on every input: the same accept or reject, the same end of
  * the value, and at every depth each member and element span the walkers
  * give parses on its own to the value jansson's tree holds there. The one
@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "json_scan.h"
+#include "common/json_scan.h"
 
 #define FLAGS (JSON_DECODE_ANY | JSON_ALLOW_NUL)
 /* spans deeper than this are checked for structure only, to keep runs fast */

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "json_scan.h"
+#include "common/json_scan.h"
 #include "watch_stream.h"
 
 typedef struct watch_log {

@@ -1,46 +1,47 @@
 # SPDX-License-Identifier: Apache-2.0
 # The library: a static, PIC libtool archive (lib/.libs/libvelstatus.a).
 lib_LTLIBRARIES = lib/libvelstatus.la
-# Every library source, in one list: the shared internal layer first, then
-# each decision area (doc/internals.md).
+# Every library source, in one list, folder by folder: the common layer
+# (lib/common/) first, then each decision area in the order the layers stack
+# (doc/design.md draws the folders and the include graph).
 lib_libvelstatus_la_SOURCES = \
-	lib/velstatus_private.h \
-	lib/util_arith.h \
-	lib/util_array.h \
-	lib/util_array.c \
-	lib/util_hash.h \
-	lib/util_pool.h \
-	lib/util_pool.c \
-	lib/util_utf8.h \
-	lib/json_scan.h \
-	lib/json_scan.c \
-	lib/core.c \
-	lib/version.c \
-	lib/policy.c \
-	lib/phase.c \
-	lib/argo_health.c \
-	lib/time.c \
-	lib/server_status_private.h \
-	lib/server_status.c \
-	lib/bsl_json.c \
-	lib/server_status_step.c \
-	lib/condition.c \
-	lib/operations_private.h \
-	lib/oplist.c \
-	lib/ops_json.c \
-	lib/oplist_decoder.h \
-	lib/oplist_decoder.c \
-	lib/operations.c \
-	lib/operations_reports.c \
-	lib/forecast.c \
-	lib/progress_private.h \
-	lib/progress.c \
-	lib/describe.c \
-	lib/tabwriter.h \
-	lib/tabwriter.c \
-	lib/retry_private.h \
-	lib/retry.c \
-	lib/retry_transition.c
+	lib/common/private.h \
+	lib/common/util_arith.h \
+	lib/common/util_array.h \
+	lib/common/util_array.c \
+	lib/common/util_hash.h \
+	lib/common/util_pool.h \
+	lib/common/util_pool.c \
+	lib/common/util_utf8.h \
+	lib/common/json_scan.h \
+	lib/common/json_scan.c \
+	lib/common/tabwriter.h \
+	lib/common/tabwriter.c \
+	lib/common/core.c \
+	lib/common/version.c \
+	lib/common/time.c \
+	lib/phase/policy.c \
+	lib/phase/phase.c \
+	lib/phase/argo_health.c \
+	lib/retry/private.h \
+	lib/retry/retry.c \
+	lib/retry/transition.c \
+	lib/server_status/private.h \
+	lib/server_status/server_status.c \
+	lib/server_status/bsl_json.c \
+	lib/server_status/step.c \
+	lib/server_status/condition.c \
+	lib/operations/private.h \
+	lib/operations/oplist.c \
+	lib/operations/oplist_json.c \
+	lib/operations/decoder_private.h \
+	lib/operations/decoder.c \
+	lib/operations/operations.c \
+	lib/operations/reports.c \
+	lib/operations/forecast.c \
+	lib/progress/private.h \
+	lib/progress/progress.c \
+	lib/progress/describe.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
@@ -73,4 +74,4 @@ nodist_velstatusinc_HEADERS = include/velstatus/version.h
 .PHONY: lint
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
-	  -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib $(top_srcdir)/lib/*.c
+	  -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib $(top_srcdir)/lib/*/*.c

@@ -15,6 +15,6 @@ VS_CHECK_PROGS += tests/check_watch_stream
 tests_check_watch_stream_SOURCES = tests/check_watch_stream.c tools/watch_stream.c tools/watch_stream.h $(VS_TEST_COMMON)
 tests_check_watch_stream_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
 
-# The verdict as a metav1.Condition (lib/condition.c).
+# The verdict as a metav1.Condition (lib/server_status/condition.c).
 VS_CHECK_PROGS += tests/check_condition
 tests_check_condition_SOURCES = tests/check_condition.c $(VS_TEST_COMMON)

@@ -25,11 +25,11 @@ coverage-clean:
 	-find $(top_builddir) -name '*.gcda' -exec rm -f {} +
 
 coverage-report:
-	@if grep -nE '(GCOVR|LCOV)_EXCL' $(top_srcdir)/lib/*.c $(top_srcdir)/lib/*.h; then \
+	@if grep -nE '(GCOVR|LCOV)_EXCL' $(top_srcdir)/lib/*/*.c $(top_srcdir)/lib/*/*.h; then \
 	  echo "coverage: exclusion markers are not allowed in lib/" >&2; exit 1; fi
 	@test -n '$(GCOVR)' || { echo "coverage: gcovr not found (scripts/deps.sh installs it)" >&2; exit 1; }
 	$(AM_V_GEN)$(GCOVR) --root '$(abs_top_srcdir)' --object-directory '$(abs_top_builddir)' \
-	  --filter '.*/lib/[^/]*\.[ch]$$' --exclude-unreachable-branches \
+	  --filter '.*/lib/[^/]*/[^/]*\.[ch]$$' --exclude-unreachable-branches \
 	  --json '$(VS_COVERAGE_JSON)' '$(abs_top_builddir)'
 	@echo "== lib/ line coverage"
 	@$(GCOVR) --root '$(abs_top_srcdir)' --add-tracefile '$(VS_COVERAGE_JSON)' --txt

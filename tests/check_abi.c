@@ -11,7 +11,7 @@
 #include "fake_host.h"
 #include "harness.h"
 #include "velstatus.h"
-#include "velstatus_private.h"
+#include "common/private.h"
 
 /* velstatus_error */
 _Static_assert(offsetof(velstatus_error, code) == 0, "error.code");

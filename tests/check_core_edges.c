@@ -12,8 +12,8 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "tabwriter.h"
-#include "velstatus_private.h"
+#include "common/tabwriter.h"
+#include "common/private.h"
 
 static void *a_alloc(void *ud, size_t n)
 {

@@ -3,7 +3,7 @@
  * of every size it equals the one-shot velstatus_oplist_from_json(), records
  * and errors alike (positions in the whole text); its argument checks, its
  * replayed first error, and every allocation failure. And the list's shared
- * copies of repeating texts (lib/operations_private.h): one record's change
+ * copies of repeating texts (lib/operations/private.h): one record's change
  * never shows in another's. */
 #include <check.h>
 #include <stdio.h>

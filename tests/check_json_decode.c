@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The decoders of untrusted JSON (issue 10): the scanner that finds value
- * boundaries (lib/json_scan.c), and one regression test per defect, each
+ * boundaries (lib/common/json_scan.c), and one regression test per defect, each
  * with its reproducer under tests/data/decode/. */
 #include <check.h>
 #include <stdint.h>
@@ -12,8 +12,8 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "json_scan.h"
-#include "server_status_private.h"
+#include "common/json_scan.h"
+#include "server_status/private.h"
 #include <velstatus.h>
 #include <velstatus/experimental.h>
 

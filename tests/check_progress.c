@@ -9,8 +9,8 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "progress_private.h"
-#include "tabwriter.h"
+#include "progress/private.h"
+#include "common/tabwriter.h"
 
 #define SEC INT64_C(1000000000)
 #define MiB INT64_C(1048576)

@@ -13,7 +13,7 @@
 #include "failalloc.h"
 #include "fake_host.h"
 #include "harness.h"
-#include "retry_private.h"
+#include "retry/private.h"
 
 #define MS INT64_C(1000000)
 #define SEC INT64_C(1000000000)

@@ -13,7 +13,7 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "retry_private.h"
+#include "retry/private.h"
 
 /* 128-bit integers for the exact sums (GCC and Clang). */
 __extension__ typedef __int128 vs_i128;

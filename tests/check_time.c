@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "velstatus_private.h"
+#include "common/private.h"
 
 /* For the sweeps: check's ck_assert records a mark point per call, which
  * dominates loops of a million checks; this only calls into check on failure. */

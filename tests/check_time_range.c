@@ -12,7 +12,7 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "velstatus_private.h"
+#include "common/private.h"
 
 #define SEC INT64_C(1000000000)
 #define GO_ZERO_SEC INT64_C(-62135596800) /* 0001-01-01T00:00:00Z */

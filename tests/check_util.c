@@ -12,11 +12,11 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "util_arith.h"
-#include "util_array.h"
-#include "util_hash.h"
-#include "util_pool.h"
-#include "util_utf8.h"
+#include "common/util_arith.h"
+#include "common/util_array.h"
+#include "common/util_hash.h"
+#include "common/util_pool.h"
+#include "common/util_utf8.h"
 
 START_TEST(add_overflow_edges)
 {

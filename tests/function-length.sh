@@ -25,7 +25,7 @@ fi
 if ! sh "$check" -a "$tmp/t.c" 2>/dev/null | grep -q '^80 .*t.c:1 short$'; then
     echo "FAIL: the checker did not count the 80-line function as 80"; fail=1
 fi
-if ! sh "$check" "$VS_SRCDIR"/lib/*.c "$VS_SRCDIR"/lib/*.h; then
+if ! sh "$check" "$VS_SRCDIR"/lib/*/*.c "$VS_SRCDIR"/lib/*/*.h; then
     fail=1
 fi
 [ $fail = 0 ] && echo "function length: every function in lib/ has at most 80 lines"

@@ -81,7 +81,7 @@ VS_MEASURE_TESTS += tests/cli-memory.sh
 VS_CHECK_PROGS += tests/check_json_oom
 tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 
-# Argo CD's health of Backups and Restores (lib/argo_health.c).
+# Argo CD's health of Backups and Restores (lib/phase/argo_health.c).
 VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
 
-#include "json_scan.h"
+#include "common/json_scan.h"
 
 #include <errno.h>
 #include <stdarg.h>

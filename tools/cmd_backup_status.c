@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_scan.h"
+#include "common/json_scan.h"
 #include "watch_stream.h"
 
 enum { H_HEALTHY = 0, H_DEGRADED = 1, H_PROGRESSING = 4 }; /* the --exit-status codes */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_scan.h"
+#include "common/json_scan.h"
 #include "watch_stream.h"
 
 typedef struct watch {

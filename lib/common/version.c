@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "common/private.h"
+
+const char *velstatus_version_string(void)
+{
+    return VELSTATUS_VERSION_STRING;
+}
+
+uint32_t velstatus_version_number(void)
+{
+    return (uint32_t)VELSTATUS_VERSION_NUMBER;
+}

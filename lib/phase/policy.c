@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The two policy presets (doc/design.md §2). Each knob's value is explained in
+ * include/velstatus/policy.h with the section of doc/velero-behaviour.md
+ * behind it. */
+#include "common/private.h"
+
+#include <string.h>
+
+velstatus_policy velstatus_policy_velero(void)
+{
+    velstatus_policy p;
+    memset(&p, 0, sizeof(p));
+    p.struct_size = sizeof(p);
+    p.preset = VELSTATUS_PRESET_VELERO;
+    p.zero_timeout_expires = 1;
+    velstatus__policy_release(&p, velstatus__current_release());
+    return p;
+}
+
+/* The Velero preset with each knob at its hardened value (policy.h gives
+ * both values of every knob). Where releases differ it keeps the current
+ * release's behaviour, as the Velero preset has it: those knobs are not
+ * quirks. */
+velstatus_policy velstatus_policy_hardened(void)
+{
+    velstatus_policy p = velstatus_policy_velero();
+    p.preset = VELSTATUS_PRESET_HARDENED;
+    p.requeue_ready_to_start_on_restart = 1;
+    p.zero_timeout_expires = 0;
+    p.level_triggered_partial_failure = 1;
+    p.unknown_phase_fails = 1;
+    p.progress_error_grace_ns = INT64_C(60000000000);
+    p.restore_error_plugin_suffix = 1;
+    p.compare_times_by_instant = 1;
+    p.unix_epoch_is_unknown = 1;
+    p.report_cancel_results = 1;
+    p.retry_classify_errors = 1;
+    p.retry_forgotten_patches = 1;
+    return p;
+}
+
+velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset, velstatus_error *err)
+{
+    if (!out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
+    switch (preset) {
+    case VELSTATUS_PRESET_VELERO: *out = velstatus_policy_velero(); return VELSTATUS_OK;
+    case VELSTATUS_PRESET_HARDENED: *out = velstatus_policy_hardened(); return VELSTATUS_OK;
+    }
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown preset %d", (int)preset);
+}
+
+static const char *const preset_names[] = {"velero", "hardened"};
+
+VS_ENUM_TOKENS(preset, velstatus_preset, preset_names, "preset")
+
+/* Copies a caller's policy (NULL = hardened) into *out, checking its size. */
+velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err)
+{
+    if (!in) {
+        *out = velstatus_policy_hardened();
+        return VELSTATUS_OK;
+    }
+    return velstatus__sized_copy(out, sizeof(*out), VS_POLICY_SIZE_V1, in, "policy", err);
+}
+
+/* ---- Velero releases (doc/velero-releases.md) ----
+ * One row per supported minor release, oldest first; the last row is the
+ * current release, the one velstatus_policy_velero() decides as. Each column
+ * is one knob of include/velstatus/policy.h, named there with its evidence.
+ * A new release is one row. */
+#define H(n) (INT64_C(3600000000000) * (n))
+static const velstatus__release releases[] = {
+    /* minor  pf_done ro_restore rst_fin suffix idx  rst_uncnt default_timeout retries queue quoted bsl_avail */
+    {1, 11, 1, 1, 0, 0, 1, 1, H(1), 0, 0, 1, 0}, {1, 12, 0, 0, 0, 0, 1, 0, H(4), 0, 0, 1, 0},
+    {1, 13, 0, 0, 0, 1, 1, 0, H(4), 0, 0, 1, 0}, {1, 14, 0, 0, 1, 1, 0, 0, H(4), 0, 0, 1, 0},
+    {1, 15, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0}, {1, 16, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0},
+    {1, 17, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 1}, {1, 18, 0, 0, 1, 1, 0, 0, H(4), 1, 1, 0, 1},
+};
+#undef H
+
+const velstatus__release *velstatus__current_release(void)
+{
+    return &releases[VS_N(releases) - 1];
+}
+
+void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r)
+{
+    p->partial_failure_when_done = r->partial_failure_when_done;
+    p->restore_readonly_bsl_fails = r->restore_readonly_bsl_fails;
+    p->restore_finalizing = r->restore_finalizing;
+    p->backup_error_plugin_suffix = r->backup_error_plugin_suffix;
+    p->first_pass_errors_as_index = r->first_pass_errors_as_index;
+    p->first_pass_restore_errors_uncounted = r->first_pass_restore_errors_uncounted;
+    p->default_item_operation_timeout_ns = r->default_item_operation_timeout_ns;
+    p->status_patch_retries = r->status_patch_retries;
+    p->backup_queue = r->backup_queue;
+    p->validation_texts_quoted = r->validation_texts_quoted;
+    p->validation_bsl_available = r->validation_bsl_available;
+}
+
+#define RANGE_FMT "(supported: %d.%d to %d.%d)"
+#define RANGE_ARGS \
+    releases[0].major, releases[0].minor, velstatus__current_release()->major, velstatus__current_release()->minor
+
+velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor, velstatus_error *err)
+{
+    if (!out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
+    for (size_t i = 0; i < VS_N(releases); i++) {
+        if (releases[i].major == major && releases[i].minor == minor) {
+            *out = velstatus_policy_velero();
+            velstatus__policy_release(out, &releases[i]);
+            return VELSTATUS_OK;
+        }
+    }
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
+                                RANGE_ARGS);
+}
+
+/* Digits at s[*i..n) as an int below 100000; 0 when there are none. */
+static int version_number(const char *s, size_t n, size_t *i, int *out)
+{
+    size_t start = *i;
+    int v = 0;
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9' && *i - start < 5)
+        v = v * 10 + (s[(*i)++] - '0');
+    *out = v;
+    return *i > start && (*i == n || s[*i] < '0' || s[*i] > '9');
+}
+
+velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor, const char *s,
+                                                 size_t len, velstatus_error *err)
+{
+    size_t n = velstatus__text_len(s, len), i = 0;
+    int ma = 0, mi = 0, patch = 0, ok;
+    velstatus_policy p;
+    if (!out || (!s && n))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero version: NULL argument");
+    if (i < n && s[i] == 'v')
+        i++;
+    ok = version_number(s, n, &i, &ma) && i < n && s[i++] == '.' && version_number(s, n, &i, &mi);
+    if (ok && i < n)
+        ok = s[i++] == '.' && version_number(s, n, &i, &patch) && i == n;
+    if (!ok)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "Velero version \"%.*s\" is not MAJOR.MINOR (such as 1.14) or MAJOR.MINOR.PATCH",
+                                    n > 64 ? 64 : (int)n, s);
+    if (velstatus_policy_velero_release(&p, ma, mi, NULL) != VELSTATUS_OK)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %.*s is not supported " RANGE_FMT, (int)n, s,
+                                    RANGE_ARGS); /* n <= 18: three numbers of at most 5 digits */
+    *out = p;
+    if (major)
+        *major = ma;
+    if (minor)
+        *minor = mi;
+    return VELSTATUS_OK;
+}
+
+size_t velstatus_velero_release_count(void)
+{
+    return VS_N(releases);
+}
+
+velstatus_status velstatus_velero_release_at(int *major, int *minor, size_t index, velstatus_error *err)
+{
+    if (!major || !minor)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !major ? "major" : "minor");
+    if (index >= VS_N(releases))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "release index %zu out of range (%zu releases)", index,
+                                    VS_N(releases));
+    *major = releases[index].major;
+    *minor = releases[index].minor;
+    return VELSTATUS_OK;
+}

@@ -1,0 +1,1084 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Server status from the BackupStorageLocations (doc/server-status.md):
+ * BSL sets, the total rule, verdicts and the incremental tracker. The
+ * controller step is in server_status_step.c, above this file and the
+ * codec. */
+#include "server_status/private.h"
+#include "common/util_array.h"
+#include "common/util_hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A verdict: what classify decided, its name lists and message. */
+struct velstatus_server_verdict {
+    velstatus_ctx *ctx;
+    velstatus_server_status status;
+    uint32_t reasons;
+    size_t available, unavailable, pending, total;
+    const char *default_name;      /* into pool, or NULL */
+    const char **names;            /* all the per-reason lists, concatenated */
+    size_t start[VS_NREASONS + 1]; /* list of flag i: names[start[i] .. start[i+1]) */
+    char *pool;                    /* the names' bytes */
+    char *message;
+};
+
+/* ---- tokens ---- */
+
+static const char *const reason_tokens[VS_NREASONS] = {
+    "no_bsl",           "pending",    "all_unavailable",   "some_unavailable",
+    "some_pending",     "no_default", "multiple_defaults", "default_not_available",
+    "default_readonly", "stale",      "unknown_phase",
+};
+
+const unsigned char velstatus__ss_reason_sorted[VS_NREASONS] = {2, 7, 8, 6, 0, 5, 1, 4, 3, 9, 10};
+
+const char *velstatus__ss_reason_token(unsigned i)
+{
+    return i < VS_NREASONS ? reason_tokens[i] : NULL;
+}
+
+static const char *const status_tokens[] = {"Ready", "PartiallyReady", "Waiting", "NotReady"};
+
+VS_ENUM_TOKENS(server_status, velstatus_server_status, status_tokens, "server status")
+
+static const char *const access_tokens[] = {"ReadWrite", "ReadOnly"};
+
+VS_ENUM_TOKENS(bsl_access, velstatus_bsl_access, access_tokens, "BSL access mode")
+
+/* Index of a single flag, or -1. */
+static int reason_index(uint32_t reason)
+{
+    if (reason == 0 || (reason & (reason - 1)) != 0 || reason >= (1u << VS_NREASONS))
+        return -1;
+    for (int i = 0; i < VS_NREASONS; i++)
+        if (reason == (1u << i))
+            return i;
+    return -1;
+}
+
+VS_FLAG_TOKENS(server_reason, velstatus_server_reason, reason_tokens, "server-status reason")
+
+/* ---- options ---- */
+
+void velstatus_server_status_options_init(velstatus_server_status_options *opts, size_t struct_size)
+{
+    velstatus__sized_init(opts, struct_size, NULL, sizeof(*opts));
+}
+
+velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_status_options *in, velstatus_error *err)
+{
+    velstatus_server_status_options c;
+    memset(o, 0, sizeof(*o));
+    if (!in)
+        return VELSTATUS_OK;
+    VS_TRY(velstatus__sized_copy(&c, sizeof(c), VS_SERVER_STATUS_OPTIONS_SIZE_V1, in, "server_status_options", err));
+    if (c.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.flags must be 0");
+    c.default_location_len = velstatus__text_len(c.default_location, c.default_location_len);
+    if (!c.default_location && c.default_location_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.default_location is NULL but its length is %zu",
+                                    c.default_location_len);
+    if (c.default_location_len && memchr(c.default_location, '\0', c.default_location_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.default_location contains a NUL byte");
+    if (c.check_stale && c.stale_after_ns < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "server_status_options.stale_after_ns is negative (%lld)",
+                                    (long long)c.stale_after_ns);
+    o->defloc = c.default_location_len ? c.default_location : NULL;
+    o->defloc_len = c.default_location_len;
+    o->check_stale = c.check_stale != 0;
+    o->now_ns = c.now_ns;
+    o->stale_after_ns = c.stale_after_ns;
+    o->three_state = c.three_state != 0;
+    if (c.retry_timeout_ns < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "server_status_options.retry_timeout_ns is negative (%lld)",
+                                    (long long)c.retry_timeout_ns);
+    o->retry_timeout_ns = c.retry_timeout_ns;
+    return VELSTATUS_OK;
+}
+
+/* ---- one BSL ---- */
+
+static int name_eq(const vs_bsl *b, const char *s, size_t len)
+{
+    return b->rec.name_len == len && memcmp(b->rec.name, s, len) == 0;
+}
+
+static unsigned char phase_class(const char *p, size_t len)
+{
+    if (len == 0)
+        return VS_PH_EMPTY;
+    if (len == 9 && memcmp(p, "Available", 9) == 0)
+        return VS_PH_AVAILABLE;
+    if (len == 11 && memcmp(p, "Unavailable", 11) == 0)
+        return VS_PH_UNAVAILABLE;
+    return VS_PH_UNKNOWN;
+}
+
+/* The checks every BSL passes (lengths resolved), naming the field. */
+static velstatus_status check_bsl_args(const velstatus_bsl_record *r, velstatus_error *err)
+{
+    int shown = (int)(r->name_len > 64 ? 64 : r->name_len); /* of the name, in messages */
+    if (!r->name)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is NULL");
+    if (r->name_len == 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name is empty");
+    if (memchr(r->name, '\0', r->name_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "BSL name contains a NUL byte");
+    if (!r->phase && r->phase_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" is NULL but its length is %zu",
+                                    shown, r->name, r->phase_len);
+    if (r->phase_len && memchr(r->phase, '\0', r->phase_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "phase of BSL \"%.*s\" contains a NUL byte", shown,
+                                    r->name);
+    if (!r->message && r->message_len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "message is NULL but its length is %zu", r->message_len);
+    if (r->access != VELSTATUS_BSL_READ_WRITE && r->access != VELSTATUS_BSL_READ_ONLY)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access", shown, r->name,
+                                    (int)r->access);
+    return VELSTATUS_OK;
+}
+
+/* Copies s[0..len) to *p, NUL-terminated (s may be NULL when len is 0),
+ * moves *p past the NUL and returns where the copy starts: the packing of a
+ * BSL's texts behind its struct and of a verdict's names into its pool. */
+static char *pack_text(char **p, const char *s, size_t len)
+{
+    char *q = *p;
+    if (len)
+        memcpy(q, s, len);
+    q[len] = '\0';
+    *p = q + len + 1;
+    return q;
+}
+
+/* Writes r into b, its texts behind the struct (room for them checked). */
+static void bsl_fill(vs_bsl *b, const velstatus_bsl_record *r)
+{
+    char *p = (char *)(b + 1);
+    size_t room = b->room;
+    memset(b, 0, sizeof(*b));
+    b->room = room;
+    b->rec = *r;
+    b->rec.struct_size = (uint32_t)sizeof(b->rec);
+    b->rec.flags = 0;
+    b->rec.name = pack_text(&p, r->name, r->name_len);
+    b->rec.phase = pack_text(&p, r->phase, r->phase_len);
+    b->rec.message = pack_text(&p, r->message, r->message_len);
+    b->rec.is_default = r->is_default != 0;
+    b->rec.has_created = r->has_created != 0;
+    b->rec.created_ns = r->has_created ? r->created_ns : 0;
+    b->rec.has_validated = r->has_validated != 0;
+    b->rec.validated_ns = r->has_validated ? r->validated_ns : 0;
+    b->hash = velstatus__hash_fnv1a(r->name, r->name_len);
+    b->pclass = phase_class(r->phase, r->phase_len);
+}
+
+/* The bytes r's texts take behind a vs_bsl (each NUL-terminated), or
+ * SIZE_MAX when that cannot be allocated. */
+static size_t bsl_room(const velstatus_bsl_record *r)
+{
+    if (r->name_len > SIZE_MAX / 4 || r->phase_len > SIZE_MAX / 4 || r->message_len > SIZE_MAX / 4)
+        return SIZE_MAX;
+    return r->name_len + r->phase_len + r->message_len + 3;
+}
+
+/* One allocation: the struct, then name, phase, message, each NUL-terminated. */
+static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
+{
+    vs_bsl *b;
+    size_t room = bsl_room(r);
+    if (room == SIZE_MAX)
+        return NULL;
+    b = velstatus__alloc(ctx, sizeof(*b) + room);
+    if (!b)
+        return NULL;
+    b->room = room;
+    bsl_fill(b, r);
+    return b;
+}
+
+/* Whether the tracker may rewrite b in place with r (an upsert of the same
+ * name, with no allocation and no free: at 100,000 BSLs the fresh block
+ * and the old entry's free cost cache misses, bench/README.md): r's texts
+ * fit in b's room. r never points into b: no getter hands out an entry's
+ * texts (a verdict copies them). */
+static int bsl_reusable(const vs_bsl *b, const velstatus_bsl_record *r)
+{
+    return bsl_room(r) <= b->room;
+}
+
+/* How a BSL counts under the options: A, U or P; *stale when an Available
+ * BSL is counted pending because its validation is too old or missing. */
+static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char *stale)
+{
+    *stale = 0;
+    switch (b->pclass) {
+    case VS_PH_UNAVAILABLE: return VS_CNT_U;
+    case VS_PH_EMPTY:
+    case VS_PH_UNKNOWN: return VS_CNT_P;
+    default: break;
+    }
+    if (o->check_stale) {
+        if (!b->rec.has_validated) {
+            *stale = 1;
+        } else if (b->rec.validated_ns < o->now_ns) {
+            /* now - last > bound, computed without overflow */
+            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->rec.validated_ns;
+            if (age > (uint64_t)o->stale_after_ns)
+                *stale = 1;
+        }
+    }
+    return *stale ? VS_CNT_P : VS_CNT_A;
+}
+
+/* Byte-wise name order, shorter prefix first. */
+static int name_cmp(const vs_bsl *a, const vs_bsl *b)
+{
+    size_t n = a->rec.name_len < b->rec.name_len ? a->rec.name_len : b->rec.name_len;
+    int c = memcmp(a->rec.name, b->rec.name, n);
+    if (c)
+        return c;
+    return a->rec.name_len < b->rec.name_len ? -1 : a->rec.name_len > b->rec.name_len;
+}
+
+/* Is a a better default than b? Newest creationTimestamp first (a missing
+ * one ranks oldest, as Go's zero time), then the byte-wise smallest name
+ * (doc/velero-behaviour.md §1.5 D2; the name replaces D2's list-order tie-break). */
+static int default_better(const vs_bsl *a, const vs_bsl *b)
+{
+    if (a->rec.has_created != b->rec.has_created)
+        return a->rec.has_created;
+    if (a->rec.has_created && a->rec.created_ns != b->rec.created_ns)
+        return a->rec.created_ns > b->rec.created_ns;
+    return name_cmp(a, b) < 0;
+}
+
+/* ---- name table ---- */
+
+static size_t tab_find(const vs_nametab *t, const char *name, size_t len, uint64_t h)
+{
+    size_t mask, i;
+    if (t->cap == 0)
+        return SIZE_MAX;
+    mask = t->cap - 1;
+    for (i = (size_t)h & mask; t->slots[i].b; i = (i + 1) & mask)
+        if (t->slots[i].hash == h && name_eq(t->slots[i].b, name, len))
+            return i;
+    return SIZE_MAX;
+}
+
+static void tab_place(vs_nametab *t, vs_bsl *b)
+{
+    size_t mask = t->cap - 1, i;
+    for (i = (size_t)b->hash & mask; t->slots[i].b; i = (i + 1) & mask)
+        ;
+    t->slots[i].hash = b->hash;
+    t->slots[i].b = b;
+}
+
+/* Makes room for `want` entries at load <= 1/2. Leaves the table intact on failure. */
+static int tab_reserve(velstatus_ctx *ctx, vs_nametab *t, size_t want)
+{
+    size_t cap = t->cap ? t->cap : 8;
+    vs_slot *slots;
+    if (want > SIZE_MAX / 4)
+        return 0;
+    while (cap < want * 2)
+        cap *= 2;
+    if (cap == t->cap)
+        return 1;
+    slots = velstatus__calloc(ctx, cap, sizeof(*slots));
+    if (!slots)
+        return 0;
+    {
+        vs_nametab nt = {slots, cap, t->n};
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].b)
+                tab_place(&nt, t->slots[i].b);
+        velstatus__free(ctx, t->slots);
+        *t = nt;
+    }
+    return 1;
+}
+
+/* Backward-shift deletion of slot i. */
+static void tab_remove_at(vs_nametab *t, size_t i)
+{
+    size_t mask = t->cap - 1, j = i;
+    for (;;) {
+        size_t k;
+        j = (j + 1) & mask;
+        if (!t->slots[j].b)
+            break;
+        k = (size_t)t->slots[j].hash & mask;
+        /* keep slots[j] where it is if its home k lies cyclically in (i, j] */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        t->slots[i] = t->slots[j];
+        i = j;
+    }
+    t->slots[i].b = NULL;
+    t->n--;
+}
+
+/* ---- sets ---- */
+
+velstatus_status velstatus_bsl_set_new(velstatus_bsl_set **out, velstatus_ctx *ctx, velstatus_error *err)
+{
+    velstatus_bsl_set *s;
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
+    *out = NULL;
+    s = velstatus__calloc(ctx, 1, sizeof(*s));
+    if (!s)
+        return velstatus__error_nomem(err);
+    s->ctx = ctx;
+    *out = s;
+    return VELSTATUS_OK;
+}
+
+void velstatus_bsl_set_free(velstatus_bsl_set *set)
+{
+    if (!set)
+        return;
+    for (size_t i = 0; i < set->n; i++)
+        velstatus__free(set->ctx, set->items[i]);
+    velstatus__free(set->ctx, set->items);
+    velstatus__free(set->ctx, set->tab.slots);
+    velstatus__free(set->ctx, set);
+}
+
+velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_bsl_record *r, velstatus_error *err)
+{
+    vs_bsl *b, **items;
+    if (!set)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
+    VS_TRY(check_bsl_args(r, err));
+    if (tab_find(&set->tab, r->name, r->name_len, velstatus__hash_fnv1a(r->name, r->name_len)) != SIZE_MAX)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
+                                    (int)(r->name_len > 64 ? 64 : r->name_len), r->name);
+    items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
+    if (!items)
+        return velstatus__error_nomem(err);
+    set->items = items;
+    if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
+        return velstatus__error_nomem(err);
+    b = bsl_new(set->ctx, r);
+    if (!b)
+        return velstatus__error_nomem(err);
+    tab_place(&set->tab, b);
+    set->tab.n++;
+    set->items[set->n++] = b;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
+                                       size_t phase_len, int is_default, velstatus_bsl_access access, int has_created,
+                                       int64_t created_ns, int has_validated, int64_t validated_ns,
+                                       velstatus_error *err)
+{
+    velstatus_bsl_record r = {
+        .name = name,
+        .name_len = velstatus__text_len(name, name_len),
+        .phase = phase,
+        .phase_len = velstatus__text_len(phase, phase_len),
+        .is_default = is_default,
+        .access = access,
+        .has_created = has_created,
+        .created_ns = created_ns,
+        .has_validated = has_validated,
+        .validated_ns = validated_ns,
+    };
+    return velstatus__ss_set_add(set, &r, err);
+}
+
+int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
+{
+    return tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX;
+}
+
+VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
+
+const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->rec.name : NULL;
+}
+
+const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->rec.phase : NULL;
+}
+
+const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->rec.message : NULL;
+}
+
+void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
+{
+    velstatus__sized_init(bsl, struct_size, NULL, sizeof(*bsl));
+}
+
+velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, velstatus_bsl_record *out,
+                                       velstatus_error *err)
+{
+    velstatus_bsl_record r;
+    if (!set || !out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set or out is NULL");
+    if (i >= set->n)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "index %zu is out of range (the set has %zu BSLs)", i,
+                                    set->n);
+    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err));
+    r = set->items[i]->rec;
+    /* the caller's struct_size and flags stay; a newer caller's tail is not touched */
+    r.struct_size = out->struct_size;
+    r.flags = out->flags;
+    memcpy(out, &r, out->struct_size < sizeof(r) ? out->struct_size : sizeof(r));
+    return VELSTATUS_OK;
+}
+
+/* ---- the rule ---- */
+
+/* Everything the status and reasons depend on; the tracker keeps it
+ * incrementally, a full classification counts it in one pass. */
+typedef struct vs_summary {
+    size_t n, a, u, p, stale, unknown, ndefault;
+    const vs_bsl *def; /* the resolved default, or NULL */
+} vs_summary;
+
+#define R(i) (1u << (i))
+
+/* Adds a BSL counted `cnt` (VS_CNT_*), stale or not, to the counts of s:
+ * d is 1, or (size_t)-1 to remove it (unsigned wrap-around subtracts). The
+ * counting of a full classification and of the tracker's updates. */
+static void summary_count(vs_summary *s, const vs_bsl *b, unsigned char cnt, unsigned char stale, size_t d)
+{
+    if (cnt == VS_CNT_A)
+        s->a += d;
+    else if (cnt == VS_CNT_U)
+        s->u += d;
+    else
+        s->p += d;
+    if (stale)
+        s->stale += d;
+    if (b->pclass == VS_PH_UNKNOWN)
+        s->unknown += d;
+}
+
+static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_status *status, uint32_t *reasons)
+{
+    uint32_t r = 0;
+    velstatus_server_status st;
+    int def_available = 0;
+    if (s->def) {
+        unsigned char stale;
+        def_available = bsl_count(s->def, o, &stale) == VS_CNT_A;
+    }
+    if (s->n == 0)
+        r |= VELSTATUS_SERVER_REASON_NO_BSL;
+    if (s->a == 0 && s->p > 0)
+        r |= VELSTATUS_SERVER_REASON_PENDING;
+    if (s->n > 0 && s->u == s->n)
+        r |= VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE;
+    if (s->u > 0 && s->u < s->n)
+        r |= VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE;
+    if (s->p > 0 && s->p < s->n)
+        r |= VELSTATUS_SERVER_REASON_SOME_PENDING;
+    if (s->n > 0 && !s->def)
+        r |= VELSTATUS_SERVER_REASON_NO_DEFAULT;
+    if (!o->defloc && s->ndefault > 1)
+        r |= VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS;
+    if (s->def && !def_available)
+        r |= VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE;
+    if (s->def && s->def->rec.access == VELSTATUS_BSL_READ_ONLY)
+        r |= VELSTATUS_SERVER_REASON_DEFAULT_READONLY;
+    if (s->stale > 0)
+        r |= VELSTATUS_SERVER_REASON_STALE;
+    if (s->unknown > 0)
+        r |= VELSTATUS_SERVER_REASON_UNKNOWN_PHASE;
+
+    if (s->n == 0)
+        st = VELSTATUS_SERVER_WAITING;
+    else if (s->a == 0 && s->p > 0)
+        st = VELSTATUS_SERVER_WAITING;
+    else if (s->a == 0)
+        st = o->three_state ? VELSTATUS_SERVER_WAITING : VELSTATUS_SERVER_NOT_READY;
+    else if (s->a == s->n && s->def && !(r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) &&
+             s->def->rec.access == VELSTATUS_BSL_READ_WRITE)
+        st = VELSTATUS_SERVER_READY;
+    else
+        st = VELSTATUS_SERVER_PARTIALLY_READY;
+    *status = st;
+    *reasons = r;
+}
+
+/* Whether BSL b stands behind reason flag i. */
+static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char stale, const vs_summary *s)
+{
+    switch (i) {
+    case 1: /* pending */
+    case 4: /* some_pending */ return cnt == VS_CNT_P;
+    case 2: /* all_unavailable */
+    case 3: /* some_unavailable */ return cnt == VS_CNT_U;
+    case 6: /* multiple_defaults */ return b->rec.is_default;
+    case 7: /* default_not_available */
+    case 8: /* default_readonly */ return b == s->def;
+    case 9: /* stale */ return stale;
+    case 10: /* unknown_phase */ return b->pclass == VS_PH_UNKNOWN;
+    default: /* no_bsl, no_default */ return 0;
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* "(a, b, c, +2 more)" from flag i's sorted list. */
+static void put_names(velstatus__buf *b, const velstatus_server_verdict *v, unsigned i)
+{
+    size_t n = v->start[i + 1] - v->start[i];
+    velstatus__buf_puts(b, " (");
+    for (size_t k = 0; k < n && k < 3; k++) {
+        if (k)
+            velstatus__buf_puts(b, ", ");
+        velstatus__buf_puts(b, v->names[v->start[i] + k]);
+    }
+    if (n > 3)
+        velstatus__buf_printf(b, ", +%zu more", n - 3);
+    velstatus__buf_putc(b, ')');
+}
+
+static void clause(velstatus__buf *b, int *first)
+{
+    if (!*first)
+        velstatus__buf_puts(b, "; ");
+    *first = 0;
+}
+
+static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, const vs_opts *o)
+{
+    uint32_t r = v->reasons;
+    size_t n = v->total;
+    int first = 1;
+    if (v->status == VELSTATUS_SERVER_READY) {
+        velstatus__buf_printf(b, "all %zu backup storage location%s available; default: %s", n, plural(n),
+                              v->default_name);
+        return;
+    }
+    if (r & VELSTATUS_SERVER_REASON_NO_BSL) {
+        clause(b, &first);
+        velstatus__buf_puts(b, "no backup storage locations");
+    }
+    if (r & (VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE | VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE)) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "%zu of %zu backup storage location%s unavailable", v->unavailable, n, plural(n));
+        put_names(b, v, (r & VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE) ? 2 : 3);
+    }
+    if (r & (VELSTATUS_SERVER_REASON_PENDING | VELSTATUS_SERVER_REASON_SOME_PENDING)) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "%zu of %zu backup storage location%s pending validation", v->pending, n, plural(n));
+        put_names(b, v, (r & VELSTATUS_SERVER_REASON_PENDING) ? 1 : 4);
+    }
+    if (r & VELSTATUS_SERVER_REASON_STALE) {
+        char d[VELSTATUS_DURATION_BUFSIZE];
+        if (velstatus_duration_format(d, sizeof(d), o->stale_after_ns, NULL) != VELSTATUS_OK)
+            d[0] = '\0';
+        clause(b, &first);
+        velstatus__buf_printf(b, "last validation missing or older than %s", d);
+        put_names(b, v, 9);
+    }
+    if (r & VELSTATUS_SERVER_REASON_UNKNOWN_PHASE) {
+        clause(b, &first);
+        velstatus__buf_puts(b, "unknown phase");
+        put_names(b, v, 10);
+    }
+    if (r & VELSTATUS_SERVER_REASON_NO_DEFAULT) {
+        clause(b, &first);
+        if (o->defloc)
+            velstatus__buf_printf(b, "default location \"%.*s\" not found",
+                                  (int)(o->defloc_len > 253 ? 253 : o->defloc_len), o->defloc);
+        else
+            velstatus__buf_puts(b, "no default backup storage location");
+    }
+    if (r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "%zu backup storage locations marked default", v->start[7] - v->start[6]);
+        put_names(b, v, 6);
+        velstatus__buf_printf(b, "; using the newest: %s", v->default_name);
+    }
+    if (r & VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "default not available (%s)", v->default_name);
+    }
+    if (r & VELSTATUS_SERVER_REASON_DEFAULT_READONLY) {
+        clause(b, &first);
+        velstatus__buf_printf(b, "default is read-only (%s)", v->default_name);
+    }
+}
+
+void velstatus_server_verdict_free(velstatus_server_verdict *v)
+{
+    if (!v)
+        return;
+    velstatus__free(v->ctx, v->names);
+    velstatus__free(v->ctx, v->pool);
+    velstatus__free(v->ctx, v->message);
+    velstatus__free(v->ctx, v);
+}
+
+/* Builds the verdict of the BSLs bs[0..n) under the summary s. */
+static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_ctx *ctx, vs_bsl *const *bs, size_t n,
+                                      const vs_summary *s, const vs_opts *o, velstatus_error *err)
+{
+    velstatus_server_verdict *v;
+    size_t counts[VS_NREASONS] = {0}, total = 0, bytes = 0, pos[VS_NREASONS];
+    char *pool;
+    velstatus__buf mb;
+    velstatus_status st;
+
+    v = velstatus__calloc(ctx, 1, sizeof(*v));
+    if (!v)
+        return velstatus__error_nomem(err);
+    v->ctx = ctx;
+    decide(s, o, &v->status, &v->reasons);
+    v->available = s->a;
+    v->unavailable = s->u;
+    v->pending = s->p;
+    v->total = s->n;
+
+    /* sizes */
+    for (size_t k = 0; k < n; k++) {
+        unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
+        for (unsigned i = 0; i < VS_NREASONS; i++)
+            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
+                counts[i]++;
+                total++;
+                bytes += bs[k]->rec.name_len + 1;
+            }
+    }
+    if (s->def)
+        bytes += s->def->rec.name_len + 1;
+    v->names = velstatus__calloc(ctx, total ? total : 1, sizeof(*v->names));
+    v->pool = velstatus__alloc(ctx, bytes ? bytes : 1);
+    if (!v->names || !v->pool) {
+        velstatus_server_verdict_free(v);
+        return velstatus__error_nomem(err);
+    }
+    pool = v->pool;
+    v->start[0] = 0;
+    for (unsigned i = 0; i < VS_NREASONS; i++) {
+        v->start[i + 1] = v->start[i] + counts[i];
+        pos[i] = v->start[i];
+    }
+    if (s->def)
+        v->default_name = pack_text(&pool, s->def->rec.name, s->def->rec.name_len);
+    /* each BSL's name is copied once per list it appears in; lists are short */
+    for (size_t k = 0; k < n; k++) {
+        unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
+        for (unsigned i = 0; i < VS_NREASONS; i++)
+            if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s))
+                v->names[pos[i]++] = pack_text(&pool, bs[k]->rec.name, bs[k]->rec.name_len);
+    }
+    for (unsigned i = 0; i < VS_NREASONS; i++)
+        if (counts[i] > 1)
+            qsort(v->names + v->start[i], counts[i], sizeof(*v->names), cmp_str);
+
+    velstatus__buf_init(&mb, ctx);
+    build_message(&mb, v, o);
+    st = velstatus__buf_finish(&mb, &v->message, NULL, err);
+    if (st != VELSTATUS_OK) {
+        velstatus_server_verdict_free(v);
+        return st;
+    }
+    *out = v;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out, const velstatus_bsl_set *set,
+                                                  const velstatus_server_status_options *opts, velstatus_error *err)
+{
+    vs_opts o;
+    vs_summary s;
+    if (!out || !set)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
+    *out = NULL;
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
+    memset(&s, 0, sizeof(s));
+    s.n = set->n;
+    for (size_t k = 0; k < set->n; k++) {
+        const vs_bsl *b = set->items[k];
+        unsigned char stale, cnt = bsl_count(b, &o, &stale);
+        summary_count(&s, b, cnt, stale, 1);
+        if (b->rec.is_default) {
+            s.ndefault++;
+            if (!o.defloc && (!s.def || default_better(b, s.def)))
+                s.def = b;
+        }
+    }
+    if (o.defloc) {
+        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, velstatus__hash_fnv1a(o.defloc, o.defloc_len));
+        s.def = i == SIZE_MAX ? NULL : set->tab.slots[i].b;
+    }
+    return build_verdict(out, set->ctx, (vs_bsl *const *)set->items, set->n, &s, &o, err);
+}
+
+/* ---- verdict getters ---- */
+
+velstatus_ctx *velstatus__ss_verdict_ctx(const velstatus_server_verdict *v)
+{
+    return v->ctx;
+}
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_status, velstatus_server_status, status,
+          VELSTATUS_SERVER_INVALID)
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_reasons, uint32_t, reasons, 0)
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_available, size_t, available, 0)
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_unavailable, size_t, unavailable, 0)
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_pending, size_t, pending, 0)
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_total, size_t, total, 0)
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_default, const char *, default_name, NULL)
+
+size_t velstatus_server_verdict_name_count(const velstatus_server_verdict *v, velstatus_server_reason reason)
+{
+    int i = reason_index((uint32_t)reason);
+    if (!v || i < 0)
+        return 0;
+    return v->start[i + 1] - v->start[i];
+}
+
+const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, velstatus_server_reason reason, size_t k)
+{
+    int i = reason_index((uint32_t)reason);
+    if (!v || i < 0 || k >= v->start[i + 1] - v->start[i])
+        return NULL;
+    return v->names[v->start[i] + k];
+}
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_message, const char *, message, "")
+
+/* ---- tracker ---- */
+
+struct velstatus_server_tracker {
+    velstatus_ctx *ctx;
+    vs_opts o;
+    char *defloc; /* our copy of o.defloc */
+    vs_nametab tab;
+    /* Max-heap of the BSLs with spec.default, best default (default_better) on top. */
+    vs_bsl **heap;
+    size_t heap_n, heap_cap;
+    vs_summary sum;     /* its counts a, u, p, stale, unknown, kept by contribute */
+    vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
+    velstatus_server_status status;
+    uint32_t reasons;
+    int has_clock;         /* o.now_ns is a real instant: check_stale, or set_now called */
+    int has_transition;    /* transition_ns is known */
+    int64_t transition_ns; /* o.now_ns when the condition status last changed */
+};
+
+static void heap_set(velstatus_server_tracker *t, size_t i, vs_bsl *b)
+{
+    t->heap[i] = b;
+    b->heap_idx = i;
+}
+
+static void heap_up(velstatus_server_tracker *t, size_t i)
+{
+    vs_bsl *b = t->heap[i];
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!default_better(b, t->heap[parent]))
+            break;
+        heap_set(t, i, t->heap[parent]);
+        i = parent;
+    }
+    heap_set(t, i, b);
+}
+
+static void heap_down(velstatus_server_tracker *t, size_t i)
+{
+    vs_bsl *b = t->heap[i];
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, best = i;
+        const vs_bsl *bb = b;
+        if (l < t->heap_n && default_better(t->heap[l], bb)) {
+            best = l;
+            bb = t->heap[l];
+        }
+        if (r < t->heap_n && default_better(t->heap[r], bb))
+            best = r;
+        if (best == i)
+            break;
+        heap_set(t, i, t->heap[best]);
+        i = best;
+    }
+    heap_set(t, i, b);
+}
+
+static void heap_push(velstatus_server_tracker *t, vs_bsl *b)
+{
+    heap_set(t, t->heap_n++, b);
+    heap_up(t, t->heap_n - 1);
+}
+
+static void heap_remove(velstatus_server_tracker *t, vs_bsl *b)
+{
+    size_t i = b->heap_idx;
+    vs_bsl *last = t->heap[--t->heap_n];
+    if (i == t->heap_n)
+        return;
+    heap_set(t, i, last);
+    heap_up(t, i);
+    heap_down(t, last->heap_idx);
+}
+
+static int heap_reserve(velstatus_server_tracker *t, size_t want)
+{
+    vs_bsl **h = velstatus__array_reserve(t->ctx, t->heap, &t->heap_cap, want, sizeof(*h), 4);
+    if (!h)
+        return 0;
+    t->heap = h;
+    return 1;
+}
+
+/* Adds (sign 1) or removes (sign 0) a BSL's contribution to the counts,
+ * using the classification cached in it. */
+static void contribute(velstatus_server_tracker *t, const vs_bsl *b, int add)
+{
+    summary_count(&t->sum, b, b->cnt, b->stale, add ? 1 : (size_t)-1);
+}
+
+static void tracker_summary(const velstatus_server_tracker *t, vs_summary *s)
+{
+    *s = t->sum;
+    s->n = t->tab.n;
+    s->ndefault = t->heap_n;
+    s->def = t->o.defloc ? t->defloc_bsl : (t->heap_n ? t->heap[0] : NULL);
+}
+
+static void tracker_update(velstatus_server_tracker *t, int *changed)
+{
+    vs_summary s;
+    velstatus_server_status st;
+    uint32_t r;
+    tracker_summary(t, &s);
+    decide(&s, &t->o, &st, &r);
+    if (changed)
+        *changed = st != t->status || r != t->reasons;
+    if (velstatus__condition_status(st) != velstatus__condition_status(t->status)) {
+        t->has_transition = t->has_clock;
+        t->transition_ns = t->o.now_ns;
+    }
+    t->status = st;
+    t->reasons = r;
+}
+
+velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, velstatus_ctx *ctx,
+                                              const velstatus_server_status_options *opts, velstatus_error *err)
+{
+    velstatus_server_tracker *t;
+    vs_opts o;
+    if (!out || !ctx)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or ctx is NULL");
+    *out = NULL;
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
+    t = velstatus__calloc(ctx, 1, sizeof(*t));
+    if (!t)
+        return velstatus__error_nomem(err);
+    t->ctx = ctx;
+    t->o = o;
+    if (o.defloc) {
+        t->defloc = velstatus__strndup(ctx, o.defloc, o.defloc_len);
+        if (!t->defloc) {
+            velstatus__free(ctx, t);
+            return velstatus__error_nomem(err);
+        }
+        t->o.defloc = t->defloc;
+    }
+    t->has_clock = o.check_stale;
+    tracker_update(t, NULL);
+    t->has_transition = t->has_clock; /* the first status holds from creation */
+    t->transition_ns = t->o.now_ns;
+    *out = t;
+    return VELSTATUS_OK;
+}
+
+void velstatus_server_tracker_free(velstatus_server_tracker *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->tab.cap; i++)
+        velstatus__free(t->ctx, t->tab.slots[i].b);
+    velstatus__free(t->ctx, t->tab.slots);
+    velstatus__free(t->ctx, t->heap);
+    velstatus__free(t->ctx, t->defloc);
+    velstatus__free(t->ctx, t);
+}
+
+velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t)
+{
+    return t->ctx;
+}
+
+velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, int *changed,
+                                                 const velstatus_bsl_record *bsl, velstatus_error *err)
+{
+    velstatus_bsl_record r;
+    vs_bsl *b, *old = NULL;
+    size_t slot;
+    if (changed)
+        *changed = 0;
+    if (!t || !bsl)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
+    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err));
+    r.name_len = velstatus__text_len(r.name, r.name_len);
+    r.phase_len = velstatus__text_len(r.phase, r.phase_len);
+    r.message_len = velstatus__text_len(r.message, r.message_len);
+    if (r.flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
+    VS_TRY(check_bsl_args(&r, err));
+    /* allocate everything first: a failure leaves the tracker as it was */
+    slot = tab_find(&t->tab, r.name, r.name_len, velstatus__hash_fnv1a(r.name, r.name_len));
+    if (slot != SIZE_MAX)
+        old = t->tab.slots[slot].b;
+    b = old && bsl_reusable(old, &r) ? old : bsl_new(t->ctx, &r);
+    if (!b)
+        return velstatus__error_nomem(err);
+    if ((!old && !tab_reserve(t->ctx, &t->tab, t->tab.n + 1)) ||
+        (r.is_default && !(old && old->rec.is_default) && !heap_reserve(t, t->heap_n + 1))) {
+        if (b != old)
+            velstatus__free(t->ctx, b);
+        return velstatus__error_nomem(err);
+    }
+    if (old) {
+        /* tab_reserve was not called, so the slot is still valid */
+        contribute(t, old, 0);
+        if (old->rec.is_default)
+            heap_remove(t, old);
+        if (b == old) {
+            bsl_fill(b, &r);
+        } else {
+            t->tab.slots[slot].b = b;
+            if (t->defloc_bsl == old)
+                t->defloc_bsl = NULL;
+            velstatus__free(t->ctx, old);
+        }
+    } else {
+        tab_place(&t->tab, b);
+        t->tab.n++;
+    }
+    b->cnt = bsl_count(b, &t->o, &b->stale);
+    contribute(t, b, 1);
+    if (b->rec.is_default)
+        heap_push(t, b);
+    if (t->o.defloc && name_eq(b, t->o.defloc, t->o.defloc_len))
+        t->defloc_bsl = b;
+    tracker_update(t, changed);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, int *changed, const char *name,
+                                                 size_t name_len, velstatus_error *err)
+{
+    size_t slot;
+    vs_bsl *b;
+    name_len = velstatus__text_len(name, name_len);
+    if (changed)
+        *changed = 0;
+    if (!t || (!name && name_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or name is NULL");
+    slot = tab_find(&t->tab, name, name_len, velstatus__hash_fnv1a(name, name_len));
+    if (slot == SIZE_MAX)
+        return VELSTATUS_OK;
+    b = t->tab.slots[slot].b;
+    contribute(t, b, 0);
+    if (b->rec.is_default)
+        heap_remove(t, b);
+    if (t->defloc_bsl == b)
+        t->defloc_bsl = NULL;
+    tab_remove_at(&t->tab, slot);
+    velstatus__free(t->ctx, b);
+    tracker_update(t, changed);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, int *changed, int64_t now_ns,
+                                                  velstatus_error *err)
+{
+    if (changed)
+        *changed = 0;
+    if (!t)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker is NULL");
+    t->o.now_ns = now_ns;
+    t->has_clock = 1;
+    if (!t->has_transition) { /* undated: dated now, as metav1.Condition allows */
+        t->has_transition = 1;
+        t->transition_ns = now_ns;
+    }
+    if (!t->o.check_stale)
+        return VELSTATUS_OK; /* no staleness to re-evaluate: the clock only dates transitions */
+    for (size_t i = 0; i < t->tab.cap; i++) {
+        vs_bsl *b = t->tab.slots[i].b;
+        if (!b || b->pclass != VS_PH_AVAILABLE)
+            continue;
+        contribute(t, b, 0);
+        b->cnt = bsl_count(b, &t->o, &b->stale);
+        contribute(t, b, 1);
+    }
+    tracker_update(t, changed);
+    return VELSTATUS_OK;
+}
+
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_status, velstatus_server_status, status,
+          VELSTATUS_SERVER_INVALID)
+
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_reasons, uint32_t, reasons, 0)
+
+int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, int64_t *ns)
+{
+    if (!t || !t->has_transition)
+        return 0;
+    if (ns)
+        *ns = t->transition_ns;
+    return 1;
+}
+
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_count, size_t, tab.n, 0)
+
+velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out, const velstatus_server_tracker *t,
+                                                  velstatus_error *err)
+{
+    vs_bsl **bs;
+    size_t n = 0;
+    vs_summary s;
+    velstatus_status st;
+    if (!out || !t)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or tracker is NULL");
+    *out = NULL;
+    bs = velstatus__calloc(t->ctx, t->tab.n ? t->tab.n : 1, sizeof(*bs));
+    if (!bs)
+        return velstatus__error_nomem(err);
+    for (size_t i = 0; i < t->tab.cap; i++)
+        if (t->tab.slots[i].b)
+            bs[n++] = t->tab.slots[i].b;
+    tracker_summary(t, &s);
+    st = build_verdict(out, t->ctx, bs, n, &s, &t->o, err);
+    velstatus__free(t->ctx, bs);
+    return st;
+}
