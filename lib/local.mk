@@ -38,10 +38,10 @@ lib_libvelstatus_la_SOURCES = \
 	lib/operations/decoder.c \
 	lib/operations/operations.c \
 	lib/operations/reports.c \
-	lib/operations/forecast.c \
 	lib/progress/private.h \
 	lib/progress/progress.c \
-	lib/progress/describe.c
+	lib/progress/describe.c \
+	lib/forecast/forecast.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The forecast (issue 14; lib/operations/forecast.c, listed in lib/local.mk): its check
+# The forecast (issue 14; lib/forecast/forecast.c, listed in lib/local.mk): its check
 # suite with the property test against the real reconcile, and `velstatus
 # explain`.
 VS_CHECK_PROGS += tests/check_forecast

@@ -11,7 +11,8 @@
 #include "fake_host.h"
 #include "harness.h"
 #include "velstatus.h"
-#include "common/private.h"
+#include "operations/private.h"
+#include "server_status/private.h"
 
 /* velstatus_error */
 _Static_assert(offsetof(velstatus_error, code) == 0, "error.code");

@@ -7,7 +7,7 @@
 
 #include "failalloc.h"
 #include "harness.h"
-#include "common/private.h"
+#include "phase/private.h"
 
 static const velstatus_status all_status[] = {
     VELSTATUS_OK,       VELSTATUS_E_NOMEM,     VELSTATUS_E_INVALID,  VELSTATUS_E_PARSE,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The forecast (lib/operations/forecast.c): worked cases of both presets, the getters
+/* The forecast (lib/forecast/forecast.c): worked cases of both presets, the getters
  * given NULL, the token tables, every allocation failure, and the property:
  * for random lists and random `now`, stepping the real reconcile
  * (velstatus_oplist_reconcile with the shared fake plugin client answering

@@ -13,7 +13,7 @@
 #include <velstatus/experimental.h>
 #include "fake_host.h"
 #include "harness.h"
-#include "common/private.h"
+#include "operations/private.h"
 
 #define NOW_NS INT64_C(1714559400000000000) /* 2024-05-01T10:30:00Z */
 #define HOUR_NS (INT64_C(3600) * 1000000000)

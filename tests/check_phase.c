@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "common/private.h"
+#include "phase/private.h"
 
 #define P(x) VELSTATUS_PHASE_##x
 #define B VELSTATUS_KIND_BACKUP

@@ -13,7 +13,7 @@
 #include "failalloc.h"
 #include "fake_host.h"
 #include "harness.h"
-#include "common/private.h"
+#include "phase/private.h"
 
 #define P(x) VELSTATUS_PHASE_##x
 #define NOW_TEXT "2024-05-01T12:00:00Z"

@@ -12,7 +12,7 @@
 #include "fake_host.h"
 #include "failalloc.h"
 #include "harness.h"
-#include "common/private.h"
+#include "server_status/private.h"
 
 /* The fake host with every retry slot and no read_status (each step publishes). */
 static velstatus_server_status_host slots_vtable(vs_fake_host *sh)

@@ -101,6 +101,19 @@ VELSTATUS_API void velstatus_ctx_free(velstatus_ctx *ctx);
  */
 VELSTATUS_API void velstatus_free(velstatus_ctx *ctx, void *p);
 
+/**
+ * @brief The host's sink for text the library hands over in chunks.
+ * @param[in] userdata The pointer the host passed with the callback.
+ * @param[in] data The next bytes of the text (not NUL-terminated; valid only
+ *            during the call).
+ * @param[in] len Their count, at least 1.
+ * @return 0 (or any non-negative value) to go on; a negative value stops
+ *         the call, which then returns ::VELSTATUS_E_HOST with the value in
+ *         velstatus_error::host_code (::VELSTATUS_PASSTHROUGH too: there is no
+ *         default sink to fall back to).
+ */
+typedef int (*velstatus_write_fn)(void *userdata, const char *data, size_t len);
+
 VELSTATUS_END_DECLS
 
 /** @} */

@@ -412,6 +412,162 @@ VELSTATUS_API int velstatus_op_time_value(const velstatus_op *op, velstatus_op_t
  */
 VELSTATUS_API int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64_t *sec, int32_t *nsec);
 
+/* ---- JSON: the itemoperations file in and out ---- */
+
+/**
+ * @brief Decodes a `<name>-itemoperations.json` file (Velero's
+ * `pkg/itemoperation` records, doc/velero-behaviour.md §2.1) into a new list.
+ *
+ * The input is the uncompressed JSON text Velero writes: a top-level array
+ * of `{"spec": ..., "status": ...}` records, or `null` (a nil list). The
+ * array is walked record by record and no DOM is built (doc/design.md §9).
+ *
+ * Memory: the call allocates the list and, beyond it, at most one decoded
+ * key or time string of scratch. The list takes 272 bytes per record (its
+ * record array grows by doubling; only the used part is ever touched) plus
+ * the text of its strings and of the unknown keys and values it keeps, each
+ * at most the size of its text in the input (unknown values are stored
+ * compacted but not escaped). With the input in memory the peak is
+ * therefore at most 2 x the input + 272 bytes per record (a 50 MiB unknown
+ * key: 101 MiB in all; `doc/hostile-inputs.md` lists the inputs tested and
+ * the CLI's figures).
+ *
+ * The CLI's bound, which `tests/cli-memory.sh` asserts on 1,000,000 `{}`
+ * records: peak memory <= 2 x the input + 320 bytes per record for
+ * `operations check`, `operations format` and `progress`. Beyond the list,
+ * velstatus_progress_new() allocates nothing per record,
+ * velstatus_oplist_write_json() holds 64 KiB of the text, and `check`
+ * prints each record's problems as it finds them, keeping 8 bytes per record
+ * for the duplicate-ID sort. Measured on 10,000,000 `{}` records (30 MB; the
+ * bound is 3109 MiB): `format` 2624 MiB, `progress` 2624 MiB, `check`
+ * 2710 MiB (before: 4426, 3206 and 10072 MiB).
+ * A record may nest 2048 levels (jansson's limit; the file's array is not
+ * counted), and a string or kept value may hold up to 4 GiB - 1 bytes
+ * (::VELSTATUS_E_RANGE beyond).
+ *
+ * Keys are matched as Go's `encoding/json` matches them to struct fields:
+ * after unescaping, an exact match first, else a case-insensitive one
+ * (`bytes.EqualFold`: ASCII case, and U+017F LONG S and U+212A KELVIN SIGN
+ * match `s` and `k`). So the keys Velero 1.11 wrote, `ResourceIdentifier`,
+ * `OperationID` and `PostOperationItems`, read as HEAD's; the encoder always
+ * writes HEAD's keys. A repeated key is assigned in order, as Go does: a
+ * later scalar or time wins, a later object merges into the earlier one, a
+ * later `postOperationItems` array decodes into the earlier items (its
+ * length wins), a later `null` resets `postOperationItems` or a time to nil
+ * and leaves a string or number as it was. Every key it does not know, at every level it decodes (the
+ * record, `spec`, `status`, `resourceIdentifier` and each post-operation
+ * item), is kept with its value and written back by
+ * velstatus_oplist_to_json(), in its original order, after the known keys;
+ * a repeated unknown key is kept every time it occurs.
+ * Keys of the other kind (e.g. `restoreName` in a backup list) count as
+ * unknown. Timestamps are RFC 3339 strings as `metav1.Time` reads them
+ * (`time.Parse(time.RFC3339)`: years 0000 to 9999, any offset, any
+ * fraction; Go's zero time `0001-01-01T00:00:00Z` is a present time) or
+ * `null`; both absent and `null` read as "no time"
+ * (velstatus_op_time_value() returns 0), and each is written back as it was.
+ * A time is written as `metav1.Time` writes it: UTC, whole seconds (see
+ * doc/operations.md, "Times", for the zero time).
+ *
+ * Rejected (no list is returned; `err` names the JSON path, e.g.
+ * `[3].status.nTotal`, with the line, column and byte offset): malformed
+ * JSON (::VELSTATUS_E_PARSE), which includes a raw NUL byte anywhere, invalid
+ * UTF-8, a lone surrogate escape and nesting deeper than 2048 levels (see
+ * `doc/hostile-inputs.md`); a number that does not fit a double or, without
+ * a fraction or exponent, an int64 (::VELSTATUS_E_RANGE); a value of the wrong type,
+ * a number that is not an integer or does not fit int64, a malformed
+ * timestamp (::VELSTATUS_E_SCHEMA), a `velstatusProgressErrorSince` outside
+ * the int64 nanosecond range (::VELSTATUS_E_RANGE).
+ * Unknown phase text is *not* an error: it is kept (velstatus_op_phase_value()
+ * is then ::VELSTATUS_OP_PHASE_UNKNOWN); use the `check` tool or the
+ * reconcile step to act on it.
+ *
+ * @param[out] out Receives the list.
+ * @param[in] ctx The context whose allocator the list uses.
+ * @param[in] kind The file's kind: ::VELSTATUS_KIND_BACKUP or ::VELSTATUS_KIND_RESTORE.
+ * @param[in] p The JSON text (need not be NUL-terminated).
+ * @param[in] len Its length in bytes.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out, ctx, or p with
+ *         len > 0; unknown kind), ::VELSTATUS_E_PARSE (not JSON, trailing
+ *         text, top level not an array or null),
+ *         ::VELSTATUS_E_SCHEMA (a field of the wrong type),
+ *         ::VELSTATUS_E_RANGE (a number or time out of range) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_oplist_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_from_json(velstatus_oplist **out, velstatus_ctx *ctx,
+                                                          velstatus_kind kind, const char *p, size_t len,
+                                                          velstatus_error *err);
+
+/**
+ * @brief Encodes a list exactly as Velero writes it (doc/velero-behaviour.md §2.1): Go
+ * `json.Encoder` output of `[]*BackupOperation` / `[]*RestoreOperation`.
+ *
+ * Compact, keys in Go struct order (`spec` then `status`; every spec field
+ * present; status fields omitted when empty or zero; `postOperationItems`
+ * written as `null` when nil), Go's HTML-safe string escaping, times as
+ * second-precision UTC RFC 3339, and a trailing newline. A nil list is
+ * `null\n`, an empty one `[]\n`. Times follow `*metav1.Time` with
+ * `omitempty`: an absent time is omitted, and a time that is present but
+ * zero is written as `null` (a `null` read from the input, or a zero time a
+ * plugin reported, see velstatus_oplist_step()). Unknown keys kept by the
+ * decoder follow the known keys of their object, in their original order
+ * (a repeated one as often as it occurred), the key written with Go's
+ * escaping and the value as Go's encoder writes a `json.RawMessage`: its
+ * text compacted, with `<`, `>`, `&`, U+2028 and U+2029 escaped and every
+ * other byte (numbers, escapes) as it was.
+ *
+ * For a file Velero wrote, decode + encode gives back the same bytes. A file
+ * from another writer comes back normalised: fractional seconds are
+ * truncated and offsets converted to UTC (Velero reads times into local
+ * time and writes them in UTC with second precision), absent spec fields
+ * are written as `""`, and so on.
+ *
+ * One key that Velero does not have may be written: the hardened policy's
+ * Progress-error grace period (velstatus_policy::progress_error_grace_ns)
+ * records when an operation's errors began as
+ * `"status":{...,"velstatusProgressErrorSince":"<RFC 3339>"}`, so that the
+ * grace period survives a round trip through the file. Velero ignores the
+ * key; it is never written under the Velero preset.
+ * @param[out] out Receives the NUL-terminated text (the NUL is not counted in out_len).
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] list The list.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or list) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release *out with velstatus_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_to_json(char **out, size_t *out_len, const velstatus_oplist *list,
+                                                        velstatus_error *err);
+
+
+/**
+ * @brief Encodes a list as velstatus_oplist_to_json() does, handing the text
+ * to the host in chunks instead of as one string.
+ *
+ * The chunks, in order, are exactly the bytes velstatus_oplist_to_json()
+ * returns (trailing newline included), split wherever the 64 KiB buffer
+ * fills (a chunk may end inside a record or a string). The call's memory is
+ * that buffer, whatever the list's size or the length of its strings; a run
+ * of 64 KiB or more of a string that needs no escaping is handed over
+ * straight from the list, uncopied. (10,000,000 `{}` records are 1.92 GB of
+ * text: one string from velstatus_oplist_to_json(), 64 KiB here.) The
+ * library does no I/O itself: `write` does.
+ *
+ * On failure the chunks already handed over are the beginning of the text
+ * and no more follow; the host discards them (e.g. writes to a temporary
+ * file that it renames only on ::VELSTATUS_OK).
+ * @param[in] list The list.
+ * @param[in] write The sink, called one or more times.
+ * @param[in] userdata Passed to `write` as it is; may be NULL.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL list or write),
+ *         ::VELSTATUS_E_HOST (`write` returned a negative value; host_code
+ *         holds it) or ::VELSTATUS_E_NOMEM (the chunk buffer could not grow).
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_write_json(const velstatus_oplist *list, velstatus_write_fn write,
+                                                           void *userdata, velstatus_error *err);
+
 /** @} */
 
 VELSTATUS_END_DECLS

@@ -312,6 +312,35 @@ VELSTATUS_API velstatus_status velstatus_describe_operations(char **out, size_t 
                                                              const velstatus_oplist *ops, int details,
                                                              velstatus_error *err);
 
+/* ---- JSON ---- */
+
+
+/**
+ * @brief A progress report as compact JSON, keys in this order:
+ * `{"attempted":N,"new":N,"inProgress":N,"completed":N,"failed":N,`
+ * `"unquantified":N,"units":[{"units":"Bytes","operations":N,`
+ * `"completed":N,"total":N,"percent":37.5,"ratePerSecond":R|null,`
+ * `"etaSeconds":N|null},...],"summary":"..."}`.
+ *
+ * `units` lists the groups in report order (sorted by unit string);
+ * `percent` has at most two decimals and `ratePerSecond` at most three
+ * (trailing zeros dropped, no exponent: the text Go's `encoding/json`
+ * writes for the same float64); `ratePerSecond` and `etaSeconds` are
+ * `null` when unknown; `summary` is velstatus_progress_summary(). Strings
+ * use Go's HTML-safe escaping. No trailing newline. The flags and the
+ * unknown-phase count are not in the JSON (the count is `attempted` minus
+ * the four phase counts).
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length; may be NULL.
+ * @param[in] report The report.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or report) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned Release *out with velstatus_free() on the report's ctx.
+ */
+VELSTATUS_API velstatus_status velstatus_progress_to_json(char **out, size_t *out_len, const velstatus_progress *report,
+                                                          velstatus_error *err);
+
 VELSTATUS_END_DECLS
 
 /** @} */

@@ -688,6 +688,106 @@ VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_ver
                                                             const velstatus_server_status_options *opts,
                                                             const velstatus_policy *policy, velstatus_error *err);
 
+/* ---- JSON: BackupStorageLocations in, verdicts out ---- */
+
+/**
+ * @brief Reads BSLs from `kubectl get backupstoragelocations -o json` output.
+ *
+ * Accepts a `List` or `BackupStorageLocationList` object (`items`), a bare
+ * array of BSL objects, or one BSL object. Per BSL it reads
+ * `metadata.name` (required, non-empty, unique), `metadata.creationTimestamp`,
+ * `spec.default`, `spec.accessMode` (`ReadOnly`, `ReadWrite` or empty),
+ * `status.phase` (kept verbatim), `status.lastValidationTime` and
+ * `status.message` (kept with its length: a `\u0000` in it is kept, as the
+ * itemoperations decoder keeps one); every other field is ignored. A field may be absent or
+ * `null`; one of the wrong type or value is an error naming its path
+ * (`items[3].status.phase`) with its line, column and byte offset. Keys
+ * are case-sensitive, as Kubernetes' decoder reads them; of a repeated key
+ * the last wins. The text must be JSON by the same rules as
+ * velstatus_oplist_from_json() (no raw NUL byte, strict UTF-8, ...).
+ *
+ * Memory: the set takes about 180 bytes per BSL plus its name, phase and
+ * message; no DOM and no copy of the input are made (measured: 10 million
+ * BSLs, 648 MiB of text, 2355 MiB with the input). Nesting deeper than 2048
+ * levels is ::VELSTATUS_E_PARSE.
+ * @param[out] out Receives the set, in input order.
+ * @param[in] ctx The context.
+ * @param[in] json The text (UTF-8, need not be NUL-terminated).
+ * @param[in] len Its length in bytes.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer),
+ *         ::VELSTATUS_E_PARSE (not JSON), ::VELSTATUS_E_SCHEMA (a field of the
+ *         wrong type or value, a duplicate name) or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_bsl_set_free().
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx,
+                                                           const char *json, size_t len, velstatus_error *err);
+
+/**
+ * @brief Writes a verdict as compact JSON, keys in this order:
+ * `status`, `reasons` (tokens, sorted), `counts` (`available`,
+ * `unavailable`, `pending`, `total`), `default` (name or null), `bsls`
+ * (reason token → sorted names, one key per reason set, keys sorted) and
+ * `message`. Keys may be appended in later versions.
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length (may be NULL).
+ * @param[in] verdict The verdict.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM.
+ * @owned `*out`: release with velstatus_free() on the verdict's context.
+ */
+VELSTATUS_API velstatus_status velstatus_server_verdict_to_json(char **out, size_t *out_len,
+                                                                const velstatus_server_verdict *verdict,
+                                                                velstatus_error *err);
+
+
+/**
+ * @brief The reason a Kubernetes condition gives for a set of reason flags:
+ * the first of a fixed precedence, most severe first (`NoLocations`,
+ * `AllLocationsUnavailable`, `LocationsPending`,
+ * `DefaultLocationUnavailable`, `NoDefaultLocation`,
+ * `MultipleDefaultLocations`, `DefaultLocationReadOnly`,
+ * `SomeLocationsUnavailable`, `LocationsNotRevalidated` (stale),
+ * `SomeLocationsPending`, `UnknownLocationPhase`), or
+ * `AllLocationsAvailable` when no flag holds. Each matches the API's
+ * pattern `^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`.
+ * @param[in] flags A bitmask of ::velstatus_server_reason values.
+ * @return A static string, never NULL.
+ */
+VELSTATUS_API const char *velstatus_server_condition_reason(uint32_t flags);
+
+/**
+ * @brief Writes a verdict as a Kubernetes `metav1.Condition` object, for a
+ * host to patch into a status subresource: keys `type` (`"Ready"`),
+ * `status`, `observedGeneration` (only when given), `lastTransitionTime`,
+ * `reason`, `message`, in the order Go declares them.
+ *
+ * `status` is `"True"` for Ready and PartiallyReady (the server works with
+ * the locations it has; the reason names what is wrong), `"False"` for
+ * NotReady and `"Unknown"` for Waiting (nothing validated yet).
+ * `reason` is velstatus_server_condition_reason() of the verdict's flags.
+ * `message` is the verdict's message; one longer than the API's 32768 bytes
+ * is cut at a UTF-8 character boundary and ends with " ... (truncated)",
+ * 32768 bytes in all. The time is written as metav1.Time writes it (RFC 3339,
+ * whole seconds, UTC).
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length (may be NULL).
+ * @param[in] verdict The verdict.
+ * @param[in] last_transition_ns `lastTransitionTime`: when the status last
+ *            changed (a tracker's host keeps it), ns since the epoch.
+ * @param[in] observed_generation `observedGeneration`, or -1 to leave it out.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, generation
+ *         below -1), ::VELSTATUS_E_RANGE (a time RFC 3339 cannot write) or
+ *         ::VELSTATUS_E_NOMEM.
+ * @owned `*out`: release with velstatus_free() on the verdict's context.
+ */
+VELSTATUS_API velstatus_status velstatus_server_verdict_to_condition_json(char **out, size_t *out_len,
+                                                                          const velstatus_server_verdict *verdict,
+                                                                          int64_t last_transition_ns,
+                                                                          int64_t observed_generation,
+                                                                          velstatus_error *err);
+
 VELSTATUS_END_DECLS
 
 /** @} */

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Internal helpers shared by the library's modules. Not installed.
- * Every non-static symbol here is named velstatus__<module>_<verb>. */
+/* The common private layer: what every area of the library shares
+ * (allocation, errors, size-tagged structs, the byte buffer and Go's JSON
+ * string writer, token tables, getters, text arguments, exact instants). Not
+ * installed. It sees only the common public headers; each area's private
+ * header (lib/<area>/private.h) adds that area's public header and
+ * internals. Every non-static symbol here is named velstatus__<module>_<verb>. */
 #ifndef VELSTATUS_PRIVATE_H
 #define VELSTATUS_PRIVATE_H
 
@@ -8,8 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "velstatus.h"
-#include "velstatus/experimental.h"
+#include "velstatus/common.h"
+#include "velstatus/host.h"
+#include "velstatus/status.h"
+#include "velstatus/time.h"
 
 #if defined(__GNUC__)
 #define VS__PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -62,19 +68,10 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
 /* Size-tagged structs: the size of a struct's first version is every field
  * through its last v1 field. A caller's struct_size must be at least that
  * (velstatus__sized_copy's min_size); appending a field never changes it.
- * Each constant is pinned in tests/check_abi.c. */
+ * Each constant is pinned in tests/check_abi.c; each area's private header
+ * defines its own structs' constants. */
 #define VS_SIZE_THROUGH(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
 #define VS_ALLOCATOR_SIZE_V1 VS_SIZE_THROUGH(velstatus_allocator, free_fn)
-#define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, validation_bsl_available)
-#define VS_OP_PROGRESS_SIZE_V1 VS_SIZE_THROUGH(velstatus_op_progress, updated_ns)
-#define VS_PLUGIN_CLIENT_SIZE_V1 VS_SIZE_THROUGH(velstatus_plugin_client, cancel)
-#define VS_RECONCILE_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_reconcile_options, failed_before)
-#define VS_BACKOFF_SIZE_V1 VS_SIZE_THROUGH(velstatus_backoff, cap_ns)
-#define VS_RETRY_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_host, now)
-#define VS_RETRY_SCHEDULE_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_schedule, deadline_ns)
-#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, retry_timeout_ns)
-#define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, retry)
-#define VS_BSL_RECORD_SIZE_V1 VS_SIZE_THROUGH(velstatus_bsl_record, message_len)
 
 /* The body of every public *_init(p, struct_size): zeroes all struct_size
  * bytes the caller has (a newer caller's tail included, so the library's
@@ -202,14 +199,6 @@ static inline const char *velstatus__text_out(const char *p, size_t n, size_t *l
     return p;
 }
 
-/* Whether an operation in this phase is still running (New or InProgress):
- * the operations Velero polls, whose timeout counts, whose remaining units
- * the progress area adds up. */
-static inline int velstatus__op_phase_running(velstatus_op_phase phase)
-{
-    return phase == VELSTATUS_OP_PHASE_NEW || phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
-}
-
 /* ---- text arguments ----
  * The length of a public (s, len) text argument: len itself, or strlen(s)
  * when len is VELSTATUS_NUL_TERMINATED (0 for a NULL s). Every public entry
@@ -236,36 +225,5 @@ int velstatus__time_add_before(int64_t sec, int32_t nsec, int64_t add_ns, int64_
  * names the caller in errors. */
 velstatus_status velstatus__time_format_go_sec(char *buf, size_t cap, int64_t sec, int32_t nsec, const char *fn,
                                                velstatus_error *err);
-
-/* ---- policy ---- */
-/* Copies a caller's policy (NULL = the hardened preset) into *out, checking
- * struct_size (E_ABI). Every function taking a policy calls this first. */
-velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
-
-/* One Velero minor release: its number and the value of each release knob
- * (the fields of velstatus_policy from partial_failure_when_done on, in
- * order). lib/phase/policy.c holds the one table of them. */
-typedef struct velstatus__release {
-    int major, minor;
-    int partial_failure_when_done, restore_readonly_bsl_fails, restore_finalizing, backup_error_plugin_suffix;
-    int first_pass_errors_as_index, first_pass_restore_errors_uncounted;
-    int64_t default_item_operation_timeout_ns;
-    int status_patch_retries, backup_queue, validation_texts_quoted, validation_bsl_available;
-} velstatus__release;
-/* The current release: the table's last row. */
-const velstatus__release *velstatus__current_release(void);
-/* Whether the kind has the phase in the release the policy models
- * (backup_queue, restore_finalizing); 0 for an invalid phase. */
-int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol);
-/* E_INVALID naming `field` when the phase is not one of the kind's, or not
- * one of that release's. */
-velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol,
-                                        const char *field, velstatus_error *err);
-/* The two phases of a transition of a valid kind, checked against the
- * policy's release (velstatus__phase_check, naming "from" and "to"). */
-velstatus_status velstatus__transition_check(velstatus_kind kind, velstatus_phase from, velstatus_phase to,
-                                             const velstatus_policy *pol, velstatus_error *err);
-/* Sets the release knobs of *p to row r. */
-void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r);
 
 #endif /* VELSTATUS_PRIVATE_H */

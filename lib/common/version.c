@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "common/private.h"
+#include "velstatus/version.h"
 
 const char *velstatus_version_string(void)
 {

@@ -17,6 +17,7 @@
 
 #include "common/json_scan.h"
 #include "operations/decoder_private.h"
+#include "velstatus/decoder.h"
 #include "common/util_array.h"
 
 /* Where the walk of the top level is. */

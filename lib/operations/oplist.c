@@ -465,7 +465,7 @@ int velstatus_op_time_sec(const velstatus_op *op, velstatus_op_time which, int64
 }
 
 
-/* ---- a copy for simulations (lib/operations/forecast.c) ---- */
+/* ---- a copy for simulations (lib/forecast/forecast.c) ---- */
 
 static const vs__str empty_str = {velstatus__empty, 0};
 

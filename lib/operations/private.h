@@ -5,9 +5,23 @@
 #ifndef VELSTATUS_OPERATIONS_PRIVATE_H
 #define VELSTATUS_OPERATIONS_PRIVATE_H
 
-#include "common/private.h"
+#include "phase/private.h"
+#include "velstatus/experimental.h"
+#include "velstatus/operations.h"
 #include "common/util_arith.h"
 #include "common/util_pool.h"
+
+#define VS_OP_PROGRESS_SIZE_V1 VS_SIZE_THROUGH(velstatus_op_progress, updated_ns)
+#define VS_PLUGIN_CLIENT_SIZE_V1 VS_SIZE_THROUGH(velstatus_plugin_client, cancel)
+#define VS_RECONCILE_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_reconcile_options, failed_before)
+
+/* Whether an operation in this phase is still running (New or InProgress):
+ * the operations Velero polls, whose timeout counts, whose remaining units
+ * the progress area adds up. */
+static inline int velstatus__op_phase_running(velstatus_op_phase phase)
+{
+    return phase == VELSTATUS_OP_PHASE_NEW || phase == VELSTATUS_OP_PHASE_IN_PROGRESS;
+}
 
 /* A string in the list's pool: NUL-terminated, len bytes before the NUL. */
 typedef struct vs__str {
@@ -197,7 +211,7 @@ static inline int velstatus__t_has(uint8_t s)
 }
 
 /* The step's timeout rule (doc/velero-behaviour.md §2.4 step 6), shared by
- * the step (lib/operations/operations.c step_timeout) and the forecast (lib/operations/forecast.c):
+ * the step (lib/operations/operations.c step_timeout) and the forecast (lib/forecast/forecast.c):
  * a running record with `created` = (sec, nsec) (vs__time_exact) times out at
  * the first pass with created + timeout < now, strictly, Go's
  * Created.Add(timeout).Before(now) on the exact instant

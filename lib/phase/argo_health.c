@@ -5,7 +5,7 @@
  * velero.io/Restore/health.lua, line for line. */
 #include <string.h>
 
-#include "common/private.h"
+#include "phase/private.h"
 
 static const char *const health_names[] = {"healthy", "progressing", "degraded"};
 VS_ENUM_TOKENS(argo_health, velstatus_argo_health, health_names, "Argo CD health")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Backup and restore phases: wire spelling, terminal set, legal transitions
  * (doc/velero-behaviour.md §5), the phase after the main run (§2.7), restart handling. */
-#include "common/private.h"
+#include "phase/private.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 /* The two policy presets (doc/design.md §2). Each knob's value is explained in
  * include/velstatus/policy.h with the section of doc/velero-behaviour.md
  * behind it. */
-#include "common/private.h"
+#include "phase/private.h"
 
 #include <string.h>
 

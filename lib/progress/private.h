@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/private.h"
+#include "operations/private.h"
+#include "velstatus/progress.h"
 
 /* What the aggregation needs of one record: the input struct of
  * velstatus__progress_build(), filled from an oplist by
@@ -27,7 +28,7 @@ velstatus_status velstatus__progress_build(velstatus_progress **out, velstatus_c
 
 /* The ETA of one record, in seconds, as a one-record group of a report
  * computes it (the same accumulation and rounding): 1 when known, else 0
- * (*seconds is then 0). Used by the forecast (lib/operations/forecast.c). */
+ * (*seconds is then 0). Used by the forecast (lib/forecast/forecast.c). */
 int velstatus__progress_op_eta(const velstatus_op *op, int64_t now_ns, int64_t *seconds);
 
 /* ---- number formatting ---- */

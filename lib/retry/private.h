@@ -4,7 +4,12 @@
 #ifndef VELSTATUS_RETRY_PRIVATE_H
 #define VELSTATUS_RETRY_PRIVATE_H
 
-#include "common/private.h"
+#include "phase/private.h"
+#include "velstatus/retry.h"
+
+#define VS_BACKOFF_SIZE_V1 VS_SIZE_THROUGH(velstatus_backoff, cap_ns)
+#define VS_RETRY_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_host, now)
+#define VS_RETRY_SCHEDULE_SIZE_V1 VS_SIZE_THROUGH(velstatus_retry_schedule, deadline_ns)
 
 /* Retries one status write as an already loaded policy says; the body of
  * velstatus_retry_run(), and the entry point the server-status publisher

@@ -2,7 +2,7 @@
 /* Which status patches Velero retries, per kind and preset (doc/velero-behaviour.md
  * §4.3; the hardened preset adds the writes of §6.15). Declared in
  * include/velstatus/retry.h. */
-#include "common/private.h"
+#include "retry/private.h"
 
 #define P(x) VELSTATUS_PHASE_##x
 

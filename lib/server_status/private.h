@@ -5,7 +5,12 @@
 #ifndef VELSTATUS_SERVER_STATUS_PRIVATE_H
 #define VELSTATUS_SERVER_STATUS_PRIVATE_H
 
-#include "common/private.h"
+#include "retry/private.h"
+#include "velstatus/server_status.h"
+
+#define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, retry_timeout_ns)
+#define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, retry)
+#define VS_BSL_RECORD_SIZE_V1 VS_SIZE_THROUGH(velstatus_bsl_record, message_len)
 
 /* The phase class of a BSL, from its verbatim phase. */
 enum { VS_PH_AVAILABLE = 0, VS_PH_UNAVAILABLE = 1, VS_PH_EMPTY = 2, VS_PH_UNKNOWN = 3 };

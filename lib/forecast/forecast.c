@@ -8,8 +8,8 @@
  * here. */
 #include <string.h>
 
-#include "operations/private.h"
 #include "progress/private.h"
+#include "velstatus/forecast.h"
 #include "common/util_array.h"
 
 static const char *const fate_names[] = {"settled",         "times_out",  "error_fails", "unknown_fails",
