@@ -28,7 +28,7 @@ tests_check_util_SOURCES = tests/check_util.c $(VS_TEST_COMMON)
 VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
-VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh
+VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh tests/layers.sh
 # The one formatting dialect (.clang-format; `make format` rewrites).
 VS_SH_TESTS += tests/format.sh
 

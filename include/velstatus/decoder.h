@@ -30,7 +30,7 @@
 
 #include "common.h"
 #include "host.h"
-#include "operations.h"
+#include "oplist.h"
 #include "status.h"
 
 VELSTATUS_BEGIN_DECLS

@@ -62,7 +62,7 @@
 #include "common.h"
 #include "status.h"
 #include "host.h"
-#include "operations.h"
+#include "oplist.h"
 
 VELSTATUS_BEGIN_DECLS
 
