@@ -182,7 +182,8 @@ static velstatus_oplist *job_decode(velstatus_ctx *ctx, const char *path)
 static void job(const char *path)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol;
+    velstatus_policy_init(&pol, sizeof(pol), VELSTATUS_PRESET_VELERO, NULL);
     velstatus_oplist *l = job_decode(ctx, path);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
@@ -198,7 +199,8 @@ static void codec(const char *mode, const char *path)
     size_t n;
     char *p = read_file(path, &n);
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol;
+    velstatus_policy_init(&pol, sizeof(pol), VELSTATUS_PRESET_VELERO, NULL);
     double t0 = cpu_s(), t1;
     velstatus_oplist *l = decode(ctx, p, n);
     t1 = cpu_s();
@@ -228,7 +230,8 @@ static void rate(const char *path, long reps)
     size_t n, records = 0;
     char *p = read_file(path, &n);
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol;
+    velstatus_policy_init(&pol, sizeof(pol), VELSTATUS_PRESET_VELERO, NULL);
     double t0 = cpu_s();
     for (long k = 0; k < reps; k++) {
         velstatus_oplist *l = decode(ctx, p, n);

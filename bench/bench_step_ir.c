@@ -57,7 +57,8 @@ int main(int argc, char **argv)
     velstatus_ctx *ctx;
     velstatus_oplist *l;
     velstatus_op_progress p;
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol;
+    velstatus_policy_init(&pol, sizeof(pol), VELSTATUS_PRESET_VELERO, NULL);
     velstatus_plugin_client c;
     velstatus_reconcile_options o;
     if (argc != 2 || !(f = fopen(argv[1], "rb"))) {

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,14 +220,12 @@ START_TEST(older_and_newer_callers)
         a->free_fn = abi_free;
         ck_assert_int_eq(velstatus_ctx_new(&ctx, a, &err), VELSTATUS_OK);
     }
-    /* policy: no _init (presets); a caller copies a preset into its larger struct */
+    /* policy, filled by velstatus_policy_init() */
     {
-        velstatus_policy pol = velstatus_policy_velero(), *p = dirty(&u);
+        velstatus_policy *p = dirty(&u);
         velstatus_restart_action action;
-        n = gen_size(newer, VS_POLICY_SIZE_V1, sizeof(pol));
-        memset(p, 0, n);
-        memcpy(p, &pol, VS_POLICY_SIZE_V1);
-        p->struct_size = (uint32_t)n;
+        n = gen_size(newer, VS_POLICY_SIZE_V1, sizeof(*p));
+        ck_assert_int_eq(velstatus_policy_init(p, n, VELSTATUS_PRESET_VELERO, &err), VELSTATUS_OK);
         ck_assert_int_eq(
             velstatus_phase_on_restart(&action, NULL, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS, p, &err),
             VELSTATUS_OK);
@@ -236,7 +235,7 @@ START_TEST(older_and_newer_callers)
         velstatus_oplist *list = one_op(ctx);
         velstatus_op_progress *r = dirty(&u);
         uint32_t flags = 0;
-        velstatus_policy pol = velstatus_policy_hardened();
+        velstatus_policy pol = vs_policy(VELSTATUS_PRESET_HARDENED);
         n = gen_size(newer, VS_OP_PROGRESS_SIZE_V1, sizeof(*r));
         velstatus_op_progress_init(r, n);
         assert_zero_tail(&u, sizeof(uint32_t), n);
@@ -289,8 +288,8 @@ START_TEST(older_and_newer_callers)
     {
         abi_buf us;
         velstatus_retry_host *h = dirty(&u);
-        velstatus_retry_schedule *sc = dirty(&us), hard = velstatus_retry_schedule_hardened();
-        velstatus_backoff b = velstatus_backoff_velero_cap(0);
+        velstatus_retry_schedule *sc = dirty(&us), hard = vs_schedule();
+        velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 0);
         velstatus_retry_result *res = NULL;
         vs_fake_retry fr;
         vs_fake_retry_init(&fr); /* every attempt succeeds */
@@ -394,6 +393,139 @@ START_TEST(too_small_and_dirty_tails_are_refused)
 }
 END_TEST
 
+/* Every entry point that fills a size-tagged struct from a preset or a
+ * release, for an older and a newer caller: the caller's struct_size bytes
+ * are written (the v1 prefix as this library's own fill has it, a newer
+ * caller's tail zero) and not one byte past them; the struct is then accepted
+ * by a function that takes it. */
+static void assert_filled(const abi_buf *u, size_t n, const void *ref, size_t lib_size)
+{
+    size_t known = n < lib_size ? n : lib_size;
+    uint32_t size;
+    memcpy(&size, u->b, sizeof(size));
+    ck_assert_uint_eq(size, n);
+    ck_assert_int_eq(memcmp(u->b + sizeof(size), (const unsigned char *)ref + sizeof(size), known - sizeof(size)), 0);
+    assert_zero_tail(u, known, n);
+}
+
+static void check_policy(const abi_buf *u, size_t n, const velstatus_policy *ref)
+{
+    velstatus_restart_action action;
+    velstatus_error err;
+    assert_filled(u, n, ref, sizeof(*ref));
+    ck_assert_int_eq(velstatus_phase_on_restart(&action, NULL, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS,
+                                                (const velstatus_policy *)u->b, &err),
+                     VELSTATUS_OK);
+}
+
+START_TEST(preset_and_release_entry_points)
+{
+    int newer = _i, major = 0, minor = 0;
+    abi_buf u;
+    velstatus_error err;
+    size_t n = gen_size(newer, VS_POLICY_SIZE_V1, sizeof(velstatus_policy));
+    for (int preset = VELSTATUS_PRESET_VELERO; preset <= VELSTATUS_PRESET_HARDENED; preset++) {
+        velstatus_policy ref = vs_policy((velstatus_preset)preset);
+        ck_assert_int_eq(velstatus_policy_init(dirty(&u), n, (velstatus_preset)preset, &err), VELSTATUS_OK);
+        check_policy(&u, n, &ref);
+    }
+    for (size_t i = 0; i < velstatus_velero_release_count(); i++) {
+        velstatus_policy ref;
+        char text[16];
+        ck_assert_int_eq(velstatus_velero_release_at(&major, &minor, i, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_policy_init_release(&ref, sizeof(ref), major, minor, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_policy_init_release(dirty(&u), n, major, minor, &err), VELSTATUS_OK);
+        check_policy(&u, n, &ref);
+        snprintf(text, sizeof(text), "v%d.%d.3", major, minor);
+        ck_assert_int_eq(velstatus_policy_init_version(dirty(&u), n, NULL, NULL, text, VELSTATUS_NUL_TERMINATED, &err),
+                         VELSTATUS_OK);
+        check_policy(&u, n, &ref);
+    }
+    n = gen_size(newer, VS_BACKOFF_SIZE_V1, sizeof(velstatus_backoff));
+    for (int k = VELSTATUS_BACKOFF_VELERO_CAP; k <= VELSTATUS_BACKOFF_DEFAULT_RETRY; k++) {
+        velstatus_backoff ref = vs_backoff((velstatus_backoff_kind)k, 5), *b = dirty(&u);
+        int64_t sleep_ns = -1;
+        ck_assert_int_eq(velstatus_backoff_init_preset(b, n, (velstatus_backoff_kind)k, 5, &err), VELSTATUS_OK);
+        assert_filled(&u, n, &ref, sizeof(ref));
+        ck_assert_int_eq(velstatus_backoff_step(&sleep_ns, b, 0.0, &err), VELSTATUS_OK);
+        ck_assert_int_ge(sleep_ns, 0);
+    }
+}
+END_TEST
+
+/* A struct too small for the first released layout is refused, and nothing
+ * is written; so is a bad preset or release, before any byte is touched. */
+START_TEST(preset_entry_points_refuse_without_writing)
+{
+    abi_buf u;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_policy_init(dirty(&u), VS_POLICY_SIZE_V1 - 1, VELSTATUS_PRESET_VELERO, &err),
+                     VELSTATUS_E_ABI);
+    ck_assert_uint_eq(u.b[0], 0xAA);
+    ck_assert_int_eq(velstatus_policy_init_release(dirty(&u), 8, 1, 14, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_policy_init_version(dirty(&u), 8, NULL, NULL, "1.14", 4, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_policy_init_release(dirty(&u), sizeof(velstatus_policy), 1, 10, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init(dirty(&u), sizeof(velstatus_policy), (velstatus_preset)9, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_backoff_init_preset(dirty(&u), VS_BACKOFF_SIZE_V1 - 1, VELSTATUS_BACKOFF_VELERO_CAP, 0,
+                                                   &err),
+                     VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_backoff_init_preset(NULL, sizeof(velstatus_backoff), VELSTATUS_BACKOFF_VELERO_CAP, 0,
+                                                   &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_uint_eq(u.b[0], 0xAA);
+}
+END_TEST
+
+/* The deprecated forms (they return or assign the whole struct at this
+ * library's size) still answer exactly as their init twins at that size. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+START_TEST(deprecated_forms_equal_their_init_twins)
+{
+    velstatus_policy a, b;
+    velstatus_backoff x, y;
+    velstatus_retry_schedule s = velstatus_retry_schedule_hardened(), t = vs_schedule();
+    velstatus_error err;
+    int ma = 0, mi = 0;
+    a = velstatus_policy_velero();
+    b = vs_policy(VELSTATUS_PRESET_VELERO);
+    ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+    a = velstatus_policy_hardened();
+    b = vs_policy(VELSTATUS_PRESET_HARDENED);
+    ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+    ck_assert_int_eq(velstatus_policy_preset(&a, VELSTATUS_PRESET_VELERO, &err), VELSTATUS_OK);
+    b = vs_policy(VELSTATUS_PRESET_VELERO);
+    ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+    ck_assert_int_eq(velstatus_policy_velero_release(&a, 1, 12, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_policy_init_release(&b, sizeof(b), 1, 12, &err), VELSTATUS_OK);
+    ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+    ck_assert_int_eq(velstatus_policy_velero_version(&a, &ma, &mi, "1.12", 4, &err), VELSTATUS_OK);
+    ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
+    ck_assert_int_eq(ma * 100 + mi, 112);
+    ck_assert_int_eq(velstatus_policy_preset(NULL, VELSTATUS_PRESET_VELERO, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_velero_release(NULL, 1, 12, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_velero_version(NULL, NULL, NULL, "1.12", 4, &err), VELSTATUS_E_INVALID);
+    x = velstatus_backoff_velero_cap(-3);
+    y = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, -3);
+    ck_assert_int_eq(memcmp(&x, &y, sizeof(x)), 0);
+    ck_assert_int_eq(x.cap_ns, 0);
+    x = velstatus_backoff_default_backoff();
+    y = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0);
+    ck_assert_int_eq(memcmp(&x, &y, sizeof(x)), 0);
+    x = velstatus_backoff_default_retry();
+    y = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
+    ck_assert_int_eq(memcmp(&x, &y, sizeof(x)), 0);
+    ck_assert_int_eq(velstatus_backoff_preset(&x, VELSTATUS_BACKOFF_VELERO_CAP, 7, &err), VELSTATUS_OK);
+    y = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 7);
+    ck_assert_int_eq(memcmp(&x, &y, sizeof(x)), 0);
+    ck_assert_int_eq(velstatus_backoff_preset(NULL, VELSTATUS_BACKOFF_VELERO_CAP, 7, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(memcmp(&s, &t, sizeof(s)), 0);
+}
+END_TEST
+#pragma GCC diagnostic pop
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("abi");
@@ -401,6 +533,9 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, init_functions_fill_struct_size);
     tcase_add_loop_test(tc, older_and_newer_callers, 0, 2);
     tcase_add_test(tc, too_small_and_dirty_tails_are_refused);
+    tcase_add_loop_test(tc, preset_and_release_entry_points, 0, 2);
+    tcase_add_test(tc, preset_entry_points_refuse_without_writing);
+    tcase_add_test(tc, deprecated_forms_equal_their_init_twins);
     suite_add_tcase(s, tc);
     return s;
 }

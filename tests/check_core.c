@@ -252,7 +252,7 @@ END_TEST
 
 START_TEST(policy_presets)
 {
-    velstatus_policy v = velstatus_policy_velero(), h = velstatus_policy_hardened(), p;
+    velstatus_policy v = vs_policy(VELSTATUS_PRESET_VELERO), h = vs_policy(VELSTATUS_PRESET_HARDENED), p;
     velstatus_preset ps;
     velstatus_error err;
     ck_assert_uint_eq(v.struct_size, sizeof(velstatus_policy));
@@ -266,10 +266,10 @@ START_TEST(policy_presets)
     ck_assert_int_eq(h.level_triggered_partial_failure, 1);
     ck_assert_int_eq(v.progress_error_grace_ns, 0);
     ck_assert(h.progress_error_grace_ns > 0);
-    ck_assert_int_eq(velstatus_policy_preset(&p, VELSTATUS_PRESET_VELERO, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_policy_init(&p, sizeof(p), VELSTATUS_PRESET_VELERO, &err), VELSTATUS_OK);
     ck_assert_int_eq(memcmp(&p, &v, sizeof(p)), 0);
-    ck_assert_int_eq(velstatus_policy_preset(&p, (velstatus_preset)7, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_policy_preset(NULL, VELSTATUS_PRESET_VELERO, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init(&p, sizeof(p), (velstatus_preset)7, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init(NULL, sizeof(velstatus_policy), VELSTATUS_PRESET_VELERO, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(velstatus_preset_to_string(VELSTATUS_PRESET_HARDENED), "hardened");
     ck_assert_ptr_null(velstatus_preset_to_string((velstatus_preset)9));
     ck_assert_int_eq(velstatus_preset_from_string(&ps, "velero", 6, NULL), VELSTATUS_OK);
@@ -372,7 +372,7 @@ END_TEST
 
 START_TEST(policy_load_checks_size)
 {
-    velstatus_policy in = velstatus_policy_velero(), out;
+    velstatus_policy in = vs_policy(VELSTATUS_PRESET_VELERO), out;
     velstatus_error err;
     ck_assert_int_eq(velstatus__policy_load(&out, NULL, &err), VELSTATUS_OK);
     ck_assert_uint_eq(out.preset, VELSTATUS_PRESET_HARDENED);

@@ -223,9 +223,9 @@ END_TEST
 
 START_TEST(policy_preset_hardened_equals_the_constructor)
 {
-    velstatus_policy p, h = velstatus_policy_hardened();
+    velstatus_policy p, h = vs_policy(VELSTATUS_PRESET_HARDENED);
     memset(&p, 0xAB, sizeof(p));
-    ck_assert_int_eq(velstatus_policy_preset(&p, VELSTATUS_PRESET_HARDENED, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_policy_init(&p, sizeof(p), VELSTATUS_PRESET_HARDENED, NULL), VELSTATUS_OK);
     ck_assert_int_eq(memcmp(&p, &h, sizeof(p)), 0);
     ck_assert_int_eq(p.preset, VELSTATUS_PRESET_HARDENED);
 }
@@ -373,7 +373,7 @@ END_TEST
 
 START_TEST(transition_forgotten_patch_is_retried_only_when_the_policy_says)
 {
-    velstatus_policy vel = velstatus_policy_velero(), h = velstatus_policy_hardened();
+    velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO), h = vs_policy(VELSTATUS_PRESET_HARDENED);
     int retried = -1;
     ck_assert_int_eq(velstatus_retry_transition(&retried, VELSTATUS_KIND_BACKUP, VELSTATUS_PHASE_IN_PROGRESS,
                                                 VELSTATUS_PHASE_FAILED, 1, &h, NULL),

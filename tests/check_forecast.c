@@ -22,7 +22,7 @@
 
 static velstatus_policy preset(int velero)
 {
-    return velero ? velstatus_policy_velero() : velstatus_policy_hardened();
+    return velero ? vs_policy(VELSTATUS_PRESET_VELERO) : vs_policy(VELSTATUS_PRESET_HARDENED);
 }
 
 /* ---- a random list, as JSON (times read from a file, as the CLI reads them) ---- */
@@ -317,7 +317,7 @@ START_TEST(done_when_velero_and_hardened)
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = list_of(ctx, done_when);
     velstatus_reconcile_options o = waiting_opts(T0 + HOUR + 30 * SEC);
-    velstatus_policy v = velstatus_policy_velero();
+    velstatus_policy v = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_forecast *f = NULL;
     const velstatus_reconcile_result *r;
     int64_t at, deadline, finish;
@@ -500,7 +500,7 @@ START_TEST(bad_arguments)
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_oplist *l = list_of(ctx, done_when);
     velstatus_reconcile_options o = waiting_opts(T0);
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_forecast *f = (velstatus_forecast *)&o; /* untouched on failure */
     velstatus_error err;
     ck_assert_int_eq(velstatus_forecast_new(NULL, l, &o, NULL, &err), VELSTATUS_E_INVALID);

@@ -47,7 +47,7 @@ static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **erro
     velstatus_plugin_client client;
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
-    velstatus_policy velero = velstatus_policy_velero();   /* fails at once, no grace period */
+    velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO);   /* fails at once, no grace period */
     velstatus_plugin_client_init(&client, sizeof(client)); /* progress NULL: no plugin */
     velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
@@ -97,7 +97,7 @@ START_TEST(lookup_error_reconcile_out_of_memory)
         velstatus_plugin_client client;
         velstatus_reconcile_options o;
         velstatus_reconcile_result *res = NULL;
-        velstatus_policy velero = velstatus_policy_velero();
+        velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO);
         velstatus_plugin_client_init(&client, sizeof(client));
         velstatus_reconcile_options_init(&o, sizeof(o));
         o.now_ns = NOW_NS;
@@ -417,7 +417,7 @@ START_TEST(grace_period_and_timeout_saturate_at_the_int64_ends)
      * that jumps to the latest fails it; a negative timeout (expires at once
      * under the Velero preset) still expires at the earliest created time. */
     velstatus_ctx *ctx = NULL;
-    velstatus_policy h = velstatus_policy_hardened();
+    velstatus_policy h = vs_policy(VELSTATUS_PRESET_HARDENED);
     ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 0, 0, NULL), VELSTATUS_OK);
@@ -439,7 +439,7 @@ START_TEST(grace_period_and_timeout_saturate_at_the_int64_ends)
     ck_assert_int_eq(velstatus_op_phase_value(op), VELSTATUS_OP_PHASE_FAILED);
     velstatus_oplist_free(list);
 
-    velstatus_policy vel = velstatus_policy_velero();
+    velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO);
     list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
     ck_assert_int_eq(velstatus_oplist_set_time(list, 0, VELSTATUS_OP_TIME_CREATED, 1, INT64_MIN + 5, NULL),
                      VELSTATUS_OK);
@@ -458,7 +458,7 @@ START_TEST(times_before_1970_compare_by_the_floored_second)
     /* compare_times_by_instant: second precision, floored (Go's Unix()):
      * -1.5 s and -1.9 s are the same second (-2), -2.5 s is not. */
     velstatus_ctx *ctx = NULL;
-    velstatus_policy h = velstatus_policy_hardened();
+    velstatus_policy h = vs_policy(VELSTATUS_PRESET_HARDENED);
     int64_t ns = 0;
     ctx = vs_test_ctx();
     velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
@@ -628,7 +628,7 @@ START_TEST(an_empty_progress_error_is_wrapped_with_the_plugin_only)
     /* Velero's wrapErrMsg("", plugin) is "plugin: <plugin>"; the record keeps
      * the empty text. message_len is 0 when no message is returned. */
     velstatus_ctx *ctx = NULL;
-    velstatus_policy vel = velstatus_policy_velero();
+    velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO);
     char *msg = NULL;
     size_t mlen = 99;
     uint32_t f = 0;
@@ -896,7 +896,7 @@ START_TEST(step_failing_an_operation_out_of_memory)
      * of the step fails in turn; a failed step leaves the record as it was
      * and returns no message. */
     velstatus_status st;
-    velstatus_policy vel = velstatus_policy_velero();
+    velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
         VS_FAILALLOC_PAUSE(fa);

@@ -30,7 +30,7 @@ static velstatus_ctx *new_ctx(void)
 
 static velstatus_policy preset(velstatus_preset p)
 {
-    return p == VELSTATUS_PRESET_VELERO ? velstatus_policy_velero() : velstatus_policy_hardened();
+    return p == VELSTATUS_PRESET_VELERO ? vs_policy(VELSTATUS_PRESET_VELERO) : vs_policy(VELSTATUS_PRESET_HARDENED);
 }
 
 /* A list of records, each given as its status JSON; spec fields are derived
@@ -225,7 +225,7 @@ END_TEST
 START_TEST(step0_unknown_phase_skipped_or_failed)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy velero = velstatus_policy_velero(), hardened = velstatus_policy_hardened();
+    velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO), hardened = vs_policy(VELSTATUS_PRESET_HARDENED);
     static const char *const st[] = {"{\"phase\":\"Paused\",\"created\":\"2024-05-01T10:00:00Z\"}", "{}"};
     for (int i = 0; i < 2; i++) {
         velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, st[i]);
@@ -250,7 +250,7 @@ END_TEST
 START_TEST(step1_lookup_error)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy velero = velstatus_policy_velero(), hardened = velstatus_policy_hardened();
+    velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO), hardened = vs_policy(VELSTATUS_PRESET_HARDENED);
     const char *text = "unable to get valid BackupItemActionV2 for \"velero.io/x\"";
     velstatus_op_progress r = failure(VELSTATUS_OP_REPORT_LOOKUP_ERROR, text);
     velstatus_oplist *l =
@@ -314,7 +314,7 @@ END_TEST
 START_TEST(step2_progress_error)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy velero = velstatus_policy_velero(), nograce = velstatus_policy_hardened();
+    velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO), nograce = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_op_progress r = failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "rpc error: unavailable");
     velstatus_op_progress empty = failure(VELSTATUS_OP_REPORT_PROGRESS_ERROR, "");
     velstatus_oplist *l;
@@ -411,7 +411,7 @@ END_TEST
 START_TEST(step4_times_velero)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP,
                               "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
                               "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:01:00Z\"}");
@@ -459,7 +459,7 @@ END_TEST
 START_TEST(step4_times_hardened)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP,
                               "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
                               "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:01:00Z\"}");
@@ -592,7 +592,7 @@ START_TEST(step6_zero_and_negative_timeout)
     }
     {
         /* Velero: a zero timeout at the very instant of creation has not expired (strict <) */
-        velstatus_policy pol = velstatus_policy_velero();
+        velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
         velstatus_oplist *l =
             one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}");
         velstatus_op_progress r = progress(0, NULL, 0, 0);
@@ -633,7 +633,7 @@ END_TEST
 START_TEST(step6_no_overflow)
 {
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_oplist *l =
         one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"InProgress\",\"created\":\"2262-04-11T23:00:00Z\"}");
     velstatus_op_progress r = progress(0, NULL, 0, 0);
@@ -677,7 +677,7 @@ START_TEST(step_argument_errors)
     velstatus_ctx *ctx = new_ctx();
     velstatus_oplist *l = one(ctx, VELSTATUS_KIND_BACKUP, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");
     velstatus_op_progress r = progress(0, NULL, 0, 0);
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_error err;
     uint32_t f;
     char *m;
@@ -713,7 +713,7 @@ END_TEST
 START_TEST(step_fails_cleanly_without_memory)
 {
     velstatus_status st;
-    velstatus_policy pols[2] = {velstatus_policy_velero(), velstatus_policy_hardened()};
+    velstatus_policy pols[2] = {vs_policy(VELSTATUS_PRESET_VELERO), vs_policy(VELSTATUS_PRESET_HARDENED)};
     for (int p = 0; p < 2; p++) {
         VS_FAILALLOC_LOOP(fa, ctx)
         {
@@ -1039,7 +1039,7 @@ START_TEST(bsl_missing_or_readonly)
     }
     {
         /* the default name, and Go's %q quoting */
-        velstatus_policy pol = velstatus_policy_velero();
+        velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
         velstatus_reconcile_options o = opts(W, T0);
         velstatus_reconcile_result *r;
@@ -1254,7 +1254,7 @@ START_TEST(no_plugin_client)
 {
     static const char *const st[] = {"{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}"};
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     for (int k = 0; k < 2; k++) {
         for (int mode = 0; mode < 2; mode++) {
             velstatus_oplist *l = make_list(ctx, k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, "x/y", st, 1);
@@ -1281,7 +1281,7 @@ START_TEST(no_plugin_client)
     {
         /* a PASSTHROUGH or NULL cancel is a no-op Cancel */
         static const char *const old[] = {"{\"phase\":\"New\",\"created\":\"2024-05-01T00:00:00Z\"}"};
-        velstatus_policy hp = velstatus_policy_hardened();
+        velstatus_policy hp = vs_policy(VELSTATUS_PRESET_HARDENED);
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, old, 1);
         velstatus_reconcile_options o = opts(W, T0);
         velstatus_reconcile_result *r = NULL;
@@ -1309,7 +1309,7 @@ START_TEST(host_failures)
                                      "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}",
                                      "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}"};
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
     velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r = (velstatus_reconcile_result *)&r, *sentinel = r;
@@ -1384,7 +1384,7 @@ START_TEST(reply_setters_check_their_arguments)
 {
     static const char *const st[] = {"{\"phase\":\"New\",\"created\":\"2024-05-01T00:00:00Z\"}"};
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 1);
     velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r = NULL;
@@ -1411,7 +1411,7 @@ START_TEST(reconcile_argument_errors)
     velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r = NULL;
     velstatus_plugin_client c;
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_error err;
     ck_assert_int_eq(velstatus_oplist_reconcile(NULL, l, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, NULL, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
@@ -1499,7 +1499,7 @@ START_TEST(result_count_by_flag)
 {
     static const char *const st[] = {"{\"phase\":\"InProgress\"}", "{\"phase\":\"Completed\"}", "{\"phase\":\"Odd\"}"};
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_velero();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
     velstatus_reconcile_options o = opts(W, T0);
     velstatus_reconcile_result *r;
@@ -1531,7 +1531,7 @@ START_TEST(reports_client_answers)
     static const char rep[] = "{\"op-0\":{\"completed\":true,\"nCompleted\":3,\"nTotal\":3},"
                               "\"op-1\":{\"cancelError\":\"busy\"}}";
     velstatus_ctx *ctx = new_ctx();
-    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 3);
     velstatus_op_reports *reports = NULL;
     velstatus_plugin_client c;
@@ -1606,7 +1606,7 @@ START_TEST(reconcile_fails_cleanly_without_memory)
         if (st == VELSTATUS_OK)
             st = velstatus_op_reports_from_json(&reports, ctx, rep, strlen(rep), NULL);
         if (st == VELSTATUS_OK) {
-            velstatus_policy pol = velstatus_policy_velero();
+            velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
             velstatus_plugin_client c;
             velstatus_reconcile_options o = opts(VELSTATUS_PHASE_IN_PROGRESS, T0 + SEC);
             velstatus_reconcile_result *r = NULL;

@@ -42,7 +42,7 @@ static const char REC[] =
 
 static uint32_t step_progress_error(velstatus_oplist *list, int64_t now)
 {
-    velstatus_policy h = velstatus_policy_hardened(); /* 60 s grace period */
+    velstatus_policy h = vs_policy(VELSTATUS_PRESET_HARDENED); /* 60 s grace period */
     velstatus_op_progress p;
     uint32_t flags = 0;
     velstatus_op_progress_init(&p, sizeof(p));

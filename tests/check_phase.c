@@ -247,7 +247,7 @@ END_TEST
 
 START_TEST(restart_handling)
 {
-    velstatus_policy v = velstatus_policy_velero(), h = velstatus_policy_hardened();
+    velstatus_policy v = vs_policy(VELSTATUS_PRESET_VELERO), h = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_restart_action a;
     velstatus_phase next;
     velstatus_error err;

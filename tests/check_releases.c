@@ -175,7 +175,7 @@ static void run_row(const row *r, int minor, run_out *out)
     velstatus_error err;
     int64_t now;
     size_t k = 0;
-    ck_assert_int_eq(velstatus_policy_velero_release(&pol, 1, minor, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, minor, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_kind_from_string(&kind, r->col[C_KIND], VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_time_parse(&now, NOW_TEXT, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
     vs_fake_plugin_init(&f);
@@ -258,7 +258,7 @@ END_TEST
 
 START_TEST(release_table_and_range)
 {
-    velstatus_policy p, head = velstatus_policy_velero();
+    velstatus_policy p, head = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_error err;
     int ma = 0, mi = 0;
     ck_assert_uint_eq(velstatus_velero_release_count(), 8);
@@ -270,17 +270,17 @@ START_TEST(release_table_and_range)
     ck_assert_int_eq(velstatus_velero_release_at(NULL, &mi, 0, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_velero_release_at(&ma, NULL, 0, &err), VELSTATUS_E_INVALID);
     /* The current release is the Velero preset, byte for byte. */
-    ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, 18, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 1, 18, &err), VELSTATUS_OK);
     ck_assert_mem_eq(&p, &head, sizeof(p));
-    ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, 10, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 1, 10, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "Velero 1.10 is not supported (supported: 1.11 to 1.18)");
-    ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, 19, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_policy_velero_release(&p, 2, 11, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_policy_velero_release(NULL, 1, 11, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 1, 19, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 2, 11, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init_release(NULL, sizeof(velstatus_policy), 1, 11, &err), VELSTATUS_E_INVALID);
     /* Every release differs from HEAD only in the release knobs. */
     for (int minor = 11; minor <= 18; minor++) {
         velstatus_policy q = head;
-        ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, minor, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 1, minor, &err), VELSTATUS_OK);
         ck_assert_int_eq(p.struct_size, sizeof(p));
         ck_assert_int_eq(p.preset, VELSTATUS_PRESET_VELERO);
         memcpy((char *)&q + offsetof(velstatus_policy, partial_failure_when_done),
@@ -289,7 +289,7 @@ START_TEST(release_table_and_range)
         ck_assert_mem_eq(&p, &q, sizeof(p));
     }
     /* The hardened preset has the current release's phases and retries. */
-    p = velstatus_policy_hardened();
+    p = vs_policy(VELSTATUS_PRESET_HARDENED);
     ck_assert(p.backup_queue && p.restore_finalizing && p.status_patch_retries && p.backup_error_plugin_suffix);
     ck_assert(!p.partial_failure_when_done && !p.first_pass_errors_as_index);
 }
@@ -327,13 +327,13 @@ START_TEST(version_text)
         velstatus_error err;
         int ma = -1, mi = -1;
         memset(&p, 0xab, sizeof(p));
-        velstatus_status st = velstatus_policy_velero_version(&p, &ma, &mi, cases[i].s, VELSTATUS_NUL_TERMINATED, &err);
+        velstatus_status st = velstatus_policy_init_version(&p, sizeof(p), &ma, &mi, cases[i].s, VELSTATUS_NUL_TERMINATED, &err);
         ck_assert_msg((st == VELSTATUS_OK) == cases[i].ok, "\"%s\": %d", cases[i].s, (int)st);
         if (cases[i].ok) {
             velstatus_policy q;
             ck_assert_int_eq(mi, cases[i].minor);
             ck_assert_int_eq(ma, 1);
-            velstatus_policy_velero_release(&q, 1, cases[i].minor, NULL);
+            velstatus_policy_init_release(&q, sizeof(q), 1, cases[i].minor, NULL);
             ck_assert_mem_eq(&p, &q, sizeof(p));
         } else {
             ck_assert_int_eq(ma, -1); /* nothing written */
@@ -344,14 +344,14 @@ START_TEST(version_text)
     {
         velstatus_policy p;
         velstatus_error err;
-        ck_assert_int_eq(velstatus_policy_velero_version(&p, NULL, NULL, "9.9", VELSTATUS_NUL_TERMINATED, &err),
+        ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, "9.9", VELSTATUS_NUL_TERMINATED, &err),
                          VELSTATUS_E_INVALID);
         ck_assert_str_eq(err.message, "Velero 9.9 is not supported (supported: 1.11 to 1.18)");
-        ck_assert_int_eq(velstatus_policy_velero_version(&p, NULL, NULL, "1.13xyz", 4, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, "1.13xyz", 4, &err), VELSTATUS_OK);
         ck_assert_int_eq(p.backup_error_plugin_suffix, 1);
-        ck_assert_int_eq(velstatus_policy_velero_version(NULL, NULL, NULL, "1.13", 4, &err), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_policy_velero_version(&p, NULL, NULL, NULL, 4, &err), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_policy_velero_version(&p, NULL, NULL, NULL, 0, &err), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_policy_init_version(NULL, sizeof(velstatus_policy), NULL, NULL, "1.13", 4, &err), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, NULL, 4, &err), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, NULL, 0, &err), VELSTATUS_E_INVALID);
     }
 }
 END_TEST
@@ -361,7 +361,7 @@ START_TEST(knob_ranges)
 {
     for (int minor = 11; minor <= 18; minor++) {
         velstatus_policy p;
-        ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, minor, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 1, minor, NULL), VELSTATUS_OK);
         ck_assert_int_eq(p.partial_failure_when_done, minor == 11);
         ck_assert_int_eq(p.restore_readonly_bsl_fails, minor == 11);
         ck_assert_int_eq(p.restore_finalizing, minor >= 14);
@@ -383,8 +383,8 @@ START_TEST(consecutive_releases_differ)
 {
     for (int minor = 12; minor <= 18; minor++) {
         velstatus_policy a, b;
-        velstatus_policy_velero_release(&a, 1, minor - 1, NULL);
-        velstatus_policy_velero_release(&b, 1, minor, NULL);
+        velstatus_policy_init_release(&a, sizeof(a), 1, minor - 1, NULL);
+        velstatus_policy_init_release(&b, sizeof(b), 1, minor, NULL);
         ck_assert_msg((memcmp(&a, &b, sizeof(a)) == 0) == (minor == 16), "1.%d vs 1.%d", minor - 1, minor);
     }
 }
@@ -395,7 +395,7 @@ END_TEST
 static velstatus_policy rel(int minor)
 {
     velstatus_policy p;
-    ck_assert_int_eq(velstatus_policy_velero_release(&p, 1, minor, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_policy_init_release(&p, sizeof(p), 1, minor, NULL), VELSTATUS_OK);
     return p;
 }
 
@@ -424,7 +424,7 @@ END_TEST
 /* backup_queue: Queued and ReadyToStart exist from 1.18; before, New goes to InProgress. */
 START_TEST(diff_backup_queue)
 {
-    velstatus_policy p17 = rel(17), p18 = rel(18), h = velstatus_policy_hardened();
+    velstatus_policy p17 = rel(17), p18 = rel(18), h = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_error err;
     int e = -1, legal = -1;
     const char *ctl = NULL;

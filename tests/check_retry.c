@@ -181,7 +181,7 @@ END_TEST
 
 START_TEST(presets)
 {
-    velstatus_backoff b = velstatus_backoff_velero_cap(10 * 60 * SEC), f;
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 10 * 60 * SEC), f;
     velstatus_error e;
     /* doc/velero-behaviour.md §4.2 CapBackoff. */
     ck_assert_uint_eq(b.struct_size, sizeof(b));
@@ -189,21 +189,21 @@ START_TEST(presets)
     ck_assert(b.factor == 5.0 && b.jitter == 0.1);
     ck_assert_int_eq(b.steps, INT64_MAX);
     ck_assert_int_eq(b.cap_ns, 600 * SEC);
-    ck_assert_int_eq(velstatus_backoff_velero_cap(-SEC).cap_ns, 0);
+    ck_assert_int_eq(vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, -SEC).cap_ns, 0);
     /* doc/velero-behaviour.md §4.4 constants. */
-    b = velstatus_backoff_default_backoff();
+    b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0);
     ck_assert(b.duration_ns == 10 * MS && b.factor == 5.0 && b.jitter == 0.1 && b.steps == 4 && b.cap_ns == 0);
-    b = velstatus_backoff_default_retry();
+    b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
     ck_assert(b.duration_ns == 10 * MS && b.factor == 1.0 && b.jitter == 0.1 && b.steps == 5 && b.cap_ns == 0);
-    ck_assert_int_eq(velstatus_backoff_preset(&f, VELSTATUS_BACKOFF_DEFAULT_RETRY, 0, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_DEFAULT_RETRY, 0, &e), VELSTATUS_OK);
     ck_assert(memcmp(&f, &b, sizeof(b)) == 0);
-    ck_assert_int_eq(velstatus_backoff_preset(&f, VELSTATUS_BACKOFF_VELERO_CAP, -1, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_VELERO_CAP, -1, &e), VELSTATUS_OK);
     ck_assert_int_eq(f.cap_ns, 0);
     ck_assert_int_eq(f.steps, INT64_MAX);
-    ck_assert_int_eq(velstatus_backoff_preset(&f, VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0, &e), VELSTATUS_OK);
     ck_assert_int_eq(f.steps, 4);
-    ck_assert_int_eq(velstatus_backoff_preset(&f, (velstatus_backoff_kind)3, 0, &e), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_backoff_preset(NULL, VELSTATUS_BACKOFF_VELERO_CAP, 0, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), (velstatus_backoff_kind)3, 0, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_backoff_init_preset(NULL, sizeof(velstatus_backoff), VELSTATUS_BACKOFF_VELERO_CAP, 0, &e), VELSTATUS_E_INVALID);
 }
 END_TEST
 
@@ -222,7 +222,7 @@ START_TEST(cap_backoff_10m)
     /* doc/velero-behaviour.md §4.5: 7 attempts, 10 ms ... 156.25 s, 195.31 s, the last sleep wasted. */
     static const int64_t want[] = {10 * MS, 50 * MS, 250 * MS, 1250 * MS, 6250 * MS, 31250 * MS, 156250 * MS};
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 600 * SEC);
     velstatus_retry_result *r;
     int64_t total;
     b.jitter = 0;
@@ -268,7 +268,7 @@ START_TEST(cap_backoff_table)
     };
     velstatus_ctx *ctx = vs_test_ctx();
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        velstatus_backoff b = velstatus_backoff_velero_cap(rows[i].cap);
+        velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, rows[i].cap);
         velstatus_retry_result *r;
         int64_t total;
         b.jitter = 0;
@@ -288,7 +288,7 @@ END_TEST
 START_TEST(simulate_cut_and_overflow)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_velero_cap(0);
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 0);
     velstatus_retry_result *r;
     int64_t total = 1;
     b.jitter = 0;
@@ -334,7 +334,7 @@ END_TEST
 START_TEST(simulate_jitter_uses_host_random)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 600 * SEC);
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
@@ -375,7 +375,7 @@ END_TEST
 START_TEST(on_error_velero_behaviour)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_velero_cap(600 * SEC);
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 600 * SEC);
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
@@ -427,7 +427,7 @@ END_TEST
 START_TEST(on_error_classify_and_interrupted)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_default_backoff();
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0);
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
@@ -474,7 +474,7 @@ END_TEST
 START_TEST(on_error_host_failures)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_default_retry();
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
     velstatus_retry_result *r = NULL;
     velstatus_retry_host h;
     velstatus_error e;
@@ -546,7 +546,7 @@ static int null_text_attempt(void *ud, uint64_t n, velstatus_retry_reply *reply)
 START_TEST(on_error_null_text)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_backoff b = velstatus_backoff_default_retry();
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
     velstatus_retry_result *r;
     velstatus_retry_host h;
     const char *text;
@@ -568,7 +568,7 @@ END_TEST
 
 START_TEST(hardened_defaults_and_validation)
 {
-    velstatus_retry_schedule s = velstatus_retry_schedule_hardened(), t;
+    velstatus_retry_schedule s = vs_schedule(), t;
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_retry_result *r = NULL;
     velstatus_retry_host h;
@@ -677,7 +677,7 @@ END_TEST
 START_TEST(hardened_attempts_conflict_terminal_jitter)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_retry_schedule s = velstatus_retry_schedule_hardened();
+    velstatus_retry_schedule s = vs_schedule();
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
@@ -719,7 +719,7 @@ START_TEST(hardened_attempts_conflict_terminal_jitter)
     vs_fake_retry_init(&f);
     f.fail_until = 1000;
     f.r = 0.5;
-    s = velstatus_retry_schedule_hardened();
+    s = vs_schedule();
     ck_assert_int_eq(velstatus_retry_hardened(&r, ctx, &s, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_retry_result_sleep(r, 0), 95 * MS);
     for (size_t i = 0; i < velstatus_retry_result_sleep_count(r); i++)
@@ -743,7 +743,7 @@ END_TEST
 START_TEST(run_by_policy)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_policy vp = velstatus_policy_velero(), hp = velstatus_policy_hardened();
+    velstatus_policy vp = vs_policy(VELSTATUS_PRESET_VELERO), hp = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_retry_result *r;
     velstatus_retry_host h;
     velstatus_error e;
@@ -802,7 +802,7 @@ START_TEST(run_by_policy)
     /* The internal entry point the server-status step uses. */
     vs_fake_retry_init(&f);
     f.fail_until = 2;
-    hp = velstatus_policy_hardened();
+    hp = vs_policy(VELSTATUS_PRESET_HARDENED);
     ck_assert_int_eq(velstatus__retry_run(NULL, &ok, ctx, &hp, 0, &h, &e), VELSTATUS_OK);
     ck_assert_int_eq(ok, 1);
     f.fail_until = 1000;
@@ -895,7 +895,7 @@ START_TEST(enum_tokens_round_trip)
         ck_assert(is_token(t));
         ck_assert_int_eq(velstatus_backoff_kind_from_string(&k, t, strlen(t), NULL), VELSTATUS_OK);
         ck_assert_int_eq(k, n);
-        ck_assert_int_eq(velstatus_backoff_preset(&b, k, 0, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_backoff_init_preset(&b, sizeof(b), k, 0, NULL), VELSTATUS_OK);
         for (size_t j = 0; j < nseen; j++)
             ck_assert_str_ne(seen[j], t);
         seen[nseen++] = t;
@@ -992,7 +992,7 @@ static const row spec_rows[] = {
 
 START_TEST(transition_table_rows)
 {
-    velstatus_policy vp = velstatus_policy_velero(), hp = velstatus_policy_hardened();
+    velstatus_policy vp = vs_policy(VELSTATUS_PRESET_VELERO), hp = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_error e;
     for (size_t i = 0; i < sizeof(spec_rows) / sizeof(spec_rows[0]); i++) {
         const row *w = &spec_rows[i];
@@ -1015,7 +1015,7 @@ START_TEST(transition_table_exhaustive)
     /* Over every pair: retried implies legal; the Velero set is exactly the
      * 9 + 8 pairs of the rows above; hardened is a superset; the knob alone
      * makes the difference. */
-    velstatus_policy vp = velstatus_policy_velero(), hp = velstatus_policy_hardened(), mix = vp;
+    velstatus_policy vp = vs_policy(VELSTATUS_PRESET_VELERO), hp = vs_policy(VELSTATUS_PRESET_HARDENED), mix = vp;
     velstatus_error e;
     int nv[2] = {0, 0}, nh[2] = {0, 0};
     mix.retry_forgotten_patches = 1;
@@ -1063,7 +1063,7 @@ END_TEST
 START_TEST(transition_arguments)
 {
     velstatus_error e;
-    velstatus_policy p = velstatus_policy_velero();
+    velstatus_policy p = vs_policy(VELSTATUS_PRESET_VELERO);
     int r;
     ck_assert_int_eq(velstatus_retry_transition(NULL, B, P(IN_PROGRESS), P(FAILED), 0, NULL, &e), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_retry_transition(&r, (velstatus_kind)2, P(IN_PROGRESS), P(FAILED), 0, NULL, &e),
@@ -1085,7 +1085,7 @@ START_TEST(failalloc_drivers)
     /* OnError with many sleeps (the sleeps array grows) and error texts. */
     VS_FAILALLOC_LOOP(fa, ctx)
     {
-        velstatus_backoff b = velstatus_backoff_velero_cap(0);
+        velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 0);
         velstatus_retry_result *r = NULL;
         velstatus_retry_host h;
         vs_fake_retry f;
@@ -1118,7 +1118,7 @@ START_TEST(failalloc_drivers)
     VS_FAILALLOC_END(fa, ctx, st);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
-        velstatus_backoff b = velstatus_backoff_velero_cap(0);
+        velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, 0);
         velstatus_retry_result *r = NULL;
         st = velstatus_backoff_simulate(&r, ctx, &b, 60, NULL, NULL);
         if (st == VELSTATUS_OK)
@@ -1128,7 +1128,7 @@ START_TEST(failalloc_drivers)
     VS_FAILALLOC_END(fa, ctx, st);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
-        velstatus_policy vp = velstatus_policy_velero();
+        velstatus_policy vp = vs_policy(VELSTATUS_PRESET_VELERO);
         velstatus_retry_result *r = NULL;
         velstatus_retry_host h;
         vs_fake_retry f;
@@ -1143,7 +1143,7 @@ START_TEST(failalloc_drivers)
     VS_FAILALLOC_END(fa, ctx, st);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
-        velstatus_policy hp = velstatus_policy_hardened();
+        velstatus_policy hp = vs_policy(VELSTATUS_PRESET_HARDENED);
         velstatus_retry_host h;
         int ok = -1;
         vs_fake_retry f;

@@ -24,7 +24,7 @@ static void edge_fake(vs_fake_retry *f)
 /* base 100 ms, x2, no jitter, deadline 250 ms. */
 static velstatus_retry_schedule short_schedule(void)
 {
-    velstatus_retry_schedule s = velstatus_retry_schedule_hardened();
+    velstatus_retry_schedule s = vs_schedule();
     s.jitter = 0;
     s.deadline_ns = 250 * MS;
     return s;
@@ -119,7 +119,7 @@ START_TEST(drivers_check_their_arguments)
     vs_fake_retry ch;
     edge_fake(&ch);
     velstatus_retry_host h = vs_fake_retry_host(&ch);
-    velstatus_backoff b = velstatus_backoff_default_retry();
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
     ctx = vs_test_ctx();
     ck_assert_int_eq(velstatus_retry_hardened(&res, NULL, NULL, &h, &err), VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "ctx is NULL");
@@ -162,7 +162,7 @@ START_TEST(total_sleep_reports_a_sum_out_of_int64)
         velstatus_retry_result_free(res);
     }
     /* A representable sum, asked for without an output. */
-    velstatus_backoff b = velstatus_backoff_default_retry();
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
     velstatus_retry_result *res = NULL;
     int64_t total = 0;
     ck_assert_int_eq(velstatus_backoff_simulate(&res, ctx, &b, 10, NULL, NULL), VELSTATUS_OK);

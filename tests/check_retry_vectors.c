@@ -394,7 +394,7 @@ START_TEST(error_text_is_copied)
     velstatus_ctx *ctx;
     velstatus_retry_host h;
     velstatus_retry_result *res;
-    velstatus_backoff b = velstatus_backoff_default_backoff();
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0);
     const char *text;
     b.jitter = 0;
     ctx = vs_test_ctx();

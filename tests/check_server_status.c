@@ -1107,7 +1107,7 @@ START_TEST(step_publish_is_retried)
     vs_fake_host rf;
     velstatus_server_status_host h;
     velstatus_server_status_options o;
-    velstatus_policy vel = velstatus_policy_velero();
+    velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_error err;
     int published = -1;
     vs_fake_host_init(&rf);

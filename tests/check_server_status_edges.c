@@ -34,7 +34,7 @@ START_TEST(step_publish_retries_use_every_host_slot)
     velstatus_ctx *ctx = NULL;
     vs_fake_host sh;
     velstatus_server_status_options o;
-    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_HARDENED);
     velstatus_server_verdict *v = NULL;
     int published = -1;
     ctx = vs_test_ctx();
@@ -474,7 +474,7 @@ START_TEST(step_without_publish_or_outputs)
     /* A publish that keeps failing, with no error struct. */
     sh.fail_first = 1000;
     vs_fake_retry_classify_all(&sh.retry, VELSTATUS_RETRY_CLASS_TERMINAL);
-    velstatus_policy pol = velstatus_policy_hardened();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_HARDENED);
     pol.retry_classify_errors = 1;
     velstatus_server_status_options o;
     velstatus_server_status_options_init(&o, sizeof(o));

@@ -160,7 +160,7 @@ static int do_operations(worker *w, velstatus_ctx *ctx, char **roundtrip, char *
 
 static int do_backoff(worker *w, int64_t sleeps[12])
 {
-    velstatus_backoff b = velstatus_backoff_velero_cap(INT64_C(1000000000));
+    velstatus_backoff b = vs_backoff(VELSTATUS_BACKOFF_VELERO_CAP, INT64_C(1000000000));
     for (int i = 0; i < 12; i++) {
         velstatus_status st = velstatus_backoff_step(&sleeps[i], &b, 0.5, NULL);
         if (st != VELSTATUS_OK)

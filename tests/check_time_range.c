@@ -180,8 +180,8 @@ START_TEST(go_vectors_timeout_decisions)
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_policy pols[2];
     size_t i, k, checked = 0, wide_fraction = 0;
-    pols[0] = velstatus_policy_velero();
-    pols[1] = velstatus_policy_hardened();
+    pols[0] = vs_policy(VELSTATUS_PRESET_VELERO);
+    pols[1] = vs_policy(VELSTATUS_PRESET_HARDENED);
     json_array_foreach(vecs, i, v)
     {
         const char *in = json_string_value(json_object_get(v, "in"));
@@ -298,7 +298,7 @@ END_TEST
 START_TEST(null_after_a_wide_time_and_missing_created)
 {
     velstatus_ctx *ctx = vs_test_ctx();
-    velstatus_policy vel = velstatus_policy_velero();
+    velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO);
     velstatus_op_progress r;
     velstatus_status st;
     uint32_t flags = 0;
@@ -346,8 +346,8 @@ START_TEST(reported_times_replace_wide_ones)
 {
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_policy pols[2];
-    pols[0] = velstatus_policy_velero();
-    pols[1] = velstatus_policy_hardened();
+    pols[0] = vs_policy(VELSTATUS_PRESET_VELERO);
+    pols[1] = vs_policy(VELSTATUS_PRESET_HARDENED);
     for (int p = 0; p < 2; p++) {
         velstatus_status st;
         velstatus_oplist *l = one_record(
@@ -488,7 +488,7 @@ START_TEST(go_time_range_fails_cleanly_without_memory)
         size_t n;
         uint32_t flags = 0;
         velstatus_op_progress r;
-        velstatus_policy vel = velstatus_policy_velero();
+        velstatus_policy vel = vs_policy(VELSTATUS_PRESET_VELERO);
         st = velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, text, len, NULL);
         velstatus_op_progress_init(&r, sizeof(r));
         if (st == VELSTATUS_OK)

@@ -101,3 +101,24 @@ velstatus_status vs_test_upsert(velstatus_server_tracker *t, int *changed, const
     r.validated_ns = validated_ns;
     return velstatus_server_tracker_upsert(t, changed, &r, err);
 }
+
+velstatus_policy vs_policy(velstatus_preset preset)
+{
+    velstatus_policy p;
+    ck_assert_int_eq(velstatus_policy_init(&p, sizeof(p), preset, NULL), VELSTATUS_OK);
+    return p;
+}
+
+velstatus_backoff vs_backoff(velstatus_backoff_kind kind, int64_t cap_ns)
+{
+    velstatus_backoff b;
+    ck_assert_int_eq(velstatus_backoff_init_preset(&b, sizeof(b), kind, cap_ns, NULL), VELSTATUS_OK);
+    return b;
+}
+
+velstatus_retry_schedule vs_schedule(void)
+{
+    velstatus_retry_schedule s;
+    velstatus_retry_schedule_init(&s, sizeof(s));
+    return s;
+}

@@ -12,6 +12,14 @@
 Suite *velstatus_test_suite(void);
 
 /* A context with the default allocator; aborts the test if it cannot be made. */
+/* The presets as values, for tests: each fills a struct of this library's
+ * size with the one public way (velstatus_policy_init(),
+ * velstatus_backoff_init_preset(), velstatus_retry_schedule_init()) and
+ * returns it; a failure fails the test. */
+velstatus_policy vs_policy(velstatus_preset preset);
+velstatus_backoff vs_backoff(velstatus_backoff_kind kind, int64_t cap_ns);
+velstatus_retry_schedule vs_schedule(void);
+
 velstatus_ctx *vs_test_ctx(void);
 
 /* Reads a whole file into a malloc'ed, NUL-terminated buffer; aborts the

@@ -185,12 +185,12 @@ int cli_policy(const char *cmd, const char *policy_s, const char *default_preset
                             "--velero-version decides as that Velero release does; it cannot be combined "
                             "with --policy %s",
                             policy_s);
-        if (velstatus_policy_velero_version(out, &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
+        if (velstatus_policy_init_version(out, sizeof(*out), &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--velero-version", &err);
     } else {
         if (!policy_s)
             velstatus_preset_from_string(&preset, default_preset, VELSTATUS_NUL_TERMINATED, NULL);
-        velstatus_policy_preset(out, preset, NULL);
+        velstatus_policy_init(out, sizeof(*out), preset, NULL);
         velstatus_velero_release_at(&ma, &mi, n - 1, NULL);
     }
     if (major)

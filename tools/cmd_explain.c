@@ -1255,9 +1255,9 @@ int cmd_explain(int argc, char **argv)
     if (cli_policy(CMD, policy_s, "velero", version_s, &x.pol, &x.major, &x.minor) != 0)
         return CLI_BAD_INPUT;
     x.release_given = version_s != NULL;
-    velstatus_policy_preset(
-        &x.other_pol, x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
-        NULL);
+    velstatus_policy_init(&x.other_pol, sizeof(x.other_pol),
+                          x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,
+                          NULL);
     x.resource_timeout = INT64_C(600) * 1000000000;
     if (rt_s && parse_duration("--resource-timeout", rt_s, &x.resource_timeout) != CLI_OK)
         return CLI_BAD_INPUT;

@@ -93,7 +93,8 @@ int cmd_phase(int argc, char **argv)
     if (velstatus_phase_transition(&legal, &controller, kind, from, to, &pol, &err) != VELSTATUS_OK)
         return cli_fail(cmd, "Velero %d.%d: %s", major, minor, err.message);
     {
-        velstatus_policy hardened = velstatus_policy_hardened();
+        velstatus_policy hardened;
+        velstatus_policy_init(&hardened, sizeof(hardened), VELSTATUS_PRESET_HARDENED, NULL);
         if (velstatus_retry_transition(&retry_velero, kind, from, to, 0, &pol, &err) != VELSTATUS_OK ||
             velstatus_retry_transition(&retry_hardened, kind, from, to, 0, &hardened, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "retry", &err);

@@ -250,7 +250,8 @@ int cmd_backoff(int argc, char **argv)
             return cli_fail(CMD, "--velero-cap cannot be combined with --duration, --factor, --steps or --cap");
         if (parse_duration("--velero-cap", velero_cap, &c))
             return CLI_BAD_INPUT;
-        b = velstatus_backoff_velero_cap(c); /* jitter 0.1, as Velero's CapBackoff */
+        /* jitter 0.1, as Velero's CapBackoff */
+        velstatus_backoff_init_preset(&b, sizeof(b), VELSTATUS_BACKOFF_VELERO_CAP, c, NULL);
         if (jitter && parse_double("--jitter", jitter, &b.jitter))
             return CLI_BAD_INPUT;
         if (!pol.status_patch_retries) /* one attempt: ExponentialBackoff with Steps 1 never sleeps */

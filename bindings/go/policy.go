@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+	"unsafe"
 )
 
 // Preset says which preset a policy was made from (velstatus_preset).
@@ -78,16 +79,26 @@ type Policy struct {
 	ValidationBSLAvailable          bool          // from 1.17: an unavailable BSL fails validation
 }
 
-// PolicyVelero returns the Velero-exact preset (velstatus_policy_velero).
+// PolicyVelero returns the Velero-exact preset (velstatus_policy_init with
+// VELSTATUS_PRESET_VELERO).
 func PolicyVelero() *Policy {
-	p := policyFromC(C.velstatus_policy_velero())
+	p := policyFromC(cPreset(PresetVelero))
 	return &p
 }
 
-// PolicyHardened returns the hardened preset (velstatus_policy_hardened).
+// PolicyHardened returns the hardened preset (velstatus_policy_init with
+// VELSTATUS_PRESET_HARDENED).
 func PolicyHardened() *Policy {
-	p := policyFromC(C.velstatus_policy_hardened())
+	p := policyFromC(cPreset(PresetHardened))
 	return &p
+}
+
+// cPreset fills a C policy with a known preset, at the size this package
+// was compiled against.
+func cPreset(preset Preset) C.velstatus_policy {
+	var c C.velstatus_policy
+	C.velstatus_policy_init(&c, C.size_t(unsafe.Sizeof(c)), C.velstatus_preset(preset), nil)
+	return c
 }
 
 // policyFilled runs one C function that fills a policy, and converts it.
@@ -102,22 +113,22 @@ func policyFilled(fill func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.v
 }
 
 // PolicyVeleroRelease returns the Velero-exact preset of Velero major.minor
-// (velstatus_policy_velero_release); a release outside the supported range is
+// (velstatus_policy_init_release); a release outside the supported range is
 // an ErrInvalid error naming the range.
 func PolicyVeleroRelease(major, minor int) (*Policy, error) {
 	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
-		return C.velstatus_policy_velero_release(cp, C.int(major), C.int(minor), cerr)
+		return C.velstatus_policy_init_release(cp, C.size_t(unsafe.Sizeof(*cp)), C.int(major), C.int(minor), cerr)
 	})
 }
 
 // PolicyVeleroVersion is PolicyVeleroRelease for a version text: "1.14",
-// "v1.14" or a patch release "1.14.2" (velstatus_policy_velero_version).
+// "v1.14" or a patch release "1.14.2" (velstatus_policy_init_version).
 func PolicyVeleroVersion(version string) (*Policy, error) {
 	b := []byte(version)
 	defer runtime.KeepAlive(b)
 	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
 		cs, n := cbuf(b)
-		return C.velstatus_policy_velero_version(cp, nil, nil, cs, n, cerr)
+		return C.velstatus_policy_init_version(cp, C.size_t(unsafe.Sizeof(*cp)), nil, nil, cs, n, cerr)
 	})
 }
 
@@ -135,10 +146,10 @@ func VeleroReleases() []string {
 	return out
 }
 
-// PolicyPreset returns the named preset (velstatus_policy_preset).
+// PolicyPreset returns the named preset (velstatus_policy_init).
 func PolicyPreset(preset Preset) (*Policy, error) {
 	return policyFilled(func(cp *C.velstatus_policy, cerr *C.velstatus_error) C.velstatus_status {
-		return C.velstatus_policy_preset(cp, C.velstatus_preset(preset), cerr)
+		return C.velstatus_policy_init(cp, C.size_t(unsafe.Sizeof(*cp)), C.velstatus_preset(preset), cerr)
 	})
 }
 
@@ -174,12 +185,11 @@ func policyFromC(c C.velstatus_policy) Policy {
 // toC builds the C struct. It starts from the C preset so that a knob the
 // Go struct does not know yet keeps the preset's value.
 func (p *Policy) toC() C.velstatus_policy {
-	var c C.velstatus_policy
+	preset := PresetHardened
 	if p.Preset == PresetVelero {
-		c = C.velstatus_policy_velero()
-	} else {
-		c = C.velstatus_policy_hardened()
+		preset = PresetVelero
 	}
+	c := cPreset(preset)
 	c.preset = C.uint32_t(p.Preset)
 	c.requeue_ready_to_start_on_restart = cbool(p.RequeueReadyToStartOnRestart)
 	c.zero_timeout_expires = cbool(p.ZeroTimeoutExpires)

@@ -52,16 +52,25 @@ func (b *Backoff) toC() C.velstatus_backoff {
 // BackoffVeleroCap is Velero's CapBackoff(cap): 10ms, x5, jitter 0.1,
 // MaxInt steps, the cap (negative gives 0).
 func BackoffVeleroCap(cap time.Duration) Backoff {
-	return backoffFromC(C.velstatus_backoff_velero_cap(C.int64_t(cap)))
+	return cBackoff(BackoffKindVeleroCap, cap)
+}
+
+// cBackoff fills a C backoff with a known preset
+// (velstatus_backoff_init_preset), at the size this package was compiled
+// against.
+func cBackoff(kind BackoffKind, cap time.Duration) Backoff {
+	var c C.velstatus_backoff
+	C.velstatus_backoff_init_preset(&c, C.size_t(unsafe.Sizeof(c)), C.velstatus_backoff_kind(kind), C.int64_t(cap), nil)
+	return backoffFromC(c)
 }
 
 // BackoffDefault is client-go's retry.DefaultBackoff: 10ms, x5, jitter 0.1,
 // 4 steps, no cap.
-func BackoffDefault() Backoff { return backoffFromC(C.velstatus_backoff_default_backoff()) }
+func BackoffDefault() Backoff { return cBackoff(BackoffKindDefaultBackoff, 0) }
 
 // BackoffDefaultRetry is client-go's retry.DefaultRetry: 10ms, x1, jitter
 // 0.1, 5 steps, no cap.
-func BackoffDefaultRetry() Backoff { return backoffFromC(C.velstatus_backoff_default_retry()) }
+func BackoffDefaultRetry() Backoff { return cBackoff(BackoffKindDefaultRetry, 0) }
 
 // BackoffKind names a backoff preset (velstatus_backoff_kind).
 type BackoffKind int
@@ -99,7 +108,8 @@ func ParseBackoffKind(s string) (BackoffKind, error) {
 func BackoffPreset(kind BackoffKind, cap time.Duration) (Backoff, error) {
 	var c C.velstatus_backoff
 	var cerr C.velstatus_error
-	if err := check(C.velstatus_backoff_preset(&c, C.velstatus_backoff_kind(kind), C.int64_t(cap), &cerr), &cerr); err != nil {
+	st := C.velstatus_backoff_init_preset(&c, C.size_t(unsafe.Sizeof(c)), C.velstatus_backoff_kind(kind), C.int64_t(cap), &cerr)
+	if err := check(st, &cerr); err != nil {
 		return Backoff{}, err
 	}
 	return backoffFromC(c), nil
@@ -200,7 +210,8 @@ type RetrySchedule struct {
 // RetryScheduleHardened returns the hardened defaults: 100ms, x2, jitter
 // 0.1, ceiling 30s, 30 attempts, deadline 10min.
 func RetryScheduleHardened() RetrySchedule {
-	c := C.velstatus_retry_schedule_hardened()
+	var c C.velstatus_retry_schedule
+	C.velstatus_retry_schedule_init(&c, C.size_t(unsafe.Sizeof(c)))
 	return RetrySchedule{Base: time.Duration(c.base_ns), Factor: float64(c.factor), Jitter: float64(c.jitter),
 		MaxSleep: time.Duration(c.max_sleep_ns), MaxAttempts: int64(c.max_attempts),
 		Deadline: time.Duration(c.deadline_ns)}

@@ -10,7 +10,8 @@ int main(void)
     velstatus_error err;
     velstatus_phase from, to, next;
     velstatus_restart_action action;
-    velstatus_policy velero = velstatus_policy_velero();
+    velstatus_policy velero;
+    velstatus_policy_init(&velero, sizeof(velero), VELSTATUS_PRESET_VELERO, NULL);
     const char *who = NULL;
     int legal = 0;
 

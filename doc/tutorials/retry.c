@@ -38,7 +38,8 @@ int main(void)
     velstatus_retry_result *res = NULL;
     velstatus_retry_host host;
     struct fake_host fake = {0};
-    velstatus_backoff cap = velstatus_backoff_velero_cap(600000000000LL); /* --resource-timeout=10m */
+    velstatus_backoff cap; /* --resource-timeout=10m */
+    velstatus_backoff_init_preset(&cap, sizeof(cap), VELSTATUS_BACKOFF_VELERO_CAP, 600000000000LL, NULL);
     velstatus_phase from, to;
     int retried = 0, ok = 0;
 

@@ -180,7 +180,8 @@ static int patch_now(void *userdata, int64_t *ns)
 /* Publishes the tracker's verdict through the retry driver (hardened policy). */
 static int publish(velstatus_ctx *ctx, const velstatus_server_tracker *tracker, patch_client *pc)
 {
-    velstatus_policy policy = velstatus_policy_hardened();
+    velstatus_policy policy;
+    velstatus_policy_init(&policy, sizeof(policy), VELSTATUS_PRESET_HARDENED, NULL);
     velstatus_server_verdict *v = NULL;
     velstatus_retry_host host;
     velstatus_retry_result *res = NULL;
@@ -405,7 +406,8 @@ static int print_progress(velstatus_ctx *ctx, const velstatus_oplist *ops, int64
 
 static int reconcile(velstatus_ctx *ctx, const char *ops_path, const char *answers_path, const char *now_text)
 {
-    velstatus_policy policy = velstatus_policy_hardened();
+    velstatus_policy policy;
+    velstatus_policy_init(&policy, sizeof(policy), VELSTATUS_PRESET_HARDENED, NULL);
     velstatus_oplist *ops = NULL;
     velstatus_op_reports *answers = NULL;
     velstatus_reconcile_result *res = NULL;

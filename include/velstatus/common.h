@@ -28,6 +28,21 @@
 #endif
 
 /**
+ * @def VELSTATUS_DEPRECATED
+ * @brief Marks a public function kept for compatibility that new code should
+ * not call: the compiler warns at each use (`-Wdeprecated-declarations`),
+ * naming its replacement. Define `VELSTATUS_NO_DEPRECATION_WARNINGS` before
+ * including the headers to silence it. Nothing in a cffi cdef.
+ */
+#if defined(VELSTATUS_CDEF) || defined(VELSTATUS_NO_DEPRECATION_WARNINGS)
+#define VELSTATUS_DEPRECATED(msg)
+#elif defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 5))
+#define VELSTATUS_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define VELSTATUS_DEPRECATED(msg)
+#endif
+
+/**
  * @def VELSTATUS_BEGIN_DECLS
  * @brief Opens a C-linkage block when compiled as C++.
  * @def VELSTATUS_END_DECLS

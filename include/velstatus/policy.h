@@ -44,7 +44,7 @@ typedef enum velstatus_preset {
  * value of each preset as `velero / hardened`.
  */
 typedef struct velstatus_policy {
-    uint32_t struct_size; /**< sizeof(velstatus_policy); set by the preset functions. */
+    uint32_t struct_size; /**< sizeof(velstatus_policy) as the caller compiled it; set by velstatus_policy_init(). */
     uint32_t preset;      /**< The ::velstatus_preset this was made from (informational). */
 
     /** Restart handling also requeues ReadyToStart backups (doc/velero-behaviour.md §6.17). 0 / 1. */
@@ -137,50 +137,121 @@ typedef struct velstatus_policy {
 } velstatus_policy;
 
 /**
- * @brief The Velero-exact preset.
- * @return A policy with every knob at Velero HEAD's behaviour.
+ * @brief Fills a policy with a preset: the one way to initialise a
+ * ::velstatus_policy.
+ *
+ * Zeroes all `struct_size` bytes, then writes the preset's value of every
+ * knob that fits in them and sets `struct_size`. A caller built against an
+ * older header (a smaller struct) gets exactly the fields it knows; one built
+ * against a newer header (a larger struct) keeps its unknown tail zero, which
+ * every function taking the policy accepts (doc/conventions.md §2).
+ * @code
+ * velstatus_policy pol;
+ * velstatus_policy_init(&pol, sizeof(pol), VELSTATUS_PRESET_HARDENED, &err);
+ * pol.progress_error_grace_ns = 0;   // then change any knob
+ * @endcode
+ * @param[out] p The caller's policy.
+ * @param[in] struct_size sizeof(*p) as the caller compiled it.
+ * @param[in] preset ::VELSTATUS_PRESET_VELERO (Velero-exact, at the current
+ *            release) or ::VELSTATUS_PRESET_HARDENED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL p, unknown preset) or
+ *         ::VELSTATUS_E_ABI (`struct_size` smaller than the first released
+ *         layout). Nothing is written on failure.
  */
-VELSTATUS_API velstatus_policy velstatus_policy_velero(void);
+VELSTATUS_API velstatus_status velstatus_policy_init(velstatus_policy *p, size_t struct_size, velstatus_preset preset,
+                                                     velstatus_error *err);
 
 /**
- * @brief The hardened preset, the recommended default.
- * @return A policy with every knob at the fixed behaviour.
- */
-VELSTATUS_API velstatus_policy velstatus_policy_hardened(void);
-
-/**
- * @brief The Velero-exact preset of one Velero minor release.
+ * @brief Fills a policy with the Velero-exact preset of one Velero minor
+ * release, as velstatus_policy_init() fills a preset.
  *
  * Velero 1.11 to the current release (1.18) are supported; a patch release
- * decides as its minor release does. Each release's policy is
- * velstatus_policy_velero() with the knobs of the release differences
- * (doc/velero-releases.md) at that release's values.
+ * decides as its minor release does. Each release's policy is the Velero
+ * preset with the knobs of the release differences (doc/velero-releases.md)
+ * at that release's values.
+ * @param[out] p The caller's policy.
+ * @param[in] struct_size sizeof(*p) as the caller compiled it.
+ * @param[in] major The major version (1).
+ * @param[in] minor The minor version.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL p; a release outside
+ *         the supported range, the message naming the range) or
+ *         ::VELSTATUS_E_ABI (`struct_size` too small). Nothing is written on
+ *         failure.
+ */
+VELSTATUS_API velstatus_status velstatus_policy_init_release(velstatus_policy *p, size_t struct_size, int major,
+                                                             int minor, velstatus_error *err);
+
+/**
+ * @brief Fills a policy with the Velero-exact preset of a release given as
+ * text: `1.14`, `v1.14`, or a patch release `1.14.2` / `v1.14.2`.
+ * @param[out] p The caller's policy.
+ * @param[in] struct_size sizeof(*p) as the caller compiled it.
+ * @param[out] major Receives the major version, or NULL.
+ * @param[out] minor Receives the minor version, or NULL.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL p, text that is not a
+ *         version, or a release outside the supported range; the message
+ *         quotes the text and names the range) or ::VELSTATUS_E_ABI
+ *         (`struct_size` too small). Nothing is written on failure.
+ */
+VELSTATUS_API velstatus_status velstatus_policy_init_version(velstatus_policy *p, size_t struct_size, int *major,
+                                                             int *minor, const char *s, size_t len,
+                                                             velstatus_error *err);
+
+/**
+ * @brief The Velero-exact preset, returned by value.
+ * @deprecated Returning a size-tagged struct by value overruns a caller built
+ * against an older, smaller header once a knob is appended. Use
+ * velstatus_policy_init() with ::VELSTATUS_PRESET_VELERO.
+ * @return A policy with every knob at Velero HEAD's behaviour.
+ */
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, VELSTATUS_PRESET_VELERO, err)")
+velstatus_policy velstatus_policy_velero(void);
+
+/**
+ * @brief The hardened preset, returned by value.
+ * @deprecated As velstatus_policy_velero(); use velstatus_policy_init() with
+ * ::VELSTATUS_PRESET_HARDENED.
+ * @return A policy with every knob at the fixed behaviour.
+ */
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, VELSTATUS_PRESET_HARDENED, err)")
+velstatus_policy velstatus_policy_hardened(void);
+
+/**
+ * @brief The Velero-exact preset of one Velero minor release, written whole
+ * through `*out`.
+ * @deprecated `*out` is written at this library's size, past the end of an
+ * older caller's struct. Use velstatus_policy_init_release().
  * @param[out] out Receives the policy.
  * @param[in] major The major version (1).
  * @param[in] minor The minor version.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL out; a release
- *         outside the supported range, the message naming the range).
+ *         outside the supported range).
  */
-VELSTATUS_API velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor,
-                                                               velstatus_error *err);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init_release(p, sizeof *p, major, minor, err)")
+velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor, velstatus_error *err);
 
 /**
- * @brief The Velero-exact preset of a release given as text: `1.14`,
- * `v1.14`, or a patch release `1.14.2` / `v1.14.2`.
+ * @brief The Velero-exact preset of a release given as text, written whole
+ * through `*out`.
+ * @deprecated As velstatus_policy_velero_release(); use
+ * velstatus_policy_init_version().
  * @param[out] out Receives the policy.
  * @param[out] major Receives the major version, or NULL.
  * @param[out] minor Receives the minor version, or NULL.
  * @param[in] s The text (need not be NUL-terminated).
  * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL out, text that is
- *         not a version, or a release outside the supported range; the
- *         message quotes the text and names the range). Nothing is written
- *         on failure.
+ * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID.
  */
-VELSTATUS_API velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor,
-                                                               const char *s, size_t len, velstatus_error *err);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init_version(p, sizeof *p, &major, &minor, s, len, err)")
+velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor, const char *s,
+                                                 size_t len, velstatus_error *err);
 
 /**
  * @brief The number of supported Velero minor releases.
@@ -201,14 +272,15 @@ VELSTATUS_API size_t velstatus_velero_release_count(void);
 VELSTATUS_API velstatus_status velstatus_velero_release_at(int *major, int *minor, size_t index, velstatus_error *err);
 
 /**
- * @brief Fills `*out` with a preset, for callers that cannot take structs by value.
+ * @brief A preset, written whole through `*out`.
+ * @deprecated As velstatus_policy_velero_release(); use velstatus_policy_init().
  * @param[out] out Receives the policy.
  * @param[in] preset ::VELSTATUS_PRESET_VELERO or ::VELSTATUS_PRESET_HARDENED.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, unknown preset).
  */
-VELSTATUS_API velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset,
-                                                       velstatus_error *err);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, preset, err)")
+velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset, velstatus_error *err);
 
 /**
  * @brief The preset name: "velero" or "hardened".

@@ -40,8 +40,8 @@ VELSTATUS_BEGIN_DECLS
 /**
  * @brief A `wait.Backoff` (doc/velero-behaviour.md §4.4), mutated by velstatus_backoff_step().
  *
- * A size-tagged value type: set `struct_size` (velstatus_backoff_init() or a
- * preset does it). All fields take any value Go's would; nothing is rejected
+ * A size-tagged value type: set `struct_size` (velstatus_backoff_init() or
+ * velstatus_backoff_init_preset() does it). All fields take any value Go's would; nothing is rejected
  * except a non-zero `flags`.
  */
 typedef struct velstatus_backoff {
@@ -73,37 +73,79 @@ typedef enum velstatus_backoff_kind {
 VELSTATUS_API void velstatus_backoff_init(velstatus_backoff *b, size_t struct_size);
 
 /**
- * @brief Velero's `CapBackoff(cap)` (pkg/client/retry.go; doc/velero-behaviour.md §4.2).
+ * @brief Fills a backoff with a preset: the one way to initialise a
+ * ::velstatus_backoff with a preset (velstatus_backoff_init() gives Go's zero
+ * value).
  *
- * Duration 10 ms, Factor 5, Jitter 0.1, Steps `math.MaxInt`
- * (9223372036854775807), Cap `cap_ns`, or 0 when `cap_ns` is negative.
+ * Zeroes all `struct_size` bytes, writes the preset's fields that fit in
+ * them and sets `struct_size` (doc/conventions.md §2). The presets:
+ * - ::VELSTATUS_BACKOFF_VELERO_CAP: Velero's `CapBackoff(cap)`
+ *   (pkg/client/retry.go; doc/velero-behaviour.md §4.2): Duration 10 ms,
+ *   Factor 5, Jitter 0.1, Steps `math.MaxInt` (9223372036854775807), Cap
+ *   `cap_ns`, or 0 when `cap_ns` is negative;
+ * - ::VELSTATUS_BACKOFF_DEFAULT_BACKOFF: client-go's `retry.DefaultBackoff`,
+ *   10 ms, x5, jitter 0.1, 4 steps, no cap;
+ * - ::VELSTATUS_BACKOFF_DEFAULT_RETRY: client-go's `retry.DefaultRetry`,
+ *   10 ms, x1, jitter 0.1, 5 steps, no cap.
+ * @param[out] b The caller's backoff.
+ * @param[in] struct_size sizeof(*b) as the caller compiled it.
+ * @param[in] preset Which preset.
+ * @param[in] cap_ns Velero's `--resource-timeout` in nanoseconds, for
+ *            ::VELSTATUS_BACKOFF_VELERO_CAP; ignored otherwise.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL b, unknown preset) or
+ *         ::VELSTATUS_E_ABI (`struct_size` smaller than the first released
+ *         layout). Nothing is written on failure.
+ */
+VELSTATUS_API velstatus_status velstatus_backoff_init_preset(velstatus_backoff *b, size_t struct_size,
+                                                             velstatus_backoff_kind preset, int64_t cap_ns,
+                                                             velstatus_error *err);
+
+/**
+ * @brief Velero's `CapBackoff(cap)`, returned by value.
+ * @deprecated Returning a size-tagged struct by value overruns a caller built
+ * against an older, smaller header once a field is appended. Use
+ * velstatus_backoff_init_preset() with ::VELSTATUS_BACKOFF_VELERO_CAP.
  * @param[in] cap_ns Velero's `--resource-timeout` in nanoseconds.
  * @return The backoff, with struct_size set.
  */
-VELSTATUS_API velstatus_backoff velstatus_backoff_velero_cap(int64_t cap_ns);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_VELERO_CAP, "
+                                   "cap_ns, err)")
+velstatus_backoff velstatus_backoff_velero_cap(int64_t cap_ns);
 
 /**
- * @brief client-go's `retry.DefaultBackoff`: 10 ms, x5, jitter 0.1, 4 steps, no cap.
+ * @brief client-go's `retry.DefaultBackoff`, returned by value.
+ * @deprecated As velstatus_backoff_velero_cap(); use
+ * velstatus_backoff_init_preset() with ::VELSTATUS_BACKOFF_DEFAULT_BACKOFF.
  * @return The backoff, with struct_size set.
  */
-VELSTATUS_API velstatus_backoff velstatus_backoff_default_backoff(void);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_DEFAULT_BACKOFF, "
+                                   "0, err)")
+velstatus_backoff velstatus_backoff_default_backoff(void);
 
 /**
- * @brief client-go's `retry.DefaultRetry`: 10 ms, x1, jitter 0.1, 5 steps, no cap.
+ * @brief client-go's `retry.DefaultRetry`, returned by value.
+ * @deprecated As velstatus_backoff_velero_cap(); use
+ * velstatus_backoff_init_preset() with ::VELSTATUS_BACKOFF_DEFAULT_RETRY.
  * @return The backoff, with struct_size set.
  */
-VELSTATUS_API velstatus_backoff velstatus_backoff_default_retry(void);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_DEFAULT_RETRY, "
+                                   "0, err)")
+velstatus_backoff velstatus_backoff_default_retry(void);
 
 /**
- * @brief Fills `*out` with a preset, for callers that cannot take structs by value.
- * @param[out] out Receives the backoff (its whole v1 size is written).
+ * @brief A preset, written whole through `*out`.
+ * @deprecated `*out` is written at this library's size, past the end of an
+ * older caller's struct. Use velstatus_backoff_init_preset().
+ * @param[out] out Receives the backoff.
  * @param[in] preset Which preset.
  * @param[in] cap_ns The cap for ::VELSTATUS_BACKOFF_VELERO_CAP; ignored otherwise.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, unknown preset).
  */
-VELSTATUS_API velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_backoff_kind preset,
-                                                        int64_t cap_ns, velstatus_error *err);
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, preset, cap_ns, err)")
+velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_backoff_kind preset, int64_t cap_ns,
+                                          velstatus_error *err);
 
 /**
  * @brief One `Backoff.Step()` call: returns the sleep and advances `*b`.
@@ -248,20 +290,26 @@ typedef struct velstatus_retry_schedule {
 } velstatus_retry_schedule;
 
 /**
- * @brief The hardened defaults: 100 ms, x2, jitter 0.1, ceiling 30 s, 30
- * attempts, deadline 10 min. doc/retry.md gives the reasons.
- * @return The schedule, with struct_size set.
- */
-VELSTATUS_API velstatus_retry_schedule velstatus_retry_schedule_hardened(void);
-
-/**
- * @brief Fills a schedule with the hardened defaults and its struct_size (the
- * twin of velstatus_retry_schedule_hardened() for cffi and cgo; a zero
- * schedule would be invalid).
+ * @brief Fills a schedule with the hardened defaults and its struct_size: the
+ * one way to initialise a ::velstatus_retry_schedule (a zero schedule would be
+ * invalid). The defaults are 100 ms, x2, jitter 0.1, ceiling 30 s, 30
+ * attempts, deadline 10 min; doc/retry.md gives the reasons. All
+ * `struct_size` bytes are zeroed first, and only the fields that fit in them
+ * are written (doc/conventions.md §2).
  * @param[out] s The struct to initialise; NULL is ignored.
- * @param[in] struct_size sizeof(velstatus_retry_schedule) as the caller sees it.
+ * @param[in] struct_size sizeof(*s) as the caller compiled it.
  */
 VELSTATUS_API void velstatus_retry_schedule_init(velstatus_retry_schedule *s, size_t struct_size);
+
+/**
+ * @brief The hardened defaults, returned by value.
+ * @deprecated Returning a size-tagged struct by value overruns a caller built
+ * against an older, smaller header once a field is appended. Use
+ * velstatus_retry_schedule_init().
+ * @return The schedule, with struct_size set.
+ */
+VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_retry_schedule_init(s, sizeof *s)")
+velstatus_retry_schedule velstatus_retry_schedule_hardened(void);
 
 /** @brief The result of a retry run (opaque; read with the getters). */
 typedef struct velstatus_retry_result velstatus_retry_result;

@@ -6,48 +6,66 @@
 
 #include <string.h>
 
-velstatus_policy velstatus_policy_velero(void)
+/* The Velero preset at the current release, at this library's size. */
+static void fill_velero(velstatus_policy *p)
 {
-    velstatus_policy p;
-    memset(&p, 0, sizeof(p));
-    p.struct_size = sizeof(p);
-    p.preset = VELSTATUS_PRESET_VELERO;
-    p.zero_timeout_expires = 1;
-    velstatus__policy_release(&p, velstatus__current_release());
-    return p;
+    memset(p, 0, sizeof(*p));
+    p->struct_size = sizeof(*p);
+    p->preset = VELSTATUS_PRESET_VELERO;
+    p->zero_timeout_expires = 1;
+    velstatus__policy_release(p, velstatus__current_release());
 }
 
 /* The Velero preset with each knob at its hardened value (policy.h gives
  * both values of every knob). Where releases differ it keeps the current
  * release's behaviour, as the Velero preset has it: those knobs are not
  * quirks. */
-velstatus_policy velstatus_policy_hardened(void)
+static void fill_hardened(velstatus_policy *p)
 {
-    velstatus_policy p = velstatus_policy_velero();
-    p.preset = VELSTATUS_PRESET_HARDENED;
-    p.requeue_ready_to_start_on_restart = 1;
-    p.zero_timeout_expires = 0;
-    p.level_triggered_partial_failure = 1;
-    p.unknown_phase_fails = 1;
-    p.progress_error_grace_ns = INT64_C(60000000000);
-    p.restore_error_plugin_suffix = 1;
-    p.compare_times_by_instant = 1;
-    p.unix_epoch_is_unknown = 1;
-    p.report_cancel_results = 1;
-    p.retry_classify_errors = 1;
-    p.retry_forgotten_patches = 1;
-    return p;
+    fill_velero(p);
+    p->preset = VELSTATUS_PRESET_HARDENED;
+    p->requeue_ready_to_start_on_restart = 1;
+    p->zero_timeout_expires = 0;
+    p->level_triggered_partial_failure = 1;
+    p->unknown_phase_fails = 1;
+    p->progress_error_grace_ns = INT64_C(60000000000);
+    p->restore_error_plugin_suffix = 1;
+    p->compare_times_by_instant = 1;
+    p->unix_epoch_is_unknown = 1;
+    p->report_cancel_results = 1;
+    p->retry_classify_errors = 1;
+    p->retry_forgotten_patches = 1;
 }
 
-velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset, velstatus_error *err)
+static velstatus_status fill_preset(velstatus_policy *p, velstatus_preset preset, velstatus_error *err)
 {
-    if (!out)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     switch (preset) {
-    case VELSTATUS_PRESET_VELERO: *out = velstatus_policy_velero(); return VELSTATUS_OK;
-    case VELSTATUS_PRESET_HARDENED: *out = velstatus_policy_hardened(); return VELSTATUS_OK;
+    case VELSTATUS_PRESET_VELERO: fill_velero(p); return VELSTATUS_OK;
+    case VELSTATUS_PRESET_HARDENED: fill_hardened(p); return VELSTATUS_OK;
     }
     return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown preset %d", (int)preset);
+}
+
+/* The one body of every policy init: the caller's struct_size bytes of p
+ * from `filled` (a policy of this library's size). */
+static velstatus_status init_from(velstatus_policy *p, size_t struct_size, const velstatus_policy *filled,
+                                  velstatus_error *err)
+{
+    if (!p)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "policy is NULL");
+    if (struct_size < VS_POLICY_SIZE_V1)
+        return velstatus__error_set(err, VELSTATUS_E_ABI, "policy struct_size is %zu, smaller than %zu", struct_size,
+                                    (size_t)VS_POLICY_SIZE_V1);
+    velstatus__sized_init(p, struct_size, filled, sizeof(*filled));
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_policy_init(velstatus_policy *p, size_t struct_size, velstatus_preset preset,
+                                       velstatus_error *err)
+{
+    velstatus_policy d;
+    VS_TRY(fill_preset(&d, preset, err));
+    return init_from(p, struct_size, &d, err);
 }
 
 static const char *const preset_names[] = {"velero", "hardened"};
@@ -58,7 +76,7 @@ VS_ENUM_TOKENS(preset, velstatus_preset, preset_names, "preset")
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err)
 {
     if (!in) {
-        *out = velstatus_policy_hardened();
+        fill_hardened(out);
         return VELSTATUS_OK;
     }
     return velstatus__sized_copy(out, sizeof(*out), VS_POLICY_SIZE_V1, in, "policy", err);
@@ -103,19 +121,28 @@ void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r)
 #define RANGE_ARGS \
     releases[0].major, releases[0].minor, velstatus__current_release()->major, velstatus__current_release()->minor
 
-velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor, velstatus_error *err)
+/* The Velero preset of release major.minor, at this library's size. */
+static velstatus_status fill_release(velstatus_policy *p, int major, int minor, velstatus_error *err)
 {
-    if (!out)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
     for (size_t i = 0; i < VS_N(releases); i++) {
         if (releases[i].major == major && releases[i].minor == minor) {
-            *out = velstatus_policy_velero();
-            velstatus__policy_release(out, &releases[i]);
+            fill_velero(p);
+            velstatus__policy_release(p, &releases[i]);
             return VELSTATUS_OK;
         }
     }
     return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
                                 RANGE_ARGS);
+}
+
+velstatus_status velstatus_policy_init_release(velstatus_policy *p, size_t struct_size, int major, int minor,
+                                               velstatus_error *err)
+{
+    velstatus_policy d;
+    if (!p)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "policy is NULL");
+    VS_TRY(fill_release(&d, major, minor, err));
+    return init_from(p, struct_size, &d, err);
 }
 
 /* Digits at s[*i..n) as an int below 100000; 0 when there are none. */
@@ -129,32 +156,79 @@ static int version_number(const char *s, size_t n, size_t *i, int *out)
     return *i > start && (*i == n || s[*i] < '0' || s[*i] > '9');
 }
 
-velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor, const char *s,
-                                                 size_t len, velstatus_error *err)
+/* The Velero preset of the release `s` names (1.14, v1.14, 1.14.2). */
+static velstatus_status fill_version(velstatus_policy *p, int *ma, int *mi, const char *s, size_t n,
+                                     velstatus_error *err)
 {
-    size_t n = velstatus__text_len(s, len), i = 0;
-    int ma = 0, mi = 0, patch = 0, ok;
-    velstatus_policy p;
-    if (!out || (!s && n))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero version: NULL argument");
+    size_t i = 0;
+    int patch = 0, ok;
     if (i < n && s[i] == 'v')
         i++;
-    ok = version_number(s, n, &i, &ma) && i < n && s[i++] == '.' && version_number(s, n, &i, &mi);
+    ok = version_number(s, n, &i, ma) && i < n && s[i++] == '.' && version_number(s, n, &i, mi);
     if (ok && i < n)
         ok = s[i++] == '.' && version_number(s, n, &i, &patch) && i == n;
     if (!ok)
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "Velero version \"%.*s\" is not MAJOR.MINOR (such as 1.14) or MAJOR.MINOR.PATCH",
                                     n > 64 ? 64 : (int)n, s);
-    if (velstatus_policy_velero_release(&p, ma, mi, NULL) != VELSTATUS_OK)
+    if (fill_release(p, *ma, *mi, NULL) != VELSTATUS_OK)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %.*s is not supported " RANGE_FMT, (int)n, s,
                                     RANGE_ARGS); /* n <= 18: three numbers of at most 5 digits */
-    *out = p;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_policy_init_version(velstatus_policy *p, size_t struct_size, int *major, int *minor,
+                                               const char *s, size_t len, velstatus_error *err)
+{
+    velstatus_policy d;
+    int ma = 0, mi = 0;
+    size_t n = velstatus__text_len(s, len);
+    if (!p || (!s && n))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero version: NULL argument");
+    VS_TRY(fill_version(&d, &ma, &mi, s, n, err));
+    VS_TRY(init_from(p, struct_size, &d, err));
     if (major)
         *major = ma;
     if (minor)
         *minor = mi;
     return VELSTATUS_OK;
+}
+
+/* ---- the deprecated forms (policy.h says why): each is its init twin at
+ * this library's own size ---- */
+
+velstatus_policy velstatus_policy_velero(void)
+{
+    velstatus_policy p;
+    fill_velero(&p);
+    return p;
+}
+
+velstatus_policy velstatus_policy_hardened(void)
+{
+    velstatus_policy p;
+    fill_hardened(&p);
+    return p;
+}
+
+velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset, velstatus_error *err)
+{
+    if (!out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
+    return velstatus_policy_init(out, sizeof(*out), preset, err);
+}
+
+velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor, velstatus_error *err)
+{
+    if (!out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
+    return velstatus_policy_init_release(out, sizeof(*out), major, minor, err);
+}
+
+velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor, const char *s,
+                                                 size_t len, velstatus_error *err)
+{
+    return velstatus_policy_init_version(out, sizeof(*out), major, minor, s, len, err);
 }
 
 size_t velstatus_velero_release_count(void)

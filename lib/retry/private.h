@@ -15,7 +15,7 @@
  * velstatus_retry_run(), and the entry point the server-status publisher
  * uses. Velero preset -> client-go v0.36.0 OnError over
  * CapBackoff(resource_timeout_ns) (classify consulted only with
- * retry_classify_errors); hardened -> velstatus_retry_schedule_hardened()
+ * retry_classify_errors); hardened -> the hardened schedule (velstatus_retry_schedule_init())
  * with deadline_ns = resource_timeout_ns when > 0.
  *
  * `policy` must already be loaded (velstatus__policy_load); `host` is a

@@ -63,34 +63,64 @@ void velstatus_backoff_init(velstatus_backoff *b, size_t struct_size)
     velstatus__sized_init(b, struct_size, NULL, sizeof(*b));
 }
 
-static velstatus_backoff make_backoff(int64_t duration, double factor, double jitter, int64_t steps, int64_t cap)
+/* Fills a preset at this library's size. */
+static velstatus_status fill_backoff(velstatus_backoff *b, velstatus_backoff_kind preset, int64_t cap_ns,
+                                     velstatus_error *err)
+{
+    memset(b, 0, sizeof(*b));
+    b->struct_size = sizeof(*b);
+    b->duration_ns = INT64_C(10000000); /* 10 ms, every preset */
+    b->jitter = 0.1;
+    switch (preset) {
+    case VELSTATUS_BACKOFF_VELERO_CAP:
+        /* pkg/client/retry.go CapBackoff: Factor and Jitter come from
+         * retry.DefaultBackoff (5.0, 0.1); Steps math.MaxInt; cap < 0 -> 0. */
+        b->factor = 5.0;
+        b->steps = INT64_MAX;
+        b->cap_ns = cap_ns < 0 ? 0 : cap_ns;
+        return VELSTATUS_OK;
+    case VELSTATUS_BACKOFF_DEFAULT_BACKOFF: b->factor = 5.0; b->steps = 4; return VELSTATUS_OK;
+    case VELSTATUS_BACKOFF_DEFAULT_RETRY: b->factor = 1.0; b->steps = 5; return VELSTATUS_OK;
+    }
+    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown backoff preset %d", (int)preset);
+}
+
+velstatus_status velstatus_backoff_init_preset(velstatus_backoff *b, size_t struct_size, velstatus_backoff_kind preset,
+                                               int64_t cap_ns, velstatus_error *err)
+{
+    velstatus_backoff d;
+    if (!b)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "backoff is NULL");
+    VS_TRY(fill_backoff(&d, preset, cap_ns, err));
+    if (struct_size < VS_BACKOFF_SIZE_V1)
+        return velstatus__error_set(err, VELSTATUS_E_ABI, "backoff struct_size is %zu, smaller than %zu", struct_size,
+                                    (size_t)VS_BACKOFF_SIZE_V1);
+    velstatus__sized_init(b, struct_size, &d, sizeof(d));
+    return VELSTATUS_OK;
+}
+
+/* ---- the deprecated forms (retry.h says why) ---- */
+
+static velstatus_backoff backoff_value(velstatus_backoff_kind preset, int64_t cap_ns)
 {
     velstatus_backoff b;
-    memset(&b, 0, sizeof(b));
-    b.struct_size = sizeof(b);
-    b.duration_ns = duration;
-    b.factor = factor;
-    b.jitter = jitter;
-    b.steps = steps;
-    b.cap_ns = cap;
+    (void)fill_backoff(&b, preset, cap_ns, NULL); /* a known preset: cannot fail */
     return b;
 }
 
 velstatus_backoff velstatus_backoff_velero_cap(int64_t cap_ns)
 {
-    /* pkg/client/retry.go CapBackoff: Factor and Jitter come from
-     * retry.DefaultBackoff (5.0, 0.1); Steps math.MaxInt; cap < 0 -> 0. */
-    return make_backoff(INT64_C(10000000), 5.0, 0.1, INT64_MAX, cap_ns < 0 ? 0 : cap_ns);
+    return backoff_value(VELSTATUS_BACKOFF_VELERO_CAP, cap_ns);
 }
 
 velstatus_backoff velstatus_backoff_default_backoff(void)
 {
-    return make_backoff(INT64_C(10000000), 5.0, 0.1, 4, 0);
+    return backoff_value(VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0);
 }
 
 velstatus_backoff velstatus_backoff_default_retry(void)
 {
-    return make_backoff(INT64_C(10000000), 1.0, 0.1, 5, 0);
+    return backoff_value(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
 }
 
 velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_backoff_kind preset, int64_t cap_ns,
@@ -98,12 +128,7 @@ velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_back
 {
     if (!out)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
-    switch (preset) {
-    case VELSTATUS_BACKOFF_VELERO_CAP: *out = velstatus_backoff_velero_cap(cap_ns); return VELSTATUS_OK;
-    case VELSTATUS_BACKOFF_DEFAULT_BACKOFF: *out = velstatus_backoff_default_backoff(); return VELSTATUS_OK;
-    case VELSTATUS_BACKOFF_DEFAULT_RETRY: *out = velstatus_backoff_default_retry(); return VELSTATUS_OK;
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown backoff preset %d", (int)preset);
+    return velstatus_backoff_init_preset(out, sizeof(*out), preset, cap_ns, err);
 }
 
 static velstatus_status load_backoff(velstatus_backoff *dst, const velstatus_backoff *src, velstatus_error *err)
@@ -140,32 +165,40 @@ velstatus_status velstatus_backoff_step(int64_t *sleep_ns, velstatus_backoff *b,
 
 /* ---- hardened schedule ---- */
 
-velstatus_retry_schedule velstatus_retry_schedule_hardened(void)
+/* The hardened schedule at this library's size; doc/retry.md, "The hardened
+ * schedule", gives the reasons. */
+static void fill_schedule(velstatus_retry_schedule *s)
 {
-    /* doc/retry.md, "The hardened schedule", gives the reasons. */
-    velstatus_retry_schedule s;
-    memset(&s, 0, sizeof(s));
-    s.struct_size = sizeof(s);
-    s.base_ns = INT64_C(100000000); /* 100 ms */
-    s.factor = 2.0;
-    s.jitter = 0.1;
-    s.max_sleep_ns = INT64_C(30000000000); /* 30 s */
-    s.max_attempts = 30;
-    s.deadline_ns = INT64_C(600000000000); /* 10 min */
-    return s;
+    memset(s, 0, sizeof(*s));
+    s->struct_size = sizeof(*s);
+    s->base_ns = INT64_C(100000000); /* 100 ms */
+    s->factor = 2.0;
+    s->jitter = 0.1;
+    s->max_sleep_ns = INT64_C(30000000000); /* 30 s */
+    s->max_attempts = 30;
+    s->deadline_ns = INT64_C(600000000000); /* 10 min */
 }
 
 void velstatus_retry_schedule_init(velstatus_retry_schedule *s, size_t struct_size)
 {
-    velstatus_retry_schedule h = velstatus_retry_schedule_hardened();
+    velstatus_retry_schedule h;
+    fill_schedule(&h);
     velstatus__sized_init(s, struct_size, &h, sizeof(h));
+}
+
+/* Deprecated (retry.h says why). */
+velstatus_retry_schedule velstatus_retry_schedule_hardened(void)
+{
+    velstatus_retry_schedule h;
+    fill_schedule(&h);
+    return h;
 }
 
 static velstatus_status load_schedule(velstatus_retry_schedule *s, const velstatus_retry_schedule *in,
                                       velstatus_error *err)
 {
     if (!in) {
-        *s = velstatus_retry_schedule_hardened();
+        fill_schedule(s);
         return VELSTATUS_OK;
     }
     VS_TRY(velstatus__sized_copy(s, sizeof(*s), VS_RETRY_SCHEDULE_SIZE_V1, in, "schedule", err));
@@ -621,10 +654,12 @@ velstatus_status velstatus__retry_run(velstatus_retry_result **out, int *succeed
     VS_TRY(run_init(&run, ctx, host, 1, err));
     run.classify = policy->retry_classify_errors != 0;
     if (policy->preset == VELSTATUS_PRESET_VELERO) {
-        velstatus_backoff b = velstatus_backoff_velero_cap(resource_timeout_ns);
+        velstatus_backoff b;
+        (void)fill_backoff(&b, VELSTATUS_BACKOFF_VELERO_CAP, resource_timeout_ns, NULL); /* cannot fail */
         st = loop_on_error(&run, &b, UINT64_MAX, err);
     } else {
-        velstatus_retry_schedule s = velstatus_retry_schedule_hardened();
+        velstatus_retry_schedule s;
+        fill_schedule(&s);
         if (resource_timeout_ns > 0)
             s.deadline_ns = resource_timeout_ns;
         st = loop_hardened(&run, &s, err);

@@ -263,7 +263,9 @@ def test_policy_presets_differ_as_documented():
     assert velero.zero_timeout_expires is True and hardened.zero_timeout_expires is False
     assert hardened.progress_error_grace_ns == 60 * 10**9
     assert velero != hardened and vs.Policy() == hardened
-    c = lib.velstatus_policy_velero()
+    ffi = vs._ffi.ffi
+    c = ffi.new("velstatus_policy *")
+    assert lib.velstatus_policy_init(c, ffi.sizeof(c[0]), lib.VELSTATUS_PRESET_VELERO, ffi.NULL) == 0
     for name in vs.Policy.KNOBS:
         assert int(getattr(velero, name)) == getattr(c, name)
 

@@ -204,26 +204,26 @@ class Policy:
     def __init__(self, preset: Union[Preset, str] = Preset.HARDENED, **knobs: Any) -> None:
         c = ffi.new("velstatus_policy *")
         err = new_error()
-        check(lib.velstatus_policy_preset(c, Preset.coerce(preset).c, err), err)
+        check(lib.velstatus_policy_init(c, ffi.sizeof(c[0]), Preset.coerce(preset).c, err), err)
         object.__setattr__(self, "_c", c)
         for name, value in knobs.items():
             setattr(self, name, value)
 
     @classmethod
     def velero(cls, **knobs: Any) -> "Policy":
-        """Velero HEAD's behaviour, quirk for quirk (velstatus_policy_velero)."""
+        """Velero HEAD's behaviour, quirk for quirk (velstatus_policy_init, VELSTATUS_PRESET_VELERO)."""
         return cls(Preset.VELERO, **knobs)
 
     @classmethod
     def hardened(cls, **knobs: Any) -> "Policy":
-        """The recommended default for new hosts (velstatus_policy_hardened)."""
+        """The recommended default for new hosts (velstatus_policy_init, VELSTATUS_PRESET_HARDENED)."""
         return cls(Preset.HARDENED, **knobs)
 
     @classmethod
     def velero_release(cls, version: Union[str, Tuple[int, int]], **knobs: Any) -> "Policy":
         """The Velero-exact preset of one Velero release (doc/velero-releases.md):
         ``"1.14"``, ``"v1.14.2"`` or ``(1, 14)``
-        (velstatus_policy_velero_version / velstatus_policy_velero_release).
+        (velstatus_policy_init_version / velstatus_policy_init_release).
 
         Raises InvalidArgument, naming the supported range, for a release
         outside it (``velero_releases()`` lists them).
@@ -232,10 +232,11 @@ class Policy:
         err = new_error()
         if isinstance(version, tuple):
             major, minor = version
-            check(lib.velstatus_policy_velero_release(new._c, int(major), int(minor), err), err)
+            check(lib.velstatus_policy_init_release(new._c, ffi.sizeof(new._c[0]), int(major), int(minor), err), err)
         else:
             text = version.encode("utf-8") if isinstance(version, str) else bytes(version)
-            check(lib.velstatus_policy_velero_version(new._c, ffi.NULL, ffi.NULL, text, len(text), err), err)
+            check(lib.velstatus_policy_init_version(new._c, ffi.sizeof(new._c[0]), ffi.NULL, ffi.NULL, text, len(text),
+                                                    err), err)
         for name, value in knobs.items():
             setattr(new, name, value)
         return new

@@ -133,24 +133,26 @@ class Backoff(_SizedStruct):
     @classmethod
     def velero_cap(cls, cap: DurationLike) -> "Backoff":
         """Velero's ``CapBackoff(cap)``: 10 ms, x5, jitter 0.1, MaxInt steps, the cap."""
-        return cls._wrap(lib.velstatus_backoff_velero_cap(duration_ns(cap)))
+        return cls.preset(BackoffKind.VELERO_CAP, cap)
 
     @classmethod
     def default_backoff(cls) -> "Backoff":
         """client-go ``retry.DefaultBackoff``: 10 ms, x5, jitter 0.1, 4 steps."""
-        return cls._wrap(lib.velstatus_backoff_default_backoff())
+        return cls.preset(BackoffKind.DEFAULT_BACKOFF)
 
     @classmethod
     def default_retry(cls) -> "Backoff":
         """client-go ``retry.DefaultRetry``: 10 ms, x1, jitter 0.1, 5 steps."""
-        return cls._wrap(lib.velstatus_backoff_default_retry())
+        return cls.preset(BackoffKind.DEFAULT_RETRY)
 
     @classmethod
     def preset(cls, kind: Union[BackoffKind, str], cap: DurationLike = 0) -> "Backoff":
-        """A preset by BackoffKind (or its token); ``cap`` for VELERO_CAP."""
+        """A preset by BackoffKind (or its token); ``cap`` for VELERO_CAP
+        (velstatus_backoff_init_preset)."""
         self = cls()
         err = new_error()
-        check(lib.velstatus_backoff_preset(self._c, BackoffKind.coerce(kind).c, duration_ns(cap), err), err)
+        check(lib.velstatus_backoff_init_preset(self._c, ffi.sizeof(self._CTYPE), BackoffKind.coerce(kind).c,
+                                                duration_ns(cap), err), err)
         return self
 
     def step(self, r: float = 0.0) -> int:
@@ -200,7 +202,7 @@ class RetrySchedule(_SizedStruct):
 
     @classmethod
     def hardened(cls, **fields: Any) -> "RetrySchedule":
-        new = cls._wrap(lib.velstatus_retry_schedule_hardened())
+        new = cls()  # velstatus_retry_schedule_init: the hardened defaults
         for name, value in fields.items():
             setattr(new, name, value)
         return new
