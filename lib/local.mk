@@ -15,6 +15,8 @@ lib_libvelstatus_la_SOURCES = \
 	lib/json_scan.h \
 	lib/json_scan.c \
 	lib/core.c \
+	lib/go_isprint_tables.h \
+	lib/go_quote.c \
 	lib/version.c \
 	lib/policy.c \
 	lib/phase.c \

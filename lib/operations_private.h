@@ -274,7 +274,6 @@ velstatus_op_phase velstatus__op_phase_of(const char *s, size_t len);
 /* ---- lib/operations.c ---- */
 /* Go's %q (strconv.Quote) for ASCII control bytes, quotes and backslashes;
  * other bytes are copied. */
-void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len);
 
 /* The out-object a callback answers through. */
 struct velstatus_op_reply {
@@ -300,6 +299,7 @@ struct velstatus_op_reports {
     velstatus__pool pool; /* the entries' IDs and texts */
     vs__report_entry *e;
     size_t n, cap;
+    int invalid_id_1_11; /* velstatus_policy::invalid_operation_id_text_1_11 */
 };
 /* Adds an entry slot (zeroed, struct_size set) or returns NULL. */
 vs__report_entry *velstatus__reports_push(velstatus_op_reports *r);

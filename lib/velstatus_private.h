@@ -66,6 +66,8 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
 #define VS_SIZE_THROUGH(type, last) (offsetof(type, last) + sizeof(((type *)0)->last))
 #define VS_ALLOCATOR_SIZE_V1 VS_SIZE_THROUGH(velstatus_allocator, free_fn)
 #define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, validation_bsl_available)
+/* v2: quote_unicode_13, invalid_operation_id_text_1_11 appended (a v1 caller's
+ * policy reads them as 0: the current release's values). */
 #define VS_OP_PROGRESS_SIZE_V1 VS_SIZE_THROUGH(velstatus_op_progress, updated_ns)
 #define VS_PLUGIN_CLIENT_SIZE_V1 VS_SIZE_THROUGH(velstatus_plugin_client, cancel)
 #define VS_RECONCILE_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_reconcile_options, failed_before)
@@ -127,6 +129,17 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
  * encoding/json and strconv.Quote (%q) both do, and with go_quote also \a
  * \b \f \v, as only strconv.Quote does; NULL for any other byte. */
 const char *velstatus__short_escape(unsigned char c, int go_quote);
+/* Go's %q (strconv.Quote) of prefix (printable ASCII without `"` or `\`, or
+ * NULL) followed by s[0 .. len), appended to b, with the printable runes of
+ * the Unicode version the policy's release was built with (quote_unicode_13;
+ * NULL: the current release's). lib/go_quote.c. */
+void velstatus__go_quote(velstatus__buf *b, const char *prefix, const char *s, size_t len, const velstatus_policy *pol);
+/* The plugin manager's name for an action: sanitizeName of
+ * pkg/plugin/clientmgmt/manager.go (1.11 to 1.18) prefixes a name without a
+ * `/` with "velero.io/". The prefix to write before the name, or NULL. */
+const char *velstatus__plugin_name_prefix(const char *name, size_t len);
+/* unicode.IsPrint of that Unicode version: 13.0.0 or 15.0.0. */
+int velstatus__go_is_print(uint32_t r, int unicode_13);
 
 /* ---- token tables (enum <-> string) ----
  * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL
@@ -251,6 +264,7 @@ typedef struct velstatus__release {
     int first_pass_errors_as_index, first_pass_restore_errors_uncounted;
     int64_t default_item_operation_timeout_ns;
     int status_patch_retries, backup_queue, validation_texts_quoted, validation_bsl_available;
+    int quote_unicode_13, invalid_operation_id_text_1_11;
 } velstatus__release;
 /* The current release: the table's last row. */
 const velstatus__release *velstatus__current_release(void);

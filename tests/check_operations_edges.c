@@ -38,7 +38,7 @@ static velstatus_oplist *one_op(velstatus_ctx *ctx, const char *action, const ch
 
 static const char odd_action[] = "x\\y\a\b\f\n\r\t\v\x01\x7f\"z";
 static const char odd_quoted[] =
-    "unable to get valid BackupItemActionV2 for \"x\\\\y\\a\\b\\f\\n\\r\\t\\v\\x01\\x7f\\\"z\"";
+    "unable to get valid BackupItemActionV2 for \"velero.io/x\\\\y\\a\\b\\f\\n\\r\\t\\v\\x01\\x7f\\\"z\"";
 static const char odd_wrapped_suffix[] = ", plugin: unknown";
 
 static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **error_text)

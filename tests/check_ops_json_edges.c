@@ -108,6 +108,47 @@ START_TEST(null_members_are_written_as_go_writes_them)
 }
 END_TEST
 
+/* An operation ID absent from the map: the plugin's InvalidOperationIDError
+ * of the policy's release (pkg/plugin/velero/backupitemaction/v2 at v1.11.0:
+ * "Operation ID %v is invalid."; from v1.12.0, e106bbf06: "operation ID %v is
+ * invalid"), wrapped with the plugin's registered name from 1.13. */
+START_TEST(reports_invalid_id_text_by_release)
+{
+    static const struct {
+        int minor;
+        const char *want;
+    } cases[] = {{11, "Operation ID op-1 is invalid."},
+                 {12, "operation ID op-1 is invalid"},
+                 {13, "operation ID op-1 is invalid, plugin: velero.io/csi"},
+                 {18, "operation ID op-1 is invalid, plugin: velero.io/csi"}};
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        velstatus_oplist *list =
+            decode(ctx, "[{\"spec\":{\"backupItemAction\":\"csi\",\"operationID\":\"op-1\"},"
+                        "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]");
+        velstatus_op_reports *rep = NULL;
+        velstatus_plugin_client c;
+        velstatus_reconcile_options o;
+        velstatus_reconcile_result *r = NULL;
+        velstatus_policy pol;
+        size_t n;
+        ck_assert_int_eq(velstatus_policy_velero_release(&pol, 1, cases[i].minor, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_reports_from_json(&rep, ctx, "{}", 2, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_reports_set_policy(rep, &pol, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_reports_client(&c, rep, NULL), VELSTATUS_OK);
+        velstatus_reconcile_options_init(&o, sizeof(o));
+        o.now_ns = NOW_NS;
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, list, &c, &o, &pol, NULL), VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, &n), cases[i].want);
+        velstatus_reconcile_result_free(r);
+        velstatus_op_reports_free(rep);
+        velstatus_oplist_free(list);
+    }
+    ck_assert_int_eq(velstatus_op_reports_set_policy(NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(grace_period_survives_a_round_trip_through_the_file)
 {
     /* The first Progress error at 10:30:00 is deferred and recorded; the
@@ -462,6 +503,7 @@ Suite *velstatus_test_suite(void)
     TCase *tc = tcase_create("ops_json_edges");
     tcase_add_test(tc, grace_period_survives_a_round_trip_through_the_file);
     tcase_add_test(tc, null_members_are_written_as_go_writes_them);
+    tcase_add_test(tc, reports_invalid_id_text_by_release);
     tcase_add_test(tc, unknown_values_get_go_escaping_of_line_separators);
     tcase_add_test(tc, each_optional_status_field_is_written_alone);
     tcase_add_test(tc, nil_empty_and_grown_lists);

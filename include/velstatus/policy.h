@@ -134,6 +134,19 @@ typedef struct velstatus_policy {
     /** Validation fails a backup or restore whose BSL is not Available (from
      *  Velero 1.17, #8976). 0 before 1.17, else 1 / 1. */
     int validation_bsl_available;
+    /** Go's `%q` (strconv.Quote, in the texts that name a plugin, a BSL or a
+     *  phase) escapes the runes `unicode.IsPrint` rejects, by the tables of
+     *  Unicode 13.0.0 (Go 1.20, which built Velero 1.11 and 1.12); else by
+     *  those of Unicode 15.0.0 (Go 1.21 to 1.25: Velero 1.13 to 1.18). A rune
+     *  assigned in Unicode 14 or 15 is escaped with this knob and written as
+     *  it is without. 1 in 1.11–1.12, else 0 / 0. */
+    int quote_unicode_13;
+    /** The plugin's answer for an operation ID it does not know, as
+     *  velstatus_op_reports_client() gives it, is the BIA/RIA v2 helper
+     *  `InvalidOperationIDError` of Velero 1.11, `Operation ID <id> is
+     *  invalid.`; from 1.12 `operation ID <id> is invalid` (#6177, commit
+     *  e106bbf06). 1 in 1.11, else 0 / 0. */
+    int invalid_operation_id_text_1_11;
 } velstatus_policy;
 
 /**
