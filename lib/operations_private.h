@@ -25,7 +25,7 @@ enum { VS__OP_NFIELDS = 12 };
  * from JSON (Local zone) from one a plugin reported (UTC). */
 enum vs__tstate {
     VS__T_ABSENT = 0, /* nil pointer: key omitted */
-    VS__T_NULL = 1,   /* JSON null read: nil for the logic, written as null */
+    VS__T_NULL = 1,   /* JSON null read: nil, omitted when written (omitempty) */
     VS__T_ZERO = 2,   /* non-nil zero time (from a plugin): written as null */
     VS__T_LOCAL = 3,  /* a time read from JSON (Velero: .Local()) */
     VS__T_UTC = 4     /* a time set from a plugin's report or a setter */
