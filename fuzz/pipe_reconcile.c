@@ -144,7 +144,8 @@ static void options(fake *f, velstatus_reconcile_options *o, velstatus_policy *p
     velstatus_reconcile_options_init(o, sizeof(*o));
     {
         uint8_t preset = vs_fuzz_byte(f->in);
-        velstatus_policy_init(pol, sizeof(*pol), preset & 1 ? VELSTATUS_PRESET_VELERO : VELSTATUS_PRESET_HARDENED, NULL);
+        velstatus_policy_init(pol, sizeof(*pol), preset & 1 ? VELSTATUS_PRESET_VELERO : VELSTATUS_PRESET_HARDENED,
+                              NULL);
         if ((preset & 1) && (preset & 2)) /* a Velero release's preset, 1.11 to 1.18 (doc/velero-releases.md) */
             velstatus_policy_init_release(pol, sizeof(*pol), 1, 11 + (preset >> 2) % 8, NULL);
     }

@@ -17,6 +17,8 @@ lib_libvelstatus_la_SOURCES = \
 	lib/common/json_scan.c \
 	lib/common/tabwriter.h \
 	lib/common/tabwriter.c \
+	lib/common/go_isprint_tables.h \
+	lib/common/go_quote.c \
 	lib/common/core.c \
 	lib/common/version.c \
 	lib/common/time.c \

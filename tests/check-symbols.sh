@@ -15,7 +15,7 @@ bad=$($nm -g --defined-only "$lib" | awk 'NF==3 {print $3}' | grep -v '^velstatu
 if [ -n "$bad" ]; then echo "FAIL: symbols without the velstatus_ prefix:"; echo "$bad"; fail=1; fi
 defined=$($nm -g --defined-only "$lib" | awk 'NF==3 && $2=="T" {print $3}' | grep '^velstatus_[a-z]' | sort -u)
 declared=$(cat "$VS_SRCDIR"/include/velstatus/*.h "$VS_BUILDDIR"/include/velstatus/version.h | tr '\n' ' ' | sed 's/;/;\n/g' \
-    | grep 'VELSTATUS_API' | sed -n 's/.*[ *]\(velstatus_[a-z][a-z0-9_]*\)[[:space:]]*(.*/\1/p' | sort -u)
+    | grep 'VELSTATUS_API' | sed 's/VELSTATUS_DEPRECATED("[^"]*")//' | sed -n 's/.*[ *]\(velstatus_[a-z][a-z0-9_]*\)[[:space:]]*(.*/\1/p' | sort -u)
 if [ "$defined" != "$declared" ]; then
     echo "FAIL: exported functions and VELSTATUS_API declarations differ (< defined, > declared):"
     printf '%s\n' "$defined" > "${TMPDIR:-/tmp}/vs_def.$$"; printf '%s\n' "$declared" > "${TMPDIR:-/tmp}/vs_dec.$$"

@@ -269,7 +269,8 @@ START_TEST(policy_presets)
     ck_assert_int_eq(velstatus_policy_init(&p, sizeof(p), VELSTATUS_PRESET_VELERO, &err), VELSTATUS_OK);
     ck_assert_int_eq(memcmp(&p, &v, sizeof(p)), 0);
     ck_assert_int_eq(velstatus_policy_init(&p, sizeof(p), (velstatus_preset)7, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_policy_init(NULL, sizeof(velstatus_policy), VELSTATUS_PRESET_VELERO, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_policy_init(NULL, sizeof(velstatus_policy), VELSTATUS_PRESET_VELERO, &err),
+                     VELSTATUS_E_INVALID);
     ck_assert_str_eq(velstatus_preset_to_string(VELSTATUS_PRESET_HARDENED), "hardened");
     ck_assert_ptr_null(velstatus_preset_to_string((velstatus_preset)9));
     ck_assert_int_eq(velstatus_preset_from_string(&ps, "velero", 6, NULL), VELSTATUS_OK);

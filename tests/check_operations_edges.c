@@ -38,7 +38,7 @@ static velstatus_oplist *one_op(velstatus_ctx *ctx, const char *action, const ch
 
 static const char odd_action[] = "x\\y\a\b\f\n\r\t\v\x01\x7f\"z";
 static const char odd_quoted[] =
-    "unable to get valid BackupItemActionV2 for \"x\\\\y\\a\\b\\f\\n\\r\\t\\v\\x01\\x7f\\\"z\"";
+    "unable to get valid BackupItemActionV2 for \"velero.io/x\\\\y\\a\\b\\f\\n\\r\\t\\v\\x01\\x7f\\\"z\"";
 static const char odd_wrapped_suffix[] = ", plugin: unknown";
 
 static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **error_text)
@@ -47,8 +47,8 @@ static velstatus_status reconcile_without_plugin(velstatus_ctx *ctx, char **erro
     velstatus_plugin_client client;
     velstatus_reconcile_options o;
     velstatus_reconcile_result *res = NULL;
-    velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO);   /* fails at once, no grace period */
-    velstatus_plugin_client_init(&client, sizeof(client)); /* progress NULL: no plugin */
+    velstatus_policy velero = vs_policy(VELSTATUS_PRESET_VELERO); /* fails at once, no grace period */
+    velstatus_plugin_client_init(&client, sizeof(client));        /* progress NULL: no plugin */
     velstatus_reconcile_options_init(&o, sizeof(o));
     o.now_ns = NOW_NS;
     velstatus_status st = velstatus_oplist_reconcile(&res, list, &client, &o, &velero, NULL);

@@ -609,7 +609,9 @@ END_TEST
 START_TEST(step6_missing_created)
 {
     velstatus_ctx *ctx = new_ctx();
+    /* absent or null: a nil pointer, omitted when written (Go's omitempty) */
     static const char *const st[] = {"{\"phase\":\"InProgress\"}", "{\"phase\":\"New\",\"created\":null}"};
+    static const char *const written[] = {"{\"phase\":\"InProgress\"}", "{\"phase\":\"New\"}"};
     for (int p = 0; p < 2; p++) {
         velstatus_policy pol = preset((velstatus_preset)p);
         for (int i = 0; i < 2; i++) {
@@ -617,7 +619,7 @@ START_TEST(step6_missing_created)
             velstatus_op_progress r = progress(0, NULL, 0, 0);
             stepped s = step(l, 0, &r, INT64_MAX, 0, &pol);
             ck_assert_uint_eq(s.flags, F(MISSING_CREATED) | F(IN_PROGRESS));
-            ASSERT_STATUS(ctx, l, 0, st[i]);
+            ASSERT_STATUS(ctx, l, 0, written[i]);
             /* completion still works */
             r.completed = 1;
             s = step(l, 0, &r, INT64_MAX, 0, &pol);
@@ -806,8 +808,9 @@ static void assert_errors(const velstatus_reconcile_result *r, const char *const
  * TestRestoreOperationsReconcile: one operation created "now" with a 60m
  * timeout (New for backups, InProgress for restores), Progress returning
  * {Completed, Err}; the expected phase after the pass. Velero's mock plugin
- * is named "test"; here the wrapped message names the record's item action
- * ("foo-1N"), as libvelstatus does. */
+ * is named "test" (a mocked Name()); here the wrapped message names the plugin
+ * the manager registers for the record's item action "foo-1N": sanitizeName
+ * (pkg/plugin/clientmgmt/manager.go) makes it "velero.io/foo-1N". */
 START_TEST(velero_operations_controller_tests)
 {
     static const struct {
@@ -856,7 +859,7 @@ START_TEST(velero_operations_controller_tests)
                     char want[64];
                     const char *w = want;
                     if (kind == VELSTATUS_KIND_BACKUP || pol.restore_error_plugin_suffix)
-                        snprintf(want, sizeof(want), "failed, plugin: %s", action);
+                        snprintf(want, sizeof(want), "failed, plugin: velero.io/%s", action);
                     else
                         snprintf(want, sizeof(want), "failed");
                     assert_errors(r, &w, 1);
@@ -1163,9 +1166,9 @@ START_TEST(after_run_2_7)
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == rows[i].want, "row %zu: %s", i,
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 if (rows[i].op_error) {
-                    const char *want = k == 0   ? "failed, plugin: act-0"
+                    const char *want = k == 0   ? "failed, plugin: velero.io/act-0"
                                        : p == 0 ? "error from restore item operation: failed"
-                                                : "error from restore item operation: failed, plugin: act-0";
+                                                : "error from restore item operation: failed, plugin: velero.io/act-0";
                     assert_errors(r, &want, 1);
                 }
                 velstatus_reconcile_result_free(r);
@@ -1210,8 +1213,8 @@ START_TEST(cancel_on_timeout_only)
         velstatus_oplist *l = make_list(ctx, VELSTATUS_KIND_BACKUP, NULL, st, 5);
         velstatus_reconcile_options o = opts(W, T0 + 30 * SEC);
         velstatus_reconcile_result *r;
-        const char *want[] = {"Asynchronous action timed out, plugin: act-0",
-                              "Asynchronous action timed out, plugin: act-3"};
+        const char *want[] = {"Asynchronous action timed out, plugin: velero.io/act-0",
+                              "Asynchronous action timed out, plugin: velero.io/act-3"};
         size_t n;
         vs_fake_plugin f;
         vs_fake_plugin_init(&f);
@@ -1537,8 +1540,8 @@ START_TEST(reports_client_answers)
     velstatus_plugin_client c;
     velstatus_reconcile_options o = opts(W, T0 + SEC);
     velstatus_reconcile_result *r = NULL;
-    const char *want[] = {"Asynchronous action timed out, plugin: act-1",
-                          "operation ID op-2 is invalid, plugin: act-2"};
+    const char *want[] = {"Asynchronous action timed out, plugin: velero.io/act-1",
+                          "operation ID op-2 is invalid, plugin: velero.io/act-2"};
     pol.progress_error_grace_ns = 0;
     ck_assert_int_eq(velstatus_op_reports_from_json(&reports, ctx, rep, strlen(rep), NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_reports_client(&c, reports, NULL), VELSTATUS_OK);

@@ -54,6 +54,101 @@ static uint32_t step_progress_error(velstatus_oplist *list, int64_t now)
     return flags;
 }
 
+/* Every member of Velero's itemoperations types (pkg/itemoperation, the same
+ * in 1.11 to 1.18) given as JSON null, as Go decodes and re-encodes it: a
+ * null *metav1.Time (created, started, updated: omitempty) is a nil pointer
+ * and is omitted; a null string or int64 is its zero value (omitted in the
+ * omitempty status, "" in the spec); a null resourceIdentifier or post-item
+ * is the zero ResourceIdentifier; a null postOperationItems stays null (no
+ * omitempty). Issue 20's minimal case is the first record: Velero 1.18, a
+ * Completed record with "started":null, no plugin asked, written without
+ * started. */
+START_TEST(null_members_are_written_as_go_writes_them)
+{
+    static const char in[] =
+        "[{\"spec\":{\"backupName\":\"b\",\"operationID\":\"op-1\"},\"status\":{\"phase\":\"Completed\","
+        "\"created\":\"2024-05-01T10:00:00Z\",\"started\":null}},"
+        "{\"spec\":{\"backupName\":null,\"backupUID\":null,\"backupItemAction\":null,\"resourceIdentifier\":null,"
+        "\"operationID\":null,\"postOperationItems\":[null,{\"Group\":null,\"Resource\":null,\"Namespace\":null,"
+        "\"Name\":null}]},\"status\":{\"phase\":null,\"error\":null,\"nCompleted\":null,\"nTotal\":null,"
+        "\"operationUnits\":null,\"description\":null,\"created\":null,\"started\":null,\"updated\":null}}]";
+    static const char rid0[] = "{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"}";
+    char want[1024];
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *list = decode(ctx, in);
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *r = NULL;
+    velstatus_policy pol;
+    char *out;
+    snprintf(want, sizeof(want),
+             "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":%s,"
+             "\"operationID\":\"op-1\",\"postOperationItems\":null},\"status\":{\"phase\":\"Completed\","
+             "\"created\":\"2024-05-01T10:00:00Z\"}},"
+             "{\"spec\":{\"backupName\":\"\",\"backupUID\":\"\",\"backupItemAction\":\"\",\"resourceIdentifier\":%s,"
+             "\"operationID\":\"\",\"postOperationItems\":[%s,%s]},\"status\":{}}]\n",
+             rid0, rid0, rid0, rid0);
+    out = encode(list);
+    ck_assert_str_eq(out, want);
+    velstatus_free(ctx, out);
+    /* the same after a Velero 1.18 pass that asks no plugin */
+    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, 18, NULL), VELSTATUS_OK);
+    velstatus_reconcile_options_init(&o, sizeof(o));
+    o.now_ns = NOW_NS;
+    velstatus_oplist_free(list);
+    list = decode(ctx, "[{\"spec\":{\"backupName\":\"b\",\"operationID\":\"op-1\"},\"status\":{\"phase\":"
+                       "\"Completed\",\"created\":\"2024-05-01T10:00:00Z\",\"started\":null}}]");
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, list, NULL, &o, &pol, NULL), VELSTATUS_OK);
+    out = encode(list);
+    ck_assert_ptr_null(strstr(out, "started"));
+    ck_assert_ptr_nonnull(strstr(out, "\"phase\":\"Completed\",\"created\":\"2024-05-01T10:00:00Z\"}}]\n"));
+    velstatus_free(ctx, out);
+    velstatus_reconcile_result_free(r);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* An operation ID absent from the map: the plugin's InvalidOperationIDError
+ * of the policy's release (pkg/plugin/velero/backupitemaction/v2 at v1.11.0:
+ * "Operation ID %v is invalid."; from v1.12.0, e106bbf06: "operation ID %v is
+ * invalid"), wrapped with the plugin's registered name from 1.13. */
+START_TEST(reports_invalid_id_text_by_release)
+{
+    static const struct {
+        int minor;
+        const char *want;
+    } cases[] = {{11, "Operation ID op-1 is invalid."},
+                 {12, "operation ID op-1 is invalid"},
+                 {13, "operation ID op-1 is invalid, plugin: velero.io/csi"},
+                 {18, "operation ID op-1 is invalid, plugin: velero.io/csi"}};
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        velstatus_oplist *list =
+            decode(ctx, "[{\"spec\":{\"backupItemAction\":\"csi\",\"operationID\":\"op-1\"},"
+                        "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]");
+        velstatus_op_reports *rep = NULL;
+        velstatus_plugin_client c;
+        velstatus_reconcile_options o;
+        velstatus_reconcile_result *r = NULL;
+        velstatus_policy pol;
+        size_t n;
+        ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, cases[i].minor, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_reports_from_json(&rep, ctx, "{}", 2, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_reports_set_policy(rep, &pol, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_reports_client(&c, rep, NULL), VELSTATUS_OK);
+        velstatus_reconcile_options_init(&o, sizeof(o));
+        o.now_ns = NOW_NS;
+        ck_assert_int_eq(velstatus_oplist_reconcile(&r, list, &c, &o, &pol, NULL), VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, &n), cases[i].want);
+        velstatus_reconcile_result_free(r);
+        velstatus_op_reports_free(rep);
+        velstatus_oplist_free(list);
+    }
+    ck_assert_int_eq(velstatus_op_reports_set_policy(NULL, NULL, NULL), VELSTATUS_E_INVALID);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(grace_period_survives_a_round_trip_through_the_file)
 {
     /* The first Progress error at 10:30:00 is deferred and recorded; the
@@ -407,6 +502,8 @@ Suite *velstatus_test_suite(void)
     Suite *s = suite_create("ops_json_edges");
     TCase *tc = tcase_create("ops_json_edges");
     tcase_add_test(tc, grace_period_survives_a_round_trip_through_the_file);
+    tcase_add_test(tc, null_members_are_written_as_go_writes_them);
+    tcase_add_test(tc, reports_invalid_id_text_by_release);
     tcase_add_test(tc, unknown_values_get_go_escaping_of_line_separators);
     tcase_add_test(tc, each_optional_status_field_is_written_alone);
     tcase_add_test(tc, nil_empty_and_grown_lists);

@@ -327,7 +327,8 @@ START_TEST(version_text)
         velstatus_error err;
         int ma = -1, mi = -1;
         memset(&p, 0xab, sizeof(p));
-        velstatus_status st = velstatus_policy_init_version(&p, sizeof(p), &ma, &mi, cases[i].s, VELSTATUS_NUL_TERMINATED, &err);
+        velstatus_status st =
+            velstatus_policy_init_version(&p, sizeof(p), &ma, &mi, cases[i].s, VELSTATUS_NUL_TERMINATED, &err);
         ck_assert_msg((st == VELSTATUS_OK) == cases[i].ok, "\"%s\": %d", cases[i].s, (int)st);
         if (cases[i].ok) {
             velstatus_policy q;
@@ -344,12 +345,14 @@ START_TEST(version_text)
     {
         velstatus_policy p;
         velstatus_error err;
-        ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, "9.9", VELSTATUS_NUL_TERMINATED, &err),
-                         VELSTATUS_E_INVALID);
+        ck_assert_int_eq(
+            velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, "9.9", VELSTATUS_NUL_TERMINATED, &err),
+            VELSTATUS_E_INVALID);
         ck_assert_str_eq(err.message, "Velero 9.9 is not supported (supported: 1.11 to 1.18)");
         ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, "1.13xyz", 4, &err), VELSTATUS_OK);
         ck_assert_int_eq(p.backup_error_plugin_suffix, 1);
-        ck_assert_int_eq(velstatus_policy_init_version(NULL, sizeof(velstatus_policy), NULL, NULL, "1.13", 4, &err), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_policy_init_version(NULL, sizeof(velstatus_policy), NULL, NULL, "1.13", 4, &err),
+                         VELSTATUS_E_INVALID);
         ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, NULL, 4, &err), VELSTATUS_E_INVALID);
         ck_assert_int_eq(velstatus_policy_init_version(&p, sizeof(p), NULL, NULL, NULL, 0, &err), VELSTATUS_E_INVALID);
     }

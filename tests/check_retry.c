@@ -195,15 +195,20 @@ START_TEST(presets)
     ck_assert(b.duration_ns == 10 * MS && b.factor == 5.0 && b.jitter == 0.1 && b.steps == 4 && b.cap_ns == 0);
     b = vs_backoff(VELSTATUS_BACKOFF_DEFAULT_RETRY, 0);
     ck_assert(b.duration_ns == 10 * MS && b.factor == 1.0 && b.jitter == 0.1 && b.steps == 5 && b.cap_ns == 0);
-    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_DEFAULT_RETRY, 0, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_DEFAULT_RETRY, 0, &e),
+                     VELSTATUS_OK);
     ck_assert(memcmp(&f, &b, sizeof(b)) == 0);
     ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_VELERO_CAP, -1, &e), VELSTATUS_OK);
     ck_assert_int_eq(f.cap_ns, 0);
     ck_assert_int_eq(f.steps, INT64_MAX);
-    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0, &e),
+                     VELSTATUS_OK);
     ck_assert_int_eq(f.steps, 4);
-    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), (velstatus_backoff_kind)3, 0, &e), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_backoff_init_preset(NULL, sizeof(velstatus_backoff), VELSTATUS_BACKOFF_VELERO_CAP, 0, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_backoff_init_preset(&f, sizeof(f), (velstatus_backoff_kind)3, 0, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(
+        velstatus_backoff_init_preset(NULL, sizeof(velstatus_backoff), VELSTATUS_BACKOFF_VELERO_CAP, 0, &e),
+        VELSTATUS_E_INVALID);
 }
 END_TEST
 

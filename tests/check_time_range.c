@@ -309,7 +309,7 @@ START_TEST(null_after_a_wide_time_and_missing_created)
     ck_assert_int_eq(st, VELSTATUS_OK);
     ck_assert_int_eq(velstatus_op_time_value(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_CREATED, NULL), 0);
     ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
-    ck_assert_ptr_nonnull(strstr(json, "\"created\":null"));
+    ck_assert_ptr_null(strstr(json, "\"created\"")); /* nil: omitted, as Go writes it */
     velstatus_free(ctx, json);
     velstatus_op_progress_init(&r, sizeof(r));
     ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, 0, SEC, &vel, NULL), VELSTATUS_OK);

@@ -147,10 +147,10 @@ done
 # absent from PROGRESS.json: Velero's InvalidOperationIDError
 printf '{}' >"$tmp/empty.json"
 run "absent id" 0 operations reconcile $bargs --policy velero --progress "$tmp/empty.json" "$tmp/one.json" \
-    && has "absent id message" "$tmp/out" '  operation ID o1 is invalid, plugin: a'
+    && has "absent id message" "$tmp/out" '  operation ID o1 is invalid, plugin: velero.io/a'
 printf '{"o1":{"error":""}}' >"$tmp/emptyerr.json"
 run "empty progress error" 0 operations reconcile $bargs --policy velero --progress "$tmp/emptyerr.json" "$tmp/one.json" \
-    && has "empty error wraps" "$tmp/out" '  plugin: a'
+    && has "empty error wraps" "$tmp/out" '  plugin: velero.io/a'
 
 # ---- usage errors ----
 run "no phase" 2 operations reconcile --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
@@ -181,8 +181,8 @@ completed: 0
 failed: 2
 inProgress: 0
 errors: 2
-  plug\u0000in broke, plugin: a
-  Asynchronous action timed out, plugin: a
+  plug\u0000in broke, plugin: velero.io/a
+  Asynchronous action timed out, plugin: velero.io/a
 canceled: 1
   slow\u0000op
 note: 1 operation(s) with an unknown phase
@@ -192,7 +192,7 @@ operations: 3
   slow\u0000op Failed 1/2 error: Asynchronous action timed out'
 run "reconcile NUL json" 0 operations reconcile --kind backup --phase WaitingForPluginOperations \
     --now 2024-05-01T10:30:00Z --timeout 4h --policy velero --progress "$data/nul-strings-progress.json" -o json "$nul" \
-    && has "reconcile NUL json error" "$tmp/out" '"errors":["plug\u0000in broke, plugin: a",' \
+    && has "reconcile NUL json error" "$tmp/out" '"errors":["plug\u0000in broke, plugin: velero.io/a",' \
     && has "reconcile NUL json canceled" "$tmp/out" '"canceled":["slow\u0000op"]'
 run "check NUL text" 1 operations check "$nul" && expect_out "check NUL text" \
 "[0].status.phase: phase \"Fai\\u0000led\" is not New, InProgress, Completed or Failed (Velero skips the operation: not counted, not waited for)

@@ -11,7 +11,7 @@ AM_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/
 AM_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
 
-VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_time_range tests/check_phase tests/check_abi tests/check_util
+VS_CHECK_PROGS = tests/check_core tests/check_time tests/check_time_range tests/check_phase tests/check_abi tests/check_util tests/check_go_quote
 
 tests_check_core_SOURCES = tests/check_core.c $(VS_TEST_COMMON)
 
@@ -24,6 +24,8 @@ tests_check_phase_SOURCES = tests/check_phase.c $(VS_TEST_COMMON)
 tests_check_abi_SOURCES = tests/check_abi.c $(VS_TEST_COMMON)
 
 tests_check_util_SOURCES = tests/check_util.c $(VS_TEST_COMMON)
+
+tests_check_go_quote_SOURCES = tests/check_go_quote.c $(VS_TEST_COMMON)
 
 VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh

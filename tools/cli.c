@@ -185,7 +185,8 @@ int cli_policy(const char *cmd, const char *policy_s, const char *default_preset
                             "--velero-version decides as that Velero release does; it cannot be combined "
                             "with --policy %s",
                             policy_s);
-        if (velstatus_policy_init_version(out, sizeof(*out), &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) != VELSTATUS_OK)
+        if (velstatus_policy_init_version(out, sizeof(*out), &ma, &mi, version_s, VELSTATUS_NUL_TERMINATED, &err) !=
+            VELSTATUS_OK)
             return cli_fail_err(cmd, "--velero-version", &err);
     } else {
         if (!policy_s)

@@ -25,7 +25,8 @@ static void ops_usage(FILE *f)
                "           run logged before; with a Waiting phase, the errors still pending from\n"
                "           earlier passes). PROGRESS.json maps operation ID to a progress object,\n"
                "           {\"error\": \"...\"} (Progress failed) or {\"lookupError\": \"...\"} (no plugin); an\n"
-               "           ID absent from it fails with \"operation ID <id> is invalid\". --policy defaults\n"
+               "           ID absent from it fails with \"operation ID <id> is invalid\" (1.11: \"Operation ID <id>\n"
+               "           is invalid.\"). --policy defaults\n"
                "           to hardened. --velero-version X.Y decides as that Velero release does (the\n"
                "           velero preset of that release, doc/velero-releases.md; `velstatus version`\n"
                "           lists them). --timeout (spec.itemOperationTimeout) defaults to the release's\n"
@@ -559,6 +560,7 @@ static int ops_reconcile(int argc, char **argv)
         rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
         o.phase = phase;
+        velstatus_op_reports_set_policy(reports, &pol, NULL);
         velstatus_op_reports_client(&client, reports, NULL);
         if (velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err) != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);

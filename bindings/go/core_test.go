@@ -536,7 +536,8 @@ func TestPolicyVeleroReleases(t *testing.T) {
 	if _, err := PolicyVeleroRelease(1, 10); err == nil || !strings.Contains(err.Error(), "supported: 1.11 to 1.18") {
 		t.Errorf("1.10: %v", err)
 	}
-	// A release's knobs survive the trip to C: 1.12 reports raw errors, 1.13 wraps them.
+	// A release's knobs survive the trip to C: 1.12 reports raw errors, 1.13 wraps them
+	// with the name the plugin manager registers ("csi" becomes "velero.io/csi").
 	const one = `[{"spec":{"backupName":"b","backupItemAction":"csi","operationID":"x"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]`
 	client := PluginClient{Progress: func(int, Operation) (OpProgress, error) {
 		return OpProgress{Completed: true, Err: "boom"}, nil
@@ -544,7 +545,7 @@ func TestPolicyVeleroReleases(t *testing.T) {
 	for _, c := range []struct {
 		minor int
 		want  string
-	}{{12, "boom"}, {13, "boom, plugin: csi"}} {
+	}{{12, "boom"}, {13, "boom, plugin: velero.io/csi"}} {
 		list, err := DecodeOpList(KindBackup, []byte(one))
 		if err != nil {
 			t.Fatal(err)
@@ -557,6 +558,13 @@ func TestPolicyVeleroReleases(t *testing.T) {
 			t.Errorf("1.%d reconcile: %+v %v", c.minor, r, err)
 		}
 		list.Close()
+	}
+	// the two knobs of issue 20: Go's %q Unicode version and 1.11's invalid-ID text
+	for minor, want := range map[int][2]bool{11: {true, true}, 12: {true, false}, 13: {false, false}, 18: {false, false}} {
+		p, _ := PolicyVeleroRelease(1, minor)
+		if p.QuoteUnicode13 != want[0] || p.InvalidOperationIDText111 != want[1] {
+			t.Errorf("1.%d: QuoteUnicode13 %v InvalidOperationIDText111 %v", minor, p.QuoteUnicode13, p.InvalidOperationIDText111)
+		}
 	}
 }
 

@@ -77,6 +77,8 @@ type Policy struct {
 	BackupQueue                     bool          // from 1.18: Queued and ReadyToStart
 	ValidationTextsQuoted           bool          // 1.11-1.14 validation texts
 	ValidationBSLAvailable          bool          // from 1.17: an unavailable BSL fails validation
+	QuoteUnicode13                  bool          // 1.11-1.12: %q by Unicode 13.0.0 (Go 1.20)
+	InvalidOperationIDText111       bool          // 1.11: "Operation ID <id> is invalid."
 }
 
 // PolicyVelero returns the Velero-exact preset (velstatus_policy_init with
@@ -179,6 +181,8 @@ func policyFromC(c C.velstatus_policy) Policy {
 		BackupQueue:                     c.backup_queue != 0,
 		ValidationTextsQuoted:           c.validation_texts_quoted != 0,
 		ValidationBSLAvailable:          c.validation_bsl_available != 0,
+		QuoteUnicode13:                  c.quote_unicode_13 != 0,
+		InvalidOperationIDText111:       c.invalid_operation_id_text_1_11 != 0,
 	}
 }
 
@@ -213,6 +217,8 @@ func (p *Policy) toC() C.velstatus_policy {
 	c.backup_queue = cbool(p.BackupQueue)
 	c.validation_texts_quoted = cbool(p.ValidationTextsQuoted)
 	c.validation_bsl_available = cbool(p.ValidationBSLAvailable)
+	c.quote_unicode_13 = cbool(p.QuoteUnicode13)
+	c.invalid_operation_id_text_1_11 = cbool(p.InvalidOperationIDText111)
 	return c
 }
 

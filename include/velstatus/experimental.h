@@ -72,6 +72,21 @@ VELSTATUS_API velstatus_status velstatus_op_reports_client(velstatus_plugin_clie
                                                            const velstatus_op_reports *reports, velstatus_error *err);
 
 /**
+ * @brief Makes the map's client answer an unknown operation ID as the
+ * plugins of the policy's Velero release do
+ * (velstatus_policy::invalid_operation_id_text_1_11: `Operation ID <id> is
+ * invalid.` in 1.11, `operation ID <id> is invalid` from 1.12).
+ * @param[in,out] reports The map.
+ * @param[in] policy The policy; NULL means the hardened preset (the current
+ *            release's text).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL reports) or
+ *         ::VELSTATUS_E_ABI (the policy's struct_size).
+ */
+VELSTATUS_API velstatus_status velstatus_op_reports_set_policy(velstatus_op_reports *reports,
+                                                               const velstatus_policy *policy, velstatus_error *err);
+
+/**
  * @brief Decodes a map of plugin answers by operation ID (the CLI's
  * `--progress` file).
  *

@@ -134,6 +134,19 @@ typedef struct velstatus_policy {
     /** Validation fails a backup or restore whose BSL is not Available (from
      *  Velero 1.17, #8976). 0 before 1.17, else 1 / 1. */
     int validation_bsl_available;
+    /** Go's `%q` (strconv.Quote, in the texts that name a plugin, a BSL or a
+     *  phase) escapes the runes `unicode.IsPrint` rejects, by the tables of
+     *  Unicode 13.0.0 (Go 1.20, which built Velero 1.11 and 1.12); else by
+     *  those of Unicode 15.0.0 (Go 1.21 to 1.25: Velero 1.13 to 1.18). A rune
+     *  assigned in Unicode 14 or 15 is escaped with this knob and written as
+     *  it is without. 1 in 1.11–1.12, else 0 / 0. */
+    int quote_unicode_13;
+    /** The plugin's answer for an operation ID it does not know, as
+     *  velstatus_op_reports_client() gives it, is the BIA/RIA v2 helper
+     *  `InvalidOperationIDError` of Velero 1.11, `Operation ID <id> is
+     *  invalid.`; from 1.12 `operation ID <id> is invalid` (#6177, commit
+     *  e106bbf06). 1 in 1.11, else 0 / 0. */
+    int invalid_operation_id_text_1_11;
 } velstatus_policy;
 
 /**
@@ -209,8 +222,8 @@ VELSTATUS_API velstatus_status velstatus_policy_init_version(velstatus_policy *p
  * velstatus_policy_init() with ::VELSTATUS_PRESET_VELERO.
  * @return A policy with every knob at Velero HEAD's behaviour.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, VELSTATUS_PRESET_VELERO, err)")
-velstatus_policy velstatus_policy_velero(void);
+VELSTATUS_API velstatus_policy velstatus_policy_velero(void)
+    VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, VELSTATUS_PRESET_VELERO, err)");
 
 /**
  * @brief The hardened preset, returned by value.
@@ -218,8 +231,8 @@ velstatus_policy velstatus_policy_velero(void);
  * ::VELSTATUS_PRESET_HARDENED.
  * @return A policy with every knob at the fixed behaviour.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, VELSTATUS_PRESET_HARDENED, err)")
-velstatus_policy velstatus_policy_hardened(void);
+VELSTATUS_API velstatus_policy velstatus_policy_hardened(void)
+    VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, VELSTATUS_PRESET_HARDENED, err)");
 
 /**
  * @brief The Velero-exact preset of one Velero minor release, written whole
@@ -233,8 +246,9 @@ velstatus_policy velstatus_policy_hardened(void);
  * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID (NULL out; a release
  *         outside the supported range).
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init_release(p, sizeof *p, major, minor, err)")
-velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int major, int minor,
+                                                               velstatus_error *err)
+    VELSTATUS_DEPRECATED("use velstatus_policy_init_release(p, sizeof *p, major, minor, err)");
 
 /**
  * @brief The Velero-exact preset of a release given as text, written whole
@@ -249,9 +263,9 @@ velstatus_status velstatus_policy_velero_release(velstatus_policy *out, int majo
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK, or ::VELSTATUS_E_INVALID.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init_version(p, sizeof *p, &major, &minor, s, len, err)")
-velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor, const char *s,
-                                                 size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *major, int *minor,
+                                                               const char *s, size_t len, velstatus_error *err)
+    VELSTATUS_DEPRECATED("use velstatus_policy_init_version(p, sizeof *p, &major, &minor, s, len, err)");
 
 /**
  * @brief The number of supported Velero minor releases.
@@ -279,8 +293,9 @@ VELSTATUS_API velstatus_status velstatus_velero_release_at(int *major, int *mino
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, unknown preset).
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, preset, err)")
-velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_policy_preset(velstatus_policy *out, velstatus_preset preset,
+                                                       velstatus_error *err)
+    VELSTATUS_DEPRECATED("use velstatus_policy_init(p, sizeof *p, preset, err)");
 
 /**
  * @brief The preset name: "velero" or "hardened".

@@ -109,9 +109,8 @@ VELSTATUS_API velstatus_status velstatus_backoff_init_preset(velstatus_backoff *
  * @param[in] cap_ns Velero's `--resource-timeout` in nanoseconds.
  * @return The backoff, with struct_size set.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_VELERO_CAP, "
-                                   "cap_ns, err)")
-velstatus_backoff velstatus_backoff_velero_cap(int64_t cap_ns);
+VELSTATUS_API velstatus_backoff velstatus_backoff_velero_cap(int64_t cap_ns)
+    VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_VELERO_CAP, cap_ns, err)");
 
 /**
  * @brief client-go's `retry.DefaultBackoff`, returned by value.
@@ -119,9 +118,8 @@ velstatus_backoff velstatus_backoff_velero_cap(int64_t cap_ns);
  * velstatus_backoff_init_preset() with ::VELSTATUS_BACKOFF_DEFAULT_BACKOFF.
  * @return The backoff, with struct_size set.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_DEFAULT_BACKOFF, "
-                                   "0, err)")
-velstatus_backoff velstatus_backoff_default_backoff(void);
+VELSTATUS_API velstatus_backoff velstatus_backoff_default_backoff(void)
+    VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_DEFAULT_BACKOFF, 0, err)");
 
 /**
  * @brief client-go's `retry.DefaultRetry`, returned by value.
@@ -129,9 +127,8 @@ velstatus_backoff velstatus_backoff_default_backoff(void);
  * velstatus_backoff_init_preset() with ::VELSTATUS_BACKOFF_DEFAULT_RETRY.
  * @return The backoff, with struct_size set.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_DEFAULT_RETRY, "
-                                   "0, err)")
-velstatus_backoff velstatus_backoff_default_retry(void);
+VELSTATUS_API velstatus_backoff velstatus_backoff_default_retry(void)
+    VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, VELSTATUS_BACKOFF_DEFAULT_RETRY, 0, err)");
 
 /**
  * @brief A preset, written whole through `*out`.
@@ -143,9 +140,9 @@ velstatus_backoff velstatus_backoff_default_retry(void);
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID (NULL out, unknown preset).
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, preset, cap_ns, err)")
-velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_backoff_kind preset, int64_t cap_ns,
-                                          velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_backoff_preset(velstatus_backoff *out, velstatus_backoff_kind preset,
+                                                        int64_t cap_ns, velstatus_error *err)
+    VELSTATUS_DEPRECATED("use velstatus_backoff_init_preset(b, sizeof *b, preset, cap_ns, err)");
 
 /**
  * @brief One `Backoff.Step()` call: returns the sleep and advances `*b`.
@@ -308,8 +305,8 @@ VELSTATUS_API void velstatus_retry_schedule_init(velstatus_retry_schedule *s, si
  * velstatus_retry_schedule_init().
  * @return The schedule, with struct_size set.
  */
-VELSTATUS_API VELSTATUS_DEPRECATED("use velstatus_retry_schedule_init(s, sizeof *s)")
-velstatus_retry_schedule velstatus_retry_schedule_hardened(void);
+VELSTATUS_API velstatus_retry_schedule velstatus_retry_schedule_hardened(void)
+    VELSTATUS_DEPRECATED("use velstatus_retry_schedule_init(s, sizeof *s)");
 
 /** @brief The result of a retry run (opaque; read with the getters). */
 typedef struct velstatus_retry_result velstatus_retry_result;

@@ -124,6 +124,14 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
  * encoding/json and strconv.Quote (%q) both do, and with go_quote also \a
  * \b \f \v, as only strconv.Quote does; NULL for any other byte. */
 const char *velstatus__short_escape(unsigned char c, int go_quote);
+/* Go's %q (strconv.Quote) of prefix (printable ASCII without `"` or `\`, or
+ * NULL) followed by s[0 .. len), appended to b, with the printable runes of
+ * Unicode 13.0.0 (unicode_13 != 0: the Go releases that built Velero 1.11
+ * and 1.12, velstatus_policy::quote_unicode_13) or 15.0.0 (the later ones).
+ * lib/common/go_quote.c. */
+void velstatus__go_quote(velstatus__buf *b, const char *prefix, const char *s, size_t len, int unicode_13);
+/* unicode.IsPrint of that Unicode version: 13.0.0 or 15.0.0. */
+int velstatus__go_is_print(uint32_t r, int unicode_13);
 
 /* ---- token tables (enum <-> string) ----
  * table[v] is the token of enum value v (values 0..n-1). token_of gives NULL

@@ -22,34 +22,18 @@ static int64_t floor_sec(int64_t ns)
     return s;
 }
 
-/* Go's %q for the texts Velero quotes (plugin and BSL names). */
-void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t i;
-    velstatus__buf_putc(b, '"');
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *named = velstatus__short_escape(c, 1);
-        if (named) {
-            velstatus__buf_puts(b, named);
-        } else if (c < 0x20 || c == 0x7f) {
-            char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
-            velstatus__buf_append(b, e, 4);
-        } else {
-            velstatus__buf_putc(b, (char)c);
-        }
-    }
-    velstatus__buf_putc(b, '"');
-}
-
-static void wrap_into(velstatus__buf *b, const char *msg, size_t msg_len, const char *plugin, size_t plugin_len)
+/* wrapErrMsg: `msg, plugin: NAME` (`plugin: NAME` for an empty msg); NAME is
+ * prefix (or nothing) then plugin, or "unknown" for a NULL plugin. */
+static void wrap_into(velstatus__buf *b, const char *msg, size_t msg_len, const char *prefix, const char *plugin,
+                      size_t plugin_len)
 {
     if (msg_len > 0) {
         velstatus__buf_append(b, msg, msg_len);
         velstatus__buf_puts(b, ", ");
     }
     velstatus__buf_puts(b, "plugin: ");
+    if (prefix)
+        velstatus__buf_puts(b, prefix);
     if (!plugin)
         velstatus__buf_puts(b, "unknown");
     else
@@ -67,7 +51,7 @@ velstatus_status velstatus_op_wrap_error(char **out, size_t *out_len, velstatus_
     if (!msg && msg_len > 0)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "msg is NULL with length %zu", msg_len);
     velstatus__buf_init(&b, ctx);
-    wrap_into(&b, msg, msg_len, plugin, plugin ? plugin_len : 0);
+    wrap_into(&b, msg, msg_len, NULL, plugin, plugin ? plugin_len : 0);
     return velstatus__buf_finish(&b, out, out_len, err);
 }
 
@@ -274,8 +258,10 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
     velstatus__buf_init(&pl->msg, ctx);
     if (kind == VELSTATUS_KIND_RESTORE ? !pol->restore_error_plugin_suffix : !pol->backup_error_plugin_suffix)
         velstatus__buf_append(&pl->msg, text, len);
-    else
-        wrap_into(&pl->msg, text, len, lookup ? NULL : act->p, act->len);
+    else if (lookup)
+        wrap_into(&pl->msg, text, len, NULL, NULL, 0);
+    else /* bia.Name(): the name the plugin manager registered the action under */
+        wrap_into(&pl->msg, text, len, velstatus__plugin_name_prefix(act->p, act->len), act->p, act->len);
     velstatus__buf_putc(&pl->msg, '\0'); /* ensures an allocation even for "" */
     pl->msg.len--;
 }
@@ -343,7 +329,7 @@ static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out
     pl.nstrs = 0;
     velstatus__buf_init(&t, l->ctx);
     velstatus__buf_puts(&t, "unknown operation phase ");
-    velstatus__go_quote(&t, ph->p, ph->len);
+    velstatus__go_quote_pol(&t, NULL, ph->p, ph->len, pol);
     if (t.failed) {
         velstatus__buf_reset(&t);
         return velstatus__error_nomem(err);
@@ -914,13 +900,14 @@ static void count_totals(velstatus_reconcile_result *r)
 }
 
 /* Velero's lookup error for a record whose plugin cannot be obtained. */
-static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
+static velstatus_status lookup_text(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op,
+                                    const velstatus_policy *pol)
 {
     const vs__str *a = &op->c->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     b->len = 0;
     velstatus__buf_puts(b, kind == VELSTATUS_KIND_RESTORE ? "unable to get valid RestoreItemActionV2 for "
                                                           : "unable to get valid BackupItemActionV2 for ");
-    velstatus__go_quote(b, a->p, a->len);
+    velstatus__go_quote_pol(b, velstatus__plugin_name_prefix(a->p, a->len), a->p, a->len, pol);
     return b->failed ? VELSTATUS_E_NOMEM : VELSTATUS_OK;
 }
 
@@ -952,7 +939,7 @@ static velstatus_status record_cancel(velstatus_reconcile_result *r, const velst
 }
 
 static velstatus_status bsl_error(velstatus_reconcile_result *r, const velstatus_reconcile_options *o,
-                                  velstatus_error *err)
+                                  const velstatus_policy *pol, velstatus_error *err)
 {
     velstatus__buf b;
     char *s;
@@ -964,9 +951,9 @@ static velstatus_status bsl_error(velstatus_reconcile_result *r, const velstatus
     } else {
         velstatus__buf_puts(&b, "backupstoragelocations.velero.io ");
         if (o->bsl_name)
-            velstatus__go_quote(&b, o->bsl_name, o->bsl_name_len);
+            velstatus__go_quote_pol(&b, NULL, o->bsl_name, o->bsl_name_len, pol);
         else
-            velstatus__go_quote(&b, "default", 7);
+            velstatus__go_quote_pol(&b, NULL, "default", 7, pol);
         velstatus__buf_puts(&b, " not found");
     }
     st = velstatus__buf_finish(&b, &s, &n, err);
@@ -1002,7 +989,7 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
                    : VELSTATUS_PHASE_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
     r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
-    return bsl_error(r, o, err);
+    return bsl_error(r, o, pol, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1095,6 +1082,7 @@ typedef struct reconcile_loop {
     velstatus_op_reply reply; /* what the callbacks answer into, reused */
     velstatus__buf lookup;    /* the lookup error text, reused */
     velstatus_op_progress lookup_report;
+    const velstatus_policy *pol;
 } reconcile_loop;
 
 /* pluginManager.GetBackupItemActionV2 + bia.Progress for operation i: the
@@ -1110,7 +1098,7 @@ static VS__ALWAYS_INLINE velstatus_status reconcile_ask_plugin(const velstatus_o
     if (c->progress)
         rc = c->progress(c->userdata, list, i, &lp->reply);
     if (rc == VELSTATUS_PASSTHROUGH) {
-        if (lookup_text(&lp->lookup, list->kind, &list->ops[i]) != VELSTATUS_OK)
+        if (lookup_text(&lp->lookup, list->kind, &list->ops[i], lp->pol) != VELSTATUS_OK)
             return velstatus__error_nomem(err);
         velstatus_op_progress_init(&lp->lookup_report, sizeof(lp->lookup_report));
         lp->lookup_report.report = VELSTATUS_OP_REPORT_LOOKUP_ERROR;
@@ -1196,6 +1184,7 @@ static velstatus_status reconcile_operations(velstatus_reconcile_result *r, vels
     memset(&lp.reply, 0, sizeof(lp.reply));
     lp.reply.ctx = list->ctx;
     velstatus__buf_init(&lp.lookup, list->ctx);
+    lp.pol = &in->pol;
     for (i = 0; i < list->n && st == VELSTATUS_OK; i++) {
         const velstatus_op *op = &list->ops[i];
         const velstatus_op_progress *rep = NULL;

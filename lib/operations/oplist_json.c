@@ -666,8 +666,9 @@ static void put_spec(velstatus__buf *b, velstatus_kind kind, const velstatus_op 
     velstatus__buf_putc(b, '}');
 }
 
-/* The status of a record, every member omitted when empty; a zero or null
- * time is written as null. */
+/* The status of a record, every member omitted when empty, as Go's
+ * omitempty does: an absent or null time (a nil *metav1.Time) is omitted, a
+ * zero one a plugin reported (a non-nil pointer) is written as null. */
 static void put_status(velstatus__buf *b, const velstatus_op *op)
 {
     int i, first = 1;
@@ -679,10 +680,10 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
     put_text_member(b, &first, "operationUnits", &op->h.units);
     put_text_member(b, &first, "description", &op->h.desc);
     for (i = 0; i < 3; i++) {
-        if (op->h.tstate[i] == VS__T_ABSENT)
+        if (op->h.tstate[i] == VS__T_ABSENT || op->h.tstate[i] == VS__T_NULL)
             continue;
         put_key(b, &first, time_keys[i]);
-        if (op->h.tstate[i] == VS__T_NULL || op->h.tstate[i] == VS__T_ZERO) {
+        if (op->h.tstate[i] == VS__T_ZERO) {
             velstatus__buf_puts(b, "null");
         } else {
             int64_t sec;

@@ -5,6 +5,8 @@
 #ifndef VELSTATUS_OPERATIONS_PRIVATE_H
 #define VELSTATUS_OPERATIONS_PRIVATE_H
 
+#include <string.h>
+
 #include "phase/private.h"
 #include "velstatus/experimental.h"
 #include "velstatus/operations.h"
@@ -39,7 +41,7 @@ enum { VS__OP_NFIELDS = 12 };
  * from JSON (Local zone) from one a plugin reported (UTC). */
 enum vs__tstate {
     VS__T_ABSENT = 0, /* nil pointer: key omitted */
-    VS__T_NULL = 1,   /* JSON null read: nil for the logic, written as null */
+    VS__T_NULL = 1,   /* JSON null read: nil, omitted when written (omitempty) */
     VS__T_ZERO = 2,   /* non-nil zero time (from a plugin): written as null */
     VS__T_LOCAL = 3,  /* a time read from JSON (Velero: .Local()) */
     VS__T_UTC = 4     /* a time set from a plugin's report or a setter */
@@ -288,7 +290,6 @@ velstatus_op_phase velstatus__op_phase_of(const char *s, size_t len);
 /* ---- lib/operations/operations.c ---- */
 /* Go's %q (strconv.Quote) for ASCII control bytes, quotes and backslashes;
  * other bytes are copied. */
-void velstatus__go_quote(velstatus__buf *b, const char *s, size_t len);
 
 /* The out-object a callback answers through. */
 struct velstatus_op_reply {
@@ -314,6 +315,7 @@ struct velstatus_op_reports {
     velstatus__pool pool; /* the entries' IDs and texts */
     vs__report_entry *e;
     size_t n, cap;
+    int invalid_id_1_11; /* velstatus_policy::invalid_operation_id_text_1_11 */
 };
 /* Adds an entry slot (zeroed, struct_size set) or returns NULL. */
 vs__report_entry *velstatus__reports_push(velstatus_op_reports *r);
@@ -325,5 +327,21 @@ velstatus_status velstatus__reports_finish(velstatus_op_reports *r, velstatus_er
  * velstatus_forecast_new()): E_INVALID naming the first that is NULL. */
 velstatus_status velstatus__list_pass_args(const void *out, const velstatus_oplist *list, const void *opts,
                                            velstatus_error *err);
+
+/* The plugin manager's name for an action: sanitizeName of
+ * pkg/plugin/clientmgmt/manager.go (1.11 to 1.18) prefixes a name without a
+ * `/` with "velero.io/". The prefix to write before the name, or NULL. */
+static inline const char *velstatus__plugin_name_prefix(const char *name, size_t len)
+{
+    return len > 0 && memchr(name, '/', len) ? NULL : "velero.io/";
+}
+
+/* velstatus__go_quote() with the Unicode version of the policy's release
+ * (NULL: the current release's). */
+static inline void velstatus__go_quote_pol(velstatus__buf *b, const char *prefix, const char *s, size_t len,
+                                           const velstatus_policy *pol)
+{
+    velstatus__go_quote(b, prefix, s, len, pol && pol->quote_unicode_13);
+}
 
 #endif /* VELSTATUS_OPERATIONS_PRIVATE_H */

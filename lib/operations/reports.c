@@ -113,11 +113,12 @@ static int reports_progress(void *ud, const velstatus_oplist *list, size_t index
     velstatus_status st;
     if (e)
         return velstatus_op_reply_set_progress(reply, &e->p, NULL) == VELSTATUS_OK ? 0 : -1;
-    /* Velero's InvalidOperationIDError (doc/velero-behaviour.md §2.2): "operation ID %v is invalid". */
+    /* Velero's InvalidOperationIDError (doc/velero-behaviour.md §2.2): "operation ID %v is invalid",
+     * in 1.11 "Operation ID %v is invalid." (pkg/plugin/velero/backupitemaction/v2). */
     velstatus__buf_init(&b, r->ctx);
-    velstatus__buf_puts(&b, "operation ID ");
+    velstatus__buf_puts(&b, r->invalid_id_1_11 ? "Operation ID " : "operation ID ");
     velstatus__buf_append(&b, id, idlen);
-    velstatus__buf_puts(&b, " is invalid");
+    velstatus__buf_puts(&b, r->invalid_id_1_11 ? " is invalid." : " is invalid");
     if (b.failed) {
         velstatus__buf_reset(&b);
         reply->oom = 1;
@@ -142,6 +143,19 @@ static int reports_cancel(void *ud, const velstatus_oplist *list, size_t index, 
         return 0;
     return velstatus_op_reply_set_cancel_error(reply, e->cancel_err.p, e->cancel_err.len, NULL) == VELSTATUS_OK ? 0
                                                                                                                 : -1;
+}
+
+velstatus_status velstatus_op_reports_set_policy(velstatus_op_reports *reports, const velstatus_policy *policy,
+                                                 velstatus_error *err)
+{
+    velstatus_policy p;
+    velstatus_status st;
+    if (!reports)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "reports is NULL");
+    st = velstatus__policy_load(&p, policy, err);
+    if (st == VELSTATUS_OK)
+        reports->invalid_id_1_11 = p.invalid_operation_id_text_1_11 != 0;
+    return st;
 }
 
 velstatus_status velstatus_op_reports_client(velstatus_plugin_client *client, const velstatus_op_reports *reports,

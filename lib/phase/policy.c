@@ -89,11 +89,12 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
  * A new release is one row. */
 #define H(n) (INT64_C(3600000000000) * (n))
 static const velstatus__release releases[] = {
-    /* minor  pf_done ro_restore rst_fin suffix idx  rst_uncnt default_timeout retries queue quoted bsl_avail */
-    {1, 11, 1, 1, 0, 0, 1, 1, H(1), 0, 0, 1, 0}, {1, 12, 0, 0, 0, 0, 1, 0, H(4), 0, 0, 1, 0},
-    {1, 13, 0, 0, 0, 1, 1, 0, H(4), 0, 0, 1, 0}, {1, 14, 0, 0, 1, 1, 0, 0, H(4), 0, 0, 1, 0},
-    {1, 15, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0}, {1, 16, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0},
-    {1, 17, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 1}, {1, 18, 0, 0, 1, 1, 0, 0, H(4), 1, 1, 0, 1},
+    /* minor  pf_done ro_restore rst_fin suffix idx  rst_uncnt default_timeout retries queue quoted bsl_avail
+     *        unicode_13 invalid_id_1_11 */
+    {1, 11, 1, 1, 0, 0, 1, 1, H(1), 0, 0, 1, 0, 1, 1}, {1, 12, 0, 0, 0, 0, 1, 0, H(4), 0, 0, 1, 0, 1, 0},
+    {1, 13, 0, 0, 0, 1, 1, 0, H(4), 0, 0, 1, 0, 0, 0}, {1, 14, 0, 0, 1, 1, 0, 0, H(4), 0, 0, 1, 0, 0, 0},
+    {1, 15, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0, 0, 0}, {1, 16, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0, 0, 0},
+    {1, 17, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 1, 0, 0}, {1, 18, 0, 0, 1, 1, 0, 0, H(4), 1, 1, 0, 1, 0, 0},
 };
 #undef H
 
@@ -115,6 +116,8 @@ void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r)
     p->backup_queue = r->backup_queue;
     p->validation_texts_quoted = r->validation_texts_quoted;
     p->validation_bsl_available = r->validation_bsl_available;
+    p->quote_unicode_13 = r->quote_unicode_13;
+    p->invalid_operation_id_text_1_11 = r->invalid_operation_id_text_1_11;
 }
 
 #define RANGE_FMT "(supported: %d.%d to %d.%d)"

@@ -10,6 +10,8 @@
 #include "velstatus/policy.h"
 
 #define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, validation_bsl_available)
+/* v2: quote_unicode_13, invalid_operation_id_text_1_11 appended (a v1 caller's
+ * policy reads them as 0: the current release's values). */
 
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking
@@ -25,6 +27,7 @@ typedef struct velstatus__release {
     int first_pass_errors_as_index, first_pass_restore_errors_uncounted;
     int64_t default_item_operation_timeout_ns;
     int status_patch_retries, backup_queue, validation_texts_quoted, validation_bsl_available;
+    int quote_unicode_13, invalid_operation_id_text_1_11;
 } velstatus__release;
 /* The current release: the table's last row. */
 const velstatus__release *velstatus__current_release(void);

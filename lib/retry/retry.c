@@ -79,8 +79,14 @@ static velstatus_status fill_backoff(velstatus_backoff *b, velstatus_backoff_kin
         b->steps = INT64_MAX;
         b->cap_ns = cap_ns < 0 ? 0 : cap_ns;
         return VELSTATUS_OK;
-    case VELSTATUS_BACKOFF_DEFAULT_BACKOFF: b->factor = 5.0; b->steps = 4; return VELSTATUS_OK;
-    case VELSTATUS_BACKOFF_DEFAULT_RETRY: b->factor = 1.0; b->steps = 5; return VELSTATUS_OK;
+    case VELSTATUS_BACKOFF_DEFAULT_BACKOFF:
+        b->factor = 5.0;
+        b->steps = 4;
+        return VELSTATUS_OK;
+    case VELSTATUS_BACKOFF_DEFAULT_RETRY:
+        b->factor = 1.0;
+        b->steps = 5;
+        return VELSTATUS_OK;
     }
     return velstatus__error_set(err, VELSTATUS_E_INVALID, "unknown backoff preset %d", (int)preset);
 }
