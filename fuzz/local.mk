@@ -14,7 +14,7 @@ FUZZ_TARGETS = bsl oplist reports time reconcile progress oom scan watch decoder
 VS_FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c fuzz/pipe_bsl.c fuzz/pipe_oplist.c fuzz/pipe_reports.c \
 	fuzz/pipe_time.c fuzz/pipe_reconcile.c fuzz/pipe_progress.c fuzz/pipe_scan.c fuzz/pipe_watch.c fuzz/pipe_decoder.c \
 	tools/watch_stream.c tools/watch_stream.h tests/failalloc.c tests/failalloc.h
-VS_FUZZ_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/tests \
+VS_FUZZ_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util -I$(top_srcdir)/tests \
 	-I$(top_srcdir)/tools
 VS_FUZZ_CFLAGS_ALL = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 

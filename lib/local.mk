@@ -12,7 +12,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/common/util_hash.h \
 	lib/common/util_pool.h \
 	lib/common/util_pool.c \
-	lib/common/util_utf8.h \
+	util/vsx_utf8.h \
 	lib/common/json_scan.h \
 	lib/common/json_scan.c \
 	lib/common/tabwriter.h \
@@ -44,7 +44,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/progress/progress.c \
 	lib/progress/describe.c \
 	lib/forecast/forecast.c
-lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib
+lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
 	-version-info $(VS_LT_CURRENT):$(VS_LT_REVISION):$(VS_LT_AGE) \
@@ -76,4 +76,4 @@ nodist_velstatusinc_HEADERS = include/velstatus/version.h
 .PHONY: lint
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
-	  -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib $(top_srcdir)/lib/*/*.c
+	  -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util $(top_srcdir)/lib/*/*.c

@@ -29,7 +29,7 @@ coverage-report:
 	  echo "coverage: exclusion markers are not allowed in lib/" >&2; exit 1; fi
 	@test -n '$(GCOVR)' || { echo "coverage: gcovr not found (scripts/deps.sh installs it)" >&2; exit 1; }
 	$(AM_V_GEN)$(GCOVR) --root '$(abs_top_srcdir)' --object-directory '$(abs_top_builddir)' \
-	  --filter '.*/lib/[^/]*/[^/]*\.[ch]$$' --exclude-unreachable-branches \
+	  --filter '.*/(lib/[^/]*|util)/[^/]*\.[ch]$$' --exclude-unreachable-branches \
 	  --json '$(VS_COVERAGE_JSON)' '$(abs_top_builddir)'
 	@echo "== lib/ line coverage"
 	@$(GCOVR) --root '$(abs_top_srcdir)' --add-tracefile '$(VS_COVERAGE_JSON)' --txt

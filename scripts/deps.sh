@@ -5,8 +5,11 @@
 # libclang-rt-14-dev (libFuzzer's runtime, which --no-install-recommends
 # leaves out) are for the fuzz targets (scripts/ci-fuzz.sh); clang-format
 # (14, Debian 12's) for the format check of make check (tests/format.sh).
+# libxml2-utils (xmllint) and librsvg2-bin (rsvg-convert) for the explain -o svg
+# test (tests/cli-explain-svg.sh).
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev zlib1g-dev doxygen
+libxml2-utils librsvg2-bin
 valgrind gcovr golang-go python3 python3-cffi python3-prometheus-client python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
 debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time
 clang libclang-rt-14-dev clang-format"

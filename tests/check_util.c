@@ -16,7 +16,7 @@
 #include "common/util_array.h"
 #include "common/util_hash.h"
 #include "common/util_pool.h"
-#include "common/util_utf8.h"
+#include "vsx_utf8.h"
 
 START_TEST(add_overflow_edges)
 {
@@ -365,7 +365,7 @@ START_TEST(utf8_decode_edges)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         uint32_t cp = 0xDEAD;
-        size_t n = velstatus__utf8_decode((const unsigned char *)cases[i].s, cases[i].len, &cp);
+        size_t n = vsx_utf8_decode((const unsigned char *)cases[i].s, cases[i].len, &cp);
         ck_assert_msg(n == cases[i].want, "case %zu: length %zu, want %zu", i, n, cases[i].want);
         ck_assert_msg(cp == (n ? cases[i].cp : 0xDEAD), "case %zu: code point %x", i, (unsigned)cp);
     }

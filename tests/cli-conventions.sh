@@ -122,7 +122,7 @@ fi
 comp=$VS_SRCDIR/tools/completion/velstatus
 if command -v bash >/dev/null 2>&1; then
     c() { bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _velstatus; echo "${COMPREPLY[*]}"' _ "$comp" "$@"; }
-    [ "$(c velstatus server-status -o '')" = "text json condition prometheus" ] && [ "$(c velstatus progress -o '')" = "text json" ] && ok completion-o || no completion-o
+    [ "$(c velstatus server-status -o '')" = "text json condition prometheus" ] && [ "$(c velstatus progress -o '')" = "text json" ] && [ "$(c velstatus explain -o '')" = "text json svg" ] && ok completion-o || no completion-o
     [ "$(c velstatus desc)" = "describe-operations" ] && ok completion-command || no completion-command
     [ "$(c velstatus operations re)" = "reconcile" ] && ok completion-subcommand || no completion-subcommand
     [ "$(c velstatus operations reconcile --pr)" = "--progress" ] && ok completion-option || no completion-option

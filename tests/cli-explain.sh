@@ -87,7 +87,7 @@ stderr_has bad-policy '--policy must be velero or hardened' -- explain --policy 
 stderr_has bad-flag-timeout '--item-operation-timeout' -- explain --item-operation-timeout x "$d/readonly-backup.json"
 stderr_has bad-resource-timeout '--resource-timeout' -- explain --resource-timeout x "$d/timeout-backup.json"
 stderr_has bad-now '--now' -- explain --now yesterday "$d/timeout-backup.json"
-stderr_has bad-format '-o must be text or json' -- explain -o yaml "$d/timeout-backup.json"
+stderr_has bad-format '-o must be text, json or svg' -- explain -o yaml "$d/timeout-backup.json"
 printf '[{"spec":{},"status":{"nTotal":"ten"}}]' >"$tmp.bad"
 stderr_has bad-operations '[0].status.nTotal' -- explain --operations "$tmp.bad" "$d/timeout-backup.json"
 printf '{"items":[{"metadata":{}}]}' >"$tmp.bad"

@@ -18,7 +18,7 @@ command -v "$cf" >/dev/null 2>&1 || { echo "SKIP: $cf not found (install clang-f
 have=$("$cf" --version | sed -n 's/.*version \([0-9][0-9]*\)\..*/\1/p')
 [ "$have" = "$want" ] || { echo "SKIP: $cf is version ${have:-unknown}; the dialect is fixed with $want"; exit 77; }
 [ -f "$src/.clang-format" ] || { echo "FAIL: $src/.clang-format is missing"; exit 1; }
-files=$(cd "$src" && ls lib/*/*.[ch] include/*.h include/velstatus/*.h tools/*.[ch] tests/*.[ch] fuzz/*.[ch] \
+files=$(cd "$src" && ls lib/*/*.[ch] util/*.h include/*.h include/velstatus/*.h tools/*.[ch] tests/*.[ch] fuzz/*.[ch] \
     bench/*.[ch] examples/c/*.c doc/tutorials/*.c bindings/go/shim.c 2>/dev/null)
 if [ "$fix" = 1 ]; then
     (cd "$src" && "$cf" -i --style=file $files)

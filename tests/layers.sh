@@ -5,7 +5,9 @@
 #  2. a source or private header in lib/AREA/ includes only the private
 #     headers of its own area and of the areas below it;
 #  3. every folder of lib/ is an area this script knows (a new one is added
-#     here and in doc/design.md together).
+#     here and in doc/design.md together);
+#  4. util/, the internal layer the library and the CLI share (prefix vsx_),
+#     includes nothing of either: it is below both.
 set -u
 src=${VS_SRCDIR:-.}
 fail=0
@@ -64,6 +66,12 @@ for d in "$src"/lib/*/; do
             esac
         done
     done
+done
+for f in "$src"/util/*.h "$src"/util/*.c; do
+    [ -f "$f" ] || continue
+    if grep -nE '^#include "(velstatus|common|phase|retry|server_status|operations|progress|forecast)[/.]|^#include "(cli|svg|watch_stream)\.h"' "$f"; then
+        echo "FAIL: util/$(basename "$f") includes a header of lib/ or tools/"; fail=1
+    fi
 done
 [ $fail = 0 ] && echo "layers: every public header and every lib/ file includes only its own layer or those below"
 exit $fail

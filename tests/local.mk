@@ -7,7 +7,7 @@
 # lib/, tools/, bench/ and fuzz/ target sets its own _CPPFLAGS/_CFLAGS/_LDADD,
 # which automake uses instead of these defaults.
 VS_TEST_COMMON = tests/harness.c tests/harness.h tests/failalloc.c tests/failalloc.h tests/fake_host.c tests/fake_host.h
-AM_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/tests
+AM_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util -I$(top_srcdir)/tests
 AM_CFLAGS = $(VS_TEST_CFLAGS) $(JANSSON_CFLAGS) $(CHECK_CFLAGS)
 LDADD = lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS)
 

@@ -3,7 +3,8 @@
 # Every tracked source file carries `SPDX-License-Identifier: Apache-2.0` in
 # its first three lines (after a shebang). Data and prose are exempt: test
 # vectors and golden files (tests/data/, *.json, *.txt), Markdown pages, LICENSE
-# and NEWS, go.sum, empty markers (py.typed) and debian/ (Debian's own formats;
+# and NEWS, go.sum, empty markers (py.typed), pictures (*.png: doc/explain-timeout.png
+# is rendered from tests/data/explain/timeout.svg) and debian/ (Debian's own formats;
 # debian/copyright states the license there). Lists the files with
 # `git ls-files` when the source tree is a checkout's top; in an unpacked
 # tarball (make distcheck, even one unpacked inside a checkout) it finds the
@@ -24,7 +25,7 @@ else
 fi
 while IFS= read -r f; do
     case $f in
-        tests/data/*|debian/*|*.json|*.txt|*.md|*.gz|LICENSE|NEWS|go.sum|*/go.sum|*/py.typed) continue ;;
+        tests/data/*|debian/*|*.json|*.txt|*.md|*.gz|*.png|LICENSE|NEWS|go.sum|*/go.sum|*/py.typed) continue ;;
     esac
     p=$src/$f
     [ -f "$p" ] && [ -s "$p" ] || continue

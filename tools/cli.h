@@ -13,7 +13,7 @@
 enum { CLI_OK = 0, CLI_FALSE = 1, CLI_BAD_INPUT = 2, CLI_WATCH_ERROR = 3 };
 
 /* Output format selected by -o. */
-typedef enum { CLI_TEXT = 0, CLI_JSON = 1, CLI_CONDITION = 2, CLI_PROMETHEUS = 3 } cli_format;
+typedef enum { CLI_TEXT = 0, CLI_JSON = 1, CLI_CONDITION = 2, CLI_PROMETHEUS = 3, CLI_SVG = 4 } cli_format;
 
 /* One option of a subcommand. A value option stores its argument in *value;
  * a flag (value NULL) sets *flag to 1. short_name is the one-letter form

@@ -5,6 +5,7 @@
  * reconcile), the phase tables, the BSL classification and the retry
  * schedule of the status patch; this file reads the inputs and words it. */
 #include "cli.h"
+#include "explain_svg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: velstatus explain [--operations OPS] [--bsls BSLS] [--item-operation-timeout D]\n"
                "                         [--resource-timeout D] [--policy velero|hardened] [--velero-version X.Y]\n"
-               "                         [--now T] [--utc] [-o text|json] OBJECT\n"
+               "                         [--now T] [--utc] [-o text|json|svg] OBJECT\n"
                "\n"
                "Explains a Backup or Restore (`kubectl get backup NAME -o json`): what its phase means, why it\n"
                "is in it (the operations still running, those that failed and with what error, whether\n"
@@ -36,6 +37,7 @@ static void usage(FILE *f)
                "  --now T           RFC 3339 (default the current time)\n"
                "  --utc             times in UTC (default the local time zone, TZ respected)\n"
                "  -o json           the same content for tools (doc/explain.md has the schema)\n"
+               "  -o svg            the timeline as one self-contained SVG picture\n"
                "\n"
                "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
                "Exit status: 0 success, 2 bad input or usage.\n");
@@ -1221,6 +1223,33 @@ static void print_json(const ex *x)
     printf("]}\n");
 }
 
+/* ---- -o svg (tools/explain_svg.c draws the same forecast) ---- */
+
+static int print_svg(const ex *x)
+{
+    explain_svg_in in = {.kind = x->o.kind,
+                         .ns = x->o.ns,
+                         .ns_len = x->o.ns_len,
+                         .name = x->o.name,
+                         .name_len = x->o.name_len,
+                         .phase = x->o.phase,
+                         .phase_len = x->o.phase_len,
+                         .phase_known = x->phase_known,
+                         .phase_value = x->phase,
+                         .utc = x->utc,
+                         .now = x->now,
+                         .timeout_ns = x->timeout,
+                         .timeout_src = x->timeout_src,
+                         .ops = x->ops,
+                         .fc = x->fc};
+    in.policy = velstatus_preset_to_string((velstatus_preset)x->pol.preset);
+    if (x->pol.preset == VELSTATUS_PRESET_VELERO) {
+        in.major = x->major;
+        in.minor = x->minor;
+    }
+    return explain_svg(stdout, &in);
+}
+
 /* ---- the command ---- */
 
 int cmd_explain(int argc, char **argv)
@@ -1250,7 +1279,11 @@ int cmd_explain(int argc, char **argv)
         if (npos == 0)
             return cli_fail(CMD, "OBJECT is required (a Backup or Restore as JSON, or - for stdin)");
     }
-    if (cli_parse_format(CMD, fmt_s, &x.fmt) != 0 || cli_now(CMD, now_s, &x.now) != 0)
+    if (strcmp(fmt_s, "svg") == 0)
+        x.fmt = CLI_SVG;
+    else if (strcmp(fmt_s, "text") != 0 && strcmp(fmt_s, "json") != 0)
+        return cli_fail(CMD, "-o must be text, json or svg, not \"%s\"", fmt_s);
+    if ((x.fmt != CLI_SVG && cli_parse_format(CMD, fmt_s, &x.fmt) != 0) || cli_now(CMD, now_s, &x.now) != 0)
         return CLI_BAD_INPUT;
     if (cli_policy(CMD, policy_s, "velero", version_s, &x.pol, &x.major, &x.minor) != 0)
         return CLI_BAD_INPUT;
@@ -1272,7 +1305,9 @@ int cmd_explain(int argc, char **argv)
         rc = read_bsls(&x, bsls_s);
     if (rc == CLI_OK)
         rc = forecasts(&x);
-    if (rc == CLI_OK)
+    if (rc == CLI_OK && x.fmt == CLI_SVG)
+        rc = print_svg(&x);
+    else if (rc == CLI_OK)
         x.fmt == CLI_JSON ? print_json(&x) : print_text(&x);
     ex_free(&x);
     return rc;

@@ -2,7 +2,7 @@
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "common/private.h"
 #include "common/util_array.h"
-#include "common/util_utf8.h"
+#include "vsx_utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,7 +512,7 @@ void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, 
         }
         {
             uint32_t cp = 0;
-            size_t n = velstatus__utf8_decode(u + i, len - i, &cp);
+            size_t n = vsx_utf8_decode(u + i, len - i, &cp);
             if (n == 0) {
                 velstatus__buf_append(b, s + start, i - start);
                 velstatus__buf_puts(b, "\\ufffd");

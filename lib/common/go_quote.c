@@ -10,7 +10,7 @@
  * scripts/go-isprint.go from Go's own unicode.IsPrint. */
 #include "common/go_isprint_tables.h"
 #include "common/private.h"
-#include "common/util_utf8.h"
+#include "vsx_utf8.h"
 
 #include <string.h>
 
@@ -76,7 +76,7 @@ void velstatus__go_quote(velstatus__buf *b, const char *prefix, const char *s, s
         velstatus__buf_puts(b, prefix);
     while (i < len) {
         uint32_t r = 0;
-        size_t n = velstatus__utf8_decode(u + i, len - i, &r);
+        size_t n = vsx_utf8_decode(u + i, len - i, &r);
         if (n == 0) {
             char e[4] = {'\\', 'x', hex[u[i] >> 4], hex[u[i] & 15]};
             velstatus__buf_append(b, e, 4);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/json_scan.h"
-#include "common/util_utf8.h"
+#include "vsx_utf8.h"
 
 typedef struct scan {
     const char *s;
@@ -103,7 +103,7 @@ static int scan_u(scan *c, size_t *i, int key)
 static size_t utf8_len(const scan *c, size_t i)
 {
     uint32_t cp;
-    return velstatus__utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
+    return vsx_utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
 }
 
 /* s[*i] == '"': advances *i past the closing quote. */

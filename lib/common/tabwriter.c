@@ -2,7 +2,7 @@
 /* Go's text/tabwriter (flags = 0), iteratively. See tabwriter.h. */
 #include "common/tabwriter.h"
 #include "common/util_array.h"
-#include "common/util_utf8.h"
+#include "vsx_utf8.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -22,7 +22,7 @@ size_t velstatus__tw_runecount(const char *s, size_t len)
     size_t i = 0, n = 0;
     while (i < len) {
         uint32_t cp;
-        size_t size = velstatus__utf8_decode(p + i, len - i, &cp);
+        size_t size = vsx_utf8_decode(p + i, len - i, &cp);
         i += size ? size : 1; /* invalid or short: one rune per byte */
         n++;
     }

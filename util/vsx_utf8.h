@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The one UTF-8 decoder of the library, strict as RFC 3629 and Go's
+/* The internal layer the library and the command-line tool share (util/,
+ * prefix vsx_, as curl's curlx_): code both need that is no public API. Not
+ * installed; never part of libvelstatus's interface.
+ *
+ * The one UTF-8 decoder of the tree, strict as RFC 3629 and Go's
  * unicode/utf8 (DecodeRune, RuneCount) are: no overlong forms, no encoded
  * surrogates, nothing above U+10FFFF, no truncated sequence. The JSON
  * scanner rejects what it refuses, the JSON writer turns it into \ufffd and
- * the tab writer counts it as one rune per byte. Inline: the scanner calls
- * it for every non-ASCII character. Not installed. */
-#ifndef VELSTATUS_UTIL_UTF8_H
-#define VELSTATUS_UTIL_UTF8_H
+ * the tab writer counts it as one rune per byte; the CLI's SVG writer
+ * replaces it. Inline: the scanner calls it for every non-ASCII character. */
+#ifndef VSX_UTF8_H
+#define VSX_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +18,7 @@
 /* The length (1 to 4) of the well-formed UTF-8 sequence that starts s[0 ..
  * len), len >= 1, with its code point in *cp; 0 (and *cp untouched) where
  * none starts there. */
-static inline size_t velstatus__utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+static inline size_t vsx_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
     unsigned char c = s[0];
     size_t n, k;
@@ -48,4 +52,4 @@ static inline size_t velstatus__utf8_decode(const unsigned char *s, size_t len, 
     return n;
 }
 
-#endif /* VELSTATUS_UTIL_UTF8_H */
+#endif /* VSX_UTF8_H */
