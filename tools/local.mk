@@ -6,6 +6,12 @@ tools_velstatus_SOURCES = \
 	tools/cli.h \
 	tools/cli.c \
 	tools/input.c \
+	tools/text_in.h \
+	tools/text_in.c \
+	tools/describe_in.h \
+	tools/describe_in.c \
+	tools/describe_hdr.c \
+	tools/table_in.c \
 	tools/watch_stream.h \
 	tools/watch_stream.c \
 	tools/cmd_watch.c \
