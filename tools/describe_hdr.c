@@ -311,7 +311,8 @@ static int put_object(FILE *f, const hdr *h, cli_conv *out)
         put_member(f, &first, "storageLocation", h->val[H_LOCATION], h->len[H_LOCATION]);
     if (h->restore && h->seen[H_BACKUP])
         put_member(f, &first, "backupName", h->val[H_BACKUP], h->len[H_BACKUP]);
-    if (h->seen[H_TIMEOUT])
+    /* 0s is the unset value: Velero's controller then applies its default */
+    if (h->seen[H_TIMEOUT] && !(h->len[H_TIMEOUT] == 2 && memcmp(h->val[H_TIMEOUT], "0s", 2) == 0))
         put_member(f, &first, "itemOperationTimeout", h->val[H_TIMEOUT], h->len[H_TIMEOUT]);
     fputc('}', f);
     return put_status(f, h, out);
