@@ -16,9 +16,30 @@
 #include <string.h>
 
 enum {
-    H_NAME, H_NS, H_PHASE, H_QUEUE, H_ERRORS, H_WARNINGS, H_LOCATION, H_BACKUP, H_TIMEOUT, H_STARTED, H_COMPLETED,
-    H_TOTAL, H_TOTAL_EST, H_DONE_B, H_DONE_B_SO_FAR, H_DONE_R, H_DONE_R_SO_FAR, H_TOTAL_R, H_TOTAL_R_EST, H_HOOKS_A,
-    H_HOOKS_F, H_FORMAT, H_RESTORE_PVS, H_N
+    H_NAME,
+    H_NS,
+    H_PHASE,
+    H_QUEUE,
+    H_ERRORS,
+    H_WARNINGS,
+    H_LOCATION,
+    H_BACKUP,
+    H_TIMEOUT,
+    H_STARTED,
+    H_COMPLETED,
+    H_TOTAL,
+    H_TOTAL_EST,
+    H_DONE_B,
+    H_DONE_B_SO_FAR,
+    H_DONE_R,
+    H_DONE_R_SO_FAR,
+    H_TOTAL_R,
+    H_TOTAL_R_EST,
+    H_HOOKS_A,
+    H_HOOKS_F,
+    H_FORMAT,
+    H_RESTORE_PVS,
+    H_N
 };
 static const char *const hdr_label[H_N] = {"Name:",
                                            "Namespace:",
@@ -97,7 +118,8 @@ static void read_lines(hdr *h)
             h->kind_known = 1, h->restore = restore;
             din_value(&h->v[k], restore ? 24 : 23, &v, &vn);
             snprintf(buf, sizeof(buf), "%.*s", (int)(vn < 95 ? vn : 95), v);
-            if (sscanf(buf, "%lld of %lld completed successfully, %lld failed", &h->ops[1], &h->ops[0], &h->ops[2]) != 3)
+            if (sscanf(buf, "%lld of %lld completed successfully, %lld failed", &h->ops[1], &h->ops[0], &h->ops[2]) !=
+                3)
                 h->ops[0] = h->ops[1] = h->ops[2] = -1;
         }
     }

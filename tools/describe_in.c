@@ -70,11 +70,31 @@ void din_value(const din_line *l, size_t label_len, const char **v, size_t *vn)
 
 /* ---- the operations section ---- */
 
-enum { L_PLUGIN_B, L_PLUGIN_R, L_ID, L_ITEMS, L_PHASE, L_ERROR, L_PROGRESS, L_DESC, L_CREATED, L_STARTED, L_UPDATED, L_N };
-static const char *const op_label[L_N] = {
-    "Backup Item Action Plugin:", "Restore Item Action Plugin:", "Operation ID:", "Items to Update:",
-    "Phase:",                     "Operation Error:",            "Progress:",     "Progress description:",
-    "Created:",                   "Started:",                    "Updated:"};
+enum {
+    L_PLUGIN_B,
+    L_PLUGIN_R,
+    L_ID,
+    L_ITEMS,
+    L_PHASE,
+    L_ERROR,
+    L_PROGRESS,
+    L_DESC,
+    L_CREATED,
+    L_STARTED,
+    L_UPDATED,
+    L_N
+};
+static const char *const op_label[L_N] = {"Backup Item Action Plugin:",
+                                          "Restore Item Action Plugin:",
+                                          "Operation ID:",
+                                          "Items to Update:",
+                                          "Phase:",
+                                          "Operation Error:",
+                                          "Progress:",
+                                          "Progress description:",
+                                          "Created:",
+                                          "Started:",
+                                          "Updated:"};
 static const char *const time_key[3] = {"created", "started", "updated"};
 
 enum { T_OTHER = -1, T_HEADER = -2, T_ITEM = -3, T_CONT = -4 };
@@ -303,7 +323,8 @@ static int put_status(rd *r, const opv *o)
         if (!o->seen[L_CREATED + t])
             continue;
         if (cli_go_time_rfc3339(iso, sizeof(iso), o->v[L_CREATED + t], o->vn[L_CREATED + t]) != 0)
-            return fail(r, o->line[L_CREATED + t], "\"%s\" is not a time as Velero prints it (2023-11-10 16:40:35 +0100 CET)",
+            return fail(r, o->line[L_CREATED + t],
+                        "\"%s\" is not a time as Velero prints it (2023-11-10 16:40:35 +0100 CET)",
                         op_label[L_CREATED + t]);
         fprintf(r->f, ",\"%s\":\"%s\"", time_key[t], iso);
     }

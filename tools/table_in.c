@@ -23,8 +23,8 @@
 #include <string.h>
 
 enum { C_NAMESPACE, C_NAME, C_PROVIDER, C_BUCKET, C_PHASE, C_VALIDATED, C_ACCESS, C_DEFAULT, C_AGE, C_N };
-static const char *const col_name[C_N] = {"NAMESPACE",      "NAME",        "PROVIDER", "BUCKET/PREFIX", "PHASE",
-                                          "LAST VALIDATED", "ACCESS MODE", "DEFAULT",  "AGE"};
+static const char *const col_name[C_N] = {
+    "NAMESPACE", "NAME", "PROVIDER", "BUCKET/PREFIX", "PHASE", "LAST VALIDATED", "ACCESS MODE", "DEFAULT", "AGE"};
 
 typedef struct table {
     size_t start[C_N + 1];
@@ -241,8 +241,9 @@ int cli_table_bsls(const char *p, size_t n, int64_t now_ns, cli_conv *out)
     while (k < count && v[k].n == 0)
         k++;
     if (k == count || header(&v[k], &t) != 0) {
-        snprintf(out->msg, sizeof(out->msg), "table: the first line is not the header of `velero backup-location get` "
-                                             "or `kubectl get backupstoragelocations`");
+        snprintf(out->msg, sizeof(out->msg),
+                 "table: the first line is not the header of `velero backup-location get` "
+                 "or `kubectl get backupstoragelocations`");
     } else if ((f = open_memstream(&mem, &memn)) != NULL) {
         rc = rows(f, v, count, k, &t, now_ns, out);
         if (fclose(f) != 0)
