@@ -500,8 +500,8 @@ int cli_describe_ops(const char *p, size_t n, cli_conv *out)
     rc = ops_body(&r);
     fputs("]\n", r.f);
     rc = finish(&r, &mem, &memn, rc);
-    if (rc == 0 && !out->kind_known)
-        rc = din_header_kind(v, count, out);
+    if (rc == 0 && !out->kind_known && (rc = din_header_kind(v, count, out)) != 0)
+        cli_conv_free(out); /* no operations and no kind: nothing read */
     free(v);
     snprintf(out->notes, sizeof(out->notes),
              "not in the text: the %s UID; an operation without a Progress: line reads as 0 of 0 with no units "
