@@ -370,13 +370,5 @@ int cli_describe_object(const char *p, size_t n, cli_conv *out)
     if (f && fclose(f) != 0)
         rc = -1;
     free(v);
-    if (rc != 0) {
-        if (!out->msg[0])
-            snprintf(out->msg, sizeof(out->msg), "out of memory");
-        free(mem);
-        return -1;
-    }
-    out->json = mem;
-    out->len = memn;
-    return 0;
+    return din_conv_finish(out, mem, memn, rc);
 }

@@ -510,6 +510,19 @@ int cli_describe_ops(const char *p, size_t n, cli_conv *out)
     return rc;
 }
 
+int din_conv_finish(cli_conv *out, char *mem, size_t memn, int rc)
+{
+    if (rc != 0) {
+        if (!out->msg[0])
+            snprintf(out->msg, sizeof(out->msg), "out of memory");
+        free(mem);
+        return -1;
+    }
+    out->json = mem;
+    out->len = memn;
+    return 0;
+}
+
 void cli_conv_free(cli_conv *c)
 {
     free(c->json);

@@ -24,6 +24,9 @@ int din_has_label(const din_line *l, const char *label);
 void din_value(const din_line *l, size_t label_len, const char **v, size_t *vn);
 /* The operations title line and its kind (restore 1); n when there is none. */
 size_t din_title(const din_line *v, size_t n, int *restore);
+/* Ends a conversion: on rc 0 the JSON written to mem is out's; otherwise
+ * it is freed (out->msg says why; out of memory when it says nothing). */
+int din_conv_finish(cli_conv *out, char *mem, size_t memn, int rc);
 /* Whether the lines are a describe text: an operations title, an operation,
  * or a header (Name: and Phase:). */
 int din_is_describe(const din_line *v, size_t n);

@@ -250,14 +250,8 @@ int cli_table_bsls(const char *p, size_t n, int64_t now_ns, cli_conv *out)
             rc = -1;
     }
     free(v);
-    if (rc != 0) {
-        if (!out->msg[0])
-            snprintf(out->msg, sizeof(out->msg), "out of memory");
-        free(mem);
+    if (din_conv_finish(out, mem, memn, rc) != 0)
         return -1;
-    }
-    out->json = mem;
-    out->len = memn;
     snprintf(out->notes, sizeof(out->notes), "not in the table: status.message%s",
              t.at[C_AGE] >= 0 ? "; the times are --now minus the ages kubectl printed (rounded down by kubectl)"
                               : ", metadata.creationTimestamp");
