@@ -116,7 +116,9 @@ static long long age_seconds(const char *s, size_t n)
             u++;
         if (u == 5)
             return -1;
-        total += v * units[u++].sec;
+        if (__builtin_mul_overflow(v, units[u].sec, &v) || __builtin_add_overflow(total, v, &total))
+            return -1;
+        u++;
         i++;
     }
     return total;
@@ -143,7 +145,9 @@ static int time_cell(const din_line *l, const table *t, int c, int64_t now_ns, c
     if (cli_go_time_rfc3339(iso, cap, s, n) == 0)
         return 0;
     age = age_seconds(s, n);
-    if (age < 0 || velstatus_time_format(iso, cap, now_ns - age * 1000000000LL, 0, NULL) != VELSTATUS_OK)
+    /* an age beyond the int64 nanosecond range of now is an error, never wrapped */
+    if (age < 0 || __builtin_mul_overflow(age, 1000000000LL, &age) || __builtin_sub_overflow(now_ns, age, &now_ns) ||
+        velstatus_time_format(iso, cap, now_ns, 0, NULL) != VELSTATUS_OK)
         return -1;
     return 0;
 }
