@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom scan watch decoder; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -21,6 +21,10 @@ put() { # put TARGET... -- FILE : copy FILE under a name unique across directori
     for t in "$@"; do cp "$f" "$out/$t/$name"; done
 }
 
+# the describe texts and tables the tests hold (tools/text_in.h)
+for f in "$src"/tests/data/describe-in/*.txt "$src"/tests/data/progress/*.details.txt "$src"/tests/data/progress/*.summary.txt; do
+    [ -f "$f" ] && put "$f" describe_in table_in
+done
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
     [ -f "$f" ] && put "$f" bsl oom scan watch
 done

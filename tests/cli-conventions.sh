@@ -129,7 +129,7 @@ if command -v bash >/dev/null 2>&1; then
     # every option the completion offers for a command is one its --help names
     for cmd in server-status progress describe-operations backoff; do
         for o in $(bash -c '. "$1"; COMP_WORDS=(velstatus "$2" -); COMP_CWORD=2; _velstatus; echo "${COMPREPLY[*]}"' _ "$comp" "$cmd"); do
-            case $o in --help|--output|--max-input|-o) continue ;; esac
+            case $o in --help|--output|--max-input|--input-form|-o) continue ;; esac
             "$v" "$cmd" --help | grep -qE -- "(^|[^-[:alnum:]])$o([^-[:alnum:]]|$)" || { echo "FAIL completion offers $cmd $o, unknown to its --help"; fail=1; }
         done
     done

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "common/json_scan.h"
+#include "text_in.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -71,8 +72,9 @@ static const cli_opt *find_opt(const cli_opt *opts, size_t nopts, const char *na
 /* Handles the option at argv[*i]; returns 0, or -1 after printing. */
 static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_opt *opts, size_t nopts)
 {
-    static const char *max_input;
+    static const char *max_input, *input_form;
     static const cli_opt max_opt = {"--max-input", 0, &max_input, NULL};
+    static const cli_opt form_opt = {"--input-form", 0, &input_form, NULL}; /* tools/text_in.h */
     const char *a = argv[*i], *inline_v = NULL;
     const cli_opt *o;
     if (a[1] == '-') {
@@ -81,6 +83,8 @@ static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_op
         o = find_opt(opts, nopts, a, len, 0);
         if (!o && find_opt(&max_opt, 1, a, len, 0))
             o = &max_opt;
+        if (!o && find_opt(&form_opt, 1, a, len, 0))
+            o = &form_opt;
         if (eq)
             inline_v = eq + 1;
     } else {
@@ -106,6 +110,8 @@ static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_op
     *o->value = inline_v;
     if (o == &max_opt && parse_size(cmd, inline_v, &cli_max_input) != 0)
         return -1;
+    if (o == &form_opt && cli_form_parse(inline_v, &cli_input_form) != 0)
+        return cli_fail(cmd, "--input-form must be auto, json, describe or table, not \"%s\"", inline_v), -1;
     return 0;
 }
 
@@ -294,6 +300,9 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len)
             break;
         n += (size_t)got;
     }
+    buf[n] = '\0';
+    if (cli_adapt_object(cmd, cli_reader_name(r), &buf, &n) != 0) /* describe text, tables: tools/text_in.c */
+        goto fail;
     if (looks_like_yaml(buf, n)) {
         cli_fail(cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
         goto fail;
@@ -325,6 +334,8 @@ typedef struct oplist_load {
 static int load_start(oplist_load *ld, cli_reader *r)
 {
     velstatus_kind kind;
+    if (cli_adapt_oplist(ld->cmd, cli_reader_name(r), &ld->kind_s, &ld->head, &ld->n) != 0) /* tools/text_in.c */
+        return CLI_BAD_INPUT;
     if (looks_like_yaml(ld->head, ld->n))
         return cli_fail(ld->cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
     if (cli_kind(ld->cmd, ld->kind_s, ld->head, ld->n, &kind) != 0)
@@ -359,7 +370,8 @@ static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t go
     if (got > 0)
         memcpy(ld->head + ld->n, buf, got);
     ld->n += got;
-    if (got == 0 || (yaml_known(ld->head, ld->n) && (ld->kind_s || kind_key(ld->head, ld->n, &kind))))
+    if (got == 0 || (!cli_form_maybe_text(ld->head, ld->n) && yaml_known(ld->head, ld->n) &&
+                     (ld->kind_s || kind_key(ld->head, ld->n, &kind))))
         return load_start(ld, r);
     return 0;
 }

@@ -6,6 +6,7 @@
  * schedule of the status patch; this file reads the inputs and words it. */
 #include "cli.h"
 #include "explain_svg.h"
+#include "text_in.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1296,11 +1297,14 @@ int cmd_explain(int argc, char **argv)
         return CLI_BAD_INPUT;
     if (velstatus_ctx_new(&x.ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(CMD, "context", &err);
+    cli_input_now = now_s; /* a table's ages count back from it */
     rc = read_object(&x, path);
     if (rc == CLI_OK)
         rc = pick_timeout(&x, timeout_s);
     if (rc == CLI_OK && ops_s)
         rc = cli_load_oplist(CMD, ops_s, velstatus_kind_to_string(x.o.kind), x.ctx, &x.ops);
+    else if (rc == CLI_OK) /* a describe --details OBJECT lists its own operations */
+        rc = cli_describe_take_ops(CMD, x.ctx, x.o.kind, &x.ops);
     if (rc == CLI_OK && bsls_s)
         rc = read_bsls(&x, bsls_s);
     if (rc == CLI_OK)

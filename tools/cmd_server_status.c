@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* velstatus server-status: the server status from `kubectl get bsl -o json`. */
 #include "cli.h"
+#include "text_in.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,7 @@ int cmd_server_status(int argc, char **argv)
         return cli_fail(cmd, "--strict goes with --watch");
     if (watch)
         return cli_watch(cmd, path, &opts, now_s, fmt, strict, exit_status);
+    cli_input_now = now_s; /* a table's ages count back from it (tools/text_in.h) */
     input = cli_read_input(cmd, path, &len);
     if (!input)
         return CLI_BAD_INPUT;

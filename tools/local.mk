@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # The velstatus command-line tool. Each area adds its cmd_*.c in mk/area-*.mk.
 bin_PROGRAMS = tools/velstatus
+# The text input forms and what they share with the tool (the fuzz targets link them too).
+VS_TEXT_IN_SOURCES = tools/cli.h tools/cli.c tools/input.c tools/text_in.h tools/text_in.c tools/describe_in.h \
+	tools/describe_in.c tools/describe_hdr.c tools/table_in.c
 tools_velstatus_SOURCES = \
 	tools/velstatus.c \
-	tools/cli.h \
-	tools/cli.c \
-	tools/input.c \
+	$(VS_TEXT_IN_SOURCES) \
 	tools/watch_stream.h \
 	tools/watch_stream.c \
 	tools/cmd_watch.c \

@@ -31,7 +31,9 @@ static void usage(FILE *f)
         fprintf(f, "  %-20s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nRun `velstatus help COMMAND` (or `velstatus COMMAND --help`) for a command's options.\n"
                "Every command takes -o text|json (also -ojson, -o=json, --output json, --output=json),\n"
-               "reads FILE or, with - or no FILE, stdin (gzip decompressed; --max-input SIZE bounds it).\n"
+               "reads FILE or, with - or no FILE, stdin (gzip decompressed; --max-input SIZE bounds it),\n"
+               "as JSON, Velero's describe text or a BSL get table (found by the content;\n"
+               "--input-form auto|json|describe|table forces one).\n"
                "Text output writes every string whole; a NUL byte inside one is written as\n"
                "\\u0000 (-o json is the exact form; describe-operations writes Velero's bytes).\n"
                "Exit status: 0 success, 1 a check answered no, 2 bad input or usage\n"

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Fuzz target: Velero's describe text → the CLI's reader → JSON → decode (pipe_textin.c). */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return vs_fuzz_run_plain(vs_pipe_describe_in, "describe_in", data, size);
+}
