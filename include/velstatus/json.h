@@ -35,8 +35,11 @@ VELSTATUS_BEGIN_DECLS
  *
  * Accepts a `List` or `BackupStorageLocationList` object (`items`), a bare
  * array of BSL objects, or one BSL object. Per BSL it reads
- * `metadata.name` (required, non-empty, unique), `metadata.creationTimestamp`,
- * `spec.default`, `spec.accessMode` (`ReadOnly`, `ReadWrite` or empty),
+ * `metadata.name` (required, non-empty, unique in its namespace),
+ * `metadata.namespace` (`kubectl get bsl -A` lists several; absent reads as
+ * ""), `metadata.creationTimestamp`, `spec.default`, `spec.accessMode`
+ * (`ReadOnly`, `ReadWrite` or empty), `spec.provider`,
+ * `spec.objectStorage.bucket` and `.prefix`,
  * `status.phase` (kept verbatim), `status.lastValidationTime` and
  * `status.message` (kept with its length: a `\u0000` in it is kept, as the
  * itemoperations decoder keeps one); every other field is ignored. A field may be absent or
@@ -64,11 +67,34 @@ VELSTATUS_API velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **o
                                                            const char *json, size_t len, velstatus_error *err);
 
 /**
+ * @brief Writes the BSLs of a set (of one namespace, or all) as a compact
+ * JSON array, in set order: per BSL `name`, `namespace`, `provider`,
+ * `bucket`, `prefix`, `default` (boolean), `accessMode` (`ReadWrite` for an
+ * empty one, as Velero reads it), `creationTimestamp`, `phase` (verbatim),
+ * `lastValidationTime` (RFC 3339 in UTC, or null when absent) and `message`
+ * (`status.message`: why a location is Unavailable). The columns of
+ * `velero backup-location get`, plus the message. Keys may be appended.
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length (may be NULL).
+ * @param[in] set The set.
+ * @param[in] ns Only the BSLs of this namespace ("" for those without one),
+ *            or NULL for every BSL (need not be NUL-terminated).
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM.
+ * @owned `*out`: release with velstatus_free() on the set's context.
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_locations_to_json(char **out, size_t *out_len,
+                                                                   const velstatus_bsl_set *set, const char *ns,
+                                                                   size_t ns_len, velstatus_error *err);
+
+/**
  * @brief Writes a verdict as compact JSON, keys in this order:
  * `status`, `reasons` (tokens, sorted), `counts` (`available`,
  * `unavailable`, `pending`, `total`), `default` (name or null), `bsls`
- * (reason token → sorted names, one key per reason set, keys sorted) and
- * `message`. Keys may be appended in later versions.
+ * (reason token → sorted names, one key per reason set, keys sorted),
+ * `message` and, for a verdict of velstatus_server_status_classify_namespace(),
+ * `namespace`. Keys may be appended in later versions.
  * @param[out] out Receives the NUL-terminated text.
  * @param[out] out_len Receives its length (may be NULL).
  * @param[in] verdict The verdict.
