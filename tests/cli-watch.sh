@@ -68,7 +68,10 @@ t = open(sys.argv[1]).read()
 obj, _ = json.JSONDecoder().raw_decode(t)
 print(json.dumps(obj["object"]))
 EOT
-[ "$("$v" server-status -o json "$tmp/one.json")" = "$(cat "$tmp/first")" ] && ok json-equals-snapshot || no json-equals-snapshot
+# (the snapshot adds its "locations"; both carry the namespace)
+"$v" server-status -o json "$tmp/one.json" | sed 's/,"locations":\[.*\]}$/}/' > "$tmp/snap"
+[ "$(cat "$tmp/snap")" = "$(cat "$tmp/first")" ] && grep -q '"namespace":' "$tmp/first" && ok json-equals-snapshot ||
+    no json-equals-snapshot
 
 # Without --now the clock gives observedAt.
 printf '%s\n' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
