@@ -59,7 +59,8 @@ static const row header = {{"NAME", "PROVIDER", "BUCKET/PREFIX", "PHASE", "LAST 
 static int in_ns(const velstatus_bsl_set *set, size_t i, const char *ns, velstatus_bsl_record *r)
 {
     velstatus_bsl_record_init(r, sizeof(*r));
-    return strcmp(velstatus_bsl_set_namespace(set, i), ns) == 0 && velstatus_bsl_set_get(set, i, r, NULL) == VELSTATUS_OK;
+    return strcmp(velstatus_bsl_set_namespace(set, i), ns) == 0 &&
+           velstatus_bsl_set_get(set, i, r, NULL) == VELSTATUS_OK;
 }
 
 static void widen(size_t *width, const row *w)

@@ -128,7 +128,8 @@ static int print_namespace(const char *cmd, velstatus_ctx *ctx, const velstatus_
     size_t out_len = 0, locs_len = 0;
     int64_t now;
     if (fmt == CLI_CONDITION)
-        return cli_now(cmd, a->now_s, &now) != 0 ? CLI_BAD_INPUT : cli_print_condition(cmd, ctx, v, now, multi ? ns : NULL);
+        return cli_now(cmd, a->now_s, &now) != 0 ? CLI_BAD_INPUT
+                                                 : cli_print_condition(cmd, ctx, v, now, multi ? ns : NULL);
     if (fmt == CLI_JSON) {
         if (velstatus_server_verdict_to_json(&out, &out_len, v, &err) != VELSTATUS_OK ||
             velstatus_bsl_set_locations_to_json(&locs, &locs_len, set, ns, VELSTATUS_NUL_TERMINATED, &err) !=
