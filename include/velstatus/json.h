@@ -110,7 +110,7 @@ VELSTATUS_API velstatus_status velstatus_server_verdict_to_json(char **out, size
 /**
  * @brief The reason a Kubernetes condition gives for a set of reason flags:
  * the first of a fixed precedence, most severe first (`NoLocations`,
- * `AllLocationsUnavailable`, `LocationsPending`,
+ * `AllLocationsUnavailable`, `LocationsNeverValidated`, `LocationsPending`,
  * `DefaultLocationUnavailable`, `NoDefaultLocation`,
  * `MultipleDefaultLocations`, `DefaultLocationReadOnly`,
  * `SomeLocationsUnavailable`, `LocationsNotRevalidated` (stale),
