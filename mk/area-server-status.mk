@@ -18,3 +18,7 @@ tests_check_watch_stream_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
 # The verdict as a metav1.Condition (lib/server_status/condition.c).
 VS_CHECK_PROGS += tests/check_condition
 tests_check_condition_SOURCES = tests/check_condition.c $(VS_TEST_COMMON)
+
+# BSLs by namespace, the locations table's fields and never_validated.
+VS_CHECK_PROGS += tests/check_server_status_ns
+tests_check_server_status_ns_SOURCES = tests/check_server_status_ns.c $(VS_TEST_COMMON)

@@ -94,6 +94,8 @@ START_TEST(reason_precedence_and_pattern)
         {VELSTATUS_SERVER_REASON_DEFAULT_READONLY, "DefaultLocationReadOnly"},
         {VELSTATUS_SERVER_REASON_STALE, "LocationsNotRevalidated"},
         {VELSTATUS_SERVER_REASON_UNKNOWN_PHASE, "UnknownLocationPhase"},
+        {VELSTATUS_SERVER_REASON_NEVER_VALIDATED, "LocationsNeverValidated"},
+        {VELSTATUS_SERVER_REASON_NEVER_VALIDATED | VELSTATUS_SERVER_REASON_PENDING, "LocationsNeverValidated"},
         /* precedence: the most severe flag names the condition */
         {VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE | VELSTATUS_SERVER_REASON_NO_DEFAULT, "AllLocationsUnavailable"},
         {VELSTATUS_SERVER_REASON_PENDING | VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE, "LocationsPending"},

@@ -321,7 +321,7 @@ START_TEST(every_enum_has_tokens)
     CHECK_TOKENS(bsl_state, velstatus_bsl_state, 0, VELSTATUS_BSL_READONLY, 0);
     CHECK_TOKENS(persist_action, velstatus_persist_action, 0, VELSTATUS_PERSIST_UPLOAD_AND_PATCH, 0);
     CHECK_TOKENS(server_status, velstatus_server_status, 0, VELSTATUS_SERVER_NOT_READY, 0);
-    CHECK_TOKENS(server_reason, velstatus_server_reason, 1, VELSTATUS_SERVER_REASON_UNKNOWN_PHASE, 1);
+    CHECK_TOKENS(server_reason, velstatus_server_reason, 1, VELSTATUS_SERVER_REASON_NEVER_VALIDATED, 1);
     CHECK_TOKENS(bsl_access, velstatus_bsl_access, 0, VELSTATUS_BSL_READ_ONLY, 0);
     CHECK_TOKENS(progress_counter, velstatus_progress_counter, 0, VELSTATUS_PROGRESS_UNQUANTIFIED, 0);
     CHECK_TOKENS(progress_flag, velstatus_progress_flag, 1, VELSTATUS_PROGRESS_F_UNTIMED, 1);

@@ -43,12 +43,17 @@ _Static_assert(offsetof(velstatus_bsl_record, name) == 8 && offsetof(velstatus_b
                    offsetof(velstatus_bsl_record, created_ns) == 56 &&
                    offsetof(velstatus_bsl_record, validated_ns) == 72 && offsetof(velstatus_bsl_record, message) == 80,
                "bsl_record layout");
-_Static_assert(sizeof(velstatus_bsl_record) == 96, "bsl_record size");
+_Static_assert(offsetof(velstatus_bsl_record, ns) == 96 && offsetof(velstatus_bsl_record, provider) == 112 &&
+                   offsetof(velstatus_bsl_record, bucket) == 128 && offsetof(velstatus_bsl_record, prefix) == 144,
+               "bsl_record layout, appended");
+_Static_assert(sizeof(velstatus_bsl_record) == 160, "bsl_record size");
 #endif
 _Static_assert(VELSTATUS_SERVER_READY == 0 && VELSTATUS_SERVER_PARTIALLY_READY == 1 && VELSTATUS_SERVER_WAITING == 2 &&
                    VELSTATUS_SERVER_NOT_READY == 3,
                "status values");
-_Static_assert(VELSTATUS_SERVER_REASON_NO_BSL == 1 && VELSTATUS_SERVER_REASON_UNKNOWN_PHASE == 1024, "reason values");
+_Static_assert(VELSTATUS_SERVER_REASON_NO_BSL == 1 && VELSTATUS_SERVER_REASON_UNKNOWN_PHASE == 1024 &&
+                   VELSTATUS_SERVER_REASON_NEVER_VALIDATED == 2048,
+               "reason values");
 _Static_assert(VELSTATUS_BSL_READ_WRITE == 0 && VELSTATUS_BSL_READ_ONLY == 1, "access values");
 
 #define RS(x) VELSTATUS_SERVER_REASON_##x
@@ -226,6 +231,7 @@ START_TEST(tokens_reasons)
         {RS(DEFAULT_READONLY), "default_readonly"},
         {RS(STALE), "stale"},
         {RS(UNKNOWN_PHASE), "unknown_phase"},
+        {RS(NEVER_VALIDATED), "never_validated"},
     };
     uint32_t all = 0;
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -236,10 +242,10 @@ START_TEST(tokens_reasons)
         ck_assert_int_eq(velstatus_server_reason_from_string(&r, t[i].tok, strlen(t[i].tok), NULL), VELSTATUS_OK);
         ck_assert_int_eq(r, t[i].r);
     }
-    ck_assert_uint_eq(all, 2047);
+    ck_assert_uint_eq(all, 4095);
     ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)0));
     ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)3));
-    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)2048));
+    ck_assert_ptr_null(velstatus_server_reason_to_string((velstatus_server_reason)4096));
     {
         velstatus_server_reason r = RS(STALE);
         velstatus_error err;
@@ -1042,7 +1048,7 @@ START_TEST(tracker_property_random_events)
     }
     ck_assert_int_ge(events, 10000);
     /* the stream really exercised the rule: every flag and every status was seen */
-    ck_assert_uint_eq(seen_reasons, 2047);
+    ck_assert_uint_eq(seen_reasons, 4095);
     ck_assert_uint_eq(seen_status, 15);
     ck_assert_int_gt(changes, 500);
     velstatus_ctx_free(ctx);
@@ -1620,7 +1626,7 @@ START_TEST(tracker_upsert_record_checks)
     r.message = NULL;
     ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_INVALID);
     r.message_len = 0;
-    r.struct_size = (uint32_t)(sizeof(r) - 1);
+    r.struct_size = 95; /* shorter than the 1.0 record (96 bytes) */
     ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, &r, &err), VELSTATUS_E_ABI);
     ck_assert_int_eq(velstatus_server_tracker_upsert(t, &ch, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_server_tracker_upsert(NULL, &ch, &r, &err), VELSTATUS_E_INVALID);

@@ -60,7 +60,10 @@ for f in fam.values():
 st = {s.labels["status"]: s.value for s in fam["velstatus_server_status"].samples}
 assert st == {k: float(k == v["status"]) for k in ("Ready", "PartiallyReady", "Waiting", "NotReady")}, st
 rs = {s.labels["reason"]: s.value for s in fam["velstatus_server_reason"].samples}
-assert len(rs) == 11 and {k for k, x in rs.items() if x == 1} == set(v["reasons"]), rs
+assert len(rs) == 12 and {k for k, x in rs.items() if x == 1} == set(v["reasons"]), rs
+for f in fam.values():
+    for s in f.samples:
+        assert s.labels["namespace"] == v["namespace"], s
 ph = {s.labels["phase"]: s.value for s in fam["velstatus_backup_locations"].samples}
 assert ph == {"Available": v["counts"]["available"], "Unavailable": v["counts"]["unavailable"],
               "Pending": v["counts"]["pending"]}, ph
@@ -72,6 +75,26 @@ EOT
     done
 else
     echo "skip prometheus: python3-prometheus-client is not installed (scripts/deps.sh installs it)"
+fi
+# Two namespaces (kubectl get bsl -A -o json): one series set per namespace, each as its own verdict.
+if "$py" -c 'import prometheus_client.parser' 2>/dev/null; then
+    printf '{"kind":"List","items":[{"metadata":{"name":"default","namespace":"openshift-adp"},"spec":{"default":true},"status":{"phase":"Available"}},{"metadata":{"name":"default","namespace":"velero"},"spec":{"default":true},"status":{"phase":"Unavailable"}}]}' > "$tmp/two-ns.json"
+    "$v" server-status -o prometheus "$tmp/two-ns.json" > "$tmp/prom" || no "prometheus two-ns: exit"
+    "$py" - "$tmp/prom" <<'EOT' && ok prometheus-two-namespaces || { no prometheus-two-namespaces; cat "$tmp/prom"; }
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+fam = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+st = {(s.labels["namespace"], s.labels["status"]) for s in fam["velstatus_server_status"].samples if s.value == 1}
+assert st == {("openshift-adp", "Ready"), ("velero", "NotReady")}, st
+av = {(s.labels["namespace"], s.labels["backup_location_name"]): s.value for s in fam["velstatus_backup_location_available"].samples}
+assert av == {("openshift-adp", "default"): 1.0, ("velero", "default"): 0.0}, av
+EOT
+    out=$("$v" server-status -A -o condition --now "$now" "$tmp/two-ns.json")
+    "$py" - "$out" <<'EOT' && ok condition-two-namespaces || no "condition-two-namespaces: $out"
+import json, sys
+c = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert [(x["namespace"], x["status"]) for x in c] == [("openshift-adp", "True"), ("velero", "False")], c
+EOT
 fi
 "$v" server-status --watch -o prometheus "$tmp/events.json" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'not with --watch' "$tmp/err" && ok prometheus-not-watch || no prometheus-not-watch

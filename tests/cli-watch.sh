@@ -68,7 +68,10 @@ t = open(sys.argv[1]).read()
 obj, _ = json.JSONDecoder().raw_decode(t)
 print(json.dumps(obj["object"]))
 EOT
-[ "$("$v" server-status -o json "$tmp/one.json")" = "$(cat "$tmp/first")" ] && ok json-equals-snapshot || no json-equals-snapshot
+# (the snapshot adds its "locations"; both carry the namespace)
+"$v" server-status -o json "$tmp/one.json" | sed 's/,"locations":\[.*\]}$/}/' > "$tmp/snap"
+[ "$(cat "$tmp/snap")" = "$(cat "$tmp/first")" ] && grep -q '"namespace":' "$tmp/first" && ok json-equals-snapshot ||
+    no json-equals-snapshot
 
 # Without --now the clock gives observedAt.
 printf '%s\n' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
@@ -125,4 +128,22 @@ printf '{"items":[{"metadata":{"name":"a"},"status":{"phase":"Unavailable"}}]}' 
 [ "$rc" = 4 ] && ok "exit-status three-state" || no "exit-status three-state: $rc"
 errs=$("$v" server-status --strict "$tmp/events.json" 2>&1 >/dev/null)
 [ $? = 2 ] && printf '%s' "$errs" | grep -q 'strict goes with --watch' && ok strict-needs-watch || no strict-needs-watch
+# Every namespace (kubectl get bsl -A --watch --output-watch-events -o json): one tracker per
+# namespace, a line per namespace that changes, prefixed with it; -n follows one.
+ev() { printf '{"type":"%s","object":{"kind":"BackupStorageLocation","metadata":{"name":"default","namespace":"%s"},"spec":{"default":true},"status":{"phase":"%s"}}}\n' "$@"; }
+{ ev ADDED openshift-adp Available; ev ADDED velero Available; ev MODIFIED velero Unavailable; ev MODIFIED openshift-adp Available; } > "$tmp/ns.json"
+out=$("$v" server-status --watch --now "$now" "$tmp/ns.json")
+want="$now namespace openshift-adp: Ready: all 1 backup storage location available; default: default
+$now namespace velero: Ready: all 1 backup storage location available; default: default
+$now namespace velero: NotReady: 1 of 1 backup storage location unavailable (default); default not available (default)"
+# the first line has no prefix yet: one namespace was seen then (-A prefixes from the start)
+[ "$(printf '%s\n' "$out" | sed 1d)" = "$(printf '%s\n' "$want" | sed 1d)" ] && ok watch-namespaces || { no watch-namespaces; echo "$out"; }
+[ "$("$v" server-status --watch -A --now "$now" "$tmp/ns.json")" = "$want" ] && ok watch-all-namespaces ||
+    no watch-all-namespaces
+[ "$("$v" server-status --watch -n openshift-adp --now "$now" "$tmp/ns.json")" = "$now Ready: all 1 backup storage location available; default: default" ] &&
+    ok watch-one-namespace || no watch-one-namespace
+"$v" server-status --watch -o json -A --now "$now" "$tmp/ns.json" | grep -c '"namespace":"velero"' | grep -qx 2 &&
+    ok watch-json-namespace || no watch-json-namespace
+"$v" server-status --watch --exit-status --now "$now" "$tmp/ns.json" >/dev/null; rc=$?
+[ "$rc" = 5 ] && ok watch-exit-worst || no "watch-exit-worst: $rc"
 exit "$fail"

@@ -163,15 +163,21 @@ void cli_json_str(FILE *f, const char *s, size_t n);
 /* --exit-status: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady. */
 int cli_status_exit(velstatus_server_status s);
 
-/* -o condition: the verdict as a metav1.Condition line (tools/verdict_out.c). */
+/* -o condition: the verdict as a metav1.Condition line (tools/verdict_out.c),
+ * followed by "namespace": ns when ns is not NULL (several namespaces). */
 int cli_print_condition(const char *cmd, velstatus_ctx *ctx, const velstatus_server_verdict *v,
-                        int64_t last_transition_ns);
-/* -o prometheus: the verdict and the set's BSLs in the text exposition format. */
-void cli_print_prometheus(const velstatus_server_verdict *v, const velstatus_bsl_set *set);
+                        int64_t last_transition_ns, const char *ns);
+/* -o prometheus: the verdicts vs[0..n) (of classify_namespace) and their
+ * namespaces' BSLs in the text exposition format, a namespace label on each series. */
+void cli_print_prometheus(const velstatus_server_verdict *const *vs, size_t n, const velstatus_bsl_set *set);
+/* The BSLs of namespace ns as `velero backup-location get` prints them, then
+ * "NAME: MESSAGE" for each one not Available (tools/bsl_table.c). */
+void cli_print_bsl_table(const velstatus_bsl_set *set, const char *ns, int utc);
 
-/* server-status --watch over FILE or stdin (tools/cmd_watch.c). */
+/* server-status --watch over FILE or stdin (tools/cmd_watch.c): ns_s picks
+ * one namespace (NULL: every namespace, prefixed when all_ns or several). */
 int cli_watch(const char *cmd, const char *path, const velstatus_server_status_options *opts, const char *now_s,
-              cli_format fmt, int strict, int exit_status);
+              cli_format fmt, int strict, int exit_status, const char *ns_s, int all_ns);
 
 /* Subcommands: each returns the process exit code. argv[0] is the
  * subcommand name. */

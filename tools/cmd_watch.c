@@ -11,12 +11,25 @@
 #include "common/json_scan.h"
 #include "watch_stream.h"
 
+/* One namespace's tracker: the library's tracker keys by name, and each
+ * Velero server reads its own namespace, so a stream over several
+ * namespaces (kubectl get bsl -A --watch) keeps one per namespace. */
+typedef struct ns_tracker {
+    char *ns;
+    velstatus_server_tracker *tr;
+    int changed, printed;
+} ns_tracker;
+
 typedef struct watch {
     const char *cmd, *name;
     velstatus_ctx *ctx;
-    velstatus_server_tracker *tr;
+    const velstatus_server_status_options *opts;
+    ns_tracker *trs;
+    size_t ntr;
+    const char *ns_s; /* -n, or NULL */
+    int all_ns;
     cli_format fmt;
-    int strict, rc, printed;
+    int strict, rc;
     const char *now_s;
     int check_stale, clock_set;
     int64_t stale_eval_ns; /* when staleness was last evaluated */
@@ -53,36 +66,57 @@ static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
     return bad_event(ud, at, "malformed event", reason);
 }
 
-/* Upserts each BSL of obj (one object, or a List) as the decoder reads it,
- * each decoded BSL passed to the tracker as a record. */
-static velstatus_status upsert(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
+/* The tracker of namespace ns, made (with the clock the others have) when
+ * it is new; NULL when -n names another namespace, or on no memory (*st). */
+static ns_tracker *tracker_of(watch *w, const char *ns, velstatus_status *st, velstatus_error *err)
+{
+    ns_tracker *grown, *t;
+    *st = VELSTATUS_OK;
+    if (w->ns_s && strcmp(ns, w->ns_s) != 0)
+        return NULL;
+    for (size_t k = 0; k < w->ntr; k++)
+        if (strcmp(w->trs[k].ns, ns) == 0)
+            return &w->trs[k];
+    grown = realloc(w->trs, (w->ntr + 1) * sizeof(*grown));
+    if (grown)
+        w->trs = grown;
+    t = grown ? &w->trs[w->ntr] : NULL;
+    if (t) {
+        memset(t, 0, sizeof(*t));
+        t->ns = strdup(ns);
+        *st = t->ns ? velstatus_server_tracker_new(&t->tr, w->ctx, w->opts, err) : VELSTATUS_E_NOMEM;
+        if (*st == VELSTATUS_OK && w->clock_set)
+            *st = velstatus_server_tracker_set_now(t->tr, NULL, w->stale_eval_ns, err);
+        if (*st == VELSTATUS_OK) {
+            w->ntr++;
+            return t;
+        }
+        velstatus_server_tracker_free(t->tr);
+        free(t->ns);
+    }
+    if (*st == VELSTATUS_OK)
+        *st = VELSTATUS_E_NOMEM;
+    return NULL;
+}
+
+/* Upserts (or deletes) each BSL of obj (one object, or a List) as the
+ * decoder reads it, in the tracker of its namespace. */
+static velstatus_status apply(watch *w, const char *obj, size_t len, int is_delete, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
     velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
-    *changed = 0;
     for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
         int ch = 0;
         velstatus_bsl_record rec;
+        ns_tracker *t = tracker_of(w, velstatus_bsl_set_namespace(set, i), &st, err);
+        if (!t)
+            continue;
         velstatus_bsl_record_init(&rec, sizeof(rec));
         st = velstatus_bsl_set_get(set, i, &rec, err);
         if (st == VELSTATUS_OK)
-            st = velstatus_server_tracker_upsert(w->tr, &ch, &rec, err);
-        *changed |= ch;
-    }
-    velstatus_bsl_set_free(set);
-    return st;
-}
-
-static velstatus_status delete_bsl(watch *w, const char *obj, size_t len, int *changed, velstatus_error *err)
-{
-    velstatus_bsl_set *set = NULL;
-    velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
-    *changed = 0;
-    for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
-        const char *name = velstatus_bsl_set_name(set, i);
-        int ch = 0;
-        st = velstatus_server_tracker_delete(w->tr, &ch, name, strlen(name), err);
-        *changed |= ch;
+            st = is_delete ? velstatus_server_tracker_delete(t->tr, &ch, rec.name, rec.name_len, err)
+                           : velstatus_server_tracker_upsert(t->tr, &ch, &rec, err);
+        t->changed |= ch;
     }
     velstatus_bsl_set_free(set);
     return st;
@@ -114,22 +148,24 @@ static int watch_error(watch *w, const char *obj, size_t len, vs_watch_pos at)
     return 1;
 }
 
-/* One line for the current status: text, or the verdict JSON with observedAt. */
-static int print_status(watch *w, int64_t now)
+/* One line for a namespace's current status: text, or the verdict JSON
+ * with its namespace and observedAt. */
+static int print_status(watch *w, ns_tracker *nt, int64_t now)
 {
     velstatus_server_verdict *v = NULL;
     velstatus_error err;
     char t[VELSTATUS_TIME_BUFSIZE], *out = NULL;
     size_t out_len = 0;
     int64_t transition_ns = now;
+    int multi = w->all_ns || w->ntr > 1;
     if (velstatus_time_format(t, sizeof(t), now, 0, &err) != VELSTATUS_OK ||
-        velstatus_server_tracker_verdict(&v, w->tr, &err) != VELSTATUS_OK) {
+        velstatus_server_tracker_verdict(&v, nt->tr, &err) != VELSTATUS_OK) {
         w->rc = cli_fail_err(w->cmd, "verdict", &err);
         return 1;
     }
-    velstatus_server_tracker_last_transition(w->tr, &transition_ns); /* set_clock has dated it */
+    velstatus_server_tracker_last_transition(nt->tr, &transition_ns); /* set_clock has dated it */
     if (w->fmt == CLI_CONDITION) {
-        if (cli_print_condition(w->cmd, w->ctx, v, transition_ns) != CLI_OK) {
+        if (cli_print_condition(w->cmd, w->ctx, v, transition_ns, multi ? nt->ns : NULL) != CLI_OK) {
             velstatus_server_verdict_free(v);
             w->rc = CLI_BAD_INPUT;
             return 1;
@@ -141,14 +177,19 @@ static int print_status(watch *w, int64_t now)
             return 1;
         }
         fwrite(out, 1, out_len - 1, stdout); /* without its closing '}' */
+        fputs(",\"namespace\":", stdout);
+        cli_json_str(stdout, nt->ns, strlen(nt->ns));
         printf(",\"observedAt\":\"%s\"}\n", t);
         velstatus_free(w->ctx, out);
     } else {
-        printf("%s %s: %s\n", t, velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
+        printf("%s ", t);
+        if (multi)
+            printf("%s%s: ", nt->ns[0] ? "namespace " : "", nt->ns[0] ? nt->ns : "(no namespace)");
+        printf("%s: %s\n", velstatus_server_status_to_string(velstatus_server_verdict_status(v)),
                velstatus_server_verdict_message(v));
     }
     fflush(stdout);
-    w->printed = 1;
+    nt->printed = 1;
     velstatus_server_verdict_free(v);
     return 0;
 }
@@ -164,27 +205,43 @@ static int64_t floor_second(int64_t ns)
  * it is done at most once per second of the clock: within a second the
  * tracker keeps the second's first instant, which prints the same
  * (lastTransitionTime has whole seconds). */
-static int set_clock(watch *w, int64_t now, int *changed)
+static int set_clock(watch *w, int64_t now)
 {
     velstatus_error err;
-    int ch = 0;
     if (w->check_stale && w->clock_set && floor_second(now) == floor_second(w->stale_eval_ns))
         return 0;
-    if (velstatus_server_tracker_set_now(w->tr, &ch, now, &err) != VELSTATUS_OK) {
-        w->rc = cli_fail_err(w->cmd, "clock", &err);
-        return 1;
+    for (size_t k = 0; k < w->ntr; k++) {
+        int ch = 0;
+        if (velstatus_server_tracker_set_now(w->trs[k].tr, &ch, now, &err) != VELSTATUS_OK) {
+            w->rc = cli_fail_err(w->cmd, "clock", &err);
+            return 1;
+        }
+        w->trs[k].changed |= ch;
     }
     w->stale_eval_ns = now;
     w->clock_set = 1;
-    *changed |= ch;
     return 0;
+}
+
+/* Prints each namespace whose status changed (or not printed yet, after
+ * an applied event); the flags are cleared. */
+static int print_changes(watch *w, int64_t now, int applied)
+{
+    int stop = 0;
+    for (size_t k = 0; k < w->ntr; k++) {
+        ns_tracker *t = &w->trs[k];
+        if (!stop && (t->changed || (applied && !t->printed)))
+            stop = print_status(w, t, now);
+        t->changed = 0;
+    }
+    return stop;
 }
 
 static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 {
     watch *w = ud;
     size_t vs = 0, ve = len;
-    int changed = 0, ticked = 0, is_delete, is_event = member(text, len, "\"type\"", &vs, &ve);
+    int is_delete, is_event = member(text, len, "\"type\"", &vs, &ve);
     const char *obj = text;
     size_t olen = len;
     int64_t now;
@@ -206,21 +263,19 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
     if (is_event && !is_delete && !member_is(text, len, "\"type\"", "\"ADDED\"") &&
         !member_is(text, len, "\"type\"", "\"MODIFIED\""))
         return bad_event(w, at, "event", "type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
-    if (cli_now(w->cmd, w->now_s, &now) != 0 || set_clock(w, now, &ticked) != 0) {
+    if (cli_now(w->cmd, w->now_s, &now) != 0 || set_clock(w, now) != 0) {
         w->rc = CLI_BAD_INPUT;
         return 1;
     }
-    st = is_delete ? delete_bsl(w, obj, olen, &changed, &err) : upsert(w, obj, olen, &changed, &err);
+    st = apply(w, obj, olen, is_delete, &err);
     if (st == VELSTATUS_E_NOMEM) {
         w->rc = cli_fail(w->cmd, "out of memory");
         return 1;
     }
     if (st != VELSTATUS_OK && bad_event(w, at, "event", err.message))
         return 1;
-    /* a skipped event prints only when its clock changed the status */
-    if (st != VELSTATUS_OK ? ticked : changed || ticked || !w->printed)
-        return print_status(w, now);
-    return 0;
+    /* a skipped event prints only what its clock changed */
+    return print_changes(w, now, st == VELSTATUS_OK);
 }
 
 /* The exit status of a status with --exit-status (doc/cli.md). */
@@ -251,8 +306,29 @@ static int pump(watch *w, cli_reader *r, vs_watch_split *sp)
     }
 }
 
+/* --exit-status after a watch: the worst status of the namespaces (Waiting when none was seen). */
+static int watch_exit(const watch *w)
+{
+    int rc = w->ntr ? 0 : cli_status_exit(VELSTATUS_SERVER_WAITING);
+    for (size_t k = 0; k < w->ntr; k++) {
+        int r = cli_status_exit(velstatus_server_tracker_status(w->trs[k].tr));
+        rc = r > rc ? r : rc; /* the codes 0, 1, 4, 5 grow with the severity */
+    }
+    return rc;
+}
+
+static void watch_free(watch *w)
+{
+    for (size_t k = 0; k < w->ntr; k++) {
+        velstatus_server_tracker_free(w->trs[k].tr);
+        free(w->trs[k].ns);
+    }
+    free(w->trs);
+    velstatus_ctx_free(w->ctx);
+}
+
 int cli_watch(const char *cmd, const char *path, const velstatus_server_status_options *opts, const char *now_s,
-              cli_format fmt, int strict, int exit_status)
+              cli_format fmt, int strict, int exit_status, const char *ns_s, int all_ns)
 {
     watch w = {0};
     velstatus_error err;
@@ -265,12 +341,11 @@ int cli_watch(const char *cmd, const char *path, const velstatus_server_status_o
     w.now_s = now_s;
     w.check_stale = w.clock_set = opts->check_stale; /* with it the tracker's clock starts at --now */
     w.stale_eval_ns = opts->now_ns;
+    w.opts = opts;
+    w.ns_s = ns_s;
+    w.all_ns = all_ns;
     if (velstatus_ctx_new(&w.ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
-    if (velstatus_server_tracker_new(&w.tr, w.ctx, opts, &err) != VELSTATUS_OK) {
-        velstatus_ctx_free(w.ctx);
-        return cli_fail_err(cmd, "tracker", &err);
-    }
     r = cli_reader_open(cmd, path);
     rc = CLI_BAD_INPUT;
     if (r) {
@@ -282,9 +357,8 @@ int cli_watch(const char *cmd, const char *path, const velstatus_server_status_o
         vs_watch_split_free(&sp);
         cli_reader_close(r);
         if (rc == CLI_OK && exit_status)
-            rc = cli_status_exit(velstatus_server_tracker_status(w.tr));
+            rc = watch_exit(&w);
     }
-    velstatus_server_tracker_free(w.tr);
-    velstatus_ctx_free(w.ctx);
+    watch_free(&w);
     return rc;
 }

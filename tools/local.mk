@@ -11,6 +11,7 @@ tools_velstatus_SOURCES = \
 	tools/watch_stream.c \
 	tools/cmd_watch.c \
 	tools/verdict_out.c \
+	tools/bsl_table.c \
 	tools/cmd_backup_status.c \
 	tools/cmd_phase.c \
 	tools/cmd_server_status.c \

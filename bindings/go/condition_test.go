@@ -96,7 +96,8 @@ func TestConditionReasonPrecedence(t *testing.T) {
 	order := []struct {
 		flag Reason
 		want string
-	}{{ReasonNoBSL, "NoLocations"}, {ReasonAllUnavailable, "AllLocationsUnavailable"}, {ReasonPending, "LocationsPending"},
+	}{{ReasonNoBSL, "NoLocations"}, {ReasonAllUnavailable, "AllLocationsUnavailable"},
+		{ReasonNeverValidated, "LocationsNeverValidated"}, {ReasonPending, "LocationsPending"},
 		{ReasonDefaultNotAvailable, "DefaultLocationUnavailable"}, {ReasonNoDefault, "NoDefaultLocation"},
 		{ReasonMultipleDefaults, "MultipleDefaultLocations"}, {ReasonDefaultReadOnly, "DefaultLocationReadOnly"},
 		{ReasonSomeUnavailable, "SomeLocationsUnavailable"}, {ReasonStale, "LocationsNotRevalidated"},
@@ -116,7 +117,7 @@ func TestConditionReasonPrecedence(t *testing.T) {
 		}
 		all = append(all, o.flag)
 	}
-	if len(all) != 11 {
+	if len(all) != 12 {
 		t.Fatalf("%d flags", len(all))
 	}
 	if _, err := ConditionReason("bogus"); !errors.Is(err, ErrInvalid) {

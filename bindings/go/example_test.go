@@ -64,7 +64,7 @@ func TestExampleMatchesCLI(t *testing.T) {
 		t.Fatalf("example classified %d of %d files:\n%s", len(got), len(files), out)
 	}
 	for _, f := range files {
-		cli := string(runCLI(t, "server-status", "-o", "json", f))
+		cli := string(verdictOnly(runCLI(t, "server-status", "-o", "json", f)))
 		if got[filepath.Base(f)] != cli {
 			t.Errorf("%s:\n  example: %s\n  cli:     %s", filepath.Base(f), got[filepath.Base(f)], cli)
 		}

@@ -48,6 +48,7 @@ var (
 	ReasonDefaultReadOnly     = reasonOf(C.VELSTATUS_SERVER_REASON_DEFAULT_READONLY)
 	ReasonStale               = reasonOf(C.VELSTATUS_SERVER_REASON_STALE)
 	ReasonUnknownPhase        = reasonOf(C.VELSTATUS_SERVER_REASON_UNKNOWN_PHASE)
+	ReasonNeverValidated      = reasonOf(C.VELSTATUS_SERVER_REASON_NEVER_VALIDATED)
 )
 
 func serverStateOf(s C.velstatus_server_status) ServerState {

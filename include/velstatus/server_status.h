@@ -71,8 +71,15 @@ typedef enum velstatus_server_reason {
     VELSTATUS_SERVER_REASON_DEFAULT_READONLY = 256,      /**< `default_readonly`: the resolved default is ReadOnly. */
     VELSTATUS_SERVER_REASON_STALE = 512,                 /**< `stale`: an Available BSL is counted
                                                               pending because of staleness. */
-    VELSTATUS_SERVER_REASON_UNKNOWN_PHASE = 1024         /**< `unknown_phase`: a phase outside
+    VELSTATUS_SERVER_REASON_UNKNOWN_PHASE = 1024,        /**< `unknown_phase`: a phase outside
                                                               {Available, Unavailable, ""}. */
+    /** `never_validated`: when staleness is checked, a BSL with an empty
+     *  phase and no `lastValidationTime` whose `creationTimestamp` is older
+     *  than the bound (`now - created > stale_after_ns`). Velero validates
+     *  every BSL once as soon as its controller sees it, so such a BSL means
+     *  no Velero server reconciles that namespace (doc/server-status.md).
+     *  The BSL still counts pending: the flag names it, the status is unchanged. */
+    VELSTATUS_SERVER_REASON_NEVER_VALIDATED = 2048
 } velstatus_server_reason;
 
 /** @brief A BSL's `spec.accessMode`. An empty value is ReadWrite, as in Velero (doc/velero-behaviour.md §1.1). */
@@ -210,6 +217,17 @@ typedef struct velstatus_bsl_record {
     const char *message;  /**< `status.message` (may be NULL when message_len is 0). */
     size_t message_len;   /**< Length of message in bytes. */
     /* v1 ends here. Append only. */
+    /** `metadata.namespace` (may be NULL when ns_len is 0; no NUL byte). A
+     *  set keeps one BSL per namespace and name; a tracker keys by name only
+     *  (keep one tracker per namespace). */
+    const char *ns;
+    size_t ns_len;        /**< Length of ns in bytes. */
+    const char *provider; /**< `spec.provider` (may be NULL when provider_len is 0). */
+    size_t provider_len;  /**< Length of provider in bytes. */
+    const char *bucket;   /**< `spec.objectStorage.bucket` (may be NULL when bucket_len is 0). */
+    size_t bucket_len;    /**< Length of bucket in bytes. */
+    const char *prefix;   /**< `spec.objectStorage.prefix` (may be NULL when prefix_len is 0). */
+    size_t prefix_len;    /**< Length of prefix in bytes. */
 } velstatus_bsl_record;
 
 /**
@@ -224,7 +242,7 @@ VELSTATUS_API void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t s
 /* BSL sets                                                               */
 /* ---------------------------------------------------------------------- */
 
-/** @brief An opaque list of BSLs with unique names, in insertion order. */
+/** @brief An opaque list of BSLs, in insertion order, with a unique name in each namespace. */
 typedef struct velstatus_bsl_set velstatus_bsl_set;
 
 /**
@@ -249,7 +267,8 @@ VELSTATUS_API void velstatus_bsl_set_free(velstatus_bsl_set *set);
  * The phase is kept verbatim: `Available`, `Unavailable`, `""` (never
  * validated) or anything else (counted pending and flagged `unknown_phase`).
  * @param[in,out] set The set.
- * @param[in] name `metadata.name`: non-empty, no NUL byte, unique in the set.
+ * @param[in] name `metadata.name`: non-empty, no NUL byte, unique among the
+ *            set's BSLs without a namespace (the namespace is "").
  * @param[in] name_len Its length.
  * @param[in] phase `status.phase` (may be NULL when phase_len is 0).
  * @param[in] phase_len Its length.
@@ -322,6 +341,50 @@ VELSTATUS_API const char *velstatus_bsl_set_message(const velstatus_bsl_set *set
 VELSTATUS_API velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, velstatus_bsl_record *out,
                                                      velstatus_error *err);
 
+/**
+ * @brief Appends a BSL given as a record (every field, the namespace,
+ * provider, bucket and prefix too). Every text is copied.
+ * @param[in,out] set The set.
+ * @param[in] bsl The BSL (velstatus_bsl_record_init(), then its fields).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL pointer, flags not 0,
+ *         empty name, NUL byte in the name, phase or namespace, NULL text
+ *         with a length, unknown access, a name already in that namespace),
+ *         ::VELSTATUS_E_ABI (struct_size) or ::VELSTATUS_E_NOMEM (the set is
+ *         unchanged).
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_add_record(velstatus_bsl_set *set, const velstatus_bsl_record *bsl,
+                                                            velstatus_error *err);
+
+/**
+ * @brief The namespace of the i-th BSL (`metadata.namespace`; "" when it has none).
+ * @param[in] set The set.
+ * @param[in] i The index.
+ * @return The NUL-terminated namespace, or NULL when out of range.
+ * @borrowed Valid until the set is freed.
+ */
+VELSTATUS_API const char *velstatus_bsl_set_namespace(const velstatus_bsl_set *set, size_t i);
+
+/**
+ * @brief How many distinct namespaces the set's BSLs are in (0 for an empty
+ * set; BSLs without a namespace count as the namespace ""). One Velero server
+ * reads the BSLs of its own namespace only, so each namespace has its own
+ * server status: classify each with velstatus_server_status_classify_namespace().
+ * @param[in] set The set (NULL gives 0).
+ * @return The count, O(1).
+ */
+VELSTATUS_API size_t velstatus_bsl_set_namespace_count(const velstatus_bsl_set *set);
+
+/**
+ * @brief The k-th distinct namespace, in the order of first appearance
+ * (`kubectl get bsl -A` lists by namespace, so that is sorted there).
+ * @param[in] set The set.
+ * @param[in] k The index, below velstatus_bsl_set_namespace_count().
+ * @return The NUL-terminated namespace, or NULL when out of range.
+ * @borrowed Valid until the set is freed.
+ */
+VELSTATUS_API const char *velstatus_bsl_set_namespace_at(const velstatus_bsl_set *set, size_t k);
+
 /* ---------------------------------------------------------------------- */
 /* Verdicts                                                               */
 /* ---------------------------------------------------------------------- */
@@ -344,6 +407,39 @@ VELSTATUS_API velstatus_status velstatus_server_status_classify(velstatus_server
                                                                 const velstatus_bsl_set *set,
                                                                 const velstatus_server_status_options *opts,
                                                                 velstatus_error *err);
+
+/**
+ * @brief Classifies the BSLs of one namespace (the server status of the
+ * Velero server in that namespace): velstatus_server_status_classify() of
+ * the subset whose `metadata.namespace` is `ns`, O(n). A namespace with no
+ * BSL gives the verdict of an empty set (Waiting, `no_bsl`). The verdict
+ * records the namespace (velstatus_server_verdict_namespace()).
+ * @param[out] out Receives the verdict.
+ * @param[in] set The BSLs.
+ * @param[in] ns The namespace ("" for BSLs without one; need not be NUL-terminated).
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] opts Options, or NULL for the defaults (`default_location`
+ *            names a BSL of this namespace).
+ * @param[out] err Error details on failure, or NULL.
+ * @return As velstatus_server_status_classify(); also ::VELSTATUS_E_INVALID
+ *         for a NULL ns with a non-zero length.
+ * @owned Release with velstatus_server_verdict_free().
+ */
+VELSTATUS_API velstatus_status velstatus_server_status_classify_namespace(velstatus_server_verdict **out,
+                                                                          const velstatus_bsl_set *set, const char *ns,
+                                                                          size_t ns_len,
+                                                                          const velstatus_server_status_options *opts,
+                                                                          velstatus_error *err);
+
+/**
+ * @brief The namespace a verdict was classified for.
+ * @param[in] verdict The verdict.
+ * @return The NUL-terminated namespace given to
+ *         velstatus_server_status_classify_namespace(), or NULL for a verdict
+ *         of velstatus_server_status_classify() or of a tracker (or a NULL verdict).
+ * @borrowed Valid until the verdict is freed.
+ */
+VELSTATUS_API const char *velstatus_server_verdict_namespace(const velstatus_server_verdict *verdict);
 
 /**
  * @brief Releases a verdict.
@@ -695,8 +791,11 @@ VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_ver
  *
  * Accepts a `List` or `BackupStorageLocationList` object (`items`), a bare
  * array of BSL objects, or one BSL object. Per BSL it reads
- * `metadata.name` (required, non-empty, unique), `metadata.creationTimestamp`,
- * `spec.default`, `spec.accessMode` (`ReadOnly`, `ReadWrite` or empty),
+ * `metadata.name` (required, non-empty, unique in its namespace),
+ * `metadata.namespace` (`kubectl get bsl -A` lists several; absent reads as
+ * ""), `metadata.creationTimestamp`, `spec.default`, `spec.accessMode`
+ * (`ReadOnly`, `ReadWrite` or empty), `spec.provider`,
+ * `spec.objectStorage.bucket` and `.prefix`,
  * `status.phase` (kept verbatim), `status.lastValidationTime` and
  * `status.message` (kept with its length: a `\u0000` in it is kept, as the
  * itemoperations decoder keeps one); every other field is ignored. A field may be absent or
@@ -724,11 +823,34 @@ VELSTATUS_API velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **o
                                                            const char *json, size_t len, velstatus_error *err);
 
 /**
+ * @brief Writes the BSLs of a set (of one namespace, or all) as a compact
+ * JSON array, in set order: per BSL `name`, `namespace`, `provider`,
+ * `bucket`, `prefix`, `default` (boolean), `accessMode` (`ReadWrite` for an
+ * empty one, as Velero reads it), `creationTimestamp`, `phase` (verbatim),
+ * `lastValidationTime` (RFC 3339 in UTC, or null when absent) and `message`
+ * (`status.message`: why a location is Unavailable). The columns of
+ * `velero backup-location get`, plus the message. Keys may be appended.
+ * @param[out] out Receives the NUL-terminated text.
+ * @param[out] out_len Receives its length (may be NULL).
+ * @param[in] set The set.
+ * @param[in] ns Only the BSLs of this namespace ("" for those without one),
+ *            or NULL for every BSL (need not be NUL-terminated).
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID or ::VELSTATUS_E_NOMEM.
+ * @owned `*out`: release with velstatus_free() on the set's context.
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_set_locations_to_json(char **out, size_t *out_len,
+                                                                   const velstatus_bsl_set *set, const char *ns,
+                                                                   size_t ns_len, velstatus_error *err);
+
+/**
  * @brief Writes a verdict as compact JSON, keys in this order:
  * `status`, `reasons` (tokens, sorted), `counts` (`available`,
  * `unavailable`, `pending`, `total`), `default` (name or null), `bsls`
- * (reason token → sorted names, one key per reason set, keys sorted) and
- * `message`. Keys may be appended in later versions.
+ * (reason token → sorted names, one key per reason set, keys sorted),
+ * `message` and, for a verdict of velstatus_server_status_classify_namespace(),
+ * `namespace`. Keys may be appended in later versions.
  * @param[out] out Receives the NUL-terminated text.
  * @param[out] out_len Receives its length (may be NULL).
  * @param[in] verdict The verdict.
@@ -744,7 +866,7 @@ VELSTATUS_API velstatus_status velstatus_server_verdict_to_json(char **out, size
 /**
  * @brief The reason a Kubernetes condition gives for a set of reason flags:
  * the first of a fixed precedence, most severe first (`NoLocations`,
- * `AllLocationsUnavailable`, `LocationsPending`,
+ * `AllLocationsUnavailable`, `LocationsNeverValidated`, `LocationsPending`,
  * `DefaultLocationUnavailable`, `NoDefaultLocation`,
  * `MultipleDefaultLocations`, `DefaultLocationReadOnly`,
  * `SomeLocationsUnavailable`, `LocationsNotRevalidated` (stale),

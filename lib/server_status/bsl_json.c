@@ -51,7 +51,17 @@ typedef struct vs_span {
 
 static const vs_span absent = {SIZE_MAX, SIZE_MAX};
 
-enum { VS_BUF_NAME, VS_BUF_TOKEN, VS_BUF_MESSAGE, VS_BUF_TIME, VS_NBUF };
+enum {
+    VS_BUF_NAME,
+    VS_BUF_TOKEN,
+    VS_BUF_MESSAGE,
+    VS_BUF_TIME,
+    VS_BUF_NS,
+    VS_BUF_PROVIDER,
+    VS_BUF_BUCKET,
+    VS_BUF_PREFIX,
+    VS_NBUF
+};
 
 typedef struct vs_dec {
     const char *text;
@@ -120,7 +130,21 @@ static velstatus_status string_text(vs_dec *d, velstatus__buf *buf, vs_span v, c
 /* The fields of one BSL, gathered in one pass over its text: for each, the
  * last non-null value (a null leaves a Go field as it was; a repeated
  * metadata/spec/status object merges into the earlier one). */
-enum { F_KIND, F_NAME, F_CREATED, F_DEFAULT, F_MODE, F_PHASE, F_VALIDATED, F_MESSAGE, F_N };
+enum {
+    F_KIND,
+    F_NAME,
+    F_CREATED,
+    F_DEFAULT,
+    F_MODE,
+    F_PHASE,
+    F_VALIDATED,
+    F_MESSAGE,
+    F_NS,
+    F_PROVIDER,
+    F_BUCKET,
+    F_PREFIX,
+    F_N
+};
 
 typedef struct bsl_fields {
     vs_span f[F_N];
@@ -128,10 +152,16 @@ typedef struct bsl_fields {
 } bsl_fields;
 
 static const char *const top_keys[4] = {"kind", "metadata", "spec", "status"};
-static const char *const sub_keys[3][3] = {
-    {"name", "creationTimestamp", NULL}, {"default", "accessMode", NULL}, {"phase", "lastValidationTime", "message"}};
-static const int sub_field[3][3] = {
-    {F_NAME, F_CREATED, -1}, {F_DEFAULT, F_MODE, -1}, {F_PHASE, F_VALIDATED, F_MESSAGE}};
+/* metadata (g 0), spec (1), status (2) and spec.objectStorage (3); -2 marks
+ * spec.objectStorage, an object whose members are read in turn. */
+static const char *const sub_keys[4][4] = {{"name", "creationTimestamp", "namespace", NULL},
+                                           {"default", "accessMode", "provider", "objectStorage"},
+                                           {"phase", "lastValidationTime", "message", NULL},
+                                           {"bucket", "prefix", NULL, NULL}};
+static const int sub_field[4][4] = {{F_NAME, F_CREATED, F_NS, -1},
+                                    {F_DEFAULT, F_MODE, F_PROVIDER, -2},
+                                    {F_PHASE, F_VALIDATED, F_MESSAGE, -1},
+                                    {F_BUCKET, F_PREFIX, -1, -1}};
 
 /* The index of the member key [ks, ke) in names[0..n) (exact bytes, after
  * unescaping), or -1. */
@@ -151,7 +181,7 @@ static velstatus_status key_index(vs_dec *d, size_t ks, size_t ke, const char *c
     return st;
 }
 
-/* The members of metadata (g 0), spec (1) or status (2) into f. */
+/* The members of metadata (g 0), spec (1), status (2) or spec.objectStorage (3) into f. */
 static velstatus_status collect_sub(vs_dec *d, int g, size_t vs, size_t ve, bsl_fields *f)
 {
     velstatus__json_iter it;
@@ -159,13 +189,20 @@ static velstatus_status collect_sub(vs_dec *d, int g, size_t vs, size_t ve, bsl_
     velstatus__json_iter_init(&it, d->text, vs, ve);
     while (velstatus__json_next_member(&it, &ks, &ke, &ss, &se)) {
         int k;
-        velstatus_status st = key_index(d, ks, ke, sub_keys[g], 3, &k);
-        if (st != VELSTATUS_OK)
-            return st;
-        if (k >= 0 && d->text[ss] != 'n') {
-            f->f[sub_field[g][k]].vs = ss;
-            f->f[sub_field[g][k]].ve = se;
+        VS_TRY(key_index(d, ks, ke, sub_keys[g], 4, &k));
+        if (k < 0 || d->text[ss] == 'n')
+            continue;
+        if (sub_field[g][k] == -2) {
+            if (d->text[ss] != '{') {
+                push_key(d, "spec");
+                push_key(d, "objectStorage");
+                return schema_error(d, ss, "expected an object, got %s", type_name(d->text[ss]));
+            }
+            VS_TRY(collect_sub(d, 3, ss, se, f));
+            continue;
         }
+        f->f[sub_field[g][k]].vs = ss;
+        f->f[sub_field[g][k]].ve = se;
     }
     return VELSTATUS_OK;
 }
@@ -250,15 +287,31 @@ static int str_is(const char *s, size_t len, const char *lit)
     return s && strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
-/* metadata: present, with a usable name (not in `set`, when one is given). */
+/* metadata.namespace: a string without a NUL character, or absent. */
+static velstatus_status decode_ns(vs_dec *d, const bsl_fields *f, const char **ns, size_t *ns_len)
+{
+    VS_TRY(get_string(d, f->f[F_NS], "metadata", "namespace", VS_BUF_NS, ns, ns_len));
+    if (*ns && memchr(*ns, '\0', *ns_len)) {
+        push_key(d, "metadata");
+        push_key(d, "namespace");
+        return schema_error(d, f->f[F_NS].vs, "contains a NUL character");
+    }
+    return VELSTATUS_OK;
+}
+
+/* metadata: present, with a usable name (not in `set` in its namespace,
+ * when a set is given) and namespace; both into r. */
 static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_span item, const bsl_fields *f,
-                                    const char **name, size_t *name_len)
+                                    velstatus_bsl_record *r)
 {
     vs_span at = f->f[F_NAME];
+    const char **name = &r->name;
+    size_t *name_len = &r->name_len;
     if (f->meta_at == SIZE_MAX) {
         push_key(d, "metadata");
         return schema_error(d, item.vs, "missing (every BSL needs metadata.name)");
     }
+    VS_TRY(decode_ns(d, f, &r->ns, &r->ns_len));
     VS_TRY(get_string(d, at, "metadata", "name", VS_BUF_NAME, name, name_len));
     push_key(d, "metadata");
     push_key(d, "name");
@@ -268,14 +321,28 @@ static velstatus_status decode_name(vs_dec *d, const velstatus_bsl_set *set, vs_
         return schema_error(d, at.vs, "empty name");
     if (memchr(*name, '\0', *name_len))
         return schema_error(d, at.vs, "contains a NUL character");
-    if (set && velstatus__ss_set_has(set, *name, *name_len))
-        return schema_error(d, at.vs, "duplicate name \"%.*s\"", (int)(*name_len > 64 ? 64 : *name_len), *name);
+    if (set && velstatus__ss_set_has(set, r->ns, r->ns_len, *name, *name_len))
+        return schema_error(d, at.vs, "duplicate name \"%.*s\"%s%.*s%s", (int)(*name_len > 64 ? 64 : *name_len), *name,
+                            r->ns_len ? " in namespace \"" : "", (int)(r->ns_len > 64 ? 64 : r->ns_len),
+                            r->ns_len ? r->ns : "", r->ns_len ? "\"" : "");
     d->path.n -= 2;
     return VELSTATUS_OK;
 }
 
-static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_default, velstatus_bsl_access *access)
+/* A string member of spec.objectStorage, as get_string reads it. */
+static velstatus_status get_storage(vs_dec *d, vs_span v, const char *key, int buf, const char **s, size_t *len)
 {
+    velstatus_status st;
+    push_key(d, "spec");
+    st = get_string(d, v, "objectStorage", key, buf, s, len);
+    d->path.n--;
+    return st;
+}
+
+static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, velstatus_bsl_record *r)
+{
+    int *is_default = &r->is_default;
+    velstatus_bsl_access *access = &r->access;
     vs_span v = f->f[F_DEFAULT];
     const char *mode;
     size_t mode_len;
@@ -288,6 +355,9 @@ static velstatus_status decode_spec(vs_dec *d, const bsl_fields *f, int *is_defa
         *is_default = first(d, v) == 't';
     }
     VS_TRY(get_string(d, f->f[F_MODE], "spec", "accessMode", VS_BUF_TOKEN, &mode, &mode_len));
+    VS_TRY(get_string(d, f->f[F_PROVIDER], "spec", "provider", VS_BUF_PROVIDER, &r->provider, &r->provider_len));
+    VS_TRY(get_storage(d, f->f[F_BUCKET], "bucket", VS_BUF_BUCKET, &r->bucket, &r->bucket_len));
+    VS_TRY(get_storage(d, f->f[F_PREFIX], "prefix", VS_BUF_PREFIX, &r->prefix, &r->prefix_len));
     if (str_is(mode, mode_len, "ReadOnly")) {
         *access = VELSTATUS_BSL_READ_ONLY;
     } else if (mode && mode_len && !str_is(mode, mode_len, "ReadWrite")) {
@@ -317,9 +387,9 @@ static velstatus_status decode_record(vs_dec *d, const velstatus_bsl_set *set, v
                             (int)(kind_len > 64 ? 64 : kind_len), kind);
     }
     velstatus_bsl_record_init(r, sizeof(*r));
-    VS_TRY(decode_name(d, set, item, &f, &r->name, &r->name_len));
+    VS_TRY(decode_name(d, set, item, &f, r));
     VS_TRY(get_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &r->has_created, &r->created_ns));
-    VS_TRY(decode_spec(d, &f, &r->is_default, &r->access));
+    VS_TRY(decode_spec(d, &f, r));
     VS_TRY(get_string(d, f.f[F_PHASE], "status", "phase", VS_BUF_TOKEN, &r->phase, &r->phase_len));
     if (r->phase && memchr(r->phase, '\0', r->phase_len)) {
         push_key(d, "status");
@@ -562,6 +632,72 @@ velstatus_status velstatus_server_verdict_to_json(char **out, size_t *out_len, c
     velstatus__buf_puts(&b, ",\"message\":");
     msg = velstatus_server_verdict_message(v);
     velstatus__json_write_string(&b, msg, strlen(msg), 0);
+    msg = velstatus_server_verdict_namespace(v);
+    if (msg) {
+        velstatus__buf_puts(&b, ",\"namespace\":");
+        velstatus__json_write_string(&b, msg, strlen(msg), 0);
+    }
     velstatus__buf_putc(&b, '}');
+    return velstatus__buf_finish(&b, out, out_len, err);
+}
+
+/* ---- locations out ---- */
+
+static void put_text_member(velstatus__buf *b, const char *key, const char *s, size_t len)
+{
+    velstatus__buf_printf(b, ",\"%s\":", key);
+    velstatus__json_write_string(b, s, len, 0);
+}
+
+static void put_time_member(velstatus__buf *b, const char *key, int has, int64_t ns)
+{
+    char t[VELSTATUS_TIME_BUFSIZE];
+    velstatus__buf_printf(b, ",\"%s\":", key);
+    if (has && velstatus_time_format(t, sizeof(t), ns, 0, NULL) == VELSTATUS_OK)
+        velstatus__buf_printf(b, "\"%s\"", t);
+    else
+        velstatus__buf_puts(b, "null");
+}
+
+/* One location object. */
+static void put_location(velstatus__buf *b, const velstatus_bsl_record *r)
+{
+    velstatus__buf_puts(b, "{\"name\":");
+    velstatus__json_write_string(b, r->name, r->name_len, 0);
+    put_text_member(b, "namespace", r->ns, r->ns_len);
+    put_text_member(b, "provider", r->provider, r->provider_len);
+    put_text_member(b, "bucket", r->bucket, r->bucket_len);
+    put_text_member(b, "prefix", r->prefix, r->prefix_len);
+    velstatus__buf_printf(b, ",\"default\":%s,\"accessMode\":\"%s\"", r->is_default ? "true" : "false",
+                          velstatus_bsl_access_to_string(r->access));
+    put_time_member(b, "creationTimestamp", r->has_created, r->created_ns);
+    put_text_member(b, "phase", r->phase, r->phase_len);
+    put_time_member(b, "lastValidationTime", r->has_validated, r->validated_ns);
+    put_text_member(b, "message", r->message, r->message_len);
+    velstatus__buf_putc(b, '}');
+}
+
+velstatus_status velstatus_bsl_set_locations_to_json(char **out, size_t *out_len, const velstatus_bsl_set *set,
+                                                     const char *ns, size_t ns_len, velstatus_error *err)
+{
+    velstatus__buf b;
+    int any = 0;
+    ns_len = velstatus__text_len(ns, ns_len);
+    if (!out || !set)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    velstatus__buf_init(&b, set->ctx);
+    velstatus__buf_putc(&b, '[');
+    for (size_t i = 0; i < set->n; i++) {
+        const velstatus_bsl_record *r = &set->items[i]->rec;
+        if (ns && (r->ns_len != ns_len || memcmp(r->ns, ns, ns_len) != 0))
+            continue;
+        if (any++)
+            velstatus__buf_putc(&b, ',');
+        put_location(&b, r);
+    }
+    velstatus__buf_putc(&b, ']');
     return velstatus__buf_finish(&b, out, out_len, err);
 }

@@ -18,6 +18,7 @@ static const struct {
 } reasons[] = {
     {VELSTATUS_SERVER_REASON_NO_BSL, "NoLocations"},
     {VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE, "AllLocationsUnavailable"},
+    {VELSTATUS_SERVER_REASON_NEVER_VALIDATED, "LocationsNeverValidated"},
     {VELSTATUS_SERVER_REASON_PENDING, "LocationsPending"},
     {VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE, "DefaultLocationUnavailable"},
     {VELSTATUS_SERVER_REASON_NO_DEFAULT, "NoDefaultLocation"},

@@ -17,7 +17,11 @@ enum { VS_PH_AVAILABLE = 0, VS_PH_UNAVAILABLE = 1, VS_PH_EMPTY = 2, VS_PH_UNKNOW
 /* How a BSL is counted: A, U or P. */
 enum { VS_CNT_A = 0, VS_CNT_U = 1, VS_CNT_P = 2 };
 /* The number of reason flags; flag i is 1u << i. */
-enum { VS_NREASONS = 11 };
+enum { VS_NREASONS = 12 };
+
+/* Why a BSL counted pending is flagged: stale (an Available BSL validated
+ * too long ago or never) or never_validated (an empty phase past the bound). */
+enum { VS_STALE = 1, VS_NEVER_VALIDATED = 2 };
 
 /* One BSL: the struct and its three strings in one allocation. `rec` is
  * the caller's record as the set keeps it: lengths resolved, texts copied
@@ -27,7 +31,7 @@ typedef struct vs_bsl {
     uint64_t hash;        /* FNV-1a of the name */
     unsigned char pclass; /* VS_PH_* */
     unsigned char cnt;    /* VS_CNT_*: cached by the tracker */
-    unsigned char stale;  /* cached by the tracker */
+    unsigned char stale;  /* VS_STALE_* bits, cached by the tracker */
     size_t heap_idx;      /* tracker: position in the default heap */
     size_t room;          /* bytes behind the struct for the three texts */
 } vs_bsl;
@@ -52,7 +56,10 @@ struct velstatus_bsl_set {
     velstatus_ctx *ctx;
     vs_bsl **items;
     size_t n, cap;
-    vs_nametab tab;
+    vs_nametab tab;         /* by namespace and name */
+    vs_nametab nstab;       /* by namespace: the first BSL of each */
+    const vs_bsl **nsfirst; /* the first BSL of each namespace, in order of appearance */
+    size_t nns, nscap;
 };
 
 /* The allocator context a verdict was made with (the verdict itself is
@@ -79,8 +86,9 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_b
 velstatus_ctx *velstatus__ss_tracker_ctx(const velstatus_server_tracker *t);
 /* "True", "False" or "Unknown" (static strings, comparable by address). */
 const char *velstatus__condition_status(velstatus_server_status s);
-/* Whether the set holds a BSL of that name. */
-int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len);
+/* Whether the set holds a BSL of that name in that namespace. */
+int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *ns, size_t ns_len, const char *name,
+                          size_t name_len);
 /* The token of flag index i (0 .. VS_NREASONS-1). */
 const char *velstatus__ss_reason_token(unsigned i);
 /* Reason flag indexes in byte-wise order of their tokens (for sorted output). */

@@ -21,6 +21,7 @@ struct velstatus_server_verdict {
     size_t start[VS_NREASONS + 1]; /* list of flag i: names[start[i] .. start[i+1]) */
     char *pool;                    /* the names' bytes */
     char *message;
+    char *ns; /* classify_namespace's namespace, or NULL */
 };
 
 /* ---- tokens ---- */
@@ -28,10 +29,10 @@ struct velstatus_server_verdict {
 static const char *const reason_tokens[VS_NREASONS] = {
     "no_bsl",           "pending",    "all_unavailable",   "some_unavailable",
     "some_pending",     "no_default", "multiple_defaults", "default_not_available",
-    "default_readonly", "stale",      "unknown_phase",
+    "default_readonly", "stale",      "unknown_phase",     "never_validated",
 };
 
-const unsigned char velstatus__ss_reason_sorted[VS_NREASONS] = {2, 7, 8, 6, 0, 5, 1, 4, 3, 9, 10};
+const unsigned char velstatus__ss_reason_sorted[VS_NREASONS] = {2, 7, 8, 6, 11, 0, 5, 1, 4, 3, 9, 10};
 
 const char *velstatus__ss_reason_token(unsigned i)
 {
@@ -107,6 +108,30 @@ static int name_eq(const vs_bsl *b, const char *s, size_t len)
     return b->rec.name_len == len && memcmp(b->rec.name, s, len) == 0;
 }
 
+/* What a table lookup matches: the name (a tracker, which keys by name),
+ * the namespace and the name (a set), or the namespace alone (a set's
+ * namespace table). */
+enum { VS_BY_NAME, VS_BY_NS_NAME, VS_BY_NS };
+
+typedef struct vs_key {
+    const char *name, *ns;
+    size_t name_len, ns_len;
+    int by; /* VS_BY_* */
+} vs_key;
+
+static int key_eq(const vs_bsl *b, const vs_key *k)
+{
+    if (k->by != VS_BY_NAME && (b->rec.ns_len != k->ns_len || (k->ns_len && memcmp(b->rec.ns, k->ns, k->ns_len) != 0)))
+        return 0;
+    return k->by == VS_BY_NS || name_eq(b, k->name, k->name_len);
+}
+
+/* The key's hash: of the name, or of the namespace for VS_BY_NS. */
+static uint64_t key_hash(const vs_key *k)
+{
+    return k->by == VS_BY_NS ? velstatus__hash_fnv1a(k->ns, k->ns_len) : velstatus__hash_fnv1a(k->name, k->name_len);
+}
+
 static unsigned char phase_class(const char *p, size_t len)
 {
     if (len == 0)
@@ -116,6 +141,21 @@ static unsigned char phase_class(const char *p, size_t len)
     if (len == 11 && memcmp(p, "Unavailable", 11) == 0)
         return VS_PH_UNAVAILABLE;
     return VS_PH_UNKNOWN;
+}
+
+/* The texts appended after 1.0: each may be NULL only when empty; the
+ * namespace is a key, so it holds no NUL byte. */
+static velstatus_status check_more_texts(const velstatus_bsl_record *r, velstatus_error *err)
+{
+    const char *const texts[4] = {r->ns, r->provider, r->bucket, r->prefix};
+    const size_t lens[4] = {r->ns_len, r->provider_len, r->bucket_len, r->prefix_len};
+    static const char *const what[4] = {"namespace", "provider", "bucket", "prefix"};
+    for (int i = 0; i < 4; i++)
+        if (!texts[i] && lens[i])
+            return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL but its length is %zu", what[i], lens[i]);
+    if (r->ns_len && memchr(r->ns, '\0', r->ns_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "namespace contains a NUL byte");
+    return VELSTATUS_OK;
 }
 
 /* The checks every BSL passes (lengths resolved), naming the field. */
@@ -140,7 +180,7 @@ static velstatus_status check_bsl_args(const velstatus_bsl_record *r, velstatus_
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "access mode of BSL \"%.*s\" is %d, not a velstatus_bsl_access", shown, r->name,
                                     (int)r->access);
-    return VELSTATUS_OK;
+    return check_more_texts(r, err);
 }
 
 /* Copies s[0..len) to *p, NUL-terminated (s may be NULL when len is 0),
@@ -169,6 +209,10 @@ static void bsl_fill(vs_bsl *b, const velstatus_bsl_record *r)
     b->rec.name = pack_text(&p, r->name, r->name_len);
     b->rec.phase = pack_text(&p, r->phase, r->phase_len);
     b->rec.message = pack_text(&p, r->message, r->message_len);
+    b->rec.ns = pack_text(&p, r->ns, r->ns_len);
+    b->rec.provider = pack_text(&p, r->provider, r->provider_len);
+    b->rec.bucket = pack_text(&p, r->bucket, r->bucket_len);
+    b->rec.prefix = pack_text(&p, r->prefix, r->prefix_len);
     b->rec.is_default = r->is_default != 0;
     b->rec.has_created = r->has_created != 0;
     b->rec.created_ns = r->has_created ? r->created_ns : 0;
@@ -182,12 +226,18 @@ static void bsl_fill(vs_bsl *b, const velstatus_bsl_record *r)
  * SIZE_MAX when that cannot be allocated. */
 static size_t bsl_room(const velstatus_bsl_record *r)
 {
-    if (r->name_len > SIZE_MAX / 4 || r->phase_len > SIZE_MAX / 4 || r->message_len > SIZE_MAX / 4)
-        return SIZE_MAX;
-    return r->name_len + r->phase_len + r->message_len + 3;
+    const size_t lens[7] = {r->name_len,     r->phase_len,  r->message_len, r->ns_len,
+                            r->provider_len, r->bucket_len, r->prefix_len};
+    size_t room = 0;
+    for (int i = 0; i < 7; i++) {
+        if (lens[i] > SIZE_MAX / 8)
+            return SIZE_MAX;
+        room += lens[i] + 1;
+    }
+    return room;
 }
 
-/* One allocation: the struct, then name, phase, message, each NUL-terminated. */
+/* One allocation: the struct, then its seven texts, each NUL-terminated. */
 static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
 {
     vs_bsl *b;
@@ -212,27 +262,30 @@ static int bsl_reusable(const vs_bsl *b, const velstatus_bsl_record *r)
     return bsl_room(r) <= b->room;
 }
 
-/* How a BSL counts under the options: A, U or P; *stale when an Available
- * BSL is counted pending because its validation is too old or missing. */
+/* now - then > bound, computed without overflow. */
+static int older_than(const vs_opts *o, int64_t then)
+{
+    return then < o->now_ns && (uint64_t)o->now_ns - (uint64_t)then > (uint64_t)o->stale_after_ns;
+}
+
+/* How a BSL counts under the options: A, U or P; *stale has VS_STALE when
+ * an Available BSL is counted pending because its validation is too old or
+ * missing, VS_NEVER_VALIDATED when a BSL with an empty phase and no
+ * validation was created longer ago than the bound. */
 static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char *stale)
 {
     *stale = 0;
     switch (b->pclass) {
     case VS_PH_UNAVAILABLE: return VS_CNT_U;
     case VS_PH_EMPTY:
+        if (o->check_stale && !b->rec.has_validated && b->rec.has_created && older_than(o, b->rec.created_ns))
+            *stale = VS_NEVER_VALIDATED;
+        return VS_CNT_P;
     case VS_PH_UNKNOWN: return VS_CNT_P;
     default: break;
     }
-    if (o->check_stale) {
-        if (!b->rec.has_validated) {
-            *stale = 1;
-        } else if (b->rec.validated_ns < o->now_ns) {
-            /* now - last > bound, computed without overflow */
-            uint64_t age = (uint64_t)o->now_ns - (uint64_t)b->rec.validated_ns;
-            if (age > (uint64_t)o->stale_after_ns)
-                *stale = 1;
-        }
-    }
+    if (o->check_stale && (!b->rec.has_validated || older_than(o, b->rec.validated_ns)))
+        *stale = VS_STALE;
     return *stale ? VS_CNT_P : VS_CNT_A;
 }
 
@@ -260,24 +313,26 @@ static int default_better(const vs_bsl *a, const vs_bsl *b)
 
 /* ---- name table ---- */
 
-static size_t tab_find(const vs_nametab *t, const char *name, size_t len, uint64_t h)
+static size_t tab_find(const vs_nametab *t, const vs_key *k)
 {
     size_t mask, i;
+    uint64_t h;
     if (t->cap == 0)
         return SIZE_MAX;
+    h = key_hash(k);
     mask = t->cap - 1;
     for (i = (size_t)h & mask; t->slots[i].b; i = (i + 1) & mask)
-        if (t->slots[i].hash == h && name_eq(t->slots[i].b, name, len))
+        if (t->slots[i].hash == h && key_eq(t->slots[i].b, k))
             return i;
     return SIZE_MAX;
 }
 
-static void tab_place(vs_nametab *t, vs_bsl *b)
+static void tab_place(vs_nametab *t, vs_bsl *b, uint64_t h)
 {
     size_t mask = t->cap - 1, i;
-    for (i = (size_t)b->hash & mask; t->slots[i].b; i = (i + 1) & mask)
+    for (i = (size_t)h & mask; t->slots[i].b; i = (i + 1) & mask)
         ;
-    t->slots[i].hash = b->hash;
+    t->slots[i].hash = h;
     t->slots[i].b = b;
 }
 
@@ -299,7 +354,7 @@ static int tab_reserve(velstatus_ctx *ctx, vs_nametab *t, size_t want)
         vs_nametab nt = {slots, cap, t->n};
         for (size_t i = 0; i < t->cap; i++)
             if (t->slots[i].b)
-                tab_place(&nt, t->slots[i].b);
+                tab_place(&nt, t->slots[i].b, t->slots[i].hash);
         velstatus__free(ctx, t->slots);
         *t = nt;
     }
@@ -350,31 +405,93 @@ void velstatus_bsl_set_free(velstatus_bsl_set *set)
         velstatus__free(set->ctx, set->items[i]);
     velstatus__free(set->ctx, set->items);
     velstatus__free(set->ctx, set->tab.slots);
+    velstatus__free(set->ctx, set->nstab.slots);
+    velstatus__free(set->ctx, (void *)set->nsfirst);
     velstatus__free(set->ctx, set);
+}
+
+/* The key of r's namespace and name in a set. */
+static vs_key set_key(const velstatus_bsl_record *r, int by)
+{
+    vs_key k = {r->name, r->ns, r->name_len, r->ns_len, by};
+    return k;
+}
+
+/* Room for one more BSL and, when `new_ns`, one more namespace. */
+static int set_reserve(velstatus_bsl_set *set, int new_ns)
+{
+    vs_bsl **items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
+    if (!items)
+        return 0;
+    set->items = items;
+    if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
+        return 0;
+    if (new_ns) {
+        const vs_bsl **f =
+            velstatus__array_reserve(set->ctx, (void *)set->nsfirst, &set->nscap, set->nns + 1, sizeof(*f), 4);
+        if (!f)
+            return 0;
+        set->nsfirst = f;
+        if (!tab_reserve(set->ctx, &set->nstab, set->nns + 1))
+            return 0;
+    }
+    return 1;
 }
 
 velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_bsl_record *r, velstatus_error *err)
 {
-    vs_bsl *b, **items;
+    vs_bsl *b;
+    vs_key k = set_key(r, VS_BY_NS_NAME), kn = set_key(r, VS_BY_NS);
+    int new_ns;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
     VS_TRY(check_bsl_args(r, err));
-    if (tab_find(&set->tab, r->name, r->name_len, velstatus__hash_fnv1a(r->name, r->name_len)) != SIZE_MAX)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"",
-                                    (int)(r->name_len > 64 ? 64 : r->name_len), r->name);
-    items = velstatus__array_reserve(set->ctx, set->items, &set->cap, set->n + 1, sizeof(*items), 8);
-    if (!items)
-        return velstatus__error_nomem(err);
-    set->items = items;
-    if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
+    if (tab_find(&set->tab, &k) != SIZE_MAX)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"%s%.*s%s",
+                                    (int)(r->name_len > 64 ? 64 : r->name_len), r->name,
+                                    r->ns_len ? " in namespace \"" : "", (int)(r->ns_len > 64 ? 64 : r->ns_len),
+                                    r->ns_len ? r->ns : "", r->ns_len ? "\"" : "");
+    new_ns = tab_find(&set->nstab, &kn) == SIZE_MAX;
+    if (!set_reserve(set, new_ns))
         return velstatus__error_nomem(err);
     b = bsl_new(set->ctx, r);
     if (!b)
         return velstatus__error_nomem(err);
-    tab_place(&set->tab, b);
+    tab_place(&set->tab, b, b->hash);
     set->tab.n++;
     set->items[set->n++] = b;
+    if (new_ns) {
+        tab_place(&set->nstab, b, key_hash(&kn));
+        set->nstab.n++;
+        set->nsfirst[set->nns++] = b;
+    }
     return VELSTATUS_OK;
+}
+
+/* A caller's record, copied by its size, its lengths resolved, flags 0. */
+static velstatus_status load_record(velstatus_bsl_record *r, const velstatus_bsl_record *in, velstatus_error *err)
+{
+    VS_TRY(velstatus__sized_copy(r, sizeof(*r), VS_BSL_RECORD_SIZE_V1, in, "bsl_record", err));
+    if (r->flags != 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r->flags);
+    r->name_len = velstatus__text_len(r->name, r->name_len);
+    r->phase_len = velstatus__text_len(r->phase, r->phase_len);
+    r->message_len = velstatus__text_len(r->message, r->message_len);
+    r->ns_len = velstatus__text_len(r->ns, r->ns_len);
+    r->provider_len = velstatus__text_len(r->provider, r->provider_len);
+    r->bucket_len = velstatus__text_len(r->bucket, r->bucket_len);
+    r->prefix_len = velstatus__text_len(r->prefix, r->prefix_len);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_bsl_set_add_record(velstatus_bsl_set *set, const velstatus_bsl_record *bsl,
+                                              velstatus_error *err)
+{
+    velstatus_bsl_record r;
+    if (!set || !bsl)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set or bsl is NULL");
+    VS_TRY(load_record(&r, bsl, err));
+    return velstatus__ss_set_add(set, &r, err);
 }
 
 velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name, size_t name_len, const char *phase,
@@ -397,9 +514,11 @@ velstatus_status velstatus_bsl_set_add(velstatus_bsl_set *set, const char *name,
     return velstatus__ss_set_add(set, &r, err);
 }
 
-int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *name, size_t name_len)
+int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *ns, size_t ns_len, const char *name,
+                          size_t name_len)
 {
-    return tab_find(&set->tab, name, name_len, velstatus__hash_fnv1a(name, name_len)) != SIZE_MAX;
+    vs_key k = {name, ns, name_len, ns_len, VS_BY_NS_NAME};
+    return tab_find(&set->tab, &k) != SIZE_MAX;
 }
 
 VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
@@ -417,6 +536,18 @@ const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i)
 const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
 {
     return set && i < set->n ? set->items[i]->rec.message : NULL;
+}
+
+const char *velstatus_bsl_set_namespace(const velstatus_bsl_set *set, size_t i)
+{
+    return set && i < set->n ? set->items[i]->rec.ns : NULL;
+}
+
+VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_namespace_count, size_t, nns, 0)
+
+const char *velstatus_bsl_set_namespace_at(const velstatus_bsl_set *set, size_t k)
+{
+    return set && k < set->nns ? set->nsfirst[k]->rec.ns : NULL;
 }
 
 void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
@@ -447,7 +578,7 @@ velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, v
 /* Everything the status and reasons depend on; the tracker keeps it
  * incrementally, a full classification counts it in one pass. */
 typedef struct vs_summary {
-    size_t n, a, u, p, stale, unknown, ndefault;
+    size_t n, a, u, p, stale, unknown, never_validated, ndefault;
     const vs_bsl *def; /* the resolved default, or NULL */
 } vs_summary;
 
@@ -464,8 +595,10 @@ static void summary_count(vs_summary *s, const vs_bsl *b, unsigned char cnt, uns
         s->u += d;
     else
         s->p += d;
-    if (stale)
+    if (stale & VS_STALE)
         s->stale += d;
+    if (stale & VS_NEVER_VALIDATED)
+        s->never_validated += d;
     if (b->pclass == VS_PH_UNKNOWN)
         s->unknown += d;
 }
@@ -501,6 +634,8 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
         r |= VELSTATUS_SERVER_REASON_STALE;
     if (s->unknown > 0)
         r |= VELSTATUS_SERVER_REASON_UNKNOWN_PHASE;
+    if (s->never_validated > 0)
+        r |= VELSTATUS_SERVER_REASON_NEVER_VALIDATED;
 
     if (s->n == 0)
         st = VELSTATUS_SERVER_WAITING;
@@ -528,8 +663,9 @@ static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char 
     case 6: /* multiple_defaults */ return b->rec.is_default;
     case 7: /* default_not_available */
     case 8: /* default_readonly */ return b == s->def;
-    case 9: /* stale */ return stale;
+    case 9: /* stale */ return (stale & VS_STALE) != 0;
     case 10: /* unknown_phase */ return b->pclass == VS_PH_UNKNOWN;
+    case 11: /* never_validated */ return (stale & VS_NEVER_VALIDATED) != 0;
     default: /* no_bsl, no_default */ return 0;
     }
 }
@@ -566,6 +702,24 @@ static void clause(velstatus__buf *b, int *first)
     *first = 0;
 }
 
+/* The clauses of the two reasons staleness checking sets. */
+static void stale_clauses(velstatus__buf *b, const velstatus_server_verdict *v, const vs_opts *o, int *first)
+{
+    char d[VELSTATUS_DURATION_BUFSIZE];
+    if (velstatus_duration_format(d, sizeof(d), o->stale_after_ns, NULL) != VELSTATUS_OK)
+        d[0] = '\0';
+    if (v->reasons & VELSTATUS_SERVER_REASON_STALE) {
+        clause(b, first);
+        velstatus__buf_printf(b, "last validation missing or older than %s", d);
+        put_names(b, v, 9);
+    }
+    if (v->reasons & VELSTATUS_SERVER_REASON_NEVER_VALIDATED) {
+        clause(b, first);
+        velstatus__buf_printf(b, "never validated in the %s since creation", d);
+        put_names(b, v, 11);
+    }
+}
+
 static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, const vs_opts *o)
 {
     uint32_t r = v->reasons;
@@ -590,14 +744,8 @@ static void build_message(velstatus__buf *b, const velstatus_server_verdict *v, 
         velstatus__buf_printf(b, "%zu of %zu backup storage location%s pending validation", v->pending, n, plural(n));
         put_names(b, v, (r & VELSTATUS_SERVER_REASON_PENDING) ? 1 : 4);
     }
-    if (r & VELSTATUS_SERVER_REASON_STALE) {
-        char d[VELSTATUS_DURATION_BUFSIZE];
-        if (velstatus_duration_format(d, sizeof(d), o->stale_after_ns, NULL) != VELSTATUS_OK)
-            d[0] = '\0';
-        clause(b, &first);
-        velstatus__buf_printf(b, "last validation missing or older than %s", d);
-        put_names(b, v, 9);
-    }
+    if (r & (VELSTATUS_SERVER_REASON_STALE | VELSTATUS_SERVER_REASON_NEVER_VALIDATED))
+        stale_clauses(b, v, o, &first);
     if (r & VELSTATUS_SERVER_REASON_UNKNOWN_PHASE) {
         clause(b, &first);
         velstatus__buf_puts(b, "unknown phase");
@@ -634,6 +782,7 @@ void velstatus_server_verdict_free(velstatus_server_verdict *v)
     velstatus__free(v->ctx, v->names);
     velstatus__free(v->ctx, v->pool);
     velstatus__free(v->ctx, v->message);
+    velstatus__free(v->ctx, v->ns);
     velstatus__free(v->ctx, v);
 }
 
@@ -705,6 +854,30 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
     return VELSTATUS_OK;
 }
 
+/* The summary of the BSLs bs[0..n) of a set, in one pass; the default
+ * named by the options is looked up by name, in namespace `ns` when given. */
+static void set_summary(vs_summary *s, const velstatus_bsl_set *set, vs_bsl *const *bs, size_t n, const vs_opts *o,
+                        const char *ns, size_t ns_len)
+{
+    memset(s, 0, sizeof(*s));
+    s->n = n;
+    for (size_t k = 0; k < n; k++) {
+        const vs_bsl *b = bs[k];
+        unsigned char stale, cnt = bsl_count(b, o, &stale);
+        summary_count(s, b, cnt, stale, 1);
+        if (b->rec.is_default) {
+            s->ndefault++;
+            if (!o->defloc && (!s->def || default_better(b, s->def)))
+                s->def = b;
+        }
+    }
+    if (o->defloc) {
+        vs_key k = {o->defloc, ns, o->defloc_len, ns_len, ns ? VS_BY_NS_NAME : VS_BY_NAME};
+        size_t i = tab_find(&set->tab, &k);
+        s->def = i == SIZE_MAX ? NULL : set->tab.slots[i].b;
+    }
+}
+
 velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out, const velstatus_bsl_set *set,
                                                   const velstatus_server_status_options *opts, velstatus_error *err)
 {
@@ -714,23 +887,42 @@ velstatus_status velstatus_server_status_classify(velstatus_server_verdict **out
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or set is NULL");
     *out = NULL;
     VS_TRY(velstatus__ss_load_opts(&o, opts, err));
-    memset(&s, 0, sizeof(s));
-    s.n = set->n;
-    for (size_t k = 0; k < set->n; k++) {
-        const vs_bsl *b = set->items[k];
-        unsigned char stale, cnt = bsl_count(b, &o, &stale);
-        summary_count(&s, b, cnt, stale, 1);
-        if (b->rec.is_default) {
-            s.ndefault++;
-            if (!o.defloc && (!s.def || default_better(b, s.def)))
-                s.def = b;
-        }
-    }
-    if (o.defloc) {
-        size_t i = tab_find(&set->tab, o.defloc, o.defloc_len, velstatus__hash_fnv1a(o.defloc, o.defloc_len));
-        s.def = i == SIZE_MAX ? NULL : set->tab.slots[i].b;
-    }
+    set_summary(&s, set, (vs_bsl *const *)set->items, set->n, &o, NULL, 0);
     return build_verdict(out, set->ctx, (vs_bsl *const *)set->items, set->n, &s, &o, err);
+}
+
+velstatus_status velstatus_server_status_classify_namespace(velstatus_server_verdict **out,
+                                                            const velstatus_bsl_set *set, const char *ns, size_t ns_len,
+                                                            const velstatus_server_status_options *opts,
+                                                            velstatus_error *err)
+{
+    vs_opts o;
+    vs_summary s;
+    vs_bsl **bs;
+    size_t n = 0;
+    velstatus_status st;
+    vs_key k = {NULL, ns, 0, velstatus__text_len(ns, ns_len), VS_BY_NS};
+    if (!out || !set || (!ns && k.ns_len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, set or ns is NULL");
+    *out = NULL;
+    if (!ns)
+        k.ns = "";
+    VS_TRY(velstatus__ss_load_opts(&o, opts, err));
+    bs = velstatus__calloc(set->ctx, set->n ? set->n : 1, sizeof(*bs));
+    if (!bs)
+        return velstatus__error_nomem(err);
+    for (size_t i = 0; i < set->n; i++)
+        if (key_eq(set->items[i], &k))
+            bs[n++] = set->items[i];
+    set_summary(&s, set, bs, n, &o, k.ns, k.ns_len);
+    st = build_verdict(out, set->ctx, bs, n, &s, &o, err);
+    velstatus__free(set->ctx, bs);
+    if (st == VELSTATUS_OK && !((*out)->ns = velstatus__strndup(set->ctx, k.ns, k.ns_len))) {
+        velstatus_server_verdict_free(*out);
+        *out = NULL;
+        return velstatus__error_nomem(err);
+    }
+    return st;
 }
 
 /* ---- verdict getters ---- */
@@ -772,6 +964,8 @@ const char *velstatus_server_verdict_name(const velstatus_server_verdict *v, vel
 }
 
 VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_message, const char *, message, "")
+
+VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_namespace, const char *, ns, NULL)
 
 /* ---- tracker ---- */
 
@@ -942,19 +1136,16 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     velstatus_bsl_record r;
     vs_bsl *b, *old = NULL;
     size_t slot;
+    vs_key k;
     if (changed)
         *changed = 0;
     if (!t || !bsl)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
-    VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, bsl, "bsl_record", err));
-    r.name_len = velstatus__text_len(r.name, r.name_len);
-    r.phase_len = velstatus__text_len(r.phase, r.phase_len);
-    r.message_len = velstatus__text_len(r.message, r.message_len);
-    if (r.flags != 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "bsl_record.flags is %u, must be 0", (unsigned)r.flags);
+    VS_TRY(load_record(&r, bsl, err));
     VS_TRY(check_bsl_args(&r, err));
     /* allocate everything first: a failure leaves the tracker as it was */
-    slot = tab_find(&t->tab, r.name, r.name_len, velstatus__hash_fnv1a(r.name, r.name_len));
+    k = set_key(&r, VS_BY_NAME);
+    slot = tab_find(&t->tab, &k);
     if (slot != SIZE_MAX)
         old = t->tab.slots[slot].b;
     b = old && bsl_reusable(old, &r) ? old : bsl_new(t->ctx, &r);
@@ -980,7 +1171,7 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
             velstatus__free(t->ctx, old);
         }
     } else {
-        tab_place(&t->tab, b);
+        tab_place(&t->tab, b, b->hash);
         t->tab.n++;
     }
     b->cnt = bsl_count(b, &t->o, &b->stale);
@@ -1003,7 +1194,10 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
         *changed = 0;
     if (!t || (!name && name_len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or name is NULL");
-    slot = tab_find(&t->tab, name, name_len, velstatus__hash_fnv1a(name, name_len));
+    {
+        vs_key k = {name, NULL, name_len, 0, VS_BY_NAME};
+        slot = tab_find(&t->tab, &k);
+    }
     if (slot == SIZE_MAX)
         return VELSTATUS_OK;
     b = t->tab.slots[slot].b;
@@ -1035,7 +1229,7 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
         return VELSTATUS_OK; /* no staleness to re-evaluate: the clock only dates transitions */
     for (size_t i = 0; i < t->tab.cap; i++) {
         vs_bsl *b = t->tab.slots[i].b;
-        if (!b || b->pclass != VS_PH_AVAILABLE)
+        if (!b || (b->pclass != VS_PH_AVAILABLE && b->pclass != VS_PH_EMPTY))
             continue;
         contribute(t, b, 0);
         b->cnt = bsl_count(b, &t->o, &b->stale);

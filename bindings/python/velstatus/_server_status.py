@@ -63,6 +63,7 @@ class ServerReason(CEnum):
     DEFAULT_READONLY = "default_readonly"
     STALE = "stale"
     UNKNOWN_PHASE = "unknown_phase"
+    NEVER_VALIDATED = "never_validated"
 
 
 @c_enum("velstatus_bsl_access", "VELSTATUS_BSL_", lib.velstatus_bsl_access_to_string)
