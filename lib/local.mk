@@ -14,11 +14,15 @@ lib_libvelstatus_la_SOURCES = \
 	lib/util_utf8.h \
 	lib/json_scan.h \
 	lib/json_scan.c \
+	lib/kube_json.h \
+	lib/kube_json.c \
+	lib/watch_event.c \
 	lib/core.c \
 	lib/version.c \
 	lib/policy.c \
 	lib/phase.c \
 	lib/argo_health.c \
+	lib/backup_object.c \
 	lib/time.c \
 	lib/server_status_private.h \
 	lib/server_status.c \
@@ -56,6 +60,8 @@ velstatusinc_HEADERS = \
 	include/velstatus/time.h \
 	include/velstatus/policy.h \
 	include/velstatus/phase.h \
+	include/velstatus/backup_object.h \
+	include/velstatus/watch.h \
 	include/velstatus/server_status.h \
 	include/velstatus/oplist.h \
 	include/velstatus/op_step.h \

@@ -75,6 +75,7 @@ velstatus_status velstatus__sized_copy(void *dst, size_t dst_size, size_t min_si
 #define VS_SERVER_STATUS_OPTIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_options, retry_timeout_ns)
 #define VS_SERVER_STATUS_HOST_SIZE_V1 VS_SIZE_THROUGH(velstatus_server_status_host, retry)
 #define VS_BSL_RECORD_SIZE_V1 VS_SIZE_THROUGH(velstatus_bsl_record, message_len)
+#define VS_BACKUP_CONDITIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_backup_conditions, reason_len)
 
 /* The body of every public *_init(p, struct_size): zeroes all struct_size
  * bytes the caller has (a newer caller's tail included, so the library's

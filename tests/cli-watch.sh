@@ -105,7 +105,7 @@ gzip -c "$tmp/events.json" > "$tmp/events.json.gz"
 "$v" server-status --watch --now "$now" "$tmp/events.json.gz" 2>/dev/null | cmp -s - "$tmp/want.txt" && ok gzip || no gzip
 printf '%s\n' '{"type":"SYNC","object":{}}' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
     "$v" server-status --watch --now "$now" > "$tmp/out" 2> "$tmp/err"
-[ $? = 0 ] && grep -q 'event at byte 0 (line 1): type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR (skipped)' "$tmp/err" &&
+[ $? = 0 ] && grep -q 'event at byte 0 (line 1): type: expected "ADDED", "MODIFIED", "DELETED", "BOOKMARK" or "ERROR", got "SYNC" (skipped)' "$tmp/err" &&
     [ "$(wc -l < "$tmp/out")" = 1 ] && ok unknown-type || { no unknown-type; cat "$tmp/err"; }
 # a schema error in one event (no name) is reported with its position; the rest is applied
 printf '%s\n' '{"type":"ADDED","object":{"metadata":{},"status":{"phase":"Available"}}}' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
