@@ -92,6 +92,7 @@ VS_GO_SOURCES = \
 	bindings/go/callbacks.go \
 	bindings/go/shim.c \
 	bindings/go/serverstatus.go \
+	bindings/go/backupobject.go \
 	bindings/go/retry.go \
 	bindings/go/operations.go \
 	bindings/go/forecast.go \
@@ -111,6 +112,7 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \
+	bindings/go/backupobject_test.go \
 	bindings/go/condition_test.go
 EXTRA_DIST += bindings/go/run-tests.sh $(VS_GO_DIST_FILES)
 if VS_GO
