@@ -26,9 +26,11 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_server_status.py \
 	bindings/python/velstatus/_retry.py \
 	bindings/python/velstatus/_operations.py \
+	bindings/python/velstatus/_reconcile_result.py \
 	bindings/python/velstatus/_forecast.py \
 	bindings/python/velstatus/_progress.py \
-	bindings/python/velstatus/_condition.py
+	bindings/python/velstatus/_condition.py \
+	bindings/python/velstatus/_backup_object.py
 VS_PY_FILES = \
 	bindings/python/README.md \
 	bindings/python/pyproject.toml \
@@ -43,7 +45,8 @@ VS_PY_FILES = \
 	bindings/python/tests/test_example.py \
 	bindings/python/tests/test_operations.py \
 	bindings/python/tests/test_forecast.py \
-	bindings/python/tests/test_condition.py
+	bindings/python/tests/test_condition.py \
+	bindings/python/tests/test_backup_object.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES) $(VS_PY_PKG)
 # (examples/python/host.py ships with examples/, see examples/local.mk)
 if VS_PYTHON
@@ -89,6 +92,7 @@ VS_GO_SOURCES = \
 	bindings/go/callbacks.go \
 	bindings/go/shim.c \
 	bindings/go/serverstatus.go \
+	bindings/go/backupobject.go \
 	bindings/go/retry.go \
 	bindings/go/operations.go \
 	bindings/go/forecast.go \
@@ -108,6 +112,7 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \
+	bindings/go/backupobject_test.go \
 	bindings/go/condition_test.go
 EXTRA_DIST += bindings/go/run-tests.sh $(VS_GO_DIST_FILES)
 if VS_GO

@@ -6,9 +6,17 @@
  * same positions, in the same order. Every object handed out must be one
  * JSON value the library's scanner accepts whole, starting with '{'; every
  * reported offset must lie inside the stream; the buffer must never hold
- * more than the object limit plus one feed. */
+ * more than the object limit plus one feed.
+ *
+ * Each object handed out is then decoded as the CLI decodes it: as a watch
+ * event (velstatus_watch_event_from_json), and the event's object as
+ * Backups and Restores (velstatus_backup_list_from_json) with each one's
+ * conditions. Where jansson (whose objects keep the last repeated key, with
+ * keys unescaped and matched exactly) reads a non-null string `type` or
+ * `status.phase`, the library must read the same. */
 #include "fuzz.h"
 
+#include <jansson.h>
 #include <string.h>
 
 #include "common/json_scan.h"
@@ -20,6 +28,76 @@ typedef struct watch_log {
     size_t stream_len;
 } watch_log;
 
+/* jansson's string member `key` of o, or NULL. */
+static const char *jstr(json_t *o, const char *key, size_t *n)
+{
+    json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
+    if (!json_is_string(v))
+        return NULL;
+    *n = json_string_length(v);
+    return json_string_value(v);
+}
+
+static int jis(const char *s, size_t n, const char *lit)
+{
+    return s && n == strlen(lit) && memcmp(s, lit, n) == 0;
+}
+
+/* The one Backup or Restore of the object o (jansson's reading) against the list's. */
+static void check_backup(vs_fuzz_env *env, const velstatus_backup_list *l, json_t *o)
+{
+    size_t n = 0, k = 0, got_n = 0;
+    const char *kind = jstr(o, "kind", &k), *phase = jstr(json_object_get(o, "status"), "phase", &n), *got;
+    velstatus_backup_conditions c;
+    if (velstatus_backup_list_count(l) != 1 || !(jis(kind, k, "Backup") || jis(kind, k, "Restore")))
+        return;
+    VS_FUZZ_CHECK(env, velstatus_backup_list_kind(l, 0) ==
+                           (jis(kind, k, "Backup") ? VELSTATUS_KIND_BACKUP : VELSTATUS_KIND_RESTORE));
+    got = velstatus_backup_list_phase(l, 0, &got_n);
+    if (phase)
+        VS_FUZZ_CHECK(env, got && got_n == n && memcmp(got, phase, n) == 0);
+    velstatus_backup_conditions_init(&c, sizeof(c));
+    VS_FUZZ_CHECK(env, velstatus_backup_conditions_of(&c, velstatus_backup_list_kind(l, 0), got, got_n,
+                                                      velstatus_backup_list_deletion_time(l, 0, NULL), NULL,
+                                                      NULL) == VELSTATUS_OK);
+    VS_FUZZ_CHECK(env, c.reason && (c.ready != VELSTATUS_CONDITION_TRUE || jis(got, got_n, "Completed")));
+}
+
+/* The object's span of an event, as Backups and Restores. */
+static void decode_backups(vs_fuzz_env *env, const char *obj, size_t len, json_t *jobj)
+{
+    velstatus_backup_list *l = NULL;
+    velstatus_status st = velstatus_backup_list_from_json(&l, env->ctx, obj, len, NULL);
+    VS_FUZZ_CHECK(env, st == VELSTATUS_OK || st == VELSTATUS_E_SCHEMA || st == VELSTATUS_E_NOMEM);
+    VS_FUZZ_CHECK(env, (st == VELSTATUS_OK) == (l != NULL));
+    if (l)
+        check_backup(env, l, jobj);
+    velstatus_backup_list_free(l);
+}
+
+/* A handed-out object as a watch event, checked against jansson's reading. */
+static void decode_event(vs_fuzz_env *env, const char *obj, size_t len)
+{
+    static const char *const types[] = {"OBJECT", "ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
+    velstatus_watch_event *ev = NULL;
+    velstatus_status st = velstatus_watch_event_from_json(&ev, env->ctx, obj, len, NULL);
+    json_t *root = json_loadb(obj, len, JSON_ALLOW_NUL, NULL);
+    size_t n = 0, off = 0, olen;
+    const char *type = jstr(root, "type", &n);
+    velstatus_watch_type t;
+    VS_FUZZ_CHECK(env, st == VELSTATUS_OK || st == VELSTATUS_E_SCHEMA || st == VELSTATUS_E_NOMEM);
+    if (st == VELSTATUS_OK) {
+        t = velstatus_watch_event_type(ev);
+        olen = velstatus_watch_event_object(ev, &off);
+        VS_FUZZ_CHECK(env, off < len && olen <= len - off && obj[off] == '{');
+        if (type)
+            VS_FUZZ_CHECK(env, jis(type, n, types[t]));
+        decode_backups(env, obj + off, olen, type ? json_object_get(root, "object") : root);
+    }
+    velstatus_watch_event_free(ev);
+    json_decref(root);
+}
+
 static int on_object(void *ud, const char *obj, size_t len, vs_watch_pos at)
 {
     watch_log *l = ud;
@@ -27,6 +105,7 @@ static int on_object(void *ud, const char *obj, size_t len, vs_watch_pos at)
     velstatus__json_scan_err e;
     VS_FUZZ_CHECK(l->env, len > 0 && obj[0] == '{' && at.offset + len <= l->stream_len);
     VS_FUZZ_CHECK(l->env, velstatus__json_scan(obj, len, &end, &e) && end == len);
+    decode_event(l->env, obj, len);
     vs_fuzz_buf_add(&l->text, "O", 1);
     vs_fuzz_buf_add(&l->text, &at, sizeof(at));
     vs_fuzz_buf_add(&l->text, &len, sizeof(len));

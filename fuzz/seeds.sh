@@ -28,6 +28,10 @@ done
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
     [ -f "$f" ] && put "$f" bsl oom scan watch
 done
+# Backups and Restores: objects, Lists, events with repeated and escaped keys
+for f in "$src"/tests/data/backup-status/*.json; do
+    [ -f "$f" ] && put "$f" oom scan watch
+done
 # recorded kubectl watch streams, with and without event types (tests/watch-stream.py)
 if command -v python3 >/dev/null 2>&1; then
     python3 "$src/tests/watch-stream.py" record >"$out/watch/events.json"

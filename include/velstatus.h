@@ -25,6 +25,8 @@
 #include "velstatus/time.h"
 #include "velstatus/policy.h"
 #include "velstatus/phase.h"
+#include "velstatus/backup_object.h"
+#include "velstatus/watch.h"
 /* @AREA_HEADERS@ : each decision area adds its header below, in this order. */
 #include "velstatus/server_status.h"
 #include "velstatus/operations.h"

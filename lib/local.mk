@@ -19,11 +19,15 @@ lib_libvelstatus_la_SOURCES = \
 	lib/common/tabwriter.c \
 	lib/common/go_isprint_tables.h \
 	lib/common/go_quote.c \
+	lib/common/kube_json.h \
+	lib/common/kube_json.c \
+	lib/common/watch_event.c \
 	lib/common/core.c \
 	lib/common/version.c \
 	lib/common/time.c \
 	lib/phase/policy.c \
 	lib/phase/phase.c \
+	lib/phase/backup_object.c \
 	lib/phase/argo_health.c \
 	lib/retry/private.h \
 	lib/retry/retry.c \
@@ -59,6 +63,8 @@ velstatusinc_HEADERS = \
 	include/velstatus/time.h \
 	include/velstatus/policy.h \
 	include/velstatus/phase.h \
+	include/velstatus/backup_object.h \
+	include/velstatus/watch.h \
 	include/velstatus/server_status.h \
 	include/velstatus/oplist.h \
 	include/velstatus/op_step.h \

@@ -84,6 +84,19 @@ printf '{"kind":"Schedule","metadata":{"name":"s"}}{"kind":"Backup","metadata":{
 [ $? = 0 ] && grep -q 'is not a Backup or Restore (skipped)' "$tmp/err" && [ "$(wc -l < "$tmp/out")" = 1 ] && ok not-a-backup || no not-a-backup
 printf '{"kind":"Schedule"}' | "$v" backup-status >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'no Backup or Restore object' "$tmp/err" && ok none || no none
+# keys as Kubernetes' decoder reads them (issue 21): the last repeated key wins, an escaped key is its text
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"phase":"Failed","phase":"Completed"}}' | "$v" backup-status --now "$now" > "$tmp/out"
+grep -q '^Backup b: phase Completed; Argo CD health Healthy: Backup completed; Ready=True Reconciling=False Stalled=False (Completed)$' "$tmp/out" &&
+    ok duplicate-phase-last-wins || { no duplicate-phase-last-wins; cat "$tmp/out"; }
+printf '{"kind":"Backup","metadata":{"name":"b"},"status":{"\\u0070hase":"Completed"}}' | "$v" backup-status -o json --now "$now" |
+    "$py" -c 'import json,sys; o=json.load(sys.stdin); assert o["phase"] == "Completed" and o["health"]["status"] == "Healthy", o' &&
+    ok escaped-key || no escaped-key
+printf '{"type":"MODIFIED","object":{"kind":"Backup","metadata":{"name":"a"}},"object":{"kind":"Backup","metadata":{"name":"b"}}}' |
+    "$v" backup-status | grep -q '^Backup b: ' && ok event-object-last-wins || no event-object-last-wins
+# a field of the wrong type is bad input, named with its position
+printf '{"kind":"Backup",\n"status":{"phase":5}}' | "$v" backup-status >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'object at byte 36 (line 2): status.phase: expected a string, got a number$' "$tmp/err" &&
+    ok wrong-type || { no wrong-type; cat "$tmp/err"; }
 printf '{"kind":"Backup",' | "$v" backup-status >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'malformed JSON at byte' "$tmp/err" && ok malformed || no malformed
 exit "$fail"

@@ -108,8 +108,16 @@ gzip -c "$tmp/events.json" > "$tmp/events.json.gz"
 "$v" server-status --watch --now "$now" "$tmp/events.json.gz" 2>/dev/null | cmp -s - "$tmp/want.txt" && ok gzip || no gzip
 printf '%s\n' '{"type":"SYNC","object":{}}' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
     "$v" server-status --watch --now "$now" > "$tmp/out" 2> "$tmp/err"
-[ $? = 0 ] && grep -q 'event at byte 0 (line 1): type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR (skipped)' "$tmp/err" &&
+[ $? = 0 ] && grep -q 'event at byte 0 (line 1): type: expected "ADDED", "MODIFIED", "DELETED", "BOOKMARK" or "ERROR", got "SYNC" (skipped)' "$tmp/err" &&
     [ "$(wc -l < "$tmp/out")" = 1 ] && ok unknown-type || { no unknown-type; cat "$tmp/err"; }
+# keys as Kubernetes' decoder reads them (issue 21): the last repeated phase, type and object win
+printf '%s\n' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Unavailable","phase":"Available"}}}' |
+    "$v" server-status --watch --now "$now" | grep -q ' Ready: ' && ok duplicate-phase || no duplicate-phase
+printf '%s\n' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}},"object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Unavailable"}}}' |
+    "$v" server-status --watch --now "$now" | grep -q ' NotReady: ' && ok duplicate-object || no duplicate-object
+printf '%s\n' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' \
+    '{"type":"ADDED","\u0074ype":"DELETED","object":{"metadata":{"name":"a"}}}' |
+    "$v" server-status --watch --now "$now" | tail -1 | grep -q ' Waiting: no backup storage locations$' && ok escaped-type || no escaped-type
 # a schema error in one event (no name) is reported with its position; the rest is applied
 printf '%s\n' '{"type":"ADDED","object":{"metadata":{},"status":{"phase":"Available"}}}' '{"type":"ADDED","object":{"metadata":{"name":"a"},"spec":{"default":true},"status":{"phase":"Available"}}}' |
     "$v" server-status --watch --now "$now" > "$tmp/out" 2> "$tmp/err"

@@ -15,10 +15,10 @@ fail=0
 # Public headers, bottom (0) to top.
 hlayer() {
     case $1 in
-    common.h | status.h | host.h | time.h | version.h) echo 0 ;;
+    common.h | status.h | host.h | time.h | version.h | watch.h) echo 0 ;;
     policy.h) echo 1 ;;
     phase.h) echo 2 ;;
-    retry.h | oplist.h) echo 3 ;;
+    retry.h | oplist.h | backup_object.h) echo 3 ;;
     server_status.h | op_step.h | decoder.h | progress.h) echo 4 ;;
     reconcile.h) echo 5 ;;
     operations.h | experimental.h | forecast.h) echo 6 ;;

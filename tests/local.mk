@@ -30,7 +30,7 @@ tests_check_go_quote_SOURCES = tests/check_go_quote.c $(VS_TEST_COMMON)
 VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
-VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh tests/layers.sh
+VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh tests/layers.sh tests/tools-public-api.sh
 # The one formatting dialect (.clang-format; `make format` rewrites).
 VS_SH_TESTS += tests/format.sh
 
@@ -86,6 +86,8 @@ tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 # Argo CD's health of Backups and Restores (lib/phase/argo_health.c).
 VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
+VS_CHECK_PROGS += tests/check_backup_object
+tests_check_backup_object_SOURCES = tests/check_backup_object.c $(VS_TEST_COMMON)
 
 # Velero releases 1.11 to 1.18: the per-release presets, the operations
 # controllers' tests of each release tag as data, every release's files.

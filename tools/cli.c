@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
 
-#include "common/json_scan.h"
 #include "text_in.h"
 
 #include <errno.h>
@@ -449,33 +448,6 @@ void cli_print_line(const char *s, size_t n)
         fputc('\n', stdout);
 }
 
-int cli_json_member(const char *text, size_t start, size_t end, const char *key, size_t *vs, size_t *ve)
-{
-    velstatus__json_iter it;
-    size_t ks, ke, klen = strlen(key);
-    velstatus__json_iter_init(&it, text, start, end);
-    while (velstatus__json_next_member(&it, &ks, &ke, vs, ve))
-        if (ke - ks == klen && memcmp(text + ks, key, klen) == 0)
-            return 1;
-    return 0;
-}
-
-char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len)
-{
-    size_t vs, ve, n;
-    char *t;
-    if (!cli_json_member(text, start, end, key, &vs, &ve) || text[vs] != '"')
-        return NULL;
-    t = malloc(ve - vs);
-    if (!t)
-        return NULL;
-    n = velstatus__json_unescape(t, text + vs + 1, ve - vs - 2);
-    t[n] = '\0';
-    if (len)
-        *len = n;
-    return t;
-}
-
 void cli_json_str(FILE *f, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -537,18 +509,4 @@ void cli_format_time(char *out, size_t cap, int64_t ns, int utc)
         snprintf(t, sizeof(t), "%lldns", (long long)ns);
     if (utc || !cli_local_time(out, cap, t, strlen(t)))
         snprintf(out, cap, "%s", t);
-}
-
-int cli_json_object(const char *t, size_t s, size_t e, const char *key, size_t *vs, size_t *ve)
-{
-    return cli_json_member(t, s, e, key, vs, ve) && t[*vs] == '{';
-}
-
-long long cli_json_int(const char *t, size_t s, size_t e, const char *key)
-{
-    size_t vs, ve;
-    if (!cli_json_member(t, s, e, key, &vs, &ve) || t[vs] < '-' || t[vs] == '/' || t[vs] > '9' ||
-        memchr(t + vs, '.', ve - vs) || memchr(t + vs, 'e', ve - vs) || memchr(t + vs, 'E', ve - vs))
-        return -1;
-    return (long long)velstatus__json_int(t + vs, ve - vs);
 }

@@ -135,20 +135,6 @@ void cli_put_text(FILE *f, const char *s, size_t n);
 /* cli_put_text() to stdout, then a newline if s does not end with one. */
 void cli_print_line(const char *s, size_t n);
 
-/* In text a JSON scanner accepted: the member `key` (with its quotes, e.g.
- * "\"type\"") of the object text[start..end), its value's span in [*vs, *ve).
- * Returns 0 when there is none. Keys are matched byte for byte. */
-int cli_json_member(const char *text, size_t start, size_t end, const char *key, size_t *vs, size_t *ve);
-/* The string member `key` of that object, unescaped into a malloc'ed
- * NUL-terminated copy of *len bytes (write it with cli_put_text: it may hold
- * a NUL), or NULL when it is absent, not a string, or memory ran out. */
-char *cli_json_string(const char *text, size_t start, size_t end, const char *key, size_t *len);
-
-/* The span of the object member `key` of text[s..e): 1 when it is an object. */
-int cli_json_object(const char *text, size_t s, size_t e, const char *key, size_t *vs, size_t *ve);
-/* The integer member `key` of text[s..e), or -1 when it is absent or not an integer. */
-long long cli_json_int(const char *text, size_t s, size_t e, const char *key);
-
 /* A describe time, "YYYY-MM-DD HH:MM:SS[.frac] +0000 UTC" (Go's time.Time.String()
  * in UTC, as the library writes it), in the local time zone (TZ respected) as
  * `velero describe` prints it: "... +0200 CEST". 0 when t is not such a time. */

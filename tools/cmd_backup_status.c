@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json_scan.h"
 #include "watch_stream.h"
 
 enum { H_HEALTHY = 0, H_DEGRADED = 1, H_PROGRESSING = 4 }; /* the --exit-status codes */
@@ -18,248 +17,234 @@ typedef struct bs {
     const char *cmd, *name, *now_s;
     cli_format fmt;
     int rc, health, any;
+    velstatus_ctx *ctx;
     velstatus_policy pol; /* --velero-version: which phases exist */
     int major, minor;
 } bs;
 
-/* What is read of one object. Strings are malloc'ed (NULL when absent). */
+/* What is printed of the i-th object of a decoded list: the library
+ * decides its health and its conditions. */
 typedef struct obj {
-    int restore, deleting, has_status;
-    char *name, *phase, *failure, *finalizers;
+    velstatus_kind kind;
+    const char *name, *phase, *failure;
     size_t name_len, phase_len, failure_len;
-    long long errors, warnings, generation;
+    int deleting;
+    int64_t errors, warnings, generation;
+    int has_generation;
+    velstatus_argo_health health;
+    const char *msg; /* Argo's message */
+    size_t msg_len;
+    velstatus_backup_conditions c;
 } obj;
 
-static void obj_free(obj *o)
+static int read_obj(const bs *b, const velstatus_backup_list *l, size_t i, obj *o)
 {
-    free(o->name);
-    free(o->phase);
-    free(o->failure);
-    free(o->finalizers);
-}
-
-/* "a, b" from an array of strings (metadata.finalizers). */
-static char *join_strings(const char *t, size_t vs, size_t ve)
-{
-    velstatus__json_iter it;
-    size_t a, b, n = 0;
-    char *out = malloc(ve - vs + 1);
-    if (!out || t[vs] != '[')
-        return free(out), NULL;
-    velstatus__json_iter_init(&it, t, vs, ve);
-    while (velstatus__json_next_element(&it, &a, &b)) {
-        if (t[a] != '"')
-            continue;
-        if (n) {
-            memcpy(out + n, ", ", 2);
-            n += 2;
-        }
-        n += velstatus__json_unescape(out + n, t + a + 1, b - a - 2);
-    }
-    out[n] = '\0';
-    return out;
-}
-
-/* Reads one object; 0 when it is not a Backup or Restore. */
-static int read_obj(const char *t, size_t s, size_t e, obj *o)
-{
-    size_t ms, me, ss, se, vs, ve;
-    char *kind = cli_json_string(t, s, e, "\"kind\"", NULL);
+    velstatus_error err;
     memset(o, 0, sizeof(*o));
-    o->generation = -1;
-    if (!kind || (strcmp(kind, "Backup") != 0 && strcmp(kind, "Restore") != 0))
-        return free(kind), 0;
-    o->restore = strcmp(kind, "Restore") == 0;
-    free(kind);
-    if (cli_json_object(t, s, e, "\"metadata\"", &ms, &me)) {
-        o->name = cli_json_string(t, ms, me, "\"name\"", &o->name_len);
-        o->deleting = cli_json_member(t, ms, me, "\"deletionTimestamp\"", &vs, &ve) && t[vs] != 'n';
-        if (cli_json_member(t, ms, me, "\"finalizers\"", &vs, &ve))
-            o->finalizers = join_strings(t, vs, ve);
-        o->generation = cli_json_int(t, ms, me, "\"generation\"");
-    }
-    if (cli_json_object(t, s, e, "\"status\"", &ss, &se)) {
-        o->has_status = 1;
-        o->phase = cli_json_string(t, ss, se, "\"phase\"", &o->phase_len);
-        o->failure = cli_json_string(t, ss, se, "\"failureReason\"", &o->failure_len);
-        o->errors = cli_json_int(t, ss, se, "\"errors\"");
-        o->warnings = cli_json_int(t, ss, se, "\"warnings\"");
-    }
-    return 1;
+    o->kind = velstatus_backup_list_kind(l, i);
+    o->name = velstatus_backup_list_name(l, i, &o->name_len);
+    o->phase = velstatus_backup_list_phase(l, i, &o->phase_len);
+    o->failure = velstatus_backup_list_failure_reason(l, i, &o->failure_len);
+    o->deleting = velstatus_backup_list_deletion_time(l, i, NULL);
+    o->has_generation = velstatus_backup_list_generation(l, i, &o->generation);
+    velstatus_backup_list_errors(l, i, &o->errors);
+    velstatus_backup_list_warnings(l, i, &o->warnings);
+    velstatus_backup_conditions_init(&o->c, sizeof(o->c));
+    if (velstatus_argo_health_of(&o->health, &o->msg, &o->msg_len, o->kind, o->phase, o->phase_len, o->failure,
+                                 o->failure_len, o->deleting, &err) != VELSTATUS_OK ||
+        velstatus_backup_conditions_of(&o->c, o->kind, o->phase, o->phase_len, o->deleting, &b->pol, &err) !=
+            VELSTATUS_OK)
+        return cli_fail_err(b->cmd, "object", &err);
+    return CLI_OK;
 }
 
-static int is(const obj *o, const char *phase)
+/* Argo's health as the --exit-status code. */
+static int health_code(velstatus_argo_health h)
 {
-    return o->phase && strcmp(o->phase, phase) == 0;
-}
-
-/* The library's velstatus_argo_health_of() (Argo CD's health.lua checks)
- * as the --exit-status code; *pending_deletion when Argo appends the
- * finalizers. */
-static int argo_health(const obj *o, const char **msg, size_t *len, int *pending_deletion)
-{
-    velstatus_argo_health h = VELSTATUS_ARGO_PROGRESSING;
-    *msg = "";
-    *len = 0;
-    (void)velstatus_argo_health_of(&h, msg, len, o->restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, o->phase,
-                                   o->phase_len, o->failure, o->failure_len, o->deleting, NULL);
-    *pending_deletion = !o->restore && o->deleting;
     return h == VELSTATUS_ARGO_HEALTHY ? H_HEALTHY : h == VELSTATUS_ARGO_DEGRADED ? H_DEGRADED : H_PROGRESSING;
 }
 
-static const char *health_name(int h)
+static const char *health_name(velstatus_argo_health h)
 {
-    return h == H_HEALTHY ? "Healthy" : h == H_DEGRADED ? "Degraded" : "Progressing";
+    return h == VELSTATUS_ARGO_HEALTHY ? "Healthy" : h == VELSTATUS_ARGO_DEGRADED ? "Degraded" : "Progressing";
 }
 
-/* The kstatus-style conditions: Ready, Reconciling, Stalled (doc/cli.md). */
-typedef struct conds {
-    const char *ready, *reconciling, *stalled, *reason;
-} conds;
-
-static conds conditions_of(const obj *o, int known)
+static const char *cond(velstatus_condition_status s)
 {
-    conds c = {"False", "True", "False", NULL};
-    c.reason = !o->phase ? "NoStatus" : o->phase[0] == '\0' ? "New" : o->phase;
-    if (o->deleting) {
-        c.reason = "Deleting";
-    } else if (o->phase && !known) {
-        c.ready = c.reconciling = c.stalled = "Unknown";
-        c.reason = "UnknownPhase";
-    } else if (is(o, "Completed")) {
-        c.ready = "True";
-        c.reconciling = "False";
-    } else if (is(o, "Failed") || is(o, "FailedValidation") || is(o, "PartiallyFailed")) {
-        c.reconciling = "False";
-        c.stalled = "True";
-    }
-    return c;
+    return velstatus_condition_status_to_string(s);
 }
 
-static void put_cond(const char *type, const char *status, const char *reason, const char *msg, size_t msg_len,
-                     const char *t, long long gen, int first)
+static void put_cond(const char *type, velstatus_condition_status status, const obj *o, const char *t, int first)
 {
-    printf("%s{\"type\":\"%s\",\"status\":\"%s\"", first ? "" : ",", type, status);
-    if (gen >= 0)
-        printf(",\"observedGeneration\":%lld", gen);
+    const char *cm = o->failure ? o->failure : o->msg;
+    size_t cl = o->failure ? o->failure_len : o->msg_len;
+    printf("%s{\"type\":\"%s\",\"status\":\"%s\"", first ? "" : ",", type, cond(status));
+    if (o->has_generation && o->generation >= 0)
+        printf(",\"observedGeneration\":%lld", (long long)o->generation);
     printf(",\"lastTransitionTime\":\"%s\",\"reason\":", t);
-    cli_json_str(stdout, reason, strlen(reason));
+    cli_json_str(stdout, o->c.reason, o->c.reason_len);
     printf(",\"message\":");
-    cli_json_str(stdout, msg, msg_len);
+    cli_json_str(stdout, cm, cl);
     putchar('}');
 }
 
-static void print_json(bs *b, const obj *o, int known, int h, const char *msg, size_t len, const conds *c,
-                       const char *t)
+/* A text as a JSON string, or null when absent. */
+static void put_json_text(const char *s, size_t n)
 {
-    const char *cm = o->failure ? o->failure : msg;
-    size_t cl = o->failure ? o->failure_len : len;
+    if (s)
+        cli_json_str(stdout, s, n);
+    else
+        fputs("null", stdout);
+}
+
+static void print_json(const bs *b, const obj *o, int known, const char *t)
+{
     if (b->fmt == CLI_CONDITION) {
-        put_cond("Ready", c->ready, c->reason, cm, cl, t, o->generation, 1);
+        put_cond("Ready", o->c.ready, o, t, 1);
         putchar('\n');
         return;
     }
-    printf("{\"kind\":\"%s\",\"name\":", o->restore ? "Restore" : "Backup");
-    if (o->name)
-        cli_json_str(stdout, o->name, o->name_len);
-    else
-        fputs("null", stdout);
+    printf("{\"kind\":\"%s\",\"name\":", o->kind == VELSTATUS_KIND_RESTORE ? "Restore" : "Backup");
+    put_json_text(o->name, o->name_len);
     printf(",\"phase\":");
-    if (o->phase)
-        cli_json_str(stdout, o->phase, o->phase_len);
-    else
-        fputs("null", stdout);
+    put_json_text(o->phase, o->phase_len);
     printf(",\"phaseKnown\":%s,\"errors\":%lld,\"warnings\":%lld,\"health\":{\"status\":\"%s\",\"message\":",
-           known ? "true" : "false", o->errors < 0 ? 0 : o->errors, o->warnings < 0 ? 0 : o->warnings, health_name(h));
-    cli_json_str(stdout, msg, len);
+           known ? "true" : "false", (long long)(o->errors < 0 ? 0 : o->errors),
+           (long long)(o->warnings < 0 ? 0 : o->warnings), health_name(o->health));
+    cli_json_str(stdout, o->msg, o->msg_len);
     printf("},\"conditions\":[");
-    put_cond("Ready", c->ready, c->reason, cm, cl, t, o->generation, 1);
-    put_cond("Reconciling", c->reconciling, c->reason, cm, cl, t, o->generation, 0);
-    put_cond("Stalled", c->stalled, c->reason, cm, cl, t, o->generation, 0);
+    put_cond("Ready", o->c.ready, o, t, 1);
+    put_cond("Reconciling", o->c.reconciling, o, t, 0);
+    put_cond("Stalled", o->c.stalled, o, t, 0);
     printf("]}\n");
 }
 
-/* One Backup or Restore at text[s..e). */
-static int report(bs *b, const char *text, size_t s, size_t e, vs_watch_pos at)
+/* "a, b": the finalizers Argo appends to a Backup pending deletion. */
+static void put_finalizers(const velstatus_backup_list *l, size_t i)
+{
+    size_t n = velstatus_backup_list_finalizer_count(l, i), len = 0;
+    if (n == 0 || (n == 1 && velstatus_backup_list_finalizer(l, i, 0, &len) && len == 0))
+        return; /* nothing to name */
+    printf("; blocked by finalizers: ");
+    for (size_t j = 0; j < n; j++) {
+        const char *f = velstatus_backup_list_finalizer(l, i, j, &len);
+        if (j)
+            printf(", ");
+        cli_put_text(stdout, f, len);
+    }
+}
+
+static void print_text(const bs *b, const velstatus_backup_list *l, size_t i, const obj *o)
+{
+    printf("%s ", o->kind == VELSTATUS_KIND_RESTORE ? "Restore" : "Backup");
+    cli_put_text(stdout, o->name ? o->name : "(no name)", o->name ? o->name_len : 9);
+    printf(": phase ");
+    if (o->phase)
+        cli_put_text(stdout, o->phase_len ? o->phase : "New", o->phase_len ? o->phase_len : 3);
+    else
+        printf("(none)");
+    if (!o->c.phase_in_release)
+        printf(" (not a phase of Velero %d.%d)", b->major, b->minor);
+    else if (!o->c.phase_valid)
+        printf(" (unknown to this version)");
+    printf("; Argo CD health %s: ", health_name(o->health));
+    cli_put_text(stdout, o->msg, o->msg_len);
+    if (o->kind == VELSTATUS_KIND_BACKUP && o->deleting)
+        put_finalizers(l, i);
+    printf("; Ready=%s Reconciling=%s Stalled=%s (", cond(o->c.ready), cond(o->c.reconciling), cond(o->c.stalled));
+    cli_put_text(stdout, o->c.reason, o->c.reason_len);
+    printf(")\n");
+}
+
+/* The i-th Backup or Restore of a decoded list. */
+static int report(bs *b, const velstatus_backup_list *l, size_t i)
 {
     obj o;
-    velstatus_phase ph;
-    int known, in_release = 1, h, pend;
-    const char *msg;
-    size_t len;
     int64_t now;
     char t[VELSTATUS_TIME_BUFSIZE];
-    conds c;
-    if (!read_obj(text, s, e, &o)) {
-        obj_free(&o);
-        fprintf(stderr, "%s: %s: %s: object at byte %llu (line %llu) is not a Backup or Restore (skipped)\n", cli_prog,
-                b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line);
-        return 0;
-    }
-    known = !o.phase || (velstatus_phase_from_string(&ph, o.phase, o.phase_len, NULL) == VELSTATUS_OK &&
-                         velstatus_phase_valid(o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph));
-    /* A phase the kind has, but not in the --velero-version release (Queued
-     * before 1.18, a restore's Finalizing before 1.14): flagged as such. */
-    if (known && o.phase)
-        velstatus_phase_exists(&in_release, o.restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP, ph, &b->pol,
-                               NULL);
-    known = known && in_release;
-    h = argo_health(&o, &msg, &len, &pend);
-    c = conditions_of(&o, known);
-    if (cli_now(b->cmd, b->now_s, &now) != 0 || velstatus_time_format(t, sizeof(t), now, 0, NULL) != VELSTATUS_OK) {
-        obj_free(&o);
+    if (read_obj(b, l, i, &o) != CLI_OK || cli_now(b->cmd, b->now_s, &now) != 0 ||
+        velstatus_time_format(t, sizeof(t), now, 0, NULL) != VELSTATUS_OK) {
         b->rc = CLI_BAD_INPUT;
         return 1;
     }
-    if (b->fmt != CLI_TEXT) {
-        print_json(b, &o, known, h, msg, len, &c, t);
-    } else {
-        printf("%s ", o.restore ? "Restore" : "Backup");
-        cli_put_text(stdout, o.name ? o.name : "(no name)", o.name ? o.name_len : 9);
-        printf(": phase %s", o.phase ? (o.phase[0] ? o.phase : "New") : "(none)");
-        if (!in_release)
-            printf(" (not a phase of Velero %d.%d)", b->major, b->minor);
-        else if (!known)
-            printf(" (unknown to this version)");
-        printf("; Argo CD health %s: ", health_name(h));
-        cli_put_text(stdout, msg, len);
-        if (pend && o.finalizers && o.finalizers[0])
-            printf("; blocked by finalizers: %s", o.finalizers);
-        printf("; Ready=%s Reconciling=%s Stalled=%s (%s)\n", c.ready, c.reconciling, c.stalled, c.reason);
-    }
-    b->health = h;
+    if (b->fmt != CLI_TEXT)
+        print_json(b, &o, o.c.phase_valid && o.c.phase_in_release, t);
+    else
+        print_text(b, l, i, &o);
+    b->health = health_code(o.health);
     b->any = 1;
-    obj_free(&o);
     return 0;
 }
 
+/* The position of byte `off` of the object at `at` (text from there). */
+static vs_watch_pos pos_in(vs_watch_pos at, const char *text, size_t off)
+{
+    for (size_t k = 0; k < off; k++)
+        at.line += text[k] == '\n';
+    at.offset += off;
+    return at;
+}
+
+/* A decoding error of the object text[0..]: named with its position. */
+static int decode_error(bs *b, const char *text, vs_watch_pos at, const velstatus_error *err)
+{
+    vs_watch_pos p = pos_in(at, text, (size_t)err->offset);
+    if (err->code == VELSTATUS_E_NOMEM) {
+        b->rc = cli_fail(b->cmd, "out of memory");
+        return 1;
+    }
+    fprintf(stderr, "%s: %s: %s: object at byte %llu (line %llu): %s\n", cli_prog, b->cmd, b->name,
+            (unsigned long long)p.offset, (unsigned long long)p.line, err->message);
+    b->rc = CLI_BAD_INPUT;
+    return 1;
+}
+
+/* Every Backup and Restore of the object text[0..len) (one, or a List). */
+static int report_all(bs *b, const char *text, size_t len, vs_watch_pos at)
+{
+    velstatus_backup_list *l = NULL;
+    velstatus_error err;
+    size_t n, skipped;
+    if (velstatus_backup_list_from_json(&l, b->ctx, text, len, &err) != VELSTATUS_OK)
+        return decode_error(b, text, at, &err);
+    n = velstatus_backup_list_count(l);
+    skipped = velstatus_backup_list_skipped(l);
+    if (skipped)
+        fprintf(stderr, "%s: %s: %s: object at byte %llu (line %llu) %s not a Backup or Restore (skipped)\n", cli_prog,
+                b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line,
+                n == 0 && skipped == 1 ? "is" : "holds items that are");
+    for (size_t i = 0; i < n; i++) {
+        if (report(b, l, i) != 0) {
+            velstatus_backup_list_free(l);
+            return 1;
+        }
+    }
+    velstatus_backup_list_free(l);
+    return 0;
+}
+
+/* One object of the stream: a watch event, a List or one object. */
 static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 {
     bs *b = ud;
-    size_t vs, ve, a, e;
-    velstatus__json_iter it;
-    if (cli_json_member(text, 0, len, "\"type\"", &vs, &ve)) { /* a watch event */
-        size_t os, oe;
-        if (ve - vs == 7 && memcmp(text + vs, "\"ERROR\"", 7) == 0) {
-            fprintf(stderr, "%s: %s: %s: watch ERROR at byte %llu (line %llu); list again and restart the watch\n",
-                    cli_prog, b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line);
-            b->rc = CLI_WATCH_ERROR;
-            return 1;
-        }
-        if ((ve - vs == 10 && memcmp(text + vs, "\"BOOKMARK\"", 10) == 0) ||
-            (ve - vs == 9 && memcmp(text + vs, "\"DELETED\"", 9) == 0) ||
-            !cli_json_object(text, 0, len, "\"object\"", &os, &oe))
-            return 0;
-        return report(b, text, os, oe, at);
+    velstatus_watch_event *ev = NULL;
+    velstatus_error err;
+    size_t off = 0, olen;
+    velstatus_watch_type type;
+    if (velstatus_watch_event_from_json(&ev, b->ctx, text, len, &err) != VELSTATUS_OK)
+        return decode_error(b, text, at, &err);
+    type = velstatus_watch_event_type(ev);
+    olen = velstatus_watch_event_object(ev, &off);
+    velstatus_watch_event_free(ev);
+    if (type == VELSTATUS_WATCH_ERROR) {
+        fprintf(stderr, "%s: %s: %s: watch ERROR at byte %llu (line %llu); list again and restart the watch\n",
+                cli_prog, b->cmd, b->name, (unsigned long long)at.offset, (unsigned long long)at.line);
+        b->rc = CLI_WATCH_ERROR;
+        return 1;
     }
-    if (cli_json_member(text, 0, len, "\"items\"", &vs, &ve) && text[vs] == '[') { /* a List */
-        velstatus__json_iter_init(&it, text, vs, ve);
-        while (velstatus__json_next_element(&it, &a, &e))
-            if (text[a] == '{' && report(b, text, a, e, at) != 0)
-                return 1;
+    if (type == VELSTATUS_WATCH_BOOKMARK || type == VELSTATUS_WATCH_DELETED)
         return 0;
-    }
-    return report(b, text, 0, len, at);
+    return report_all(b, text + off, olen, pos_in(at, text, off));
 }
 
 static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
@@ -315,6 +300,10 @@ int cmd_backup_status(int argc, char **argv)
         cli_policy(cmd, NULL, "velero", version_s, &b.pol, &b.major, &b.minor) != 0 ||
         !(rd = cli_reader_open(cmd, path)))
         return CLI_BAD_INPUT;
+    if (velstatus_ctx_new(&b.ctx, NULL, NULL) != VELSTATUS_OK) {
+        cli_reader_close(rd);
+        return cli_fail(cmd, "out of memory");
+    }
     b.cmd = cmd;
     b.name = cli_reader_name(rd);
     cli_reader_unbounded(rd);
@@ -332,6 +321,7 @@ int cmd_backup_status(int argc, char **argv)
     }
     vs_watch_split_free(&sp);
     cli_reader_close(rd);
+    velstatus_ctx_free(b.ctx);
     if (b.rc == CLI_OK && !b.any)
         return cli_fail(cmd, "%s: no Backup or Restore object", b.name);
     return b.rc == CLI_OK && exit_status ? b.health : b.rc;

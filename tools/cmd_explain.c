@@ -91,43 +91,68 @@ static void ex_free(ex *x)
     velstatus_ctx_free(x->ctx);
 }
 
+/* A malloc'ed NUL-terminated copy of s[0..n), or NULL for NULL (or out of memory). */
+static char *dup_text(const char *s, size_t n)
+{
+    char *t = s ? malloc(n + 1) : NULL;
+    if (t) {
+        memcpy(t, s, n);
+        t[n] = '\0';
+    }
+    return t;
+}
+
+/* An optional integer of the i-th object (a list getter) as -1 when absent. */
+static long long opt_int(int (*get)(const velstatus_backup_list *, size_t, int64_t *), const velstatus_backup_list *l)
+{
+    int64_t v = 0;
+    return get(l, 0, &v) ? (long long)v : -1;
+}
+
+/* The fields of the one Backup or Restore the library decoded. */
+static void copy_object(ex_obj *o, const velstatus_backup_list *l)
+{
+    const char *s;
+    size_t n;
+    o->kind = velstatus_backup_list_kind(l, 0);
+    s = velstatus_backup_list_name(l, 0, &o->name_len);
+    o->name = dup_text(s, o->name_len);
+    s = velstatus_backup_list_namespace(l, 0, &o->ns_len);
+    o->ns = dup_text(s, o->ns_len);
+    s = velstatus_backup_list_storage_location(l, 0, &o->bsl_len);
+    o->bsl = dup_text(s, o->bsl_len);
+    s = velstatus_backup_list_item_operation_timeout(l, 0, &n);
+    o->timeout = dup_text(s, n);
+    s = velstatus_backup_list_backup_name(l, 0, &n);
+    o->backup = dup_text(s, n);
+    s = velstatus_backup_list_phase(l, 0, &o->phase_len);
+    o->phase = dup_text(s, o->phase_len);
+    o->errors = opt_int(velstatus_backup_list_errors, l);
+    o->completed = opt_int(velstatus_backup_list_item_operations_completed, l);
+    o->failed = opt_int(velstatus_backup_list_item_operations_failed, l);
+}
+
 static int read_object(ex *x, const char *path)
 {
-    size_t len, ms, me, ss, se, ps, pe;
-    char *t = cli_read_input(CMD, path, &len), *kind;
+    size_t len;
+    char *t = cli_read_input(CMD, path, &len);
+    const char *name = path && strcmp(path, "-") != 0 ? path : "stdin";
+    velstatus_backup_list *l = NULL;
+    velstatus_error err;
     ex_obj *o = &x->o;
-    int restore;
     if (!t)
         return CLI_BAD_INPUT;
-    kind = cli_json_string(t, 0, len, "\"kind\"", NULL);
-    if (!kind || (strcmp(kind, "Backup") != 0 && strcmp(kind, "Restore") != 0)) {
-        free(kind);
+    if (velstatus_backup_list_from_json(&l, x->ctx, t, len, &err) != VELSTATUS_OK) {
         free(t);
-        return cli_fail(CMD, "%s: OBJECT must be a Backup or a Restore (`kubectl get backup NAME -o json`)",
-                        path && strcmp(path, "-") != 0 ? path : "stdin");
-    }
-    restore = strcmp(kind, "Restore") == 0;
-    free(kind);
-    o->kind = restore ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
-    o->errors = o->completed = o->failed = -1;
-    if (cli_json_object(t, 0, len, "\"metadata\"", &ms, &me)) {
-        o->name = cli_json_string(t, ms, me, "\"name\"", &o->name_len);
-        o->ns = cli_json_string(t, ms, me, "\"namespace\"", &o->ns_len);
-    }
-    if (cli_json_object(t, 0, len, "\"spec\"", &ps, &pe)) {
-        o->bsl = cli_json_string(t, ps, pe, "\"storageLocation\"", &o->bsl_len);
-        o->timeout = cli_json_string(t, ps, pe, "\"itemOperationTimeout\"", NULL);
-        o->backup = cli_json_string(t, ps, pe, "\"backupName\"", NULL);
-    }
-    if (cli_json_object(t, 0, len, "\"status\"", &ss, &se)) {
-        o->phase = cli_json_string(t, ss, se, "\"phase\"", &o->phase_len);
-        o->errors = cli_json_int(t, ss, se, "\"errors\"");
-        o->completed = cli_json_int(
-            t, ss, se, restore ? "\"restoreItemOperationsCompleted\"" : "\"backupItemOperationsCompleted\"");
-        o->failed =
-            cli_json_int(t, ss, se, restore ? "\"restoreItemOperationsFailed\"" : "\"backupItemOperationsFailed\"");
+        return cli_fail_err(CMD, name, &err);
     }
     free(t);
+    if (velstatus_backup_list_count(l) != 1 || velstatus_backup_list_skipped(l) != 0) {
+        velstatus_backup_list_free(l);
+        return cli_fail(CMD, "%s: OBJECT must be a Backup or a Restore (`kubectl get backup NAME -o json`)", name);
+    }
+    copy_object(o, l);
+    velstatus_backup_list_free(l);
     x->phase_known = velstatus_phase_from_string(&x->phase, o->phase ? o->phase : "", o->phase ? o->phase_len : 0,
                                                  NULL) == VELSTATUS_OK &&
                      velstatus_phase_valid(o->kind, x->phase);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json_scan.h"
 #include "watch_stream.h"
 
 /* One namespace's tracker: the library's tracker keys by name, and each
@@ -35,18 +34,6 @@ typedef struct watch {
     int64_t stale_eval_ns; /* when staleness was last evaluated */
     uint64_t events, malformed;
 } watch;
-
-static int member(const char *text, size_t len, const char *key, size_t *vs, size_t *ve)
-{
-    return cli_json_member(text, 0, len, key, vs, ve);
-}
-
-/* Is the member `key` the string `value` (both with their quotes)? */
-static int member_is(const char *text, size_t len, const char *key, const char *value)
-{
-    size_t vs, ve;
-    return member(text, len, key, &vs, &ve) && ve - vs == strlen(value) && memcmp(text + vs, value, ve - vs) == 0;
-}
 
 /* An event that cannot be applied: reported, fatal with --strict. */
 static int bad_event(watch *w, vs_watch_pos at, const char *what, const char *msg)
@@ -122,27 +109,28 @@ static velstatus_status apply(watch *w, const char *obj, size_t len, int is_dele
     return st;
 }
 
-/* Prints the string member `key` of a Status object, unescaped, or "". */
-static void put_member(const char *obj, size_t len, const char *key)
+/* Prints a Status text of the ERROR event, or nothing when it is absent. */
+static void put_text(const char *t, size_t n)
 {
-    size_t n = 0;
-    char *t = cli_json_string(obj, 0, len, key, &n);
     if (t)
         cli_put_text(stderr, t, n);
-    free(t);
 }
 
 /* An ERROR event (a Status object): its reason and message, exit 3. */
-static int watch_error(watch *w, const char *obj, size_t len, vs_watch_pos at)
+static int watch_error(watch *w, const velstatus_watch_event *ev, vs_watch_pos at)
 {
-    size_t vs, ve;
+    size_t n;
+    const char *t;
+    int64_t code;
     fprintf(stderr, "%s: %s: %s: watch ERROR at byte %llu (line %llu): ", cli_prog, w->cmd, w->name,
             (unsigned long long)at.offset, (unsigned long long)at.line);
-    put_member(obj, len, "\"reason\"");
+    t = velstatus_watch_event_reason(ev, &n);
+    put_text(t, n);
     fputs(": ", stderr);
-    put_member(obj, len, "\"message\"");
-    if (member(obj, len, "\"code\"", &vs, &ve))
-        fprintf(stderr, " (code %.*s)", (int)(ve - vs), obj + vs);
+    t = velstatus_watch_event_message(ev, &n);
+    put_text(t, n);
+    if (velstatus_watch_event_code(ev, &code))
+        fprintf(stderr, " (code %lld)", (long long)code);
     fputs("; list again and restart the watch\n", stderr);
     w->rc = CLI_WATCH_ERROR;
     return 1;
@@ -237,32 +225,13 @@ static int print_changes(watch *w, int64_t now, int applied)
     return stop;
 }
 
-static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
+/* Applies one decoded event (not an ERROR or a BOOKMARK) to the trackers
+ * of its BSLs' namespaces, and prints what changed. */
+static int apply_event(watch *w, const char *obj, size_t olen, int is_delete, vs_watch_pos at)
 {
-    watch *w = ud;
-    size_t vs = 0, ve = len;
-    int is_delete, is_event = member(text, len, "\"type\"", &vs, &ve);
-    const char *obj = text;
-    size_t olen = len;
     int64_t now;
     velstatus_error err;
-    velstatus_status st = VELSTATUS_OK;
-    w->events++;
-    if (is_event) {
-        size_t os, oe;
-        if (!member(text, len, "\"object\"", &os, &oe) || text[os] != '{')
-            return bad_event(w, at, "event", "no \"object\" member holding an object");
-        obj = text + os;
-        olen = oe - os;
-    }
-    if (is_event ? member_is(text, len, "\"type\"", "\"ERROR\"") : member_is(text, len, "\"kind\"", "\"Status\""))
-        return watch_error(w, obj, olen, at);
-    if (is_event && member_is(text, len, "\"type\"", "\"BOOKMARK\""))
-        return 0;
-    is_delete = is_event && member_is(text, len, "\"type\"", "\"DELETED\"");
-    if (is_event && !is_delete && !member_is(text, len, "\"type\"", "\"ADDED\"") &&
-        !member_is(text, len, "\"type\"", "\"MODIFIED\""))
-        return bad_event(w, at, "event", "type is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
+    velstatus_status st;
     if (cli_now(w->cmd, w->now_s, &now) != 0 || set_clock(w, now) != 0) {
         w->rc = CLI_BAD_INPUT;
         return 1;
@@ -276,6 +245,34 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
         return 1;
     /* a skipped event prints only what its clock changed */
     return print_changes(w, now, st == VELSTATUS_OK);
+}
+
+static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
+{
+    watch *w = ud;
+    velstatus_watch_event *ev = NULL;
+    velstatus_error err;
+    velstatus_status st;
+    velstatus_watch_type type;
+    size_t off = 0, olen;
+    int r;
+    w->events++;
+    st = velstatus_watch_event_from_json(&ev, w->ctx, text, len, &err);
+    if (st == VELSTATUS_E_NOMEM) {
+        w->rc = cli_fail(w->cmd, "out of memory");
+        return 1;
+    }
+    if (st != VELSTATUS_OK)
+        return bad_event(w, at, "event", err.message);
+    type = velstatus_watch_event_type(ev);
+    olen = velstatus_watch_event_object(ev, &off);
+    if (type == VELSTATUS_WATCH_ERROR)
+        r = watch_error(w, ev, at);
+    else
+        r = type == VELSTATUS_WATCH_BOOKMARK ? 0
+                                             : apply_event(w, text + off, olen, type == VELSTATUS_WATCH_DELETED, at);
+    velstatus_watch_event_free(ev);
+    return r;
 }
 
 /* The exit status of a status with --exit-status (doc/cli.md). */

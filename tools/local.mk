@@ -18,7 +18,7 @@ tools_velstatus_SOURCES = \
 	tools/cmd_operations.c \
 	tools/cmd_progress.c \
 	tools/cmd_retry.c
-tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
+tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/util
 tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(ZLIB_CFLAGS)
 tools_velstatus_LDADD = lib/libvelstatus.la $(ZLIB_LIBS)
 

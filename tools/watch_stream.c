@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json_scan.h"
+#include <velstatus.h>
 
 void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_fn on_object, vs_watch_error_fn on_error,
                          void *ud)
@@ -25,6 +25,14 @@ void vs_watch_split_free(vs_watch_split *s)
     free(s->mem);
     s->mem = s->buf = NULL;
     s->len = s->cap = 0;
+}
+
+/* The first offset >= i (and <= n) that is not JSON whitespace. */
+static size_t skip_ws(const char *s, size_t i, size_t n)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    return i;
 }
 
 /* The position of buf[i]. */
@@ -85,8 +93,8 @@ static int malformed(vs_watch_split *s, size_t at, const char *reason)
 static int split(vs_watch_split *s, int at_end)
 {
     for (;;) {
-        size_t i, end = 0;
-        velstatus__json_scan_err e;
+        size_t i, end = 0, e_off;
+        velstatus_error e;
         int r;
         if (s->skipping) {
             size_t next = resume_point(s, 0);
@@ -95,7 +103,7 @@ static int split(vs_watch_split *s, int at_end)
                 return 0;
             s->skipping = 0;
         }
-        drop(s, velstatus__json_ws(s->buf, 0, s->len));
+        drop(s, skip_ws(s->buf, 0, s->len));
         if (s->len == 0)
             return 0;
         if (s->buf[0] != '{') {
@@ -112,7 +120,7 @@ static int split(vs_watch_split *s, int at_end)
                 return r;
             continue;
         }
-        if (velstatus__json_scan(s->buf, s->len, &end, &e)) {
+        if (velstatus_json_value_end(&end, s->buf, s->len, &e) == VELSTATUS_OK) {
             r = s->on_object ? s->on_object(s->ud, s->buf, end, s->pos) : 0;
             s->objects++;
             drop(s, end);
@@ -120,10 +128,11 @@ static int split(vs_watch_split *s, int at_end)
                 return r;
             continue;
         }
-        i = resume_point(s, e.off + 1 < s->len ? e.off + 1 : s->len);
+        e_off = (size_t)e.offset;
+        i = resume_point(s, e_off + 1 < s->len ? e_off + 1 : s->len);
         if (i < s->len || at_end) {
-            r = malformed(s, e.off < s->len ? e.off : s->len,
-                          at_end && i == s->len && e.off >= s->len ? "the stream ends inside an object" : e.reason);
+            r = malformed(s, e_off < s->len ? e_off : s->len,
+                          at_end && i == s->len && e_off >= s->len ? "the stream ends inside an object" : e.message);
             if (r)
                 return r;
             continue;

@@ -3,8 +3,8 @@
  * with or without --output-watch-events, cut into its top-level JSON objects.
  * I/O-free: the caller feeds bytes as they arrive, split at any byte, and
  * gets each whole object through a callback; a host other than the tool can
- * reuse it as is (it needs the library's scanner, lib/common/json_scan.h, and
- * malloc). doc/cli.md, "server-status --watch", gives the rules:
+ * reuse it as is (it needs the library's public scanner,
+ * velstatus_json_value_end() in velstatus/watch.h, and malloc). doc/cli.md, "server-status --watch", gives the rules:
  *
  * - objects may be compact or indented, separated by whitespace or nothing;
  *   each object's end is found by the library's scanner, which also

@@ -82,7 +82,7 @@ func vsGoServerPublish(h C.uintptr_t, status C.velstatus_server_status, reasons 
 	// recorded for Classify and for the step's error, not as the call's
 	// failure (a later attempt may succeed).
 	call.publishes++
-	err := call.host.Publish(serverStateOf(status), reasonsOf(reasons), js)
+	err := call.host.Publish(ServerState(status), reasonsOf(reasons), js)
 	call.record(call.publishes, err)
 	if err != nil {
 		return hostFailure

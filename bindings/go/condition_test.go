@@ -120,8 +120,8 @@ func TestConditionReasonPrecedence(t *testing.T) {
 	if len(all) != 12 {
 		t.Fatalf("%d flags", len(all))
 	}
-	if _, err := ConditionReason("bogus"); !errors.Is(err, ErrInvalid) {
-		t.Errorf("bogus: %v", err)
+	if _, err := ConditionReason(Reason(1 << 20)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("an unknown bit: %v", err)
 	}
 }
 

@@ -21,96 +21,104 @@ import (
 	"unsafe"
 )
 
-// ServerState is the server status: "Ready", "PartiallyReady", "Waiting" or
-// "NotReady", the strings the CLI prints. The values of ServerReady & co.
-// come from the library (velstatus_server_status_to_string).
-type ServerState string
+// ServerState is the server status (velstatus_server_status), an int
+// constant like every other enum of the binding; String() gives the token the
+// CLI prints ("Ready", "PartiallyReady", "Waiting", "NotReady") from the
+// library's velstatus_server_status_to_string.
+type ServerState int
 
-// Reason is a reason flag token, e.g. "some_unavailable"
-// (velstatus_server_reason_to_string); see doc/server-status.md.
-type Reason string
-
-// The server states and reasons, read from the library at init.
-var (
-	ServerReady          = serverStateOf(C.VELSTATUS_SERVER_READY)
-	ServerPartiallyReady = serverStateOf(C.VELSTATUS_SERVER_PARTIALLY_READY)
-	ServerWaiting        = serverStateOf(C.VELSTATUS_SERVER_WAITING)
-	ServerNotReady       = serverStateOf(C.VELSTATUS_SERVER_NOT_READY)
-
-	ReasonNoBSL               = reasonOf(C.VELSTATUS_SERVER_REASON_NO_BSL)
-	ReasonPending             = reasonOf(C.VELSTATUS_SERVER_REASON_PENDING)
-	ReasonAllUnavailable      = reasonOf(C.VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE)
-	ReasonSomeUnavailable     = reasonOf(C.VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE)
-	ReasonSomePending         = reasonOf(C.VELSTATUS_SERVER_REASON_SOME_PENDING)
-	ReasonNoDefault           = reasonOf(C.VELSTATUS_SERVER_REASON_NO_DEFAULT)
-	ReasonMultipleDefaults    = reasonOf(C.VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS)
-	ReasonDefaultNotAvailable = reasonOf(C.VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE)
-	ReasonDefaultReadOnly     = reasonOf(C.VELSTATUS_SERVER_REASON_DEFAULT_READONLY)
-	ReasonStale               = reasonOf(C.VELSTATUS_SERVER_REASON_STALE)
-	ReasonUnknownPhase        = reasonOf(C.VELSTATUS_SERVER_REASON_UNKNOWN_PHASE)
-	ReasonNeverValidated      = reasonOf(C.VELSTATUS_SERVER_REASON_NEVER_VALIDATED)
+// The server states.
+const (
+	ServerReady          ServerState = C.VELSTATUS_SERVER_READY
+	ServerPartiallyReady ServerState = C.VELSTATUS_SERVER_PARTIALLY_READY
+	ServerWaiting        ServerState = C.VELSTATUS_SERVER_WAITING
+	ServerNotReady       ServerState = C.VELSTATUS_SERVER_NOT_READY
 )
 
-func serverStateOf(s C.velstatus_server_status) ServerState {
-	p := C.velstatus_server_status_to_string(s)
-	if p == nil {
-		panic(fmt.Sprintf("velstatus: server status %d has no name", int(s)))
+// Reason is a reason flag (velstatus_server_reason). The C type is a bit set:
+// the value is the flag's bit. String() gives its token, e.g.
+// "some_unavailable" (velstatus_server_reason_to_string); see
+// doc/server-status.md.
+type Reason uint32
+
+// The reason flags.
+const (
+	ReasonNoBSL               Reason = C.VELSTATUS_SERVER_REASON_NO_BSL
+	ReasonPending             Reason = C.VELSTATUS_SERVER_REASON_PENDING
+	ReasonAllUnavailable      Reason = C.VELSTATUS_SERVER_REASON_ALL_UNAVAILABLE
+	ReasonSomeUnavailable     Reason = C.VELSTATUS_SERVER_REASON_SOME_UNAVAILABLE
+	ReasonSomePending         Reason = C.VELSTATUS_SERVER_REASON_SOME_PENDING
+	ReasonNoDefault           Reason = C.VELSTATUS_SERVER_REASON_NO_DEFAULT
+	ReasonMultipleDefaults    Reason = C.VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS
+	ReasonDefaultNotAvailable Reason = C.VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE
+	ReasonDefaultReadOnly     Reason = C.VELSTATUS_SERVER_REASON_DEFAULT_READONLY
+	ReasonStale               Reason = C.VELSTATUS_SERVER_REASON_STALE
+	ReasonUnknownPhase        Reason = C.VELSTATUS_SERVER_REASON_UNKNOWN_PHASE
+	ReasonNeverValidated      Reason = C.VELSTATUS_SERVER_REASON_NEVER_VALIDATED
+)
+
+// String returns the state's token, or "ServerState(N)" outside the enum.
+func (s ServerState) String() string {
+	if p := C.velstatus_server_status_to_string(C.velstatus_server_status(s)); p != nil {
+		return C.GoString(p)
 	}
-	return ServerState(C.GoString(p))
+	return fmt.Sprintf("ServerState(%d)", int(s))
 }
 
-func reasonOf(r C.velstatus_server_reason) Reason {
-	p := C.velstatus_server_reason_to_string(r)
-	if p == nil {
-		panic(fmt.Sprintf("velstatus: reason %d has no name", int(r)))
+// String returns the reason's token, or "Reason(N)" for a value that is not one flag.
+func (r Reason) String() string {
+	if p := C.velstatus_server_reason_to_string(C.velstatus_server_reason(r)); p != nil {
+		return C.GoString(p)
 	}
-	return Reason(C.GoString(p))
+	return fmt.Sprintf("Reason(%d)", uint32(r))
 }
 
-// String returns the state's token.
-func (s ServerState) String() string { return string(s) }
-
-// String returns the reason's token.
-func (r Reason) String() string { return string(r) }
-
-// cvalue converts the token to the C enum (velstatus_server_status_from_string).
-func (s ServerState) cvalue() (C.velstatus_server_status, error) {
+// ParseServerState parses a state token ("Ready", ...; exact, case-sensitive).
+func ParseServerState(s string) (ServerState, error) {
 	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_server_status
 	var cerr C.velstatus_error
 	st := C.velstatus_server_status_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	return out, check(st, &cerr)
+	return ServerState(out), check(st, &cerr)
 }
 
-// cvalue converts the token to its flag (velstatus_server_reason_from_string).
-func (r Reason) cvalue() (C.velstatus_server_reason, error) {
-	b := []byte(r)
+// ParseReason parses a reason token ("some_unavailable", ...; exact, case-sensitive).
+func ParseReason(s string) (Reason, error) {
+	b := []byte(s)
 	p, n := cbuf(b)
 	var out C.velstatus_server_reason
 	var cerr C.velstatus_error
 	st := C.velstatus_server_reason_from_string(&out, p, n, &cerr)
 	runtime.KeepAlive(b)
-	return out, check(st, &cerr)
+	return Reason(out), check(st, &cerr)
 }
 
-// reasonsOf splits a reason bitmask into tokens, sorted as the JSON
-// encoding sorts them. A bit the library has no name for is kept as
-// "reason_bit_N" rather than dropped.
+// cvalue is the C enum of a state the library knows (ErrInvalid otherwise).
+func (s ServerState) cvalue() (C.velstatus_server_status, error) {
+	v, err := ParseServerState(s.String())
+	return C.velstatus_server_status(v), err
+}
+
+// cvalue is the flag of a reason the library knows (ErrInvalid otherwise).
+func (r Reason) cvalue() (C.velstatus_server_reason, error) {
+	v, err := ParseReason(r.String())
+	return C.velstatus_server_reason(v), err
+}
+
+// reasonsOf splits a reason bitmask into its flags, sorted by token as the
+// JSON encoding sorts them. A bit the library has no name for is kept
+// (printed "Reason(N)") rather than dropped.
 func reasonsOf(mask C.uint32_t) []Reason {
 	rs := []Reason{}
 	for bit := 0; bit < 32; bit++ {
 		if mask&(1<<uint(bit)) == 0 {
 			continue
 		}
-		if p := C.velstatus_server_reason_to_string(C.velstatus_server_reason(1 << uint(bit))); p != nil {
-			rs = append(rs, Reason(C.GoString(p)))
-		} else {
-			rs = append(rs, Reason(fmt.Sprintf("reason_bit_%d", bit)))
-		}
+		rs = append(rs, Reason(1)<<uint(bit))
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i] < rs[j] })
+	sort.Slice(rs, func(i, j int) bool { return rs[i].String() < rs[j].String() })
 	return rs
 }
 
@@ -324,7 +332,7 @@ type Verdict struct {
 func verdictFromC(c *C.velstatus_ctx, v *C.velstatus_server_verdict) (Verdict, error) {
 	mask := C.velstatus_server_verdict_reasons(v)
 	out := Verdict{
-		Status:      serverStateOf(C.velstatus_server_verdict_status(v)),
+		Status:      ServerState(C.velstatus_server_verdict_status(v)),
 		Reasons:     reasonsOf(mask),
 		Available:   int(C.velstatus_server_verdict_available(v)),
 		Unavailable: int(C.velstatus_server_verdict_unavailable(v)),
@@ -344,7 +352,7 @@ func verdictFromC(c *C.velstatus_ctx, v *C.velstatus_server_verdict) (Verdict, e
 		for i := 0; i < n; i++ {
 			names = append(names, goStr(C.velstatus_server_verdict_name(v, flag, C.size_t(i))))
 		}
-		out.BSLs[reasonOf(flag)] = names
+		out.BSLs[Reason(flag)] = names
 	}
 	var js *C.char
 	var jn C.size_t
@@ -598,7 +606,7 @@ func (tr *Tracker) SetNow(now time.Time) (changed bool, err error) {
 func (tr *Tracker) Status() ServerState {
 	s := ServerWaiting
 	_ = tr.with(func(t *C.velstatus_server_tracker) error {
-		s = serverStateOf(C.velstatus_server_tracker_status(t))
+		s = ServerState(C.velstatus_server_tracker_status(t))
 		return nil
 	})
 	return s

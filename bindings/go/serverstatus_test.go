@@ -70,7 +70,7 @@ func compareWithCLI(t *testing.T, what string, v Verdict, cli []byte) {
 	}
 	bsls := map[string][]string{}
 	for r, names := range v.BSLs {
-		bsls[string(r)] = names
+		bsls[r.String()] = names
 	}
 	def := ""
 	if c.Default != nil {
@@ -85,10 +85,14 @@ func compareWithCLI(t *testing.T, what string, v Verdict, cli []byte) {
 
 func TestServerStateTokens(t *testing.T) {
 	// The CLI's strings (doc/design.md §3), read from the library at init.
-	want := []ServerState{"Ready", "PartiallyReady", "Waiting", "NotReady"}
-	got := []ServerState{ServerReady, ServerPartiallyReady, ServerWaiting, ServerNotReady}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("states %v, want %v", got, want)
+	want := []string{"Ready", "PartiallyReady", "Waiting", "NotReady"}
+	for i, s := range []ServerState{ServerReady, ServerPartiallyReady, ServerWaiting, ServerNotReady} {
+		if s.String() != want[i] || int(s) != i {
+			t.Errorf("state %d: %q, want %d %q", int(s), s, i, want[i])
+		}
+		if p, err := ParseServerState(want[i]); err != nil || p != s {
+			t.Errorf("ParseServerState(%q) = %v, %v", want[i], p, err)
+		}
 	}
 	if fmt.Sprint(ServerPartiallyReady) != "PartiallyReady" {
 		t.Error("ServerState does not print its token")
@@ -98,7 +102,10 @@ func TestServerStateTokens(t *testing.T) {
 		ReasonUnknownPhase, ReasonNeverValidated}
 	seen := map[Reason]bool{}
 	for _, r := range reasons {
-		if seen[r] || r == "" || strings.ToLower(string(r)) != string(r) {
+		if p, err := ParseReason(r.String()); err != nil || p != r || r&(r-1) != 0 {
+			t.Errorf("reason %d %q: not one flag, or does not parse back: %v", uint32(r), r, err)
+		}
+		if seen[r] || r.String() == "" || strings.ToLower(r.String()) != r.String() {
 			t.Errorf("reason token %q: empty, duplicate or not lower case", r)
 		}
 		seen[r] = true
@@ -107,13 +114,19 @@ func TestServerStateTokens(t *testing.T) {
 			t.Errorf("reason %q round trip: %v", r, err)
 		}
 	}
-	for _, s := range want {
+	for _, s := range []ServerState{ServerReady, ServerPartiallyReady, ServerWaiting, ServerNotReady} {
 		if _, err := s.cvalue(); err != nil {
 			t.Errorf("state %q: %v", s, err)
 		}
 	}
-	if _, err := ServerState("ready").cvalue(); !errors.Is(err, ErrInvalid) {
+	if _, err := ServerState(99).cvalue(); !errors.Is(err, ErrInvalid) {
+		t.Errorf(`state 99: %v`, err)
+	}
+	if _, err := ParseServerState("ready"); !errors.Is(err, ErrInvalid) {
 		t.Errorf(`state "ready": %v`, err)
+	}
+	if s := Reason(1 << 20).String(); s != "Reason(1048576)" {
+		t.Errorf("an unknown bit prints %q", s)
 	}
 }
 
@@ -528,15 +541,15 @@ func (h *fakeServerHost) Publish(s ServerState, rs []Reason, js []byte) error {
 // readingHost adds the optional ReadStatus from what was published.
 type readingHost struct {
 	fakeServerHost
-	readState ServerState // overrides the published state when set
+	readState *ServerState // overrides the published state when set
 }
 
 func (h *readingHost) ReadStatus() (ServerState, []Reason, bool, error) {
-	if h.readState != "" {
-		return h.readState, nil, true, nil
+	if h.readState != nil {
+		return *h.readState, nil, true, nil
 	}
 	if len(h.published) == 0 {
-		return "", nil, false, nil
+		return 0, nil, false, nil
 	}
 	return h.published[len(h.published)-1], h.lastReasons, true, nil
 }
@@ -570,7 +583,8 @@ func TestServerStatusStep(t *testing.T) {
 			t.Errorf("reading step %d: published=%v err=%v", i, pub, err)
 		}
 	}
-	rh.readState = ServerReady
+	ready := ServerReady
+	rh.readState = &ready
 	if _, pub, err := ServerStatusStep(context.Background(), rh, Options{}, newFakeClock().hooks()); err != nil || !pub {
 		t.Errorf("changed status not published: %v %v", pub, err)
 	}
@@ -623,7 +637,8 @@ func TestServerStatusStepFailures(t *testing.T) {
 		t.Errorf("bad list: %v", err)
 	}
 	// A state the library does not know, from ReadStatus, fails the step.
-	rh := &readingHost{fakeServerHost: fakeServerHost{list: []byte("[]")}, readState: "Bogus"}
+	bogus := ServerState(99)
+	rh := &readingHost{fakeServerHost: fakeServerHost{list: []byte("[]")}, readState: &bogus}
 	if _, _, err = ServerStatusStep(context.Background(), rh, Options{}, newFakeClock().hooks()); !errors.Is(err, ErrHost) || !errors.Is(err, ErrInvalid) {
 		t.Errorf("bad published state: %v", err)
 	}
@@ -646,13 +661,13 @@ func TestServerStatusStepFailures(t *testing.T) {
 	}
 }
 
-// Reasons come out sorted, as the JSON encoder sorts them.
+// Reasons come out sorted by token, as the JSON encoder sorts them.
 func TestReasonsSorted(t *testing.T) {
 	v, err := ClassifyBSLs(sampleBSLs(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sort.SliceIsSorted(v.Reasons, func(i, j int) bool { return v.Reasons[i] < v.Reasons[j] }) {
+	if !sort.SliceIsSorted(v.Reasons, func(i, j int) bool { return v.Reasons[i].String() < v.Reasons[j].String() }) {
 		t.Errorf("reasons not sorted: %v", v.Reasons)
 	}
 }

@@ -629,5 +629,7 @@ velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatu
     uint32_t line, col;
     size_t off = base + e->off;
     velstatus__json_pos(text, off, &line, &col);
+    if (!what) /* the reason alone */
+        return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s", e->reason);
     return velstatus__error_set_pos(err, e->code, line, col, (uint64_t)off, "%s: %s", what, e->reason);
 }

@@ -108,7 +108,7 @@ void velstatus__json_advance(const char *p, size_t n, uint64_t *line, uint64_t *
  * escape (its bytes are its text), else vs (the string itself). */
 size_t velstatus__json_string_byte(const char *text, size_t vs, size_t ve, uint64_t inner);
 /* E_PARSE / E_RANGE from a scan error of the value at text[base]:
- * "<what>: <reason>", with the position in err's line, column and offset.
+ * "<what>: <reason>" (the reason alone when what is NULL), with the position in err's line, column and offset.
  * No message of the decoders spells its position: err carries it, and
  * whoever prints the error prints it once (see doc/json-decoding.md). */
 velstatus_status velstatus__json_scan_error(velstatus_error *err, const velstatus__json_scan_err *e, const char *text,

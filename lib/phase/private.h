@@ -6,10 +6,12 @@
 #define VELSTATUS_PHASE_PRIVATE_H
 
 #include "common/private.h"
+#include "velstatus/backup_object.h"
 #include "velstatus/phase.h"
 #include "velstatus/policy.h"
 
 #define VS_POLICY_SIZE_V1 VS_SIZE_THROUGH(velstatus_policy, validation_bsl_available)
+#define VS_BACKUP_CONDITIONS_SIZE_V1 VS_SIZE_THROUGH(velstatus_backup_conditions, reason_len)
 /* v2: quote_unicode_13, invalid_operation_id_text_1_11 appended (a v1 caller's
  * policy reads them as 0: the current release's values). */
 

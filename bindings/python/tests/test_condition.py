@@ -60,13 +60,13 @@ def test_condition_reason_precedence():
              (r.PENDING, "LocationsPending"), (r.SOME_UNAVAILABLE, "SomeLocationsUnavailable"),
              (r.SOME_PENDING, "SomeLocationsPending"), (r.NO_DEFAULT, "NoDefaultLocation")]
     for flag, reason in order:
-        assert vs.condition_reason(flag.c) == reason
+        assert vs.condition_reason(flag) == reason
     every = 0
     for flag in r:
-        every |= flag.c
-        assert REASON_RE.match(vs.condition_reason(flag.c)), flag
+        every |= flag
+        assert REASON_RE.match(vs.condition_reason(flag)), flag
     assert vs.condition_reason(every) == "NoLocations"
-    assert vs.condition_reason(r.SOME_PENDING.c | r.SOME_UNAVAILABLE.c) == "SomeLocationsUnavailable"
+    assert vs.condition_reason(r.SOME_PENDING | r.SOME_UNAVAILABLE) == "SomeLocationsUnavailable"
     for bad in (-1, 1 << 32, "1", None):
         with pytest.raises(vs.InvalidArgument):
             vs.condition_reason(bad)

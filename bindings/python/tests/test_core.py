@@ -438,7 +438,9 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("ArgoHealth", "velstatus_argo_health", "VELSTATUS_ARGO_"),
          ("ForecastFate", "velstatus_forecast_fate", "VELSTATUS_FORECAST_FATE_"),
          ("ForecastEta", "velstatus_forecast_eta", "VELSTATUS_FORECAST_ETA_"),
-         ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_")]
+         ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_"),
+         ("ConditionStatus", "velstatus_condition_status", "VELSTATUS_CONDITION_"),
+         ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_")]
 
 
 @pytest.mark.parametrize("name,ctype,prefix", ENUMS)

@@ -31,6 +31,8 @@ from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction
                           Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
 from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, ForecastOp, Forecast
 from ._condition import ArgoHealthResult, argo_health, condition_reason
+from ._backup_object import (BackupObject, BackupObjects, decode_backups, ConditionStatus, BackupConditions,
+                             backup_conditions, WatchType, WatchEvent, watch_event, json_value_end)
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
@@ -39,6 +41,8 @@ __all__ = [
     "VelstatusError", "NoMemory", "InvalidArgument", "ParseError", "SchemaError", "HostError",
     "AbiError", "RangeError", "StateError", "status_name", "status_str",
     "ArgoHealth", "ArgoHealthResult", "argo_health", "condition_reason",
+    "BackupObject", "BackupObjects", "decode_backups", "ConditionStatus", "BackupConditions", "backup_conditions",
+    "WatchType", "WatchEvent", "watch_event", "json_value_end",
     "Kind", "Phase", "Preset", "RestartAction", "Status",
     "Context", "DebugAllocator",
     "version", "version_info", "parse_time", "format_time", "format_time_go", "to_datetime", "parse_duration",

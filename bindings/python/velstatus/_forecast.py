@@ -12,7 +12,7 @@ import enum
 from ._enums import Phase, c_enum
 from ._errors import check, new_error
 from ._ffi import ffi, lib
-from ._operations import _read_result
+from ._reconcile_result import _read_result
 
 __all__ = ["ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast"]
 

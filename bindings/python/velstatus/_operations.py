@@ -18,6 +18,8 @@ from ._core import DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, dura
 from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
+from ._forecast import _forecast
+from ._reconcile_result import Canceled, OpStepFlag, PersistAction, ReconcileResult, _read_result, _text
 
 # A plugin's answer for one operation: Progress(...), or an exception it raises.
 ProgressCallback = Callable[["Operation"], "Progress"]
@@ -54,22 +56,6 @@ class OpReport(enum.IntEnum):
     LOOKUP_ERROR = 2
 
 
-@c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_", lib.velstatus_op_step_flag_to_string)
-class OpStepFlag(enum.IntFlag):
-    """The outcome bits of one operation's step (velstatus_op_step_flag)."""
-
-    CHANGED = 1
-    CANCEL = 2
-    FAILED_NOW = 4
-    COMPLETED_NOW = 8
-    COUNT_COMPLETED = 16
-    COUNT_FAILED = 32
-    IN_PROGRESS = 64
-    UNKNOWN_PHASE = 128
-    MISSING_CREATED = 256
-    ERROR_DEFERRED = 512
-
-
 @c_enum("velstatus_bsl_state", "VELSTATUS_BSL_", lib.velstatus_bsl_state_to_string)
 class BslState(enum.IntEnum):
     """The state of the backup's BSL for a reconcile: AVAILABLE, MISSING, READONLY."""
@@ -77,16 +63,6 @@ class BslState(enum.IntEnum):
     AVAILABLE = 0
     MISSING = 1
     READONLY = 2
-
-
-@c_enum("velstatus_persist_action", "VELSTATUS_PERSIST_", lib.velstatus_persist_action_to_string)
-class PersistAction(enum.IntEnum):
-    """What the host must write after a pass (doc/velero-behaviour.md §2.5 step 11): NONE, PATCH
-    (the CR only) or UPLOAD_AND_PATCH."""
-
-    NONE = 0
-    PATCH = 1
-    UPLOAD_AND_PATCH = 2
 
 
 _OpField = enum.IntEnum("_OpField", _names("velstatus_op_field", "VELSTATUS_OP_FIELD_"), module=_MODULE)
@@ -140,10 +116,6 @@ Operation.op_phase = property(lambda self: _op_phase(self.phase),
 Operation.resource = property(lambda self: ResourceId(self.resource_group, self.resource_resource,
                                                       self.resource_namespace, self.resource_name),
                               doc="spec.resourceIdentifier as a ResourceId.")
-
-
-def _text(p, n):
-    return ffi.unpack(p, n).decode("utf-8", "surrogateescape") if p != ffi.NULL else ""
 
 
 def _snapshot(clist, index):
@@ -237,23 +209,6 @@ StepOutcome = collections.namedtuple("StepOutcome", "flags message")
 StepOutcome.__doc__ = ("One operation's step: ``flags`` (OpStepFlag) and ``message`` (the error "
                        "text as Velero formats it when it failed now, else None).")
 
-Canceled = collections.namedtuple("Canceled", "index operation_id cancel_error")
-Canceled.__doc__ = ("An operation Cancel was called for: its ``index``, ``operation_id`` and the "
-                    "error Cancel returned (None when nil, or when the policy discards it, as Velero does).")
-
-ReconcileResult = collections.namedtuple(
-    "ReconcileResult", "phase still_in_progress changes completed failed in_progress errors canceled flag_counts "
-                       "persist errors_added")
-ReconcileResult.__doc__ = """The outcome of one reconcile pass.
-
-``phase`` (the next Phase of the backup or restore), ``still_in_progress``,
-``changes``, ``completed`` / ``failed`` / ``in_progress`` (counts over the
-whole list), ``errors`` (the new error texts, as Velero formats them),
-``canceled`` (tuple of Canceled), ``flag_counts`` ({OpStepFlag: the number
-of operations whose step had it}), ``persist`` (the PersistAction Velero
-takes next) and ``errors_added`` (what Velero adds to the CR's
-``status.errors``).
-"""
 
 
 class _PluginHost(_Host):
@@ -575,7 +530,6 @@ class OpList(_Closeable):
         plugin is assumed to keep reporting the progress its record holds.
         The list is not modified.
         """
-        from ._forecast import _forecast
         opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
         with self._held():
             result = _forecast(self._ptr, opts, policy_ptr(policy))
@@ -586,28 +540,6 @@ class OpList(_Closeable):
         if self._ptr is None:
             return "<velstatus.OpList closed>"
         return "<velstatus.OpList %s, %d operations>" % (self.kind, len(self))
-
-
-def _read_result(r):
-    n = ffi.new("size_t *")
-    errors = tuple(_text(lib.velstatus_reconcile_result_error(r, i, n), n[0])
-                   for i in range(lib.velstatus_reconcile_result_error_count(r)))
-    canceled = []
-    for i in range(lib.velstatus_reconcile_result_canceled_count(r)):
-        op_id = _text(lib.velstatus_reconcile_result_canceled_id(r, i, n), n[0])
-        p = lib.velstatus_reconcile_result_cancel_error(r, i, n)
-        canceled.append(Canceled(int(lib.velstatus_reconcile_result_canceled_index(r, i)), op_id,
-                                 _text(p, n[0]) if p != ffi.NULL else None))
-    counts = {f: int(lib.velstatus_reconcile_result_count(r, f)) for f in OpStepFlag}
-    return ReconcileResult(Phase.from_c(lib.velstatus_reconcile_result_phase(r)),
-                           bool(lib.velstatus_reconcile_result_still_in_progress(r)),
-                           bool(lib.velstatus_reconcile_result_changes(r)),
-                           int(lib.velstatus_reconcile_result_completed(r)),
-                           int(lib.velstatus_reconcile_result_failed(r)),
-                           int(lib.velstatus_reconcile_result_in_progress(r)),
-                           errors, tuple(canceled), counts,
-                           PersistAction(int(lib.velstatus_reconcile_result_persist(r))),
-                           int(lib.velstatus_reconcile_result_errors_added(r)))
 
 
 class OpReports(_Closeable):

@@ -48,22 +48,36 @@ class ServerStatus(CEnum):
 
 
 @c_enum("velstatus_server_reason", "VELSTATUS_SERVER_REASON_", lib.velstatus_server_reason_to_string)
-class ServerReason(CEnum):
-    """A reason flag of a verdict; the values are the CLI's tokens
-    ("some_unavailable", ...); ``.c`` is the flag bit."""
+class ServerReason(enum.IntFlag):
+    """A reason flag of a verdict. The C type is a bit set, so this is an
+    IntFlag (as OpStepFlag): the value is the flag bit, and flags combine
+    with ``|``. ``str()`` is the CLI's token from the library's
+    velstatus_server_reason_to_string ("some_unavailable"; a combination
+    joins its tokens with "|"), and ``ServerReason.from_token("stale")``
+    reads one back."""
 
-    NO_BSL = "no_bsl"
-    PENDING = "pending"
-    ALL_UNAVAILABLE = "all_unavailable"
-    SOME_UNAVAILABLE = "some_unavailable"
-    SOME_PENDING = "some_pending"
-    NO_DEFAULT = "no_default"
-    MULTIPLE_DEFAULTS = "multiple_defaults"
-    DEFAULT_NOT_AVAILABLE = "default_not_available"
-    DEFAULT_READONLY = "default_readonly"
-    STALE = "stale"
-    UNKNOWN_PHASE = "unknown_phase"
-    NEVER_VALIDATED = "never_validated"
+    NO_BSL = 1
+    PENDING = 2
+    ALL_UNAVAILABLE = 4
+    SOME_UNAVAILABLE = 8
+    SOME_PENDING = 16
+    NO_DEFAULT = 32
+    MULTIPLE_DEFAULTS = 64
+    DEFAULT_NOT_AVAILABLE = 128
+    DEFAULT_READONLY = 256
+    STALE = 512
+    UNKNOWN_PHASE = 1024
+    NEVER_VALIDATED = 2048
+
+    @classmethod
+    def from_token(cls, token: str) -> "ServerReason":
+        """The flag of a CLI token (velstatus_server_reason_from_string;
+        InvalidArgument for an unknown one)."""
+        raw = token.encode("utf-8")
+        out = ffi.new("velstatus_server_reason *")
+        err = new_error()
+        check(lib.velstatus_server_reason_from_string(out, raw, len(raw), err), err)
+        return cls(int(out[0]))
 
 
 @c_enum("velstatus_bsl_access", "VELSTATUS_BSL_", lib.velstatus_bsl_access_to_string)
@@ -92,7 +106,7 @@ def _access(value):
 
 def reasons_from_mask(mask):
     """The reason flags in ``mask`` as ServerReason members, sorted by token (as the CLI)."""
-    return tuple(sorted((r for r in ServerReason if mask & r.c), key=str))
+    return tuple(sorted((r for r in ServerReason if mask & r), key=str))
 
 
 def _reasons_mask(reasons):
@@ -100,8 +114,8 @@ def _reasons_mask(reasons):
         return reasons
     mask = 0
     for r in reasons:
-        mask |= ServerReason.coerce(r).c
-    return mask
+        mask |= ServerReason.from_token(r) if isinstance(r, str) else ServerReason(r)
+    return int(mask)
 
 
 class Bsl(collections.namedtuple("Bsl", "name phase default access created validated message")):
@@ -206,8 +220,8 @@ class ServerVerdict:
         self.default = None if d == ffi.NULL else ffi.string(d).decode("utf-8")
         bsls = {}
         for r in self.reasons:
-            n = lib.velstatus_server_verdict_name_count(v, r.c)
-            bsls[str(r)] = tuple(ffi.string(lib.velstatus_server_verdict_name(v, r.c, i)).decode("utf-8")
+            n = lib.velstatus_server_verdict_name_count(v, r)
+            bsls[str(r)] = tuple(ffi.string(lib.velstatus_server_verdict_name(v, r, i)).decode("utf-8")
                                  for i in range(n))
         self.bsls = bsls
         self.message = ffi.string(lib.velstatus_server_verdict_message(v)).decode("utf-8")

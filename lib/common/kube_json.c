@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The decoding helpers of the Kubernetes object decoders (kube_json.h). */
+#include "common/kube_json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const velstatus__kspan velstatus__kabsent = {SIZE_MAX, SIZE_MAX};
+
+static void path_text(const velstatus__kpath *p, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->n && len < cap; i++) {
+        int w;
+        if (p->s[i].key)
+            w = snprintf(buf + len, cap - len, "%s%s", len ? "." : "", p->s[i].key);
+        else
+            w = snprintf(buf + len, cap - len, "[%zu]", p->s[i].idx);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    if (buf[0] == '\0')
+        snprintf(buf, cap, "(top level)");
+}
+
+velstatus_status velstatus__kdec_error(velstatus__kdec *d, size_t off, const char *fmt, ...)
+{
+    char where[160], msg[VELSTATUS_ERROR_MESSAGE_SIZE];
+    uint32_t line, col;
+    va_list ap;
+    velstatus__json_pos(d->text, off, &line, &col);
+    path_text(&d->path, where, sizeof(where));
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return velstatus__error_set_pos(d->err, VELSTATUS_E_SCHEMA, line, col, (uint64_t)off, "%s: %s", where, msg);
+}
+
+void velstatus__kdec_push_key(velstatus__kdec *d, const char *key)
+{
+    d->path.s[d->path.n].key = key;
+    d->path.s[d->path.n].idx = 0;
+    d->path.n++;
+}
+
+void velstatus__kdec_push_idx(velstatus__kdec *d, size_t idx)
+{
+    d->path.s[d->path.n].key = NULL;
+    d->path.s[d->path.n].idx = idx;
+    d->path.n++;
+}
+
+const char *velstatus__kdec_type_name(char c)
+{
+    switch (c) {
+    case '{': return "an object";
+    case '[': return "an array";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
+    }
+}
+
+/* The text of the accepted string v: its own bytes, or decoded into buf. */
+static velstatus_status string_text(velstatus__kdec *d, velstatus__buf *buf, velstatus__kspan v, const char **s,
+                                    size_t *n)
+{
+    return velstatus__json_string_text(buf, d->text, v.vs, v.ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
+}
+
+velstatus_status velstatus__kdec_key(velstatus__kdec *d, size_t ks, size_t ke, const char *const *names, size_t n,
+                                     int *k)
+{
+    const char *key;
+    size_t klen, i;
+    velstatus__kspan span = {ks, ke};
+    velstatus_status st;
+    *k = -1;
+    if (ke - ks > 2 + 6 * 18) /* longer than any name here, even escaped */
+        return VELSTATUS_OK;
+    st = string_text(d, &d->kbuf, span, &key, &klen);
+    for (i = 0; st == VELSTATUS_OK && i < n && names[i]; i++)
+        if (strlen(names[i]) == klen && memcmp(names[i], key, klen) == 0)
+            *k = (int)i;
+    return st;
+}
+
+/* E_SCHEMA "<parent.key>: <what><arg>" at byte at (parent NULL: a top-level key). */
+static velstatus_status field_error(velstatus__kdec *d, size_t at, const char *parent, const char *key,
+                                    const char *what, const char *arg)
+{
+    velstatus_status st;
+    if (parent)
+        velstatus__kdec_push_key(d, parent);
+    velstatus__kdec_push_key(d, key);
+    st = velstatus__kdec_error(d, at, "%s%s", what, arg);
+    d->path.n -= parent ? 2 : 1;
+    return st;
+}
+
+velstatus_status velstatus__kdec_string(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                        int buf, const char **s, size_t *len)
+{
+    *s = NULL;
+    *len = 0;
+    if (v.vs == SIZE_MAX)
+        return VELSTATUS_OK;
+    if (d->text[v.vs] != '"')
+        return field_error(d, v.vs, parent, key, "expected a string, got ", velstatus__kdec_type_name(d->text[v.vs]));
+    return string_text(d, &d->vbuf[buf], v, s, len);
+}
+
+velstatus_status velstatus__kdec_time(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                      int *has, int64_t *ns)
+{
+    const char *s;
+    size_t len;
+    velstatus_error terr;
+    velstatus_status st = velstatus__kdec_string(d, v, parent, key, VS_KBUF_TIME, &s, &len);
+    *has = 0;
+    *ns = 0;
+    if (st != VELSTATUS_OK || !s)
+        return st;
+    st = velstatus_time_parse(ns, s, len, &terr);
+    if (st != VELSTATUS_OK)
+        return field_error(d, velstatus__json_string_byte(d->text, v.vs, v.ve, terr.offset), parent, key,
+                           "not an RFC 3339 time: ", terr.message);
+    *has = 1;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus__kdec_int(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                     int *has, int64_t *out)
+{
+    const char *t = d->text + v.vs;
+    size_t n = v.ve - v.vs;
+    *has = 0;
+    *out = 0;
+    if (v.vs == SIZE_MAX)
+        return VELSTATUS_OK;
+    if (*t != '-' && (*t < '0' || *t > '9'))
+        return field_error(d, v.vs, parent, key, "expected an integer, got ", velstatus__kdec_type_name(*t));
+    if (memchr(t, '.', n) || memchr(t, 'e', n) || memchr(t, 'E', n))
+        return field_error(d, v.vs, parent, key, "expected an integer, got ", "a number with a fraction or exponent");
+    *has = 1;
+    *out = velstatus__json_int(t, n); /* the scanner accepted it: it fits */
+    return VELSTATUS_OK;
+}
+
+int velstatus__kdec_is(const char *s, size_t len, const char *lit)
+{
+    return s && strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+velstatus_status velstatus__kdec_scan(const char *json, size_t len, velstatus__kspan *root, velstatus_error *err)
+{
+    velstatus__json_scan_err e;
+    size_t i = velstatus__json_ws(json, 0, len), end;
+    if (!velstatus__json_scan(json + i, len - i, &end, &e))
+        return velstatus__json_scan_error(err, &e, json, i, "invalid JSON");
+    root->vs = i;
+    root->ve = i + end;
+    end = velstatus__json_ws(json, i + end, len);
+    if (end != len) {
+        e.off = end;
+        e.code = VELSTATUS_E_PARSE;
+        e.reason = json[end] == '\0' ? "raw NUL byte outside a string" : "unexpected text after the value";
+        return velstatus__json_scan_error(err, &e, json, 0, "invalid JSON");
+    }
+    return VELSTATUS_OK;
+}
+
+/* "\"A\"", "\"A\" or \"B\"", "\"A\", \"B\" or \"C\"": the list kinds. */
+static void kinds_text(char *buf, size_t cap, const char *const *kinds, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len < cap; i++) {
+        int w = snprintf(buf + len, cap - len, "%s\"%s\"", i == 0 ? "" : i + 1 == n ? " or " : ", ", kinds[i]);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+}
+
+/* The List's kind must be one of list_kinds (when it is set at all). */
+static velstatus_status check_list_kind(velstatus__kdec *d, velstatus__kspan kind, const char *const *list_kinds,
+                                        size_t n)
+{
+    const char *s;
+    size_t len, i;
+    char want[128];
+    VS_TRY(velstatus__kdec_string(d, kind, NULL, "kind", VS_KBUF_TOKEN, &s, &len));
+    for (i = 0; s && i < n; i++)
+        if (velstatus__kdec_is(s, len, list_kinds[i]))
+            return VELSTATUS_OK;
+    if (!s)
+        return VELSTATUS_OK;
+    kinds_text(want, sizeof(want), list_kinds, n);
+    velstatus__kdec_push_key(d, "kind");
+    return velstatus__kdec_error(d, kind.vs, "expected %s, got \"%.*s\"", want, (int)(len > 64 ? 64 : len), s);
+}
+
+velstatus_status velstatus__kdec_items(velstatus__kdec *d, velstatus__kspan root, const char *const *list_kinds,
+                                       size_t n, const char *single, velstatus__kspan *items)
+{
+    static const char *const list_keys[2] = {"kind", "items"};
+    velstatus__json_iter it;
+    size_t ks, ke, vs, ve;
+    velstatus__kspan kind = velstatus__kabsent;
+    int present = 0;
+    size_t items_at = root.vs; /* where the items value is, null included */
+    *items = velstatus__kabsent;
+    if (d->text[root.vs] == '[') {
+        *items = root;
+        return VELSTATUS_OK;
+    }
+    if (d->text[root.vs] != '{')
+        return velstatus__kdec_error(d, root.vs, "expected a List, an array or %s, got %s", single,
+                                     velstatus__kdec_type_name(d->text[root.vs]));
+    velstatus__json_iter_init(&it, d->text, root.vs, root.ve);
+    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
+        int k;
+        VS_TRY(velstatus__kdec_key(d, ks, ke, list_keys, 2, &k));
+        if (k == 1) {
+            present = 1;
+            items_at = vs;
+        }
+        if (k >= 0 && d->text[vs] != 'n') {
+            velstatus__kspan v = {vs, ve};
+            if (k == 0)
+                kind = v;
+            else
+                *items = v;
+        }
+    }
+    if (!present)
+        return VELSTATUS_OK;
+    VS_TRY(check_list_kind(d, kind, list_kinds, n));
+    velstatus__kdec_push_key(d, "items");
+    if (items->vs == SIZE_MAX) /* items: null */
+        return velstatus__kdec_error(d, items_at, "expected an array, got null");
+    if (d->text[items->vs] != '[')
+        return velstatus__kdec_error(d, items->vs, "expected an array, got %s",
+                                     velstatus__kdec_type_name(d->text[items->vs]));
+    return VELSTATUS_OK;
+}
+
+void velstatus__kdec_init(velstatus__kdec *d, velstatus_ctx *ctx, const char *json, size_t len, velstatus_error *err)
+{
+    memset(d, 0, sizeof(*d));
+    d->text = json;
+    d->len = len;
+    d->err = err;
+    velstatus__buf_init(&d->kbuf, ctx);
+    for (int k = 0; k < VS_KNBUF; k++)
+        velstatus__buf_init(&d->vbuf[k], ctx);
+}
+
+void velstatus__kdec_release(velstatus__kdec *d)
+{
+    velstatus__buf_reset(&d->kbuf);
+    for (int k = 0; k < VS_KNBUF; k++)
+        velstatus__buf_reset(&d->vbuf[k]);
+}

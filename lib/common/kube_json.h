@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The decoding helpers of the Kubernetes object decoders (internal, not
+ * installed): BackupStorageLocations (bsl_json.c), Backups and Restores
+ * (backup_object.c) and watch events (watch_event.c). Each walks text the
+ * one scanner (json_scan.h) accepted, with the semantics of apimachinery's
+ * decoder (sigs.k8s.io/json, doc/json-decoding.md): keys are unescaped and
+ * matched case-sensitively, a repeated key is assigned in order (the last
+ * non-null value wins) and a null leaves a field as it was. Every error is
+ * E_SCHEMA "<path>: <message>" with the position of the offending value. */
+#ifndef VELSTATUS_KUBE_JSON_H
+#define VELSTATUS_KUBE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/json_scan.h"
+
+/* One step of a path (for messages): a key, or an array index (key NULL). */
+typedef struct velstatus__kseg {
+    const char *key;
+    size_t idx;
+} velstatus__kseg;
+
+enum { VS_KMAXSEG = 6 };
+
+typedef struct velstatus__kpath {
+    velstatus__kseg s[VS_KMAXSEG];
+    int n;
+} velstatus__kpath;
+
+/* An accepted value's span in the text; vs == SIZE_MAX: absent. */
+typedef struct velstatus__kspan {
+    size_t vs, ve;
+} velstatus__kspan;
+
+extern const velstatus__kspan velstatus__kabsent;
+
+/* The decoded-text buffers: a value is decoded into the buffer its caller
+ * names and stays valid until that buffer's next use. */
+enum {
+    VS_KBUF_NAME,
+    VS_KBUF_TOKEN,
+    VS_KBUF_MESSAGE,
+    VS_KBUF_TIME,
+    VS_KBUF_NS,
+    VS_KBUF_PROVIDER,
+    VS_KBUF_BUCKET,
+    VS_KBUF_PREFIX,
+    VS_KNBUF
+};
+
+typedef struct velstatus__kdec {
+    const char *text;
+    size_t len;
+    velstatus__kpath path;
+    velstatus_error *err;
+    velstatus__buf kbuf, vbuf[VS_KNBUF]; /* decoded keys; string values with escapes */
+} velstatus__kdec;
+
+void velstatus__kdec_init(velstatus__kdec *d, velstatus_ctx *ctx, const char *json, size_t len, velstatus_error *err);
+void velstatus__kdec_release(velstatus__kdec *d);
+
+/* The whole input must be one JSON value (the scanner's rules), with
+ * nothing but whitespace around it: its span in *root. */
+velstatus_status velstatus__kdec_scan(const char *json, size_t len, velstatus__kspan *root, velstatus_error *err);
+
+/* E_SCHEMA: "<path>: <message>", at byte off. */
+velstatus_status velstatus__kdec_error(velstatus__kdec *d, size_t off, const char *fmt, ...) VS__PRINTF(3, 4);
+void velstatus__kdec_push_key(velstatus__kdec *d, const char *key);
+void velstatus__kdec_push_idx(velstatus__kdec *d, size_t idx);
+/* "an object", "a string", ... for the value starting with byte c. */
+const char *velstatus__kdec_type_name(char c);
+
+/* The index of the member key [ks, ke) in names[0..n) (n entries, or up to
+ * a NULL one): exact bytes after unescaping; -1 when none. */
+velstatus_status velstatus__kdec_key(velstatus__kdec *d, size_t ks, size_t ke, const char *const *names, size_t n,
+                                     int *k);
+/* A string field v (absent: *s NULL, *len 0), decoded into buffer `buf`;
+ * parent NULL for a top-level key. E_SCHEMA when v is not a string. */
+velstatus_status velstatus__kdec_string(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                        int buf, const char **s, size_t *len);
+/* An RFC 3339 time field (absent: *has 0). */
+velstatus_status velstatus__kdec_time(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                      int *has, int64_t *ns);
+/* An integer field (absent: *has 0, *out 0): a JSON integer, as Go decodes
+ * one into an int64 (a fraction or an exponent is an error). */
+velstatus_status velstatus__kdec_int(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                     int *has, int64_t *out);
+/* Whether s[0..len) is the text lit (s NULL: no). */
+int velstatus__kdec_is(const char *s, size_t len, const char *lit);
+
+/* The array of items the root holds: a List's items (its kind one of
+ * list_kinds[0..n)), or the root itself when it is an array; absent for a
+ * single object. `single` names that object in the message of a root that
+ * is neither ("a BackupStorageLocation"). */
+velstatus_status velstatus__kdec_items(velstatus__kdec *d, velstatus__kspan root, const char *const *list_kinds,
+                                       size_t n, const char *single, velstatus__kspan *items);
+
+#endif /* VELSTATUS_KUBE_JSON_H */
