@@ -14,3 +14,6 @@ tests_check_ops_json_edges_SOURCES = tests/check_ops_json_edges.c $(VS_TEST_COMM
 # The streaming decoder against the one-shot decode; its OOM paths.
 VS_CHECK_PROGS += tests/check_decoder
 tests_check_decoder_SOURCES = tests/check_decoder.c $(VS_TEST_COMMON)
+# The decoder that takes the kind from the text (velstatus_oplist_decoder_new_detect).
+VS_CHECK_PROGS += tests/check_decoder_kind
+tests_check_decoder_kind_SOURCES = tests/check_decoder_kind.c $(VS_TEST_COMMON)
