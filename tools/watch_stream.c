@@ -71,11 +71,13 @@ static size_t resume_point(const vs_watch_split *s, size_t from)
     return s->len;
 }
 
-/* Reports a malformed stretch at buf[at] and skips to the next resumption point. */
+/* Reports a malformed stretch at buf[at] and skips to the next resumption
+ * point after buf[0]: a kubectl object never holds "\n{", so one before
+ * `at` starts the next object (the bad one was cut short there). */
 static int malformed(vs_watch_split *s, size_t at, const char *reason)
 {
     int r = s->on_error ? s->on_error(s->ud, pos_at(s, at), reason) : 0;
-    size_t next = resume_point(s, at + 1);
+    size_t next = resume_point(s, 1);
     drop(s, next);
     s->skipping = s->len == 0;
     return r;
@@ -120,10 +122,15 @@ static int split(vs_watch_split *s, int at_end)
                 return r;
             continue;
         }
-        i = resume_point(s, e.off + 1 < s->len ? e.off + 1 : s->len);
-        if (i < s->len || at_end) {
-            r = malformed(s, e.off < s->len ? e.off : s->len,
-                          at_end && i == s->len && e.off >= s->len ? "the stream ends inside an object" : e.reason);
+        /* No continuation can mend it (or none comes): malformed now. An
+         * object cut short by the next one is reported at its own start. */
+        i = resume_point(s, 1);
+        if (!e.more || at_end) {
+            if (i < s->len && i <= e.off)
+                r = malformed(s, 0, "an object cut short: the next one starts on a later line");
+            else
+                r = malformed(s, e.off < s->len ? e.off : s->len,
+                              at_end && e.off >= s->len ? "the stream ends inside an object" : e.reason);
             if (r)
                 return r;
             continue;
