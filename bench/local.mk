@@ -52,7 +52,7 @@ bench: bench/gen_itemops$(EXEEXT) bench/bench_operations$(EXEEXT) bench/bench_co
 	lin=; for n in $(BENCH_LINEAR); do lin=$$lin$${lin:+,}bench/itemoperations-$$n.json; done; \
 	bench/bench_compare$(EXEEXT) bench/bench_operations$(EXEEXT) $$peer $(BENCH_FILE) $(BENCH_RUNS) \
 	  lin=$$lin cli=tools/velstatus$(EXEEXT) stream=bench/watch-$(BENCH_WATCH_EVENTS).json
-EXTRA_DIST += bench/watch.sh
+EXTRA_DIST += bench/watch.sh bench/watch-soak.sh
 CLEANFILES += bench/itemoperations-*.json bench/watch-*.json bench/callgrind.*.out bench/cachegrind.*.out $(EXTRA_PROGRAMS)
 clean-local: clean-bench
 clean-bench:

@@ -11,6 +11,6 @@ tests_check_operations_edges_SOURCES = tests/check_operations_edges.c $(VS_TEST_
 # Edges of the itemoperations/reports decoders and the encoder.
 VS_CHECK_PROGS += tests/check_ops_json_edges
 tests_check_ops_json_edges_SOURCES = tests/check_ops_json_edges.c $(VS_TEST_COMMON)
-# The streaming decoder against the one-shot decode; its OOM paths.
+# The streaming decoder against the one-shot decode; its OOM paths; the kind taken from the text.
 VS_CHECK_PROGS += tests/check_decoder
 tests_check_decoder_SOURCES = tests/check_decoder.c $(VS_TEST_COMMON)

@@ -4,6 +4,8 @@ VS_CHECK_PROGS += tests/check_server_status
 tests_check_server_status_SOURCES = tests/check_server_status.c $(VS_TEST_COMMON)
 tests_check_server_status_CFLAGS = $(AM_CFLAGS) -Wno-missing-field-initializers
 VS_SH_TESTS += tests/cli-server-status.sh tests/cli-watch.sh tests/cli-condition.sh
+# The watch under faults (issue 24): relist, ERROR, a cut stream, garbage, a burst.
+VS_SH_TESTS += tests/cli-watch-faults.sh
 EXTRA_DIST += tests/watch-stream.py
 EXTRA_DIST += examples/bsl
 # Edges: every publish-retry slot of the step, setter checks, tracker deletes.

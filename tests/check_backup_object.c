@@ -388,21 +388,25 @@ END_TEST
 START_TEST(value_end)
 {
     size_t end = 0;
+    int incomplete = -1;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_json_value_end(&end, "{\"a\":[1]} {", 11, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, "{\"a\":[1]} {", 11, &err), VELSTATUS_OK);
     ck_assert_uint_eq(end, 9);
-    ck_assert_int_eq(velstatus_json_value_end(&end, "12x", 3, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, "12x", 3, &err), VELSTATUS_OK);
     ck_assert_uint_eq(end, 2);
-    ck_assert_int_eq(velstatus_json_value_end(&end, "{\"a\":\x01}", 7, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, "{\"a\":\x01}", 7, &err), VELSTATUS_E_PARSE);
     ck_assert_uint_eq(err.offset, 5);
-    ck_assert_int_eq(velstatus_json_value_end(&end, "{\"a\"", 4, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_value_end(&end, &incomplete, "{\"a\"", 4, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(incomplete, 1); /* more text may complete it */
     ck_assert_uint_eq(err.offset, 4);
+    ck_assert_int_eq(velstatus_json_value_end(&end, &incomplete, "{\"a\":}", 6, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(incomplete, 0);                               /* no continuation mends it */
     ck_assert_int_ne(strncmp(err.message, "invalid JSON", 12), 0); /* the reason alone */
-    ck_assert_int_eq(velstatus_json_value_end(&end, " 1", 2, &err), VELSTATUS_E_PARSE);
-    ck_assert_int_eq(velstatus_json_value_end(&end, "99999999999999999999", 20, &err), VELSTATUS_E_RANGE);
-    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, 0, &err), VELSTATUS_E_PARSE);
-    ck_assert_int_eq(velstatus_json_value_end(NULL, "1", 1, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, 3, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, " 1", 2, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, "99999999999999999999", 20, &err), VELSTATUS_E_RANGE);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, NULL, 0, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_json_value_end(NULL, NULL, "1", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_json_value_end(&end, NULL, NULL, 3, &err), VELSTATUS_E_INVALID);
 }
 END_TEST
 

@@ -119,6 +119,27 @@ START_TEST(byte_at_a_time)
 }
 END_TEST
 
+/* An object cut short by the next one (a kubectl killed mid-write, then
+ * restarted): reported at its own start, and the next object, which begins
+ * before the byte where the scan failed, is not lost (issue 24). The same
+ * for every cut of the feed. */
+START_TEST(object_cut_short_by_the_next)
+{
+    static const char s[] = "{\"a\":1}\n{\"type\": \"MODIFIED\", \"object\": {\"metadata\": \n{\"b\":2}\n"
+                            "{\"type\": \"MODIFIED\", \"object\": {\"na\n{\"c\":3}\n";
+    static const char want[] = "O@0:1:{\"a\":1}\n"
+                               "E@8:2:an object cut short: the next one starts on a later line\n"
+                               "O@53:3:{\"b\":2}\n"
+                               "E@96:4:raw control character in a string\n"
+                               "O@97:5:{\"c\":3}\n";
+    log_t l;
+    for (size_t c = 0; c <= strlen(s); c++) {
+        run(&l, s, &c, 1, 1 << 20);
+        ck_assert_msg(strcmp(l.text, want) == 0, "cut at %zu:\n%s", c, l.text);
+    }
+}
+END_TEST
+
 START_TEST(object_larger_than_limit)
 {
     log_t l;
@@ -208,6 +229,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, every_single_cut);
     tcase_add_test(tc, random_cuts);
     tcase_add_test(tc, byte_at_a_time);
+    tcase_add_test(tc, object_cut_short_by_the_next);
     tcase_add_test(tc, object_larger_than_limit);
     tcase_add_test(tc, limit_stretches_in_one_feed);
     tcase_add_test(tc, stop_from_callback);

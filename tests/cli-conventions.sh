@@ -87,8 +87,12 @@ flip "$tmp/bad.gz" 60
 if [ $? = 2 ] && grep -qE 'bad.gz: corrupt gzip stream at byte [0-9]+: ' "$tmp/err"; then ok gzip-corrupt; else no gzip-corrupt; cat "$tmp/err"; fi
 flip "$tmp/crc.gz" -6
 errline gzip-crc "crc.gz: corrupt gzip stream at byte $((size - 4)): incorrect data check" -- operations format "$tmp/crc.gz"
-# --max-input bounds the decompressed size (a gzip bomb)
-head -c 2000000 /dev/zero | gzip -c > "$tmp/bomb.gz"
+# --max-input bounds the decompressed size (a gzip bomb of valid JSON so far:
+# '[' and 2 MB of spaces; a bomb of NUL bytes is refused at its first byte,
+# since the decoder reads as the input comes, issue 24)
+{ printf '['; head -c 2000000 /dev/zero | tr '\0' ' '; } | gzip -c > "$tmp/bomb.gz"
+head -c 2000000 /dev/zero | gzip -c > "$tmp/nul-bomb.gz"
+errline nul-bomb "nul-bomb.gz: expected '[' (an array of operations) or null (line 1, column 1, offset 0)" -- operations format --max-input 1M "$tmp/nul-bomb.gz"
 errline max-input 'the input is larger than --max-input (1048576 bytes after decompression)' -- operations format --max-input 1M "$tmp/bomb.gz"
 errline max-input-plain 'the input is larger than --max-input (100 bytes)' -- operations format --max-input=100 "$ops"
 errline max-input-bad '--max-input must be a size' -- operations format --max-input lots "$ops"

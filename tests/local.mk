@@ -80,6 +80,9 @@ tests_peak_rss_LDADD =
 # A measurement: not part of VS_CORE_TESTS, which the sanitizer build runs
 # (ASan's shadow memory would make the figure meaningless there).
 VS_MEASURE_TESTS += tests/cli-memory.sh
+# Issue 24: the kind taken from the text costs linear work (an instruction
+# ratio of N and 4N records under valgrind); a measurement too.
+VS_MEASURE_TESTS += tests/cli-kind-linear.sh
 VS_CHECK_PROGS += tests/check_json_oom
 tests_check_json_oom_SOURCES = tests/check_json_oom.c $(VS_TEST_COMMON)
 

@@ -156,25 +156,6 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out)
     return 0;
 }
 
-/* The kind the first "backupName" / "restoreName" key of p[0..n) names:
- * 1 when there is one, else 0 (*out is then backup). A key found in the
- * first bytes of a text is the first of the whole text. */
-static int kind_key(const char *p, size_t n, velstatus_kind *out)
-{
-    *out = VELSTATUS_KIND_BACKUP;
-    for (size_t i = 0; i + 13 <= n; i++) {
-        if (p[i] != '"' || (i > 0 && p[i - 1] == '\\'))
-            continue;
-        if (memcmp(p + i, "\"backupName\"", 12) == 0)
-            return 1;
-        if (memcmp(p + i, "\"restoreName\"", 13) == 0) {
-            *out = VELSTATUS_KIND_RESTORE;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int cli_policy(const char *cmd, const char *policy_s, const char *default_preset, const char *version_s,
                velstatus_policy *out, int *major, int *minor)
 {
@@ -217,17 +198,6 @@ void cli_print_releases(FILE *f, int json)
         else
             fprintf(f, "%s%d.%d%s", i ? " " : "", ma, mi, i + 1 == n ? " (current)" : "");
     }
-}
-
-int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velstatus_kind *out)
-{
-    if (kind_s) {
-        if (velstatus_kind_from_string(out, kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
-            return cli_fail(cmd, "--kind must be backup or restore, not \"%s\"", kind_s);
-        return 0;
-    }
-    kind_key(p, n, out);
-    return 0;
 }
 
 /* YAML as `kubectl -o yaml` writes it: a first line "key:" / "key: value",
@@ -317,8 +287,9 @@ fail:
 }
 
 /* Reading an itemoperations file into the streaming decoder: the first
- * bytes (`head`) are kept only until they show the kind and whether the
- * text is YAML; every later chunk goes to the decoder as it is read. */
+ * bytes (`head`, at most LOAD_HEAD_MAX plus one read) are kept only until
+ * they show whether the text is YAML; every later chunk goes to the decoder
+ * as it is read. Without --kind the decoder takes the kind from the text. */
 typedef struct oplist_load {
     const char *cmd, *kind_s;
     velstatus_ctx *ctx;
@@ -328,19 +299,25 @@ typedef struct oplist_load {
     velstatus_error err;
 } oplist_load;
 
+/* Past this many bytes the head is not YAML as looks_like_yaml() knows it. */
+#define LOAD_HEAD_MAX 65536
+
 /* The head is complete, or the input ended: checks it, makes the decoder
- * and feeds it the head. 0, or CLI_BAD_INPUT after printing. */
+ * (of --kind's kind, else one that takes it from the text) and feeds it the
+ * head. 0, or CLI_BAD_INPUT after printing. */
 static int load_start(oplist_load *ld, cli_reader *r)
 {
     velstatus_kind kind;
+    velstatus_status st;
     if (cli_adapt_oplist(ld->cmd, cli_reader_name(r), &ld->kind_s, &ld->head, &ld->n) != 0) /* tools/text_in.c */
         return CLI_BAD_INPUT;
     if (looks_like_yaml(ld->head, ld->n))
         return cli_fail(ld->cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
-    if (cli_kind(ld->cmd, ld->kind_s, ld->head, ld->n, &kind) != 0)
-        return CLI_BAD_INPUT;
-    if (velstatus_oplist_decoder_new(&ld->dec, ld->ctx, kind, &ld->err) != VELSTATUS_OK ||
-        velstatus_oplist_decoder_feed(ld->dec, ld->head, ld->n, &ld->err) != VELSTATUS_OK)
+    if (ld->kind_s && velstatus_kind_from_string(&kind, ld->kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
+        return cli_fail(ld->cmd, "--kind must be backup or restore, not \"%s\"", ld->kind_s);
+    st = ld->kind_s ? velstatus_oplist_decoder_new(&ld->dec, ld->ctx, kind, &ld->err)
+                    : velstatus_oplist_decoder_new_detect(&ld->dec, ld->ctx, &ld->err);
+    if (st != VELSTATUS_OK || velstatus_oplist_decoder_feed(ld->dec, ld->head, ld->n, &ld->err) != VELSTATUS_OK)
         return cli_fail_err(ld->cmd, cli_reader_name(r), &ld->err);
     free(ld->head);
     ld->head = NULL;
@@ -350,27 +327,22 @@ static int load_start(oplist_load *ld, cli_reader *r)
 /* One chunk read (got bytes at buf; 0 at the end of the input). */
 static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t got)
 {
-    velstatus_kind kind;
     if (ld->dec)
         return velstatus_oplist_decoder_feed(ld->dec, buf, got, &ld->err) == VELSTATUS_OK
                    ? 0
                    : cli_fail_err(ld->cmd, cli_reader_name(r), &ld->err);
     if (ld->cap - ld->n < got) {
-        size_t ncap = ld->cap ? ld->cap * 2 : 65536;
-        char *p;
-        while (ncap - ld->n < got)
-            ncap *= 2;
-        p = realloc(ld->head, ncap);
+        char *p = realloc(ld->head, ld->n + got);
         if (!p)
             return cli_fail(ld->cmd, "out of memory reading %s", cli_reader_name(r));
         ld->head = p;
-        ld->cap = ncap;
+        ld->cap = ld->n + got;
     }
     if (got > 0)
         memcpy(ld->head + ld->n, buf, got);
     ld->n += got;
-    if (got == 0 || (!cli_form_maybe_text(ld->head, ld->n) && yaml_known(ld->head, ld->n) &&
-                     (ld->kind_s || kind_key(ld->head, ld->n, &kind))))
+    /* a text form (describe text) is kept whole: tools/text_in.c converts it */
+    if (got == 0 || (!cli_form_maybe_text(ld->head, ld->n) && (ld->n >= LOAD_HEAD_MAX || yaml_known(ld->head, ld->n))))
         return load_start(ld, r);
     return 0;
 }

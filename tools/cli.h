@@ -62,14 +62,12 @@ void cli_print_releases(FILE *f, int json);
 /* The present instant: --now's value when given (parsed), else the clock. */
 int cli_now(const char *cmd, const char *now_s, int64_t *out);
 
-/* The kind of an itemoperations file from its first spec key (backupName /
- * restoreName), backup when there is none; --kind's value when given. */
-int cli_kind(const char *cmd, const char *kind_s, const char *text, size_t len, velstatus_kind *out);
-
 /* Reads an itemoperations file chunk by chunk into the streaming decoder
  * (velstatus/decoder.h), so the text is never held whole: only its first
- * bytes, until they show the kind (cli_kind) and that it is not YAML.
- * Returns CLI_OK, or CLI_BAD_INPUT after printing. */
+ * bytes (64 KiB at most), until they show that it is not YAML. The kind is
+ * --kind's value (kind_s) when given, else the decoder takes it from the
+ * text (velstatus_oplist_decoder_new_detect). Returns CLI_OK, or
+ * CLI_BAD_INPUT after printing. */
 int cli_load_oplist(const char *cmd, const char *path, const char *kind_s, velstatus_ctx *ctx, velstatus_oplist **out);
 
 /* The largest input cli_read_input accepts after decompression (--max-input;

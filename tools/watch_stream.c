@@ -79,11 +79,13 @@ static size_t resume_point(const vs_watch_split *s, size_t from)
     return s->len;
 }
 
-/* Reports a malformed stretch at buf[at] and skips to the next resumption point. */
+/* Reports a malformed stretch at buf[at] and skips to the next resumption
+ * point after buf[0]: a kubectl object never holds "\n{", so one before
+ * `at` starts the next object (the bad one was cut short there). */
 static int malformed(vs_watch_split *s, size_t at, const char *reason)
 {
     int r = s->on_error ? s->on_error(s->ud, pos_at(s, at), reason) : 0;
-    size_t next = resume_point(s, at + 1);
+    size_t next = resume_point(s, 1);
     drop(s, next);
     s->skipping = s->len == 0;
     return r;
@@ -95,7 +97,7 @@ static int split(vs_watch_split *s, int at_end)
     for (;;) {
         size_t i, end = 0, e_off;
         velstatus_error e;
-        int r;
+        int r, incomplete = 0;
         if (s->skipping) {
             size_t next = resume_point(s, 0);
             drop(s, next);
@@ -120,7 +122,7 @@ static int split(vs_watch_split *s, int at_end)
                 return r;
             continue;
         }
-        if (velstatus_json_value_end(&end, s->buf, s->len, &e) == VELSTATUS_OK) {
+        if (velstatus_json_value_end(&end, &incomplete, s->buf, s->len, &e) == VELSTATUS_OK) {
             r = s->on_object ? s->on_object(s->ud, s->buf, end, s->pos) : 0;
             s->objects++;
             drop(s, end);
@@ -128,11 +130,16 @@ static int split(vs_watch_split *s, int at_end)
                 return r;
             continue;
         }
+        /* No continuation can mend it (or none comes): malformed now. An
+         * object cut short by the next one is reported at its own start. */
         e_off = (size_t)e.offset;
-        i = resume_point(s, e_off + 1 < s->len ? e_off + 1 : s->len);
-        if (i < s->len || at_end) {
-            r = malformed(s, e_off < s->len ? e_off : s->len,
-                          at_end && i == s->len && e_off >= s->len ? "the stream ends inside an object" : e.message);
+        i = resume_point(s, 1);
+        if (!incomplete || at_end) {
+            if (i < s->len && i <= e_off)
+                r = malformed(s, 0, "an object cut short: the next one starts on a later line");
+            else
+                r = malformed(s, e_off < s->len ? e_off : s->len,
+                              at_end && e_off >= s->len ? "the stream ends inside an object" : e.message);
             if (r)
                 return r;
             continue;

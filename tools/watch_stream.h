@@ -11,12 +11,14 @@
  *   validates it exactly as the decoders will;
  * - a malformed object (or a byte that cannot start one) is reported with
  *   its byte offset and line, and splitting resumes at the next top-level
- *   `{`: a `{` at the start of a line. kubectl writes every top-level object
- *   from column 0 and indents every nested one, and a JSON string cannot
- *   hold a raw newline, so "\n{" never occurs inside a well-formed object;
- * - a failed scan is only called malformed once a resumption point follows
- *   it or the stream has ended: until then the object may still be
- *   arriving. Buffered bytes never exceed max_object plus one feed;
+ *   `{` after its first byte: a `{` at the start of a line. kubectl writes
+ *   every top-level object from column 0 and indents every nested one, and
+ *   a JSON string cannot hold a raw newline, so "\n{" never occurs inside a
+ *   well-formed object; one before the failing byte starts the next object
+ *   (the bad one was cut short), and the bad one is reported at its start;
+ * - a failed scan that more text could mend (the scanner's `more`) waits
+ *   until the stream ends: until then the object may still be arriving.
+ *   Buffered bytes never exceed max_object plus one feed;
  * - memory: one object and one feed, whatever the stream's length. */
 #ifndef VS_WATCH_STREAM_H
 #define VS_WATCH_STREAM_H

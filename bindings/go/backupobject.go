@@ -251,7 +251,7 @@ func JSONValueEnd(data []byte) (int, error) {
 	var end C.size_t
 	var cerr C.velstatus_error
 	p, n := cbuf(data)
-	st := C.velstatus_json_value_end(&end, p, n, &cerr)
+	st := C.velstatus_json_value_end(&end, nil, p, n, &cerr)
 	runtime.KeepAlive(data)
 	if err := check(st, &cerr); err != nil {
 		return 0, err

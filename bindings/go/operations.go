@@ -216,10 +216,28 @@ func DecodeOpList(kind Kind, data []byte) (*OpList, error) {
 // text is never held whole. The list and the errors are DecodeOpList's for
 // the same bytes; an error of r other than io.EOF is returned as it is.
 func DecodeOpListFrom(kind Kind, r io.Reader) (*OpList, error) {
+	return decodeFrom(r, func(c *C.velstatus_ctx, d **C.velstatus_oplist_decoder, cerr *C.velstatus_error) C.velstatus_status {
+		return C.velstatus_oplist_decoder_new(d, c, C.velstatus_kind(kind), cerr)
+	})
+}
+
+// DecodeOpListFromAnyKind is DecodeOpListFrom for a file whose kind the
+// caller does not know: the decoder takes it from the text
+// (velstatus_oplist_decoder_new_detect), from the first spec key only one
+// kind has (restoreName, backupName, ...); a file without one is a backup
+// file. The list's Kind says which.
+func DecodeOpListFromAnyKind(r io.Reader) (*OpList, error) {
+	return decodeFrom(r, func(c *C.velstatus_ctx, d **C.velstatus_oplist_decoder, cerr *C.velstatus_error) C.velstatus_status {
+		return C.velstatus_oplist_decoder_new_detect(d, c, cerr)
+	})
+}
+
+// decodeFrom feeds r, 64 KiB at a time, to the decoder newDecoder makes.
+func decodeFrom(r io.Reader, newDecoder func(c *C.velstatus_ctx, d **C.velstatus_oplist_decoder, cerr *C.velstatus_error) C.velstatus_status) (*OpList, error) {
 	var readErr error
 	ol, err := newOpList(func(c *C.velstatus_ctx, out **C.velstatus_oplist, cerr *C.velstatus_error) C.velstatus_status {
 		var d *C.velstatus_oplist_decoder
-		st := C.velstatus_oplist_decoder_new(&d, c, C.velstatus_kind(kind), cerr)
+		st := newDecoder(c, &d, cerr)
 		if st != C.VELSTATUS_OK {
 			return st
 		}

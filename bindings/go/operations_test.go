@@ -177,6 +177,34 @@ func TestDecodeOpListFrom(t *testing.T) {
 	}
 }
 
+// The kind taken from the text: the first spec key only one kind has.
+func TestDecodeOpListFromAnyKind(t *testing.T) {
+	text := []byte("[{\"spec\":{\"operationID\":\"a\"}},\n{\"spec\":{\"restoreName\":\"r\"}}]")
+	want, err := DecodeOpList(KindRestore, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close()
+	got, err := DecodeOpListFromAnyKind(iotest.OneByteReader(bytes.NewReader(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	wj, _ := want.JSON()
+	gj, _ := got.JSON()
+	if got.Kind() != KindRestore || !bytes.Equal(wj, gj) {
+		t.Errorf("detected %v %q, want restore %q", got.Kind(), gj, wj)
+	}
+	none, err := DecodeOpListFromAnyKind(bytes.NewReader([]byte(`[{"status":{"phase":"New"}}]`)))
+	if err != nil || none.Kind() != KindBackup {
+		t.Errorf("no kind key: %v %v", none, err)
+	}
+	none.Close()
+	if _, err := DecodeOpListFromAnyKind(bytes.NewReader([]byte(`[{"spec":{"restoreName":5}}]`))); !errors.Is(err, ErrSchema) {
+		t.Errorf("the deciding key's error: %v", err)
+	}
+}
+
 func TestDecodeOpListErrors(t *testing.T) {
 	_, err := DecodeOpList(KindBackup, []byte(`[{"spec":{},"status":{"nTotal":"ten"}}]`))
 	var e *Error

@@ -52,6 +52,30 @@ VELSTATUS_API velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_dec
                                                             velstatus_kind kind, velstatus_error *err);
 
 /**
+ * @brief Creates a decoder that takes the file's kind from its text, for a
+ * host that does not know whether it reads a backup's or a restore's file.
+ *
+ * The kind is settled by the first key of a record's `spec` that only one
+ * kind has, matched as the decoder matches keys (exact, else case-folded):
+ * `backupName`, `backupUID`, `backupItemAction` or `postOperationItems` make
+ * it a backup file, `restoreName`, `restoreUID` or `restoreItemAction` a
+ * restore file. Velero writes the kind's name first in every record. Until
+ * such a key comes, every record decodes the same for both kinds, so the
+ * decoder holds no more than one of a known kind would; a file without such
+ * a key is a backup file. velstatus_oplist_kind() of the list says which.
+ * Keys outside `spec` (a `status.description` that mentions `restoreName`)
+ * never decide. Otherwise as velstatus_oplist_decoder_new().
+ *
+ * @param[out] out Receives the decoder.
+ * @param[in] ctx The context whose allocator the decoder and the list use.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or ctx) or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_oplist_decoder_free().
+ */
+VELSTATUS_API velstatus_status velstatus_oplist_decoder_new_detect(velstatus_oplist_decoder **out, velstatus_ctx *ctx,
+                                                                   velstatus_error *err);
+
+/**
  * @brief Decodes the next piece of the text: the records it completes are
  * decoded now, a record it cuts is kept (copied) until a later piece
  * completes it.

@@ -34,6 +34,10 @@ VELSTATUS_BEGIN_DECLS
  * byte that cannot continue it), so a stream of values is cut one at a
  * time. Leading whitespace is an error: skip it first.
  * @param[out] end Receives the offset just past the value.
+ * @param[out] incomplete Receives 1 when the value failed only because the
+ *             text ran out where the error was found: the same bytes followed
+ *             by more text could still scan as a value, so a stream reader
+ *             waits for more; 0 otherwise (and on success). May be NULL.
  * @param[in] json The text (need not be NUL-terminated; NULL when len is 0).
  * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[out] err Error details on failure, or NULL: `offset` is the byte
@@ -43,7 +47,7 @@ VELSTATUS_BEGIN_DECLS
  *         non-zero length), ::VELSTATUS_E_PARSE or ::VELSTATUS_E_RANGE (a
  *         number no int64 or double holds).
  */
-VELSTATUS_API velstatus_status velstatus_json_value_end(size_t *end, const char *json, size_t len,
+VELSTATUS_API velstatus_status velstatus_json_value_end(size_t *end, int *incomplete, const char *json, size_t len,
                                                         velstatus_error *err);
 
 /** @brief The type of a watch event. Tokens: Kubernetes' own, and `OBJECT`. */

@@ -21,14 +21,19 @@ struct velstatus_watch_event {
     int64_t code;
 };
 
-velstatus_status velstatus_json_value_end(size_t *end, const char *json, size_t len, velstatus_error *err)
+velstatus_status velstatus_json_value_end(size_t *end, int *incomplete, const char *json, size_t len,
+                                          velstatus_error *err)
 {
     velstatus__json_scan_err e;
     len = velstatus__text_len(json, len);
+    if (incomplete)
+        *incomplete = 0;
     if (!end || (!json && len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "end or json is NULL");
     if (velstatus__json_scan(json, len, end, &e))
         return VELSTATUS_OK;
+    if (incomplete)
+        *incomplete = e.more;
     return velstatus__json_scan_error(err, &e, json ? json : "", 0, NULL);
 }
 

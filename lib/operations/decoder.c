@@ -272,6 +272,14 @@ velstatus_status velstatus_oplist_decoder_new(velstatus_oplist_decoder **out, ve
     return VELSTATUS_OK;
 }
 
+velstatus_status velstatus_oplist_decoder_new_detect(velstatus_oplist_decoder **out, velstatus_ctx *ctx,
+                                                     velstatus_error *err)
+{
+    VS_TRY(velstatus_oplist_decoder_new(out, ctx, VELSTATUS_KIND_BACKUP, err));
+    (*out)->d.detect = 1;
+    return VELSTATUS_OK;
+}
+
 void velstatus_oplist_decoder_free(velstatus_oplist_decoder *dc)
 {
     if (!dc)

@@ -19,6 +19,7 @@ typedef struct vs__dec {
     uint64_t base, line, col;
     size_t rec_off;            /* offset (in the window) of the current record */
     size_t idx;                /* its index */
+    int detect;                /* the kind is still to be taken from the text (settled by ops_json.c) */
     velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
     vs__unknown *unk;          /* scratch unknown list of the current record */
     size_t nunk, capunk;

@@ -414,23 +414,40 @@ static velstatus_status object_or_null(dec *d, size_t rs, const char *what)
     return d->p[rs] == 'n' ? VELSTATUS_OK : fail(d, VELSTATUS_E_SCHEMA, rs, what, "must be an object");
 }
 
+/* A decoder that takes the kind from the text (velstatus_oplist_decoder_new_detect)
+ * settles it at the first spec key only one kind has: one of the kind's
+ * three names, or postOperationItems (backups). Every key before that one
+ * decodes the same for both kinds, so nothing decoded so far changes. */
+static void settle_kind(dec *d, const char *key, size_t klen)
+{
+    int b = velstatus__json_key_find(key, klen, backup_spec_keys, 6);
+    if ((b >= 0 && b < K_RID) || b == K_POST)
+        d->l->kind = VELSTATUS_KIND_BACKUP;
+    else if (velstatus__json_key_find(key, klen, restore_spec_keys, 3) >= 0)
+        d->l->kind = VELSTATUS_KIND_RESTORE;
+    else
+        return;
+    d->detect = 0;
+}
+
 static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t re)
 {
     velstatus__json_iter it;
     const char *key;
     size_t klen, ks, ke, vs, ve;
     velstatus_status st = VELSTATUS_OK;
-    int restore = d->l->kind == VELSTATUS_KIND_RESTORE;
-    const char *const *names = restore ? restore_spec_keys : backup_spec_keys;
-    const char *const *paths = restore ? restore_paths : backup_paths;
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
         return object_or_null(d, rs, ".spec");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, names, restore ? 5 : 6);
+        int restore, i;
+        if (d->detect)
+            settle_kind(d, key, klen);
+        restore = d->l->kind == VELSTATUS_KIND_RESTORE;
+        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6);
         if (i >= 0 && i < 3) {
-            path.a = paths[i];
+            path.a = (restore ? restore_paths : backup_paths)[i];
             st = set_json_str(d, &op->c->s[i], vs, ve, &path, 1);
         } else if (i == K_RID) {
             st = decode_rid(d, &op->c->s[VELSTATUS_OP_FIELD_RESOURCE_GROUP], vs, ve, VS__U_RID, 0,

@@ -400,3 +400,19 @@ def test_from_chunks_equals_from_json(srcdir):
     assert str(got_err.value) == str(want_err.value)
     with pytest.raises(vs.ParseError):
         vs.OpList.from_chunks([b"[{"])
+
+
+def test_kind_taken_from_the_text():
+    # velstatus_oplist_decoder_new_detect: the first spec key only one kind has
+    text = '[{"spec":{"operationID":"a"}},\n {"spec":{"operationID":"b","restoreName":"r"}}]'
+    want = vs.OpList.from_json(text, "restore")
+    for got in (vs.OpList.from_json(text, None), vs.OpList.from_json(text.encode("utf-8"), None),
+                vs.OpList.from_chunks((text[i:i + 5] for i in range(0, len(text), 5)), None)):
+        assert got.kind == vs.Kind.RESTORE and got.to_json() == want.to_json()
+    assert vs.OpList.from_json('[{"status":{"phase":"New"}}]', None).kind == vs.Kind.BACKUP
+    assert vs.OpList.from_json('[{"spec":{"backupName":"b"}}]', None).kind == vs.Kind.BACKUP
+    with pytest.raises(vs.SchemaError) as err:
+        vs.OpList.from_chunks(['[{"spec":{"restoreName"', ':5}}]'], None)
+    assert ".spec.restoreName" in str(err.value)
+    with pytest.raises(TypeError):
+        vs.OpList(None)

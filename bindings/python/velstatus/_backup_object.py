@@ -190,5 +190,5 @@ def json_value_end(data: bytes) -> int:
     raw = bytes(data)
     end = ffi.new("size_t *")
     err = new_error()
-    check(lib.velstatus_json_value_end(end, raw, len(raw), err), err)
+    check(lib.velstatus_json_value_end(end, ffi.NULL, raw, len(raw), err), err)
     return int(end[0])

@@ -254,10 +254,14 @@ def wrap_error(msg: str, plugin: Optional[str] = None) -> str:
             lib.velstatus_free(p, out[0])
 
 
-def _decode_chunks(p: Any, kind_c: int, chunks: Iterator[Union[str, bytes]], out: Any, err: Any) -> int:
-    """The streaming decoder (velstatus/decoder.h) fed each chunk in turn."""
+def _decode_chunks(p: Any, kind_c: Optional[int], chunks: Iterator[Union[str, bytes]], out: Any, err: Any) -> int:
+    """The streaming decoder (velstatus/decoder.h) fed each chunk in turn; kind_c
+    None takes the kind from the text (velstatus_oplist_decoder_new_detect)."""
     dec = ffi.new("velstatus_oplist_decoder **")
-    status = lib.velstatus_oplist_decoder_new(dec, p, kind_c, err)
+    if kind_c is None:
+        status = lib.velstatus_oplist_decoder_new_detect(dec, p, err)
+    else:
+        status = lib.velstatus_oplist_decoder_new(dec, p, kind_c, err)
     if status != lib.VELSTATUS_OK:
         return status
     try:
@@ -281,26 +285,32 @@ class OpList(_Closeable):
     now; otherwise garbage collection does.
     """
 
-    def __init__(self, kind: KindLike = "backup", ctx: Optional[Context] = None, _from: Any = None) -> None:
+    def __init__(self, kind: Optional[KindLike] = "backup", ctx: Optional[Context] = None, _from: Any = None) -> None:
         self._ptr = None
+        if kind is None and _from is None:
+            raise TypeError("kind None (take it from the text) needs a text: use from_json or from_chunks")
         # The C context lives while the list does (its ffi.gc destructor holds it).
         self._ref = (ctx if ctx is not None else Context())._child_ref()
-        kind = Kind.coerce(kind)
+        kind_c = None if kind is None else Kind.coerce(kind).c
         out = ffi.new("velstatus_oplist **")
         err = new_error()
         with self._ref.held() as p:
             if _from is None:
-                status = lib.velstatus_oplist_new(out, p, kind.c, err)
-            elif isinstance(_from, bytes):
-                status = lib.velstatus_oplist_from_json(out, p, kind.c, _from, len(_from), err)
+                status = lib.velstatus_oplist_new(out, p, kind_c, err)
+            elif isinstance(_from, bytes) and kind_c is not None:
+                status = lib.velstatus_oplist_from_json(out, p, kind_c, _from, len(_from), err)
             else:
-                status = _decode_chunks(p, kind.c, _from, out, err)
+                status = _decode_chunks(p, kind_c, iter([_from]) if isinstance(_from, bytes) else _from, out, err)
             check(status, err)
             self._ptr = self._ref.own(out[0], lib.velstatus_oplist_free)
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes], kind: KindLike = "backup", ctx: Optional[Context] = None) -> "OpList":
-        """Decodes a ``<name>-itemoperations.json`` text (str or bytes) of ``kind``.
+    def from_json(cls, text: Union[str, bytes], kind: Optional[KindLike] = "backup",
+                  ctx: Optional[Context] = None) -> "OpList":
+        """Decodes a ``<name>-itemoperations.json`` text (str or bytes) of ``kind``;
+        ``kind=None`` takes it from the text: the first ``spec`` key only one kind
+        has (``restoreName``, ``backupName``, ...), backup when there is none
+        (velstatus_oplist_decoder_new_detect; ``kind`` of the list says which).
 
         Raises ParseError / SchemaError / RangeError naming the JSON path
         (``[3].status.nTotal``) with line, column and offset.
@@ -309,12 +319,12 @@ class OpList(_Closeable):
         return cls(kind, ctx, _from=raw)
 
     @classmethod
-    def from_chunks(cls, chunks: Iterable[Union[str, bytes]], kind: KindLike = "backup",
+    def from_chunks(cls, chunks: Iterable[Union[str, bytes]], kind: Optional[KindLike] = "backup",
                     ctx: Optional[Context] = None) -> "OpList":
         """Decodes an itemoperations text given in pieces (an iterable of str or
         bytes, cut anywhere) with the streaming decoder, so the whole text is
         never held: the same list and the same errors as from_json() of the
-        pieces joined. ``OpList.from_chunks(iter(lambda: f.read(65536), b""))``
+        pieces joined (``kind=None`` too). ``OpList.from_chunks(iter(lambda: f.read(65536), b""))``
         reads a binary file so. The iterable must not use this list's context.
         """
         return cls(kind, ctx, _from=iter(chunks))
