@@ -224,40 +224,6 @@ int cli_kind(const char *cmd, const char *kind_s, const char *p, size_t n, velst
     return 0;
 }
 
-/* YAML as `kubectl -o yaml` writes it: a first line "key:" / "key: value",
- * "---" or "- ", where JSON would start with { [ " or a scalar. */
-static int looks_like_yaml(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    if (n - i >= 3 && memcmp(p + i, "---", 3) == 0)
-        return 1;
-    if (n - i >= 2 && p[i] == '-' && p[i + 1] == ' ')
-        return 1;
-    if (i == n || !((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z')))
-        return 0;
-    while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
-                     p[i] == '_' || p[i] == '-' || p[i] == '.'))
-        i++;
-    return i < n && p[i] == ':' && (i + 1 == n || p[i + 1] == ' ' || p[i + 1] == '\n' || p[i + 1] == '\r');
-}
-
-/* Whether looks_like_yaml() says of p[0..n) what it says of any longer text
- * that starts so: the first token and the two bytes after it are in. */
-static int yaml_known(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    if (n - i < 3)
-        return 0;
-    while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
-                     p[i] == '_' || p[i] == '-' || p[i] == '.'))
-        i++;
-    return i + 1 < n;
-}
-
 int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out)
 {
     if (velstatus_phase_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
@@ -293,10 +259,6 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len)
             break;
         n += (size_t)got;
     }
-    if (looks_like_yaml(buf, n)) {
-        cli_fail(cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
-        goto fail;
-    }
     cli_reader_close(r);
     buf[n] = '\0';
     *len = n;
@@ -308,8 +270,8 @@ fail:
 }
 
 /* Reading an itemoperations file into the streaming decoder: the first
- * bytes (`head`) are kept only until they show the kind and whether the
- * text is YAML; every later chunk goes to the decoder as it is read. */
+ * bytes (`head`) are kept only until they show the kind (YAML is JSON by
+ * then: the reader converts it); every later chunk goes to the decoder as it is read. */
 typedef struct oplist_load {
     const char *cmd, *kind_s;
     velstatus_ctx *ctx;
@@ -324,8 +286,6 @@ typedef struct oplist_load {
 static int load_start(oplist_load *ld, cli_reader *r)
 {
     velstatus_kind kind;
-    if (looks_like_yaml(ld->head, ld->n))
-        return cli_fail(ld->cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
     if (cli_kind(ld->cmd, ld->kind_s, ld->head, ld->n, &kind) != 0)
         return CLI_BAD_INPUT;
     if (velstatus_oplist_decoder_new(&ld->dec, ld->ctx, kind, &ld->err) != VELSTATUS_OK ||
@@ -358,7 +318,7 @@ static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t go
     if (got > 0)
         memcpy(ld->head + ld->n, buf, got);
     ld->n += got;
-    if (got == 0 || (yaml_known(ld->head, ld->n) && (ld->kind_s || kind_key(ld->head, ld->n, &kind))))
+    if (got == 0 || ld->kind_s || kind_key(ld->head, ld->n, &kind))
         return load_start(ld, r);
     return 0;
 }
