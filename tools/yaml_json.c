@@ -58,7 +58,7 @@ struct vs_yaml {
     int in_alias;
     uint64_t direct_out, alias_out;
     unsigned long out_line, out_col;
-    int in_doc, doc_root_seen, ended, failed, source_failed, nomem;
+    int any_out, ended, failed, source_failed, nomem;
     char msg[256];
     unsigned long err_line, err_col;
 };
@@ -110,6 +110,7 @@ static int emit(vs_yaml *y, const char *s, size_t n)
 {
     if (buf_add(&y->out, s, n) != 0 || (y->recording && buf_add(&y->tape, s, n) != 0))
         return nomem(y);
+    y->any_out = 1;
     y->out_col += (unsigned long)n;
     if (y->in_alias)
         y->alias_out += n;
@@ -127,6 +128,10 @@ static int place(vs_yaml *y, yaml_mark_t m, long shift)
     long col = (long)m.column + 1 - shift;
     if (y->depth > 0 && col < 2)
         col = 2;
+    if (!y->any_out) { /* the text starts with its first token (some readers want no leading space) */
+        y->out_line = line;
+        return 0;
+    }
     while (y->out_line < line) {
         if (buf_add(&y->out, "\n", 1) != 0)
             return nomem(y);
