@@ -76,7 +76,7 @@ tests_yaml2json_SOURCES = tests/yaml2json.c tools/yaml_json.h tools/yaml_json.c 
 tests_yaml2json_CPPFLAGS = -I$(top_srcdir)/tools
 tests_yaml2json_CFLAGS = $(VS_TEST_CFLAGS) $(YAML_CFLAGS)
 tests_yaml2json_LDADD = $(YAML_LIBS) -lm
-VS_SH_TESTS += tests/cli-yaml.sh
+VS_SH_TESTS += tests/cli-yaml.sh tests/cli-download-request.sh
 EXTRA_DIST += tests/json2yaml.py
 
 # The CLI's memory bound, measured with getrusage (tests/peak_rss runs a command and reports its peak RSS).

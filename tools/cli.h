@@ -189,5 +189,6 @@ int cmd_describe_operations(int argc, char **argv);
 int cmd_backoff(int argc, char **argv);
 int cmd_backup_status(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_download_request(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@ tools_velstatus_SOURCES = \
 	tools/yaml_json.h \
 	tools/yaml_json.c \
 	tools/yaml_scalar.c \
+	tools/cmd_download_request.c \
 	tools/watch_stream.h \
 	tools/watch_stream.c \
 	tools/cmd_watch.c \
