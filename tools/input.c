@@ -175,7 +175,8 @@ static long src_read(cli_reader *r, char *buf, size_t n)
 }
 
 /* Whether text[0..n) is JSON (0), YAML (1), or not known yet (-1): JSON
- * starts with `{"`, `{}`, `[` and a JSON value, or `"`; everything else
+ * starts with `{"`, `{}`, `[` and a JSON value, `"`, or is a literal
+ * (`null`, `true`, `false`) followed by a space or the end; everything else
  * (`key:`, `---`, `- `, a comment, a BOM, flow style `{key: v}`) is YAML,
  * which a JSON text never is. An empty (or blank) input, and one starting
  * with a control character, stays JSON, whose decoders say what it is. */
@@ -189,6 +190,15 @@ static int detect(const char *p, size_t n, int eof)
         return eof || n > 65536 ? 0 : -1;
     if (p[i] == '"' || (unsigned char)p[i] < 0x20 || p[i] == 0x7f)
         return 0; /* a control character starts no YAML: binary garbage gets the JSON decoders' message */
+    for (size_t k = 0; k < 3; k++) { /* a JSON literal alone (`null`: no operations) */
+        size_t len = strlen(lit[k]);
+        if (n - i > len && memcmp(p + i, lit[k], len) == 0 && strchr(" \t\r\n", p[i + len]))
+            return 0;
+        if (n - i <= len && memcmp(p + i, lit[k], n - i) == 0 && !eof)
+            return -1; /* perhaps the literal: more bytes (or the end) tell */
+        if (n - i == len && memcmp(p + i, lit[k], len) == 0)
+            return 0;
+    }
     if (p[i] != '{' && p[i] != '[')
         return 1;
     for (j = i + 1; j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\n' || p[j] == '\r'); j++)
