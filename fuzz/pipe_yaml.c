@@ -3,7 +3,7 @@
  * the YAML. It is converted in both modes (one text; one text per
  * document), read whole and again through reads of sizes the tail chooses
  * (down to one byte) with output buffers the tail chooses: both runs must
- * give the same JSON or the same error at the same position. A conversion
+ * succeed with the same JSON, or both fail. A conversion
  * that succeeds in the one-text mode must be one JSON value (jansson), or
  * nothing; an error must have a message, and a position inside the text's
  * lines. The alias bound keeps a billion-laughs input small. */
@@ -73,7 +73,9 @@ void vs_pipe_yaml(vs_fuzz_env *env, vs_fuzz_in *in)
         int failed_whole, failed_cut;
         convert(env, in, (vs_yaml_mode)mode, 0, &whole, &failed_whole);
         convert(env, in, (vs_yaml_mode)mode, 1, &cut, &failed_cut);
-        if (failed_whole != failed_cut || !vs_fuzz_same(whole.p, whole.len, cut.p, cut.len))
+        /* With several errors in a text, which libyaml meets first depends on how much it has
+         * loaded (its reader checks characters as it loads them): only success must agree. */
+        if (failed_whole != failed_cut || (!failed_whole && !vs_fuzz_same(whole.p, whole.len, cut.p, cut.len)))
             vs_fuzz_fail(env, "the YAML read in pieces converts otherwise than read whole (mode %d)", mode);
         /* jansson takes no NUL in a key even with JSON_ALLOW_NUL: such a text goes unchecked */
         if (mode == VS_YAML_WHOLE && !failed_whole && whole.len > 0 && !memmem(whole.p, whole.len, "\\u0000", 6))
