@@ -150,6 +150,8 @@ void vs_pipe_watch(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_decoder(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_describe_in(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_table_in(vs_fuzz_env *env, vs_fuzz_in *in);
+/* The tool's YAML-to-JSON converter (tools/yaml_json.c), read whole against in pieces. */
+void vs_pipe_yaml(vs_fuzz_env *env, vs_fuzz_in *in);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -31,7 +31,7 @@ rm -f "$build/fuzz/logs/$t.summary"
 
 # the dictionary: the JSON keys of what the target parses (fuzz/dict/)
 case $t in
-bsl) dicts=bsl ;;
+bsl | yaml) dicts=bsl ;;
 reports) dicts="reports oplist" ;;
 time) dicts=time ;;
 oom | scan) dicts="bsl oplist reports" ;;

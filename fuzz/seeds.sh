@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -50,6 +50,23 @@ for f in "$src"/examples/operations/*-progress.json; do
     { cat "$f"; printf '\n--\n'; cat "$ops"; } >"$pair"
     cp "$pair" "$out/oom/"
 done
+
+# YAML: the real cases kept as YAML, and every BSL list, itemoperations file and watch
+# stream as kubectl's and hand-indented YAML (tests/json2yaml.py)
+for f in "$src"/tests/data/yaml/*.yaml; do
+    [ -f "$f" ] && put "$f" yaml
+done
+if command -v python3 >/dev/null 2>&1; then
+    for f in "$src"/examples/bsl/*.json "$src"/tests/data/operations/*.json "$src"/examples/operations/*.json \
+             "$src"/tests/data/backup-status/*.json; do
+        [ -f "$f" ] || continue
+        name=$(printf '%s' "$f" | sed "s|^$src/||; s|/|_|g")
+        for style in kubectl hand; do
+            python3 "$src/tests/json2yaml.py" $style <"$f" >"$out/yaml/$name.$style.yaml" 2>/dev/null ||
+                rm -f "$out/yaml/$name.$style.yaml"
+        done
+    done
+fi
 
 # the decoders' regression inputs are of every kind: each JSON target gets them all
 for f in "$src"/tests/data/decode/*.json; do

@@ -8,7 +8,7 @@
 # libxml2-utils (xmllint) and librsvg2-bin (rsvg-convert) for the explain -o svg
 # test (tests/cli-explain-svg.sh).
 set -eu
-pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev zlib1g-dev doxygen
+pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev zlib1g-dev libyaml-dev doxygen
 libxml2-utils librsvg2-bin
 valgrind gcovr golang-go python3 python3-cffi python3-prometheus-client python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
 debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time

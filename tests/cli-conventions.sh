@@ -3,7 +3,7 @@
 # The conventions every velstatus command shares (doc/cli.md): the five
 # spellings of -o on every subcommand, help, --version, stdin with - or no
 # FILE, gzip input found by its magic bytes (corrupt and truncated streams
-# named with their byte offset, --max-input), YAML detection and the OS
+# named with their byte offset, --max-input), YAML input and the OS
 # reason in read errors.
 set -u
 v=${VELSTATUS:?}
@@ -98,10 +98,15 @@ errline max-input-plain 'the input is larger than --max-input (100 bytes)' -- op
 errline max-input-bad '--max-input must be a size' -- operations format --max-input lots "$ops"
 "$v" operations format --max-input 1G "$tmp/x.json.gz" | cmp -s - "$tmp/plain.out" && ok max-input-fits || no max-input-fits
 
-# YAML, a directory, a missing file
+# YAML is read as its JSON (doc/yaml.md; tests/cli-yaml.sh has the cases); a YAML
+# error names its line and column. A directory, a missing file.
 printf 'apiVersion: v1\nitems: []\nkind: List\n' > "$tmp/bsl.yaml"
-errline yaml 'this looks like YAML; use -o json' -- server-status "$tmp/bsl.yaml"
-errline yaml-ops 'this looks like YAML; use -o json' -- operations check "$tmp/bsl.yaml"
+printf '{"apiVersion":"v1","items":[],"kind":"List"}\n' > "$tmp/bsl-yaml.json"
+if [ "$("$v" server-status "$tmp/bsl.yaml" 2>&1)" = "$("$v" server-status "$tmp/bsl-yaml.json" 2>&1)" ]; then
+    ok yaml
+else no yaml; fi
+printf 'a:\n  b: [1\n' > "$tmp/bad.yaml"
+errline yaml-ops "bad.yaml: YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 6) (line 3, column 1)" -- operations check "$tmp/bad.yaml"
 errline directory "cannot read $tmp: Is a directory" -- operations format "$tmp"
 errline missing "cannot open $tmp/none.json: No such file or directory" -- progress "$tmp/none.json"
 

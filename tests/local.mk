@@ -72,6 +72,15 @@ tests_check_core_edges_SOURCES = tests/check_core_edges.c $(VS_TEST_COMMON)
 VS_CHECK_PROGS += tests/check_json_decode
 VS_SH_TESTS += tests/cli-json-decode.sh
 tests_check_json_decode_SOURCES = tests/check_json_decode.c $(VS_TEST_COMMON)
+# YAML input (doc/yaml.md): tests/yaml2json runs the tool's converter alone.
+check_PROGRAMS += tests/yaml2json
+tests_yaml2json_SOURCES = tests/yaml2json.c tools/yaml_json.h tools/yaml_json.c tools/yaml_scalar.c
+tests_yaml2json_CPPFLAGS = -I$(top_srcdir)/tools
+tests_yaml2json_CFLAGS = $(VS_TEST_CFLAGS) $(YAML_CFLAGS)
+tests_yaml2json_LDADD = $(YAML_LIBS) -lm
+VS_SH_TESTS += tests/cli-yaml.sh tests/cli-download-request.sh
+EXTRA_DIST += tests/json2yaml.py
+
 # The CLI's memory bound, measured with getrusage (tests/peak_rss runs a command and reports its peak RSS).
 check_PROGRAMS += tests/peak_rss
 tests_peak_rss_SOURCES = tests/peak_rss.c

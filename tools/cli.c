@@ -200,40 +200,6 @@ void cli_print_releases(FILE *f, int json)
     }
 }
 
-/* YAML as `kubectl -o yaml` writes it: a first line "key:" / "key: value",
- * "---" or "- ", where JSON would start with { [ " or a scalar. */
-static int looks_like_yaml(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    if (n - i >= 3 && memcmp(p + i, "---", 3) == 0)
-        return 1;
-    if (n - i >= 2 && p[i] == '-' && p[i + 1] == ' ')
-        return 1;
-    if (i == n || !((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z')))
-        return 0;
-    while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
-                     p[i] == '_' || p[i] == '-' || p[i] == '.'))
-        i++;
-    return i < n && p[i] == ':' && (i + 1 == n || p[i + 1] == ' ' || p[i + 1] == '\n' || p[i + 1] == '\r');
-}
-
-/* Whether looks_like_yaml() says of p[0..n) what it says of any longer text
- * that starts so: the first token and the two bytes after it are in. */
-static int yaml_known(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-        i++;
-    if (n - i < 3)
-        return 0;
-    while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
-                     p[i] == '_' || p[i] == '-' || p[i] == '.'))
-        i++;
-    return i + 1 < n;
-}
-
 int cli_parse_phase(const char *cmd, const char *what, velstatus_kind kind, const char *s, velstatus_phase *out)
 {
     if (velstatus_phase_from_string(out, s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
@@ -272,10 +238,6 @@ char *cli_read_input(const char *cmd, const char *path, size_t *len)
     buf[n] = '\0';
     if (cli_adapt_object(cmd, cli_reader_name(r), &buf, &n) != 0) /* describe text, tables: tools/text_in.c */
         goto fail;
-    if (looks_like_yaml(buf, n)) {
-        cli_fail(cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
-        goto fail;
-    }
     cli_reader_close(r);
     buf[n] = '\0';
     *len = n;
@@ -287,9 +249,10 @@ fail:
 }
 
 /* Reading an itemoperations file into the streaming decoder: the first
- * bytes (`head`, at most LOAD_HEAD_MAX plus one read) are kept only until
- * they show whether the text is YAML; every later chunk goes to the decoder
- * as it is read. Without --kind the decoder takes the kind from the text. */
+ * bytes (`head`) are kept only while they may be a text form (describe text,
+ * which tools/text_in.c converts whole); YAML is JSON by then (the reader
+ * converts it), and every later chunk goes to the decoder as it is read.
+ * Without --kind the decoder takes the kind from the text. */
 typedef struct oplist_load {
     const char *cmd, *kind_s;
     velstatus_ctx *ctx;
@@ -299,8 +262,6 @@ typedef struct oplist_load {
     velstatus_error err;
 } oplist_load;
 
-/* Past this many bytes the head is not YAML as looks_like_yaml() knows it. */
-#define LOAD_HEAD_MAX 65536
 
 /* The head is complete, or the input ended: checks it, makes the decoder
  * (of --kind's kind, else one that takes it from the text) and feeds it the
@@ -311,8 +272,6 @@ static int load_start(oplist_load *ld, cli_reader *r)
     velstatus_status st;
     if (cli_adapt_oplist(ld->cmd, cli_reader_name(r), &ld->kind_s, &ld->head, &ld->n) != 0) /* tools/text_in.c */
         return CLI_BAD_INPUT;
-    if (looks_like_yaml(ld->head, ld->n))
-        return cli_fail(ld->cmd, "%s: this looks like YAML; use -o json (kubectl get ... -o json)", cli_reader_name(r));
     if (ld->kind_s && velstatus_kind_from_string(&kind, ld->kind_s, VELSTATUS_NUL_TERMINATED, NULL) != VELSTATUS_OK)
         return cli_fail(ld->cmd, "--kind must be backup or restore, not \"%s\"", ld->kind_s);
     st = ld->kind_s ? velstatus_oplist_decoder_new(&ld->dec, ld->ctx, kind, &ld->err)
@@ -342,7 +301,7 @@ static int load_chunk(oplist_load *ld, cli_reader *r, const char *buf, size_t go
         memcpy(ld->head + ld->n, buf, got);
     ld->n += got;
     /* a text form (describe text) is kept whole: tools/text_in.c converts it */
-    if (got == 0 || (!cli_form_maybe_text(ld->head, ld->n) && (ld->n >= LOAD_HEAD_MAX || yaml_known(ld->head, ld->n))))
+    if (got == 0 || !cli_form_maybe_text(ld->head, ld->n))
         return load_start(ld, r);
     return 0;
 }

@@ -64,7 +64,7 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out);
 
 /* Reads an itemoperations file chunk by chunk into the streaming decoder
  * (velstatus/decoder.h), so the text is never held whole: only its first
- * bytes (64 KiB at most), until they show that it is not YAML. The kind is
+ * bytes (64 KiB at most), while they may be describe text (the reader has turned YAML into JSON). The kind is
  * --kind's value (kind_s) when given, else the decoder takes it from the
  * text (velstatus_oplist_decoder_new_detect). Returns CLI_OK, or
  * CLI_BAD_INPUT after printing. */
@@ -76,7 +76,9 @@ extern uint64_t cli_max_input;
 #define CLI_MAX_INPUT_DEFAULT (UINT64_C(512) << 20)
 
 /* An input stream: a file or stdin, gzip decompressed transparently (found by
- * its magic bytes 1f 8b, not by the name). */
+ * its magic bytes 1f 8b, not by the name), and YAML converted to JSON
+ * (tools/yaml_json.h; found by its first bytes: JSON starts with `{"`, `{}`,
+ * `[` and a JSON value, or `"`; anything else is read as YAML). */
 typedef struct cli_reader cli_reader;
 /* Opens FILE, or stdin for "-" or NULL. NULL after printing a message. */
 cli_reader *cli_reader_open(const char *cmd, const char *path);
@@ -85,7 +87,9 @@ cli_reader *cli_reader_open(const char *cmd, const char *path);
  * a corrupt or truncated gzip stream with its byte offset, --max-input). */
 long cli_reader_read(cli_reader *r, char *buf, size_t n);
 /* Lifts the --max-input bound of a stream whose total size is unbounded (a
- * watch); its consumer bounds each object instead. */
+ * watch); its consumer bounds each object instead (and a YAML document is
+ * bounded by --max-input). YAML documents then come out as one JSON text
+ * each, rather than one array of them (doc/yaml.md, "Several documents"). */
 void cli_reader_unbounded(cli_reader *r);
 /* The input's name for messages ("stdin" or the path). */
 const char *cli_reader_name(const cli_reader *r);
@@ -104,8 +108,8 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 int cli_fail_err(const char *cmd, const char *what, const velstatus_error *err);
 
 /* Reads FILE, or stdin for "-" or NULL, into a malloc'ed NUL-terminated
- * buffer (gzip decompressed; at most cli_max_input bytes). On failure, or
- * when the text looks like YAML, prints a message and returns NULL. */
+ * buffer (gzip decompressed, YAML converted to JSON; at most cli_max_input
+ * bytes read). On failure prints a message and returns NULL. */
 char *cli_read_input(const char *cmd, const char *path, size_t *len);
 
 /* Parses "-o text|json" values. Returns 0 on success. */
@@ -175,5 +179,6 @@ int cmd_describe_operations(int argc, char **argv);
 int cmd_backoff(int argc, char **argv);
 int cmd_backup_status(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_download_request(int argc, char **argv);
 
 #endif

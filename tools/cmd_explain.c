@@ -1004,8 +1004,11 @@ static void text_undecided(const ex *x)
     if (x->ops && (x->bsls || x->o.kind == VELSTATUS_KIND_RESTORE))
         return;
     printf("\nNot decided by this input:\n");
-    if (!x->ops)
-        printf("  - the operations and the timeline: give --operations OPS\n");
+    if (!x->ops) /* the file is in the bucket: doc/operations.md gives the whole recipe */
+        printf("  - the operations and the timeline: give --operations OPS (`velstatus download-request %s %.*s | "
+               "kubectl create -f -`, then fetch its status.downloadURL)\n",
+               x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore", (int)(x->o.name ? x->o.name_len : 4),
+               x->o.name ? x->o.name : "NAME");
     if (!x->bsls && x->o.kind == VELSTATUS_KIND_BACKUP)
         printf("  - whether the next pass finds the BSL: give --bsls BSLS\n");
 }

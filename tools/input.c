@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tool's input streams: a file or stdin read with read(2), so a pipe's
  * data is handed on as it arrives (server-status --watch), with gzip
- * decompressed transparently when the first two bytes are its magic 1f 8b
- * (doc/cli.md, "Input"). zlib is the tool's dependency, never the library's. */
+ * decompressed transparently when the first two bytes are its magic 1f 8b,
+ * and YAML converted to JSON when the first bytes are not JSON's
+ * (doc/cli.md, "Input"; doc/yaml.md). zlib and libyaml are the tool's
+ * dependencies, never the library's. */
 #include "cli.h"
+#include "text_in.h"
+#include "yaml_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,11 +26,17 @@ struct cli_reader {
     uint64_t in_off;    /* compressed bytes consumed by inflate */
     uint64_t out_total; /* bytes handed out */
     uint64_t limit;     /* --max-input */
+    int stream;         /* cli_reader_unbounded: YAML documents as one JSON text each */
+    int decided;        /* JSON or YAML: known once the first bytes are in */
+    vs_yaml *yaml;      /* the converter, when the input is YAML */
+    char *peek;         /* the bytes read to decide, handed on first */
+    size_t peek_len, peek_pos;
 };
 
 void cli_reader_unbounded(cli_reader *r)
 {
     r->limit = UINT64_MAX;
+    r->stream = 1;
 }
 
 const char *cli_reader_name(const cli_reader *r)
@@ -146,11 +156,10 @@ static long gz_read(cli_reader *r, char *buf, size_t n)
     }
 }
 
-long cli_reader_read(cli_reader *r, char *buf, size_t n)
+/* The decompressed bytes, before the YAML check. */
+static long src_read(cli_reader *r, char *buf, size_t n)
 {
     long got;
-    if (n == 0)
-        return 0;
     if (r->gz) {
         got = gz_read(r, buf, n);
     } else if (r->pending > 0) {
@@ -166,10 +175,126 @@ long cli_reader_read(cli_reader *r, char *buf, size_t n)
     return got;
 }
 
+/* Whether text[0..n) is JSON (0), YAML (1), or not known yet (-1): JSON
+ * starts with `{"`, `{}`, `[` and a JSON value, `"`, or is a literal
+ * (`null`, `true`, `false`) followed by a space or the end; everything else
+ * (`key:`, `---`, `- `, a comment, a BOM, flow style `{key: v}`) is YAML,
+ * which a JSON text never is. An empty (or blank) input, and one starting
+ * with a control character, stays JSON, whose decoders say what it is. */
+static int detect(const char *p, size_t n, int eof)
+{
+    static const char *const lit[] = {"true", "false", "null"};
+    size_t i = 0, j;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    if (i == n)
+        return eof || n > 65536 ? 0 : -1;
+    if (p[i] == '"' || (unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+        return 0; /* a control character starts no YAML: binary garbage gets the JSON decoders' message */
+    for (size_t k = 0; k < 3; k++) { /* a JSON literal alone (`null`: no operations) */
+        size_t len = strlen(lit[k]);
+        if (n - i > len && memcmp(p + i, lit[k], len) == 0 && strchr(" \t\r\n", p[i + len]))
+            return 0;
+        if (n - i <= len && memcmp(p + i, lit[k], n - i) == 0 && !eof)
+            return -1; /* perhaps the literal: more bytes (or the end) tell */
+        if (n - i == len && memcmp(p + i, lit[k], len) == 0)
+            return 0;
+    }
+    if (p[i] != '{' && p[i] != '[')
+        return 1;
+    for (j = i + 1; j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\n' || p[j] == '\r'); j++)
+        ;
+    if (j == n)
+        return eof || n > 65536 ? 0 : -1;
+    if (p[i] == '{')
+        return p[j] == '"' || p[j] == '}' ? 0 : 1;
+    if (strchr("{[]\"-0123456789", p[j]))
+        return 0;
+    for (size_t k = 0; k < 3; k++) {
+        size_t len = strlen(lit[k]), have = n - j < len ? n - j : len;
+        if (memcmp(p + j, lit[k], have) == 0)
+            return have == len ? 0 : eof ? 1 : -1;
+    }
+    return 1;
+}
+
+/* The converter's source: the peeked bytes, then the stream. */
+static long yaml_src(void *ud, char *buf, size_t n)
+{
+    cli_reader *r = ud;
+    if (r->peek_pos < r->peek_len) {
+        size_t k = r->peek_len - r->peek_pos < n ? r->peek_len - r->peek_pos : n;
+        memcpy(buf, r->peek + r->peek_pos, k);
+        r->peek_pos += k;
+        return (long)k;
+    }
+    return src_read(r, buf, n);
+}
+
+/* Reads the first bytes and decides JSON or YAML. 0, or -1 after printing. */
+static int decide(cli_reader *r)
+{
+    size_t cap = 0;
+    int d = -1, eof = 0;
+    while (d < 0) {
+        long got;
+        if (cap - r->peek_len < 4096) {
+            char *p = realloc(r->peek, cap = cap ? cap * 2 : 8192);
+            if (!p)
+                return cli_fail(r->cmd, "out of memory reading %s", r->name), -1;
+            r->peek = p;
+        }
+        got = src_read(r, r->peek + r->peek_len, cap - r->peek_len);
+        if (got < 0)
+            return -1;
+        eof = got == 0;
+        r->peek_len += (size_t)got;
+        d = detect(r->peek, r->peek_len, eof);
+    }
+    r->decided = 1;
+    if (d == 1 && cli_form_raw(r->peek, r->peek_len))
+        d = 0; /* describe text or a table: its reader takes the raw text (tools/text_in.h) */
+    if (d == 1 && !(r->yaml = vs_yaml_new(yaml_src, r, r->stream ? VS_YAML_STREAM : VS_YAML_WHOLE,
+                                          r->stream ? cli_max_input : UINT64_MAX)))
+        return cli_fail(r->cmd, "out of memory reading %s", r->name), -1;
+    return 0;
+}
+
+static long yaml_read(cli_reader *r, char *buf, size_t n)
+{
+    long got = vs_yaml_read(r->yaml, buf, n);
+    unsigned long line, col;
+    int from_source;
+    const char *msg;
+    if (got >= 0)
+        return got;
+    msg = vs_yaml_error(r->yaml, &line, &col, &from_source);
+    if (from_source)
+        return -1;
+    if (line)
+        cli_fail(r->cmd, "%s: YAML: %s (line %lu, column %lu)", r->name, msg, line, col);
+    else
+        cli_fail(r->cmd, "%s: YAML: %s", r->name, msg);
+    return -1;
+}
+
+long cli_reader_read(cli_reader *r, char *buf, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (!r->decided && decide(r) != 0)
+        return -1;
+    if (r->yaml)
+        return yaml_read(r, buf, n);
+    return yaml_src(r, buf, n);
+}
+
 void cli_reader_close(cli_reader *r)
 {
     if (!r)
         return;
+    vs_yaml_free(r->yaml);
+    free(r->peek);
     if (r->gz)
         inflateEnd(&r->z);
     if (!r->is_stdin && r->fd >= 0)

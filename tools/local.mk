@@ -3,10 +3,11 @@
 bin_PROGRAMS = tools/velstatus
 # The text input forms and what they share with the tool (the fuzz targets link them too).
 VS_TEXT_IN_SOURCES = tools/cli.h tools/cli.c tools/input.c tools/text_in.h tools/text_in.c tools/describe_in.h \
-	tools/describe_in.c tools/describe_hdr.c tools/table_in.c
+	tools/describe_in.c tools/describe_hdr.c tools/table_in.c tools/yaml_json.h tools/yaml_json.c tools/yaml_scalar.c
 tools_velstatus_SOURCES = \
 	tools/velstatus.c \
 	$(VS_TEXT_IN_SOURCES) \
+	tools/cmd_download_request.c \
 	tools/watch_stream.h \
 	tools/watch_stream.c \
 	tools/cmd_watch.c \
@@ -19,8 +20,8 @@ tools_velstatus_SOURCES = \
 	tools/cmd_progress.c \
 	tools/cmd_retry.c
 tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/util
-tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(ZLIB_CFLAGS)
-tools_velstatus_LDADD = lib/libvelstatus.la $(ZLIB_LIBS)
+tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(ZLIB_CFLAGS) $(YAML_CFLAGS)
+tools_velstatus_LDADD = lib/libvelstatus.la $(ZLIB_LIBS) $(YAML_LIBS) -lm
 
 # The bash completion (configure --with-bash-completion-dir).
 EXTRA_DIST += tools/completion/velstatus

@@ -58,6 +58,13 @@ cli_form cli_form_detect(const char *p, size_t n)
     return d ? CLI_FORM_DESCRIBE : CLI_FORM_JSON;
 }
 
+int cli_form_raw(const char *p, size_t n)
+{
+    if (cli_input_form == CLI_FORM_DESCRIBE || cli_input_form == CLI_FORM_TABLE)
+        return 1;
+    return cli_input_form == CLI_FORM_AUTO && cli_form_detect(p, n) != CLI_FORM_JSON;
+}
+
 static cli_form form_of(const char *p, size_t n)
 {
     return cli_input_form != CLI_FORM_AUTO ? cli_input_form : cli_form_detect(p, n);

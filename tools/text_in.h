@@ -66,6 +66,10 @@ int cli_go_time_rfc3339(char *out, size_t cap, const char *s, size_t n);
  * other input alone. 0, or CLI_BAD_INPUT after printing. */
 int cli_adapt_object(const char *cmd, const char *name, char **buf, size_t *n);
 int cli_adapt_oplist(const char *cmd, const char *name, const char **kind_s, char **buf, size_t *n);
+/* Whether the reader must pass p[0..n) (an input's first bytes) on as it is,
+ * not convert it from YAML: --input-form describe or table, or (auto) text
+ * that cli_form_detect() finds to be describe text or a table. */
+int cli_form_raw(const char *p, size_t n);
 /* Whether cli_load_oplist must read the whole input before deciding (it may
  * be text: its first non-blank byte is a letter), from its first bytes. */
 int cli_form_maybe_text(const char *p, size_t n);

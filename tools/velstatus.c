@@ -19,6 +19,7 @@ static const struct {
     {"progress", cmd_progress, "aggregate progress over an itemoperations file"},
     {"describe-operations", cmd_describe_operations, "print the operations section of `velero describe`"},
     {"backoff", cmd_backoff, "print a retry backoff schedule"},
+    {"download-request", cmd_download_request, "the DownloadRequest manifest that fetches an itemoperations file"},
     {"explain", cmd_explain, "why a Backup/Restore is in its phase, what Velero does next, and when"},
 };
 
