@@ -152,6 +152,16 @@ printf '{"o1":{"error":""}}' >"$tmp/emptyerr.json"
 run "empty progress error" 0 operations reconcile $bargs --policy velero --progress "$tmp/emptyerr.json" "$tmp/one.json" \
     && has "empty error wraps" "$tmp/out" '  plugin: velero.io/a'
 
+# the plugin's own Name() ("name"), as Velero's unit tests mock it; a lookup error has no plugin
+printf '{"o1":{"completed":true,"err":"failed","name":"test"}}' >"$tmp/named.json"
+run "plugin name" 0 operations reconcile $bargs --velero-version 1.18 --progress "$tmp/named.json" "$tmp/one.json" \
+    && has "plugin name message" "$tmp/out" '  failed, plugin: test'
+run "plugin name 1.12" 0 operations reconcile $bargs --velero-version 1.12 --progress "$tmp/named.json" "$tmp/one.json" \
+    && if grep -qx '  failed' "$tmp/out"; then ok "plugin name 1.12 raw"; else bad "plugin name 1.12 raw"; cat "$tmp/out"; fi
+printf '{"o1":{"lookupError":"gone","name":"test"}}' >"$tmp/namedlookup.json"
+run "plugin name with lookupError" 2 operations reconcile $bargs --progress "$tmp/namedlookup.json" "$tmp/one.json" \
+    && has "plugin name with lookupError message" "$tmp/err" 'name cannot be given with lookupError'
+
 # ---- usage errors ----
 run "no phase" 2 operations reconcile --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
     && has "no phase message" "$tmp/err" 'missing --phase'
