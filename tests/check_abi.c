@@ -86,7 +86,9 @@ _Static_assert(offsetof(velstatus_op_progress, has_started) == 80, "velstatus_op
 _Static_assert(offsetof(velstatus_op_progress, started_ns) == 88, "velstatus_op_progress.started_ns");
 _Static_assert(offsetof(velstatus_op_progress, has_updated) == 96, "velstatus_op_progress.has_updated");
 _Static_assert(offsetof(velstatus_op_progress, updated_ns) == 104, "velstatus_op_progress.updated_ns");
-_Static_assert(sizeof(velstatus_op_progress) == 112, "velstatus_op_progress size");
+_Static_assert(offsetof(velstatus_op_progress, plugin_name) == 112, "velstatus_op_progress.plugin_name");
+_Static_assert(offsetof(velstatus_op_progress, plugin_name_len) == 120, "velstatus_op_progress.plugin_name_len");
+_Static_assert(sizeof(velstatus_op_progress) == 128, "velstatus_op_progress size");
 _Static_assert(offsetof(velstatus_plugin_client, struct_size) == 0, "velstatus_plugin_client.struct_size");
 _Static_assert(offsetof(velstatus_plugin_client, flags) == 4, "velstatus_plugin_client.flags");
 _Static_assert(offsetof(velstatus_plugin_client, userdata) == 8, "velstatus_plugin_client.userdata");
@@ -241,9 +243,18 @@ START_TEST(older_and_newer_callers)
         n = gen_size(newer, VS_OP_PROGRESS_SIZE_V1, sizeof(*r));
         velstatus_op_progress_init(r, n);
         assert_zero_tail(&u, sizeof(uint32_t), n);
+        char *msg = NULL;
         r->completed = 1;
-        ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, list, 0, r, 0, 0, &pol, &err), VELSTATUS_OK);
-        ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_COMPLETED);
+        r->err = "e";
+        r->err_len = 1;
+        if (newer) { /* appended in 1.1: a v1 caller's plugin is named as the manager registered it */
+            r->plugin_name = "mock";
+            r->plugin_name_len = 4;
+        }
+        ck_assert_int_eq(velstatus_oplist_step(&flags, &msg, NULL, list, 0, r, 0, 0, &pol, &err), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_FAILED);
+        ck_assert_str_eq(msg, newer ? "e, plugin: mock" : "e, plugin: velero.io/p");
+        velstatus_free(ctx, msg);
         velstatus_oplist_free(list);
     }
     /* plugin_client and reconcile_options, through the driver */

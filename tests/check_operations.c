@@ -684,13 +684,42 @@ START_TEST(reports_errors)
     assert_reports_fail("{\"a\": {\"error\": 1}}", VELSTATUS_E_SCHEMA, "[\"a\"].error");
     assert_reports_fail("{\"a\": {\"nTotal\": 1, \"nTotal\": 2}}", VELSTATUS_E_PARSE, "duplicate");
     assert_reports_fail("{3: {}}", VELSTATUS_E_PARSE, "operation ID");
+    assert_reports_fail("{\"a\": {\"name\": 1}}", VELSTATUS_E_SCHEMA, "[\"a\"].name: must be a string");
+    assert_reports_fail("{\"a\": {\"lookupError\": \"x\", \"name\": \"p\"}}", VELSTATUS_E_SCHEMA,
+                        "name cannot be given with lookupError");
+}
+END_TEST
+
+/* "name": the plugin's own Name(), given with progress or a Progress error;
+ * absent, the field stays NULL (the registered name); "" is a name. */
+START_TEST(reports_plugin_name)
+{
+    static const char in[] = "{\"a\": {\"completed\": true, \"name\": \"test\"}, \"b\": {\"error\": \"x\", "
+                             "\"name\": \"\"}, \"c\": {}}";
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_op_reports *r = NULL;
+    velstatus_op_progress p;
+    ck_assert_int_eq(velstatus_op_reports_from_json(&r, ctx, in, strlen(in), NULL), VELSTATUS_OK);
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_op_reports_get(&p, r, "a", 1), 1);
+    ck_assert_uint_eq(p.plugin_name_len, 4);
+    ck_assert_mem_eq(p.plugin_name, "test", 4);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, r, "b", 1), 1);
+    ck_assert_ptr_nonnull(p.plugin_name);
+    ck_assert_uint_eq(p.plugin_name_len, 0);
+    ck_assert_int_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS_ERROR);
+    ck_assert_int_eq(velstatus_op_reports_get(&p, r, "c", 1), 1);
+    ck_assert_ptr_null(p.plugin_name);
+    velstatus_op_reports_free(r);
+    velstatus_ctx_free(ctx);
 }
 END_TEST
 
 START_TEST(reports_fail_cleanly_without_memory)
 {
-    static const char in[] = "{\"op-1\": {\"err\": \"x\", \"operationUnits\": \"B\", \"description\": \"d\"},"
-                             " \"op-2\": {\"lookupError\": \"l\", \"cancelError\": \"c\"}, \"op-0\": {}}";
+    static const char in[] =
+        "{\"op-1\": {\"err\": \"x\", \"operationUnits\": \"B\", \"description\": \"d\", \"name\": \"n\"},"
+        " \"op-2\": {\"lookupError\": \"l\", \"cancelError\": \"c\"}, \"op-0\": {}}";
     velstatus_status st;
     VS_FAILALLOC_LOOP(fa, ctx)
     {
@@ -941,6 +970,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, getters_accept_null);
     tcase_add_test(tc, reports_decode_and_get);
     tcase_add_test(tc, reports_errors);
+    tcase_add_test(tc, reports_plugin_name);
     tcase_add_test(tc, reports_fail_cleanly_without_memory);
     tcase_add_test(tc, write_json_chunks_are_the_one_shot_text);
     tcase_add_test(tc, write_json_splits_inside_a_record);

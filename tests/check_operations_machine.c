@@ -808,9 +808,11 @@ static void assert_errors(const velstatus_reconcile_result *r, const char *const
  * TestRestoreOperationsReconcile: one operation created "now" with a 60m
  * timeout (New for backups, InProgress for restores), Progress returning
  * {Completed, Err}; the expected phase after the pass. Velero's mock plugin
- * is named "test" (a mocked Name()); here the wrapped message names the plugin
- * the manager registers for the record's item action "foo-1N": sanitizeName
- * (pkg/plugin/clientmgmt/manager.go) makes it "velero.io/foo-1N". */
+ * answers Name() "test" for the record's item action "foo-1N", so the
+ * wrapped message names "test" (velstatus_op_progress::plugin_name); a
+ * plugin that answers no name of its own is named as the manager registers
+ * "foo-1N": sanitizeName (pkg/plugin/clientmgmt/manager.go) makes it
+ * "velero.io/foo-1N". Both are run. */
 START_TEST(velero_operations_controller_tests)
 {
     static const struct {
@@ -831,8 +833,9 @@ START_TEST(velero_operations_controller_tests)
          1, "failed", FPF},
     };
     velstatus_ctx *ctx = new_ctx();
-    for (int p = 0; p < 2; p++) {
-        velstatus_policy pol = preset((velstatus_preset)p);
+    for (int p = 0; p < 4; p++) {
+        velstatus_policy pol = preset((velstatus_preset)(p & 1));
+        int mock = p >> 1; /* the plugin answers Name() "test" */
         for (int k = 0; k < 2; k++) {
             velstatus_kind kind = k ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
             for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -848,17 +851,23 @@ START_TEST(velero_operations_controller_tests)
                 l = make_list(ctx, kind, action, &st, 1);
                 vs_fake_plugin_init(&f);
                 f.ans[0] = progress(cases[c].complete, cases[c].err, 0, 0);
+                if (mock) {
+                    f.ans[0].plugin_name = "test";
+                    f.ans[0].plugin_name_len = 4;
+                }
                 o.timeout_ns = 60 * 60 * SEC;
                 r = reconcile_ok(l, &f, &o, &pol);
                 ck_assert_msg(velstatus_reconcile_result_phase(r) == cases[c].want, "%s %s (%s): got %s",
-                              kind ? "restore" : "backup", cases[c].name, p ? "hardened" : "velero",
+                              kind ? "restore" : "backup", cases[c].name, (p & 1) ? "hardened" : "velero",
                               velstatus_phase_to_string(velstatus_reconcile_result_phase(r)));
                 ck_assert_uint_eq(f.ncalls, 1);
                 ck_assert_uint_eq(velstatus_reconcile_result_still_in_progress(r), !cases[c].complete);
                 if (cases[c].err[0] != '\0') {
                     char want[64];
                     const char *w = want;
-                    if (kind == VELSTATUS_KIND_BACKUP || pol.restore_error_plugin_suffix)
+                    if ((kind == VELSTATUS_KIND_BACKUP || pol.restore_error_plugin_suffix) && mock)
+                        snprintf(want, sizeof(want), "failed, plugin: test");
+                    else if (kind == VELSTATUS_KIND_BACKUP || pol.restore_error_plugin_suffix)
                         snprintf(want, sizeof(want), "failed, plugin: velero.io/%s", action);
                     else
                         snprintf(want, sizeof(want), "failed");
@@ -1566,10 +1575,10 @@ START_TEST(reconcile_fails_cleanly_without_memory)
         "{\"spec\":{\"operationID\":\"c\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}},"
         "{\"spec\":{\"operationID\":\"d\"},\"status\":{\"phase\":\"Odd\"}},"
         "{\"spec\":{\"operationID\":\"e\"},\"status\":{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
-    static const char rep[] =
-        "{\"a\":{\"completed\":true,\"err\":\"bad\",\"description\":\"d\",\"operationUnits\":\"B\"},"
-        "\"b\":{\"cancelError\":\"busy\",\"description\":\"running\"},"
-        "\"c\":{\"lookupError\":\"gone\"}}";
+    static const char rep[] = "{\"a\":{\"completed\":true,\"err\":\"bad\",\"description\":\"d\",\"operationUnits\":"
+                              "\"B\",\"name\":\"mock-a\"},"
+                              "\"b\":{\"cancelError\":\"busy\",\"description\":\"running\"},"
+                              "\"c\":{\"lookupError\":\"gone\"}}";
     velstatus_status st;
     for (int p = 0; p < 2; p++) {
         for (int b = 0; b < 2; b++) {
@@ -1592,6 +1601,9 @@ START_TEST(reconcile_fails_cleanly_without_memory)
                     if (st == VELSTATUS_OK)
                         ck_assert_uint_eq(velstatus_reconcile_result_error_count(r),
                                           b ? 1 : (size_t)(3 + pol.unknown_phase_fails + 1));
+                    if (st == VELSTATUS_OK && !b) /* the plugin's own Name() */
+                        ck_assert_str_eq(velstatus_reconcile_result_error(r, 0, NULL),
+                                         pol.backup_error_plugin_suffix ? "bad, plugin: mock-a" : "bad");
                     velstatus_reconcile_result_free(r);
                 }
                 velstatus_op_reports_free(reports);

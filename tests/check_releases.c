@@ -120,13 +120,18 @@ static velstatus_oplist *build_ops(velstatus_ctx *ctx, velstatus_kind kind, char
     velstatus_error err;
     k += (size_t)snprintf(json + k, sizeof(json) - k, "[");
     for (op = strtok_r(ops, ",", &save); op; op = strtok_r(NULL, ",", &save), n++) {
-        char *colon = strchr(op, ':'), *at = strchr(op, '@'), created[VELSTATUS_TIME_BUFSIZE];
+        char *colon = strchr(op, ':'), *at = strchr(op, '@'), *eq, created[VELSTATUS_TIME_BUFSIZE];
         const char *rep;
         int64_t age = NS_PER_MIN;
         velstatus_op_progress *a = &f->ans[n];
         ck_assert_ptr_nonnull(colon);
         *colon = '\0';
         rep = colon + 1;
+        if ((eq = strchr(op, '=')) != NULL) { /* ACTION=NAME: the plugin's mocked Name() */
+            *eq = '\0';
+            a->plugin_name = eq + 1;
+            a->plugin_name_len = strlen(eq + 1);
+        }
         if (at) {
             *at = '\0';
             ck_assert_int_eq(velstatus_duration_parse(&age, at + 1, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);

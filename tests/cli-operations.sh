@@ -144,6 +144,21 @@ for c in "0 running WaitingForPluginOperations" "2 running WaitingForPluginOpera
         --timeout 1h --policy velero --progress "$tmp/$2.json" "$tmp/one.json" && has "after run $c" "$tmp/out" "phase: $3"
 done
 
+# Velero 1.11's restore run logs an operation error by its index and does not count it
+# (restore_controller.go runValidatedRestore: `for err := range errs`; Errors: 0 in describe)
+printf '[{"spec":{"restoreName":"r","restoreItemAction":"a","operationID":"o1"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]\n' >"$tmp/rone.json"
+printf '{"o1":{"completed":true,"err":"bad"}}' >"$tmp/failed.json"
+run "1.11 restore first pass" 0 operations reconcile --kind restore --phase InProgress --now 2024-05-01T10:00:10Z \
+    --velero-version 1.11 --progress "$tmp/failed.json" "$tmp/rone.json" && has "1.11 restore index" "$tmp/out" 'errors: 1
+  0' && has "1.11 restore not counted" "$tmp/out" 'note: status.errors grows by 0, not by the 1 error(s) listed'
+run "1.12 restore first pass" 0 operations reconcile --kind restore --phase InProgress --now 2024-05-01T10:00:10Z \
+    --velero-version 1.12 --progress "$tmp/failed.json" "$tmp/rone.json" \
+    && if grep -q 'status.errors grows' "$tmp/out"; then bad "1.12 restore counted"; else ok "1.12 restore counted"; fi
+run "bsl missing note" 0 operations reconcile $bargs --bsl missing --progress "$tmp/failed.json" "$tmp/one.json" \
+    && has "bsl missing not counted" "$tmp/out" 'note: status.errors grows by 0, not by the 1 error(s) listed'
+run "pending errors note" 0 operations reconcile $bargs --errors 2 --progress "$tmp/failed.json" "$tmp/one.json" \
+    && has "pending errors counted" "$tmp/out" 'note: status.errors grows by 3, not by the 1 error(s) listed'
+
 # absent from PROGRESS.json: Velero's InvalidOperationIDError
 printf '{}' >"$tmp/empty.json"
 run "absent id" 0 operations reconcile $bargs --policy velero --progress "$tmp/empty.json" "$tmp/one.json" \
@@ -152,13 +167,32 @@ printf '{"o1":{"error":""}}' >"$tmp/emptyerr.json"
 run "empty progress error" 0 operations reconcile $bargs --policy velero --progress "$tmp/emptyerr.json" "$tmp/one.json" \
     && has "empty error wraps" "$tmp/out" '  plugin: velero.io/a'
 
+# the plugin's own Name() ("name"), as Velero's unit tests mock it; a lookup error has no plugin
+printf '{"o1":{"completed":true,"err":"failed","name":"test"}}' >"$tmp/named.json"
+run "plugin name" 0 operations reconcile $bargs --velero-version 1.18 --progress "$tmp/named.json" "$tmp/one.json" \
+    && has "plugin name message" "$tmp/out" '  failed, plugin: test'
+run "plugin name 1.12" 0 operations reconcile $bargs --velero-version 1.12 --progress "$tmp/named.json" "$tmp/one.json" \
+    && if grep -qx '  failed' "$tmp/out"; then ok "plugin name 1.12 raw"; else bad "plugin name 1.12 raw"; cat "$tmp/out"; fi
+printf '{"o1":{"lookupError":"gone","name":"test"}}' >"$tmp/namedlookup.json"
+run "plugin name with lookupError" 2 operations reconcile $bargs --progress "$tmp/namedlookup.json" "$tmp/one.json" \
+    && has "plugin name with lookupError message" "$tmp/err" 'name cannot be given with lookupError'
+
 # ---- usage errors ----
 run "no phase" 2 operations reconcile --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
     && has "no phase message" "$tmp/err" 'missing --phase'
 run "bad phase" 2 operations reconcile --kind restore --phase Queued --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
     && has "bad phase message" "$tmp/err" '--phase'
-run "finished phase" 2 operations reconcile --kind backup --phase Completed --now 2024-05-01T10:00:00Z --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" \
-    && has "finished phase message" "$tmp/err" 'no item operations to reconcile'
+# a phase the operations controller skips: nothing to do, exit 0, the list untouched
+for ph in Completed New FinalizingPartiallyFailed Failed; do
+    run "skipped phase $ph" 0 operations reconcile --kind backup --phase $ph --now 2024-05-01T10:00:00Z --timeout 1h \
+        --progress "$tmp/empty.json" "$tmp/one.json" && has "skipped phase $ph text" "$tmp/out" "phase: $ph
+nothing to do: a backup in phase $ph has no item operations to reconcile"
+done
+run "skipped phase json" 0 operations reconcile --kind restore --phase Completed --now 2024-05-01T10:00:00Z \
+    --timeout 1h --progress "$tmp/empty.json" -o json "$tmp/one.json" \
+    && has "skipped phase json" "$tmp/out" '{"phase":"Completed","nothingToDo":true,"reason":"a restore in phase Completed has no item operations to reconcile'
+run "skipped phase of the wrong kind" 2 operations reconcile --kind restore --phase Deleting --now 2024-05-01T10:00:00Z \
+    --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" && has "wrong kind message" "$tmp/err" '--phase'
 run "bad now" 2 operations reconcile $bargs --now yesterday --progress "$tmp/empty.json" "$tmp/one.json" && has "bad now message" "$tmp/err" '--now'
 run "bad timeout" 2 operations reconcile $bargs --timeout 4 --progress "$tmp/empty.json" "$tmp/one.json" && has "bad timeout message" "$tmp/err" '--timeout'
 run "bad policy" 2 operations reconcile $bargs --policy strict --progress "$tmp/empty.json" "$tmp/one.json" && has "bad policy message" "$tmp/err" '--policy'

@@ -634,8 +634,18 @@ static void text_event(const ex *x, size_t k)
     printf("      then it %s\n", persist_words(x->o.kind, velstatus_reconcile_result_persist(r)));
 }
 
-/* The other preset's timeline, when it differs. */
-static int same_timeline(const velstatus_forecast *a, const velstatus_forecast *b)
+/* Whether error e of two results has the same text (absent counts as different). */
+static int same_error_text(const velstatus_reconcile_result *a, const velstatus_reconcile_result *b, size_t e)
+{
+    size_t na, nb;
+    const char *sa = velstatus_reconcile_result_error(a, e, &na), *sb = velstatus_reconcile_result_error(b, e, &nb);
+    return sa && sb && na == nb && memcmp(sa, sb, na) == 0;
+}
+
+/* The other preset's timeline, when it differs: the same passes, phases,
+ * cancels and error texts (a preset that differs only in its texts, as the
+ * restore messages' `, plugin: NAME`, does not decide the same). */
+static int same_timeline_texts(const velstatus_forecast *a, const velstatus_forecast *b, int texts)
 {
     size_t k, n = velstatus_forecast_event_count(a);
     if (n != velstatus_forecast_event_count(b) || velstatus_forecast_end_kind(a) != velstatus_forecast_end_kind(b))
@@ -650,8 +660,41 @@ static int same_timeline(const velstatus_forecast *a, const velstatus_forecast *
             velstatus_reconcile_result_canceled_count(ra) != velstatus_reconcile_result_canceled_count(rb) ||
             velstatus_reconcile_result_error_count(ra) != velstatus_reconcile_result_error_count(rb))
             return 0;
+        for (size_t e = 0; texts && e < velstatus_reconcile_result_error_count(ra); e++)
+            if (!same_error_text(ra, rb, e))
+                return 0;
     }
     return 1;
+}
+
+static int same_timeline(const velstatus_forecast *a, const velstatus_forecast *b)
+{
+    return same_timeline_texts(a, b, 1);
+}
+
+/* The other preset's error texts of event k that differ from this one's. */
+static void text_other_errors(const ex *x, size_t k)
+{
+    const velstatus_reconcile_result *r = velstatus_forecast_event_result(x->other, k), *here = NULL;
+    int64_t ta = 0, tb = 1;
+    (void)velstatus_forecast_event_time(x->other, k, &ta);
+    if (k < velstatus_forecast_event_count(x->fc) && velstatus_forecast_event_time(x->fc, k, &tb) && ta == tb)
+        here = velstatus_forecast_event_result(x->fc, k); /* the same pass here */
+    for (size_t e = 0; e < velstatus_reconcile_result_error_count(r); e++) {
+        size_t n, hn;
+        const char *s = velstatus_reconcile_result_error(r, e, &n);
+        const char *h = here ? velstatus_reconcile_result_error(here, e, &hn) : NULL;
+        if (here && same_error_text(r, here, e))
+            continue;
+        printf("      error: ");
+        cli_put_text(stdout, s, n);
+        if (h) {
+            printf(" (here: ");
+            cli_put_text(stdout, h, hn);
+            putchar(')');
+        }
+        putchar('\n');
+    }
 }
 
 static void text_other(const ex *x)
@@ -660,6 +703,12 @@ static void text_other(const ex *x)
     size_t k, n = velstatus_forecast_event_count(x->other);
     if (same_timeline(x->fc, x->other)) {
         printf("  The %s preset (--policy %s) decides the same.\n", name, name);
+        return;
+    }
+    if (same_timeline_texts(x->fc, x->other, 0)) {
+        printf("  The %s preset (--policy %s) decides the same, with other error texts:\n", name, name);
+        for (k = 0; k < n; k++)
+            text_other_errors(x, k);
         return;
     }
     printf("  The %s preset (--policy %s) decides differently:\n", name, name);
@@ -672,6 +721,7 @@ static void text_other(const ex *x)
         printf(": %s, %zu canceled, %zu error%s\n", velstatus_phase_to_string(velstatus_reconcile_result_phase(r)),
                velstatus_reconcile_result_canceled_count(r), velstatus_reconcile_result_error_count(r),
                velstatus_reconcile_result_error_count(r) == 1 ? "" : "s");
+        text_other_errors(x, k);
     }
     if (velstatus_forecast_end_kind(x->other) == VELSTATUS_FORECAST_END_STALLED)
         printf("    then operations keep running with no deadline\n");

@@ -32,7 +32,9 @@ static void ops_usage(FILE *f)
                "           lists them). --timeout (spec.itemOperationTimeout) defaults to the release's\n"
                "           server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase, the\n"
                "           counts, the new errors, the canceled operations and the updated records\n"
-               "           (Velero's format with -o json).\n"
+               "           (Velero's format with -o json), and a note when status.errors grows by\n"
+               "           another number than the errors listed. Any other PHASE is not an error:\n"
+               "           Velero's controllers skip it, so reconcile prints \"nothing to do\" and exits 0.\n"
                "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
                "           wrote comes back byte-identical).\n"
                "check      validates a file and lists every problem with its JSON path.\n"
@@ -417,6 +419,9 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
         }
         fputc('\n', stdout);
     }
+    if (velstatus_reconcile_result_errors_added(res) != (int64_t)ne) /* pending ones, or errors Velero logs only */
+        printf("note: status.errors grows by %lld, not by the %zu error(s) listed\n",
+               (long long)velstatus_reconcile_result_errors_added(res), ne);
     if (unknown)
         printf("note: %zu operation(s) with an unknown phase\n", unknown);
     if (missing)
@@ -486,6 +491,19 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
     return 0;
 }
 
+/* A phase the library says no controller reconciles (VELSTATUS_E_STATE):
+ * Velero's operations controller skips it, so the pass does nothing. */
+static void print_nothing_to_do(velstatus_phase phase, const velstatus_error *why, cli_format fmt)
+{
+    if (fmt == CLI_JSON) {
+        printf("{\"phase\":\"%s\",\"nothingToDo\":true,\"reason\":", velstatus_phase_to_string(phase));
+        cli_json_str(stdout, why->message, strlen(why->message));
+        printf("}\n");
+    } else {
+        printf("phase: %s\nnothing to do: %s\n", velstatus_phase_to_string(phase), why->message);
+    }
+}
+
 static int ops_reconcile(int argc, char **argv)
 {
     const char *cmd = "operations reconcile";
@@ -505,6 +523,7 @@ static int ops_reconcile(int argc, char **argv)
     int64_t now_ns, timeout_ns, errors = 0;
     char *pbuf;
     size_t plen;
+    velstatus_status st;
     int rc;
 
     {
@@ -562,7 +581,10 @@ static int ops_reconcile(int argc, char **argv)
         o.phase = phase;
         velstatus_op_reports_set_policy(reports, &pol, NULL);
         velstatus_op_reports_client(&client, reports, NULL);
-        if (velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err) != VELSTATUS_OK) {
+        st = velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err);
+        if (st == VELSTATUS_E_STATE) { /* Velero's controllers skip this phase: not an error */
+            print_nothing_to_do(phase, &err, fmt);
+        } else if (st != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);
         } else if (fmt == CLI_JSON) {
             if (print_json(list, res, ctx, &err) != 0)

@@ -478,6 +478,13 @@ type OpProgress struct {
 	Description    string
 	Started        time.Time
 	Updated        time.Time
+	// PluginName is the plugin's own Name() (velstatus_op_progress's
+	// plugin_name), written after ", plugin: " in this operation's error
+	// messages; nil means the name Velero's plugin manager registered the
+	// record's item action under, which a real plugin answers. It is read
+	// with a Progress() error too (the OpProgress returned beside it), and
+	// ignored with a *LookupError.
+	PluginName *string
 }
 
 // LookupError says that the plugin behind an operation could not be
@@ -561,7 +568,19 @@ func toCProgress(r OpProgress, perr error) (*cProgress, error) {
 		cp.c.report = C.VELSTATUS_OP_REPORT_PROGRESS_ERROR
 		cp.c.err, cp.c.err_len = cp.text(perr.Error())
 	}
+	if r.PluginName != nil && lookup == nil {
+		cp.c.plugin_name, cp.c.plugin_name_len = cp.text(*r.PluginName)
+		if cp.c.plugin_name == nil { // an empty Name() is a name: non-NULL
+			cp.c.plugin_name = (*C.char)(cp.keep(C.malloc(1)))
+		}
+	}
 	return cp, nil
+}
+
+// keep records a C block for free.
+func (cp *cProgress) keep(p unsafe.Pointer) unsafe.Pointer {
+	cp.bufs = append(cp.bufs, p)
+	return p
 }
 
 // StepFlag is a bit of a step's outcome (velstatus_op_step_flag).

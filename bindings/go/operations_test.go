@@ -541,6 +541,47 @@ func TestStepAndWrapError(t *testing.T) {
 	}
 }
 
+// A plugin whose Name() is not the name its action was registered under
+// (Velero's unit tests mock it): the message names the plugin's own name,
+// with a completion error and with a Progress() error alike; nil names the
+// registered one, and a lookup error has no plugin.
+func TestStepPluginName(t *testing.T) {
+	test, empty := "test", ""
+	for i, c := range []struct {
+		p    OpProgress
+		perr error
+		want string
+	}{
+		{OpProgress{Completed: true, Err: "failed", PluginName: &test}, nil, "failed, plugin: test"},
+		{OpProgress{PluginName: &test}, errors.New("boom"), "boom, plugin: test"},
+		{OpProgress{PluginName: &empty}, errors.New("boom"), "boom, plugin: "},
+		{OpProgress{Completed: true, Err: "failed"}, nil, "failed, plugin: velero.io/foo-13"},
+		{OpProgress{PluginName: &test}, &LookupError{errors.New("gone")}, "gone, plugin: unknown"},
+	} {
+		ol, _ := NewOpList(KindBackup)
+		ol.Append(Operation{OperationID: "a", ItemAction: "foo-13", Phase: OpPhaseNew, Created: t0})
+		out, err := ol.Step(0, c.p, c.perr, t0.Add(time.Minute), time.Hour, PolicyVelero())
+		if err != nil || out.Message != c.want {
+			t.Errorf("case %d: %q, %v; want %q", i, out.Message, err, c.want)
+		}
+		ol.Close()
+	}
+	rep, err := DecodeOpReports([]byte(`{"a":{"completed":true,"name":"test"},"b":{"error":"x","name":""},"c":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close()
+	if p, _, _ := rep.Get("a"); p.PluginName == nil || *p.PluginName != "test" {
+		t.Errorf("Get(a) = %+v", p)
+	}
+	if p, perr, _ := rep.Get("b"); perr == nil || p.PluginName == nil || *p.PluginName != "" {
+		t.Errorf("Get(b) = %+v, %v", p, perr)
+	}
+	if p, _, _ := rep.Get("c"); p.PluginName != nil {
+		t.Errorf("Get(c) = %+v", p)
+	}
+}
+
 // The library's reports client and a Go client over the same answers give
 // the same pass; Get returns what the Go client would.
 func TestReconcileReports(t *testing.T) {

@@ -92,6 +92,10 @@ func (rep *OpReports) Get(id string) (p OpProgress, progressErr error, ok bool) 
 			return nil
 		}
 		text := gsn(cp.err, cp.err_len)
+		if cp.plugin_name != nil {
+			name := gsn(cp.plugin_name, cp.plugin_name_len)
+			p.PluginName = &name
+		}
 		switch cp.report {
 		case C.VELSTATUS_OP_REPORT_LOOKUP_ERROR:
 			progressErr = &LookupError{errors.New(text)}
@@ -100,7 +104,7 @@ func (rep *OpReports) Get(id string) (p OpProgress, progressErr error, ok bool) 
 		default:
 			p = OpProgress{Completed: cp.completed != 0, Err: text, NCompleted: int64(cp.n_completed),
 				NTotal: int64(cp.n_total), OperationUnits: gsn(cp.operation_units, cp.operation_units_len),
-				Description: gsn(cp.description, cp.description_len)}
+				Description: gsn(cp.description, cp.description_len), PluginName: p.PluginName}
 			if cp.has_started != 0 {
 				p.Started = time.Unix(0, int64(cp.started_ns)).UTC()
 			}

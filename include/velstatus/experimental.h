@@ -99,7 +99,10 @@ VELSTATUS_API velstatus_status velstatus_op_reports_set_policy(velstatus_op_repo
  * - `{"error": "..."}`: Progress() returned that error (even an empty one);
  * - `{"lookupError": "..."}`: the plugin could not be obtained.
  * Any of them may also carry `"cancelError": "..."`, the error the
- * plugin's Cancel() returns. Other keys, or `error`/`lookupError` mixed with
+ * plugin's Cancel() returns, and all but `lookupError` `"name": "..."`, the
+ * plugin's own `Name()` (velstatus_op_progress::plugin_name; without it the
+ * messages name the plugin as Velero's plugin manager registered the
+ * record's item action). Other keys, or `error`/`lookupError` mixed with
  * progress fields, are ::VELSTATUS_E_SCHEMA (this is libvelstatus's own
  * format, so it is strict).
  * @param[out] out Receives the map.

@@ -87,6 +87,18 @@ typedef struct velstatus_op_progress {
     int64_t started_ns;          /**< OperationProgress.Started (when has_started). */
     int has_updated;             /**< 0 when OperationProgress.Updated is Go's zero time. */
     int64_t updated_ns;          /**< OperationProgress.Updated (when has_updated). */
+    /** The plugin's own `Name()`, written as it is after `, plugin: ` in the
+     *  error messages of this operation (a Progress error, a completion with
+     *  an error, a timeout). NULL (the default) means the name Velero's plugin
+     *  manager registered the record's item action under (`velero.io/`
+     *  prefixed when it has no `/`), which is what a real plugin answers; a
+     *  host sets it when its plugin answers another name (Velero's unit tests
+     *  mock `Name()`). Unlike other texts, NULL is not the empty name: a
+     *  non-NULL pointer with length 0 is a plugin named "". Ignored for
+     *  ::VELSTATUS_OP_REPORT_LOOKUP_ERROR (no plugin, `plugin: unknown`).
+     *  Appended in 1.1. */
+    const char *plugin_name;
+    size_t plugin_name_len; /**< Length of plugin_name. */
 } velstatus_op_progress;
 
 /**

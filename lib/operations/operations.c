@@ -81,8 +81,9 @@ static inline int report_ok(const velstatus_op_progress *p)
 {
     return p->struct_size == sizeof(*p) && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
            (p->err || p->err_len == 0) && (p->operation_units || p->operation_units_len == 0) &&
-           (p->description || p->description_len == 0) && p->err_len <= UINT32_MAX &&
-           p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX;
+           (p->description || p->description_len == 0) && (p->plugin_name || p->plugin_name_len == 0) &&
+           p->err_len <= UINT32_MAX && p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX &&
+           p->plugin_name_len <= UINT32_MAX;
 }
 
 /* A report is checked and copied into a local struct of this library's size. */
@@ -97,9 +98,10 @@ static velstatus_status load_report(velstatus_op_progress *dst, const velstatus_
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress.report %u is not a velstatus_op_report_kind",
                                     (unsigned)dst->report);
     if ((!dst->err && dst->err_len > 0) || (!dst->operation_units && dst->operation_units_len > 0) ||
-        (!dst->description && dst->description_len > 0))
+        (!dst->description && dst->description_len > 0) || (!dst->plugin_name && dst->plugin_name_len > 0))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "progress: a text is NULL with a non-zero length");
-    if (dst->err_len > UINT32_MAX || dst->operation_units_len > UINT32_MAX || dst->description_len > UINT32_MAX)
+    if (dst->err_len > UINT32_MAX || dst->operation_units_len > UINT32_MAX || dst->description_len > UINT32_MAX ||
+        dst->plugin_name_len > UINT32_MAX)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "progress: a text is longer than 4 GiB");
     return VELSTATUS_OK;
 }
@@ -249,9 +251,12 @@ static void plan_commit(velstatus_oplist *l, plan *pl)
     }
 }
 
-/* The message Velero records in `errs` for a newly failed operation. */
+/* The message Velero records in `errs` for a newly failed operation. `name`
+ * is the plugin's own Name() when the report gives one (NULL: the name the
+ * plugin manager registered the record's action under). */
 static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, const velstatus_policy *pol,
-                         const velstatus_op *op, const char *text, size_t len, int lookup)
+                         const velstatus_op *op, const char *text, size_t len, int lookup,
+                         const velstatus_op_progress *r)
 {
     const vs__str *act = &op->c->s[VELSTATUS_OP_FIELD_ITEM_ACTION];
     pl->has_msg = 1;
@@ -260,6 +265,8 @@ static void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kind, cons
         velstatus__buf_append(&pl->msg, text, len);
     else if (lookup)
         wrap_into(&pl->msg, text, len, NULL, NULL, 0);
+    else if (r && r->plugin_name) /* bia.Name() as the plugin answers it */
+        wrap_into(&pl->msg, text, len, NULL, r->plugin_name, r->plugin_name_len);
     else /* bia.Name(): the name the plugin manager registered the action under */
         wrap_into(&pl->msg, text, len, velstatus__plugin_name_prefix(act->p, act->len), act->p, act->len);
     velstatus__buf_putc(&pl->msg, '\0'); /* ensures an allocation even for "" */
@@ -335,7 +342,7 @@ static VS__ALWAYS_INLINE velstatus_status step_unknown_phase(uint32_t *flags_out
         return velstatus__error_nomem(err);
     }
     plan_str(&pl, &op->c->s[VELSTATUS_OP_FIELD_ERROR], t.p, t.len);
-    plan_message(&pl, l->ctx, l->kind, pol, op, t.p, t.len, 0);
+    plan_message(&pl, l->ctx, l->kind, pol, op, t.p, t.len, 0, NULL);
     st = plan_alloc(l, &pl, err);
     if (st == VELSTATUS_OK)
         plan_commit(l, &pl);
@@ -490,7 +497,7 @@ static VS__ALWAYS_INLINE void step_next_phase(step_work *w, velstatus_oplist *l,
 {
     if (w->fail_text) {
         plan_str(&w->pl, &op->c->s[VELSTATUS_OP_FIELD_ERROR], w->fail_text, w->fail_len);
-        plan_message(&w->pl, l->ctx, l->kind, pol, op, w->fail_text, w->fail_len, w->fail_lookup);
+        plan_message(&w->pl, l->ctx, l->kind, pol, op, w->fail_text, w->fail_len, w->fail_lookup, r);
         w->flags |= VELSTATUS_OP_STEP_CHANGED | VELSTATUS_OP_STEP_FAILED_NOW | VELSTATUS_OP_STEP_COUNT_FAILED;
         w->next = VELSTATUS_OP_PHASE_FAILED;
     } else if (w->completed) {
@@ -652,7 +659,7 @@ static void reply_clear(velstatus_op_reply *rp)
 static void reply_release(velstatus_op_reply *rp)
 {
     int i;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 4; i++) {
         velstatus__free(rp->ctx, rp->text[i]);
         rp->text[i] = NULL;
         rp->cap[i] = 0;
@@ -681,7 +688,7 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
 {
     velstatus_op_progress r;
     velstatus_status st;
-    const char *t0, *t1, *t2;
+    const char *t0, *t1, *t2, *t3;
     if (!reply || !progress)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !reply ? "reply" : "progress");
     if (reply->is_cancel)
@@ -697,7 +704,8 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     t0 = reply_text(reply, 0, progress->err, progress->err_len);
     t1 = t0 ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
     t2 = t1 ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
-    if (!t2) {
+    t3 = t2 && progress->plugin_name ? reply_text(reply, 3, progress->plugin_name, progress->plugin_name_len) : NULL;
+    if (!t2 || (progress->plugin_name && !t3)) {
         reply->oom = 1;
         return velstatus__error_nomem(err);
     }
@@ -705,6 +713,7 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     reply->p.err = t0;
     reply->p.operation_units = t1;
     reply->p.description = t2;
+    reply->p.plugin_name = t3; /* NULL stays NULL: the registered name */
     reply->set = 1;
     return VELSTATUS_OK;
 }

@@ -866,10 +866,24 @@ static velstatus_status r_int(rdec *d, const rmember *m, int64_t *out)
     return VELSTATUS_OK;
 }
 
-static const char *const answer_keys[11] = {"completed",      "err",         "nCompleted", "nTotal",
-                                            "operationUnits", "description", "started",    "updated",
-                                            "error",          "lookupError", "cancelError"};
-enum { A_COMPLETED, A_ERR, A_NCOMPLETED, A_NTOTAL, A_UNITS, A_DESC, A_STARTED, A_UPDATED, A_ERROR, A_LOOKUP, A_CANCEL };
+#define ANSWER_KEYS 12
+static const char *const answer_keys[ANSWER_KEYS] = {"completed",      "err",         "nCompleted",  "nTotal",
+                                                     "operationUnits", "description", "started",     "updated",
+                                                     "error",          "lookupError", "cancelError", "name"};
+enum {
+    A_COMPLETED,
+    A_ERR,
+    A_NCOMPLETED,
+    A_NTOTAL,
+    A_UNITS,
+    A_DESC,
+    A_STARTED,
+    A_UPDATED,
+    A_ERROR,
+    A_LOOKUP,
+    A_CANCEL,
+    A_NAME
+};
 
 /* One known member into the entry (the key is answer_keys[k]). */
 static velstatus_status rfield(rdec *d, vs__report_entry *e, int k, const rmember *m)
@@ -897,6 +911,9 @@ static velstatus_status rfield(rdec *d, vs__report_entry *e, int k, const rmembe
     } else if (k == A_DESC) {
         e->p.description = p;
         e->p.description_len = n;
+    } else if (k == A_NAME) {
+        e->p.plugin_name = p; /* never NULL: "" is a plugin named "" */
+        e->p.plugin_name_len = n;
     } else if (k == A_CANCEL) {
         e->cancel_err.p = p;
         e->cancel_err.len = (uint32_t)n;
@@ -934,18 +951,18 @@ static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t v
         velstatus_status st = rtext(d, &d->kbuf, ks, ke, &m.key, &m.klen);
         if (st != VELSTATUS_OK)
             return st;
-        while (k < 11 && !(strlen(answer_keys[k]) == m.klen && memcmp(answer_keys[k], m.key, m.klen) == 0))
+        while (k < ANSWER_KEYS && !(strlen(answer_keys[k]) == m.klen && memcmp(answer_keys[k], m.key, m.klen) == 0))
             k++;
-        if (k == 11)
+        if (k == ANSWER_KEYS)
             return rfail(d, VELSTATUS_E_SCHEMA, ks, m.key, m.klen,
                          "unknown key (expected completed, err, nCompleted, nTotal, operationUnits, description, "
-                         "started, updated, error, lookupError or cancelError)");
+                         "started, updated, error, lookupError, cancelError or name)");
         if (seen & (1u << k))
             return rsyntax(d, ks, "duplicate key in a progress object");
         seen |= 1u << k;
         if (k == A_ERROR || k == A_LOOKUP)
             error_keys++;
-        else if (k != A_CANCEL)
+        else if (k != A_CANCEL && k != A_NAME)
             progress_keys++;
         st = rfield(d, e, k, &m);
         if (st != VELSTATUS_OK)
@@ -955,6 +972,10 @@ static velstatus_status rentry(rdec *d, vs__report_entry *e, size_t vs, size_t v
         return rfail(d, VELSTATUS_E_SCHEMA, vs, "", 0, "error and lookupError cannot both be given");
     if (error_keys && progress_keys)
         return rfail(d, VELSTATUS_E_SCHEMA, vs, "", 0, "error or lookupError cannot be mixed with progress fields");
+    if ((seen & (1u << A_LOOKUP)) && (seen & (1u << A_NAME)))
+        return rfail(d, VELSTATUS_E_SCHEMA, vs, "", 0,
+                     "name cannot be given with lookupError (no plugin was obtained: Velero writes \"plugin: "
+                     "unknown\")");
     return VELSTATUS_OK;
 }
 

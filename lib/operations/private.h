@@ -298,8 +298,8 @@ struct velstatus_op_reply {
     int set;
     int oom;                 /* a setter (or the library's own client) ran out of memory */
     velstatus_op_progress p; /* texts point into `text` */
-    char *text[3];           /* err, units, description: owned, reused across calls */
-    size_t cap[3];
+    char *text[4];           /* err, units, description, plugin name: owned, reused across calls */
+    size_t cap[4];
 };
 
 /* ---- lib/operations/reports.c ---- */

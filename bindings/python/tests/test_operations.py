@@ -229,6 +229,24 @@ def test_step_timeout_and_message():
     assert vs.OpStepFlag.CANCEL not in ops.step(3, vs.Progress(), now="2024-05-01T10:00:01Z", timeout=0).flags
 
 
+def test_step_names_the_plugin_by_its_own_name():
+    # Velero's unit tests mock Name(): "test" for the action "foo-13"
+    cases = [(vs.Progress(completed=True, err="failed", plugin_name="test"), "failed, plugin: test"),
+             (vs.Progress.error("boom", plugin_name="test"), "boom, plugin: test"),
+             (vs.Progress.error("boom", plugin_name=""), "boom, plugin: "),
+             (vs.Progress(completed=True, err="failed"), "failed, plugin: velero.io/foo-13"),
+             (vs.Progress.lookup_error("gone"), "gone, plugin: unknown")]
+    for progress, want in cases:
+        ops = vs.OpList("backup")
+        ops.append(item_action="foo-13", operation_id="op", phase="New", created="2024-05-01T10:00:00Z")
+        out = ops.step(0, progress, now="2024-05-01T10:00:01Z", policy="velero")
+        assert out.message == want
+    reports = vs.OpReports('{"a": {"completed": true, "name": "test"}, "b": {"error": "x", "name": ""}, "c": {}}')
+    assert reports.get("a").plugin_name == "test"
+    assert reports.get("b").plugin_name == "" and reports.get("b").report is vs.OpReport.PROGRESS_ERROR
+    assert reports.get("c").plugin_name is None
+
+
 def test_decode_errors_name_the_path():
     with pytest.raises(vs.SchemaError) as ei:
         vs.OpList.from_json('[{"spec": {}, "status": {}},\n {"spec": {}, "status": {"nTotal": "x"}}]')

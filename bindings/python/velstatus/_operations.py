@@ -145,7 +145,7 @@ def _snapshot(clist, index):
 
 
 class Progress(collections.namedtuple("Progress", "completed n_completed n_total err operation_units "
-                                                  "description started updated report")):
+                                                  "description started updated report plugin_name")):
     """What a plugin's Progress() said for one operation (velstatus_op_progress).
 
     ``Progress(completed=, n_completed=, n_total=, err=, operation_units=,
@@ -153,21 +153,26 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
     ns, RFC 3339 str or aware datetime; None is Go's zero time).
     ``Progress.error(text)`` is a Progress() call that returned an error, and
     ``Progress.lookup_error(text)`` a plugin that could not be obtained.
+    ``plugin_name`` is the plugin's own Name(), written after ``, plugin: ``
+    in the operation's error messages; None means the name Velero's plugin
+    manager registered the record's item action under (what a real plugin
+    answers); ignored for a lookup error.
     """
 
     __slots__ = ()
 
     def __new__(cls, completed=False, n_completed=0, n_total=0, err="", operation_units="", description="",
-                started=None, updated=None, report=OpReport.PROGRESS):
+                started=None, updated=None, report=OpReport.PROGRESS, plugin_name=None):
         return super().__new__(cls, bool(completed), int(n_completed), int(n_total), err or "",
                                operation_units or "", description or "",
                                None if started is None else time_ns(started),
-                               None if updated is None else time_ns(updated), OpReport(report))
+                               None if updated is None else time_ns(updated), OpReport(report),
+                               None if plugin_name is None else str(plugin_name))
 
     @classmethod
-    def error(cls, text: str) -> "Progress":
+    def error(cls, text: str, plugin_name: Optional[str] = None) -> "Progress":
         """Progress() returned an error with this text (doc/velero-behaviour.md §2.4 step 2)."""
-        return cls(err=text, report=OpReport.PROGRESS_ERROR)
+        return cls(err=text, report=OpReport.PROGRESS_ERROR, plugin_name=plugin_name)
 
     @classmethod
     def lookup_error(cls, text: str) -> "Progress":
@@ -193,6 +198,11 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
             c.has_started, c.started_ns = 1, self.started
         if self.updated is not None:
             c.has_updated, c.updated_ns = 1, self.updated
+        if self.plugin_name is not None:
+            raw = self.plugin_name.encode("utf-8")
+            buf = ffi.new("char[]", raw)  # never NULL, even for "": a name
+            keep.append(buf)
+            c.plugin_name, c.plugin_name_len = buf, len(raw)
         return c, keep
 
 
@@ -595,7 +605,8 @@ class OpReports(_Closeable):
                             _text(c.operation_units, c.operation_units_len),
                             _text(c.description, c.description_len),
                             int(c.started_ns) if c.has_started else None,
-                            int(c.updated_ns) if c.has_updated else None, OpReport(int(c.report)))
+                            int(c.updated_ns) if c.has_updated else None, OpReport(int(c.report)),
+                            _text(c.plugin_name, c.plugin_name_len) if c.plugin_name != ffi.NULL else None)
 
     def close(self) -> None:
         """Frees the map (idempotent)."""
