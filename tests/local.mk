@@ -30,7 +30,8 @@ tests_check_go_quote_SOURCES = tests/check_go_quote.c $(VS_TEST_COMMON)
 VS_SH_TESTS += tests/function-length.sh
 VS_SH_TESTS += tests/headertest.sh tests/check-symbols.sh tests/pkgconfig.sh tests/cli-core.sh tests/cli-conventions.sh tests/cli-backup-status.sh
 # Release hygiene: license lines, and no reference to files outside the tree.
-VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh tests/layers.sh tests/tools-public-api.sh
+VS_SH_TESTS += tests/spdx.sh tests/private-refs.sh tests/layers.sh tests/tools-public-api.sh tests/comment-refs.sh
+EXTRA_DIST += tests/comment-refs.py tests/comment-refs.allow
 # The one formatting dialect (.clang-format; `make format` rewrites).
 VS_SH_TESTS += tests/format.sh
 

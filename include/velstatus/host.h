@@ -48,9 +48,9 @@ VELSTATUS_BEGIN_DECLS
 /**
  * @brief Allocator hooks, one set per context.
  *
- * The library never calls jansson's process-global `json_set_alloc_funcs`;
- * jansson's own short-lived parse trees use jansson's allocator. Everything
- * the library keeps or returns comes from these hooks.
+ * Every allocation the library makes, kept or returned, comes from these
+ * hooks: it links no other library that allocates (it reads JSON with its
+ * own scanner).
  */
 typedef struct velstatus_allocator {
     uint32_t struct_size; /**< sizeof(velstatus_allocator) as compiled by the host. */

@@ -114,7 +114,7 @@ int velstatus__buf_drain(velstatus__buf *b);
  * returns E_NOMEM (and frees) if any append failed. */
 velstatus_status velstatus__buf_finish(velstatus__buf *b, char **out, size_t *out_len, velstatus_error *err);
 
-/* ---- JSON helpers (jansson inside; json_t never crosses the public API) ---- */
+/* ---- JSON writing (Go's encoding/json escaping) ---- */
 /* Writes s as a JSON string exactly as Go's encoding/json does: "\"" "\\"
  * escaped, \n \r \t, other control chars as \u00XX, and with html != 0 also
  * < > & as \u003c \u003e \u0026; U+2028/2029 as \u2028/\u2029; invalid UTF-8

@@ -617,7 +617,7 @@ velstatus_status velstatus_oplist_step(uint32_t *flags, char **message, size_t *
     if (!velstatus__op_phase_running((velstatus_op_phase)op->h.phase))
         report = NULL; /* not consulted, not checked */
     else if (!report)
-        report = &missing; /* step_copying() reports it, after the policy as before */
+        report = &missing; /* step_load() reports it, after the policy as before */
     msg.p = NULL;
     if (!policy || policy->struct_size != sizeof(*policy) || report == &missing || (report && !report_ok(report))) {
         if (report == &missing)

@@ -3,12 +3,11 @@
  * doc/velero-behaviour.md §2.1, doc/design.md §9).
  *
  * Decoding never builds a DOM: the top-level array is walked here, and the
- * scanner (json_scan.h) validates each record and finds its end, so no
- * position ever comes from jansson. The record's members are then walked in
+ * scanner (json_scan.h) validates each record and finds its end, and
+ * every position comes from it. The record's members are then walked in
  * the order of the text, duplicates included, keys matched as Go's
  * encoding/json matches them; the scanner's decoders read the leaf values
- * (jansson is not called: its lexer drops a byte when an allocation fails,
- * doc/json-decoding.md), and the record becomes a compact velstatus_op with
+ * (the library links no JSON parser: doc/json-decoding.md says why), and the record becomes a compact velstatus_op with
  * its strings in the list's pool.
  *
  * Unknown keys are kept with their value compacted (whitespace dropped) and

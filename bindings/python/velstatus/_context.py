@@ -304,8 +304,7 @@ class DebugAllocator(_Host):
     so far (alloc and realloc). Set ``fail_at = n`` to make allocation call
     #n (0-based, counted from then on by ``calls``) fail, as tests/failalloc.c
     does: the library then returns VELSTATUS_E_NOMEM (NoMemory) and must not
-    leak. jansson's own short-lived parse trees use jansson's allocator and
-    are not seen here.
+    leak. Every allocation the library makes goes through this allocator.
     """
 
     __slots__ = ("blocks", "calls", "fail_at")
