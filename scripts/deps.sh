@@ -5,11 +5,14 @@
 # libclang-rt-14-dev (libFuzzer's runtime, which --no-install-recommends
 # leaves out) are for the fuzz targets (scripts/ci-fuzz.sh); clang-format
 # (14, Debian 12's) for the format check of make check (tests/format.sh).
+# frama-c-base (Frama-C with its EVA plug-in) for `make prove`
+# (scripts/ci-prove.sh, doc/proof.md).
 set -eu
 pkgs="build-essential autoconf automake libtool autoconf-archive pkgconf check libjansson-dev zlib1g-dev doxygen
 valgrind gcovr golang-go python3 python3-cffi python3-prometheus-client python3-pytest python3-pycparser python3-dev python3-pip python3-venv git groff-base
 debhelper dh-python lintian fakeroot dpkg-dev python3-setuptools time
-clang libclang-rt-14-dev clang-format"
+clang libclang-rt-14-dev clang-format
+frama-c-base"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
