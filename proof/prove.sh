@@ -139,7 +139,7 @@ for m in $modules; do
         fail=1
         continue
     fi
-    if ! grep -q 'done for function main' "$log" || grep -qi 'degenerat' "$log"; then
+    if ! grep -q 'done for function main' "$log" || grep -qiE 'degenerat|non.terminating' "$log"; then
         echo "FAIL: $m: the analysis did not complete (see $log)"
         fail=1
         continue
