@@ -19,7 +19,7 @@ have=$("$cf" --version | sed -n 's/.*version \([0-9][0-9]*\)\..*/\1/p')
 [ "$have" = "$want" ] || { echo "SKIP: $cf is version ${have:-unknown}; the dialect is fixed with $want"; exit 77; }
 [ -f "$src/.clang-format" ] || { echo "FAIL: $src/.clang-format is missing"; exit 1; }
 files=$(cd "$src" && ls lib/*/*.[ch] util/*.h include/*.h include/velstatus/*.h tools/*.[ch] tests/*.[ch] fuzz/*.[ch] \
-    bench/*.[ch] examples/c/*.c doc/tutorials/*.c bindings/go/shim.c 2>/dev/null)
+    bench/*.[ch] examples/c/*.c doc/tutorials/*.c bindings/go/shim.c proof/*.[ch] 2>/dev/null)
 if [ "$fix" = 1 ]; then
     (cd "$src" && "$cf" -i --style=file $files)
     exit $?

@@ -18,7 +18,7 @@ top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null || true)
 if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$src" && pwd -P)" ]; then
     git -C "$src" ls-files > "$list"
 else
-    (cd "$src" && find lib include tools tests bindings examples doc fuzz bench scripts mk pkgconfig .ci \
+    (cd "$src" && find lib include tools tests bindings examples doc fuzz bench scripts mk pkgconfig proof .ci \
         -type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.py' -o -name '*.go' -o -name '*.mk' \
         -o -name '*.in' -o -name '*.cdef' -o -name '*.[13]' -o -name 'Makefile' -o -name 'run' \) 2>/dev/null |
         sed 's|^\./||'; ls Makefile.am configure.ac autogen.sh) > "$list"
