@@ -6,6 +6,53 @@
 
 #include <string.h>
 
+/* ---- Velero releases (doc/velero-releases.md) ----
+ * The supported minor releases of Velero 1, oldest first; the last is the
+ * current release, the one the Velero preset decides as. */
+enum { VS_RELEASE_MAJOR = 1 };
+static const int release_minor[] = {11, 12, 13, 14, 15, 16, 17, 18};
+
+/* The release knobs: one line per field of velstatus_policy whose value is
+ * a Velero release's (include/velstatus/policy.h names each with its
+ * evidence), X(type, field, its value in each release above, 1.11 first).
+ * The per-knob value arrays, the check that each has one value per release
+ * and the copy into a policy are all generated from this list: a new knob is
+ * its field in policy.h and one line here; a new release is one more entry
+ * in release_minor and one more value on every line (CONTRIBUTING.md). */
+#define H(n) (INT64_C(3600000000000) * (n))
+#define VS_RELEASE_KNOBS(X)                                                                       \
+    X(int, partial_failure_when_done, 1, 0, 0, 0, 0, 0, 0, 0)                                     \
+    X(int, restore_readonly_bsl_fails, 1, 0, 0, 0, 0, 0, 0, 0)                                    \
+    X(int, restore_finalizing, 0, 0, 0, 1, 1, 1, 1, 1)                                            \
+    X(int, backup_error_plugin_suffix, 0, 0, 1, 1, 1, 1, 1, 1)                                    \
+    X(int, first_pass_errors_as_index, 1, 1, 1, 0, 0, 0, 0, 0)                                    \
+    X(int, first_pass_restore_errors_uncounted, 1, 0, 0, 0, 0, 0, 0, 0)                           \
+    X(int64_t, default_item_operation_timeout_ns, H(1), H(4), H(4), H(4), H(4), H(4), H(4), H(4)) \
+    X(int, status_patch_retries, 0, 0, 0, 0, 1, 1, 1, 1)                                          \
+    X(int, backup_queue, 0, 0, 0, 0, 0, 0, 0, 1)                                                  \
+    X(int, validation_texts_quoted, 1, 1, 1, 1, 0, 0, 0, 0)                                       \
+    X(int, validation_bsl_available, 0, 0, 0, 0, 0, 0, 1, 1)                                      \
+    X(int, quote_unicode_13, 1, 1, 0, 0, 0, 0, 0, 0)                                              \
+    X(int, invalid_operation_id_text_1_11, 1, 0, 0, 0, 0, 0, 0, 0)
+
+#define VS_KNOB_VALUES(type, field, ...) static const type knob_##field[] = {__VA_ARGS__};
+VS_RELEASE_KNOBS(VS_KNOB_VALUES)
+#define VS_KNOB_COUNT(type, field, ...) \
+    _Static_assert(VS_N(knob_##field) == VS_N(release_minor), #field ": one value per release");
+VS_RELEASE_KNOBS(VS_KNOB_COUNT)
+#undef H
+
+/* The release knobs of *p set to release i's values. */
+static void set_release(velstatus_policy *p, size_t i)
+{
+#define VS_KNOB_SET(type, field, ...) p->field = knob_##field[i];
+    VS_RELEASE_KNOBS(VS_KNOB_SET)
+#undef VS_KNOB_SET
+}
+
+#define RANGE_FMT "(supported: %d.%d to %d.%d)"
+#define RANGE_ARGS VS_RELEASE_MAJOR, release_minor[0], VS_RELEASE_MAJOR, release_minor[VS_N(release_minor) - 1]
+
 /* The Velero preset at the current release, at this library's size. */
 static void fill_velero(velstatus_policy *p)
 {
@@ -13,7 +60,7 @@ static void fill_velero(velstatus_policy *p)
     p->struct_size = sizeof(*p);
     p->preset = VELSTATUS_PRESET_VELERO;
     p->zero_timeout_expires = 1;
-    velstatus__policy_release(p, velstatus__current_release());
+    set_release(p, VS_N(release_minor) - 1);
 }
 
 /* The Velero preset with each knob at its hardened value (policy.h gives
@@ -82,55 +129,13 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
     return velstatus__sized_copy(out, sizeof(*out), VS_POLICY_SIZE_V1, in, "policy", err);
 }
 
-/* ---- Velero releases (doc/velero-releases.md) ----
- * One row per supported minor release, oldest first; the last row is the
- * current release, the one velstatus_policy_velero() decides as. Each column
- * is one knob of include/velstatus/policy.h, named there with its evidence.
- * A new release is one row. */
-#define H(n) (INT64_C(3600000000000) * (n))
-static const velstatus__release releases[] = {
-    /* minor  pf_done ro_restore rst_fin suffix idx  rst_uncnt default_timeout retries queue quoted bsl_avail
-     *        unicode_13 invalid_id_1_11 */
-    {1, 11, 1, 1, 0, 0, 1, 1, H(1), 0, 0, 1, 0, 1, 1}, {1, 12, 0, 0, 0, 0, 1, 0, H(4), 0, 0, 1, 0, 1, 0},
-    {1, 13, 0, 0, 0, 1, 1, 0, H(4), 0, 0, 1, 0, 0, 0}, {1, 14, 0, 0, 1, 1, 0, 0, H(4), 0, 0, 1, 0, 0, 0},
-    {1, 15, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0, 0, 0}, {1, 16, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 0, 0, 0},
-    {1, 17, 0, 0, 1, 1, 0, 0, H(4), 1, 0, 0, 1, 0, 0}, {1, 18, 0, 0, 1, 1, 0, 0, H(4), 1, 1, 0, 1, 0, 0},
-};
-#undef H
-
-const velstatus__release *velstatus__current_release(void)
-{
-    return &releases[VS_N(releases) - 1];
-}
-
-void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r)
-{
-    p->partial_failure_when_done = r->partial_failure_when_done;
-    p->restore_readonly_bsl_fails = r->restore_readonly_bsl_fails;
-    p->restore_finalizing = r->restore_finalizing;
-    p->backup_error_plugin_suffix = r->backup_error_plugin_suffix;
-    p->first_pass_errors_as_index = r->first_pass_errors_as_index;
-    p->first_pass_restore_errors_uncounted = r->first_pass_restore_errors_uncounted;
-    p->default_item_operation_timeout_ns = r->default_item_operation_timeout_ns;
-    p->status_patch_retries = r->status_patch_retries;
-    p->backup_queue = r->backup_queue;
-    p->validation_texts_quoted = r->validation_texts_quoted;
-    p->validation_bsl_available = r->validation_bsl_available;
-    p->quote_unicode_13 = r->quote_unicode_13;
-    p->invalid_operation_id_text_1_11 = r->invalid_operation_id_text_1_11;
-}
-
-#define RANGE_FMT "(supported: %d.%d to %d.%d)"
-#define RANGE_ARGS \
-    releases[0].major, releases[0].minor, velstatus__current_release()->major, velstatus__current_release()->minor
-
 /* The Velero preset of release major.minor, at this library's size. */
 static velstatus_status fill_release(velstatus_policy *p, int major, int minor, velstatus_error *err)
 {
-    for (size_t i = 0; i < VS_N(releases); i++) {
-        if (releases[i].major == major && releases[i].minor == minor) {
+    for (size_t i = 0; i < VS_N(release_minor); i++) {
+        if (major == VS_RELEASE_MAJOR && release_minor[i] == minor) {
             fill_velero(p);
-            velstatus__policy_release(p, &releases[i]);
+            set_release(p, i);
             return VELSTATUS_OK;
         }
     }
@@ -236,17 +241,17 @@ velstatus_status velstatus_policy_velero_version(velstatus_policy *out, int *maj
 
 size_t velstatus_velero_release_count(void)
 {
-    return VS_N(releases);
+    return VS_N(release_minor);
 }
 
 velstatus_status velstatus_velero_release_at(int *major, int *minor, size_t index, velstatus_error *err)
 {
     if (!major || !minor)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !major ? "major" : "minor");
-    if (index >= VS_N(releases))
+    if (index >= VS_N(release_minor))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "release index %zu out of range (%zu releases)", index,
-                                    VS_N(releases));
-    *major = releases[index].major;
-    *minor = releases[index].minor;
+                                    VS_N(release_minor));
+    *major = VS_RELEASE_MAJOR;
+    *minor = release_minor[index];
     return VELSTATUS_OK;
 }

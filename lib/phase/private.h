@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The phase layer's internals: the policy (its presets and the table of
- * Velero releases, lib/phase/policy.c) and the phase checks every deciding
+ * Velero releases, static in lib/phase/policy.c) and the phase checks every deciding
  * area makes. Not installed. */
 #ifndef VELSTATUS_PHASE_PRIVATE_H
 #define VELSTATUS_PHASE_PRIVATE_H
@@ -20,19 +20,6 @@
  * struct_size (E_ABI). Every function taking a policy calls this first. */
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
 
-/* One Velero minor release: its number and the value of each release knob
- * (the fields of velstatus_policy from partial_failure_when_done on, in
- * order). lib/phase/policy.c holds the one table of them. */
-typedef struct velstatus__release {
-    int major, minor;
-    int partial_failure_when_done, restore_readonly_bsl_fails, restore_finalizing, backup_error_plugin_suffix;
-    int first_pass_errors_as_index, first_pass_restore_errors_uncounted;
-    int64_t default_item_operation_timeout_ns;
-    int status_patch_retries, backup_queue, validation_texts_quoted, validation_bsl_available;
-    int quote_unicode_13, invalid_operation_id_text_1_11;
-} velstatus__release;
-/* The current release: the table's last row. */
-const velstatus__release *velstatus__current_release(void);
 /* Whether the kind has the phase in the release the policy models
  * (backup_queue, restore_finalizing); 0 for an invalid phase. */
 int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol);
@@ -44,7 +31,5 @@ velstatus_status velstatus__phase_check(velstatus_kind kind, velstatus_phase pha
  * policy's release (velstatus__phase_check, naming "from" and "to"). */
 velstatus_status velstatus__transition_check(velstatus_kind kind, velstatus_phase from, velstatus_phase to,
                                              const velstatus_policy *pol, velstatus_error *err);
-/* Sets the release knobs of *p to row r. */
-void velstatus__policy_release(velstatus_policy *p, const velstatus__release *r);
 
 #endif /* VELSTATUS_PHASE_PRIVATE_H */
