@@ -175,6 +175,17 @@ velstatus_status velstatus__kdec_scan(const char *json, size_t len, velstatus__k
     return VELSTATUS_OK;
 }
 
+velstatus_status velstatus__kdec_args(const void *out, const velstatus_ctx *ctx, const char **json, size_t *len,
+                                      velstatus_error *err)
+{
+    *len = velstatus__text_len(*json, *len);
+    if (!out || !ctx || (!*json && *len))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
+    if (!*json)
+        *json = "";
+    return VELSTATUS_OK;
+}
+
 /* "\"A\"", "\"A\" or \"B\"", "\"A\", \"B\" or \"C\"": the list kinds. */
 static void kinds_text(char *buf, size_t cap, const char *const *kinds, size_t n)
 {
@@ -267,4 +278,26 @@ void velstatus__kdec_release(velstatus__kdec *d)
     velstatus__buf_reset(&d->kbuf);
     for (int k = 0; k < VS_KNBUF; k++)
         velstatus__buf_reset(&d->vbuf[k]);
+}
+
+velstatus_status velstatus__kdec_each_item(velstatus__kdec *d, velstatus__kspan root, const char *const *list_kinds,
+                                           size_t n, const char *single,
+                                           velstatus_status (*one)(velstatus__kdec *, void *, velstatus__kspan),
+                                           void *arg)
+{
+    velstatus__kspan items;
+    velstatus__json_iter it;
+    size_t i = 0, vs, ve;
+    VS_TRY(velstatus__kdec_items(d, root, list_kinds, n, single, &items));
+    if (items.vs == SIZE_MAX)
+        return one(d, arg, root);
+    velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
+    while (velstatus__json_next_element(&it, &vs, &ve)) {
+        velstatus__kspan item = {vs, ve};
+        int depth = d->path.n;
+        velstatus__kdec_push_idx(d, i++);
+        VS_TRY(one(d, arg, item));
+        d->path.n = depth;
+    }
+    return VELSTATUS_OK;
 }

@@ -63,6 +63,11 @@ void velstatus__kdec_release(velstatus__kdec *d);
 /* The whole input must be one JSON value (the scanner's rules), with
  * nothing but whitespace around it: its span in *root. */
 velstatus_status velstatus__kdec_scan(const char *json, size_t len, velstatus__kspan *root, velstatus_error *err);
+/* The argument checks of every public decoder taking (out, ctx, json, len):
+ * resolves *len, refuses a NULL out or ctx or a NULL json with a length
+ * (E_INVALID naming them, nothing written) and reads a NULL json as "". */
+velstatus_status velstatus__kdec_args(const void *out, const velstatus_ctx *ctx, const char **json, size_t *len,
+                                      velstatus_error *err);
 
 /* E_SCHEMA: "<path>: <message>", at byte off. */
 velstatus_status velstatus__kdec_error(velstatus__kdec *d, size_t off, const char *fmt, ...) VS__PRINTF(3, 4);
@@ -95,5 +100,12 @@ int velstatus__kdec_is(const char *s, size_t len, const char *lit);
  * is neither ("a BackupStorageLocation"). */
 velstatus_status velstatus__kdec_items(velstatus__kdec *d, velstatus__kspan root, const char *const *list_kinds,
                                        size_t n, const char *single, velstatus__kspan *items);
+/* Calls one(d, arg, item) for each item of root as velstatus__kdec_items()
+ * finds them (the root itself for a single object), the path naming
+ * items[i]; stops at the first failure. */
+velstatus_status velstatus__kdec_each_item(velstatus__kdec *d, velstatus__kspan root, const char *const *list_kinds,
+                                           size_t n, const char *single,
+                                           velstatus_status (*one)(velstatus__kdec *, void *, velstatus__kspan),
+                                           void *arg);
 
 #endif /* VELSTATUS_KUBE_JSON_H */

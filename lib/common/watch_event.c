@@ -129,12 +129,8 @@ velstatus_status velstatus_watch_event_from_json(velstatus_watch_event **out, ve
     velstatus__kdec d;
     velstatus__kspan root = velstatus__kabsent;
     velstatus_status st;
-    len = velstatus__text_len(json, len);
-    if (!out || !ctx || (!json && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
+    VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    if (!json)
-        json = "";
     VS_TRY(velstatus__kdec_scan(json, len, &root, err));
     ev = velstatus__calloc(ctx, 1, sizeof(*ev));
     if (!ev)

@@ -194,8 +194,9 @@ static velstatus_status decode_fields(velstatus__kdec *d, velstatus_backup_list 
 }
 
 /* One object: appended when it is a Backup or Restore, else counted skipped. */
-static velstatus_status decode_object(velstatus__kdec *d, velstatus_backup_list *l, velstatus__kspan item)
+static velstatus_status decode_object(velstatus__kdec *d, void *arg, velstatus__kspan item)
 {
+    velstatus_backup_list *l = arg;
     velstatus__kspan f[F_N];
     const char *kind;
     size_t kind_len;
@@ -221,25 +222,6 @@ static velstatus_status decode_object(velstatus__kdec *d, velstatus_backup_list 
     return VELSTATUS_OK;
 }
 
-static velstatus_status decode_all(velstatus__kdec *d, velstatus_backup_list *l, velstatus__kspan root)
-{
-    static const char *const list_kinds[3] = {"List", "BackupList", "RestoreList"};
-    velstatus__kspan items;
-    velstatus__json_iter it;
-    size_t i = 0, vs, ve;
-    VS_TRY(velstatus__kdec_items(d, root, list_kinds, 3, "a Backup or Restore", &items));
-    if (items.vs == SIZE_MAX)
-        return decode_object(d, l, root);
-    velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
-    while (velstatus__json_next_element(&it, &vs, &ve)) {
-        velstatus__kspan item = {vs, ve};
-        int depth = d->path.n;
-        velstatus__kdec_push_idx(d, i++);
-        VS_TRY(decode_object(d, l, item));
-        d->path.n = depth;
-    }
-    return VELSTATUS_OK;
-}
 
 velstatus_status velstatus_backup_list_from_json(velstatus_backup_list **out, velstatus_ctx *ctx, const char *json,
                                                  size_t len, velstatus_error *err)
@@ -248,19 +230,16 @@ velstatus_status velstatus_backup_list_from_json(velstatus_backup_list **out, ve
     velstatus__kdec d;
     velstatus__kspan root = velstatus__kabsent;
     velstatus_status st;
-    len = velstatus__text_len(json, len);
-    if (!out || !ctx || (!json && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
+    static const char *const list_kinds[3] = {"List", "BackupList", "RestoreList"};
+    VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    if (!json)
-        json = "";
     VS_TRY(velstatus__kdec_scan(json, len, &root, err));
     l = velstatus__calloc(ctx, 1, sizeof(*l));
     if (!l)
         return velstatus__error_nomem(err);
     velstatus__pool_init(&l->pool, ctx);
     velstatus__kdec_init(&d, ctx, json, len, err);
-    st = decode_all(&d, l, root);
+    st = velstatus__kdec_each_item(&d, root, list_kinds, 3, "a Backup or Restore", decode_object, l);
     velstatus__kdec_release(&d);
     if (st != VELSTATUS_OK) {
         velstatus_backup_list_free(l);

@@ -227,7 +227,7 @@ static velstatus_status decode_record(velstatus__kdec *d, const velstatus_bsl_se
                                   &r->message_len);
 }
 
-static velstatus_status decode_bsl(velstatus__kdec *d, velstatus_bsl_set *set, velstatus__kspan item)
+static velstatus_status decode_bsl(velstatus__kdec *d, void *set, velstatus__kspan item)
 {
     velstatus_bsl_record r;
     VS_TRY(decode_record(d, set, item, &r));
@@ -235,25 +235,6 @@ static velstatus_status decode_bsl(velstatus__kdec *d, velstatus_bsl_set *set, v
     return velstatus__ss_set_add(set, &r, d->err);
 }
 
-static velstatus_status decode_all(velstatus__kdec *d, velstatus_bsl_set *set, velstatus__kspan root)
-{
-    velstatus__kspan items;
-    velstatus__json_iter it;
-    size_t i = 0, vs, ve;
-    static const char *const list_kinds[2] = {"List", "BackupStorageLocationList"};
-    VS_TRY(velstatus__kdec_items(d, root, list_kinds, 2, "a BackupStorageLocation", &items));
-    if (items.vs == SIZE_MAX)
-        return decode_bsl(d, set, root);
-    velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
-    while (velstatus__json_next_element(&it, &vs, &ve)) {
-        velstatus__kspan item = {vs, ve};
-        int depth = d->path.n;
-        velstatus__kdec_push_idx(d, i++);
-        VS_TRY(decode_bsl(d, set, item));
-        d->path.n = depth;
-    }
-    return VELSTATUS_OK;
-}
 
 velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json, size_t len,
                                              velstatus_error *err)
@@ -262,17 +243,14 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     velstatus_status st;
     velstatus__kdec d;
     velstatus__kspan root = velstatus__kabsent;
-    len = velstatus__text_len(json, len);
+    static const char *const list_kinds[2] = {"List", "BackupStorageLocationList"};
 
-    if (!out || !ctx || (!json && len))
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out, ctx or json is NULL");
+    VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    if (!json)
-        json = "";
     VS_TRY(velstatus__kdec_scan(json, len, &root, err));
     VS_TRY(velstatus_bsl_set_new(&set, ctx, err));
     velstatus__kdec_init(&d, ctx, json, len, err);
-    st = decode_all(&d, set, root);
+    st = velstatus__kdec_each_item(&d, root, list_kinds, 2, "a BackupStorageLocation", decode_bsl, set);
     velstatus__kdec_release(&d);
     if (st != VELSTATUS_OK) {
         velstatus_bsl_set_free(set);
