@@ -146,8 +146,17 @@ int cli_now(const char *cmd, const char *now_s, int64_t *out)
     velstatus_error err;
     struct timespec ts;
     if (now_s) {
-        if (velstatus_time_parse(out, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+        /* RFC 3339, or Go's Time.String() as Velero prints times (a space at 10) */
+        int64_t sec;
+        int32_t nsec;
+        size_t n = strlen(now_s);
+        if (n <= 10 || now_s[10] != ' ')
+            return velstatus_time_parse(out, now_s, n, &err) == VELSTATUS_OK ? 0 : cli_fail_err(cmd, "--now", &err);
+        if (velstatus_time_parse_go_string(&sec, &nsec, now_s, n, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--now", &err);
+        if (sec < INT64_MIN / 1000000000 + 1 || sec > INT64_MAX / 1000000000 - 1)
+            return cli_fail(cmd, "--now: \"%s\" is outside the years 1678 to 2261", now_s);
+        *out = sec * 1000000000 + nsec;
         return 0;
     }
     if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
