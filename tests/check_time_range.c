@@ -442,9 +442,10 @@ START_TEST(go_string_form)
         const char *in;
         uint64_t offset;
     } bad[] = {
-        {"2023-11-10T16:40:35+01:00", 10}, {"2023-11-10 16:40:35 +01:00", 23}, {"2023-11-10 16:40:35 CET", 20},
-        {"2023-11-10 16:40:35", 19},       {"2023-11-10 6:40:35 +0100", 11},   {"2023-02-29 16:40:35 +0100", 8},
-        {"2023-11-10 16:40:35 +0100 ", 25}, {"2023-11-10 16:40:35 +0100 CET x", 29},
+        {"2023-11-10T16:40:35+01:00", 10},   {"2023-11-10 16:40:35 +01:00", 23},
+        {"2023-11-10 16:40:35 CET", 20},     {"2023-11-10 16:40:35", 19},
+        {"2023-11-10 6:40:35 +0100", 11},    {"2023-02-29 16:40:35 +0100", 8},
+        {"2023-11-10 16:40:35 +0100 ", 25},  {"2023-11-10 16:40:35 +0100 CET x", 29},
         {"2023-11-10 16:40:35,5 +0100", 19}, {"2023-11-10 16:40:35 +0100 m=", 28},
     };
     int64_t sec = 7;
@@ -459,8 +460,8 @@ START_TEST(go_string_form)
         sec = 7;
         ck_assert_int_eq(velstatus_time_parse_go_string(&sec, &nsec, bad[i].in, VELSTATUS_NUL_TERMINATED, &err),
                          VELSTATUS_E_PARSE);
-        ck_assert_msg(err.offset == bad[i].offset, "%s: offset %llu (%s)", bad[i].in,
-                      (unsigned long long)err.offset, err.message);
+        ck_assert_msg(err.offset == bad[i].offset, "%s: offset %llu (%s)", bad[i].in, (unsigned long long)err.offset,
+                      err.message);
         ck_assert_uint_eq(err.column, bad[i].offset + 1);
         ck_assert(sec == 7);
         ck_assert_ptr_nonnull(strstr(err.message, bad[i].in));
