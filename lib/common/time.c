@@ -417,7 +417,8 @@ static velstatus_status go_read(vs_rfc3339 *t, const char *s, size_t len, velsta
     t->s = s ? s : "";
     t->len = len;
     t->sep = ' ';
-    if (parse_date(t) && (len > 12 && is_digit(t->s[12]) ? parse_clock(t) : tp_fail(t, 11, "expected a 2-digit hour"))) {
+    if (parse_date(t) &&
+        (len > 12 && is_digit(t->s[12]) ? parse_clock(t) : tp_fail(t, 11, "expected a 2-digit hour"))) {
         if (t->pos < t->len && t->s[t->pos] == '.')
             parse_fraction(t);
         if (go_zone(t) && go_tail(t) && parse_end(t))
@@ -426,10 +427,9 @@ static velstatus_status go_read(vs_rfc3339 *t, const char *s, size_t len, velsta
     if (!err)
         return VELSTATUS_E_PARSE;
     quote(q, t->s, len);
-    return velstatus__error_set_pos(err, VELSTATUS_E_PARSE, 1,
-                                    (uint32_t)(t->bad + 1 > UINT32_MAX ? UINT32_MAX : t->bad + 1), (uint64_t)t->bad,
-                                    "invalid time %s (Go's Time.String(): 2023-11-10 16:40:35 +0100 CET): %s", q,
-                                    t->what);
+    return velstatus__error_set_pos(
+        err, VELSTATUS_E_PARSE, 1, (uint32_t)(t->bad + 1 > UINT32_MAX ? UINT32_MAX : t->bad + 1), (uint64_t)t->bad,
+        "invalid time %s (Go's Time.String(): 2023-11-10 16:40:35 +0100 CET): %s", q, t->what);
 }
 
 VELSTATUS_API velstatus_status velstatus_time_parse_go_string(int64_t *out_sec, int32_t *out_nsec, const char *s,
