@@ -416,6 +416,65 @@ START_TEST(add_before_is_exact)
 }
 END_TEST
 
+/* Go's Time.String(), as velero describe prints times in the client's zone
+ * (issue 22): the numeric offset decides, the abbreviation is ignored. */
+START_TEST(go_string_form)
+{
+    static const struct {
+        const char *in;
+        int64_t sec;
+        int32_t nsec;
+    } ok[] = {
+        {"2023-11-10 16:40:35 +0100 CET", 1699630835, 0},
+        {"2023-11-10 21:10:35 +0530 IST", 1699630835, 0},
+        {"2023-11-10 12:10:35 -0330 NST", 1699630835, 0},
+        {"2023-11-10 16:40:35 +0100 ABC", 1699630835, 0}, /* the abbreviation is not checked */
+        {"2023-11-10 13:40:35 -0200 -02", 1699630835, 0},
+        {"2023-11-10 15:40:35 +0000", 1699630835, 0},
+        {"2023-11-10 15:40:35.5 +0000 UTC", 1699630835, 500000000},
+        {"2023-11-10 15:40:35.0123456789 +0000 UTC", 1699630835, 12345678},
+        {"2023-11-10 15:40:35 +0000 UTC m=+0.000000001", 1699630835, 0},
+        {"2023-11-10 15:40:35 +0000 UTC m=-12.5", 1699630835, 0},
+        {"0001-01-01 00:00:00 +0000 UTC", GO_ZERO_SEC, 0},
+        {"2024-02-29 00:00:00 +0000 UTC", 1709164800, 0},
+    };
+    static const struct {
+        const char *in;
+        uint64_t offset;
+    } bad[] = {
+        {"2023-11-10T16:40:35+01:00", 10},   {"2023-11-10 16:40:35 +01:00", 23},
+        {"2023-11-10 16:40:35 CET", 20},     {"2023-11-10 16:40:35", 19},
+        {"2023-11-10 6:40:35 +0100", 11},    {"2023-02-29 16:40:35 +0100", 8},
+        {"2023-11-10 16:40:35 +0100 ", 25},  {"2023-11-10 16:40:35 +0100 CET x", 29},
+        {"2023-11-10 16:40:35,5 +0100", 19}, {"2023-11-10 16:40:35 +0100 m=", 28},
+    };
+    int64_t sec = 7;
+    int32_t nsec = 7;
+    velstatus_error err;
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        velstatus_status st = velstatus_time_parse_go_string(&sec, &nsec, ok[i].in, strlen(ok[i].in), &err);
+        ck_assert_msg(st == VELSTATUS_OK, "%s: %s", ok[i].in, err.message);
+        ck_assert_msg(sec == ok[i].sec && nsec == ok[i].nsec, "%s: %lld.%09d", ok[i].in, (long long)sec, (int)nsec);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        sec = 7;
+        ck_assert_int_eq(velstatus_time_parse_go_string(&sec, &nsec, bad[i].in, VELSTATUS_NUL_TERMINATED, &err),
+                         VELSTATUS_E_PARSE);
+        ck_assert_msg(err.offset == bad[i].offset, "%s: offset %llu (%s)", bad[i].in, (unsigned long long)err.offset,
+                      err.message);
+        ck_assert_uint_eq(err.column, bad[i].offset + 1);
+        ck_assert(sec == 7);
+        ck_assert_ptr_nonnull(strstr(err.message, bad[i].in));
+    }
+    ck_assert_int_eq(velstatus_time_parse_go_string(NULL, &nsec, "x", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_time_parse_go_string(&sec, NULL, "x", 1, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_time_parse_go_string(&sec, &nsec, NULL, 3, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_time_parse_go_string(&sec, &nsec, NULL, 0, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_time_parse_go_string(&sec, &nsec, "2023-11-10 16:40:35 +0100 CET", 19, NULL),
+                     VELSTATUS_E_PARSE); /* nothing past len is read */
+}
+END_TEST
+
 START_TEST(exact_parse_and_format_arguments)
 {
     char buf[VELSTATUS_TIME_BUFSIZE], small[20];
@@ -546,6 +605,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reported_times_replace_wide_ones);
     tcase_add_test(tc, add_before_is_exact);
     tcase_add_test(tc, exact_parse_and_format_arguments);
+    tcase_add_test(tc, go_string_form);
     tcase_add_test(tc, describe_prints_the_zero_time);
     tcase_add_test(tc, go_time_range_fails_cleanly_without_memory);
     suite_add_tcase(s, tc);

@@ -127,20 +127,36 @@ if [ -f /usr/share/zoneinfo/Asia/Kolkata ]; then
     ! diff "$tmp/local.txt" "$tmp/utc.txt" | grep '^<' | grep -qv '+0530 IST$' && ok describe-local-time || no describe-local-time
 fi
 
-# bash completion: subcommands, options, -o values
+# bash completion: subcommands, options, values, all from the tool's option
+# tables (velstatus --complete); every option of every command and subcommand
+# is offered by the completion and listed by its --help
 comp=$VS_SRCDIR/tools/completion/velstatus
 if command -v bash >/dev/null 2>&1; then
     c() { bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _velstatus; echo "${COMPREPLY[*]}"' _ "$comp" "$@"; }
-    [ "$(c velstatus server-status -o '')" = "text json condition prometheus" ] && [ "$(c velstatus progress -o '')" = "text json" ] && [ "$(c velstatus explain -o '')" = "text json svg" ] && ok completion-o || no completion-o
-    [ "$(c velstatus desc)" = "describe-operations" ] && ok completion-command || no completion-command
-    [ "$(c velstatus operations re)" = "reconcile" ] && ok completion-subcommand || no completion-subcommand
-    [ "$(c velstatus operations reconcile --pr)" = "--progress" ] && ok completion-option || no completion-option
-    # every option the completion offers for a command is one its --help names
-    for cmd in server-status progress describe-operations backoff; do
-        for o in $(bash -c '. "$1"; COMP_WORDS=(velstatus "$2" -); COMP_CWORD=2; _velstatus; echo "${COMPREPLY[*]}"' _ "$comp" "$cmd"); do
-            case $o in --help|--output|--max-input|--input-form|-o) continue ;; esac
-            "$v" "$cmd" --help | grep -qE -- "(^|[^-[:alnum:]])$o([^-[:alnum:]]|$)" || { echo "FAIL completion offers $cmd $o, unknown to its --help"; fail=1; }
+    [ "$(c "$v" server-status -o '')" = "text json condition prometheus" ] && [ "$(c "$v" progress -o '')" = "text json" ] && [ "$(c "$v" explain -o '')" = "text json svg" ] && ok completion-o || no completion-o
+    [ "$(c "$v" desc)" = "describe-operations" ] && ok completion-command || no completion-command
+    [ "$(c "$v" operations re)" = "reconcile" ] && ok completion-subcommand || no completion-subcommand
+    [ "$(c "$v" operations reconcile --pr)" = "--progress" ] && ok completion-option || no completion-option
+    [ "$(c "$v" operations reconcile --bsl '')" = "available missing readonly" ] && ok completion-values || no completion-values
+    [ "$(c "$v" download-request '')" = "backup restore" ] && ok completion-operand || no completion-operand
+    [ "$(c "$v" describe-operations --details --ut)" = "--utc" ] && ok completion-after-flag || no completion-after-flag
+    [ -z "$(c "$v" progress --now '')" ] && ok completion-free-value || no completion-free-value
+    n=0
+    for cmd in $("$v" --complete | grep -v '^-'); do
+        [ "$cmd" = help ] && continue
+        # a command with subcommands lists only them; one without lists its options
+        if "$v" --complete "$cmd" | grep -q '^-'; then subs=-; else subs=$("$v" --complete "$cmd"); fi
+        for sub in $subs; do
+            [ "$sub" = - ] && sub=""
+            offered=" $(c "$v" "$cmd" $sub -) "
+            help=$("$v" "$cmd" $sub --help)
+            for o in $("$v" --complete "$cmd" $sub | grep '^-' | cut -d' ' -f1); do
+                n=$((n + 1))
+                case $offered in *" $o "*) ;; *) echo "FAIL completion of $cmd $sub does not offer $o"; fail=1 ;; esac
+                printf '%s\n' "$help" | grep -qE -- "(^|[^-[:alnum:]])$o([^-[:alnum:]]|$)" || { echo "FAIL $cmd $sub --help does not list $o"; fail=1; }
+            done
         done
     done
+    [ "$n" -gt 100 ] && ok "completion-and-help-of-every-option ($n)" || no completion-and-help-of-every-option
 fi
 exit "$fail"

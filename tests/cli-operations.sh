@@ -194,7 +194,11 @@ run "skipped phase json" 0 operations reconcile --kind restore --phase Completed
 run "skipped phase of the wrong kind" 2 operations reconcile --kind restore --phase Deleting --now 2024-05-01T10:00:00Z \
     --timeout 1h --progress "$tmp/empty.json" "$tmp/one.json" && has "wrong kind message" "$tmp/err" '--phase'
 run "bad now" 2 operations reconcile $bargs --now yesterday --progress "$tmp/empty.json" "$tmp/one.json" && has "bad now message" "$tmp/err" '--now'
-run "bad timeout" 2 operations reconcile $bargs --timeout 4 --progress "$tmp/empty.json" "$tmp/one.json" && has "bad timeout message" "$tmp/err" '--timeout'
+run "bad timeout" 2 operations reconcile $bargs --timeout 4 --progress "$tmp/empty.json" "$tmp/one.json" && has "bad timeout message" "$tmp/err" '--item-operation-timeout'
+# --item-operation-timeout is the one name across commands; --timeout its alias (issue 22)
+run "timeout name" 2 operations reconcile $bargs --item-operation-timeout 4 --progress "$tmp/empty.json" "$tmp/one.json" && has "timeout name message" "$tmp/err" '--item-operation-timeout'
+"$v" operations reconcile --help | grep -q -- '--timeout DURATION  *alias of --item-operation-timeout' && echo "ok timeout alias in help" || { echo "FAIL timeout alias in help"; fail=1; }
+"$v" operations reconcile --help | grep -q '"lookupError"' && "$v" operations reconcile --help | grep -q 'Example:' && echo "ok progress keys in help" || { echo "FAIL progress keys in help"; fail=1; }
 run "bad policy" 2 operations reconcile $bargs --policy strict --progress "$tmp/empty.json" "$tmp/one.json" && has "bad policy message" "$tmp/err" '--policy'
 run "bad bsl" 2 operations reconcile $bargs --bsl gone --progress "$tmp/empty.json" "$tmp/one.json" && has "bad bsl message" "$tmp/err" '--bsl'
 run "bad errors" 2 operations reconcile $bargs --errors -1 --progress "$tmp/empty.json" "$tmp/one.json" && has "bad errors message" "$tmp/err" '--errors'

@@ -99,4 +99,9 @@ for z in "CET-1|0001-01-01 01:00:00 +0100 CET|10000-01-01 00:59:59 +0100 CET|000
 done
 
 rm -f "$tmp.out" "$tmp.err" "$tmp.bad"
+# --now as Velero prints times (Go's Time.String(), the offset deciding) is RFC 3339's instant
+a=$("$v" progress --now 2024-05-01T10:02:13Z -o json "$d/example-backup-ops.json" 2>&1)
+b=$("$v" progress --now "2024-05-01 12:02:13 +0200 CEST" -o json "$d/example-backup-ops.json" 2>&1)
+[ -n "$a" ] && [ "$a" = "$b" ] && echo "ok --now go form" || { echo "FAIL --now go form: $a / $b"; fail=1; }
+"$v" progress --now '2024-05-01 12:00:00 CEST' "$d/example-backup-ops.json" 2>&1 | grep -q 'offset 20' && echo "ok --now go form error" || { echo "FAIL --now go form error"; fail=1; }
 exit $fail

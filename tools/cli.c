@@ -58,6 +58,17 @@ static int parse_size(const char *cmd, const char *s, uint64_t *out)
     return cli_fail(cmd, "--max-input must be a size (512M, 1G, 1048576), not \"%s\"", s);
 }
 
+int cli_completing;
+
+/* The options every command takes besides its own (take_opt reads them). */
+static const char *max_input, *input_form;
+static const cli_opt common_opts[] = {
+    CLI_VAL("--max-input", 0, &max_input, "SIZE", "read at most SIZE bytes (512M, 1G; default 512M)"),
+    CLI_VAL("--input-form", 0, &input_form, "auto|json|describe|table",
+            "read the input as that form (default: found by the content)"),
+    CLI_FLAG("--help", 'h', NULL, "print this help"),
+};
+
 static const cli_opt *find_opt(const cli_opt *opts, size_t nopts, const char *name, size_t len, char short_name)
 {
     for (size_t k = 0; k < nopts; k++) {
@@ -68,31 +79,32 @@ static const cli_opt *find_opt(const cli_opt *opts, size_t nopts, const char *na
     return NULL;
 }
 
-/* Handles the option at argv[*i]; returns 0, or -1 after printing. */
-static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_opt *opts, size_t nopts)
+/* The option argv[*i] names (its inline value, if any, in *inline_v), or NULL. */
+static const cli_opt *lookup_opt(const char *a, const cli_opt *opts, size_t nopts, const char **inline_v)
 {
-    static const char *max_input, *input_form;
-    static const cli_opt max_opt = {"--max-input", 0, &max_input, NULL};
-    static const cli_opt form_opt = {"--input-form", 0, &input_form, NULL}; /* tools/text_in.h */
-    const char *a = argv[*i], *inline_v = NULL;
     const cli_opt *o;
+    *inline_v = NULL;
     if (a[1] == '-') {
         const char *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
         o = find_opt(opts, nopts, a, len, 0);
-        if (!o && find_opt(&max_opt, 1, a, len, 0))
-            o = &max_opt;
-        if (!o && find_opt(&form_opt, 1, a, len, 0))
-            o = &form_opt;
+        if (!o)
+            o = find_opt(common_opts, 2, a, len, 0);
         if (eq)
-            inline_v = eq + 1;
-    } else {
-        o = find_opt(opts, nopts, NULL, 0, a[1]);
-        if (o && a[2] != '\0')
-            inline_v = a[2] == '=' ? a + 3 : a + 2;
-        if (o && !o->value && a[2] != '\0')
-            o = NULL;
+            *inline_v = eq + 1;
+        return o;
     }
+    o = find_opt(opts, nopts, NULL, 0, a[1]);
+    if (o && a[2] != '\0')
+        *inline_v = a[2] == '=' ? a + 3 : a + 2;
+    return o && !o->value && a[2] != '\0' ? NULL : o;
+}
+
+/* Handles the option at argv[*i]; returns 0, or -1 after printing. */
+static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_opt *opts, size_t nopts)
+{
+    const char *a = argv[*i], *inline_v;
+    const cli_opt *o = lookup_opt(a, opts, nopts, &inline_v);
     if (!o)
         return cli_fail(cmd, "unknown option \"%s\" (see velstatus help %s)", a, cmd), -1;
     if (!o->value) {
@@ -107,22 +119,99 @@ static int take_opt(const char *cmd, int argc, char **argv, int *i, const cli_op
         inline_v = argv[++*i];
     }
     *o->value = inline_v;
-    if (o == &max_opt && parse_size(cmd, inline_v, &cli_max_input) != 0)
+    if (o == &common_opts[0] && parse_size(cmd, inline_v, &cli_max_input) != 0)
         return -1;
-    if (o == &form_opt && cli_form_parse(inline_v, &cli_input_form) != 0)
+    if (o == &common_opts[1] && cli_form_parse(inline_v, &cli_input_form) != 0)
         return cli_fail(cmd, "--input-form must be auto, json, describe or table, not \"%s\"", inline_v), -1;
     return 0;
 }
 
-int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos, int max_pos,
-              int *npos)
+/* "-o, --output text|json" into buf. */
+static const char *opt_spec(char *buf, size_t cap, const cli_opt *o)
 {
+    char sh[8] = "";
+    if (o->short_name)
+        snprintf(sh, sizeof(sh), "-%c, ", o->short_name);
+    snprintf(buf, cap, "%s%s%s%s", sh, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    return buf;
+}
+
+static void print_opts(FILE *f, const cli_opt *opts, size_t n)
+{
+    char buf[128];
+    for (size_t k = 0; k < n; k++) {
+        opt_spec(buf, sizeof(buf), &opts[k]);
+        if (strlen(buf) > 28)
+            fprintf(f, "  %s\n  %-28s  %s\n", buf, "", opts[k].help);
+        else
+            fprintf(f, "  %-28s  %s\n", buf, opts[k].help);
+    }
+}
+
+void cli_usage_print(FILE *f, const cli_usage *u, const cli_opt *opts, size_t nopts)
+{
+    fprintf(f, "usage: velstatus %s [options]%s%s\n\noptions:\n", u->cmd, u->operands ? " " : "",
+            u->operands ? u->operands : "");
+    print_opts(f, opts, nopts);
+    fprintf(f, "\noptions every command takes:\n");
+    print_opts(f, common_opts, sizeof(common_opts) / sizeof(common_opts[0]));
+    if (u->about)
+        fprintf(f, "\n%s", u->about);
+}
+
+/* One option per line for the bash completion: "-o text|json", "--kind
+ * backup|restore", "--details"; --velero-version offers the releases. */
+static void print_completion(const cli_opt *opts, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const cli_opt *o = &opts[k];
+        const char *arg = o->arg ? o->arg : "";
+        if (strcmp(o->name, "--velero-version") == 0) {
+            size_t nr = velstatus_velero_release_count();
+            printf("%s ", o->name);
+            for (size_t i = 0; i < nr; i++) {
+                int ma, mi;
+                velstatus_velero_release_at(&ma, &mi, i, NULL);
+                printf("%s%d.%d", i ? "|" : "", ma, mi);
+            }
+            printf("\n");
+            continue;
+        }
+        if (o->short_name)
+            printf("-%c%s%s\n", o->short_name, *arg ? " " : "", arg);
+        printf("%s%s%s\n", o->name, *arg ? " " : "", arg);
+    }
+}
+
+static int print_help(const cli_usage *u, const cli_opt *opts, size_t nopts)
+{
+    if (!cli_completing) {
+        cli_usage_print(stdout, u, opts, nopts);
+        return 1;
+    }
+    if (u->operands && strchr(u->operands, '|') && u->operands[0] >= 'a' && u->operands[0] <= 'z') {
+        /* a first operand of words ("backup|restore NAME"): its words */
+        for (const char *p = u->operands; *p && *p != ' ';) {
+            size_t w = strcspn(p, "| ");
+            printf("%.*s\n", (int)w, p);
+            p += w + (p[w] == '|');
+        }
+    }
+    print_completion(opts, nopts);
+    print_completion(common_opts, sizeof(common_opts) / sizeof(common_opts[0]));
+    return 1;
+}
+
+int cli_parse(const cli_usage *u, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
+              int max_pos, int *npos)
+{
+    const char *cmd = u->cmd;
     int operands_only = 0;
     *npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!operands_only && cli_is_help(a))
-            return 1;
+            return print_help(u, opts, nopts);
         if (!operands_only && strcmp(a, "--") == 0) {
             operands_only = 1;
             continue;
@@ -141,13 +230,46 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_
     return 0;
 }
 
+int cli_dispatch(const char *cmd, int argc, char **argv, const cli_sub *subs, size_t n)
+{
+    if (argc >= 2 && !cli_is_help(argv[1])) {
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(argv[1], subs[i].name) == 0)
+                return subs[i].run(argc - 1, argv + 1);
+        return cli_fail(cmd, "unknown subcommand \"%s\" (see velstatus help %s)", argv[1], cmd);
+    }
+    if (cli_completing) {
+        for (size_t i = 0; i < n; i++)
+            printf("%s\n", subs[i].name);
+        return CLI_OK;
+    }
+    FILE *f = argc < 2 ? stderr : stdout;
+    fprintf(f, "usage: velstatus %s ", cmd);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%s", i ? "|" : "", subs[i].name);
+    fprintf(f, " [options] ...\n\nsubcommands:\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-12s %s\n", subs[i].name, subs[i].summary);
+    fprintf(f, "\nRun `velstatus help %s SUBCOMMAND` for a subcommand's options.\n", cmd);
+    return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
+}
+
 int cli_now(const char *cmd, const char *now_s, int64_t *out)
 {
     velstatus_error err;
     struct timespec ts;
     if (now_s) {
-        if (velstatus_time_parse(out, now_s, strlen(now_s), &err) != VELSTATUS_OK)
+        /* RFC 3339, or Go's Time.String() as Velero prints times (a space at 10) */
+        int64_t sec;
+        int32_t nsec;
+        size_t n = strlen(now_s);
+        if (n <= 10 || now_s[10] != ' ')
+            return velstatus_time_parse(out, now_s, n, &err) == VELSTATUS_OK ? 0 : cli_fail_err(cmd, "--now", &err);
+        if (velstatus_time_parse_go_string(&sec, &nsec, now_s, n, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--now", &err);
+        if (sec < INT64_MIN / 1000000000 + 1 || sec > INT64_MAX / 1000000000 - 1)
+            return cli_fail(cmd, "--now: \"%s\" is outside the years 1678 to 2261", now_s);
+        *out = sec * 1000000000 + nsec;
         return 0;
     }
     if (clock_gettime(CLOCK_REALTIME, &ts) != 0)

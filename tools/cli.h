@@ -15,36 +15,93 @@ enum { CLI_OK = 0, CLI_FALSE = 1, CLI_BAD_INPUT = 2, CLI_WATCH_ERROR = 3 };
 /* Output format selected by -o. */
 typedef enum { CLI_TEXT = 0, CLI_JSON = 1, CLI_CONDITION = 2, CLI_PROMETHEUS = 3, CLI_SVG = 4 } cli_format;
 
-/* One option of a subcommand. A value option stores its argument in *value;
- * a flag (value NULL) sets *flag to 1. short_name is the one-letter form
- * ('o' for -o) or 0. */
+/* One option of a command: the one table its parser, its --help and its
+ * bash completion (velstatus --complete) come from. A value option stores
+ * its argument in *value; a flag (value NULL) sets *flag to 1. short_name is
+ * the one-letter form ('o' for -o) or 0. arg names the value in the usage
+ * ("FILE", "RFC3339"); a list "a|b|c" is also what completion offers, "FILE"
+ * or a name ending in ".json" completes file names. help is one line. */
 typedef struct cli_opt {
     const char *name;
     char short_name;
     const char **value;
     int *flag;
+    const char *arg;
+    const char *help;
 } cli_opt;
 
-/* -o / --output, which every subcommand takes. */
-#define CLI_OPT_OUTPUT(v)          \
-    {                              \
-        "--output", 'o', (v), NULL \
+#define CLI_VAL(name, short_name, ptr, arg, help)        \
+    {                                                    \
+        (name), (short_name), (ptr), NULL, (arg), (help) \
+    }
+#define CLI_FLAG(name, short_name, ptr, help)           \
+    {                                                   \
+        (name), (short_name), NULL, (ptr), NULL, (help) \
     }
 
-/* The one option parser of every subcommand. argv[0] is the subcommand.
+/* -o / --output, which every command takes; formats is its "a|b" list. */
+#define CLI_OPT_OUTPUT_OF(v, formats) CLI_VAL("--output", 'o', (v), (formats), "output format")
+#define CLI_OPT_OUTPUT(v) CLI_OPT_OUTPUT_OF((v), "text|json")
+/* --velero-version X.Y, which every command that decides takes. */
+#define CLI_OPT_VELERO_VERSION(v) \
+    CLI_VAL("--velero-version", 0, (v), "X.Y", "decide as that Velero release (default: the current one)")
+/* --now, which every command that needs the present instant takes. */
+#define CLI_OPT_NOW(v)                                                                                   \
+    CLI_VAL("--now", 0, (v), "TIME",                                                                     \
+            "the present instant: RFC 3339, or as Velero prints times (2023-11-10 16:40:35 +0100 CET); " \
+            "default: the clock")
+
+/* --kind of an itemoperations file's reader. */
+#define CLI_OPT_KIND(v) \
+    CLI_VAL("--kind", 0, (v), "backup|restore", "the file's kind (default: from backupName / restoreName)")
+
+/* --item-operation-timeout, spec.itemOperationTimeout (one name everywhere). */
+#define CLI_OPT_ITEM_OPERATION_TIMEOUT(v)                   \
+    CLI_VAL("--item-operation-timeout", 0, (v), "DURATION", \
+            "spec.itemOperationTimeout, a Go duration (1h, 90m; default: the release's server default)")
+
+/* What a command's --help says besides its options: its name ("operations
+ * reconcile"), its operands ("[FILE|-]", NULL for none) and the text after
+ * the option list (paragraphs ending in "\n"). */
+typedef struct cli_usage {
+    const char *cmd;
+    const char *operands;
+    const char *about;
+} cli_usage;
+
+/* The one option parser of every command. argv[0] is the command.
  * Accepts "--name VALUE", "--name=VALUE", "-x VALUE", "-xVALUE", "-x=VALUE",
- * flags, "--max-input SIZE" (every subcommand: it bounds cli_read_input),
- * "-h"/"--help", "--" (the rest are operands) and "-" (an operand: stdin).
- * Operands go to pos[0..max_pos). Returns 0 to go on, 1 when help was asked
- * for (print the usage, exit 0), -1 after printing a usage error. */
-int cli_parse(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos, int max_pos,
-              int *npos);
+ * flags, "--max-input SIZE" (every command: it bounds cli_read_input),
+ * "--input-form", "-h"/"--help", "--" (the rest are operands) and "-" (an
+ * operand: stdin). Operands go to pos[0..max_pos). Returns 0 to go on, 1
+ * after printing the help asked for (the usage generated from u and opts,
+ * or with cli_completing the completion list; exit 0), -1 after printing a
+ * usage error. */
+int cli_parse(const cli_usage *u, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **pos,
+              int max_pos, int *npos);
 
-/* --velero-version X.Y, which every subcommand that decides takes. */
-#define CLI_OPT_VELERO_VERSION(v)        \
-    {                                    \
-        "--velero-version", 0, (v), NULL \
-    }
+/* Prints the usage generated from u and opts: "usage: velstatus CMD
+ * [options] OPERANDS", the options with their values and help, the options
+ * every command takes, then u->about. */
+void cli_usage_print(FILE *f, const cli_usage *u, const cli_opt *opts, size_t nopts);
+
+/* Set by `velstatus --complete CMD [SUB]`: --help then prints what bash
+ * completion offers instead of the usage, one line each: a subcommand or
+ * operand word, or an option ("--kind backup|restore", "-o text|json",
+ * "--details"; its values after a space). */
+extern int cli_completing;
+
+/* A command's subcommands, dispatched by name from a table. */
+typedef struct cli_sub {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} cli_sub;
+
+/* Runs the subcommand argv[1] of cmd from subs[0..n) with argv + 1. No
+ * subcommand or -h prints the list (to stderr, exit 2, when none was
+ * given); an unknown one is a usage error. */
+int cli_dispatch(const char *cmd, int argc, char **argv, const cli_sub *subs, size_t n);
 
 /* The policy a subcommand decides with (doc/velero-releases.md): with
  * --velero-version (version_s) the Velero-exact preset of that release

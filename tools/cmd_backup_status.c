@@ -256,27 +256,19 @@ static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
     return 1;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus backup-status [--now RFC3339] [--exit-status] [--velero-version X.Y]\n"
-               "                               [-o text|json|condition] [FILE|-]\n"
-               "\n"
-               "Reads Backup or Restore objects (`kubectl get backup NAME -o json`, a List, or a\n"
-               "`--watch [--output-watch-events]` stream) and prints for each its phase, the\n"
-               "kstatus-style conditions it should carry (Ready, Reconciling, Stalled; Velero sets\n"
-               "none) and its Argo CD health exactly as Argo CD's velero.io/Backup and\n"
-               "velero.io/Restore health checks compute it. A phase unknown to this version is\n"
-               "flagged, never guessed; so is, with --velero-version X.Y (default: the current\n"
-               "release), a phase that Velero release did not have (Queued and ReadyToStart\n"
-               "before 1.18, a restore's Finalizing phases before 1.14; doc/velero-releases.md).\n"
-               "-o condition prints the Ready condition alone\n"
-               "(lastTransitionTime: --now, default the current time).\n"
-               "\n"
-               "  --exit-status   exit with the last object's health: 0 Healthy, 1 Degraded,\n"
-               "                  4 Progressing\n"
-               "\n"
-               "Exit status: 0 success, 2 bad input or usage, 3 a watch ERROR event.\n");
-}
+static const cli_usage usage = {"backup-status", "[FILE|-]",
+                                "Reads Backup or Restore objects (`kubectl get backup NAME -o json`, a List, or a\n"
+                                "`--watch [--output-watch-events]` stream) and prints for each its phase, the\n"
+                                "kstatus-style conditions it should carry (Ready, Reconciling, Stalled; Velero sets\n"
+                                "none) and its Argo CD health exactly as Argo CD's velero.io/Backup and\n"
+                                "velero.io/Restore health checks compute it. A phase unknown to this version is\n"
+                                "flagged, never guessed; so is, with --velero-version X.Y (default: the current\n"
+                                "release), a phase that Velero release did not have (Queued and ReadyToStart\n"
+                                "before 1.18, a restore's Finalizing phases before 1.14; doc/velero-releases.md).\n"
+                                "-o condition prints the Ready condition alone\n"
+                                "(lastTransitionTime: --now, default the current time).\n"
+                                "\n"
+                                "Exit status: 0 success, 2 bad input or usage, 3 a watch ERROR event.\n"};
 
 int cmd_backup_status(int argc, char **argv)
 {
@@ -286,16 +278,13 @@ int cmd_backup_status(int argc, char **argv)
     static char chunk[65536];
     vs_watch_split sp;
     cli_reader *rd;
-    const cli_opt opts[] = {{"--now", 0, &b.now_s, NULL},
-                            {"--exit-status", 0, NULL, &exit_status},
-                            CLI_OPT_OUTPUT(&fmt_s),
-                            CLI_OPT_VELERO_VERSION(&version_s)};
-    r = cli_parse(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
-    if (r != 0) {
-        if (r > 0)
-            usage(stdout);
+    const cli_opt opts[] = {CLI_OPT_NOW(&b.now_s),
+                            CLI_FLAG("--exit-status", 0, &exit_status,
+                                     "exit with the last object's health: 0 Healthy, 1 Degraded, 4 Progressing"),
+                            CLI_OPT_OUTPUT_OF(&fmt_s, "text|json|condition"), CLI_OPT_VELERO_VERSION(&version_s)};
+    r = cli_parse(&usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
+    if (r != 0)
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-    }
     if (cli_parse_format_more(cmd, fmt_s, 1, 0, &b.fmt) != 0 ||
         cli_policy(cmd, NULL, "velero", version_s, &b.pol, &b.major, &b.minor) != 0 ||
         !(rd = cli_reader_open(cmd, path)))

@@ -12,22 +12,19 @@
 #include <string.h>
 #include <sys/random.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus download-request backup|restore NAME [-n NAMESPACE] [--name REQUEST] [-o yaml|json]\n"
-               "\n"
-               "Prints the DownloadRequest Velero's CLI creates for the itemoperations file of\n"
-               "backup or restore NAME (target kind BackupItemOperations / RestoreItemOperations),\n"
-               "in namespace NAMESPACE (default velero). Its name is NAME-<random UUID>, as\n"
-               "Velero names it, so that it never collides with an earlier request; --name\n"
-               "gives it a fixed name instead. The whole recipe:\n"
-               "\n"
-               "  velstatus download-request backup NAME | kubectl create -f -\n"
-               "  kubectl get downloadrequest -n velero REQUEST -o jsonpath='{.status.downloadURL}'\n"
-               "  curl -s \"$URL\" | velstatus explain --operations - BACKUP.json   (the file is gzip'ed JSON)\n"
-               "\n"
-               "Exit status: 0, or 2 on a usage error.\n");
-}
+static const cli_usage usage = {
+    "download-request", "backup|restore NAME",
+    "Prints the DownloadRequest Velero's CLI creates for the itemoperations file of\n"
+    "backup or restore NAME (target kind BackupItemOperations / RestoreItemOperations),\n"
+    "in namespace NAMESPACE (default velero). Its name is NAME-<random UUID>, as\n"
+    "Velero names it, so that it never collides with an earlier request; --name\n"
+    "gives it a fixed name instead. The whole recipe:\n"
+    "\n"
+    "  velstatus download-request backup NAME | kubectl create -f -\n"
+    "  kubectl get downloadrequest -n velero REQUEST -o jsonpath='{.status.downloadURL}'\n"
+    "  curl -s \"$URL\" | velstatus explain --operations - BACKUP.json   (the file is gzip'ed JSON)\n"
+    "\n"
+    "Exit status: 0, or 2 on a usage error.\n"};
 
 /* A random version 4 UUID, as github.com/google/uuid's NewRandom writes it. */
 static int random_uuid(char out[37])
@@ -96,16 +93,15 @@ int cmd_download_request(int argc, char **argv)
     char req[300], uuid[37];
     int npos = 0, json;
     {
-        const cli_opt o[] = {{"--namespace", 'n', &ns, NULL}, {"--name", 0, &req_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
-        int r = cli_parse(cmd, argc, argv, o, sizeof(o) / sizeof(o[0]), pos, 2, &npos);
-        if (r != 0) {
-            if (r > 0)
-                usage(stdout);
+        const cli_opt o[] = {CLI_VAL("--namespace", 'n', &ns, "NAMESPACE", "Velero's namespace (default velero)"),
+                             CLI_VAL("--name", 0, &req_s, "REQUEST", "the request's name (default NAME-<random UUID>)"),
+                             CLI_OPT_OUTPUT_OF(&fmt_s, "yaml|json")};
+        int r = cli_parse(&usage, argc, argv, o, sizeof(o) / sizeof(o[0]), pos, 2, &npos);
+        if (r != 0)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-        }
     }
     if (npos != 2 || (strcmp(pos[0], "backup") != 0 && strcmp(pos[0], "restore") != 0)) {
-        usage(stderr);
+        fprintf(stderr, "usage: velstatus %s [options] %s (see velstatus help %s)\n", usage.cmd, usage.operands, cmd);
         return CLI_BAD_INPUT;
     }
     if (strcmp(fmt_s, "yaml") != 0 && strcmp(fmt_s, "json") != 0)

@@ -14,35 +14,19 @@
 
 static const char *const CMD = "explain";
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus explain [--operations OPS] [--bsls BSLS] [--item-operation-timeout D]\n"
-               "                         [--resource-timeout D] [--policy velero|hardened] [--velero-version X.Y]\n"
-               "                         [--now T] [--utc] [-o text|json|svg] OBJECT\n"
-               "\n"
-               "Explains a Backup or Restore (`kubectl get backup NAME -o json`): what its phase means, why it\n"
-               "is in it (the operations still running, those that failed and with what error, whether\n"
-               "errors already make it PartiallyFailed), the timeline of what Velero will do next and when\n"
-               "if every plugin keeps reporting the progress recorded, the state of its BSL and what a\n"
-               "missing or read-only one would do, whether the next status patch is retried and for how\n"
-               "long, and what to check, in order. What an input does not tell is said, never guessed.\n"
-               "\n"
-               "  --operations OPS  the <name>-itemoperations.json(.gz) of the backup or restore\n"
-               "  --bsls BSLS       `kubectl get backupstoragelocations -n velero -o json`\n"
-               "  --item-operation-timeout D  when the object has no spec.itemOperationTimeout\n"
-               "                    (default: Velero's, 4h; 1h in 1.11)\n"
-               "  --resource-timeout D  the server's --resource-timeout (default 10m): bounds the retries\n"
-               "                    of a status patch\n"
-               "  --policy P        velero (default: what Velero does) or hardened\n"
-               "  --velero-version X.Y  decide as that Velero release does (default: the current one)\n"
-               "  --now T           RFC 3339 (default the current time)\n"
-               "  --utc             times in UTC (default the local time zone, TZ respected)\n"
-               "  -o json           the same content for tools (doc/explain.md has the schema)\n"
-               "  -o svg            the timeline as one self-contained SVG picture\n"
-               "\n"
-               "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
-               "Exit status: 0 success, 2 bad input or usage.\n");
-}
+static const cli_usage usage = {
+    "explain", "OBJECT",
+    "Explains a Backup or Restore (`kubectl get backup NAME -o json`): what its phase means, why it\n"
+    "is in it (the operations still running, those that failed and with what error, whether\n"
+    "errors already make it PartiallyFailed), the timeline of what Velero will do next and when\n"
+    "if every plugin keeps reporting the progress recorded, the state of its BSL and what a\n"
+    "missing or read-only one would do, whether the next status patch is retried and for how\n"
+    "long, and what to check, in order. What an input does not tell is said, never guessed.\n"
+    "-o json has the same content for tools (doc/explain.md has the schema); -o svg draws the\n"
+    "timeline as one self-contained SVG picture.\n"
+    "\n"
+    "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
+    "Exit status: 0 success, 2 bad input or usage.\n"};
 
 /* ---- the inputs ---- */
 
@@ -1340,21 +1324,20 @@ int cmd_explain(int argc, char **argv)
     int rc;
     memset(&x, 0, sizeof(x));
     {
-        const cli_opt opts[] = {{"--operations", 0, &ops_s, NULL},
-                                {"--bsls", 0, &bsls_s, NULL},
-                                {"--item-operation-timeout", 0, &timeout_s, NULL},
-                                {"--resource-timeout", 0, &rt_s, NULL},
-                                {"--policy", 0, &policy_s, NULL},
-                                {"--now", 0, &now_s, NULL},
-                                {"--utc", 0, NULL, &x.utc},
-                                CLI_OPT_OUTPUT(&fmt_s),
-                                CLI_OPT_VELERO_VERSION(&version_s)};
-        int npos = 0, r = cli_parse(CMD, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
-        if (r != 0) {
-            if (r > 0)
-                usage(stdout);
+        const cli_opt opts[] = {
+            CLI_VAL("--operations", 0, &ops_s, "OPS", "the <name>-itemoperations.json(.gz) of the backup or restore"),
+            CLI_VAL("--bsls", 0, &bsls_s, "BSLS", "`kubectl get backupstoragelocations -n velero -o json`"),
+            CLI_OPT_ITEM_OPERATION_TIMEOUT(&timeout_s),
+            CLI_VAL("--resource-timeout", 0, &rt_s, "DURATION",
+                    "the server's --resource-timeout (default 10m): bounds a status patch's retries"),
+            CLI_VAL("--policy", 0, &policy_s, "velero|hardened", "the preset (default: velero, what Velero does)"),
+            CLI_OPT_VELERO_VERSION(&version_s),
+            CLI_OPT_NOW(&now_s),
+            CLI_FLAG("--utc", 0, &x.utc, "times in UTC (default: the local time zone, TZ respected)"),
+            CLI_OPT_OUTPUT_OF(&fmt_s, "text|json|svg")};
+        int npos = 0, r = cli_parse(&usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
+        if (r != 0)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-        }
         if (npos == 0)
             return cli_fail(CMD, "OBJECT is required (a Backup or Restore as JSON, or - for stdin)");
     }

@@ -9,53 +9,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void ops_usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus operations reconcile [--kind backup|restore] --phase PHASE [--now RFC3339]\n"
-               "                  [--timeout DURATION] [--policy velero|hardened] [--velero-version X.Y]\n"
-               "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
-               "                  --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
-               "       velstatus operations format [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
-               "       velstatus operations check [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
-               "\n"
-               "reconcile  runs one pass of Velero's operations controller over an itemoperations file\n"
-               "           (doc/velero-behaviour.md §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
-               "           WaitingForPluginOperationsPartiallyFailed, or InProgress for the first\n"
-               "           evaluation at the end of the main run (§2.7; --errors N gives the errors the\n"
-               "           run logged before; with a Waiting phase, the errors still pending from\n"
-               "           earlier passes). PROGRESS.json maps operation ID to a progress object,\n"
-               "           {\"error\": \"...\"} (Progress failed) or {\"lookupError\": \"...\"} (no plugin); an\n"
-               "           ID absent from it fails with \"operation ID <id> is invalid\" (1.11: \"Operation ID <id>\n"
-               "           is invalid.\"). --policy defaults\n"
-               "           to hardened. --velero-version X.Y decides as that Velero release does (the\n"
-               "           velero preset of that release, doc/velero-releases.md; `velstatus version`\n"
-               "           lists them). --timeout (spec.itemOperationTimeout) defaults to the release's\n"
-               "           server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase, the\n"
-               "           counts, the new errors, the canceled operations and the updated records\n"
-               "           (Velero's format with -o json), and a note when status.errors grows by\n"
-               "           another number than the errors listed. Any other PHASE is not an error:\n"
-               "           Velero's controllers skip it, so reconcile prints \"nothing to do\" and exits 0.\n"
-               "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
-               "           wrote comes back byte-identical).\n"
-               "check      validates a file and lists every problem with its JSON path.\n"
-               "\n"
-               "OPS.json may be gzip-compressed (the .json.gz Velero stores); - or no file reads stdin.\n"
-               "--now defaults to the current time. format prints JSON whatever -o says.\n"
-               "Without --kind, every subcommand takes the kind from the first spec key found\n"
-               "(backupName / restoreName); backup if there is none.\n"
-               "\n"
-               "Exit status: 0 success, 1 check found problems, 2 bad input or usage.\n");
-}
+static const cli_usage reconcile_usage = {
+    "operations reconcile", "[OPS.json|-]",
+    "Runs one pass of Velero's operations controller over an itemoperations file\n"
+    "(doc/velero-behaviour.md §2.4-2.6): PHASE is WaitingForPluginOperations or\n"
+    "WaitingForPluginOperationsPartiallyFailed, or InProgress for the first evaluation\n"
+    "at the end of the main run (§2.7; --errors N gives the errors the run logged\n"
+    "before; with a Waiting phase, the errors still pending from earlier passes). Any\n"
+    "other PHASE is not an error: Velero's controllers skip it, so reconcile prints\n"
+    "\"nothing to do\" and exits 0. --policy defaults to hardened. --velero-version X.Y\n"
+    "decides as that Velero release does (doc/velero-releases.md). The timeout\n"
+    "(spec.itemOperationTimeout; --timeout is kept as an alias) defaults to the\n"
+    "release's server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase,\n"
+    "the counts, the new errors, the canceled operations and the updated records\n"
+    "(Velero's format with -o json), and a note when status.errors grows by another\n"
+    "number than the errors listed.\n"
+    "\n"
+    "The --progress file is a JSON object (or YAML) keyed by operation ID, what each\n"
+    "plugin's Progress() call answers; each value is one of:\n"
+    "  a progress   {\"completed\": true|false, \"err\": \"...\", \"nCompleted\": N, \"nTotal\": N,\n"
+    "                \"operationUnits\": \"...\", \"description\": \"...\",\n"
+    "                \"started\": RFC3339, \"updated\": RFC3339}  (every key optional)\n"
+    "  {\"error\": \"...\"}        Progress() itself failed\n"
+    "  {\"lookupError\": \"...\"}  no plugin answers for the operation\n"
+    "An ID absent from it fails with \"operation ID <id> is invalid\" (1.11: \"Operation ID\n"
+    "<id> is invalid.\"). Example:\n"
+    "  {\"snap-1\": {\"completed\": false, \"nCompleted\": 40, \"nTotal\": 100,\n"
+    "              \"operationUnits\": \"GiB\"},\n"
+    "   \"snap-2\": {\"error\": \"rpc error: code = Unavailable\"}}\n"
+    "\n"
+    "Exit status: 0 success, 2 bad input or usage.\n"};
+
+static const cli_usage format_usage = {
+    "operations format", "[OPS.json|-]",
+    "Decodes and re-encodes an itemoperations file exactly as Velero writes it (a file\n"
+    "Velero wrote comes back byte-identical); JSON whatever -o says. OPS.json may be\n"
+    "gzip-compressed (the .json.gz Velero stores); - or no file reads stdin.\n"
+    "\n"
+    "Exit status: 0 success, 2 bad input or usage.\n"};
+
+static const cli_usage check_usage = {"operations check", "[OPS.json|-]",
+                                      "Validates an itemoperations file and lists every problem with its JSON path.\n"
+                                      "\n"
+                                      "Exit status: 0 no problem, 1 problems found, 2 bad input or usage.\n"};
 
 /* ---- helpers ---- */
 
 /* Parses with opts; 1 (usage printed) or -1 (error printed) to return, 0 to go on. */
-static int parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **path)
+static int parse_args(const cli_usage *u, int argc, char **argv, const cli_opt *opts, size_t nopts, const char **path)
 {
-    int npos = 0, r = cli_parse(cmd, argc, argv, opts, nopts, path, 1, &npos);
-    if (r > 0)
-        ops_usage(stdout);
-    return r;
+    int npos = 0;
+    return cli_parse(u, argc, argv, opts, nopts, path, 1, &npos);
 }
 
 /* ---- format ---- */
@@ -77,8 +81,8 @@ static int ops_format(int argc, char **argv)
     velstatus_error err;
     int rc;
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
-        if ((rc = parse_args(cmd, argc, argv, opts, 2, &path)) != 0)
+        const cli_opt opts[] = {CLI_OPT_KIND(&kind_s), CLI_OPT_OUTPUT(&fmt_s)};
+        if ((rc = parse_args(&format_usage, argc, argv, opts, 2, &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0) /* text and json print the same: the file is JSON */
@@ -219,7 +223,7 @@ static int find_duplicates(const velstatus_oplist *list, dup_table *dups)
     sort_list = list;
     qsort(order, n, sizeof(*order), cmp_by_id);
     for (size_t i = 1; i < n; i++)
-        dups->n += same_id(list, order[i], order[i - 1]);
+        dups->n += (size_t)same_id(list, order[i], order[i - 1]);
     if (dups->n != 0 && !(dups->v = malloc(dups->n * sizeof(*dups->v)))) {
         free(order);
         return -1;
@@ -335,8 +339,8 @@ static int ops_check(int argc, char **argv)
     dup_table dups;
     int rc;
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s)};
-        if ((rc = parse_args(cmd, argc, argv, opts, 2, &path)) != 0)
+        const cli_opt opts[] = {CLI_OPT_KIND(&kind_s), CLI_OPT_OUTPUT(&fmt_s)};
+        if ((rc = parse_args(&check_usage, argc, argv, opts, 2, &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0)
@@ -527,13 +531,21 @@ static int ops_reconcile(int argc, char **argv)
     int rc;
 
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL},         {"--phase", 0, &phase_s, NULL},
-                                {"--now", 0, &now_s, NULL},           {"--timeout", 0, &timeout_s, NULL},
-                                {"--policy", 0, &policy_s, NULL},     {"--bsl-name", 0, &bsl_name, NULL},
-                                {"--bsl", 0, &bsl_s, NULL},           {"--errors", 0, &errors_s, NULL},
-                                {"--progress", 0, &progress_s, NULL}, CLI_OPT_OUTPUT(&fmt_s),
-                                CLI_OPT_VELERO_VERSION(&version_s)};
-        if ((rc = parse_args(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path)) != 0)
+        const cli_opt opts[] = {
+            CLI_OPT_KIND(&kind_s),
+            CLI_VAL("--phase", 0, &phase_s, "PHASE", "the Backup's or Restore's phase (required)"),
+            CLI_VAL("--progress", 0, &progress_s, "PROGRESS.json", "what each plugin's Progress() answers (required)"),
+            CLI_OPT_NOW(&now_s),
+            CLI_OPT_ITEM_OPERATION_TIMEOUT(&timeout_s),
+            CLI_VAL("--timeout", 0, &timeout_s, "DURATION", "alias of --item-operation-timeout"),
+            CLI_VAL("--policy", 0, &policy_s, "velero|hardened", "the preset (default: hardened)"),
+            CLI_OPT_VELERO_VERSION(&version_s),
+            CLI_VAL("--bsl", 0, &bsl_s, "available|missing|readonly",
+                    "the backup storage location (default: available)"),
+            CLI_VAL("--bsl-name", 0, &bsl_name, "NAME", "its name (default: default)"),
+            CLI_VAL("--errors", 0, &errors_s, "N", "errors counted before this pass (default 0)"),
+            CLI_OPT_OUTPUT(&fmt_s)};
+        if ((rc = parse_args(&reconcile_usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
     if (!phase_s || !progress_s)
@@ -543,7 +555,7 @@ static int ops_reconcile(int argc, char **argv)
         return CLI_BAD_INPUT;
     timeout_ns = pol.default_item_operation_timeout_ns;
     if (timeout_s && velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
-        return cli_fail_err(cmd, "--timeout", &err);
+        return cli_fail_err(cmd, "--item-operation-timeout", &err);
     if (errors_s && parse_errors(cmd, errors_s, &errors) != 0)
         return CLI_BAD_INPUT;
     velstatus_reconcile_options_init(&o, sizeof(o));
@@ -602,15 +614,9 @@ static int ops_reconcile(int argc, char **argv)
 
 int cmd_operations(int argc, char **argv)
 {
-    if (argc < 2 || cli_is_help(argv[1])) {
-        ops_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
-    }
-    if (strcmp(argv[1], "reconcile") == 0)
-        return ops_reconcile(argc - 1, argv + 1);
-    if (strcmp(argv[1], "format") == 0)
-        return ops_format(argc - 1, argv + 1);
-    if (strcmp(argv[1], "check") == 0)
-        return ops_check(argc - 1, argv + 1);
-    return cli_fail("operations", "unknown subcommand \"%s\" (reconcile, format or check)", argv[1]);
+    static const cli_sub subs[] = {
+        {"reconcile", ops_reconcile, "one pass of Velero's operations controller over an itemoperations file"},
+        {"format", ops_format, "decode and re-encode a file exactly as Velero writes it"},
+        {"check", ops_check, "validate a file and list every problem with its JSON path"}};
+    return cli_dispatch("operations", argc, argv, subs, sizeof(subs) / sizeof(subs[0]));
 }

@@ -9,15 +9,13 @@ int cmd_version(int argc, char **argv)
 {
     const char *fmt_s = "text", *pos[1];
     const cli_opt opts[] = {CLI_OPT_OUTPUT(&fmt_s)};
+    static const cli_usage u = {"version", NULL,
+                                "Prints the tool's version, the linked library's version and the Velero releases\n"
+                                "--velero-version accepts (the last is the current release, the default).\n"};
     cli_format fmt;
-    int npos, r = cli_parse("version", argc, argv, opts, 1, pos, 0, &npos);
-    if (r != 0) {
-        if (r > 0)
-            printf("usage: velstatus version [-o text|json]\n\nPrints the tool's version, the linked "
-                   "library's version and the Velero releases\n--velero-version accepts (the last is the "
-                   "current release, the default).\n");
+    int npos, r = cli_parse(&u, argc, argv, opts, 1, pos, 0, &npos);
+    if (r != 0)
         return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-    }
     if (cli_parse_format("version", fmt_s, &fmt) != 0)
         return CLI_BAD_INPUT;
     if (fmt == CLI_JSON) {
@@ -34,23 +32,20 @@ int cmd_version(int argc, char **argv)
     return CLI_OK;
 }
 
-static void phase_usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus phase check --kind backup|restore [--velero-version X.Y] FROM TO [-o text|json]\n"
-               "\n"
-               "Says whether Velero ever moves a backup or restore from phase FROM to phase TO\n"
-               "(doc/velero-behaviour.md §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
-               "The JSON also says whether that controller's status patch is retried, as Velero\n"
-               "does (retryVelero, doc/velero-behaviour.md §4.3) and with the hardened preset (retryHardened, §6.15).\n"
-               "--velero-version X.Y answers for that Velero release (default: the current one;\n"
-               "`velstatus version` lists them): a phase the release did not have is an error\n"
-               "(Queued and ReadyToStart exist from 1.18, a restore's Finalizing phases from 1.14;\n"
-               "doc/velero-releases.md).\n"
-               "\n"
-               "Exit status: 0 legal, 1 illegal, 2 bad input.\n");
-}
+static const cli_usage phase_check_usage = {
+    "phase check", "FROM TO",
+    "Says whether Velero ever moves a backup or restore from phase FROM to phase TO\n"
+    "(doc/velero-behaviour.md §5.2, §5.3) and which controller does. \"\" (an empty argument) is New.\n"
+    "The JSON also says whether that controller's status patch is retried, as Velero\n"
+    "does (retryVelero, doc/velero-behaviour.md §4.3) and with the hardened preset (retryHardened, §6.15).\n"
+    "--velero-version X.Y answers for that Velero release (default: the current one;\n"
+    "`velstatus version` lists them): a phase the release did not have is an error\n"
+    "(Queued and ReadyToStart exist from 1.18, a restore's Finalizing phases from 1.14;\n"
+    "doc/velero-releases.md).\n"
+    "\n"
+    "Exit status: 0 legal, 1 illegal, 2 bad input.\n"};
 
-int cmd_phase(int argc, char **argv)
+static int phase_check(int argc, char **argv)
 {
     const char *cmd = "phase check";
     const char *kind_s = NULL, *fmt_s = "text", *version_s = NULL, *pos[2];
@@ -63,21 +58,12 @@ int cmd_phase(int argc, char **argv)
     cli_format fmt;
     velstatus_error err;
 
-    if (argc < 2 || cli_is_help(argv[1])) {
-        phase_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_BAD_INPUT : CLI_OK;
-    }
-    if (strcmp(argv[1], "check") != 0)
-        return cli_fail("phase", "unknown subcommand \"%s\" (only \"check\")", argv[1]);
     {
-        const cli_opt opts[] = {
-            {"--kind", 0, &kind_s, NULL}, CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
-        int r = cli_parse(cmd, argc - 1, argv + 1, opts, sizeof(opts) / sizeof(opts[0]), pos, 2, &npos);
-        if (r != 0) {
-            if (r > 0)
-                phase_usage(stdout);
+        const cli_opt opts[] = {CLI_VAL("--kind", 0, &kind_s, "backup|restore", "the object's kind (required)"),
+                                CLI_OPT_OUTPUT(&fmt_s), CLI_OPT_VELERO_VERSION(&version_s)};
+        int r = cli_parse(&phase_check_usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 2, &npos);
+        if (r != 0)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-        }
     }
     if (!kind_s)
         return cli_fail(cmd, "--kind backup|restore is required");
@@ -119,4 +105,10 @@ int cmd_phase(int argc, char **argv)
                velstatus_phase_to_string(from), velstatus_phase_to_string(to));
     }
     return legal ? CLI_OK : CLI_FALSE;
+}
+
+int cmd_phase(int argc, char **argv)
+{
+    static const cli_sub subs[] = {{"check", phase_check, "is a backup/restore phase transition legal"}};
+    return cli_dispatch("phase", argc, argv, subs, sizeof(subs) / sizeof(subs[0]));
 }

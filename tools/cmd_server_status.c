@@ -7,53 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus server-status [-n NAMESPACE | -A] [--default-location NAME]\n"
-               "                              [--stale-after DURATION [--now TIME]] [--three-state]\n"
-               "                              [--velero-version X.Y] [--utc] [--exit-status] [--watch [--strict]]\n"
-               "                              [-o text|json|condition|prometheus] [FILE|-]\n"
-               "\n"
-               "Classifies the BackupStorageLocations in FILE (or stdin), the output of\n"
-               "`kubectl get backupstoragelocations -o json` (a List, an array or one BSL),\n"
-               "as Ready, PartiallyReady, Waiting or NotReady, with the reasons (doc/server-status.md):\n"
-               "one verdict per Velero namespace, each with its locations as `velero backup-location\n"
-               "get` prints them and the message of every location that is not Available.\n"
-               "\n"
-               "  -n, --namespace NS       the Velero server of namespace NS only\n"
-               "  -A, --all-namespaces     one verdict per namespace (also what a list spanning\n"
-               "                           several namespaces gives without -n)\n"
-               "  --default-location NAME  the server's default-location setting: the BSL NAME\n"
-               "                           alone is the default (spec.default is ignored)\n"
-               "  --now TIME               the present instant (RFC 3339, or as Velero prints\n"
-               "                           times: 2023-11-10 16:40:35 +0100 CET); default: the clock\n"
-               "  --stale-after DURATION   a Go duration (5m, 1h30m): an Available BSL validated\n"
-               "                           longer ago than this, or never, counts as pending, and\n"
-               "                           one never validated though created longer ago than this\n"
-               "                           is flagged never_validated (Velero validates each BSL\n"
-               "                           within seconds of its creation, then every 1m by default)\n"
-               "  --three-state            report NotReady as Waiting\n"
-               "  --velero-version X.Y     the Velero release (1.11 ... current); the BSL rules are\n"
-               "                           the same in each, so this only checks the release\n"
-               "  --utc                    LAST VALIDATED in UTC (default: the local time zone)\n"
-               "  -o text|json|condition|prometheus\n"
-               "                           the verdict line and the table (default), JSON (the\n"
-               "                           verdict, \"namespace\" and \"locations\"), the verdict as\n"
-               "                           a Kubernetes metav1.Condition (lastTransitionTime:\n"
-               "                           --now), or the Prometheus text format (velstatus_*\n"
-               "                           gauges, with a namespace label); one line per namespace\n"
-               "  --exit-status            exit with the status: 0 Ready, 1 PartiallyReady,\n"
-               "                           4 Waiting, 5 NotReady (a readiness probe; with several\n"
-               "                           namespaces the worst of them)\n"
-               "  --watch                  read a watch stream (`kubectl get bsl -n velero --watch\n"
-               "                           [--output-watch-events] -o json`) and print one line,\n"
-               "                           with the time, each time a namespace's status or\n"
-               "                           reasons change (-o json: the verdict plus \"observedAt\")\n"
-               "  --strict                 with --watch, a malformed event is fatal (exit 2)\n"
-               "\n"
-               "Exit status: 0 whatever the status (with --exit-status, the status's code),\n"
-               "2 bad input or usage, 3 a watch ERROR event (list again and restart).\n");
-}
+static const cli_usage usage = {
+    "server-status", "[FILE|-]",
+    "Classifies the BackupStorageLocations in FILE (or stdin), the output of\n"
+    "`kubectl get backupstoragelocations -o json` (a List, an array or one BSL),\n"
+    "as Ready, PartiallyReady, Waiting or NotReady, with the reasons (doc/server-status.md):\n"
+    "one verdict per Velero namespace, each with its locations as `velero backup-location\n"
+    "get` prints them and the message of every location that is not Available.\n"
+    "--stale-after: an Available BSL validated longer ago than this, or never, counts as\n"
+    "pending, and one never validated though created longer ago than this is flagged\n"
+    "never_validated (Velero validates each BSL within seconds of its creation, then every\n"
+    "1m by default). -o json: the verdict, \"namespace\" and \"locations\"; -o condition: the\n"
+    "verdict as a Kubernetes metav1.Condition (lastTransitionTime: --now); -o prometheus:\n"
+    "the Prometheus text format (velstatus_* gauges, with a namespace label); one line per\n"
+    "namespace. --watch reads `kubectl get bsl -n velero --watch [--output-watch-events] -o\n"
+    "json` and prints one line, with the time, each time a namespace's status or reasons\n"
+    "change (-o json: the verdict plus \"observedAt\").\n"
+    "\n"
+    "Exit status: 0 whatever the status (with --exit-status, the status's code),\n"
+    "2 bad input or usage, 3 a watch ERROR event (list again and restart).\n"};
 
 typedef struct ss_args {
     const char *defloc, *now_s, *stale_s, *fmt_s, *path, *ns_s, *version_s;
@@ -63,22 +35,26 @@ typedef struct ss_args {
 /* The options, checked; 1 when help was printed, -1 on a usage error. */
 static int parse_args(const char *cmd, int argc, char **argv, ss_args *a)
 {
-    const cli_opt o[] = {{"--default-location", 0, &a->defloc, NULL},
-                         {"--now", 0, &a->now_s, NULL},
-                         {"--stale-after", 0, &a->stale_s, NULL},
-                         {"--namespace", 'n', &a->ns_s, NULL},
-                         {"--all-namespaces", 'A', NULL, &a->all_ns},
-                         {"--three-state", 0, NULL, &a->three_state},
-                         {"--utc", 0, NULL, &a->utc},
-                         {"--watch", 0, NULL, &a->watch},
-                         {"--strict", 0, NULL, &a->strict},
-                         {"--exit-status", 0, NULL, &a->exit_status},
-                         CLI_OPT_VELERO_VERSION(&a->version_s),
-                         CLI_OPT_OUTPUT(&a->fmt_s)};
+    const cli_opt o[] = {
+        CLI_VAL("--namespace", 'n', &a->ns_s, "NAMESPACE", "the Velero server of that namespace only"),
+        CLI_FLAG("--all-namespaces", 'A', &a->all_ns,
+                 "one verdict per namespace (what a list spanning several gives without -n)"),
+        CLI_VAL("--default-location", 0, &a->defloc, "NAME",
+                "the server's default-location setting (spec.default is then ignored)"),
+        CLI_VAL("--stale-after", 0, &a->stale_s, "DURATION", "a validation older than this is pending (5m, 1h30m)"),
+        CLI_OPT_NOW(&a->now_s),
+        CLI_FLAG("--three-state", 0, &a->three_state, "report NotReady as Waiting"),
+        CLI_OPT_VELERO_VERSION(&a->version_s),
+        CLI_FLAG("--utc", 0, &a->utc, "LAST VALIDATED in UTC (default: the local time zone)"),
+        CLI_FLAG("--exit-status", 0, &a->exit_status,
+                 "exit with the status: 0 Ready, 1 PartiallyReady, 4 Waiting, 5 NotReady (the worst namespace's)"),
+        CLI_FLAG("--watch", 0, &a->watch, "read a watch stream; a line each time a status changes"),
+        CLI_FLAG("--strict", 0, &a->strict, "with --watch, a malformed event is fatal (exit 2)"),
+        CLI_OPT_OUTPUT_OF(&a->fmt_s, "text|json|condition|prometheus")};
     int npos;
     velstatus_policy pol;
     a->fmt_s = "text";
-    int r = cli_parse(cmd, argc, argv, o, sizeof(o) / sizeof(o[0]), &a->path, 1, &npos);
+    int r = cli_parse(&usage, argc, argv, o, sizeof(o) / sizeof(o[0]), &a->path, 1, &npos);
     if (r != 0)
         return r;
     if (a->ns_s && a->all_ns) {
@@ -204,8 +180,6 @@ int cmd_server_status(int argc, char **argv)
     {
         int r = parse_args(cmd, argc, argv, &a);
         if (r != 0) {
-            if (r > 0)
-                usage(stdout);
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
         }
     }

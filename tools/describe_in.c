@@ -533,35 +533,11 @@ void cli_conv_free(cli_conv *c)
 
 int cli_go_time_rfc3339(char *out, size_t cap, const char *s, size_t n)
 {
-    size_t i = 0, d;
-    char sign;
-    /* "YYYY-MM-DD HH:MM:SS" */
-    static const char shape[] = "dddd-dd-dd dd:dd:dd";
-    if (n < 25 || cap < 48)
+    int64_t sec;
+    int32_t nsec;
+    if (velstatus_time_parse_go_string(&sec, &nsec, s, n, NULL) != VELSTATUS_OK ||
+        velstatus_time_format_sec(out, cap, sec, nsec, 1, NULL) != VELSTATUS_OK)
         return -1;
-    for (i = 0; i < 19; i++)
-        if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
-            return -1;
-    if (s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-            ;
-    d = i;
-    if (d - 19 > 10 || d == 20 || n - d < 6 || s[d] != ' ' || (s[d + 1] != '+' && s[d + 1] != '-'))
-        return -1;
-    sign = s[d + 1];
-    for (i = d + 2; i < d + 6; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-    /* the zone abbreviation (ignored: the offset decides) and Go's monotonic reading */
-    if (i < n) {
-        const char *sp;
-        if (s[i] != ' ' || i + 1 == n)
-            return -1;
-        sp = memchr(s + i + 1, ' ', n - i - 1);
-        if (sp && (n - (size_t)(sp - s) < 4 || memcmp(sp, " m=", 3) != 0))
-            return -1;
-    }
-    snprintf(out, cap, "%.10s%c%.8s%.*s%c%.2s:%.2s", s, 'T', s + 11, (int)(d - 19), s + 19, sign, s + d + 2, s + d + 4);
     return 0;
 }
 

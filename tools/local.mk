@@ -18,9 +18,12 @@ tools_velstatus_SOURCES = \
 	tools/cmd_server_status.c \
 	tools/cmd_operations.c \
 	tools/cmd_progress.c \
-	tools/cmd_retry.c
+	tools/cmd_describe_operations.c \
+	tools/cmd_backoff.c
 tools_velstatus_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/util
-tools_velstatus_CFLAGS = $(VS_TEST_CFLAGS) $(ZLIB_CFLAGS) $(YAML_CFLAGS)
+# The shipped tool: the library's warnings (VS_WARN_FLAGS), C11 with the POSIX
+# interfaces it uses (open_memstream, getrandom), not the tests' -Wno-conversion.
+tools_velstatus_CFLAGS = -std=gnu11 $(VS_WARN_FLAGS) $(VS_SAN_FLAGS) $(VS_COVERAGE_CFLAGS) $(ZLIB_CFLAGS) $(YAML_CFLAGS)
 tools_velstatus_LDADD = lib/libvelstatus.la $(ZLIB_LIBS) $(YAML_LIBS) -lm
 
 # The bash completion (configure --with-bash-completion-dir).

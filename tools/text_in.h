@@ -53,10 +53,10 @@ void cli_conv_free(cli_conv *c);
 /* Whether p[0..n) starts with a BSL table's header line. */
 int cli_table_is(const char *p, size_t n);
 
-/* Go's time.Time.String() ("2023-11-10 16:40:35 +0100 CET", the zone
- * abbreviation ignored, a monotonic " m=+…" suffix too) as RFC 3339 with its
- * numeric offset ("2023-11-10T16:40:35+01:00"). 0, or -1 when it is not
- * that form. cap >= 48. */
+/* Go's time.Time.String() ("2023-11-10 16:40:35 +0100 CET", read by
+ * velstatus_time_parse_go_string: the offset decides) as RFC 3339 in UTC
+ * ("2023-11-10T15:40:35Z", the fraction kept). 0, or -1 when it is not that
+ * form. cap >= VELSTATUS_TIME_BUFSIZE. */
 int cli_go_time_rfc3339(char *out, size_t cap, const char *s, size_t n);
 
 /* The hooks where commands read input (tools/cli.c, tools/cmd_explain.c).

@@ -5,11 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} commands[] = {
+static const cli_sub commands[] = {
     {"help", cmd_help, "print this list, or a command's usage (help COMMAND)"},
     {"version", cmd_version, "print the tool's and the library's version"},
     {"phase", cmd_phase, "phase check: is a backup/restore phase transition legal"},
@@ -41,6 +37,42 @@ static void usage(FILE *f)
                "(server-status and backup-status have more; see velstatus(1)).\n");
 }
 
+static const cli_sub *find_command(const char *name)
+{
+    for (size_t i = 0; i < ncommands; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* velstatus --complete [CMD [SUB]]: what bash completion offers
+ * (tools/completion/velstatus): the commands, or CMD's subcommands and
+ * options, from the same tables --help prints. */
+static int complete(int argc, char **argv)
+{
+    char help[] = "--help";
+    char *sub[3];
+    const cli_sub *c = argc >= 3 ? find_command(argv[2]) : NULL;
+    if (argc < 3) {
+        for (size_t i = 0; i < ncommands; i++)
+            printf("%s\n", commands[i].name);
+        printf("--help\n--version\n");
+        return CLI_OK;
+    }
+    if (!c || argc > 4)
+        return cli_fail("--complete", "usage: velstatus --complete [COMMAND [SUBCOMMAND]]");
+    if (c->run == cmd_help) {
+        for (size_t i = 0; i < ncommands; i++)
+            printf("%s\n", commands[i].name);
+        return CLI_OK;
+    }
+    cli_completing = 1;
+    sub[0] = argv[2];
+    sub[1] = argc == 4 ? argv[3] : help;
+    sub[2] = help;
+    return c->run(argc == 4 ? 3 : 2, sub);
+}
+
 int cmd_help(int argc, char **argv)
 {
     char help[] = "--help";
@@ -51,15 +83,13 @@ int cmd_help(int argc, char **argv)
     }
     if (argc > 3)
         return cli_fail("help", "unexpected argument \"%s\"", argv[3]);
-    for (size_t i = 0; i < ncommands; i++) {
-        if (strcmp(argv[1], commands[i].name) != 0 || commands[i].run == cmd_help)
-            continue;
-        sub[0] = argv[1];
-        sub[1] = argc == 3 ? argv[2] : help; /* help operations format: the subcommand's usage */
-        sub[2] = help;
-        return commands[i].run(argc == 3 ? 3 : 2, sub);
-    }
-    return cli_fail("help", "unknown command \"%s\" (see velstatus help)", argv[1]);
+    const cli_sub *c = find_command(argv[1]);
+    if (!c || c->run == cmd_help)
+        return cli_fail("help", "unknown command \"%s\" (see velstatus help)", argv[1]);
+    sub[0] = argv[1];
+    sub[1] = argc == 3 ? argv[2] : help; /* help operations format: the subcommand's usage */
+    sub[2] = help;
+    return c->run(argc == 3 ? 3 : 2, sub);
 }
 
 int main(int argc, char **argv)
@@ -74,9 +104,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0)
         return cmd_version(1, argv + 1);
-    for (size_t i = 0; i < ncommands; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--complete") == 0)
+        return complete(argc, argv);
+    const cli_sub *c = find_command(argv[1]);
+    if (c)
+        return c->run(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command \"%s\" (see velstatus --help)\n", cli_prog, argv[1]);
     return CLI_BAD_INPUT;
 }

@@ -594,3 +594,25 @@ func TestBSLValidationErrorPerRelease(t *testing.T) {
 		t.Errorf("String: %s %s", BSLValidationReadOnly, BSLValidation(9))
 	}
 }
+
+// Velero's describe prints Go's Time.String() in the client's zone (issue 22):
+// the numeric offset decides, the abbreviation is ignored.
+func TestParseTimeGoString(t *testing.T) {
+	want := time.Date(2023, 11, 10, 15, 40, 35, 0, time.UTC)
+	for _, s := range []string{"2023-11-10 16:40:35 +0100 CET", "2023-11-10 21:10:35 +0530 IST",
+		"2023-11-10 12:10:35 -0330 NST", "2023-11-10 15:40:35 +0000 UTC m=+1.000000001"} {
+		got, err := ParseTimeGoString(s)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("ParseTimeGoString(%q) = %v, %v; want %v", s, got, err, want)
+		}
+		// Go's own String() of the instant reads back.
+		if back, err := ParseTimeGoString(got.In(time.FixedZone("X", 3600)).String()); err != nil || !back.Equal(want) {
+			t.Errorf("round trip of %v: %v, %v", got, back, err)
+		}
+	}
+	_, err := ParseTimeGoString("2023-11-10T16:40:35+01:00")
+	var e *Error
+	if !errors.As(err, &e) || e.Code != StatusParse || e.Offset != 10 {
+		t.Errorf("RFC 3339 text: %v, want a parse error at offset 10", err)
+	}
+}

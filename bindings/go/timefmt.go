@@ -32,6 +32,25 @@ func ParseTime(s string) (time.Time, error) {
 	return time.Unix(int64(sec), int64(nsec)).UTC(), nil
 }
 
+// ParseTimeGoString parses a time as Go's time.Time.String() prints it, as
+// `velero describe` and `velero backup-location get` show times
+// ("2023-11-10 16:40:35 +0100 CET"): the numeric offset decides, the zone's
+// abbreviation and a monotonic " m=+..." suffix are ignored
+// (velstatus_time_parse_go_string). The instant is returned in UTC.
+func ParseTimeGoString(s string) (time.Time, error) {
+	b := []byte(s)
+	p, n := cbuf(b)
+	var sec C.int64_t
+	var nsec C.int32_t
+	var cerr C.velstatus_error
+	st := C.velstatus_time_parse_go_string(&sec, &nsec, p, n, &cerr)
+	runtime.KeepAlive(b)
+	if err := check(st, &cerr); err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(int64(sec), int64(nsec)).UTC(), nil
+}
+
 // ParseTimeNanos is ParseTime returning nanoseconds since the epoch, the
 // library's own representation: an instant outside 1677-2262 is ErrRange.
 func ParseTimeNanos(s string) (int64, error) {

@@ -57,6 +57,30 @@ for o in $(printf '%s\n' "$opts" --help -h --version | sort -u); do
     nopt=$((nopt + 1))
     has "$o" || { echo "FAIL: velstatus(1) does not document the option $o"; fail=1; }
 done
+# Each command's section (.SS CMD [SUB]) names every option of that command's
+# table (velstatus --complete, the table --help and the completion come from).
+section() { # the page's text of section "$1", escapes undone
+    sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g' "$man1" | awk -v s=".SS $1" '$0 == s {on=1; next} /^\.S[SH]/ {on=0} on'
+}
+nsec=0
+for c in $("$VELSTATUS" --complete | grep -v '^-'); do
+    [ "$c" = help ] && continue
+    if "$VELSTATUS" --complete "$c" | grep -q '^-'; then subs=-; else subs=$("$VELSTATUS" --complete "$c"); fi
+    for sub in $subs; do
+        [ "$sub" = - ] && sub=""
+        name=$c${sub:+ $sub}
+        sec=$(section "$name")
+        [ -n "$sec" ] || { echo "FAIL: velstatus(1) has no section \"$name\""; fail=1; continue; }
+        for o in $("$VELSTATUS" --complete "$c" $sub | grep '^-' | cut -d' ' -f1); do
+            # shared by every command: the "Conventions every command shares" section
+            case $o in --max-input|--input-form|-h|--help|--output) continue ;; esac
+            nsec=$((nsec + 1))
+            printf '%s\n' "$sec" | grep -qE -- "(^|[^-[:alnum:]])$o([^-[:alnum:]]|$)" ||
+                { echo "FAIL: velstatus(1), section $name, does not name $o"; fail=1; }
+        done
+    done
+done
+echo "velstatus(1): $nsec options checked in their command's section"
 echo "velstatus(1): $ncmd commands and subcommands, $nopt options checked"
 [ "$ncmd" -gt 0 ] && [ "$nopt" -gt 0 ] || fail=1
 exit "$fail"

@@ -123,6 +123,36 @@ VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_
                                                         velstatus_error *err);
 
 /**
+ * @brief Parses a time as Go's `time.Time.String()` prints it, which is how
+ * `velero backup describe` and `velero backup-location get` print times:
+ * `2023-11-10 16:40:35 +0100 CET`, exactly, over Go's whole range.
+ *
+ * The form is `YYYY-MM-DD hh:mm:ss[.fraction] +hhmm[ ABBR][ m=±S.F]`: the
+ * date and clock as velstatus_time_parse_sec() reads them (a calendar-checked
+ * day, two-digit hour) with a space for the `T`; the fraction as Go prints
+ * it (any number of digits, those past the ninth truncated); then the
+ * numeric offset, which decides the instant. The zone's abbreviation
+ * (`CET`, `IST`, `-03`: any printable text without a space) is ignored, as
+ * is the monotonic clock reading Go appends to a time taken from the clock.
+ * So `2023-11-10 16:40:35 +0100 CET` and `2023-11-10 15:40:35 +0000 UTC`
+ * are the same instant, `1699630835` seconds.
+ *
+ * On ::VELSTATUS_E_PARSE, `err->offset` is the 0-based byte of the problem
+ * (`err->line` 1, `err->column` offset + 1) and the message quotes the input
+ * and says what was expected. Outputs are written only on success. Nothing
+ * is allocated.
+ * @param[out] out_sec Whole seconds since 1970-01-01T00:00:00Z (floored).
+ * @param[out] out_nsec Nanoseconds past that second, 0 to 999999999.
+ * @param[in] s The text (need not be NUL-terminated).
+ * @param[in] len Its length in bytes, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (a NULL output, or s NULL
+ *         with a non-zero len) or ::VELSTATUS_E_PARSE.
+ */
+VELSTATUS_API velstatus_status velstatus_time_parse_go_string(int64_t *out_sec, int32_t *out_nsec, const char *s,
+                                                              size_t len, velstatus_error *err);
+
+/**
  * @brief Formats an exact instant as RFC 3339 in UTC, as Go's
  * `t.UTC().Format(time.RFC3339[Nano])` does.
  *

@@ -168,6 +168,7 @@ typedef struct vs_rfc3339 {
     int year, month, day, hour, min, sec, oh, om;
     int32_t nsec;
     int64_t off; /* seconds east of UTC */
+    char sep;    /* between date and clock: 'T', or ' ' in Go's Time.String() */
 } vs_rfc3339;
 
 /* Records an error at byte p; returns 0. */
@@ -198,7 +199,7 @@ static int tp_below(vs_rfc3339 *t, int n, int *v, int limit, const char *expecte
     return *v < limit || tp_fail(t, start, range);
 }
 
-/* "YYYY-MM-DDT" (the day is checked against the month at the end). */
+/* "YYYY-MM-DDT" (or "YYYY-MM-DD " for Go's form; the day is checked against the month at the end). */
 static int parse_date(vs_rfc3339 *t)
 {
     size_t start;
@@ -210,7 +211,7 @@ static int parse_date(vs_rfc3339 *t)
     if (t->month < 1 || t->month > 12)
         return tp_fail(t, start, "month out of range");
     return tp_char(t, '-', "expected '-'") && tp_digits(t, 2, &t->day, "expected a 2-digit day") &&
-           tp_char(t, 'T', "expected 'T'");
+           tp_char(t, t->sep, t->sep == 'T' ? "expected 'T'" : "expected ' '");
 }
 
 /* "hh:mm:ss"; Go reads the hour with one or two digits (time.Parse's "15"). */
@@ -314,6 +315,7 @@ static velstatus_status rfc3339_read(vs_rfc3339 *t, const char *fn, const char *
     memset(t, 0, sizeof(*t));
     t->s = s ? s : "";
     t->len = len;
+    t->sep = 'T';
     if (!parse_date(t) || !parse_clock(t))
         return time_error(err, VELSTATUS_E_PARSE, t->s, len, t->bad, t->what);
     parse_fraction(t);
@@ -359,6 +361,88 @@ VELSTATUS_API velstatus_status velstatus_time_parse_sec(int64_t *out_sec, int32_
     if (!out_sec || !out_nsec)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse_sec: an output is NULL");
     st = rfc3339_read(&t, "velstatus_time_parse_sec", s, len, err);
+    if (st == VELSTATUS_OK)
+        rfc3339_exact(&t, out_sec, out_nsec);
+    return st;
+}
+
+/* Go's "-0700" offset of Time.String(): " +hhmm" (Go checks it with > too). */
+static int go_zone(vs_rfc3339 *t)
+{
+    int neg;
+    if (!tp_char(t, ' ', "expected ' ' before the offset"))
+        return 0;
+    if (t->pos >= t->len || (t->s[t->pos] != '+' && t->s[t->pos] != '-'))
+        return tp_fail(t, t->pos, "expected a '+hhmm'/'-hhmm' offset");
+    neg = t->s[t->pos++] == '-';
+    if (!tp_below(t, 2, &t->oh, 25, "expected a 2-digit offset hour", "time zone offset hour out of range") ||
+        !tp_below(t, 2, &t->om, 61, "expected 2-digit offset minutes", "time zone offset minute out of range"))
+        return 0;
+    t->off = (int64_t)(t->oh * 60 + t->om) * 60 * (neg ? -1 : 1);
+    return 1;
+}
+
+/* What may follow the offset: " ABBR" (the zone's abbreviation, "CET",
+ * "IST", "-03": printable, no space; ignored, the offset decides), then Go's
+ * monotonic clock reading " m=+1.000000001" (ignored). */
+static int go_tail(vs_rfc3339 *t)
+{
+    const char *s = t->s;
+    size_t start;
+    if (t->pos < t->len && !(t->len - t->pos >= 3 && memcmp(s + t->pos, " m=", 3) == 0)) {
+        start = ++t->pos;
+        while (t->pos < t->len && s[t->pos] > ' ' && s[t->pos] < 0x7f)
+            t->pos++;
+        if (t->pos == start || s[start - 1] != ' ')
+            return tp_fail(t, start - 1, "expected ' ' and the zone's abbreviation");
+    }
+    if (t->len - t->pos >= 3 && memcmp(s + t->pos, " m=", 3) == 0) {
+        t->pos += 3;
+        if (t->pos < t->len && (s[t->pos] == '+' || s[t->pos] == '-'))
+            t->pos++;
+        start = t->pos;
+        while (t->pos < t->len && (is_digit(s[t->pos]) || s[t->pos] == '.'))
+            t->pos++;
+        if (t->pos == start)
+            return tp_fail(t, start, "expected the monotonic reading's seconds");
+    }
+    return 1;
+}
+
+/* Reads Go's Time.String() form whole into t. */
+static velstatus_status go_read(vs_rfc3339 *t, const char *s, size_t len, velstatus_error *err)
+{
+    char q[VS_QUOTE_BUF];
+    memset(t, 0, sizeof(*t));
+    t->s = s ? s : "";
+    t->len = len;
+    t->sep = ' ';
+    if (parse_date(t) &&
+        (len > 12 && is_digit(t->s[12]) ? parse_clock(t) : tp_fail(t, 11, "expected a 2-digit hour"))) {
+        if (t->pos < t->len && t->s[t->pos] == '.')
+            parse_fraction(t);
+        if (go_zone(t) && go_tail(t) && parse_end(t))
+            return VELSTATUS_OK;
+    }
+    if (!err)
+        return VELSTATUS_E_PARSE;
+    quote(q, t->s, len);
+    return velstatus__error_set_pos(
+        err, VELSTATUS_E_PARSE, 1, (uint32_t)(t->bad + 1 > UINT32_MAX ? UINT32_MAX : t->bad + 1), (uint64_t)t->bad,
+        "invalid time %s (Go's Time.String(): 2023-11-10 16:40:35 +0100 CET): %s", q, t->what);
+}
+
+VELSTATUS_API velstatus_status velstatus_time_parse_go_string(int64_t *out_sec, int32_t *out_nsec, const char *s,
+                                                              size_t len, velstatus_error *err)
+{
+    vs_rfc3339 t;
+    velstatus_status st;
+    len = velstatus__text_len(s, len);
+    if (!out_sec || !out_nsec)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse_go_string: an output is NULL");
+    if (!s && len)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_time_parse_go_string: s is NULL");
+    st = go_read(&t, s, len, err);
     if (st == VELSTATUS_OK)
         rfc3339_exact(&t, out_sec, out_nsec);
     return st;

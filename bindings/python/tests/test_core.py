@@ -194,6 +194,20 @@ def test_parse_time_error_position():
         vs.parse_time("10000-01-01T00:00:00Z")  # Go reads 4-digit years only
 
 
+def test_parse_time_go_string_as_velero_prints():
+    # velero backup describe prints Go's Time.String() in the client's zone
+    # (issue 22); the offset decides, the abbreviation is ignored
+    ns = vs.parse_time("2023-11-10T15:40:35Z")
+    assert vs.parse_time_go_string("2023-11-10 16:40:35 +0100 CET") == ns
+    assert vs.parse_time_go_string("2023-11-10 21:10:35 +0530 IST") == ns
+    assert vs.parse_time_go_string("2023-11-10 16:40:35 +0100 XYZ") == ns
+    assert vs.parse_time_go_string("2023-11-10 15:40:35.25 +0000 UTC m=+0.5") == ns + 250_000_000
+    assert vs.parse_time_go_string("0001-01-01 00:00:00 +0000 UTC") == vs.parse_time("0001-01-01T00:00:00Z")
+    with pytest.raises(vs.ParseError) as ei:
+        vs.parse_time_go_string("2023-11-10T16:40:35+01:00")
+    assert ei.value.offset == 10
+
+
 def test_parse_time_holds_go_whole_range():
     # exact past int64 nanoseconds (this assertion was a RangeError in 0.1)
     assert vs.parse_time("2263-01-01T00:00:00Z") == 9246182400 * 10**9

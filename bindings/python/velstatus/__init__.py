@@ -19,7 +19,7 @@ from ._errors import (VelstatusError, NoMemory, InvalidArgument, ParseError, Sch
                       HostError, AbiError, RangeError, StateError, status_name, status_str)
 from ._enums import ArgoHealth, BslValidation, Kind, Phase, Preset, RestartAction, Status
 from ._context import Context, DebugAllocator
-from ._core import (version, version_info, parse_time, format_time, format_time_go, to_datetime,
+from ._core import (version, version_info, parse_time, parse_time_go_string, format_time, format_time_go, to_datetime,
                     parse_duration, format_duration, time_ns, duration_ns, Policy,
                     Transition, Restart, phase_transition, phase_after_run, phase_on_restart,
                     phase_exists, velero_releases, bsl_validation_error)
@@ -45,7 +45,7 @@ __all__ = [
     "WatchType", "WatchEvent", "watch_event", "json_value_end",
     "Kind", "Phase", "Preset", "RestartAction", "Status",
     "Context", "DebugAllocator",
-    "version", "version_info", "parse_time", "format_time", "format_time_go", "to_datetime", "parse_duration",
+    "version", "version_info", "parse_time", "parse_time_go_string", "format_time", "format_time_go", "to_datetime", "parse_duration",
     "format_duration", "time_ns", "duration_ns", "Policy", "Transition", "Restart",
     "phase_transition", "phase_after_run", "phase_on_restart", "phase_exists", "velero_releases",
     "bsl_validation_error", "BslValidation",

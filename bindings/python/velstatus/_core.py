@@ -17,7 +17,7 @@ KindLike = Union[Kind, str, int]
 PhaseLike = Union[Phase, str]
 PolicyLike = Union["Policy", Preset, str, None]
 
-__all__ = ["version", "version_info", "parse_time", "format_time", "format_time_go",
+__all__ = ["version", "version_info", "parse_time", "parse_time_go_string", "format_time", "format_time_go",
            "parse_duration", "format_duration", "time_ns", "duration_ns", "Policy",
            "Transition", "Restart", "phase_transition", "phase_after_run", "phase_on_restart"]
 
@@ -48,6 +48,16 @@ def _text(value, what):
     raise TypeError("%s must be str or bytes, not %s" % (what, type(value).__name__))
 
 
+def _parse_exact(parse, text) -> int:
+    """An exact instant (int nanoseconds) from a (sec, nsec) parser of the library."""
+    raw = _text(text, "text")
+    sec = ffi.new("int64_t *")
+    nsec = ffi.new("int32_t *")
+    err = new_error()
+    check(parse(sec, nsec, raw, len(raw), err), err)
+    return int(sec[0]) * 10**9 + int(nsec[0])
+
+
 def parse_time(text: str) -> int:
     """Parses an RFC 3339 timestamp as Go's time.Parse(time.RFC3339) does
     (how metav1.Time, every time in Velero's files, reads).
@@ -59,12 +69,19 @@ def parse_time(text: str) -> int:
     instant to the library (``now=``, a setter) raises OverflowError for it.
     Raises ParseError (with ``offset``/``column`` of the bad byte).
     """
-    raw = _text(text, "text")
-    sec = ffi.new("int64_t *")
-    nsec = ffi.new("int32_t *")
-    err = new_error()
-    check(lib.velstatus_time_parse_sec(sec, nsec, raw, len(raw), err), err)
-    return int(sec[0]) * 10**9 + int(nsec[0])
+    return _parse_exact(lib.velstatus_time_parse_sec, text)
+
+
+def parse_time_go_string(text: str) -> int:
+    """Parses a time as Go's Time.String() prints it, as ``velero describe``
+    and ``velero backup-location get`` show times
+    (``2023-11-10 16:40:35 +0100 CET``): the numeric offset decides, the
+    zone's abbreviation and a monotonic ``m=+...`` suffix are ignored.
+
+    Returns the exact instant in nanoseconds since the Unix epoch (int), as
+    parse_time() does. Raises ParseError (with ``offset``/``column``).
+    """
+    return _parse_exact(lib.velstatus_time_parse_go_string, text)
 
 
 def format_time(ns: TimeLike, fraction: bool = True) -> str:

@@ -12,35 +12,24 @@
 
 static const char *const CMD = "backoff";
 
-static void backoff_usage(FILE *f)
-{
-    fprintf(f, "usage: velstatus backoff (--velero-cap DURATION [--velero-version X.Y] | --duration D --factor F\n"
-               "                         --jitter J --steps N [--cap C]) [--seed N] [--max-steps N] [-o text|json]\n"
-               "\n"
-               "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
-               "attempt fails retriably (doc/velero-behaviour.md §4.4, §4.5), the attempts it makes, the total sleep,\n"
-               "and whether the last sleep buys no attempt (the cap ended the loop right after it).\n"
-               "\n"
-               "  --velero-cap C   Velero's CapBackoff(C) (10ms, x5, MaxInt steps, cap C; negative C is 0),\n"
-               "                   with Velero's jitter 0.1 unless --jitter is given. Velero's default is 10m.\n"
-               "  --velero-version X.Y  the Velero release (default: the current one): before 1.15\n"
-               "                   Velero sent every status patch once, so the schedule is one attempt\n"
-               "                   and no sleep (doc/velero-releases.md).\n"
-               "  --duration D --factor F --jitter J --steps N [--cap C]\n"
-               "                   a wait.Backoff spelled out (durations as Go writes them: 10ms, 1h30m).\n"
-               "  --seed N         draw the jitter from a generator seeded with N (reproducible output);\n"
-               "                   without it the schedule is printed without jitter, labelled so, with\n"
-               "                   each sleep's jittered bounds [sleep, sleep x (1 + jitter)).\n"
-               "  --max-steps N    print at most N sleeps (default 60); a longer schedule is cut and\n"
-               "                   reported with \"truncated\": true.\n"
-               "  -o text|json     JSON keys: jitter, jitterDrawn, sleepsNs, sleepsMaxNs (each sleep's\n"
-               "                   exclusive jittered bound; = sleepsNs when drawn), attempts, totalSleepNs (null when "
-               "the sum does not\n"
-               "                   fit in int64), trailingSleep, truncated. sleepsNs holds the raw Step()\n"
-               "                   values, int64 overflows (negative on amd64) included.\n"
-               "\n"
-               "Exit status: 0 success, 2 bad input.\n");
-}
+static const cli_usage usage = {
+    "backoff", NULL,
+    "Prints the sleeps that client-go's retry.OnError takes over a wait.Backoff when every\n"
+    "attempt fails retriably (doc/velero-behaviour.md §4.4, §4.5), the attempts it makes, the\n"
+    "total sleep, and whether the last sleep buys no attempt (the cap ended the loop right\n"
+    "after it). Give either --velero-cap C [--velero-version X.Y], Velero's CapBackoff(C)\n"
+    "(10ms, x5, MaxInt steps, cap C; a negative C is 0; Velero's jitter 0.1 unless --jitter\n"
+    "is given; Velero's default C is 10m; before 1.15 Velero sent every status patch once, so\n"
+    "the schedule is one attempt and no sleep, doc/velero-releases.md), or a wait.Backoff\n"
+    "spelled out: --duration D --factor F --jitter J --steps N [--cap C] (durations as Go\n"
+    "writes them: 10ms, 1h30m). Without --seed the schedule is printed without jitter,\n"
+    "labelled so, with each sleep's jittered bounds [sleep, sleep x (1 + jitter)).\n"
+    "-o json keys: jitter, jitterDrawn, sleepsNs, sleepsMaxNs (each sleep's exclusive\n"
+    "jittered bound; = sleepsNs when drawn), attempts, totalSleepNs (null when the sum does\n"
+    "not fit in int64), trailingSleep, truncated. sleepsNs holds the raw Step() values,\n"
+    "int64 overflows (negative on amd64) included.\n"
+    "\n"
+    "Exit status: 0 success, 2 bad input.\n"};
 
 /* splitmix64: a small, well-mixed generator; r = top 53 bits / 2^53 in [0, 1). */
 typedef struct rng {
@@ -226,17 +215,20 @@ int cmd_backoff(int argc, char **argv)
     rng g;
     {
         const cli_opt opts[] = {
-            {"--velero-cap", 0, &velero_cap, NULL}, {"--duration", 0, &duration, NULL}, {"--factor", 0, &factor, NULL},
-            {"--jitter", 0, &jitter, NULL},         {"--steps", 0, &steps, NULL},       {"--cap", 0, &cap, NULL},
-            {"--seed", 0, &seed_s, NULL},           {"--max-steps", 0, &max_s, NULL},   CLI_OPT_OUTPUT(&fmt_s),
-            CLI_OPT_VELERO_VERSION(&version_s)};
+            CLI_VAL("--velero-cap", 0, &velero_cap, "DURATION", "Velero's CapBackoff(DURATION)"),
+            CLI_OPT_VELERO_VERSION(&version_s),
+            CLI_VAL("--duration", 0, &duration, "D", "a wait.Backoff's first sleep"),
+            CLI_VAL("--factor", 0, &factor, "F", "its factor"),
+            CLI_VAL("--jitter", 0, &jitter, "J", "its jitter"),
+            CLI_VAL("--steps", 0, &steps, "N", "its steps"),
+            CLI_VAL("--cap", 0, &cap, "C", "its cap (optional)"),
+            CLI_VAL("--seed", 0, &seed_s, "N", "draw the jitter from a generator seeded with N (reproducible)"),
+            CLI_VAL("--max-steps", 0, &max_s, "N", "print at most N sleeps (default 60; more: \"truncated\": true)"),
+            CLI_OPT_OUTPUT(&fmt_s)};
         const char *pos[1];
-        int npos, r = cli_parse(CMD, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &npos);
-        if (r != 0) {
-            if (r > 0)
-                backoff_usage(stdout);
+        int npos, r = cli_parse(&usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), pos, 0, &npos);
+        if (r != 0)
             return r > 0 ? CLI_OK : CLI_BAD_INPUT;
-        }
     }
     if (cli_parse_format(CMD, fmt_s, &fmt) != 0 ||
         cli_policy(CMD, NULL, "velero", version_s, &pol, &major, &minor) != 0)
