@@ -85,6 +85,8 @@ module_opts() {
     utf8)
         echo "-eva-slevel-function main:1000" ;;
     yaml)
+        # NaN and the infinities are values the resolver stores on purpose;
+        # one_of's pointer loop over a word list, one state per word.
         echo "-warn-special-float none -eva-slevel-function main:1000,one_of:30" ;;
     arith)
         # every function's three outcomes (overflow up, down, none) apart.
