@@ -26,14 +26,17 @@ PROOF_SOURCES_JSON="lib/common/json_scan.c"
 PROOF_SOURCES_TIME="lib/common/time.c lib/common/core.c"
 PROOF_SOURCES_UTF8=""  # util/vsx_utf8.h, found through the include path
 PROOF_SOURCES_ARITH="" # lib/common/util_arith.h, likewise
+# ---- the CLI files the proofs read ----
+PROOF_SOURCES_YAML="tools/yaml_scalar.c"
 # Every directory under lib/ is on the include path, so headers may move
 # between per-area folders without a change here.
-PROOF_INCLUDE_DIRS="include util $(cd "$src" && find lib -type d | sort | tr '\n' ' ')"
+PROOF_INCLUDE_DIRS="include util tools $(cd "$src" && find lib -type d | sort | tr '\n' ' ')"
 
 # ---- the input bound of each module (bytes; doc/proof.md, "Bounds") ----
 PROOF_N_JSON=${PROOF_N_JSON:-64}
 PROOF_N_TIME=${PROOF_N_TIME:-64}
 PROOF_N_UTF8=${PROOF_N_UTF8:-64}
+PROOF_N_YAML=${PROOF_N_YAML:-64}
 PROOF_N_ARITH=0 # no input text: the operands range over their whole types
 
 # ---- the analysis: one set of options for every module ----
@@ -81,6 +84,10 @@ module_opts() {
         echo "-inline-calls is_digit -eva-slevel-function main:1000,velstatus__time_to_ns:10" ;;
     utf8)
         echo "-eva-slevel-function main:1000" ;;
+    yaml)
+        # NaN and the infinities are values the resolver stores on purpose;
+        # one_of's pointer loop over a word list, one state per word.
+        echo "-warn-special-float none -eva-slevel-function main:1000,one_of:30" ;;
     arith)
         # every function's three outcomes (overflow up, down, none) apart.
         echo "-eva-slevel 10" ;;
@@ -89,7 +96,7 @@ module_opts() {
 
 upper() { echo "$1" | tr '[:lower:]' '[:upper:]'; }
 
-modules=${*:-"arith utf8 time json"}
+modules=${*:-"arith utf8 time json yaml"}
 mkdir -p "$out" || exit 1
 cpp="-include $src/proof/compat.h -I$src/proof -I$bld/include"
 for d in $PROOF_INCLUDE_DIRS; do cpp="$cpp -I$src/$d"; done
