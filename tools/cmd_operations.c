@@ -14,7 +14,8 @@ static void ops_usage(FILE *f)
     fprintf(f, "usage: velstatus operations reconcile [--kind backup|restore] --phase PHASE [--now RFC3339]\n"
                "                  [--timeout DURATION] [--policy velero|hardened] [--velero-version X.Y]\n"
                "                  [--bsl available|missing|readonly] [--bsl-name NAME] [--errors N]\n"
-               "                  --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
+               "                  [--bsl-error TEXT] [--backup-error TEXT [--backup-name NAME] [--namespace NS]]\n"
+               "                  [--persist-fails upload|patch] --progress PROGRESS.json [-o text|json] [OPS.json|-]\n"
                "       velstatus operations format [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
                "       velstatus operations check [--kind backup|restore] [-o text|json] [OPS.json|-]\n"
                "\n"
@@ -35,6 +36,11 @@ static void ops_usage(FILE *f)
                "           (Velero's format with -o json), and a note when status.errors grows by\n"
                "           another number than the errors listed. Any other PHASE is not an error:\n"
                "           Velero's controllers skip it, so reconcile prints \"nothing to do\" and exits 0.\n"
+               "           --bsl-error TEXT: getting the BSL failed with another error than NotFound;\n"
+               "           --backup-error TEXT (restores): getting the restore's Backup NAME in NS (default\n"
+               "           velero) failed; Velero then requeues (\"requeue: true\"). --persist-fails says\n"
+               "           what stays when the upload or the status patch after the pass fails.\n"
+               "           Times in PROGRESS.json are integer nanoseconds or RFC 3339 text.\n"
                "format     decodes and re-encodes a file exactly as Velero writes it (a file Velero\n"
                "           wrote comes back byte-identical).\n"
                "check      validates a file and lists every problem with its JSON path.\n"
@@ -385,7 +391,44 @@ static int parse_errors(const char *cmd, const char *s, int64_t *out)
     return 0;
 }
 
-static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res)
+/* --persist-fails: what the library says stays when that write fails. */
+typedef struct persist_fail {
+    const char *which; /* NULL: not asked */
+    velstatus_status st;
+    velstatus_error why;
+    velstatus_phase kept;
+    int64_t pending, lost;
+} persist_fail;
+
+static void persist_fail_run(persist_fail *pf, const velstatus_reconcile_result *res)
+{
+    velstatus_persist_failure f =
+        strcmp(pf->which, "upload") == 0 ? VELSTATUS_PERSIST_FAILED_UPLOAD : VELSTATUS_PERSIST_FAILED_PATCH;
+    pf->st = velstatus_reconcile_result_after_persist_failure(res, f, &pf->kept, &pf->pending, &pf->lost, &pf->why);
+}
+
+static void print_persist_failure(const persist_fail *pf, cli_format fmt)
+{
+    if (!pf->which)
+        return;
+    if (fmt == CLI_JSON && pf->st != VELSTATUS_OK) {
+        printf("\"persistFails\":{\"write\":\"%s\",\"nothingToFail\":", pf->which);
+        cli_json_str(stdout, pf->why.message, strlen(pf->why.message));
+        printf("},");
+    } else if (fmt == CLI_JSON) {
+        printf("\"persistFails\":{\"write\":\"%s\",\"phaseKept\":\"%s\",\"pendingErrors\":%lld,"
+               "\"lostErrors\":%lld,\"requeue\":true},",
+               pf->which, velstatus_phase_to_string(pf->kept), (long long)pf->pending, (long long)pf->lost);
+    } else if (pf->st != VELSTATUS_OK) {
+        printf("persist fails (%s): nothing to fail: %s\n", pf->which, pf->why.message);
+    } else {
+        printf("persist fails (%s): the phase stays %s, %lld error(s) stay pending, %lld lost from status.errors; "
+               "requeue: true\n",
+               pf->which, velstatus_phase_to_string(pf->kept), (long long)pf->pending, (long long)pf->lost);
+    }
+}
+
+static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf)
 {
     size_t n = velstatus_oplist_count(list), ne = velstatus_reconcile_result_error_count(res);
     size_t nc = velstatus_reconcile_result_canceled_count(res);
@@ -395,6 +438,8 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     printf("phase: %s\n", velstatus_phase_to_string(velstatus_reconcile_result_phase(res)));
     printf("stillInProgress: %s\n", velstatus_reconcile_result_still_in_progress(res) ? "true" : "false");
     printf("changes: %s\n", velstatus_reconcile_result_changes(res) ? "true" : "false");
+    printf("persist: %s\nrequeue: %s\n", velstatus_persist_action_to_string(velstatus_reconcile_result_persist(res)),
+           velstatus_reconcile_result_requeue(res) ? "true" : "false");
     printf("completed: %zu\nfailed: %zu\ninProgress: %zu\n", velstatus_reconcile_result_completed(res),
            velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res));
     printf("errors: %zu\n", ne);
@@ -422,6 +467,7 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     if (velstatus_reconcile_result_errors_added(res) != (int64_t)ne) /* pending ones, or errors Velero logs only */
         printf("note: status.errors grows by %lld, not by the %zu error(s) listed\n",
                (long long)velstatus_reconcile_result_errors_added(res), ne);
+    print_persist_failure(pf, CLI_TEXT);
     if (unknown)
         printf("note: %zu operation(s) with an unknown phase\n", unknown);
     if (missing)
@@ -453,8 +499,8 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     }
 }
 
-static int print_json(const velstatus_oplist *list, const velstatus_reconcile_result *res, velstatus_ctx *ctx,
-                      velstatus_error *err)
+static int print_json(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf,
+                      velstatus_ctx *ctx, velstatus_error *err)
 {
     size_t ne = velstatus_reconcile_result_error_count(res), nc = velstatus_reconcile_result_canceled_count(res);
     char *ops;
@@ -464,11 +510,13 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
     if (ops_len > 0 && ops[ops_len - 1] == '\n')
         ops_len--;
     printf("{\"phase\":\"%s\",\"stillInProgress\":%s,\"changes\":%s,\"completed\":%zu,\"failed\":%zu,"
-           "\"inProgress\":%zu,\"errors\":[",
+           "\"inProgress\":%zu,\"persist\":\"%s\",\"requeue\":%s,\"errors\":[",
            velstatus_phase_to_string(velstatus_reconcile_result_phase(res)),
            velstatus_reconcile_result_still_in_progress(res) ? "true" : "false",
            velstatus_reconcile_result_changes(res) ? "true" : "false", velstatus_reconcile_result_completed(res),
-           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res));
+           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res),
+           velstatus_persist_action_to_string(velstatus_reconcile_result_persist(res)),
+           velstatus_reconcile_result_requeue(res) ? "true" : "false");
     for (size_t i = 0; i < ne; i++) {
         size_t len;
         const char *e = velstatus_reconcile_result_error(res, i, &len);
@@ -484,7 +532,9 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
             fputc(',', stdout);
         cli_json_str(stdout, id, len);
     }
-    printf("],\"operations\":");
+    printf("],");
+    print_persist_failure(pf, CLI_JSON);
+    printf("\"operations\":");
     fwrite(ops, 1, ops_len, stdout);
     printf("}\n");
     velstatus_free(ctx, ops);
@@ -509,7 +559,8 @@ static int ops_reconcile(int argc, char **argv)
     const char *cmd = "operations reconcile";
     const char *kind_s = NULL, *phase_s = NULL, *now_s = NULL, *timeout_s = NULL, *policy_s = NULL, *version_s = NULL;
     const char *bsl_s = "available", *bsl_name = "default", *errors_s = NULL, *progress_s = NULL, *fmt_s = "text";
-    const char *path = NULL;
+    const char *path = NULL, *bsl_error = NULL, *backup_error = NULL, *backup_name = NULL, *ns = NULL;
+    persist_fail pf = {NULL, VELSTATUS_OK, {0}, VELSTATUS_PHASE_INVALID, 0, 0};
     velstatus_phase phase;
     velstatus_policy pol;
     velstatus_reconcile_options o;
@@ -527,11 +578,21 @@ static int ops_reconcile(int argc, char **argv)
     int rc;
 
     {
-        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL},         {"--phase", 0, &phase_s, NULL},
-                                {"--now", 0, &now_s, NULL},           {"--timeout", 0, &timeout_s, NULL},
-                                {"--policy", 0, &policy_s, NULL},     {"--bsl-name", 0, &bsl_name, NULL},
-                                {"--bsl", 0, &bsl_s, NULL},           {"--errors", 0, &errors_s, NULL},
-                                {"--progress", 0, &progress_s, NULL}, CLI_OPT_OUTPUT(&fmt_s),
+        const cli_opt opts[] = {{"--kind", 0, &kind_s, NULL},
+                                {"--phase", 0, &phase_s, NULL},
+                                {"--now", 0, &now_s, NULL},
+                                {"--timeout", 0, &timeout_s, NULL},
+                                {"--policy", 0, &policy_s, NULL},
+                                {"--bsl-name", 0, &bsl_name, NULL},
+                                {"--bsl", 0, &bsl_s, NULL},
+                                {"--errors", 0, &errors_s, NULL},
+                                {"--progress", 0, &progress_s, NULL},
+                                CLI_OPT_OUTPUT(&fmt_s),
+                                {"--bsl-error", 0, &bsl_error, NULL},
+                                {"--backup-error", 0, &backup_error, NULL},
+                                {"--backup-name", 0, &backup_name, NULL},
+                                {"--namespace", 0, &ns, NULL},
+                                {"--persist-fails", 0, &pf.which, NULL},
                                 CLI_OPT_VELERO_VERSION(&version_s)};
         if ((rc = parse_args(cmd, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
@@ -560,6 +621,10 @@ static int ops_reconcile(int argc, char **argv)
     o.errors = errors;
     o.bsl_name = bsl_name;
     o.bsl_name_len = strlen(bsl_name);
+    o.bsl_error = bsl_error, o.backup_error = backup_error, o.backup_name = backup_name, o.velero_namespace = ns;
+    o.bsl_error_len = o.backup_error_len = o.backup_name_len = o.velero_namespace_len = VELSTATUS_NUL_TERMINATED;
+    if (pf.which && strcmp(pf.which, "upload") != 0 && strcmp(pf.which, "patch") != 0)
+        return cli_fail(cmd, "--persist-fails must be upload or patch, not \"%s\"", pf.which);
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
@@ -582,15 +647,17 @@ static int ops_reconcile(int argc, char **argv)
         velstatus_op_reports_set_policy(reports, &pol, NULL);
         velstatus_op_reports_client(&client, reports, NULL);
         st = velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err);
+        if (st == VELSTATUS_OK && pf.which)
+            persist_fail_run(&pf, res);
         if (st == VELSTATUS_E_STATE) { /* Velero's controllers skip this phase: not an error */
             print_nothing_to_do(phase, &err, fmt);
         } else if (st != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);
         } else if (fmt == CLI_JSON) {
-            if (print_json(list, res, ctx, &err) != 0)
+            if (print_json(list, res, &pf, ctx, &err) != 0)
                 rc = cli_fail_err(cmd, "encode", &err);
         } else {
-            print_text(list, res);
+            print_text(list, res, &pf);
         }
     }
     velstatus_reconcile_result_free(res);
