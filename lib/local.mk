@@ -25,6 +25,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/common/core.c \
 	lib/common/version.c \
 	lib/common/time.c \
+	lib/phase/private.h \
 	lib/phase/policy.c \
 	lib/phase/phase.c \
 	lib/phase/backup_object.c \

@@ -107,7 +107,19 @@ _Static_assert(offsetof(velstatus_reconcile_options, bsl_name_len) == 48, "velst
 _Static_assert(offsetof(velstatus_reconcile_options, completed_before) == 56,
                "velstatus_reconcile_options.completed_before");
 _Static_assert(offsetof(velstatus_reconcile_options, failed_before) == 64, "velstatus_reconcile_options.failed_before");
-_Static_assert(sizeof(velstatus_reconcile_options) == 72, "velstatus_reconcile_options size");
+_Static_assert(offsetof(velstatus_reconcile_options, bsl_error) == 72, "velstatus_reconcile_options.bsl_error");
+_Static_assert(offsetof(velstatus_reconcile_options, bsl_error_len) == 80, "velstatus_reconcile_options.bsl_error_len");
+_Static_assert(offsetof(velstatus_reconcile_options, backup_error) == 88, "velstatus_reconcile_options.backup_error");
+_Static_assert(offsetof(velstatus_reconcile_options, backup_error_len) == 96,
+               "velstatus_reconcile_options.backup_error_len");
+_Static_assert(offsetof(velstatus_reconcile_options, backup_name) == 104, "velstatus_reconcile_options.backup_name");
+_Static_assert(offsetof(velstatus_reconcile_options, backup_name_len) == 112,
+               "velstatus_reconcile_options.backup_name_len");
+_Static_assert(offsetof(velstatus_reconcile_options, velero_namespace) == 120,
+               "velstatus_reconcile_options.velero_namespace");
+_Static_assert(offsetof(velstatus_reconcile_options, velero_namespace_len) == 128,
+               "velstatus_reconcile_options.velero_namespace_len");
+_Static_assert(sizeof(velstatus_reconcile_options) == 136, "velstatus_reconcile_options size");
 #endif
 
 /* Enum values are part of the ABI too. */
@@ -279,7 +291,16 @@ START_TEST(older_and_newer_callers)
         assert_zero_tail(&uo, sizeof(velstatus_reconcile_options), n);
         ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, c, o, NULL, &err), VELSTATUS_OK);
         ck_assert_uint_eq(velstatus_reconcile_result_completed(res), 1);
+        ck_assert_int_eq(velstatus_reconcile_result_requeue(res), 0); /* a v1 caller's lookups succeeded */
         velstatus_reconcile_result_free(res);
+        if (newer) { /* appended in 1.1: a BSL Get failing otherwise than NotFound */
+            o->bsl_error = "timeout";
+            o->bsl_error_len = 7;
+            ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, c, o, NULL, &err), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_reconcile_result_requeue(res), 1);
+            ck_assert_str_eq(velstatus_reconcile_result_error(res, 0, NULL), "timeout");
+            velstatus_reconcile_result_free(res);
+        }
         velstatus_oplist_free(list);
     }
     /* backoff */

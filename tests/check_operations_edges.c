@@ -125,6 +125,199 @@ START_TEST(lookup_error_reconcile_out_of_memory)
 }
 END_TEST
 
+/* Reconcile with the lookup options given; the result's first error and phase checked. */
+static void lookup_case(velstatus_kind kind, int minor, velstatus_reconcile_options *o, velstatus_phase want,
+                        const char *want_err, int want_requeue)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *list = NULL;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_policy pol;
+    velstatus_error err;
+    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof pol, 1, minor, NULL), VELSTATUS_OK);
+    if (kind == VELSTATUS_KIND_BACKUP)
+        list = one_op(ctx, "a", "op-1", HOUR_NS);
+    else
+        ck_assert_int_eq(velstatus_oplist_new(&list, ctx, kind, NULL), VELSTATUS_OK);
+    o->now_ns = NOW_NS;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, o, &pol, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_reconcile_result_phase(res), want);
+    ck_assert_uint_eq(velstatus_reconcile_result_error_count(res), 1);
+    ck_assert_str_eq(velstatus_reconcile_result_error(res, 0, NULL), want_err);
+    ck_assert_int_eq(velstatus_reconcile_result_requeue(res), want_requeue);
+    ck_assert_int_eq(velstatus_reconcile_result_persist(res), VELSTATUS_PERSIST_PATCH);
+    ck_assert_int_eq(velstatus_reconcile_result_errors_added(res), 0);
+    velstatus_reconcile_result_free(res);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+
+/* backup_operations_controller.go / restore_operations_controller.go
+ * Reconcile at v1.11.1 ... v1.18.1: a failed Get (any error) returns its
+ * error (requeue); fetchBackupInfoInternal wraps the Backup's. */
+START_TEST(lookup_errors_give_velero_texts_phases_and_requeue)
+{
+    velstatus_reconcile_options o;
+    for (int minor = 11; minor <= 18; minor++) {
+        velstatus_phase rp =
+            minor >= 14 ? VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED : VELSTATUS_PHASE_PARTIALLY_FAILED;
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.bsl_error = "dial tcp: i/o timeout";
+        o.bsl_error_len = VELSTATUS_NUL_TERMINATED;
+        lookup_case(VELSTATUS_KIND_BACKUP, minor, &o, VELSTATUS_PHASE_PARTIALLY_FAILED, "dial tcp: i/o timeout", 1);
+        lookup_case(VELSTATUS_KIND_RESTORE, minor, &o, rp, "dial tcp: i/o timeout", 1);
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.bsl = VELSTATUS_BSL_MISSING; /* the Backup's Get comes first: the BSL is never asked */
+        o.backup_error = "backups.velero.io \"b\" not found";
+        o.backup_error_len = VELSTATUS_NUL_TERMINATED;
+        o.backup_name = "b";
+        o.backup_name_len = 1;
+        lookup_case(VELSTATUS_KIND_RESTORE, minor, &o, rp,
+                    "can't find backup velero/b: backups.velero.io \"b\" not found", 1);
+        o.velero_namespace = "ops";
+        o.velero_namespace_len = 3;
+        lookup_case(VELSTATUS_KIND_RESTORE, minor, &o, rp, "can't find backup ops/b: backups.velero.io \"b\" not found",
+                    1);
+        velstatus_reconcile_options_init(&o, sizeof o);
+        o.bsl = VELSTATUS_BSL_READONLY; /* Reconcile returns nil */
+        lookup_case(VELSTATUS_KIND_BACKUP, minor, &o, VELSTATUS_PHASE_PARTIALLY_FAILED, "BSL is read-only", 0);
+        o.bsl = VELSTATUS_BSL_MISSING;
+        lookup_case(VELSTATUS_KIND_BACKUP, minor, &o, VELSTATUS_PHASE_PARTIALLY_FAILED,
+                    "backupstoragelocations.velero.io \"default\" not found", 1);
+    }
+}
+END_TEST
+
+START_TEST(lookup_errors_bad_combinations_are_refused)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *list = one_op(ctx, "a", "op-1", HOUR_NS);
+    velstatus_reconcile_result *res = NULL;
+    velstatus_reconcile_options o;
+    velstatus_error err;
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.bsl_error = "x";
+    o.bsl_error_len = 1;
+    o.bsl = VELSTATUS_BSL_READONLY;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "options.bsl_error needs options.bsl available"));
+    o.bsl = VELSTATUS_BSL_AVAILABLE;
+    o.phase = VELSTATUS_PHASE_IN_PROGRESS;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "options.bsl_error must be NULL with phase InProgress"));
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.backup_error = "x";
+    o.backup_error_len = 1;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "options.backup_error is a restore's"));
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.velero_namespace_len = 2;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "options.velero_namespace is NULL with a non-zero length");
+    ck_assert_ptr_null(res);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(lookup_error_out_of_memory)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        VS_FAILALLOC_PAUSE(fa);
+        velstatus_oplist *list = NULL;
+        velstatus_reconcile_options o;
+        velstatus_reconcile_result *res = NULL;
+        ck_assert_int_eq(velstatus_oplist_new(&list, ctx, VELSTATUS_KIND_RESTORE, NULL), VELSTATUS_OK);
+        velstatus_reconcile_options_init(&o, sizeof(o));
+        o.backup_error = "etcdserver: request timed out";
+        o.backup_error_len = VELSTATUS_NUL_TERMINATED;
+        o.backup_name = "nightly";
+        o.backup_name_len = VELSTATUS_NUL_TERMINATED;
+        VS_FAILALLOC_RESUME(fa);
+        st = velstatus_oplist_reconcile(&res, list, NULL, &o, NULL, NULL);
+        VS_FAILALLOC_PAUSE_AGAIN(fa);
+        if (st == VELSTATUS_OK)
+            ck_assert_str_eq(velstatus_reconcile_result_error(res, 0, NULL),
+                             "can't find backup velero/nightly: etcdserver: request timed out");
+        else
+            ck_assert_ptr_null(res);
+        velstatus_reconcile_result_free(res);
+        velstatus_oplist_free(list);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
+/* One pass, then what stays when `failure` fails. */
+static velstatus_status persist_case(velstatus_kind kind, int nops, int done, int64_t errors, velstatus_bsl_state bsl,
+                                     velstatus_persist_failure failure, int64_t *pending, int64_t *lost)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *list = NULL;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_reconcile_options o;
+    vs_fake_plugin fp;
+    velstatus_plugin_client c;
+    velstatus_phase kept = VELSTATUS_PHASE_INVALID;
+    velstatus_status st;
+    vs_fake_plugin_init(&fp);
+    fp.ans[0].completed = done;
+    fp.ans[0].err = done ? "bad" : NULL;
+    fp.ans[0].err_len = done ? 3 : 0;
+    c = vs_fake_plugin_client(&fp);
+    if (nops)
+        list = one_op(ctx, "a", "op-1", 0);
+    else
+        ck_assert_int_eq(velstatus_oplist_new(&list, ctx, kind, NULL), VELSTATUS_OK);
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.now_ns = NOW_NS;
+    o.errors = errors;
+    o.bsl = bsl;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL, NULL), VELSTATUS_OK);
+    st = velstatus_reconcile_result_after_persist_failure(res, failure, &kept, pending, lost, NULL);
+    if (st == VELSTATUS_OK)
+        ck_assert_int_eq(kept, VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS);
+    velstatus_reconcile_result_free(res);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+    return st;
+}
+
+/* updateBackupAndOperationsJSON at v1.11.1 ... v1.18.1: an upload failure
+ * returns before the patch (the deferred Put keeps the errors), a patch
+ * failure after uploadProgress loses them, a counts-only patch repeats. */
+START_TEST(persist_failures_keep_or_lose_the_errors)
+{
+    int64_t pending = -1, lost = -1;
+    const velstatus_persist_failure up = VELSTATUS_PERSIST_FAILED_UPLOAD, patch = VELSTATUS_PERSIST_FAILED_PATCH;
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_BACKUP, 1, 1, 2, VELSTATUS_BSL_AVAILABLE, up, &pending, &lost),
+                     VELSTATUS_OK);
+    ck_assert(pending == 3 && lost == 0);
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_BACKUP, 1, 1, 2, VELSTATUS_BSL_AVAILABLE, patch, &pending, &lost),
+                     VELSTATUS_OK);
+    ck_assert(pending == 0 && lost == 3);
+    /* the BSL path: no store, a patch only; the earlier errors stay pending */
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_BACKUP, 1, 0, 1, VELSTATUS_BSL_MISSING, patch, &pending, &lost),
+                     VELSTATUS_OK);
+    ck_assert(pending == 1 && lost == 0);
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_BACKUP, 1, 0, 1, VELSTATUS_BSL_MISSING, up, NULL, NULL),
+                     VELSTATUS_E_STATE);
+    /* still running, nothing new: nothing written, nothing to fail */
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_BACKUP, 1, 0, 0, VELSTATUS_BSL_AVAILABLE, patch, NULL, NULL),
+                     VELSTATUS_E_STATE);
+    /* a restore's empty list: Finalizing, nothing uploaded, the patch's errors lost all the same */
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_RESTORE, 0, 0, 1, VELSTATUS_BSL_AVAILABLE, up, NULL, NULL),
+                     VELSTATUS_E_STATE);
+    ck_assert_int_eq(persist_case(VELSTATUS_KIND_RESTORE, 0, 0, 1, VELSTATUS_BSL_AVAILABLE, patch, &pending, &lost),
+                     VELSTATUS_OK);
+    ck_assert(pending == 0 && lost == 1);
+    ck_assert_int_eq(velstatus_reconcile_result_after_persist_failure(NULL, up, NULL, NULL, NULL, NULL),
+                     VELSTATUS_E_INVALID);
+}
+END_TEST
+
 START_TEST(step_accepts_a_report_from_a_newer_header)
 {
     /* A caller compiled against a later header passes a bigger struct whose
@@ -1001,6 +1194,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, more_argument_checks);
     tcase_add_test(tc, step_failing_an_operation_out_of_memory);
     tcase_add_test(tc, an_answer_repeating_the_stored_texts_changes_nothing);
+    tcase_add_test(tc, lookup_errors_give_velero_texts_phases_and_requeue);
+    tcase_add_test(tc, lookup_errors_bad_combinations_are_refused);
+    tcase_add_test(tc, lookup_error_out_of_memory);
+    tcase_add_test(tc, persist_failures_keep_or_lose_the_errors);
     suite_add_tcase(s, tc);
     return s;
 }

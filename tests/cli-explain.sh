@@ -52,6 +52,20 @@ grep -q '(policy velero, Velero 1.11; item operation timeout 1h0m0s from Velero.
 "$v" $(echo "explain --utc --velero-version 1.14 $ex1") |
     grep -q 'FinalizingPartiallyFailed -> PartiallyFailed (finalizer controller): sent once; Velero does not retry it.' &&
     echo "ok velero-version-1.14-patch" || { echo "FAIL velero-version-1.14-patch"; fail=1; }
+# --persist-fails: an Unavailable BSL whose object store cannot be written (issue 20): the upload
+# of every pass fails, so the backup stays in its Waiting phase past every timeout.
+sed 's/"phase":"Available"/"phase":"Unavailable","message":"AccessDenied"/' "$d/bsls-available.json" >"$tmp.unavail.json"
+"$v" explain --utc --now 2024-05-01T11:00:30Z --operations "$d/timeout-itemoperations.json" --bsls "$tmp.unavail.json" \
+    --persist-fails upload "$d/timeout-backup.json" >"$tmp.out" 2>&1
+tr '\n' ' ' <"$tmp.out" | sed 's/  */ /g' >"$tmp.flat"
+grep -q 'but the upload fails (--persist-fails): the backup stays WaitingForPluginOperations (1 error(s) kept pending, 0 lost from status.errors) and Velero requeues it' "$tmp.flat" &&
+    ! grep -q 'Then the finalizer controller' "$tmp.out" && echo "ok persist-fails-upload" ||
+    { echo "FAIL persist-fails-upload"; cat "$tmp.out"; fail=1; }
+"$v" explain -o json --now 2024-05-01T11:00:30Z --operations "$d/timeout-itemoperations.json" --persist-fails patch \
+    "$d/timeout-backup.json" | grep -qF '"persistFails":{"write":"patch","phaseKept":"WaitingForPluginOperations","pendingErrors":0,"lostErrors":1}' &&
+    echo "ok persist-fails-patch-json" || { echo "FAIL persist-fails-patch-json"; fail=1; }
+stderr_has persist-fails-bad '--persist-fails must be upload or patch' -- explain --persist-fails disk "$d/readonly-backup.json"
+rm -f "$tmp.unavail.json" "$tmp.flat"
 stderr_has velero-version-hardened 'cannot be combined' -- explain --policy hardened --velero-version 1.14 "$d/readonly-backup.json"
 stderr_has velero-version-bad '--velero-version' -- explain --velero-version 0.9 "$d/readonly-backup.json"
 # --resource-timeout sets the retry budget: 1h gives 8 attempts.

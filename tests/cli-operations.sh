@@ -90,6 +90,8 @@ run "reconcile backup velero" 0 operations reconcile $bargs --policy velero --pr
 "phase: WaitingForPluginOperationsPartiallyFailed
 stillInProgress: true
 changes: true
+persist: upload_and_patch
+requeue: false
 completed: 2
 failed: 2
 inProgress: 1
@@ -106,7 +108,7 @@ operations: 5
   export-7f3a Failed 0/0 error: unable to get valid BackupItemActionV2 for \"example.io/snapshot-exporter\""
 run "reconcile backup hardened json" 0 operations reconcile $bargs --progress "$ex/backup-progress.json" -o json \
     "$ex/backup-itemoperations.json" \
-    && has "hardened json head" "$tmp/out" '{"phase":"WaitingForPluginOperationsPartiallyFailed","stillInProgress":true,"changes":true,"completed":2,"failed":1,"inProgress":2,"errors":["Asynchronous action timed out, plugin: velero.io/csi-pvc-backupper"],"canceled":["du-nightly-20240501-klmno"],"operations":[{"spec":{"backupName":"nightly-20240501"' \
+    && has "hardened json head" "$tmp/out" '{"phase":"WaitingForPluginOperationsPartiallyFailed","stillInProgress":true,"changes":true,"completed":2,"failed":1,"inProgress":2,"persist":"upload_and_patch","requeue":false,"errors":["Asynchronous action timed out, plugin: velero.io/csi-pvc-backupper"],"canceled":["du-nightly-20240501-klmno"],"operations":[{"spec":{"backupName":"nightly-20240501"' \
     && has "hardened grace recorded" "$tmp/out" '"velstatusProgressErrorSince":"2024-05-01T10:30:00Z"'
 rargs="--kind restore --phase WaitingForPluginOperations --now 2024-05-02T08:05:00Z --timeout 4h"
 run "reconcile restore velero" 0 operations reconcile $rargs --policy velero --progress "$ex/restore-progress.json" \
@@ -126,12 +128,69 @@ run "format reconciled ops" 0 operations format "$tmp/ops-after.json" && cmp -s 
 # ---- BSL missing / read-only: no Progress or Cancel ----
 run "bsl missing" 0 operations reconcile $bargs --bsl missing --bsl-name primary --progress "$ex/backup-progress.json" \
     -o json "$ex/backup-itemoperations.json" && has "bsl missing output" "$tmp/out" \
-    '{"phase":"PartiallyFailed","stillInProgress":true,"changes":false,"completed":1,"failed":0,"inProgress":4,"errors":["backupstoragelocations.velero.io \"primary\" not found"],"canceled":[],"operations":'
+    '{"phase":"PartiallyFailed","stillInProgress":true,"changes":false,"completed":1,"failed":0,"inProgress":4,"persist":"patch","requeue":true,"errors":["backupstoragelocations.velero.io \"primary\" not found"],"canceled":[],"operations":'
 run "bsl readonly" 0 operations reconcile $bargs --bsl readonly --progress "$ex/backup-progress.json" \
     "$ex/backup-itemoperations.json" && has "bsl readonly output" "$tmp/out" '  BSL is read-only'
 run "restore bsl missing" 0 operations reconcile $rargs --bsl missing --progress "$ex/restore-progress.json" \
     "$ex/restore-itemoperations.json" && has "restore bsl missing phase" "$tmp/out" 'phase: FinalizingPartiallyFailed' \
     && has "restore bsl default name" "$tmp/out" 'backupstoragelocations.velero.io "default" not found'
+
+# ---- a BSL or Backup Get failing otherwise than NotFound: Velero requeues (issue 20) ----
+# backup_operations_controller.go Reconcile: err.Error() as the error, PartiallyFailed, patch only, error returned
+conn='Get "https://10.96.0.1:443/apis/velero.io/v1/namespaces/velero/backupstoragelocations/default": dial tcp 10.96.0.1:443: connect: connection refused'
+for r in 1.11 1.14 1.18; do
+    run "bsl error $r" 0 operations reconcile $bargs --velero-version $r --bsl-error "$conn" \
+        --progress "$ex/backup-progress.json" "$ex/backup-itemoperations.json" \
+        && has "bsl error $r phase" "$tmp/out" 'phase: PartiallyFailed' && has "bsl error $r text" "$tmp/out" "  $conn" \
+        && has "bsl error $r requeue" "$tmp/out" 'requeue: true' && has "bsl error $r patch" "$tmp/out" 'persist: patch'
+done
+run "bsl readonly no requeue" 0 operations reconcile $bargs --bsl readonly --progress "$ex/backup-progress.json" \
+    "$ex/backup-itemoperations.json" && has "bsl readonly requeue false" "$tmp/out" 'requeue: false'
+run "bsl missing requeue" 0 operations reconcile $bargs --bsl missing --progress "$ex/backup-progress.json" \
+    "$ex/backup-itemoperations.json" && has "bsl missing requeue true" "$tmp/out" 'requeue: true'
+# restore_controller.go fetchBackupInfoInternal: "can't find backup NS/NAME: <err>"; FinalizingPartiallyFailed from 1.14
+for c in "1.11 PartiallyFailed" "1.13 PartiallyFailed" "1.14 FinalizingPartiallyFailed" "1.18 FinalizingPartiallyFailed"; do
+    set -- $c
+    run "backup error $1" 0 operations reconcile $rargs --velero-version $1 --backup-error 'etcdserver: request timed out' \
+        --backup-name nightly --namespace backup-system --bsl readonly --progress "$ex/restore-progress.json" -o json \
+        "$ex/restore-itemoperations.json" && has "backup error $1" "$tmp/out" \
+        "{\"phase\":\"$2\",\"stillInProgress\":true,\"changes\":false,\"completed\":0,\"failed\":0,\"inProgress\":3,\"persist\":\"patch\",\"requeue\":true,\"errors\":[\"can't find backup backup-system/nightly: etcdserver: request timed out\"]"
+done
+run "restore bsl error" 0 operations reconcile $rargs --bsl-error 'the server was unable to return a response' \
+    --progress "$ex/restore-progress.json" "$ex/restore-itemoperations.json" \
+    && has "restore bsl error raw" "$tmp/out" '  the server was unable to return a response' \
+    && has "restore bsl error phase" "$tmp/out" 'phase: FinalizingPartiallyFailed'
+run "bsl error with bsl missing" 2 operations reconcile $bargs --bsl missing --bsl-error x \
+    --progress "$ex/backup-progress.json" "$ex/backup-itemoperations.json" && has "bsl error missing msg" "$tmp/err" 'bsl_error'
+run "backup error on a backup" 2 operations reconcile $bargs --backup-error x \
+    --progress "$ex/backup-progress.json" "$ex/backup-itemoperations.json" && has "backup error backup msg" "$tmp/err" 'backup_error'
+
+# ---- the persist step failing (updateBackupAndOperationsJSON returns before or after the patch) ----
+printf '[{"spec":{"backupName":"b","backupItemAction":"a","operationID":"o1"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}}]\n' >"$tmp/pone.json"
+printf '{"o1":{"completed":true,"err":"bad"}}' >"$tmp/pbad.json"
+pargs="--kind backup --phase WaitingForPluginOperations --now 2024-05-01T10:00:10Z --timeout 1h --policy velero"
+run "persist upload fails" 0 operations reconcile $pargs --errors 2 --persist-fails upload --progress "$tmp/pbad.json" \
+    "$tmp/pone.json" && has "upload fails kept" "$tmp/out" \
+    'persist fails (upload): the phase stays WaitingForPluginOperations, 3 error(s) stay pending, 0 lost from status.errors; requeue: true'
+run "persist patch fails" 0 operations reconcile $pargs --errors 2 --persist-fails patch --progress "$tmp/pbad.json" \
+    -o json "$tmp/pone.json" && has "patch fails lost" "$tmp/out" \
+    '"persistFails":{"write":"patch","phaseKept":"WaitingForPluginOperations","pendingErrors":0,"lostErrors":3,"requeue":true}'
+# the next pass over the records as Velero keeps them: edge-triggered, Finalizing (the error is lost)
+sed 's/.*,"operations"://; s/}$//' "$tmp/out" >"$tmp/pafter.json"
+run "after lost errors 1.18" 0 operations reconcile $pargs --velero-version 1.18 --progress "$tmp/pbad.json" \
+    "$tmp/pafter.json" && has "lost errors Finalizing" "$tmp/out" 'phase: Finalizing
+'
+run "after lost errors hardened" 0 operations reconcile $pargs --policy hardened --progress "$tmp/pbad.json" \
+    "$tmp/pafter.json" && has "lost errors hardened" "$tmp/out" 'phase: FinalizingPartiallyFailed'
+printf '{"o1":{"description":"running"}}' >"$tmp/prun.json"
+run "persist nothing to fail" 0 operations reconcile $pargs --persist-fails upload --progress "$tmp/prun.json" \
+    "$tmp/pone.json" && has "nothing to fail" "$tmp/out" 'persist fails (upload): nothing to fail: nothing is written'
+run "persist bsl path" 0 operations reconcile $pargs --bsl missing --errors 1 --persist-fails patch --progress "$tmp/prun.json" \
+    "$tmp/pone.json" && has "bsl path patch" "$tmp/out" 'the phase stays WaitingForPluginOperations, 1 error(s) stay pending, 0 lost'
+run "persist bsl path upload" 0 operations reconcile $pargs --bsl missing --persist-fails upload --progress "$tmp/prun.json" \
+    "$tmp/pone.json" && has "bsl path no upload" "$tmp/out" 'no backup store on the BSL path'
+run "bad persist-fails" 2 operations reconcile $pargs --persist-fails disk --progress "$tmp/prun.json" "$tmp/pone.json" \
+    && has "bad persist-fails msg" "$tmp/err" '--persist-fails must be upload or patch'
 
 # ---- InProgress: the phase after the main run (doc/velero-behaviour.md §2.7) ----
 printf '[{"spec":{"backupName":"b","backupItemAction":"a","operationID":"o1"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]\n' >"$tmp/one.json"
@@ -215,6 +274,8 @@ run "reconcile NUL text" 0 operations reconcile --kind backup --phase WaitingFor
 'phase: FinalizingPartiallyFailed
 stillInProgress: false
 changes: true
+persist: upload_and_patch
+requeue: false
 completed: 0
 failed: 2
 inProgress: 0
@@ -267,7 +328,7 @@ if [ -w /dev/full ]; then
 fi
 run "100k reconcile" 0 operations reconcile --kind backup --phase WaitingForPluginOperations --now 2024-05-01T10:10:00Z \
     --timeout 4h --policy velero --progress "$tmp/bigprog.json" -o json "$tmp/big.json" \
-    && { want='{"phase":"WaitingForPluginOperations","stillInProgress":true,"changes":true,"completed":50000,"failed":0,"inProgress":50000,"errors":[],"canceled":[],"operations":[{"spec":{"backupName":"big"'
+    && { want='{"phase":"WaitingForPluginOperations","stillInProgress":true,"changes":true,"completed":50000,"failed":0,"inProgress":50000,"persist":"patch","requeue":false,"errors":[],"canceled":[],"operations":[{"spec":{"backupName":"big"'
          if [ "$(head -c ${#want} "$tmp/out")" = "$want" ]; then ok "100k reconcile counts"
          else bad "100k reconcile counts: $(head -c 200 "$tmp/out")"; fi; }
 run "100k check" 0 operations check "$tmp/big.json" && has "100k check" "$tmp/out" '100000 backup operations, 0 problems'

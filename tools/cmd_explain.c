@@ -54,6 +54,7 @@ typedef struct ex {
     int bsl_known; /* --bsls given and the BSL name known */
     velstatus_bsl_state bsl_state;
     velstatus_forecast *fc, *other, *if_available, *if_missing, *if_readonly;
+    const char *persist_fails; /* --persist-fails upload|patch, or NULL */
 } ex;
 
 static void ex_free(ex *x)
@@ -595,8 +596,25 @@ static const char *persist_words(velstatus_kind kind, velstatus_persist_action a
     return "writes nothing (a phase change without errors or new counts stays in memory)";
 }
 
-static void text_event(const ex *x, size_t k)
+/* --persist-fails: what the library says stays when this pass's write fails
+ * (VELSTATUS_E_STATE: the pass writes no such thing). */
+static velstatus_status persist_failure(const ex *x, const velstatus_reconcile_result *r, velstatus_phase *kept,
+                                        int64_t *pending, int64_t *lost)
 {
+    velstatus_persist_failure f = x->persist_fails && strcmp(x->persist_fails, "upload") == 0
+                                      ? VELSTATUS_PERSIST_FAILED_UPLOAD
+                                      : VELSTATUS_PERSIST_FAILED_PATCH;
+    if (!x->persist_fails)
+        return VELSTATUS_E_STATE;
+    return velstatus_reconcile_result_after_persist_failure(r, f, kept, pending, lost, NULL);
+}
+
+/* One pass of the timeline; 1 when its write fails (--persist-fails): every
+ * later pass decides the same again, so the timeline ends there. */
+static int text_event(const ex *x, size_t k)
+{
+    velstatus_phase kept;
+    int64_t pending, lost;
     const velstatus_reconcile_result *r = velstatus_forecast_event_result(x->fc, k);
     velstatus_phase from = phase_before(x->fc, k), to = velstatus_reconcile_result_phase(r);
     int64_t at = 0;
@@ -615,7 +633,22 @@ static void text_event(const ex *x, size_t k)
     }
     if (to != from)
         printf("      phase: %s -> %s\n", velstatus_phase_to_string(from), velstatus_phase_to_string(to));
-    printf("      then it %s\n", persist_words(x->o.kind, velstatus_reconcile_result_persist(r)));
+    if (persist_failure(x, r, &kept, &pending, &lost) != VELSTATUS_OK) {
+        printf("      then it %s\n", persist_words(x->o.kind, velstatus_reconcile_result_persist(r)));
+        return 0;
+    }
+    {
+        char buf[512];
+        snprintf(buf, sizeof(buf),
+                 "then it %s, but the %s fails (--persist-fails): the %s stays %s (%lld error(s) kept pending, %lld "
+                 "lost from status.errors) and Velero requeues it; while the writes fail, every pass decides this "
+                 "again, past every timeout.",
+                 persist_words(x->o.kind, velstatus_reconcile_result_persist(r)), x->persist_fails,
+                 velstatus_kind_to_string(x->o.kind), velstatus_phase_to_string(kept), (long long)pending,
+                 (long long)lost);
+        prose("      ", buf);
+    }
+    return 1;
 }
 
 /* Whether error e of two results has the same text (absent counts as different). */
@@ -780,8 +813,10 @@ static void text_timeline(const ex *x)
     if (velstatus_forecast_event_count(x->fc) == 0)
         printf("  The next passes decide nothing.\n");
     for (k = 0; k < velstatus_forecast_event_count(x->fc); k++)
-        text_event(x, k);
-    text_end(x);
+        if (text_event(x, k))
+            break;
+    if (k == velstatus_forecast_event_count(x->fc))
+        text_end(x);
     text_other(x);
 }
 
@@ -1143,8 +1178,16 @@ static void j_event(const ex *x, const velstatus_forecast *f, size_t k)
         printf("%s", i ? "," : "");
         j_text(s, n);
     }
-    printf("],\"persist\":\"%s\"}", velstatus_persist_action_to_string(velstatus_reconcile_result_persist(r)));
-    (void)x;
+    printf("],\"persist\":\"%s\"", velstatus_persist_action_to_string(velstatus_reconcile_result_persist(r)));
+    {
+        velstatus_phase kept;
+        int64_t pending, lost;
+        if (persist_failure(x, r, &kept, &pending, &lost) == VELSTATUS_OK)
+            printf(",\"persistFails\":{\"write\":\"%s\",\"phaseKept\":\"%s\",\"pendingErrors\":%lld,"
+                   "\"lostErrors\":%lld}",
+                   x->persist_fails, velstatus_phase_to_string(kept), (long long)pending, (long long)lost);
+    }
+    printf("}");
 }
 
 static void j_timeline(const ex *x, const velstatus_forecast *f)
@@ -1334,6 +1377,8 @@ int cmd_explain(int argc, char **argv)
             CLI_OPT_VELERO_VERSION(&version_s),
             CLI_OPT_NOW(&now_s),
             CLI_FLAG("--utc", 0, &x.utc, "times in UTC (default: the local time zone, TZ respected)"),
+            CLI_VAL("--persist-fails", 0, &x.persist_fails, "upload|patch",
+                    "the upload or the status patch of every pass fails: what stays, instead of the phase changes"),
             CLI_OPT_OUTPUT_OF(&fmt_s, "text|json|svg")};
         int npos = 0, r = cli_parse(&usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path, 1, &npos);
         if (r != 0)
@@ -1349,6 +1394,8 @@ int cmd_explain(int argc, char **argv)
         return CLI_BAD_INPUT;
     if (cli_policy(CMD, policy_s, "velero", version_s, &x.pol, &x.major, &x.minor) != 0)
         return CLI_BAD_INPUT;
+    if (x.persist_fails && strcmp(x.persist_fails, "upload") != 0 && strcmp(x.persist_fails, "patch") != 0)
+        return cli_fail(CMD, "--persist-fails must be upload or patch, not \"%s\"", x.persist_fails);
     x.release_given = version_s != NULL;
     velstatus_policy_init(&x.other_pol, sizeof(x.other_pol),
                           x.pol.preset == VELSTATUS_PRESET_VELERO ? VELSTATUS_PRESET_HARDENED : VELSTATUS_PRESET_VELERO,

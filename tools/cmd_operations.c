@@ -23,7 +23,12 @@ static const cli_usage reconcile_usage = {
     "release's server default: 1h in Velero 1.11, 4h from 1.12. Prints the next phase,\n"
     "the counts, the new errors, the canceled operations and the updated records\n"
     "(Velero's format with -o json), and a note when status.errors grows by another\n"
-    "number than the errors listed.\n"
+    "number than the errors listed. --bsl-error TEXT: getting the BSL failed with\n"
+    "another error than NotFound; --backup-error TEXT (restores): getting the\n"
+    "restore's Backup NAME in NS (default velero) failed; Velero then requeues\n"
+    "(\"requeue: true\"). --persist-fails says what stays when the upload or the\n"
+    "status patch after the pass fails. Times in the --progress file are integer\n"
+    "nanoseconds or RFC 3339 text.\n"
     "\n"
     "The --progress file is a JSON object (or YAML) keyed by operation ID, what each\n"
     "plugin's Progress() call answers; each value is one of:\n"
@@ -389,7 +394,44 @@ static int parse_errors(const char *cmd, const char *s, int64_t *out)
     return 0;
 }
 
-static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res)
+/* --persist-fails: what the library says stays when that write fails. */
+typedef struct persist_fail {
+    const char *which; /* NULL: not asked */
+    velstatus_status st;
+    velstatus_error why;
+    velstatus_phase kept;
+    int64_t pending, lost;
+} persist_fail;
+
+static void persist_fail_run(persist_fail *pf, const velstatus_reconcile_result *res)
+{
+    velstatus_persist_failure f =
+        strcmp(pf->which, "upload") == 0 ? VELSTATUS_PERSIST_FAILED_UPLOAD : VELSTATUS_PERSIST_FAILED_PATCH;
+    pf->st = velstatus_reconcile_result_after_persist_failure(res, f, &pf->kept, &pf->pending, &pf->lost, &pf->why);
+}
+
+static void print_persist_failure(const persist_fail *pf, cli_format fmt)
+{
+    if (!pf->which)
+        return;
+    if (fmt == CLI_JSON && pf->st != VELSTATUS_OK) {
+        printf("\"persistFails\":{\"write\":\"%s\",\"nothingToFail\":", pf->which);
+        cli_json_str(stdout, pf->why.message, strlen(pf->why.message));
+        printf("},");
+    } else if (fmt == CLI_JSON) {
+        printf("\"persistFails\":{\"write\":\"%s\",\"phaseKept\":\"%s\",\"pendingErrors\":%lld,"
+               "\"lostErrors\":%lld,\"requeue\":true},",
+               pf->which, velstatus_phase_to_string(pf->kept), (long long)pf->pending, (long long)pf->lost);
+    } else if (pf->st != VELSTATUS_OK) {
+        printf("persist fails (%s): nothing to fail: %s\n", pf->which, pf->why.message);
+    } else {
+        printf("persist fails (%s): the phase stays %s, %lld error(s) stay pending, %lld lost from status.errors; "
+               "requeue: true\n",
+               pf->which, velstatus_phase_to_string(pf->kept), (long long)pf->pending, (long long)pf->lost);
+    }
+}
+
+static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf)
 {
     size_t n = velstatus_oplist_count(list), ne = velstatus_reconcile_result_error_count(res);
     size_t nc = velstatus_reconcile_result_canceled_count(res);
@@ -399,6 +441,8 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     printf("phase: %s\n", velstatus_phase_to_string(velstatus_reconcile_result_phase(res)));
     printf("stillInProgress: %s\n", velstatus_reconcile_result_still_in_progress(res) ? "true" : "false");
     printf("changes: %s\n", velstatus_reconcile_result_changes(res) ? "true" : "false");
+    printf("persist: %s\nrequeue: %s\n", velstatus_persist_action_to_string(velstatus_reconcile_result_persist(res)),
+           velstatus_reconcile_result_requeue(res) ? "true" : "false");
     printf("completed: %zu\nfailed: %zu\ninProgress: %zu\n", velstatus_reconcile_result_completed(res),
            velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res));
     printf("errors: %zu\n", ne);
@@ -426,6 +470,7 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     if (velstatus_reconcile_result_errors_added(res) != (int64_t)ne) /* pending ones, or errors Velero logs only */
         printf("note: status.errors grows by %lld, not by the %zu error(s) listed\n",
                (long long)velstatus_reconcile_result_errors_added(res), ne);
+    print_persist_failure(pf, CLI_TEXT);
     if (unknown)
         printf("note: %zu operation(s) with an unknown phase\n", unknown);
     if (missing)
@@ -457,8 +502,8 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
     }
 }
 
-static int print_json(const velstatus_oplist *list, const velstatus_reconcile_result *res, velstatus_ctx *ctx,
-                      velstatus_error *err)
+static int print_json(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf,
+                      velstatus_ctx *ctx, velstatus_error *err)
 {
     size_t ne = velstatus_reconcile_result_error_count(res), nc = velstatus_reconcile_result_canceled_count(res);
     char *ops;
@@ -468,11 +513,13 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
     if (ops_len > 0 && ops[ops_len - 1] == '\n')
         ops_len--;
     printf("{\"phase\":\"%s\",\"stillInProgress\":%s,\"changes\":%s,\"completed\":%zu,\"failed\":%zu,"
-           "\"inProgress\":%zu,\"errors\":[",
+           "\"inProgress\":%zu,\"persist\":\"%s\",\"requeue\":%s,\"errors\":[",
            velstatus_phase_to_string(velstatus_reconcile_result_phase(res)),
            velstatus_reconcile_result_still_in_progress(res) ? "true" : "false",
            velstatus_reconcile_result_changes(res) ? "true" : "false", velstatus_reconcile_result_completed(res),
-           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res));
+           velstatus_reconcile_result_failed(res), velstatus_reconcile_result_in_progress(res),
+           velstatus_persist_action_to_string(velstatus_reconcile_result_persist(res)),
+           velstatus_reconcile_result_requeue(res) ? "true" : "false");
     for (size_t i = 0; i < ne; i++) {
         size_t len;
         const char *e = velstatus_reconcile_result_error(res, i, &len);
@@ -488,7 +535,9 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
             fputc(',', stdout);
         cli_json_str(stdout, id, len);
     }
-    printf("],\"operations\":");
+    printf("],");
+    print_persist_failure(pf, CLI_JSON);
+    printf("\"operations\":");
     fwrite(ops, 1, ops_len, stdout);
     printf("}\n");
     velstatus_free(ctx, ops);
@@ -513,7 +562,8 @@ static int ops_reconcile(int argc, char **argv)
     const char *cmd = "operations reconcile";
     const char *kind_s = NULL, *phase_s = NULL, *now_s = NULL, *timeout_s = NULL, *policy_s = NULL, *version_s = NULL;
     const char *bsl_s = "available", *bsl_name = "default", *errors_s = NULL, *progress_s = NULL, *fmt_s = "text";
-    const char *path = NULL;
+    const char *path = NULL, *bsl_error = NULL, *backup_error = NULL, *backup_name = NULL, *ns = NULL;
+    persist_fail pf = {NULL, VELSTATUS_OK, {0}, VELSTATUS_PHASE_INVALID, 0, 0};
     velstatus_phase phase;
     velstatus_policy pol;
     velstatus_reconcile_options o;
@@ -544,6 +594,13 @@ static int ops_reconcile(int argc, char **argv)
                     "the backup storage location (default: available)"),
             CLI_VAL("--bsl-name", 0, &bsl_name, "NAME", "its name (default: default)"),
             CLI_VAL("--errors", 0, &errors_s, "N", "errors counted before this pass (default 0)"),
+            CLI_VAL("--bsl-error", 0, &bsl_error, "TEXT", "getting the BSL failed with this error (not NotFound)"),
+            CLI_VAL("--backup-error", 0, &backup_error, "TEXT",
+                    "restores: getting the restore's Backup failed with this error"),
+            CLI_VAL("--backup-name", 0, &backup_name, "NAME", "the restore's Backup, for --backup-error"),
+            CLI_VAL("--namespace", 'n', &ns, "NS", "Velero's namespace, for --backup-error (default: velero)"),
+            CLI_VAL("--persist-fails", 0, &pf.which, "upload|patch",
+                    "the upload or the status patch after the pass fails: what stays"),
             CLI_OPT_OUTPUT(&fmt_s)};
         if ((rc = parse_args(&reconcile_usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
@@ -572,6 +629,10 @@ static int ops_reconcile(int argc, char **argv)
     o.errors = errors;
     o.bsl_name = bsl_name;
     o.bsl_name_len = strlen(bsl_name);
+    o.bsl_error = bsl_error, o.backup_error = backup_error, o.backup_name = backup_name, o.velero_namespace = ns;
+    o.bsl_error_len = o.backup_error_len = o.backup_name_len = o.velero_namespace_len = VELSTATUS_NUL_TERMINATED;
+    if (pf.which && strcmp(pf.which, "upload") != 0 && strcmp(pf.which, "patch") != 0)
+        return cli_fail(cmd, "--persist-fails must be upload or patch, not \"%s\"", pf.which);
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
@@ -594,15 +655,17 @@ static int ops_reconcile(int argc, char **argv)
         velstatus_op_reports_set_policy(reports, &pol, NULL);
         velstatus_op_reports_client(&client, reports, NULL);
         st = velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err);
+        if (st == VELSTATUS_OK && pf.which)
+            persist_fail_run(&pf, res);
         if (st == VELSTATUS_E_STATE) { /* Velero's controllers skip this phase: not an error */
             print_nothing_to_do(phase, &err, fmt);
         } else if (st != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);
         } else if (fmt == CLI_JSON) {
-            if (print_json(list, res, ctx, &err) != 0)
+            if (print_json(list, res, &pf, ctx, &err) != 0)
                 rc = cli_fail_err(cmd, "encode", &err);
         } else {
-            print_text(list, res);
+            print_text(list, res, &pf);
         }
     }
     velstatus_reconcile_result_free(res);

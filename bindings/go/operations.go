@@ -727,6 +727,11 @@ type ReconcileOptions struct {
 	// CompletedBefore and FailedBefore are the CR's operation counts before
 	// the pass (status.backupItemOperationsCompleted/Failed), for Persist.
 	CompletedBefore, FailedBefore int64
+	// BSLError: getting the BSL failed with this error other than NotFound
+	// (needs BSL available). BackupError: a restore's Backup Get failed;
+	// its text names VeleroNamespace ("": velero) and BackupName. "" is
+	// no error. Velero requeues (ReconcileResult.Requeue).
+	BSLError, BackupError, BackupName, VeleroNamespace string
 }
 
 // DefaultReconcileOptions returns the library's defaults (phase
@@ -767,6 +772,10 @@ func (o *ReconcileOptions) toC() (*cReconcileOptions, error) {
 		co.c.bsl_name = (*C.char)(C.CBytes([]byte(o.BSLName)))
 		co.c.bsl_name_len = C.size_t(len(o.BSLName))
 	}
+	co.c.bsl_error, co.c.bsl_error_len = cText(o.BSLError)
+	co.c.backup_error, co.c.backup_error_len = cText(o.BackupError)
+	co.c.backup_name, co.c.backup_name_len = cText(o.BackupName)
+	co.c.velero_namespace, co.c.velero_namespace_len = cText(o.VeleroNamespace)
 	if o.Policy != nil {
 		p := (*C.velstatus_policy)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_policy{}))))
 		*p = o.Policy.toC()
@@ -775,10 +784,21 @@ func (o *ReconcileOptions) toC() (*cReconcileOptions, error) {
 	return co, nil
 }
 
+// cText is a copy of s in C memory, or nil for "" (free it with C.free).
+func cText(s string) (*C.char, C.size_t) {
+	if s == "" {
+		return nil, 0
+	}
+	return (*C.char)(C.CBytes([]byte(s))), C.size_t(len(s))
+}
+
 func (co *cReconcileOptions) free() {
-	if co.c.bsl_name != nil {
-		C.free(unsafe.Pointer(co.c.bsl_name))
-		co.c.bsl_name = nil
+	for _, p := range []**C.char{&co.c.bsl_name, &co.c.bsl_error, &co.c.backup_error, &co.c.backup_name,
+		&co.c.velero_namespace} {
+		if *p != nil {
+			C.free(unsafe.Pointer(*p))
+			*p = nil
+		}
 	}
 	if co.policy != nil {
 		C.free(unsafe.Pointer(co.policy))
@@ -803,6 +823,23 @@ func (a PersistAction) String() string {
 	return enumString(C.velstatus_persist_action_to_string(C.velstatus_persist_action(a)), "PersistAction", int(a))
 }
 
+// PersistFailure is which write of the persist action fails (velstatus_persist_failure).
+type PersistFailure int
+
+// The writes that can fail, with the values of the C enum.
+const (
+	PersistFailedUpload PersistFailure = C.VELSTATUS_PERSIST_FAILED_UPLOAD // the upload to the object store
+	PersistFailedPatch  PersistFailure = C.VELSTATUS_PERSIST_FAILED_PATCH  // the status patch
+)
+
+// AfterPersistFailure is what stays when a write fails
+// (velstatus_reconcile_result_after_persist_failure); Velero requeues.
+type AfterPersistFailure struct {
+	Phase         Phase // the phase the CR keeps (the one before the pass)
+	PendingErrors int64 // errors still pending for the next pass
+	LostErrors    int64 // errors that never reach status.errors
+}
+
 // CanceledOp is an operation Cancel was called for.
 type CanceledOp struct {
 	Index        int    // the record's index
@@ -824,6 +861,10 @@ type ReconcileResult struct {
 	FlagCounts      map[StepFlag]int // how many steps had each outcome bit
 	Persist         PersistAction    // what to write after the pass
 	ErrorsAdded     int64            // how much Velero adds to the CR's status.errors
+	Requeue         bool             // Reconcile returns an error (a lookup failed): Velero requeues
+	// AfterPersistFailure: what stays when that write fails; absent when
+	// the pass writes no such thing.
+	AfterPersistFailure map[PersistFailure]AfterPersistFailure
 }
 
 // reconcileCall is what the plugin client's trampolines see.
@@ -875,17 +916,27 @@ func (ol *OpList) Reconcile(ctx context.Context, client PluginClient, opts Recon
 
 func reconcileResultFromC(out *C.velstatus_reconcile_result) ReconcileResult {
 	res := ReconcileResult{
-		Phase:           Phase(C.velstatus_reconcile_result_phase(out)),
-		StillInProgress: C.velstatus_reconcile_result_still_in_progress(out) != 0,
-		Changes:         C.velstatus_reconcile_result_changes(out) != 0,
-		Completed:       int(C.velstatus_reconcile_result_completed(out)),
-		Failed:          int(C.velstatus_reconcile_result_failed(out)),
-		InProgress:      int(C.velstatus_reconcile_result_in_progress(out)),
-		Errors:          []string{},
-		Canceled:        []CanceledOp{},
-		FlagCounts:      map[StepFlag]int{},
-		Persist:         PersistAction(C.velstatus_reconcile_result_persist(out)),
-		ErrorsAdded:     int64(C.velstatus_reconcile_result_errors_added(out)),
+		Phase:               Phase(C.velstatus_reconcile_result_phase(out)),
+		StillInProgress:     C.velstatus_reconcile_result_still_in_progress(out) != 0,
+		Changes:             C.velstatus_reconcile_result_changes(out) != 0,
+		Completed:           int(C.velstatus_reconcile_result_completed(out)),
+		Failed:              int(C.velstatus_reconcile_result_failed(out)),
+		InProgress:          int(C.velstatus_reconcile_result_in_progress(out)),
+		Errors:              []string{},
+		Canceled:            []CanceledOp{},
+		FlagCounts:          map[StepFlag]int{},
+		Persist:             PersistAction(C.velstatus_reconcile_result_persist(out)),
+		ErrorsAdded:         int64(C.velstatus_reconcile_result_errors_added(out)),
+		Requeue:             C.velstatus_reconcile_result_requeue(out) != 0,
+		AfterPersistFailure: map[PersistFailure]AfterPersistFailure{},
+	}
+	for _, f := range []PersistFailure{PersistFailedUpload, PersistFailedPatch} {
+		var ph C.velstatus_phase
+		var pending, lost C.int64_t
+		if C.velstatus_reconcile_result_after_persist_failure(out, C.velstatus_persist_failure(f), &ph, &pending, &lost,
+			nil) == C.VELSTATUS_OK {
+			res.AfterPersistFailure[f] = AfterPersistFailure{Phase(ph), int64(pending), int64(lost)}
+		}
 	}
 	for i, n := 0, int(C.velstatus_reconcile_result_error_count(out)); i < n; i++ {
 		var l C.size_t

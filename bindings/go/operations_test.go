@@ -500,6 +500,34 @@ func TestReconcilePersist(t *testing.T) {
 	if res.Persist != PersistPatch || res.ErrorsAdded != 0 || len(res.Errors) != 1 {
 		t.Errorf("missing BSL: %+v", res)
 	}
+	if !res.Requeue || res.AfterPersistFailure[PersistFailedPatch].PendingErrors != 0 {
+		t.Errorf("missing BSL requeue and patch failure: %+v", res)
+	}
+	if _, ok := res.AfterPersistFailure[PersistFailedUpload]; ok {
+		t.Errorf("missing BSL: no store, nothing uploaded: %+v", res.AfterPersistFailure)
+	}
+	// A pending error and a patch failing after the upload: lost (uploadProgress cleared them).
+	res = run(func(o *ReconcileOptions) { o.Errors = 2 })
+	want := AfterPersistFailure{PhaseWaitingForPluginOperations, 0, 2 + int64(len(res.Errors))}
+	if res.AfterPersistFailure[PersistFailedPatch] != want || res.Requeue {
+		t.Errorf("patch failure: %+v", res.AfterPersistFailure)
+	}
+	if got := res.AfterPersistFailure[PersistFailedUpload]; got.PendingErrors != want.LostErrors || got.LostErrors != 0 {
+		t.Errorf("upload failure: %+v", got)
+	}
+	// Lookup errors other than NotFound: Velero's texts, requeued.
+	res = run(func(o *ReconcileOptions) { o.BSLError = "dial tcp: i/o timeout" })
+	if !res.Requeue || len(res.Errors) != 1 || res.Errors[0] != "dial tcp: i/o timeout" || res.Phase != PhasePartiallyFailed {
+		t.Errorf("BSL error: %+v", res)
+	}
+	rl, _ := NewOpList(KindRestore)
+	defer rl.Close()
+	ro := DefaultReconcileOptions(now)
+	ro.BackupError, ro.BackupName = "etcdserver: request timed out", "nightly"
+	if rr, err := rl.Reconcile(context.Background(), PluginClient{}, ro); err != nil ||
+		rr.Errors[0] != "can't find backup velero/nightly: etcdserver: request timed out" || !rr.Requeue {
+		t.Errorf("Backup error: %+v %v", rr, err)
+	}
 	if d := DefaultReconcileOptions(now); d.CompletedBefore != 0 || d.FailedBefore != 0 || d.Timeout != 4*time.Hour ||
 		d.Phase != PhaseWaitingForPluginOperations || d.BSL != BSLAvailable {
 		t.Errorf("defaults: %+v", d)

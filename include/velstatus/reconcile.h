@@ -147,6 +147,28 @@ typedef struct velstatus_reconcile_options {
         completed_before; /**< `status.backupItemOperationsCompleted` (or the restore's) before the pass, for velstatus_reconcile_result_persist(). Default 0; negative is E_INVALID. */
     int64_t
         failed_before; /**< `status.backupItemOperationsFailed` (or the restore's) before the pass. Default 0; negative is E_INVALID. */
+    /** Getting the BSL failed with this error other than NotFound (a
+     *  timeout, a forbidden, a connection refused: Velero's `err.Error()`),
+     *  written as it is as the pass's error. NULL (the default): the Get
+     *  succeeded, or `bsl` says NotFound. Requires `bsl` available (a failed
+     *  Get has no access mode). Waiting phases only. Appended in 1.1. */
+    const char *bsl_error;
+    size_t bsl_error_len; /**< Length of bsl_error. */
+    /** Restores only: getting the restore's Backup failed with this error
+     *  (`err.Error()`, NotFound's `backups.velero.io "NAME" not found`
+     *  included). Velero's fetchBackupInfoInternal wraps it as
+     *  `can't find backup <velero_namespace>/<backup_name>: <error>` and
+     *  never looks the BSL up, so `bsl` and `bsl_error` are then ignored.
+     *  NULL (the default): the Backup was found. Waiting phases only.
+     *  Appended in 1.1. */
+    const char *backup_error;
+    size_t backup_error_len; /**< Length of backup_error. */
+    const char
+        *backup_name; /**< The restore's `spec.backupName`, for backup_error's text; NULL is "". Appended in 1.1. */
+    size_t backup_name_len; /**< Length of backup_name. */
+    const char
+        *velero_namespace; /**< Velero's namespace, for backup_error's text; NULL means "velero". Appended in 1.1. */
+    size_t velero_namespace_len; /**< Length of velero_namespace. */
 } velstatus_reconcile_options;
 
 /**
@@ -170,6 +192,17 @@ typedef enum velstatus_persist_action {
      *  itemoperations file if not empty. Then the pending errors are cleared. */
     VELSTATUS_PERSIST_UPLOAD_AND_PATCH = 2
 } velstatus_persist_action;
+
+/** @brief Which write of velstatus_reconcile_result_persist()'s action failed. */
+typedef enum velstatus_persist_failure {
+    /** The upload to the object store (`PutBackupMetadata`, or the
+     *  itemoperations file in `uploadProgress`): Velero returns before the
+     *  patch. */
+    VELSTATUS_PERSIST_FAILED_UPLOAD = 1,
+    /** The status patch of the Backup/Restore (after a successful upload, if
+     *  there was one). */
+    VELSTATUS_PERSIST_FAILED_PATCH = 2
+} velstatus_persist_failure;
 
 /**
  * @brief The action's token: "none", "patch" or "upload_and_patch".
@@ -217,8 +250,12 @@ typedef struct velstatus_reconcile_result velstatus_reconcile_result;
  * with the error `BSL is read-only` or
  * `backupstoragelocations.velero.io "<name>" not found`; a restore goes to
  * FinalizingPartiallyFailed with the not-found error, and a read-only BSL
- * is not checked for restores (§2.6), so the pass runs normally. The
- * counts then describe the list as it stands.
+ * is not checked for restores (§2.6), so the pass runs normally. A BSL
+ * Get failing otherwise (velstatus_reconcile_options::bsl_error) takes the
+ * same path with its own text, and so does a restore whose Backup cannot be
+ * got (velstatus_reconcile_options::backup_error, wrapped `can't find
+ * backup NS/NAME: `). The counts then describe the list as it stands; a
+ * failed Get (NotFound included) also sets velstatus_reconcile_result_requeue().
  *
  * If a callback fails (::VELSTATUS_E_HOST), the records already stepped
  * keep their updates (they record what the plugins said), the others are
@@ -337,6 +374,53 @@ VELSTATUS_API const char *velstatus_reconcile_result_error(const velstatus_recon
  * @return The action; ::VELSTATUS_PERSIST_INVALID for NULL.
  */
 VELSTATUS_API velstatus_persist_action velstatus_reconcile_result_persist(const velstatus_reconcile_result *result);
+
+/**
+ * @brief Velero's Reconcile returns an error (controller-runtime requeues the
+ * object with backoff) rather than waiting for the next periodic pass: the
+ * BSL (or, for a restore, its Backup) could not be got, NotFound included.
+ * 0 for a read-only BSL and a pass that ran (unless its persist step fails:
+ * velstatus_reconcile_result_after_persist_failure()).
+ * @param[in] result The result, or NULL (0).
+ * @return 1 or 0.
+ */
+VELSTATUS_API int velstatus_reconcile_result_requeue(const velstatus_reconcile_result *result);
+
+/**
+ * @brief What stays after the pass when a write of its persist action fails
+ * (`updateBackupAndOperationsJSON` / `updateRestoreAndOperationsJSON`
+ * returns the error and Reconcile returns it: Velero requeues). The CR is
+ * not patched, so its phase stays what it was before the pass, whatever
+ * velstatus_reconcile_result_phase() says; the records keep this pass's
+ * updates in Velero's memory, and the next pass decides again from them.
+ * - UPLOAD failed: the deferred `PutOperationsForBackup` keeps the pending
+ *   and new errors in memory: `*pending_errors` is the options' `errors`
+ *   plus the new ones (the next pass's `errors`), none lost.
+ * - PATCH failed after an upload (UPLOAD_AND_PATCH; a restore's empty list
+ *   uploads no file, but `uploadProgress` runs all the same): it had
+ *   already cleared the pending errors, so `status.errors` never counts them: `*lost_errors` is
+ *   what velstatus_reconcile_result_errors_added() would have added,
+ *   `*pending_errors` 0. With edge-triggered partial failure the next pass
+ *   can then end in Finalizing instead of FinalizingPartiallyFailed.
+ * - PATCH failed with no upload (new counts only, or the BSL paths, where
+ *   Velero has no store): the patch is simply repeated; the pending errors
+ *   stay pending.
+ * @param[in] result The result.
+ * @param[in] failure Which write failed.
+ * @param[out] phase_kept The CR's phase after the pass (the phase before it); may be NULL.
+ * @param[out] pending_errors Errors still pending for the next pass; may be NULL.
+ * @param[out] lost_errors Errors that never reach `status.errors`; may be NULL.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL result, an unknown
+ *         failure); ::VELSTATUS_E_STATE when the action has no such write:
+ *         nothing is written (NONE), nothing is uploaded (PATCH, or a
+ *         restore with an empty list, whose upload is skipped), or the pass
+ *         was the first evaluation (phase InProgress), whose writes belong to
+ *         the main run.
+ */
+VELSTATUS_API velstatus_status velstatus_reconcile_result_after_persist_failure(
+    const velstatus_reconcile_result *result, velstatus_persist_failure failure, velstatus_phase *phase_kept,
+    int64_t *pending_errors, int64_t *lost_errors, velstatus_error *err);
 
 /**
  * @brief How much Velero adds to the CR's `status.errors` for this pass:

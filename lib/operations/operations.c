@@ -766,6 +766,13 @@ struct velstatus_reconcile_result {
     int64_t errors_added;
     int still;
     int changes;
+    int requeue;
+    /* What velstatus_reconcile_result_after_persist_failure() reads. */
+    velstatus_kind kind;
+    velstatus_phase phase_before;
+    int64_t errors_before;
+    int no_store; /* the BSL paths: Velero has no backup store */
+    size_t nops;
     size_t completed, failed, in_progress;
     size_t counts[VS__NFLAGS];
     vs__error_text *errs;
@@ -819,6 +826,8 @@ VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_errors_added, i
 VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_still_in_progress, int, still, 0)
 
 VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_changes, int, changes, 0)
+
+VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_requeue, int, requeue, 0)
 
 VS_GETTER(velstatus_reconcile_result, velstatus_reconcile_result_completed, size_t, completed, 0)
 
@@ -955,7 +964,18 @@ static velstatus_status bsl_error(velstatus_reconcile_result *r, const velstatus
     size_t n;
     velstatus_status st;
     velstatus__buf_init(&b, r->ctx);
-    if (o->bsl == VELSTATUS_BSL_READONLY) {
+    if (r->kind == VELSTATUS_KIND_RESTORE && o->backup_error) {
+        /* fetchBackupInfoInternal: errors.Wrap(err, "can't find backup NS/NAME") */
+        velstatus__buf_puts(&b, "can't find backup ");
+        velstatus__buf_append(&b, o->velero_namespace ? o->velero_namespace : "velero",
+                              o->velero_namespace ? o->velero_namespace_len : 6);
+        velstatus__buf_puts(&b, "/");
+        velstatus__buf_append(&b, o->backup_name, o->backup_name_len);
+        velstatus__buf_puts(&b, ": ");
+        velstatus__buf_append(&b, o->backup_error, o->backup_error_len);
+    } else if (o->bsl_error) {
+        velstatus__buf_append(&b, o->bsl_error, o->bsl_error_len); /* err.Error() as it is */
+    } else if (o->bsl == VELSTATUS_BSL_READONLY) {
         velstatus__buf_puts(&b, "BSL is read-only");
     } else {
         velstatus__buf_puts(&b, "backupstoragelocations.velero.io ");
@@ -997,7 +1017,11 @@ static velstatus_status reconcile_bsl(velstatus_reconcile_result *r, const velst
                    ? VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED
                    : VELSTATUS_PHASE_PARTIALLY_FAILED;
     r->persist = VELSTATUS_PERSIST_PATCH; /* no backup store on this path */
-    r->errors_added = 0;                  /* doc/velero-behaviour.md §6.7 */
+    r->no_store = 1;
+    r->errors_added = 0; /* doc/velero-behaviour.md §6.7 */
+    /* A failed Get returns its error from Reconcile; a read-only BSL returns nil. */
+    r->requeue =
+        (l->kind == VELSTATUS_KIND_RESTORE && o->backup_error) || o->bsl_error || o->bsl == VELSTATUS_BSL_MISSING;
     return bsl_error(r, o, pol, err);
 }
 
@@ -1017,6 +1041,35 @@ typedef struct reconcile_in {
     velstatus_plugin_client c;
     velstatus_policy pol;
 } reconcile_in;
+
+/* The texts of the options (NULL with a length is E_INVALID) and the lookup
+ * errors against the kind, the phase and the BSL state. */
+static velstatus_status reconcile_check_lookups(const velstatus_reconcile_options *o, velstatus_kind kind,
+                                                velstatus_error *err)
+{
+    static const char *const names[] = {"bsl_name", "bsl_error", "backup_error", "backup_name", "velero_namespace"};
+    const char *const p[] = {o->bsl_name, o->bsl_error, o->backup_error, o->backup_name, o->velero_namespace};
+    const size_t n[] = {o->bsl_name_len, o->bsl_error_len, o->backup_error_len, o->backup_name_len,
+                        o->velero_namespace_len};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!p[i] && n[i] > 0)
+            return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.%s is NULL with a non-zero length",
+                                        names[i]);
+    if (o->bsl_error && o->bsl != VELSTATUS_BSL_AVAILABLE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "options.bsl_error needs options.bsl available: a failed Get has no %s",
+                                    o->bsl == VELSTATUS_BSL_MISSING ? "second error" : "access mode");
+    if (o->backup_error && kind != VELSTATUS_KIND_RESTORE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "options.backup_error is a restore's: a backup's operations never look up "
+                                    "another Backup");
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS && (o->bsl_error || o->backup_error))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "options.%s must be NULL with phase InProgress: a failed lookup fails "
+                                    "validation before the run",
+                                    o->bsl_error ? "bsl_error" : "backup_error");
+    return VELSTATUS_OK;
+}
 
 /* The options against the list's kind and phase. */
 static velstatus_status reconcile_check_options(const velstatus_reconcile_options *o, velstatus_kind kind,
@@ -1043,9 +1096,7 @@ static velstatus_status reconcile_check_options(const velstatus_reconcile_option
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "options.bsl must be available with phase InProgress: a missing or read-only "
                                     "BSL fails validation before the run");
-    if (!o->bsl_name && o->bsl_name_len > 0)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "options.bsl_name is NULL with a non-zero length");
-    return VELSTATUS_OK;
+    return reconcile_check_lookups(o, kind, err);
 }
 
 /* Copies and validates the options, the policy and the client. */
@@ -1063,6 +1114,10 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
     if (st != VELSTATUS_OK)
         return st;
     in->o.bsl_name_len = velstatus__text_len(in->o.bsl_name, in->o.bsl_name_len);
+    in->o.bsl_error_len = velstatus__text_len(in->o.bsl_error, in->o.bsl_error_len);
+    in->o.backup_error_len = velstatus__text_len(in->o.backup_error, in->o.backup_error_len);
+    in->o.backup_name_len = velstatus__text_len(in->o.backup_name, in->o.backup_name_len);
+    in->o.velero_namespace_len = velstatus__text_len(in->o.velero_namespace, in->o.velero_namespace_len);
     st = reconcile_check_options(&in->o, list->kind, err);
     if (st != VELSTATUS_OK)
         return st;
@@ -1082,7 +1137,11 @@ static velstatus_status reconcile_load(reconcile_in *in, const velstatus_oplist 
  * except in Velero 1.11: restore_readonly_bsl_fails). */
 static int reconcile_bsl_problem(const velstatus_reconcile_options *o, const velstatus_policy *pol, velstatus_kind kind)
 {
-    return o->phase != VELSTATUS_PHASE_IN_PROGRESS && o->bsl != VELSTATUS_BSL_AVAILABLE &&
+    if (o->phase == VELSTATUS_PHASE_IN_PROGRESS)
+        return 0;
+    if ((kind == VELSTATUS_KIND_RESTORE && o->backup_error) || o->bsl_error)
+        return 1; /* a failed Get, before any access mode is read */
+    return o->bsl != VELSTATUS_BSL_AVAILABLE &&
            !(kind == VELSTATUS_KIND_RESTORE && o->bsl == VELSTATUS_BSL_READONLY && !pol->restore_readonly_bsl_fails);
 }
 
@@ -1316,6 +1375,10 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
         return velstatus__error_nomem(err);
     r->ctx = list->ctx;
     r->phase = in.o.phase;
+    r->kind = list->kind;
+    r->phase_before = in.o.phase;
+    r->errors_before = in.o.errors;
+    r->nops = list->n;
     bsl_problem = reconcile_bsl_problem(&in.o, &in.pol, list->kind);
     st = bsl_problem ? reconcile_bsl(r, list, &in.o, &in.pol, err) : reconcile_operations(r, list, &in, err);
     if (st != VELSTATUS_OK) {
@@ -1325,5 +1388,46 @@ velstatus_status velstatus_oplist_reconcile(velstatus_reconcile_result **out, ve
     if (!bsl_problem)
         reconcile_finish(r, &in, list->kind);
     *out = r;
+    return VELSTATUS_OK;
+}
+
+/* updateBackupAndOperationsJSON when a write fails: the CR keeps its phase;
+ * an upload failure keeps the errors pending (the deferred Put), a patch
+ * after an upload loses them (uploadProgress cleared ErrsSinceUpdate), a
+ * patch alone is repeated. */
+velstatus_status velstatus_reconcile_result_after_persist_failure(const velstatus_reconcile_result *r,
+                                                                  velstatus_persist_failure failure,
+                                                                  velstatus_phase *phase_kept, int64_t *pending_errors,
+                                                                  int64_t *lost_errors, velstatus_error *err)
+{
+    int64_t pending = 0, lost = 0;
+    if (!r)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "result is NULL");
+    if (failure != VELSTATUS_PERSIST_FAILED_UPLOAD && failure != VELSTATUS_PERSIST_FAILED_PATCH)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "failure %d is not a velstatus_persist_failure",
+                                    (int)failure);
+    if (r->phase_before == VELSTATUS_PHASE_IN_PROGRESS)
+        return velstatus__error_set(err, VELSTATUS_E_STATE,
+                                    "the first evaluation's writes belong to the main run, not to this pass");
+    if (r->persist == VELSTATUS_PERSIST_NONE)
+        return velstatus__error_set(err, VELSTATUS_E_STATE, "nothing is written after this pass");
+    if (failure == VELSTATUS_PERSIST_FAILED_UPLOAD &&
+        (r->persist != VELSTATUS_PERSIST_UPLOAD_AND_PATCH || (r->kind == VELSTATUS_KIND_RESTORE && r->nops == 0)))
+        return velstatus__error_set(err, VELSTATUS_E_STATE, "nothing is uploaded after this pass (%s)",
+                                    r->no_store                             ? "no backup store on the BSL path"
+                                    : r->persist == VELSTATUS_PERSIST_PATCH ? "the new counts are only patched"
+                                                                            : "a restore's empty list is not uploaded");
+    if (r->no_store)
+        pending = r->errors_before; /* the map entry is untouched */
+    else if (failure == VELSTATUS_PERSIST_FAILED_PATCH && r->persist == VELSTATUS_PERSIST_UPLOAD_AND_PATCH)
+        lost = r->errors_added; /* uploadProgress cleared them, even with nothing to upload */
+    else
+        pending = r->errors_added;
+    if (phase_kept)
+        *phase_kept = r->phase_before;
+    if (pending_errors)
+        *pending_errors = pending;
+    if (lost_errors)
+        *lost_errors = lost;
     return VELSTATUS_OK;
 }

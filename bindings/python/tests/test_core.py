@@ -443,6 +443,7 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("OpReport", "velstatus_op_report_kind", "VELSTATUS_OP_REPORT_"),
          ("OpStepFlag", "velstatus_op_step_flag", "VELSTATUS_OP_STEP_"), ("BslState", "velstatus_bsl_state", "VELSTATUS_BSL_"),
          ("PersistAction", "velstatus_persist_action", "VELSTATUS_PERSIST_"),
+         ("PersistFailure", "velstatus_persist_failure", "VELSTATUS_PERSIST_FAILED_"),
          ("ProgressFlag", "velstatus_progress_flag", "VELSTATUS_PROGRESS_F_"),
          ("ServerStatus", "velstatus_server_status", "VELSTATUS_SERVER_"),
          ("ServerReason", "velstatus_server_reason", "VELSTATUS_SERVER_REASON_"),

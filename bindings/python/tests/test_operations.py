@@ -95,6 +95,40 @@ def test_persist_follows_the_counts():
     assert r.persist is vs.PersistAction.NONE  # nothing new to write
 
 
+def test_lookup_errors_requeue_with_velero_texts():
+    # backup_operations_controller.go / restore_operations_controller.go Reconcile (v1.11.1 ... v1.18.1)
+    ops = vs.OpList()
+    ops.append(operation_id="a", phase="InProgress", created="2024-05-01T10:00:00Z")
+    r = ops.reconcile(None, now="2024-05-01T10:01:00Z", policy="velero", bsl_error="dial tcp: i/o timeout")
+    assert r.phase is vs.Phase.PARTIALLY_FAILED and r.errors == ("dial tcp: i/o timeout",) and r.requeue
+    assert r.persist is vs.PersistAction.PATCH
+    rops = vs.OpList(kind="restore")
+    r = rops.reconcile(None, now="2024-05-01T10:01:00Z", policy="velero", backup_error="etcdserver: request timed out",
+                       backup_name="nightly", velero_namespace="ops")
+    assert r.errors == ("can't find backup ops/nightly: etcdserver: request timed out",) and r.requeue
+    assert r.phase is vs.Phase.FINALIZING_PARTIALLY_FAILED
+    r = ops.reconcile(None, now="2024-05-01T10:01:00Z", policy="velero", bsl="readonly")
+    assert not r.requeue  # a read-only BSL returns nil
+    with pytest.raises(vs.InvalidArgument):
+        ops.reconcile(None, now="2024-05-01T10:01:00Z", bsl="missing", bsl_error="x")
+
+
+def test_after_persist_failure_keeps_or_loses_the_errors():
+    ops = vs.OpList()
+    ops.append(operation_id="a", phase="InProgress", created="2024-05-01T10:00:00Z")
+    r = ops.reconcile(lambda op: vs.Progress(completed=True, err="bad"), now="2024-05-01T10:01:00Z",
+                      policy="velero", errors=2)
+    assert r.persist is vs.PersistAction.UPLOAD_AND_PATCH
+    up, patch = r.after_persist_failure[vs.PersistFailure.UPLOAD], r.after_persist_failure[vs.PersistFailure.PATCH]
+    assert up == vs.AfterPersistFailure(vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS, 3, 0)
+    assert patch == vs.AfterPersistFailure(vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS, 0, 3)
+    running = vs.OpList()
+    running.append(operation_id="b", phase="InProgress", created="2024-05-01T10:00:00Z")
+    r = running.reconcile(lambda op: vs.Progress(), now="2024-05-01T10:02:00Z", policy="velero")
+    assert r.persist is vs.PersistAction.NONE
+    assert r.after_persist_failure == {vs.PersistFailure.UPLOAD: None, vs.PersistFailure.PATCH: None}
+
+
 class PluginCrash(Exception):
     pass
 

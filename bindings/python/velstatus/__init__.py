@@ -28,7 +28,8 @@ from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerV
 from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedule, RetryResult, retry,
                      retry_result, retry_transition)
 from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
-                          Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error)
+                          Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error,
+                          PersistFailure, AfterPersistFailure)
 from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, ForecastOp, Forecast
 from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._backup_object import (BackupObject, BackupObjects, decode_backups, ConditionStatus, BackupConditions,
@@ -54,7 +55,8 @@ __all__ = [
     "RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult", "retry",
     "retry_result", "retry_transition",
     "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
-    "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error",
+    "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error", "PersistFailure",
+    "AfterPersistFailure",
     "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]

@@ -19,13 +19,15 @@ from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
 from ._forecast import _forecast
-from ._reconcile_result import Canceled, OpStepFlag, PersistAction, ReconcileResult, _read_result, _text
+from ._reconcile_result import (AfterPersistFailure, Canceled, OpStepFlag, PersistAction, PersistFailure,
+                               ReconcileResult, _read_result, _text)
 
 # A plugin's answer for one operation: Progress(...), or an exception it raises.
 ProgressCallback = Callable[["Operation"], "Progress"]
 
 __all__ = ["OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
-           "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error"]
+           "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error", "PersistFailure",
+           "AfterPersistFailure"]
 
 
 def _names(ctype, prefix):
@@ -285,6 +287,18 @@ def _decode_chunks(p: Any, kind_c: Optional[int], chunks: Iterator[Union[str, by
         lib.velstatus_oplist_decoder_free(dec[0])
 
 
+def _lookup_texts(opts, **texts):
+    """Sets the lookup-error texts of a velstatus_reconcile_options; returns the buffers they point into."""
+    held = []
+    for field, text in texts.items():
+        if text is not None:
+            buf = ffi.new("char[]", text.encode("utf-8", "surrogateescape"))
+            setattr(opts, field, buf)
+            setattr(opts, field + "_len", len(buf) - 1)
+            held.append(buf)
+    return held
+
+
 class OpList(_Closeable):
     """An itemoperations list of one kind (velstatus_oplist).
 
@@ -473,7 +487,9 @@ class OpList(_Closeable):
                   cancel: Optional[Callable[[Operation], Optional[str]]] = None, *, now: TimeLike,
                   phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS, timeout: DurationLike = "4h",
                   bsl: Union[BslState, str] = "available", bsl_name: Optional[str] = None, errors: int = 0,
-                  completed_before: int = 0, failed_before: int = 0, policy: PolicyLike = None) -> ReconcileResult:
+                  completed_before: int = 0, failed_before: int = 0, policy: PolicyLike = None,
+                  bsl_error: Optional[str] = None, backup_error: Optional[str] = None,
+                  backup_name: Optional[str] = None, velero_namespace: Optional[str] = None) -> ReconcileResult:
         """One pass of Velero's operations controller over the list (velstatus_oplist_reconcile).
 
         ``progress`` may also be an OpReports (recorded answers, as the
@@ -493,7 +509,10 @@ class OpList(_Closeable):
         "missing", "readonly"), ``bsl_name``, ``errors`` (pending errors),
         ``completed_before`` / ``failed_before`` (the CR's operation counts
         before the pass, for ``persist``) and ``policy`` (None: hardened) are
-        the pass's inputs. Returns a ReconcileResult.
+        the pass's inputs. ``bsl_error`` (the BSL's Get failed otherwise than
+        NotFound), ``backup_error`` with ``backup_name`` and
+        ``velero_namespace`` (a restore's Backup Get failed) are the lookup
+        errors of doc/operations.md. Returns a ReconcileResult.
         """
         host = _PluginHost()
         host.progress, host.cancel = progress, cancel
@@ -509,6 +528,8 @@ class OpList(_Closeable):
             client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
             client.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
         opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
+        held = _lookup_texts(opts, bsl_error=bsl_error, backup_error=backup_error, backup_name=backup_name,
+                             velero_namespace=velero_namespace)
         pol = policy_ptr(policy)
         out = ffi.new("velstatus_reconcile_result **")
         err = new_error()
@@ -521,6 +542,7 @@ class OpList(_Closeable):
                 host.release()
                 if out[0] != ffi.NULL:
                     lib.velstatus_reconcile_result_free(out[0])
+                del held
 
     def _options(self, phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before):
         """The velstatus_reconcile_options of a pass, and the buffer its bsl_name points into."""

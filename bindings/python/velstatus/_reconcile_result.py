@@ -13,7 +13,7 @@ import enum
 from ._enums import Phase, c_enum
 from ._ffi import ffi, lib
 
-__all__ = ["OpStepFlag", "PersistAction", "Canceled", "ReconcileResult"]
+__all__ = ["OpStepFlag", "PersistAction", "PersistFailure", "AfterPersistFailure", "Canceled", "ReconcileResult"]
 
 
 @c_enum("velstatus_op_step_flag", "VELSTATUS_OP_STEP_", lib.velstatus_op_step_flag_to_string)
@@ -42,6 +42,28 @@ class PersistAction(enum.IntEnum):
     UPLOAD_AND_PATCH = 2
 
 
+@c_enum("velstatus_persist_failure", "VELSTATUS_PERSIST_FAILED_")
+class PersistFailure(enum.IntEnum):
+    """Which write of the persist action fails (velstatus_persist_failure)."""
+    UPLOAD = 1
+    PATCH = 2
+
+
+AfterPersistFailure = collections.namedtuple("AfterPersistFailure", "phase pending_errors lost_errors")
+AfterPersistFailure.__doc__ = ("What stays when a write fails (velstatus_reconcile_result_after_persist_failure): "
+                               "the ``phase`` the CR keeps, the errors still ``pending_errors`` for the next pass "
+                               "and the ``lost_errors`` that never reach status.errors; Velero requeues.")
+
+
+def _after_failures(r):
+    out = {}
+    for f in PersistFailure:
+        phase, pending, lost = ffi.new("velstatus_phase *"), ffi.new("int64_t *"), ffi.new("int64_t *")
+        st = lib.velstatus_reconcile_result_after_persist_failure(r, int(f), phase, pending, lost, ffi.NULL)
+        out[f] = AfterPersistFailure(Phase.from_c(phase[0]), int(pending[0]), int(lost[0])) if st == 0 else None
+    return out
+
+
 def _text(p, n):
     return ffi.unpack(p, n).decode("utf-8", "surrogateescape") if p != ffi.NULL else ""
 
@@ -52,7 +74,7 @@ Canceled.__doc__ = ("An operation Cancel was called for: its ``index``, ``operat
 
 ReconcileResult = collections.namedtuple(
     "ReconcileResult", "phase still_in_progress changes completed failed in_progress errors canceled flag_counts "
-                       "persist errors_added")
+                       "persist errors_added requeue after_persist_failure")
 ReconcileResult.__doc__ = """The outcome of one reconcile pass.
 
 ``phase`` (the next Phase of the backup or restore), ``still_in_progress``,
@@ -60,8 +82,10 @@ ReconcileResult.__doc__ = """The outcome of one reconcile pass.
 whole list), ``errors`` (the new error texts, as Velero formats them),
 ``canceled`` (tuple of Canceled), ``flag_counts`` ({OpStepFlag: the number
 of operations whose step had it}), ``persist`` (the PersistAction Velero
-takes next) and ``errors_added`` (what Velero adds to the CR's
-``status.errors``).
+takes next), ``errors_added`` (what Velero adds to the CR's
+``status.errors``), ``requeue`` (Reconcile returns an error: a lookup
+failed) and ``after_persist_failure`` ({PersistFailure: AfterPersistFailure,
+or None when the pass writes no such thing}).
 """
 
 
@@ -84,4 +108,5 @@ def _read_result(r):
                            int(lib.velstatus_reconcile_result_in_progress(r)),
                            errors, tuple(canceled), counts,
                            PersistAction(int(lib.velstatus_reconcile_result_persist(r))),
-                           int(lib.velstatus_reconcile_result_errors_added(r)))
+                           int(lib.velstatus_reconcile_result_errors_added(r)),
+                           bool(lib.velstatus_reconcile_result_requeue(r)), _after_failures(r))
