@@ -43,7 +43,9 @@ lib_libvelstatus_la_SOURCES = \
 	lib/operations/oplist_json.c \
 	lib/operations/decoder_private.h \
 	lib/operations/decoder.c \
-	lib/operations/operations.c \
+	lib/operations/step_core.h \
+	lib/operations/op_step.c \
+	lib/operations/reconcile.c \
 	lib/operations/reports.c \
 	lib/progress/private.h \
 	lib/progress/progress.c \

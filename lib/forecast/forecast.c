@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The forecast of an operation list (include/velstatus/forecast.h,
- * doc/explain.md): the real reconcile (lib/operations/operations.c) stepped on a copy
+ * doc/explain.md): the real reconcile (lib/operations/reconcile.c) stepped on a copy
  * of the list at the instants where its outcome changes. The instants come
  * from the step's own timeout and grace rules (velstatus__op_deadline,
  * velstatus__grace_over in operations_private.h), the ETAs from the progress

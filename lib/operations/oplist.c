@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Operation lists: storage (records in one array, strings in a per-list
  * pool), getters and setters. The codec is in ops_json.c, the state machine
- * in operations.c. */
+ * in op_step.c and reconcile.c. */
 #include <string.h>
 
 #include "operations/private.h"
