@@ -311,3 +311,75 @@ const char *velstatus_backup_list_finalizer(const velstatus_backup_list *list, s
     const vs_text *t = o && j < o->nfin ? &o->fins[j] : NULL;
     return velstatus__text_out(t ? t->s : NULL, t ? t->len : 0, len);
 }
+
+/* ---- the kstatus-style conditions (backup_object.h) ---- */
+
+static const char *const condition_names[] = {"False", "True", "Unknown"};
+VS_ENUM_TOKENS(condition_status, velstatus_condition_status, condition_names, "condition status")
+
+void velstatus_backup_conditions_init(velstatus_backup_conditions *c, size_t struct_size)
+{
+    velstatus__sized_init(c, struct_size, NULL, sizeof(*c));
+}
+
+/* Whether the phase is valid for the kind, and in the policy's release. */
+static velstatus_status phase_known(velstatus_backup_conditions *c, velstatus_kind kind, const char *phase, size_t len,
+                                    const velstatus_policy *policy, velstatus_error *err)
+{
+    velstatus_phase ph;
+    c->phase_valid = 1;
+    c->phase_in_release = 1;
+    if (!phase)
+        return VELSTATUS_OK;
+    c->phase_valid =
+        velstatus_phase_from_string(&ph, phase, len, NULL) == VELSTATUS_OK && velstatus_phase_valid(kind, ph);
+    return c->phase_valid ? velstatus_phase_exists(&c->phase_in_release, kind, ph, policy, err) : VELSTATUS_OK;
+}
+
+/* Ready, Reconciling and Stalled, and their reason. */
+static void conditions(velstatus_backup_conditions *c, const char *phase, size_t len, int deleting)
+{
+    static const char *const stalled[] = {"Failed", "FailedValidation", "PartiallyFailed"};
+    c->ready = c->stalled = VELSTATUS_CONDITION_FALSE;
+    c->reconciling = VELSTATUS_CONDITION_TRUE;
+    c->reason = !phase ? "NoStatus" : len == 0 ? "New" : phase;
+    if (deleting) {
+        c->reason = "Deleting";
+        return;
+    }
+    if (phase && !(c->phase_valid && c->phase_in_release)) {
+        c->ready = c->reconciling = c->stalled = VELSTATUS_CONDITION_UNKNOWN;
+        c->reason = "UnknownPhase";
+        return;
+    }
+    if (phase && velstatus__kdec_is(phase, len, "Completed")) {
+        c->ready = VELSTATUS_CONDITION_TRUE;
+        c->reconciling = VELSTATUS_CONDITION_FALSE;
+    }
+    for (size_t i = 0; phase && i < VS_N(stalled); i++) {
+        if (velstatus__kdec_is(phase, len, stalled[i])) {
+            c->reconciling = VELSTATUS_CONDITION_FALSE;
+            c->stalled = VELSTATUS_CONDITION_TRUE;
+        }
+    }
+}
+
+velstatus_status velstatus_backup_conditions_of(velstatus_backup_conditions *out, velstatus_kind kind,
+                                                const char *phase, size_t phase_len, int deleting,
+                                                const velstatus_policy *policy, velstatus_error *err)
+{
+    velstatus_backup_conditions c;
+    if (!out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "out is NULL");
+    if (kind != VELSTATUS_KIND_BACKUP && kind != VELSTATUS_KIND_RESTORE)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "kind is %d: backup or restore", (int)kind);
+    VS_TRY(velstatus__sized_copy(&c, sizeof(c), VS_BACKUP_CONDITIONS_SIZE_V1, out, "backup_conditions", err));
+    phase_len = velstatus__text_len(phase, phase_len);
+    VS_TRY(phase_known(&c, kind, phase, phase_len, policy, err));
+    conditions(&c, phase, phase_len, deleting);
+    c.reason_len = c.reason == phase ? phase_len : strlen(c.reason);
+    c.struct_size = out->struct_size;
+    c.flags = out->flags;
+    memcpy(out, &c, out->struct_size < sizeof(c) ? out->struct_size : sizeof(c));
+    return VELSTATUS_OK;
+}
