@@ -21,8 +21,10 @@ put() { # put TARGET... -- FILE : copy FILE under a name unique across directori
     for t in "$@"; do cp "$f" "$out/$t/$name"; done
 }
 
-# the describe texts and tables the tests hold (tools/text_in.h)
-for f in "$src"/tests/data/describe-in/*.txt "$src"/tests/data/progress/*.details.txt "$src"/tests/data/progress/*.summary.txt; do
+# the describe texts and tables the tests hold (tools/text_in.h), and the
+# inputs the fuzz smoke found (tests/data/fuzz-regress)
+for f in "$src"/tests/data/describe-in/*.txt "$src"/tests/data/progress/*.details.txt "$src"/tests/data/progress/*.summary.txt \
+    "$src"/tests/data/fuzz-regress/*.txt; do
     [ -f "$f" ] && put "$f" describe_in table_in
 done
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli.h"
+#include "vsx_utf8.h"
 
 #include "text_in.h"
 
@@ -518,8 +519,17 @@ void cli_json_str(FILE *f, const char *s, size_t n)
             fputs("\\t", f);
         } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
             fprintf(f, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-        } else {
+        } else if (c < 0x80) {
             fputc(c, f);
+        } else {
+            uint32_t cp;
+            size_t len = vsx_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+            if (len == 0) { /* not UTF-8: U+FFFD, as Go's encoding/json writes it */
+                fputs("\\ufffd", f);
+                continue;
+            }
+            fwrite(s + i, 1, len, f);
+            i += len - 1;
         }
     }
     fputc('"', f);

@@ -80,7 +80,15 @@ int cli_table_is(const char *p, size_t n)
 /* Cell c of the row: between its column start and the next one, trimmed. */
 static void cell(const din_line *l, const table *t, int c, const char **s, size_t *n)
 {
-    size_t j = (size_t)t->at[c], a = t->start[j], b = j + 1 < t->ncol ? t->start[j + 1] : l->n;
+    size_t j, a, b;
+    if (t->at[c] < 0) { /* a column this table does not have: an empty cell */
+        *s = l->s;
+        *n = 0;
+        return;
+    }
+    j = (size_t)t->at[c];
+    a = t->start[j];
+    b = j + 1 < t->ncol ? t->start[j + 1] : l->n;
     if (a > l->n)
         a = l->n;
     if (b > l->n)
