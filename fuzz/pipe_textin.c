@@ -24,7 +24,24 @@ static void is_json(vs_fuzz_env *env, const cli_conv *c, const char *what)
     json_decref(j);
 }
 
-/* describe(list) → read → decode → describe: the same bytes. */
+/* Whether a value of the list holds what describe text cannot carry back (a
+ * tab, newline, vertical tab or form feed: the tab writer turns them into
+ * layout; doc/cli.md, "Input forms"): its JSON escapes them. */
+static int holds_layout(vs_fuzz_env *env, const velstatus_oplist *ops)
+{
+    char *j = NULL;
+    size_t n = 0;
+    int r;
+    if (velstatus_oplist_to_json(&j, &n, ops, NULL) != VELSTATUS_OK)
+        return 1;
+    r = strstr(j, "\\n") || strstr(j, "\\t") || strstr(j, "\\u000b") || strstr(j, "\\f");
+    velstatus_free(env->ctx, j);
+    return r;
+}
+
+/* describe(list) → read → decode → describe: as many operations, unless a
+ * value holds layout characters (the byte-exact round trip is
+ * tests/cli-describe-in.sh's). */
 static void round_trip(vs_fuzz_env *env, const velstatus_oplist *ops)
 {
     char *a = NULL, *b = NULL;
@@ -39,7 +56,7 @@ static void round_trip(vs_fuzz_env *env, const velstatus_oplist *ops)
         if (velstatus_oplist_from_json(&back, env->ctx, velstatus_oplist_kind(ops), c.json, c.len, &err) ==
                 VELSTATUS_OK &&
             vs_fuzz_must(env, velstatus_describe_operations(&b, &bn, env->ctx, back, 1, &err), &err, "describe again"))
-            VS_FUZZ_CHECK(env, velstatus_oplist_count(back) == velstatus_oplist_count(ops));
+            VS_FUZZ_CHECK(env, holds_layout(env, ops) || velstatus_oplist_count(back) == velstatus_oplist_count(ops));
         cli_conv_free(&c);
     }
     velstatus_free(env->ctx, a);

@@ -410,6 +410,70 @@ START_TEST(value_end)
 }
 END_TEST
 
+/* Every getter answers for a NULL object, an index out of range and a NULL
+ * output (doc/conventions.md §9.3: absent, never a crash); the tokens of the
+ * two new enums both ways. */
+typedef const char *(*text_getter)(const velstatus_backup_list *, size_t, size_t *);
+typedef int (*int_getter)(const velstatus_backup_list *, size_t, int64_t *);
+
+START_TEST(getters_without_an_object)
+{
+    static const text_getter texts[] = {velstatus_backup_list_name,
+                                        velstatus_backup_list_namespace,
+                                        velstatus_backup_list_phase,
+                                        velstatus_backup_list_failure_reason,
+                                        velstatus_backup_list_storage_location,
+                                        velstatus_backup_list_item_operation_timeout,
+                                        velstatus_backup_list_backup_name};
+    static const int_getter ints[] = {velstatus_backup_list_deletion_time,
+                                      velstatus_backup_list_generation,
+                                      velstatus_backup_list_errors,
+                                      velstatus_backup_list_warnings,
+                                      velstatus_backup_list_item_operations_completed,
+                                      velstatus_backup_list_item_operations_failed};
+    velstatus_backup_list *l = NULL;
+    velstatus_watch_type t = VELSTATUS_WATCH_INVALID;
+    velstatus_condition_status cs = VELSTATUS_CONDITION_UNKNOWN;
+    size_t len = 7, off = 7;
+    int64_t v = 7;
+    ck_assert_int_eq(velstatus_backup_list_from_json(&l, tctx, "{\"kind\":\"Backup\"}", VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_OK);
+    for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+        len = 7;
+        ck_assert_ptr_null(texts[k](NULL, 0, &len));
+        ck_assert_uint_eq(len, 0);
+        ck_assert_ptr_null(texts[k](l, 1, NULL)); /* out of range, no length wanted */
+        (void)texts[k](l, 0, NULL);
+    }
+    for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+        v = 7;
+        ck_assert_int_eq(ints[k](NULL, 0, &v), 0);
+        ck_assert_int_eq(v, 0);
+        ck_assert_int_eq(ints[k](l, 1, NULL), 0);
+        ck_assert_int_eq(ints[k](l, 0, NULL), 0); /* absent in {"kind":"Backup"} */
+    }
+    ck_assert_uint_eq(velstatus_backup_list_finalizer_count(NULL, 0), 0);
+    ck_assert_ptr_null(velstatus_backup_list_finalizer(NULL, 0, 0, &len));
+    ck_assert_ptr_null(velstatus_backup_list_finalizer(l, 0, 0, NULL));
+    velstatus_backup_list_free(l);
+    ck_assert_uint_eq(velstatus_watch_event_object(NULL, &off), 0);
+    ck_assert_uint_eq(off, 0);
+    ck_assert_uint_eq(velstatus_watch_event_object(NULL, NULL), 0);
+    ck_assert_ptr_null(velstatus_watch_event_reason(NULL, &len));
+    ck_assert_ptr_null(velstatus_watch_event_message(NULL, NULL));
+    ck_assert_int_eq(velstatus_watch_event_code(NULL, &v), 0);
+    ck_assert_int_eq(velstatus_watch_event_type(NULL), VELSTATUS_WATCH_INVALID);
+    ck_assert_str_eq(velstatus_watch_type_to_string(VELSTATUS_WATCH_ERROR), "ERROR");
+    ck_assert_ptr_null(velstatus_watch_type_to_string((velstatus_watch_type)99));
+    ck_assert_int_eq(velstatus_watch_type_from_string(&t, "DELETED", VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(t, VELSTATUS_WATCH_DELETED);
+    ck_assert_int_eq(velstatus_watch_type_from_string(&t, "deleted", 7, NULL), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(velstatus_condition_status_to_string(VELSTATUS_CONDITION_TRUE), "True");
+    ck_assert_int_eq(velstatus_condition_status_from_string(&cs, "False", 5, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(cs, VELSTATUS_CONDITION_FALSE);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("backup_object");
@@ -426,6 +490,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, watch_event_errors);
     tcase_add_test(tc, watch_event_allocation_failures);
     tcase_add_test(tc, value_end);
+    tcase_add_test(tc, getters_without_an_object);
     suite_add_tcase(s, tc);
     return s;
 }
