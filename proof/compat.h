@@ -6,4 +6,10 @@
 #ifndef VS_PROOF_COMPAT_H
 #define VS_PROOF_COMPAT_H
 #define _Static_assert(cond, msg) struct vs_proof_static_assert_unused
+/* The text readers' memory streams (modules table and describe): the
+ * declaration POSIX gives, its model in proof/memstream.c. */
+#ifdef PROOF_MEMSTREAM
+#include <stdio.h>
+FILE *open_memstream(char **ptr, size_t *sizeloc);
+#endif
 #endif /* VS_PROOF_COMPAT_H */

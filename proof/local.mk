@@ -5,7 +5,8 @@
 # minutes); CI runs it as its own stage (scripts/ci-prove.sh). The library
 # paths it reads are listed once, at the top of proof/prove.sh.
 VS_PROOF_FILES = proof/prove.sh proof/justified.txt proof/proof_input.h proof/compat.h \
-	proof/arith.c proof/utf8.c proof/time.c proof/json.c proof/yaml.c
+	proof/arith.c proof/utf8.c proof/time.c proof/json.c proof/yaml.c \
+	proof/table.c proof/describe.c proof/memstream.c
 EXTRA_DIST += $(VS_PROOF_FILES) proof/local.mk
 
 .PHONY: prove

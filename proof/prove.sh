@@ -28,6 +28,12 @@ PROOF_SOURCES_UTF8=""  # util/vsx_utf8.h, found through the include path
 PROOF_SOURCES_ARITH="" # lib/common/util_arith.h, likewise
 # ---- the CLI files the proofs read ----
 PROOF_SOURCES_YAML="tools/yaml_scalar.c"
+# the text readers, with what they call: the line splitter and the header
+# helpers (describe_*.c), the JSON string writer (cli.c), the time parsers
+# and formatters (lib/common/time.c), and the model of open_memstream()
+PROOF_SOURCES_TEXT="tools/describe_in.c tools/describe_hdr.c tools/cli.c lib/common/time.c lib/common/core.c proof/memstream.c"
+PROOF_SOURCES_TABLE="tools/table_in.c $PROOF_SOURCES_TEXT"
+PROOF_SOURCES_DESCRIBE="$PROOF_SOURCES_TEXT"
 # Every directory under lib/ is on the include path, so headers may move
 # between per-area folders without a change here.
 PROOF_INCLUDE_DIRS="include util tools $(cd "$src" && find lib -type d | sort | tr '\n' ' ')"
@@ -37,6 +43,8 @@ PROOF_N_JSON=${PROOF_N_JSON:-64}
 PROOF_N_TIME=${PROOF_N_TIME:-64}
 PROOF_N_UTF8=${PROOF_N_UTF8:-64}
 PROOF_N_YAML=${PROOF_N_YAML:-64}
+PROOF_N_TABLE=${PROOF_N_TABLE:-8}
+PROOF_N_DESCRIBE=${PROOF_N_DESCRIBE:-8}
 PROOF_N_ARITH=0 # no input text: the operands range over their whole types
 
 # ---- the analysis: one set of options for every module ----
@@ -88,9 +96,25 @@ module_opts() {
         # NaN and the infinities are values the resolver stores on purpose;
         # one_of's pointer loop over a word list, one state per word.
         echo "-warn-special-float none -eva-slevel-function main:1000,one_of:30" ;;
+    table | describe)
+        # the line splitter's realloc() in a loop: with a fresh base per
+        # call and iteration the analysis runs out of time, so these two
+        # allocate by call stack (one base per allocation site), and the
+        # drivers make the input exact themselves (it ends at the end of an
+        # array of main, whose bytes before it are never written). Not in
+        # the default list: they do not pass yet (doc/proof.md).
+        echo "-eva-alloc-builtin by_stack -eva-slevel-function main:1000" ;;
     arith)
         # every function's three outcomes (overflow up, down, none) apart.
         echo "-eva-slevel 10" ;;
+    esac
+}
+
+# Preprocessor definitions of a module: the text readers call
+# open_memstream(), which Frama-C's stdio.h does not declare (compat.h).
+module_cpp() {
+    case $1 in
+    table | describe) echo "-DPROOF_MEMSTREAM" ;;
     esac
 }
 
@@ -109,7 +133,7 @@ run_module() { # MODULE N FILES...: the analysis, its log, report and CPU time
     timer=""
     [ -x /usr/bin/time ] && timer="/usr/bin/time -f %U -o $out/$m.cpu"
     # shellcheck disable=SC2086
-    $timer nice "$fc" $common_opts $(module_opts "$m") -cpp-extra-args="$cpp -DPROOF_N=$n" "$@" \
+    $timer nice "$fc" $common_opts $(module_opts "$m") -cpp-extra-args="$cpp $(module_cpp "$m") -DPROOF_N=$n" "$@" \
         -then -report-csv "$out/$m.csv" >"$out/$m.log" 2>&1
     echo $? >"$out/$m.rc"
 }
