@@ -253,7 +253,7 @@ VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_s
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL flags or list, NULL
  *         report when one is needed, an unknown report kind, non-zero report
  *         flags, NULL text with a non-zero length); ::VELSTATUS_E_RANGE
- *         (index out of range); ::VELSTATUS_E_ABI (report or policy
+ *         (index out of range, an exact reported time outside its range); ::VELSTATUS_E_ABI (report or policy
  *         struct_size); ::VELSTATUS_E_NOMEM. On failure the record is
  *         unchanged.
  * @owned Release *message with velstatus_free().
