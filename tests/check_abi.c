@@ -88,7 +88,13 @@ _Static_assert(offsetof(velstatus_op_progress, has_updated) == 96, "velstatus_op
 _Static_assert(offsetof(velstatus_op_progress, updated_ns) == 104, "velstatus_op_progress.updated_ns");
 _Static_assert(offsetof(velstatus_op_progress, plugin_name) == 112, "velstatus_op_progress.plugin_name");
 _Static_assert(offsetof(velstatus_op_progress, plugin_name_len) == 120, "velstatus_op_progress.plugin_name_len");
-_Static_assert(sizeof(velstatus_op_progress) == 128, "velstatus_op_progress size");
+_Static_assert(offsetof(velstatus_op_progress, has_started_sec) == 128, "velstatus_op_progress.has_started_sec");
+_Static_assert(offsetof(velstatus_op_progress, started_nsec) == 132, "velstatus_op_progress.started_nsec");
+_Static_assert(offsetof(velstatus_op_progress, started_sec) == 136, "velstatus_op_progress.started_sec");
+_Static_assert(offsetof(velstatus_op_progress, has_updated_sec) == 144, "velstatus_op_progress.has_updated_sec");
+_Static_assert(offsetof(velstatus_op_progress, updated_nsec) == 148, "velstatus_op_progress.updated_nsec");
+_Static_assert(offsetof(velstatus_op_progress, updated_sec) == 152, "velstatus_op_progress.updated_sec");
+_Static_assert(sizeof(velstatus_op_progress) == 160, "velstatus_op_progress size");
 _Static_assert(offsetof(velstatus_plugin_client, struct_size) == 0, "velstatus_plugin_client.struct_size");
 _Static_assert(offsetof(velstatus_plugin_client, flags) == 4, "velstatus_plugin_client.flags");
 _Static_assert(offsetof(velstatus_plugin_client, userdata) == 8, "velstatus_plugin_client.userdata");
@@ -259,13 +265,25 @@ START_TEST(older_and_newer_callers)
         r->completed = 1;
         r->err = "e";
         r->err_len = 1;
+        r->has_started = 1;
+        r->started_ns = 5;
         if (newer) { /* appended in 1.1: a v1 caller's plugin is named as the manager registered it */
             r->plugin_name = "mock";
             r->plugin_name_len = 4;
+            r->has_started_sec = 1; /* and its started is exact, year 9999 */
+            r->started_sec = INT64_C(253402300799);
         }
         ck_assert_int_eq(velstatus_oplist_step(&flags, &msg, NULL, list, 0, r, 0, 0, &pol, &err), VELSTATUS_OK);
         ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(list, 0)), VELSTATUS_OP_PHASE_FAILED);
         ck_assert_str_eq(msg, newer ? "e, plugin: mock" : "e, plugin: velero.io/p");
+        {
+            int64_t sec = 0;
+            int32_t nsec = 0;
+            ck_assert_int_eq(
+                velstatus_op_time_sec(velstatus_oplist_at(list, 0), VELSTATUS_OP_TIME_STARTED, &sec, &nsec), 1);
+            ck_assert_int_eq(sec, newer ? INT64_C(253402300799) : 0); /* a v1 caller: started_ns, 5 ns */
+            ck_assert_int_eq(nsec, newer ? 0 : 5);
+        }
         velstatus_free(ctx, msg);
         velstatus_oplist_free(list);
     }

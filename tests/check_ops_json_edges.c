@@ -308,7 +308,7 @@ START_TEST(reports_schema_errors_name_the_id_and_field)
         {"{\"op-1\":{\"started\":5}}", VELSTATUS_E_SCHEMA,
          "[\"op-1\"].started: must be an RFC 3339 time string or null"},
         {"{\"op-1\":{\"updated\":\"yesterday\"}}", VELSTATUS_E_SCHEMA, "[\"op-1\"].updated: not a valid time"},
-        {"{\"op-1\":{\"started\":\"9999-12-31T23:59:59Z\"}}", VELSTATUS_E_RANGE,
+        {"{\"op-1\":{\"started\":\"10000-01-01T00:00:00Z\"}}", VELSTATUS_E_SCHEMA,
          "[\"op-1\"].started: not a valid time"},
         {"{\"op-1\":5}", VELSTATUS_E_SCHEMA, "[\"op-1\"]: must be an object"},
     };

@@ -13,6 +13,7 @@
 #include "failalloc.h"
 #include "harness.h"
 #include "common/private.h"
+#include "velstatus/experimental.h"
 
 #define SEC INT64_C(1000000000)
 #define GO_ZERO_SEC INT64_C(-62135596800) /* 0001-01-01T00:00:00Z */
@@ -386,6 +387,192 @@ START_TEST(reported_times_replace_wide_ones)
 }
 END_TEST
 
+/* The record written back after one step with report r, as a string
+ * (the status object only); the list is freed. */
+static void step_and_write(velstatus_ctx *ctx, velstatus_oplist *l, const velstatus_op_progress *r,
+                           const velstatus_policy *pol, uint32_t *flags, char *out, size_t cap)
+{
+    char *json = NULL;
+    const char *st;
+    size_t n;
+    ck_assert_int_eq(
+        velstatus_oplist_step(flags, NULL, NULL, l, 0, r, INT64_C(1714557601) * SEC, 3600 * SEC, pol, NULL),
+        VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
+    st = strstr(json, "\"status\":");
+    ck_assert_ptr_nonnull(st);
+    snprintf(out, cap, "%s", st);
+    velstatus_free(ctx, json);
+    velstatus_oplist_free(l);
+}
+
+/* A plugin reporting a time outside the int64 nanosecond range
+ * (has_started_sec and its twins). What Velero writes back was checked with
+ * Go 1.19: time.Unix(sec, nsec).UTC() (timestamppb's AsTime, how the plugin's
+ * answer reaches Velero) marshalled as metav1.Time does: Go's zero time is
+ * IsZero() and written null, 9999-12-31T23:59:59.5Z is written
+ * "9999-12-31T23:59:59Z", 0001-01-01T00:00:00.5Z is not zero and written
+ * "0001-01-01T00:00:00Z". */
+START_TEST(reported_exact_times_outside_the_ns_range)
+{
+    static const struct {
+        int64_t sec;
+        int32_t nsec;
+        const char *written; /* the started member Velero writes back */
+    } v[] = {
+        {GO_ZERO_SEC, 0, "\"started\":null"},
+        {INT64_C(253402300799), 0, "\"started\":\"9999-12-31T23:59:59Z\""},
+        {INT64_C(253402300799), 500000000, "\"started\":\"9999-12-31T23:59:59Z\""},
+        {GO_ZERO_SEC, 500000000, "\"started\":\"0001-01-01T00:00:00Z\""},
+        {INT64_C(-62154043200), 0, "\"started\":\"0000-06-01T12:00:00Z\""},
+        {INT64_C(1714557600), 250000000, "\"started\":\"2024-05-01T10:00:00Z\""}, /* in range: nanoseconds */
+    };
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
+    char out[512];
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        velstatus_status st;
+        velstatus_oplist *l = one_record(ctx,
+                                         "\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\","
+                                         "\"started\":\"2024-05-01T10:00:00Z\"",
+                                         NULL, &st);
+        velstatus_op_progress r;
+        uint32_t flags = 0;
+        int64_t sec = 7;
+        int32_t nsec = 7;
+        int has;
+        ck_assert_int_eq(st, VELSTATUS_OK);
+        velstatus_op_progress_init(&r, sizeof(r));
+        r.has_started = 1; /* ignored: the exact fields win */
+        r.started_ns = 5;
+        r.has_started_sec = 1;
+        r.started_sec = v[i].sec;
+        r.started_nsec = v[i].nsec;
+        ck_assert_int_eq(
+            velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557601) * SEC, 3600 * SEC, &pol, NULL),
+            VELSTATUS_OK);
+        ck_assert_msg(flags & VELSTATUS_OP_STEP_CHANGED, "case %zu", i); /* a Local time always differs */
+        has = velstatus_op_time_sec(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_STARTED, &sec, &nsec);
+        if (i == 0) {
+            ck_assert_int_eq(has, 0); /* the zero time: non-nil, so New moves on */
+            ck_assert_int_eq(velstatus_op_phase_value(velstatus_oplist_at(l, 0)), VELSTATUS_OP_PHASE_IN_PROGRESS);
+        } else {
+            ck_assert_int_eq(has, 1);
+            ck_assert_int_eq(sec, v[i].sec);
+            ck_assert_int_eq(nsec, i == 5 ? v[i].nsec : 0); /* outside the ns range: the whole second */
+        }
+        /* the same report again: a UTC time equal to the held one is no change,
+         * except the zero time, which the record holds as such */
+        flags = 0;
+        step_and_write(ctx, l, &r, &pol, &flags, out, sizeof(out));
+        ck_assert_msg(!(flags & VELSTATUS_OP_STEP_CHANGED), "case %zu: changed again", i);
+        ck_assert_msg(strstr(out, v[i].written) != NULL, "case %zu: %s", i, out);
+    }
+
+    /* updated, by instant (hardened): the same second is no change; Go's
+     * zero time reported after a real one is ignored */
+    {
+        velstatus_policy hard = vs_policy(VELSTATUS_PRESET_HARDENED);
+        velstatus_status st;
+        velstatus_oplist *l = one_record(ctx,
+                                         "\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                                         "\"updated\":\"9999-12-31T23:59:59Z\"",
+                                         NULL, &st);
+        velstatus_op_progress r;
+        uint32_t flags = 0;
+        ck_assert_int_eq(st, VELSTATUS_OK);
+        velstatus_op_progress_init(&r, sizeof(r));
+        r.has_updated_sec = 1;
+        r.updated_sec = INT64_C(253402300799);
+        r.updated_nsec = 999999999;
+        ck_assert_int_eq(
+            velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, INT64_C(1714557601) * SEC, 3600 * SEC, &hard, NULL),
+            VELSTATUS_OK);
+        ck_assert(!(flags & VELSTATUS_OP_STEP_CHANGED));
+        r.updated_sec = GO_ZERO_SEC;
+        r.updated_nsec = 0;
+        flags = 0;
+        step_and_write(ctx, l, &r, &hard, &flags, out, sizeof(out));
+        ck_assert(!(flags & VELSTATUS_OP_STEP_CHANGED));
+        ck_assert_msg(strstr(out, "\"updated\":\"9999-12-31T23:59:59Z\"") != NULL, "%s", out);
+    }
+
+    /* out of range: E_RANGE naming the field, the record unchanged */
+    {
+        static const struct {
+            int64_t sec;
+            int32_t nsec;
+        } bad[] = {{0, -1}, {0, 1000000000}, {INT64_C(-62167309201), 0}, {INT64_C(253402390800), 0}, {INT64_MAX, 0}};
+        velstatus_status st;
+        velstatus_oplist *l = one_record(ctx, "\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"", NULL, &st);
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            velstatus_op_progress r;
+            velstatus_error err;
+            uint32_t flags = 0;
+            velstatus_op_progress_init(&r, sizeof(r));
+            r.has_updated_sec = 1;
+            r.updated_sec = bad[i].sec;
+            r.updated_nsec = bad[i].nsec;
+            ck_assert_int_eq(velstatus_oplist_step(&flags, NULL, NULL, l, 0, &r, 0, 3600 * SEC, &pol, &err),
+                             VELSTATUS_E_RANGE);
+            ck_assert_msg(strstr(err.message, "progress.updated_sec") != NULL, "%s", err.message);
+            ck_assert_int_eq(velstatus_op_time_sec(velstatus_oplist_at(l, 0), VELSTATUS_OP_TIME_UPDATED, NULL, NULL),
+                             0);
+        }
+        velstatus_oplist_free(l);
+    }
+    /* the two limits are what velstatus_time_parse_sec() reads at the ends */
+    {
+        int64_t sec;
+        int32_t nsec;
+        ck_assert_int_eq(
+            velstatus_time_parse_sec(&sec, &nsec, "0000-01-01T00:00:00+24:60", VELSTATUS_NUL_TERMINATED, NULL),
+            VELSTATUS_OK);
+        ck_assert_int_eq(sec, INT64_C(-62167309200));
+        ck_assert_int_eq(velstatus_time_parse_sec(&sec, &nsec, "9999-12-31T23:59:59.999999999-24:60",
+                                                  VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_OK);
+        ck_assert_int_eq(sec, INT64_C(253402390799));
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The --progress file reads every RFC 3339 time, outside the nanosecond
+ * range into the exact fields; the step then writes them as Velero does. */
+START_TEST(reports_file_takes_go_s_whole_range)
+{
+    static const char file[] = "{\"op\":{\"started\":\"0001-01-01T00:00:00Z\",\"updated\":\"9999-12-31T23:59:59.5Z\"},"
+                               "\"op2\":{\"started\":\"0000-01-01T00:00:00+24:60\"}}";
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_op_reports *reps = NULL;
+    velstatus_plugin_client client;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *res = NULL;
+    velstatus_policy pol = vs_policy(VELSTATUS_PRESET_VELERO);
+    static const char rec[] = "[{\"spec\":{\"backupItemAction\":\"velero.io/x\",\"operationID\":\"op\"},"
+                              "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                              "\"started\":\"2024-05-01T10:00:00Z\"}}]";
+    velstatus_oplist *l = NULL;
+    char *json = NULL;
+    size_t n;
+    ck_assert_int_eq(velstatus_oplist_from_json(&l, ctx, VELSTATUS_KIND_BACKUP, rec, strlen(rec), NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_op_reports_from_json(&reps, ctx, file, strlen(file), NULL), VELSTATUS_OK);
+    velstatus_op_reports_client(&client, reps, NULL);
+    velstatus_reconcile_options_init(&o, sizeof(o));
+    o.now_ns = INT64_C(1714557601) * SEC;
+    o.timeout_ns = 3600 * SEC;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, l, &client, &o, &pol, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_to_json(&json, &n, l, NULL), VELSTATUS_OK);
+    ck_assert_msg(strstr(json, "\"started\":null,\"updated\":\"9999-12-31T23:59:59Z\"") != NULL, "%s", json);
+    velstatus_free(ctx, json);
+    velstatus_reconcile_result_free(res);
+    velstatus_op_reports_free(reps);
+    velstatus_oplist_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* Go's t.Add(d).Before(now), exact, at every carry and sign. */
 START_TEST(add_before_is_exact)
 {
@@ -603,6 +790,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, zero_time_and_year_9999_are_present_and_exact);
     tcase_add_test(tc, null_after_a_wide_time_and_missing_created);
     tcase_add_test(tc, reported_times_replace_wide_ones);
+    tcase_add_test(tc, reported_exact_times_outside_the_ns_range);
+    tcase_add_test(tc, reports_file_takes_go_s_whole_range);
     tcase_add_test(tc, add_before_is_exact);
     tcase_add_test(tc, exact_parse_and_format_arguments);
     tcase_add_test(tc, go_string_form);

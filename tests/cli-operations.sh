@@ -50,6 +50,28 @@ for pol in velero hardened; do
         && has "year 9999 still running ($pol)" "$tmp/out" '  op-last InProgress 0/0'
 done
 
+# a plugin reporting times outside 1678-2262 (issue 20): the --progress file
+# takes Go's whole range; what Velero writes back was checked with Go 1.19
+# (time.Unix(sec, nsec).UTC() marshalled as metav1.Time): the zero time is
+# written null, a fraction is dropped, year 9999 and year 0000 are kept
+printf '%s' '[{"spec":{"backupItemAction":"a","operationID":"o1"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z","started":"2024-05-01T10:00:00Z","updated":"2024-05-01T10:00:00Z"}},{"spec":{"backupItemAction":"a","operationID":"o2"},"status":{"phase":"New","created":"2024-05-01T10:00:00Z"}}]' >"$tmp/wide.json"
+printf '%s' '{"o1":{"started":"0001-01-01T00:00:00Z","updated":"9999-12-31T23:59:59.5Z"},"o2":{"started":"0000-06-01T12:00:00Z","updated":"1600-02-29T10:00:00+02:00"}}' >"$tmp/wide-progress.json"
+for pol in velero hardened; do
+    run "wide reported times ($pol)" 0 operations reconcile --phase WaitingForPluginOperations \
+        --now 2024-05-01T10:00:01Z --timeout 4h --policy $pol --progress "$tmp/wide-progress.json" -o json "$tmp/wide.json" \
+        && has "year 0000 and 1600 written as Go does ($pol)" "$tmp/out" \
+            '"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z","started":"0000-06-01T12:00:00Z","updated":"1600-02-29T08:00:00Z"}'
+done
+has "zero time written null, year 9999 whole seconds" "$tmp/out" \
+    '"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z","started":"2024-05-01T10:00:00Z","updated":"9999-12-31T23:59:59Z"}'
+run "wide reported times (velero)" 0 operations reconcile --phase WaitingForPluginOperations \
+    --now 2024-05-01T10:00:01Z --timeout 4h --policy velero --progress "$tmp/wide-progress.json" -o json "$tmp/wide.json" \
+    && has "zero time after a read one: null (velero)" "$tmp/out" \
+        '"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z","started":null,"updated":"9999-12-31T23:59:59Z"}'
+printf '%s' '{"o1":{"started":"10000-01-01T00:00:00Z"}}' >"$tmp/wide-bad.json"
+run "5-digit year in --progress" 2 operations reconcile --phase WaitingForPluginOperations --now 2024-05-01T10:00:01Z \
+    --progress "$tmp/wide-bad.json" "$tmp/wide.json" && has "5-digit year names the field" "$tmp/err" '["o1"].started: not a valid time'
+
 run "format stdin" 0 operations format - <"$data/spec-example.json" && cmp -s "$tmp/out" "$data/spec-example.json" \
     && ok "format stdin" || bad "format stdin"
 printf '[ {"spec": {"restoreName": "r"}, "status": {"created": "2024-05-01T12:00:00.5+02:00"}} ]' >"$tmp/r.json"

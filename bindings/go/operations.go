@@ -468,7 +468,9 @@ func (ol *OpList) JSON() ([]byte, error) {
 
 // OpProgress is what a plugin's Progress() reported (Velero's
 // OperationProgress). A zero Started or Updated is Go's zero time;
-// time.Unix(0, 0) is the epoch (see Policy.UnixEpochIsUnknown).
+// time.Unix(0, 0) is the epoch (see Policy.UnixEpochIsUnknown). Any other
+// instant of years 0000 to 9999 is given exactly (outside the int64
+// nanosecond range, 1677 to 2262, the record keeps its whole second).
 type OpProgress struct {
 	Completed      bool
 	Err            string
@@ -530,6 +532,32 @@ func (cp *cProgress) free() {
 	cp.bufs = nil
 }
 
+// reportTime sets one reported time: nothing for Go's zero time,
+// nanoseconds within the int64 range, else the exact seconds and
+// nanoseconds (the library refuses a year it cannot write with
+// StatusRange).
+func reportTime(t time.Time, has *C.int, ns *C.int64_t, hasSec *C.int, sec *C.int64_t, nsec *C.int32_t) {
+	if t.IsZero() {
+		return
+	}
+	if n, err := unixNanos(t); err == nil {
+		*has, *ns = 1, C.int64_t(n)
+		return
+	}
+	*hasSec, *sec, *nsec = 1, C.int64_t(t.Unix()), C.int32_t(t.Nanosecond())
+}
+
+// reportedTime is reportTime's inverse: the zero time when none is set.
+func reportedTime(has C.int, ns C.int64_t, hasSec C.int, sec C.int64_t, nsec C.int32_t) time.Time {
+	switch {
+	case hasSec != 0:
+		return time.Unix(int64(sec), int64(nsec)).UTC()
+	case has != 0:
+		return time.Unix(0, int64(ns)).UTC()
+	}
+	return time.Time{}
+}
+
 // toCProgress builds the report of a plugin answer: (r, nil) is progress,
 // (_, *LookupError) a lookup failure, (_, other error) a Progress() error.
 func toCProgress(r OpProgress, perr error) (*cProgress, error) {
@@ -545,22 +573,10 @@ func toCProgress(r OpProgress, perr error) (*cProgress, error) {
 		cp.c.err, cp.c.err_len = cp.text(r.Err)
 		cp.c.operation_units, cp.c.operation_units_len = cp.text(r.OperationUnits)
 		cp.c.description, cp.c.description_len = cp.text(r.Description)
-		if !r.Started.IsZero() {
-			ns, err := unixNanos(r.Started)
-			if err != nil {
-				cp.free()
-				return nil, err
-			}
-			cp.c.has_started, cp.c.started_ns = 1, C.int64_t(ns)
-		}
-		if !r.Updated.IsZero() {
-			ns, err := unixNanos(r.Updated)
-			if err != nil {
-				cp.free()
-				return nil, err
-			}
-			cp.c.has_updated, cp.c.updated_ns = 1, C.int64_t(ns)
-		}
+		reportTime(r.Started, &cp.c.has_started, &cp.c.started_ns, &cp.c.has_started_sec, &cp.c.started_sec,
+			&cp.c.started_nsec)
+		reportTime(r.Updated, &cp.c.has_updated, &cp.c.updated_ns, &cp.c.has_updated_sec, &cp.c.updated_sec,
+			&cp.c.updated_nsec)
 	case errors.As(perr, &lookup):
 		cp.c.report = C.VELSTATUS_OP_REPORT_LOOKUP_ERROR
 		cp.c.err, cp.c.err_len = cp.text(lookup.Err.Error())

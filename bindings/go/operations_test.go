@@ -689,3 +689,49 @@ func TestOpListGoTimeRange(t *testing.T) {
 		}
 	}
 }
+
+// A plugin reporting times outside the int64 nanosecond range (issue 20).
+// What Velero writes back was checked with Go 1.19: time.Unix(sec, nsec).UTC()
+// marshalled as metav1.Time writes the zero time null, drops a fraction and
+// keeps year 9999 and year 0000.
+func TestStepReportedTimesOutsideNanoseconds(t *testing.T) {
+	t0 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	last := time.Date(9999, 12, 31, 23, 59, 59, 500000000, time.UTC)
+	year1 := time.Date(1, 1, 1, 0, 0, 0, 500000000, time.UTC) // not IsZero
+	ol, _ := NewOpList(KindBackup)
+	defer ol.Close()
+	ol.Append(Operation{OperationID: "a", ItemAction: "x", Phase: OpPhaseNew, Created: t0})
+	out, err := ol.Step(0, OpProgress{Started: year1, Updated: last}, nil, t0.Add(time.Second), time.Hour, PolicyVelero())
+	if err != nil || out.Flags&StepChanged == 0 {
+		t.Fatalf("Step = %+v, %v", out, err)
+	}
+	op, _ := ol.Op(0)
+	if !op.Started.Equal(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)) || !op.Updated.Equal(last.Truncate(time.Second)) ||
+		op.Phase != OpPhaseInProgress {
+		t.Errorf("Op = %+v", op)
+	}
+	js, _ := ol.JSON()
+	if want := `"started":"0001-01-01T00:00:00Z","updated":"9999-12-31T23:59:59Z"`; !strings.Contains(string(js), want) {
+		t.Errorf("JSON = %s, want %s", js, want)
+	}
+	// the same report again: no change at the second the record keeps
+	out, _ = ol.Step(0, OpProgress{Started: year1, Updated: last}, nil, t0.Add(time.Second), time.Hour, PolicyVelero())
+	if out.Flags&StepChanged != 0 {
+		t.Errorf("second step changed: %+v", out)
+	}
+	// a year Go cannot write as RFC 3339 is StatusRange
+	if _, err := ol.Step(0, OpProgress{Updated: time.Date(10001, 1, 1, 0, 0, 0, 0, time.UTC)}, nil, t0, time.Hour,
+		PolicyVelero()); !errors.Is(err, ErrRange) {
+		t.Errorf("year 10001: %v", err)
+	}
+	// the --progress format reads and gives back the exact instants
+	rep, err := DecodeOpReports([]byte(`{"a":{"started":"0000-06-01T12:00:00Z","updated":"0001-01-01T00:00:00Z"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close()
+	p, _, _ := rep.Get("a")
+	if !p.Started.Equal(time.Date(0, 6, 1, 12, 0, 0, 0, time.UTC)) || !p.Updated.IsZero() {
+		t.Errorf("Get(a) = %+v", p)
+	}
+}

@@ -11,7 +11,6 @@ import "C"
 import (
 	"errors"
 	"runtime"
-	"time"
 	"unsafe"
 )
 
@@ -105,12 +104,8 @@ func (rep *OpReports) Get(id string) (p OpProgress, progressErr error, ok bool) 
 			p = OpProgress{Completed: cp.completed != 0, Err: text, NCompleted: int64(cp.n_completed),
 				NTotal: int64(cp.n_total), OperationUnits: gsn(cp.operation_units, cp.operation_units_len),
 				Description: gsn(cp.description, cp.description_len), PluginName: p.PluginName}
-			if cp.has_started != 0 {
-				p.Started = time.Unix(0, int64(cp.started_ns)).UTC()
-			}
-			if cp.has_updated != 0 {
-				p.Updated = time.Unix(0, int64(cp.updated_ns)).UTC()
-			}
+			p.Started = reportedTime(cp.has_started, cp.started_ns, cp.has_started_sec, cp.started_sec, cp.started_nsec)
+			p.Updated = reportedTime(cp.has_updated, cp.updated_ns, cp.has_updated_sec, cp.updated_sec, cp.updated_nsec)
 		}
 		return nil
 	})

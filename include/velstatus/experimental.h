@@ -94,8 +94,11 @@ VELSTATUS_API velstatus_status velstatus_op_reports_set_policy(velstatus_op_repo
  * are one of:
  * - a progress object (Velero's `OperationProgress`, doc/velero-behaviour.md §2.2): `completed` (bool), `err`, `nCompleted`,
  *   `nTotal` (integers), `operationUnits`, `description` (strings),
- *   `started`, `updated` (RFC 3339 strings; absent or `null` is Go's zero
- *   time, `"1970-01-01T00:00:00Z"` is `time.Unix(0, 0)`); all optional;
+ *   `started`, `updated` (RFC 3339 strings over Go's whole range, years
+ *   0000 to 9999, outside the int64 nanosecond range into
+ *   velstatus_op_progress::has_started_sec and its twins; absent, `null` or
+ *   `"0001-01-01T00:00:00Z"` is Go's zero time, `"1970-01-01T00:00:00Z"` is
+ *   `time.Unix(0, 0)`); all optional;
  * - `{"error": "..."}`: Progress() returned that error (even an empty one);
  * - `{"lookupError": "..."}`: the plugin could not be obtained.
  * Any of them may also carry `"cancelError": "..."`, the error the

@@ -68,7 +68,9 @@ VELSTATUS_API velstatus_status velstatus_op_report_kind_from_string(velstatus_op
  * are copied by the call they are passed to; a NULL pointer with length 0 is
  * the empty string. A Go zero `time.Time` is `has_started = 0`;
  * `time.Unix(0, 0)` is `has_started = 1, started_ns = 0` (see
- * velstatus_policy::unix_epoch_is_unknown).
+ * velstatus_policy::unix_epoch_is_unknown). A time outside the int64
+ * nanosecond range is given exactly by has_started_sec / started_sec /
+ * started_nsec (and the updated_ twins).
  */
 typedef struct velstatus_op_progress {
     uint32_t struct_size; /**< sizeof(velstatus_op_progress) as compiled by the caller. */
@@ -99,6 +101,23 @@ typedef struct velstatus_op_progress {
      *  Appended in 1.1. */
     const char *plugin_name;
     size_t plugin_name_len; /**< Length of plugin_name. */
+    /** Non-zero: OperationProgress.Started is exactly started_sec seconds
+     *  and started_nsec nanoseconds after 1970-01-01T00:00:00Z, over Go's
+     *  whole range (velstatus_time_parse_sec()), and has_started /
+     *  started_ns are ignored. For a time outside the int64 nanosecond range
+     *  (1677-09-21 to 2262-04-11). Go's zero time, `(-62135596800, 0)`, is
+     *  the zero time (as `has_started = 0`), `(0, 0)` is `time.Unix(0, 0)`.
+     *  A time outside the nanosecond range is held as its whole second
+     *  (doc/operations.md, "Times"). Appended in 1.1. */
+    int has_started_sec;
+    int32_t started_nsec; /**< 0 to 999999999 (when has_started_sec). */
+    /** Whole seconds, floored (when has_started_sec), from
+     *  `0000-01-01T00:00:00+24:60` to `9999-12-31T23:59:59-24:60`: what an
+     *  RFC 3339 text can say. */
+    int64_t started_sec;
+    int has_updated_sec;  /**< As has_started_sec, for OperationProgress.Updated. Appended in 1.1. */
+    int32_t updated_nsec; /**< As started_nsec. */
+    int64_t updated_sec;  /**< As started_sec. */
 } velstatus_op_progress;
 
 /**
@@ -234,7 +253,7 @@ VELSTATUS_API velstatus_status velstatus_op_step_flag_from_string(velstatus_op_s
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL flags or list, NULL
  *         report when one is needed, an unknown report kind, non-zero report
  *         flags, NULL text with a non-zero length); ::VELSTATUS_E_RANGE
- *         (index out of range); ::VELSTATUS_E_ABI (report or policy
+ *         (index out of range, an exact reported time outside its range); ::VELSTATUS_E_ABI (report or policy
  *         struct_size); ::VELSTATUS_E_NOMEM. On failure the record is
  *         unchanged.
  * @owned Release *message with velstatus_free().

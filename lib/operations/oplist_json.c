@@ -828,30 +828,41 @@ static velstatus_status rstr(rdec *d, const rmember *m, const char **p, size_t *
     return VELSTATUS_OK;
 }
 
-static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns)
+/* A reported time (`started`, `updated`): null is Go's zero time; a text is
+ * read over Go's whole range, into the nanosecond fields when it fits, else
+ * exactly (has_started_sec and its twins). */
+static velstatus_status rtime(rdec *d, const rmember *m, int *has, int64_t *ns, int *has_sec, int64_t *sec,
+                              int32_t *nsec)
 {
     velstatus_error terr;
     velstatus_status st;
     const char *s;
     size_t n;
     char msg[VELSTATUS_ERROR_MESSAGE_SIZE + 32];
-    if (d->p[m->vs] == 'n') {
-        *has = 0;
-        *ns = 0;
+    *has = *has_sec = 0;
+    *ns = *sec = 0;
+    *nsec = 0;
+    if (d->p[m->vs] == 'n')
         return VELSTATUS_OK;
-    }
     if (d->p[m->vs] != '"')
         return rfail(d, VELSTATUS_E_SCHEMA, m->vs, m->key, m->klen, "must be an RFC 3339 time string or null");
     st = rtext(d, &d->vbuf, m->vs, m->ve, &s, &n);
     if (st != VELSTATUS_OK)
         return st;
-    st = velstatus_time_parse(ns, s, n, &terr);
+    st = velstatus_time_parse_sec(sec, nsec, s, n, &terr);
     if (st != VELSTATUS_OK) {
         snprintf(msg, sizeof(msg), "not a valid time: %s", terr.message);
-        return rfail(d, st == VELSTATUS_E_RANGE ? VELSTATUS_E_RANGE : VELSTATUS_E_SCHEMA,
-                     velstatus__json_string_byte(d->p, m->vs, m->ve, terr.offset), m->key, m->klen, msg);
+        return rfail(d, VELSTATUS_E_SCHEMA, velstatus__json_string_byte(d->p, m->vs, m->ve, terr.offset), m->key,
+                     m->klen, msg);
     }
-    *has = 1;
+    if (velstatus__time_to_ns(*sec, *nsec, ns)) {
+        *has = 1;
+        *sec = 0;
+        *nsec = 0;
+    } else {
+        *has_sec = 1;
+        *ns = 0;
+    }
     return VELSTATUS_OK;
 }
 
@@ -898,8 +909,12 @@ static velstatus_status rfield(rdec *d, vs__report_entry *e, int k, const rmembe
         return VELSTATUS_OK;
     case A_NCOMPLETED: return r_int(d, m, &e->p.n_completed);
     case A_NTOTAL: return r_int(d, m, &e->p.n_total);
-    case A_STARTED: return rtime(d, m, &e->p.has_started, &e->p.started_ns);
-    case A_UPDATED: return rtime(d, m, &e->p.has_updated, &e->p.updated_ns);
+    case A_STARTED:
+        return rtime(d, m, &e->p.has_started, &e->p.started_ns, &e->p.has_started_sec, &e->p.started_sec,
+                     &e->p.started_nsec);
+    case A_UPDATED:
+        return rtime(d, m, &e->p.has_updated, &e->p.updated_ns, &e->p.has_updated_sec, &e->p.updated_sec,
+                     &e->p.updated_nsec);
     default: st = rstr(d, m, &p, &n); break;
     }
     if (st != VELSTATUS_OK)

@@ -46,15 +46,26 @@ static inline void wrap_into(velstatus__buf *b, const char *msg, size_t msg_len,
 }
 
 
+/* An exact reported time (has_started_sec): nanoseconds in [0, 1e9), seconds
+ * within what RFC 3339 text can say (0000-01-01T00:00:00+24:60 to
+ * 9999-12-31T23:59:59-24:60, as velstatus_time_parse_sec() reads). */
+#define EXACT_SEC_MIN INT64_C(-62167309200)
+#define EXACT_SEC_MAX INT64_C(253402390799)
+static inline int exact_ok(int has, int64_t sec, int32_t nsec)
+{
+    return !has || (nsec >= 0 && nsec < 1000000000 && sec >= EXACT_SEC_MIN && sec <= EXACT_SEC_MAX);
+}
+
 /* A report valid as it stands (this library's struct size), checked without
  * copying it: the common case. */
 static inline int report_ok(const velstatus_op_progress *p)
 {
     return p->struct_size == sizeof(*p) && p->flags == 0 && p->report <= VELSTATUS_OP_REPORT_LOOKUP_ERROR &&
-           (p->err || p->err_len == 0) && (p->operation_units || p->operation_units_len == 0) &&
-           (p->description || p->description_len == 0) && (p->plugin_name || p->plugin_name_len == 0) &&
-           p->err_len <= UINT32_MAX && p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX &&
-           p->plugin_name_len <= UINT32_MAX;
+           exact_ok(p->has_started_sec, p->started_sec, p->started_nsec) &&
+           exact_ok(p->has_updated_sec, p->updated_sec, p->updated_nsec) && (p->err || p->err_len == 0) &&
+           (p->operation_units || p->operation_units_len == 0) && (p->description || p->description_len == 0) &&
+           (p->plugin_name || p->plugin_name_len == 0) && p->err_len <= UINT32_MAX &&
+           p->operation_units_len <= UINT32_MAX && p->description_len <= UINT32_MAX && p->plugin_name_len <= UINT32_MAX;
 }
 
 /* A report is checked and copied into a local struct of this library's size. */
@@ -75,6 +86,12 @@ static inline velstatus_status load_report(velstatus_op_progress *dst, const vel
     if (dst->err_len > UINT32_MAX || dst->operation_units_len > UINT32_MAX || dst->description_len > UINT32_MAX ||
         dst->plugin_name_len > UINT32_MAX)
         return velstatus__error_set(err, VELSTATUS_E_RANGE, "progress: a text is longer than 4 GiB");
+    if (!exact_ok(dst->has_started_sec, dst->started_sec, dst->started_nsec))
+        return velstatus__error_set(err, VELSTATUS_E_RANGE,
+                                    "progress.started_sec/started_nsec: not an instant of years 0000 to 9999");
+    if (!exact_ok(dst->has_updated_sec, dst->updated_sec, dst->updated_nsec))
+        return velstatus__error_set(err, VELSTATUS_E_RANGE,
+                                    "progress.updated_sec/updated_nsec: not an instant of years 0000 to 9999");
     return VELSTATUS_OK;
 }
 
@@ -122,6 +139,41 @@ static inline int time_update(const velstatus_policy *pol, uint8_t *state, int64
     *state = has ? VS__T_UTC : VS__T_ZERO;
     vs__time_set_ns(t, wide, i, has ? ns : 0);
     return 1;
+}
+
+/* Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the epoch. */
+#define GO_ZERO_SEC INT64_C(-62135596800)
+
+/* Step 4 for a time the plugin reported exactly (has_started_sec): inside
+ * the nanosecond range it is the nanosecond case; outside, Go's zero time is
+ * the zero time and any other instant is held as its whole second, so two
+ * reports that differ only in their fraction there are the same time. */
+static inline int time_update_exact(const velstatus_policy *pol, uint8_t *state, int64_t *t, uint8_t *wide, int i,
+                                    int64_t sec, int32_t nsec)
+{
+    int64_t ns, held;
+    int32_t hnsec;
+    if (velstatus__time_to_ns(sec, nsec, &ns))
+        return time_update(pol, state, t, wide, i, 1, ns);
+    if (sec == GO_ZERO_SEC && nsec == 0)
+        return time_update(pol, state, t, wide, i, 0, 0);
+    vs__time_exact(t, *wide, i, &held, &hnsec);
+    if (pol->compare_times_by_instant ? t_has(*state) && held == sec
+                                      : *state == VS__T_UTC && (*wide >> i & 1) && held == sec)
+        return 0;
+    *state = VS__T_UTC;
+    vs__time_set_exact(t, wide, i, sec, nsec);
+    return 1;
+}
+
+/* Step 4 for started (i = VELSTATUS_OP_TIME_STARTED) or updated, in whichever
+ * form the report gives it. */
+static inline int report_time(const velstatus_policy *pol, vs__op_hot *h, int i, int has, int64_t ns, int has_sec,
+                              int64_t sec, int32_t nsec)
+{
+    if (has_sec)
+        return time_update_exact(pol, &h->tstate[i], h->t, &h->twide, i, sec, nsec);
+    return time_update(pol, &h->tstate[i], h->t, &h->twide, i, has, ns);
 }
 
 /* A pending string change: in place, or a fresh pool copy. */
@@ -417,11 +469,11 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
     }
     step_copy_text(w, &op->h.units, r->operation_units, r->operation_units_len);
     step_copy_text(w, &op->h.desc, r->description, r->description_len);
-    if (time_update(pol, &w->h->tstate[VELSTATUS_OP_TIME_STARTED], w->h->t, &w->h->twide, VELSTATUS_OP_TIME_STARTED,
-                    r->has_started, r->started_ns))
+    if (report_time(pol, w->h, VELSTATUS_OP_TIME_STARTED, r->has_started, r->started_ns, r->has_started_sec,
+                    r->started_sec, r->started_nsec))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
-    if (time_update(pol, &w->h->tstate[VELSTATUS_OP_TIME_UPDATED], w->h->t, &w->h->twide, VELSTATUS_OP_TIME_UPDATED,
-                    r->has_updated, r->updated_ns))
+    if (report_time(pol, w->h, VELSTATUS_OP_TIME_UPDATED, r->has_updated, r->updated_ns, r->has_updated_sec,
+                    r->updated_sec, r->updated_nsec))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     if (!r->completed)
         return;

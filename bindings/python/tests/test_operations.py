@@ -281,6 +281,37 @@ def test_step_names_the_plugin_by_its_own_name():
     assert reports.get("c").plugin_name is None
 
 
+def test_reported_times_outside_int64_ns_are_exact():
+    # issue 20: a plugin's Started/Updated beyond 1677-2262. What Velero writes
+    # back was checked with Go 1.19 (time.Unix(sec, nsec).UTC() marshalled as
+    # metav1.Time): the zero time null, a fraction dropped, year 9999 kept.
+    go_zero = -62135596800 * 10**9
+    last = 253402300799 * 10**9
+    ops = vs.OpList("backup")
+    ops.append(item_action="x", operation_id="op", phase="New", created="2024-05-01T10:00:00Z",
+               started="2024-05-01T10:00:00Z")
+    out = ops.step(0, vs.Progress(started="0001-01-01T00:00:00Z", updated="9999-12-31T23:59:59.5Z"),
+                   now="2024-05-01T10:00:01Z", policy="velero")
+    assert vs.OpStepFlag.CHANGED in out.flags
+    op = ops[0]
+    assert op.started is None and op.updated == last and op.phase == "InProgress"
+    assert '"started":null,"updated":"9999-12-31T23:59:59Z"' in ops.to_json()
+    # an int beyond int64 and a datetime of year 1 are the same instants
+    p = vs.Progress(started=go_zero + 5 * 10**8, updated=last)
+    assert p.started == go_zero + 5 * 10**8
+    out = ops.step(0, p, now="2024-05-01T10:00:01Z", policy="velero")
+    assert ops[0].started == go_zero  # held as its whole second
+    assert vs.OpStepFlag.CHANGED in out.flags
+    assert '"started":"0001-01-01T00:00:00Z","updated":"9999-12-31T23:59:59Z"' in ops.to_json()
+    # the same report again is no change (a UTC time equal at the second kept)
+    assert vs.OpStepFlag.CHANGED not in ops.step(0, p, now="2024-05-01T10:00:01Z", policy="velero").flags
+    # the --progress file reads them, and get() gives them back exactly
+    reports = vs.OpReports('{"a": {"started": "0000-06-01T12:00:00Z", "updated": "1970-01-01T00:00:00Z"}}')
+    assert reports.get("a").started == -62154043200 * 10**9 and reports.get("a").updated == 0
+    with pytest.raises(vs.RangeError):
+        ops.step(0, vs.Progress(updated=(253402390799 + 1) * 10**9), now="2024-05-01T10:00:01Z")
+
+
 def test_decode_errors_name_the_path():
     with pytest.raises(vs.SchemaError) as ei:
         vs.OpList.from_json('[{"spec": {}, "status": {}},\n {"spec": {}, "status": {"nTotal": "x"}}]')

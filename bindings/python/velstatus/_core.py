@@ -162,17 +162,22 @@ def time_ns(value: TimeLike) -> int:
     Accepts an int (nanoseconds), an RFC 3339 str, or a timezone-aware
     datetime.datetime (a naive one is rejected: its zone is unknown).
     """
+    return _int64(exact_time_ns(value), "instant")
+
+
+def exact_time_ns(value: TimeLike) -> int:
+    """time_ns() over Go's whole range: the int may lie outside int64."""
     if isinstance(value, bool):
         raise TypeError("an instant cannot be a bool")
     if isinstance(value, int):
-        return _int64(value, "instant")
+        return value
     if isinstance(value, (str, bytes)):
-        return _int64(parse_time(value), "instant")
+        return parse_time(value)
     if isinstance(value, datetime.datetime):
         if value.tzinfo is None or value.utcoffset() is None:
             raise InvalidArgument("a naive datetime has no time zone; use an aware one (e.g. tzinfo=timezone.utc)",
                                   code=lib.VELSTATUS_E_INVALID)
-        return _int64((value - _EPOCH) // datetime.timedelta(microseconds=1) * 1000, "instant")
+        return (value - _EPOCH) // datetime.timedelta(microseconds=1) * 1000
     raise TypeError("an instant must be int ns, str or datetime, not %s" % type(value).__name__)
 
 

@@ -14,7 +14,8 @@ import enum
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
 
 from ._context import _Closeable, Context, _Host, _onerror
-from ._core import DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, policy_ptr, time_ns
+from ._core import (DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, exact_time_ns, policy_ptr,
+                    time_ns)
 from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
@@ -152,7 +153,11 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
 
     ``Progress(completed=, n_completed=, n_total=, err=, operation_units=,
     description=, started=, updated=)`` is an OperationProgress (times: int
-    ns, RFC 3339 str or aware datetime; None is Go's zero time).
+    ns, RFC 3339 str or aware datetime; None is Go's zero time). A time is
+    exact over Go's whole range, like an Operation's: outside int64
+    nanoseconds (1677-2262) it goes to the library as whole seconds and
+    nanoseconds (velstatus_op_progress's started_sec), and the record keeps
+    its whole second.
     ``Progress.error(text)`` is a Progress() call that returned an error, and
     ``Progress.lookup_error(text)`` a plugin that could not be obtained.
     ``plugin_name`` is the plugin's own Name(), written after ``, plugin: ``
@@ -167,8 +172,8 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
                 started=None, updated=None, report=OpReport.PROGRESS, plugin_name=None):
         return super().__new__(cls, bool(completed), int(n_completed), int(n_total), err or "",
                                operation_units or "", description or "",
-                               None if started is None else time_ns(started),
-                               None if updated is None else time_ns(updated), OpReport(report),
+                               None if started is None else exact_time_ns(started),
+                               None if updated is None else exact_time_ns(updated), OpReport(report),
                                None if plugin_name is None else str(plugin_name))
 
     @classmethod
@@ -196,16 +201,33 @@ class Progress(collections.namedtuple("Progress", "completed n_completed n_total
             keep.append(buf)
             setattr(c, name, buf)
             setattr(c, name + "_len", len(raw))
-        if self.started is not None:
-            c.has_started, c.started_ns = 1, self.started
-        if self.updated is not None:
-            c.has_updated, c.updated_ns = 1, self.updated
+        for name in ("started", "updated"):
+            ns = getattr(self, name)
+            if ns is None:
+                continue
+            if -(1 << 63) <= ns < (1 << 63):
+                setattr(c, "has_" + name, 1)
+                setattr(c, name + "_ns", ns)
+                continue
+            sec, nsec = divmod(ns, 10**9)
+            if not -(1 << 63) <= sec < (1 << 63):
+                raise OverflowError("%s %d is past every year Go can write" % (name, ns))
+            setattr(c, "has_%s_sec" % name, 1)
+            setattr(c, name + "_sec", sec)
+            setattr(c, name + "_nsec", nsec)
         if self.plugin_name is not None:
             raw = self.plugin_name.encode("utf-8")
             buf = ffi.new("char[]", raw)  # never NULL, even for "": a name
             keep.append(buf)
             c.plugin_name, c.plugin_name_len = buf, len(raw)
         return c, keep
+
+
+def _reported_time(has, ns, has_sec, sec, nsec):
+    """A velstatus_op_progress time as Progress keeps it: int ns (exact), or None."""
+    if has_sec:
+        return int(sec) * 10**9 + int(nsec)
+    return int(ns) if has else None
 
 
 def _as_progress(value):
@@ -626,8 +648,10 @@ class OpReports(_Closeable):
             return Progress(bool(c.completed), int(c.n_completed), int(c.n_total), _text(c.err, c.err_len),
                             _text(c.operation_units, c.operation_units_len),
                             _text(c.description, c.description_len),
-                            int(c.started_ns) if c.has_started else None,
-                            int(c.updated_ns) if c.has_updated else None, OpReport(int(c.report)),
+                            _reported_time(c.has_started, c.started_ns, c.has_started_sec, c.started_sec,
+                                           c.started_nsec),
+                            _reported_time(c.has_updated, c.updated_ns, c.has_updated_sec, c.updated_sec,
+                                           c.updated_nsec), OpReport(int(c.report)),
                             _text(c.plugin_name, c.plugin_name_len) if c.plugin_name != ffi.NULL else None)
 
     def close(self) -> None:
