@@ -25,8 +25,9 @@ static void is_json(vs_fuzz_env *env, const cli_conv *c, const char *what)
 }
 
 /* Whether a value of the list holds what describe text cannot carry back (a
- * tab, newline, vertical tab or form feed: the tab writer turns them into
- * layout; doc/cli.md, "Input forms"): its JSON escapes them. */
+ * control character such as a tab, newline, vertical tab or form feed: the
+ * tab writer turns them into layout; doc/cli.md, "Input forms"): its JSON
+ * escapes them. */
 static int holds_layout(vs_fuzz_env *env, const velstatus_oplist *ops)
 {
     char *j = NULL;
@@ -34,7 +35,9 @@ static int holds_layout(vs_fuzz_env *env, const velstatus_oplist *ops)
     int r;
     if (velstatus_oplist_to_json(&j, &n, ops, NULL) != VELSTATUS_OK)
         return 1;
-    r = strstr(j, "\\n") || strstr(j, "\\t") || strstr(j, "\\u000b") || strstr(j, "\\f");
+    /* Go's escaping writes \n \r \t by name and every other control
+     * character as \u00XX */
+    r = strstr(j, "\\n") || strstr(j, "\\r") || strstr(j, "\\t") || strstr(j, "\\u000") || strstr(j, "\\u001");
     velstatus_free(env->ctx, j);
     return r;
 }
