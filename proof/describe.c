@@ -21,25 +21,11 @@ static const char *const starts[] = {
 
 int main(void)
 {
-    /* The input ends at the end of buf (a read past it is an alarm) and
-     * the bytes before it are never written (a read before it is an
-     * \initialized alarm), so the array is exact without a malloc()
-     * (these modules allocate by call stack, prove.sh). */
     char buf[PROOF_N + 96];
-    char *s;
-    size_t len, hlen = 0, tail;
+    size_t len;
     cli_conv c;
-    int rc;
-    int k = Frama_C_interval_split(-1, (int)(sizeof(starts) / sizeof(starts[0])) - 1);
-    if (k >= 0)
-        hlen = strlen(starts[k]);
-    tail = (size_t)Frama_C_interval_split(0, PROOF_N);
-    len = hlen + tail;
-    s = buf + sizeof(buf) - len;
-    if (k >= 0)
-        memcpy(s, starts[k], hlen);
-    Frama_C_make_unknown(s + hlen, tail);
-    rc = cli_describe_ops(s, len, &c);
+    char *s = proof_started_input(buf, sizeof(buf), starts, (int)(sizeof(starts) / sizeof(starts[0])), &len);
+    int rc = cli_describe_ops(s, len, &c);
     if (rc == 0)
         cli_conv_free(&c);
     return rc & 1;

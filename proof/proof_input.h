@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "__fc_builtin.h"
 
@@ -27,5 +28,28 @@
             return 0;                                        \
         Frama_C_make_unknown((s), (len));                    \
     } while (0)
+
+/* The input of the text readers' drivers (proof/table.c, proof/describe.c):
+ * nothing, or one of the n fixed starts, followed by 0 to PROOF_N unknown
+ * bytes, placed so that it ends at the end of buf[0..cap) (a read past it is
+ * an alarm) and the bytes before it are never written (a read before it is
+ * an \initialized alarm): exact without a malloc(), as those modules
+ * allocate by call stack (prove.sh). cap must be PROOF_N plus the longest
+ * start. Returns the input's first byte; *len its length. */
+static inline char *proof_started_input(char *buf, size_t cap, const char *const *starts, int n, size_t *len)
+{
+    size_t hlen = 0, tail;
+    char *s;
+    int k = Frama_C_interval_split(-1, n - 1);
+    if (k >= 0)
+        hlen = strlen(starts[k]);
+    tail = (size_t)Frama_C_interval_split(0, PROOF_N);
+    *len = hlen + tail;
+    s = buf + cap - *len;
+    if (k >= 0)
+        memcpy(s, starts[k], hlen);
+    Frama_C_make_unknown(s + hlen, tail);
+    return s;
+}
 
 #endif /* VS_PROOF_INPUT_H */

@@ -22,25 +22,11 @@ static const char *const headers[] = {
 
 int main(void)
 {
-    /* The input ends at the end of buf (a read past it is an alarm) and
-     * the bytes before it are never written (a read before it is an
-     * \initialized alarm), so the array is exact without a malloc()
-     * (these modules allocate by call stack, prove.sh). */
     char buf[PROOF_N + 96];
-    char *s;
-    size_t len, hlen = 0, tail;
+    size_t len;
     cli_conv c;
-    int rc;
-    int k = Frama_C_interval_split(-1, (int)(sizeof(headers) / sizeof(headers[0])) - 1);
-    if (k >= 0)
-        hlen = strlen(headers[k]);
-    tail = (size_t)Frama_C_interval_split(0, PROOF_N);
-    len = hlen + tail;
-    s = buf + sizeof(buf) - len;
-    if (k >= 0)
-        memcpy(s, headers[k], hlen);
-    Frama_C_make_unknown(s + hlen, tail);
-    rc = cli_table_bsls(s, len, Frama_C_long_long_interval(INT64_MIN, INT64_MAX), &c);
+    char *s = proof_started_input(buf, sizeof(buf), headers, (int)(sizeof(headers) / sizeof(headers[0])), &len);
+    int rc = cli_table_bsls(s, len, Frama_C_long_long_interval(INT64_MIN, INT64_MAX), &c);
     if (rc == 0)
         cli_conv_free(&c);
     return rc & 1;
