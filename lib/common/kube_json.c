@@ -137,12 +137,14 @@ velstatus_status velstatus__kdec_time(velstatus__kdec *d, velstatus__kspan v, co
 velstatus_status velstatus__kdec_int(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
                                      int *has, int64_t *out)
 {
-    const char *t = d->text + v.vs;
-    size_t n = v.ve - v.vs;
+    const char *t;
+    size_t n;
     *has = 0;
     *out = 0;
-    if (v.vs == SIZE_MAX)
+    if (v.vs == SIZE_MAX) /* absent: no pointer into the text is formed */
         return VELSTATUS_OK;
+    t = d->text + v.vs;
+    n = v.ve - v.vs;
     if (*t != '-' && (*t < '0' || *t > '9'))
         return field_error(d, v.vs, parent, key, "expected an integer, got ", velstatus__kdec_type_name(*t));
     if (memchr(t, '.', n) || memchr(t, 'e', n) || memchr(t, 'E', n))
