@@ -106,22 +106,69 @@ static size_t utf8_len(const scan *c, size_t i)
     return vsx_utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
 }
 
-/* s[*i] == '"': advances *i past the closing quote. */
 /* The bytes a string holds as they are: printable ASCII but '"' and '\\'. */
 static int plain_byte(unsigned char u)
 {
     return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
 }
 
+/* Eight bytes at a time, in portable C (no instruction-set-specific code):
+ * VS__ONES has 0x01 in every byte, VS__HIGHS 0x80. */
+#define VS__ONES  0x0101010101010101ull
+#define VS__HIGHS 0x8080808080808080ull
+
+/* Non-zero when some byte of w is 0 (exact for "some", Mycroft's test). */
+static uint64_t word_has_zero(uint64_t w)
+{
+    return (w - VS__ONES) & ~w & VS__HIGHS;
+}
+
+/* Non-zero when some byte of w is c. */
+static uint64_t word_has(uint64_t w, unsigned char c)
+{
+    return word_has_zero(w ^ (VS__ONES * c));
+}
+
+/* Non-zero when some byte of the eight at s is not plain_byte(): a control
+ * byte (below 0x20), '"', '\\' or a byte of a multi-byte sequence. */
+static uint64_t word_not_plain(const unsigned char *s)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    return ((w - VS__ONES * 0x20) & ~w & VS__HIGHS) | word_has(w, '"') | word_has(w, '\\') | (w & VS__HIGHS);
+}
+
+/* The first offset >= i (and <= n) of s whose byte is not plain_byte(). */
+static size_t plain_run(const unsigned char *s, size_t i, size_t n)
+{
+    while (n - i >= 8 && !word_not_plain(s + i))
+        i += 8;
+    while (i < n && plain_byte(s[i]))
+        i++;
+    return i;
+}
+
+/* The first offset >= i (and <= n) of s whose byte is '"' or '\\'. */
+static size_t quote_or_backslash(const unsigned char *s, size_t i, size_t n)
+{
+    for (; n - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (word_has(w, '"') | word_has(w, '\\'))
+            break;
+    }
+    while (i < n && s[i] != '"' && s[i] != '\\')
+        i++;
+    return i;
+}
+
+/* s[*i] == '"': advances *i past the closing quote. */
 static int scan_string(scan *c, size_t *pi, int key)
 {
     size_t i = *pi + 1;
     for (;;) {
-        const unsigned char *s = (const unsigned char *)c->s;
-        size_t n = c->n;
         unsigned char u;
-        while (i < n && plain_byte(s[i])) /* locals: a char load may alias *c */
-            i++;
+        i = plain_run((const unsigned char *)c->s, i, c->n);
         if (i >= c->n)
             return fail_end(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
         u = (unsigned char)c->s[i];
@@ -411,13 +458,44 @@ void velstatus__json_iter_init(velstatus__json_iter *it, const char *p, size_t s
     it->i = start + 1;
 }
 
+/* Just past the accepted string at p[i] (its opening quote), up to n. */
+static size_t skip_string(const unsigned char *p, size_t i, size_t n)
+{
+    for (i++;;) {
+        i = quote_or_backslash(p, i, n);
+        if (i >= n || p[i] == '"')
+            return i < n ? i + 1 : n;
+        i += 2; /* an escape: the byte after the backslash is never its end */
+    }
+}
+
+/* Just past the accepted value at p[vs], up to n: its text is known valid,
+ * so only strings and brackets are followed (the walk checks nothing
+ * again; the scan before it did). */
 static size_t value_end(const velstatus__json_iter *it, size_t vs)
 {
-    velstatus__json_scan_err e;
-    size_t end = it->n;
-    if (!velstatus__json_scan(it->p + vs, it->n - vs, &end, &e))
-        return it->n; /* unreachable on accepted text */
-    return vs + end;
+    const unsigned char *p = (const unsigned char *)it->p;
+    size_t i = vs, n = it->n, depth = 0;
+    if (p[i] == '"')
+        return skip_string(p, i, n);
+    if (p[i] != '{' && p[i] != '[') { /* a number or a literal: to the byte that cannot continue it */
+        while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ':' && !is_ws(p[i]))
+            i++;
+        return i;
+    }
+    while (i < n) {
+        unsigned char u = p[i];
+        if (u == '"') {
+            i = skip_string(p, i, n);
+            continue;
+        }
+        if (u == '{' || u == '[')
+            depth++;
+        else if ((u == '}' || u == ']') && --depth == 0)
+            return i + 1;
+        i++;
+    }
+    return n; /* unreachable on accepted text */
 }
 
 static size_t iter_start(velstatus__json_iter *it)
