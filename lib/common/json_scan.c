@@ -13,7 +13,36 @@ typedef struct scan {
     const char *s;
     size_t n;
     velstatus__json_scan_err *e;
+    velstatus__json_tape *t; /* or NULL */
 } scan;
+
+/* ---- the tape (json_scan.h) ---- */
+
+/* A new entry from offset `start` ending at `end` (0: not known yet); its
+ * index, or UINT32_MAX when the tape is full. */
+static uint32_t tape_put(velstatus__json_tape *t, size_t start, size_t end)
+{
+    if (!t || t->n == VELSTATUS__JSON_TAPE)
+        return UINT32_MAX;
+    t->start[t->n] = (uint32_t)start;
+    t->end[t->n] = (uint32_t)end;
+    return t->n++;
+}
+
+/* A container opened at `start`, `depth` levels deep (0 for the outermost). */
+static void tape_open(velstatus__json_tape *t, size_t depth, size_t start)
+{
+    uint32_t k = tape_put(t, start, 0);
+    if (t && depth < VELSTATUS__JSON_TAPE_DEPTH)
+        t->open[depth] = k;
+}
+
+/* The container `depth` levels deep closed just before `end`. */
+static void tape_close(velstatus__json_tape *t, size_t depth, size_t end)
+{
+    if (t && depth < VELSTATUS__JSON_TAPE_DEPTH && t->open[depth] != UINT32_MAX)
+        t->end[t->open[depth]] = (uint32_t)end;
+}
 
 static int fail(scan *c, size_t off, velstatus_status code, const char *reason)
 {
@@ -358,12 +387,13 @@ static int scan_item(scan *c, size_t *pi, char *open)
         (*pi)++;
         return 1;
     }
-    if (u == '"')
-        return scan_string(c, pi, 0);
-    if (u == '-' || (u >= '0' && u <= '9'))
-        return scan_number(c, pi);
-    if (is_alpha(u))
-        return scan_literal(c, pi);
+    if (u == '"' || u == '-' || (u >= '0' && u <= '9') || is_alpha(u)) {
+        size_t start = *pi;
+        int ok = u == '"' ? scan_string(c, pi, 0) : is_alpha(u) ? scan_literal(c, pi) : scan_number(c, pi);
+        if (ok)
+            tape_put(c->t, start, *pi);
+        return ok;
+    }
     if (u == 0)
         return fail(c, *pi, VELSTATUS_E_PARSE, "raw NUL byte outside a string");
     return fail(c, *pi, VELSTATUS_E_PARSE, "unexpected character (a value expected)");
@@ -379,6 +409,7 @@ static int scan_key(scan *c, size_t *pi)
         return fail(c, i, VELSTATUS_E_PARSE, c->s[i] == 0 ? "raw NUL byte outside a string" : "a string key expected");
     if (!scan_string(c, &i, 1))
         return 0;
+    tape_put(c->t, *pi, i);
     i = velstatus__json_ws(c->s, i, c->n);
     if (i >= c->n)
         return fail_end(c, i, VELSTATUS_E_PARSE, "':' expected after a key");
@@ -389,14 +420,42 @@ static int scan_key(scan *c, size_t *pi)
     return 1;
 }
 
+static int scan_value(const scan *in, size_t *end);
+
 int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e)
 {
-    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8] = {0}; /* bit set: an object */
-    size_t depth = 0, i = 0;
     scan c;
     c.s = s;
     c.n = len;
     c.e = e;
+    c.t = NULL;
+    return scan_value(&c, end);
+}
+
+int velstatus__json_scan_tape(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e,
+                              velstatus__json_tape *tape, size_t base)
+{
+    scan c;
+    int ok;
+    c.s = s;
+    c.n = len;
+    c.e = e;
+    c.t = len <= UINT32_MAX ? tape : NULL; /* its offsets are 32 bits */
+    tape->base = base;
+    tape->n = tape->cur = 0;
+    tape->active = 0;
+    ok = scan_value(&c, end);
+    tape->active = ok && c.t;
+    return ok;
+}
+
+/* The value at c->s[0] (velstatus__json_scan), its ends onto c->t if any. */
+static int scan_value(const scan *in, size_t *end)
+{
+    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8] = {0}; /* bit set: an object */
+    size_t depth = 0, i = 0, len = in->n;
+    const char *s = in->s;
+    scan c = *in;
     for (;;) {
         char open;
         if (!scan_item(&c, &i, &open))
@@ -404,6 +463,7 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
         if (open) {
             if (depth == VELSTATUS__JSON_MAX_DEPTH)
                 return fail(&c, i - 1, VELSTATUS_E_PARSE, "nesting deeper than 2048 levels");
+            tape_open(c.t, depth, i - 1);
             if (open == '{')
                 stack[depth / 8] |= (unsigned char)(1u << (depth % 8));
             else
@@ -413,6 +473,7 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
             if (i < len && s[i] == (open == '{' ? '}' : ']')) {
                 depth--;
                 i++;
+                tape_close(c.t, depth, i);
             } else {
                 if (open == '{' && !scan_key(&c, &i))
                     return 0;
@@ -437,6 +498,7 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
             if (i < len && s[i] == (obj ? '}' : ']')) {
                 depth--;
                 i++;
+                tape_close(c.t, depth, i);
                 continue;
             }
             if (i >= len)
@@ -456,6 +518,37 @@ void velstatus__json_iter_init(velstatus__json_iter *it, const char *p, size_t s
     it->p = p;
     it->n = end - 1; /* the closing bracket */
     it->i = start + 1;
+    it->tape = NULL;
+}
+
+void velstatus__json_iter_init_tape(velstatus__json_iter *it, const char *p, size_t start, size_t end,
+                                    velstatus__json_tape *tape)
+{
+    velstatus__json_iter_init(it, p, start, end);
+    it->tape = tape && tape->active ? tape : NULL;
+}
+
+/* The end the tape recorded for the value at p[vs], or 0. The walk asks in
+ * the order of the text, so the cursor moves forward; a walk that goes
+ * back (an array counted, then decoded) searches. */
+static size_t tape_end(velstatus__json_tape *t, size_t vs)
+{
+    size_t off = vs - t->base, lo = 0, hi = t->n;
+    while (t->cur < t->n && t->start[t->cur] < off)
+        t->cur++;
+    if (t->cur < t->n && t->start[t->cur] == off)
+        return t->end[t->cur] ? t->base + t->end[t->cur] : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->start[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == t->n || t->start[lo] != off || !t->end[lo])
+        return 0;
+    t->cur = (uint32_t)lo;
+    return t->base + t->end[lo];
 }
 
 /* Just past the accepted string at p[i] (its opening quote), up to n. */
@@ -476,6 +569,9 @@ static size_t value_end(const velstatus__json_iter *it, size_t vs)
 {
     const unsigned char *p = (const unsigned char *)it->p;
     size_t i = vs, n = it->n, depth = 0;
+    if (it->tape && (i = tape_end(it->tape, vs)) != 0)
+        return i;
+    i = vs;
     if (p[i] == '"')
         return skip_string(p, i, n);
     if (p[i] != '{' && p[i] != '[') { /* a number or a literal: to the byte that cannot continue it */

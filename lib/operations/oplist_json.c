@@ -331,7 +331,7 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_
  * a repeated object merges into the earlier one). `key`/`klen` is the
  * decoded key, [vs, ve) the value; `st` ends the loop when not OK. */
 #define FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)                                  \
-    for (velstatus__json_iter_init(&(it), d->p, (rs), (re));                                       \
+    for (velstatus__json_iter_init_tape(&(it), d->p, (rs), (re), &d->tape);                        \
          (st) == VELSTATUS_OK && velstatus__json_next_member(&(it), &(ks), &(ke), &(vs), &(ve)) && \
          ((st) = member_key(d, (ks), (ke), &(key), &(klen))) == VELSTATUS_OK;)
 
@@ -379,7 +379,7 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     }
     if (d->p[rs] != '[')
         return fail(d, VELSTATUS_E_SCHEMA, rs, ".spec.postOperationItems", "must be an array or null");
-    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve);)
+    for (velstatus__json_iter_init_tape(&it, d->p, rs, re, &d->tape); velstatus__json_next_element(&it, &vs, &ve);)
         n++;
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, rs, ".spec.postOperationItems", "too many items");
@@ -397,7 +397,8 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     op->c->post = post;
     op->c->npost = (uint32_t)n;
     k = 0;
-    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve); k++) {
+    for (velstatus__json_iter_init_tape(&it, d->p, rs, re, &d->tape); velstatus__json_next_element(&it, &vs, &ve);
+         k++) {
         velstatus_status st =
             decode_rid(d, op->c->post[k].f, vs, ve, VS__U_POST, (uint32_t)k, ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
