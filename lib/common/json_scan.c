@@ -751,10 +751,23 @@ int velstatus__json_key_match(const char *key, size_t klen, const char *name)
     return i == klen;
 }
 
+/* Is key[0..klen) the NUL-terminated name? (No strlen: most names differ
+ * in their first byte; the name is read only up to its end.) */
+static int is_name(const char *key, size_t klen, const char *name)
+{
+    size_t j = 0;
+    while (j < klen && name[j] != '\0' && name[j] == key[j])
+        j++;
+    return j == klen && name[j] == '\0';
+}
+
 int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n)
 {
     size_t k;
     int folded = -1;
+    for (k = 0; k < n; k++) /* the exact bytes first, without folding */
+        if (is_name(key, klen, names[k]))
+            return (int)k;
     for (k = 0; k < n; k++) {
         int m = velstatus__json_key_match(key, klen, names[k]);
         if (m == 2)
