@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/json_scan.h"
+#include "common/util_swar.h"
 #include "vsx_utf8.h"
 
 typedef struct scan {
@@ -141,30 +142,10 @@ static int plain_byte(unsigned char u)
     return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
 }
 
-/* Eight bytes at a time, in portable C (no instruction-set-specific code):
- * VS__ONES has 0x01 in every byte, VS__HIGHS 0x80. */
-#define VS__ONES  0x0101010101010101ull
-#define VS__HIGHS 0x8080808080808080ull
-
-/* Non-zero when some byte of w is 0 (exact for "some", Mycroft's test). */
-static uint64_t word_has_zero(uint64_t w)
-{
-    return (w - VS__ONES) & ~w & VS__HIGHS;
-}
-
-/* Non-zero when some byte of w is c. */
-static uint64_t word_has(uint64_t w, unsigned char c)
-{
-    return word_has_zero(w ^ (VS__ONES * c));
-}
-
-/* Non-zero when some byte of the eight at s is not plain_byte(): a control
- * byte (below 0x20), '"', '\\' or a byte of a multi-byte sequence. */
+/* Non-zero when some byte of the eight at s is not plain_byte(). */
 static uint64_t word_not_plain(const unsigned char *s)
 {
-    uint64_t w;
-    memcpy(&w, s, 8);
-    return ((w - VS__ONES * 0x20) & ~w & VS__HIGHS) | word_has(w, '"') | word_has(w, '\\') | (w & VS__HIGHS);
+    return velstatus__swar_json_special(velstatus__swar_load(s));
 }
 
 /* The first offset >= i (and <= n) of s whose byte is not plain_byte(). */
@@ -181,9 +162,8 @@ static size_t plain_run(const unsigned char *s, size_t i, size_t n)
 static size_t quote_or_backslash(const unsigned char *s, size_t i, size_t n)
 {
     for (; n - i >= 8; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (word_has(w, '"') | word_has(w, '\\'))
+        uint64_t w = velstatus__swar_load(s + i);
+        if (velstatus__swar_has(w, '"') | velstatus__swar_has(w, '\\'))
             break;
     }
     while (i < n && s[i] != '"' && s[i] != '\\')

@@ -573,18 +573,37 @@ static void put_str(velstatus__buf *b, const vs__str *s)
     velstatus__json_write_string(b, s->p, s->len, 1);
 }
 
+/* The last time text written in each of a record's time slots (created,
+ * started, updated, the error-since time), by its minute: the records of
+ * one list mostly have their neighbours' times to the minute, and
+ * formatting a time is most of the cost of writing it. */
+typedef struct vs__time_cache {
+    int64_t minute[4]; /* floor(sec / 60) of the text */
+    uint8_t len[4];    /* 0: empty */
+    char text[4][VELSTATUS_TIME_BUFSIZE + 2];
+} vs__time_cache;
+
 /* A time as metav1.Time.MarshalJSON writes a non-zero one: whole seconds,
- * UTC, in quotes. */
-static void put_time(velstatus__buf *b, int64_t sec)
+ * UTC, in quotes ("...T15:04:05Z"); slot k of the cache. In the minute of
+ * the cached text only the seconds' two digits change. */
+static void put_time(velstatus__buf *b, vs__time_cache *tc, int k, int64_t sec)
 {
-    char tb[VELSTATUS_TIME_BUFSIZE];
-    if (velstatus_time_format_sec(tb, sizeof(tb), sec, 0, 0, NULL) != VELSTATUS_OK) {
-        b->failed = 1; /* cannot happen: every int64 second fits */
-        return;
+    int64_t s60 = sec % 60, minute = sec / 60 - (s60 < 0);
+    char *t = tc->text[k];
+    s60 += s60 < 0 ? 60 : 0;
+    if (!tc->len[k] || tc->minute[k] != minute) {
+        if (velstatus_time_format_sec(t + 1, VELSTATUS_TIME_BUFSIZE, sec, 0, 0, NULL) != VELSTATUS_OK) {
+            b->failed = 1; /* cannot happen: every int64 second fits */
+            return;
+        }
+        t[0] = '"';
+        tc->len[k] = (uint8_t)(strlen(t) + 1);
+        t[tc->len[k] - 1] = '"';
+        tc->minute[k] = minute;
     }
-    velstatus__buf_putc(b, '"');
-    velstatus__buf_puts(b, tb);
-    velstatus__buf_putc(b, '"');
+    t[tc->len[k] - 4] = (char)('0' + s60 / 10); /* "SSZ" + the quote */
+    t[tc->len[k] - 3] = (char)('0' + s60 % 10);
+    velstatus__buf_append(b, t, tc->len[k]);
 }
 
 /* Writes the unknown members of one object; `first` says whether a comma is needed. */
@@ -604,16 +623,14 @@ static void put_unknown(velstatus__buf *b, const velstatus_op *op, uint32_t leve
     }
 }
 
+static void put_key(velstatus__buf *b, int *first, const char *key);
+
 static void put_rid(velstatus__buf *b, const vs__str f[4], const velstatus_op *op, uint32_t level, uint32_t item)
 {
-    int i;
+    int i, first = 1;
     velstatus__buf_putc(b, '{');
     for (i = 0; i < 4; i++) {
-        if (i > 0)
-            velstatus__buf_putc(b, ',');
-        velstatus__buf_putc(b, '"');
-        velstatus__buf_puts(b, rid_keys[i]);
-        velstatus__buf_puts(b, "\":");
+        put_key(b, &first, rid_keys[i]);
         put_str(b, &f[i]);
     }
     put_unknown(b, op, level, item, 0);
@@ -623,12 +640,21 @@ static void put_rid(velstatus__buf *b, const vs__str f[4], const velstatus_op *o
 /* `"key":`, after a comma unless it is the object's first member. */
 static void put_key(velstatus__buf *b, int *first, const char *key)
 {
+    char t[64]; /* `,"key":` in one append (the keys are the codec's own, all short) */
+    size_t n = strlen(key), o = 0;
+    if (n > sizeof(t) - 4) {
+        b->failed = 1; /* cannot happen: no key of the format is that long */
+        return;
+    }
     if (!*first)
-        velstatus__buf_putc(b, ',');
+        t[o++] = ',';
     *first = 0;
-    velstatus__buf_putc(b, '"');
-    velstatus__buf_puts(b, key);
-    velstatus__buf_puts(b, "\":");
+    t[o++] = '"';
+    memcpy(t + o, key, n);
+    o += n;
+    t[o++] = '"';
+    t[o++] = ':';
+    velstatus__buf_append(b, t, o);
 }
 
 /* A string member, omitted when empty (Go's omitempty). */
@@ -646,7 +672,7 @@ static void put_int_member(velstatus__buf *b, int *first, const char *key, int64
     if (v == 0)
         return;
     put_key(b, first, key);
-    velstatus__buf_printf(b, "%lld", (long long)v);
+    velstatus__buf_put_int(b, v);
 }
 
 /* The spec of a record: its kind's three names, the resource, the ID and,
@@ -686,7 +712,7 @@ static void put_spec(velstatus__buf *b, velstatus_kind kind, const velstatus_op 
 /* The status of a record, every member omitted when empty, as Go's
  * omitempty does: an absent or null time (a nil *metav1.Time) is omitted, a
  * zero one a plugin reported (a non-nil pointer) is written as null. */
-static void put_status(velstatus__buf *b, const velstatus_op *op)
+static void put_status(velstatus__buf *b, vs__time_cache *tc, const velstatus_op *op)
 {
     int i, first = 1;
     velstatus__buf_puts(b, "\"status\":{");
@@ -706,7 +732,7 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
             int64_t sec;
             int32_t nsec;
             vs__time_exact(op->h.t, op->h.twide, i, &sec, &nsec);
-            put_time(b, sec);
+            put_time(b, tc, i, sec);
         }
     }
     if (op->h.has_err_since) {
@@ -714,19 +740,19 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
         int32_t nsec;
         vs__time_exact(&op->h.err_since, 0, 0, &sec, &nsec);
         put_key(b, &first, "velstatusProgressErrorSince");
-        put_time(b, sec);
+        put_time(b, tc, 3, sec);
     }
     put_unknown(b, op, VS__U_STATUS, 0, first);
     velstatus__buf_putc(b, '}');
 }
 
 /* One record exactly as Go writes *BackupOperation / *RestoreOperation. */
-static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
+static void put_record(velstatus__buf *b, vs__time_cache *tc, velstatus_kind kind, const velstatus_op *op)
 {
     velstatus__buf_putc(b, '{');
     put_spec(b, kind, op);
     velstatus__buf_putc(b, ',');
-    put_status(b, op);
+    put_status(b, tc, op);
     put_unknown(b, op, VS__U_RECORD, 0, 0);
     velstatus__buf_putc(b, '}');
 }
@@ -735,6 +761,8 @@ static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_o
 static void put_list(velstatus__buf *b, const velstatus_oplist *list)
 {
     size_t i;
+    vs__time_cache tc;
+    memset(tc.len, 0, sizeof(tc.len));
     if (list->is_null && list->n == 0) {
         velstatus__buf_puts(b, "null\n");
         return;
@@ -743,7 +771,7 @@ static void put_list(velstatus__buf *b, const velstatus_oplist *list)
     for (i = 0; i < list->n && !b->failed; i++) {
         if (i > 0)
             velstatus__buf_putc(b, ',');
-        put_record(b, list->kind, &list->ops[i]);
+        put_record(b, &tc, list->kind, &list->ops[i]);
     }
     velstatus__buf_puts(b, "]\n");
 }
