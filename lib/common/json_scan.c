@@ -741,13 +741,18 @@ static int is_name(const char *key, size_t klen, const char *name)
     return j == klen && name[j] == '\0';
 }
 
-int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n)
+int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n, size_t *hint)
 {
     size_t k;
     int folded = -1;
+    if (hint && *hint < n && is_name(key, klen, names[*hint])) /* the names are distinct: the one exact match */
+        return (int)(*hint)++;
     for (k = 0; k < n; k++) /* the exact bytes first, without folding */
-        if (is_name(key, klen, names[k]))
+        if (is_name(key, klen, names[k])) {
+            if (hint)
+                *hint = k + 1;
             return (int)k;
+        }
     for (k = 0; k < n; k++) {
         int m = velstatus__json_key_match(key, klen, names[k]);
         if (m == 2)

@@ -120,8 +120,11 @@ int64_t velstatus__json_int(const char *s, size_t n);
  * fold to an ASCII letter), else 0. `name` is ASCII. */
 int velstatus__json_key_match(const char *key, size_t klen, const char *name);
 /* The field of names[0..n) that key selects, Go's way (an exact match
- * first, else the first case-folded match), or -1. */
-int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n);
+ * first, else the first case-folded match), or -1. With `hint` (or NULL),
+ * names[*hint] is tried first and *hint becomes the index after an exact
+ * match: keys written in the order of the names (as Go writes a struct's
+ * fields) are each found at the first try. The names are distinct. */
+int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n, size_t *hint);
 
 /* ---- positions and errors (one place for both codecs) ---- */
 

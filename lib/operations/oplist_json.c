@@ -341,7 +341,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_status st = VELSTATUS_OK;
     vs__path sub;
     sub.a = path;
@@ -353,7 +353,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
         return fail_at(d, VELSTATUS_E_SCHEMA, rs, &sub, "must be an object");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, rid_keys, 4);
+        int i = velstatus__json_key_find(key, klen, rid_keys, 4, &hint);
         if (i >= 0) {
             sub.b = rid_subpaths[i];
             st = set_json_str(d, &f[i], vs, ve, &sub, i < 3);
@@ -420,10 +420,10 @@ static velstatus_status object_or_null(dec *d, size_t rs, const char *what)
  * decodes the same for both kinds, so nothing decoded so far changes. */
 static void settle_kind(dec *d, const char *key, size_t klen)
 {
-    int b = velstatus__json_key_find(key, klen, backup_spec_keys, 6);
+    int b = velstatus__json_key_find(key, klen, backup_spec_keys, 6, NULL);
     if ((b >= 0 && b < K_RID) || b == K_POST)
         d->l->kind = VELSTATUS_KIND_BACKUP;
-    else if (velstatus__json_key_find(key, klen, restore_spec_keys, 3) >= 0)
+    else if (velstatus__json_key_find(key, klen, restore_spec_keys, 3, NULL) >= 0)
         d->l->kind = VELSTATUS_KIND_RESTORE;
     else
         return;
@@ -434,7 +434,7 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_status st = VELSTATUS_OK;
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
@@ -445,7 +445,8 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
         if (d->detect)
             settle_kind(d, key, klen);
         restore = d->l->kind == VELSTATUS_KIND_RESTORE;
-        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6);
+        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6,
+                                     &hint);
         if (i >= 0 && i < 3) {
             path.a = (restore ? restore_paths : backup_paths)[i];
             st = set_json_str(d, &op->c->s[i], vs, ve, &path, 1);
@@ -495,14 +496,14 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_status st = VELSTATUS_OK;
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
         return object_or_null(d, rs, ".status");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, status_keys, 10);
+        int i = velstatus__json_key_find(key, klen, status_keys, 10, &hint);
         if (i >= 0)
             path.a = status_paths[i];
         if (i == K_PHASE) {
@@ -529,7 +530,7 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_op *op;
     velstatus_status st = VELSTATUS_OK;
     if (d->p[rs] != '{')
@@ -542,7 +543,7 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
     d->nunk = 0;
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, record_keys, 2);
+        int i = velstatus__json_key_find(key, klen, record_keys, 2, &hint);
         if (i == 0)
             st = decode_spec(d, op, vs, ve);
         else if (i == 1)
