@@ -504,14 +504,25 @@ const char *velstatus__short_escape(unsigned char c, int go_quote)
 /* The length of the run of bytes at u[0..len) that a JSON string holds as
  * they are (printable ASCII but '"' and '\\', and with html but < > &):
  * eight at a time, then one at a time. */
+static uint64_t json_word_special(uint64_t w, int html)
+{
+    /* '<' (0x3C) and '>' (0x3E) are the bytes x with x | 2 == '>' */
+    return velstatus__swar_json_special(w) |
+           (html ? velstatus__swar_has(w | (VS__SWAR_ONES * 2), '>') | velstatus__swar_has(w, '&') : 0);
+}
+
 static size_t plain_json_run(const unsigned char *u, size_t len, int html)
 {
     size_t i = 0;
-    for (; len - i >= 8; i += 8) {
-        uint64_t w = velstatus__swar_load(u + i);
-        if (velstatus__swar_json_special(w) ||
-            (html && (velstatus__swar_has(w, '<') | velstatus__swar_has(w, '>') | velstatus__swar_has(w, '&'))))
+    uint64_t w;
+    for (; len - i >= 8; i += 8)
+        if (json_word_special(velstatus__swar_load(u + i), html))
             break;
+    if (i < len && len - i < 8) { /* the last bytes: as one word (padded with spaces, which are plain) */
+        w = VS__SWAR_ONES * ' ';
+        memcpy(&w, u + i, len - i);
+        if (!json_word_special(w, html))
+            return len;
     }
     for (; i < len; i++)
         if (u[i] < 0x20 || u[i] >= 0x80 || u[i] == '"' || u[i] == '\\' ||

@@ -641,21 +641,27 @@ static void put_rid(velstatus__buf *b, const vs__str f[4], const velstatus_op *o
 /* `"key":`, after a comma unless it is the object's first member. */
 static void put_key(velstatus__buf *b, int *first, const char *key)
 {
-    char t[64]; /* `,"key":` in one append (the keys are the codec's own, all short) */
-    size_t n = strlen(key), o = 0;
-    if (n > sizeof(t) - 4) {
-        b->failed = 1; /* cannot happen: no key of the format is that long */
+    size_t n = strlen(key);
+    if (n + 4 < b->cap - b->len && !b->failed) { /* room: `,"key":` straight into the buffer */
+        char *o = b->p + b->len;
+        if (!*first)
+            *o++ = ',';
+        *o++ = '"';
+        memcpy(o, key, n);
+        o += n;
+        *o++ = '"';
+        *o++ = ':';
+        *o = '\0';
+        b->len = (size_t)(o - b->p);
+        *first = 0;
         return;
     }
     if (!*first)
-        t[o++] = ',';
+        velstatus__buf_putc(b, ',');
     *first = 0;
-    t[o++] = '"';
-    memcpy(t + o, key, n);
-    o += n;
-    t[o++] = '"';
-    t[o++] = ':';
-    velstatus__buf_append(b, t, o);
+    velstatus__buf_putc(b, '"');
+    velstatus__buf_append(b, key, n);
+    velstatus__buf_append(b, "\":", 2);
 }
 
 /* A string member, omitted when empty (Go's omitempty). */
