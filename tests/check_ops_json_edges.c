@@ -239,9 +239,10 @@ START_TEST(times_are_written_as_formatted_record_after_record)
      * when only the seconds differ: every time of a list crossing minutes,
      * hours, years and the epoch both ways, from year 1 to 9999, still
      * comes out as velstatus_time_format_sec writes it alone. */
-    static const int64_t secs[] = {-62135596799, -62135596741, -61, -60, -59, -1, 0, 1, 59, 60, 61, 119, 120,
-                                   1714557600, 1714557659, 1714557660, 1714557601, 1714557599, 253402300799,
-                                   253402300740, 253402300739, 0, -1};
+    static const int64_t secs[] = {
+        -62135596799, -62135596741, -61,          -60,          -59,          -1,         0,          1,
+        59,           60,           61,           119,          120,          1714557600, 1714557659, 1714557660,
+        1714557601,   1714557599,   253402300799, 253402300740, 253402300739, 0,          -1};
     /* the error-since time is int64 nanoseconds: years 1678 to 2262 */
     static const int64_t near[] = {-61, -60, -59, -1, 0, 1, 59, 60, 61, 1714557600, 1714557659, 1714557660, 1714557599};
     enum { N = sizeof(secs) / sizeof(secs[0]), M = sizeof(near) / sizeof(near[0]) };
@@ -252,9 +253,9 @@ START_TEST(times_are_written_as_formatted_record_after_record)
     for (size_t i = 0; i < N; i++) {
         char t[4][VELSTATUS_TIME_BUFSIZE];
         for (size_t k = 0; k < 4; k++)
-            ck_assert_int_eq(velstatus_time_format_sec(t[k], sizeof(t[k]), k < 3 ? secs[(i + k * 5) % N] : near[i % M],
-                                                       0, 0, NULL),
-                             VELSTATUS_OK);
+            ck_assert_int_eq(
+                velstatus_time_format_sec(t[k], sizeof(t[k]), k < 3 ? secs[(i + k * 5) % N] : near[i % M], 0, 0, NULL),
+                VELSTATUS_OK);
         used += (size_t)snprintf(
             in + used, sizeof(in) - used,
             "%s{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\","

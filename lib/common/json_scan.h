@@ -55,12 +55,12 @@ typedef struct velstatus__json_scan_err {
  * it), in the order of the text. At most VELSTATUS__JSON_TAPE entries and
  * containers nested at most VELSTATUS__JSON_TAPE_DEPTH deep are recorded;
  * a text with more has only its first entries on the tape. */
-#define VELSTATUS__JSON_TAPE       256
+#define VELSTATUS__JSON_TAPE 256
 #define VELSTATUS__JSON_TAPE_DEPTH 16
 typedef struct velstatus__json_tape {
-    size_t base;         /* the offset of the scanned s in the text the walker walks */
-    uint32_t n, cur;     /* entries; the walker's cursor */
-    int active;          /* 1 while the scan records; the walkers use the tape only then */
+    size_t base;                               /* the offset of the scanned s in the text the walker walks */
+    uint32_t n, cur;                           /* entries; the walker's cursor */
+    int active;                                /* 1 once a scan accepted the text: the walkers use it only then */
     uint32_t open[VELSTATUS__JSON_TAPE_DEPTH]; /* entries of the open containers (scan) */
     uint32_t start[VELSTATUS__JSON_TAPE], end[VELSTATUS__JSON_TAPE];
 } velstatus__json_tape;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define VS__SWAR_ONES  UINT64_C(0x0101010101010101)
+#define VS__SWAR_ONES UINT64_C(0x0101010101010101)
 #define VS__SWAR_HIGHS UINT64_C(0x8080808080808080)
 
 /* The eight bytes at s, in any alignment. */

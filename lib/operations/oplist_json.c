@@ -445,8 +445,7 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
         if (d->detect)
             settle_kind(d, key, klen);
         restore = d->l->kind == VELSTATUS_KIND_RESTORE;
-        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6,
-                                     &hint);
+        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6, &hint);
         if (i >= 0 && i < 3) {
             path.a = (restore ? restore_paths : backup_paths)[i];
             st = set_json_str(d, &op->c->s[i], vs, ve, &path, 1);
