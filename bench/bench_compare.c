@@ -2,6 +2,7 @@
 /* The table of `make bench`: libvelstatus against Velero's own Go path.
  *
  *   bench_compare LIB PEER FILE RUNS [lin=F1,F2,...] [cli=VELSTATUS stream=S]
+ *                 [simd=BENCH_SIMDJSON|- floor=BENCH_FLOOR]
  *
  * LIB is bench/bench_operations, PEER bench/go-peer/go-peer (or "-" when
  * there is no Go toolchain: the peer's column is left out). Every
@@ -15,7 +16,10 @@
  * and encoded enough times for a million records: records per CPU second.
  * cli= and stream=: `velstatus server-status --watch` over a watch stream
  * against the same events upserted in process, and the tracker's cost per
- * event at 1,000 and 100,000 BSLs. */
+ * event at 1,000 and 100,000 BSLs. simd= and floor=: the codec table, the
+ * library's decode and encode beside simdjson's DOM parse and minify
+ * (bench/bench_simdjson, or "-" when configure found no simdjson) and the
+ * floors of one pass over the bytes (bench/bench_floor). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -264,15 +268,103 @@ static void tracker_and_watch(const char *lib, const char *cli, const char *stre
            watch / up <= 3 ? "met" : "NOT met");
 }
 
+/* ---- the codec table: decode and encode against simdjson and the floors ---- */
+
+/* The codec figures, each the median of RUNS fresh processes. */
+enum { C_PARSE, C_MINIFY, C_MEMCHR, C_MEMCPY, C_DECODE, C_ENCODE, C_SAME, NC };
+
+/* `simd` is bench/bench_simdjson or "-"; its kernel's name goes to kernel. */
+static void codec_run(double c[NC][MAXRUNS], int k, const char *lib, const char *simd, const char *flo,
+                      const char *file, char kernel[32])
+{
+    proc p;
+    char *sp[] = {(char *)simd, "parse", (char *)file, NULL};
+    char *sm[] = {(char *)simd, "minify", (char *)file, NULL};
+    char *fc[] = {(char *)flo, "memchr", (char *)file, NULL};
+    char *fm[] = {(char *)flo, "memcpy", (char *)file, NULL};
+    char *ld[] = {(char *)lib, "decode", (char *)file, NULL};
+    char *le[] = {(char *)lib, "encode", (char *)file, NULL};
+    for (int j = 0; j < 2; j++) {
+        if (j == k % 2) { /* simdjson and the floors first in even runs, the library first in odd ones */
+            if (strcmp(simd, "-") != 0) {
+                const char *kn;
+                run(&p, sp, NULL, 0);
+                c[C_PARSE][k] = val(&p, "parse_s");
+                if ((kn = strstr(p.out, "kernel ")) != NULL)
+                    sscanf(kn + 7, "%31s", kernel);
+                run(&p, sm, NULL, 0);
+                c[C_MINIFY][k] = val(&p, "minify_s");
+            }
+            run(&p, fc, NULL, 0);
+            c[C_MEMCHR][k] = val(&p, "memchr_s");
+            run(&p, fm, NULL, 0);
+            c[C_MEMCPY][k] = val(&p, "memcpy_s");
+        } else {
+            run(&p, ld, NULL, 0);
+            c[C_DECODE][k] = val(&p, "decode_s");
+            run(&p, le, NULL, 0);
+            c[C_ENCODE][k] = val(&p, "encode_s");
+            c[C_SAME][k] = val(&p, "identical");
+        }
+    }
+}
+
+static void codec_row(const char *name, double t, const char *note)
+{
+    printf("  %-50s %9.4f s   %s\n", name, t, note);
+}
+
+static void codec_ratio(const char *name, double ours, double ref, const char *ref_name)
+{
+    printf("  %-50s %9.2fx  of %s (goal <= 3x): %s\n", name, ours / ref, ref_name, verdict(ours / ref, 3.0));
+}
+
+static void codec_table(const char *lib, const char *simd, const char *flo, const char *file, int runs)
+{
+    static double c[NC][MAXRUNS];
+    double m[NC], fl;
+    char kernel[32] = "?", note[64];
+    int have = strcmp(simd, "-") != 0;
+    for (int k = 0; k < runs; k++)
+        codec_run(c, k, lib, simd, flo, file, kernel);
+    for (int j = 0; j < NC; j++)
+        m[j] = median(c[j], runs);
+    printf("\ncodec: the library's decode and encode beside simdjson and one pass over the bytes\n"
+           "(CPU time of the call alone, median of %d fresh processes, alternating)\n",
+           runs);
+    if (have) {
+        snprintf(note, sizeof(note), "simdjson %s kernel, fresh parser", kernel);
+        codec_row("simdjson DOM parse", m[C_PARSE], note);
+        codec_row("simdjson minify (a floor of the encode)", m[C_MINIFY], "into a fresh buffer");
+    } else {
+        printf("  %-50s %9s     simdjson not available (configure found no libsimdjson-dev)\n",
+               "simdjson DOM parse, minify", "-");
+    }
+    codec_row("floor: memchr for every '\"'", m[C_MEMCHR], "one pass over the bytes, reading");
+    codec_row("floor: memcpy of the input", m[C_MEMCPY], "into a fresh buffer");
+    codec_row("libvelstatus decode (velstatus_oplist_from_json)", m[C_DECODE], "records, keys, positions");
+    codec_row("libvelstatus encode (velstatus_oplist_to_json)", m[C_ENCODE],
+              m[C_SAME] == 1 ? "byte-identical to the input: yes" : "byte-identical to the input: NO");
+    if (have)
+        codec_ratio("decode / simdjson DOM parse", m[C_DECODE], m[C_PARSE], "simdjson's parse");
+    else
+        printf("  %-50s %9s     simdjson not available: goal decode <= 3x its parse not measured\n",
+               "decode / simdjson DOM parse", "-");
+    fl = have && m[C_MINIFY] < m[C_MEMCPY] ? m[C_MINIFY] : m[C_MEMCPY];
+    codec_ratio("encode / the faster floor", m[C_ENCODE], fl,
+                have && m[C_MINIFY] < m[C_MEMCPY] ? "simdjson's minify" : "memcpy");
+}
+
 int main(int argc, char **argv)
 {
-    const char *cli = NULL, *stream = NULL;
+    const char *cli = NULL, *stream = NULL, *simd = NULL, *flo = NULL;
     char *lin = NULL;
     int runs;
     char load[64] = "?";
     FILE *la = fopen("/proc/loadavg", "r");
     if (argc < 5) {
-        fprintf(stderr, "usage: bench_compare LIB PEER|- FILE RUNS [lin=F,...] [cli=VELSTATUS stream=S]\n");
+        fprintf(stderr, "usage: bench_compare LIB PEER|- FILE RUNS [lin=F,...] [cli=VELSTATUS stream=S]"
+                        " [simd=BENCH_SIMDJSON|- floor=BENCH_FLOOR]\n");
         return 2;
     }
     runs = atoi(argv[4]);
@@ -285,6 +377,10 @@ int main(int argc, char **argv)
             cli = argv[i] + 4;
         else if (strncmp(argv[i], "stream=", 7) == 0)
             stream = argv[i] + 7;
+        else if (strncmp(argv[i], "simd=", 5) == 0)
+            simd = argv[i] + 5;
+        else if (strncmp(argv[i], "floor=", 6) == 0)
+            flo = argv[i] + 6;
     }
     if (la) {
         if (!fgets(load, sizeof(load), la))
@@ -297,6 +393,8 @@ int main(int argc, char **argv)
         printf("(no Go toolchain: `go` was not found, so the Go peer's column is left out)\n");
     printf("\n");
     main_table(argv[1], argv[2], argv[3], runs);
+    if (simd && flo)
+        codec_table(argv[1], simd, flo, argv[3], runs);
     if (lin)
         linearity(argv[1], lin, runs < 3 ? runs : 3);
     if (cli && stream)

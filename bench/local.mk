@@ -51,8 +51,31 @@ bench: bench/gen_itemops$(EXEEXT) bench/bench_operations$(EXEEXT) bench/bench_co
 	else echo "make bench: no Go toolchain (go not found): the Go peer is left out"; fi; \
 	lin=; for n in $(BENCH_LINEAR); do lin=$$lin$${lin:+,}bench/itemoperations-$$n.json; done; \
 	bench/bench_compare$(EXEEXT) bench/bench_operations$(EXEEXT) $$peer $(BENCH_FILE) $(BENCH_RUNS) \
-	  lin=$$lin cli=tools/velstatus$(EXEEXT) stream=bench/watch-$(BENCH_WATCH_EVENTS).json
+	  lin=$$lin cli=tools/velstatus$(EXEEXT) stream=bench/watch-$(BENCH_WATCH_EVENTS).json $(VS_BENCH_CODEC_ARGS)
 EXTRA_DIST += bench/watch.sh bench/watch-soak.sh
+
+# The codec table of `make bench`: the library's decode and encode beside
+# simdjson's DOM parse and minify (bench/bench_simdjson.cpp, built only when
+# configure found simdjson: Debian's libsimdjson-dev, a bench-only optional
+# dependency) and the floors of one pass over the bytes (bench/bench_floor).
+EXTRA_PROGRAMS += bench/bench_floor
+bench_bench_floor_SOURCES = bench/bench_floor.c
+bench_bench_floor_CFLAGS = $(VS_TEST_CFLAGS)
+bench_bench_floor_LDADD =
+EXTRA_DIST += bench/bench_simdjson.cpp
+if VS_SIMDJSON
+EXTRA_PROGRAMS += bench/bench_simdjson
+bench_bench_simdjson_SOURCES = bench/bench_simdjson.cpp
+bench_bench_simdjson_CXXFLAGS = -O2 $(SIMDJSON_CFLAGS)
+bench_bench_simdjson_LDADD = $(SIMDJSON_LIBS)
+VS_BENCH_SIMDJSON_PROG = bench/bench_simdjson$(EXEEXT)
+VS_BENCH_SIMDJSON = $(VS_BENCH_SIMDJSON_PROG)
+else
+VS_BENCH_SIMDJSON_PROG =
+VS_BENCH_SIMDJSON = -
+endif
+VS_BENCH_CODEC_ARGS = floor=bench/bench_floor$(EXEEXT) simd=$(VS_BENCH_SIMDJSON)
+bench: bench/bench_floor$(EXEEXT) $(VS_BENCH_SIMDJSON_PROG)
 CLEANFILES += bench/itemoperations-*.json bench/watch-*.json bench/callgrind.*.out bench/cachegrind.*.out $(EXTRA_PROGRAMS)
 clean-local: clean-bench
 clean-bench:

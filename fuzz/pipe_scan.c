@@ -84,6 +84,42 @@ static void walk(vs_fuzz_env *env, const char *p, size_t vs, size_t ve, const js
     }
 }
 
+/* The walk with the ends the scan recorded (velstatus__json_iter_init_tape)
+ * gives the very spans of the walk that finds them itself, at every depth
+ * (whether the tape holds the entry or has overflowed). */
+static void walk_tape(vs_fuzz_env *env, const char *p, size_t vs, size_t ve, velstatus__json_tape *t, int depth)
+{
+    velstatus__json_iter plain, taped;
+    size_t ks[2], ke[2], a[2], b[2];
+    int obj = p[vs] == '{', more;
+    if ((p[vs] != '{' && p[vs] != '[') || depth > 2 * VELSTATUS__JSON_TAPE_DEPTH)
+        return;
+    velstatus__json_iter_init(&plain, p, vs, ve);
+    velstatus__json_iter_init_tape(&taped, p, vs, ve, t);
+    do {
+        more = obj ? velstatus__json_next_member(&plain, &ks[0], &ke[0], &a[0], &b[0])
+                   : velstatus__json_next_element(&plain, &a[0], &b[0]);
+        if (more != (obj ? velstatus__json_next_member(&taped, &ks[1], &ke[1], &a[1], &b[1])
+                         : velstatus__json_next_element(&taped, &a[1], &b[1])))
+            vs_fuzz_fail(env, "the taped walk of [%zu, %zu) ends elsewhere", vs, ve);
+        if (more && (a[0] != a[1] || b[0] != b[1] || (obj && (ks[0] != ks[1] || ke[0] != ke[1]))))
+            vs_fuzz_fail(env, "the taped walk gives [%zu, %zu) for [%zu, %zu)", a[1], b[1], a[0], b[0]);
+        if (more)
+            walk_tape(env, p, a[0], b[0], t, depth + 1);
+    } while (more);
+}
+
+/* The scan with a tape accepts the same text with the same end; the tape
+ * is active and its walk is the plain walk. */
+static void check_tape(vs_fuzz_env *env, const char *s, size_t i, size_t end)
+{
+    static velstatus__json_tape t;
+    velstatus__json_scan_err e;
+    size_t tend = 0;
+    VS_FUZZ_CHECK(env, velstatus__json_scan_tape(s + i, end, &tend, &e, &t, i) && tend == end && t.active);
+    walk_tape(env, s, i, i + end, &t, 0);
+}
+
 /* Go's key matching against the ASCII rule it reduces to for ASCII keys. */
 static void check_keys(vs_fuzz_env *env, const char *s, size_t n)
 {
@@ -147,6 +183,7 @@ void vs_pipe_scan(vs_fuzz_env *env, vs_fuzz_in *in)
         vs_fuzz_fail(env, "the value ends at %zu for the scanner, at %d for jansson", i + end, werr.position);
     }
     walk(env, s, i, i + end, alone, 0);
+    check_tape(env, s, i, end);
     json_decref(alone);
     json_decref(whole);
 }

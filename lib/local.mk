@@ -10,6 +10,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/common/util_array.h \
 	lib/common/util_array.c \
 	lib/common/util_hash.h \
+	lib/common/util_swar.h \
 	lib/common/util_pool.h \
 	lib/common/util_pool.c \
 	util/vsx_utf8.h \

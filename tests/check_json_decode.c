@@ -192,6 +192,66 @@ START_TEST(scanner_walks_members_and_elements)
 }
 END_TEST
 
+/* Every span of the walk over `t`, depth first: member keys (when objects)
+ * and values, written as "ks-ke:vs-ve;" into out. */
+static void walk_spans(char *out, size_t cap, const char *t, size_t vs, size_t ve, velstatus__json_tape *tape)
+{
+    velstatus__json_iter it;
+    size_t ks = 0, ke = 0, a, b;
+    int obj = t[vs] == '{';
+    if (t[vs] != '{' && t[vs] != '[')
+        return;
+    if (tape)
+        velstatus__json_iter_init_tape(&it, t, vs, ve, tape);
+    else
+        velstatus__json_iter_init(&it, t, vs, ve);
+    while (obj ? velstatus__json_next_member(&it, &ks, &ke, &a, &b) : velstatus__json_next_element(&it, &a, &b)) {
+        size_t n = strlen(out);
+        snprintf(out + n, cap - n, "%zu-%zu:%zu-%zu;", ks, ke, a, b);
+        walk_spans(out, cap, t, a, b, tape);
+    }
+}
+
+/* The ends the scan records (the tape) give the walk the very spans it
+ * finds without them: within the tape's limits, and past them (more
+ * entries than it holds, containers nested deeper than it follows), where
+ * the walk finds the ends itself. The text starts at an offset (the tape's
+ * base), as a record in the middle of a file does. */
+START_TEST(scanner_tape_gives_the_walk_its_spans)
+{
+    static char t[16384], plain[65536], taped[65536];
+    static velstatus__json_tape tape;
+    const char *const texts[] = {
+        "  {\"a\" : [1, \"x,]\" , {\"b\":{}}] , \"c\\\"d\":null, \"e\": -1.5e3, \"f\":[[],{}]}",
+        "  [[[[[[[[[[[[[[[[[[[[{\"deep\":[1,2,{\"x\":\"y\"}]}]]]]]]]]]]]]]]]]]]]]",
+        NULL, /* built below: more entries than the tape holds */
+    };
+    size_t k, n = 3, end, used = 0;
+    velstatus__json_scan_err e;
+    for (k = 0; k < 300; k++) /* 600 entries: keys and values */
+        used += (size_t)snprintf(t + used, sizeof(t) - used, "%s\"k%zu\":{\"v\":[%zu]}", k ? "," : "  {", k, k);
+    snprintf(t + used, sizeof(t) - used, "}");
+    for (k = 0; k < n; k++) {
+        const char *x = texts[k] ? texts[k] : t;
+        plain[0] = taped[0] = '\0';
+        ck_assert(velstatus__json_scan_tape(x + 2, strlen(x) - 2, &end, &e, &tape, 2));
+        ck_assert(tape.active);
+        ck_assert_uint_eq(end, strlen(x) - 2);
+        ck_assert_uint_le(tape.n, VELSTATUS__JSON_TAPE);
+        ck_assert_uint_eq(tape.start[0], 0);
+        ck_assert_uint_eq(tape.end[0], end); /* the outermost container */
+        walk_spans(plain, sizeof(plain), x, 2, 2 + end, NULL);
+        walk_spans(taped, sizeof(taped), x, 2, 2 + end, &tape);
+        ck_assert_str_eq(taped, plain);
+        ck_assert_uint_gt(strlen(plain), 0);
+    }
+    ck_assert_uint_eq(tape.n, VELSTATUS__JSON_TAPE); /* the last text overflowed it */
+    /* a text the scan rejects leaves the tape inactive: the walk ignores it */
+    ck_assert(!velstatus__json_scan_tape("{\"a\":}", 6, &end, &e, &tape, 0));
+    ck_assert(!tape.active);
+}
+END_TEST
+
 /* The scanner's decoders give jansson's values: random strings of escapes,
  * UTF-8 and plain bytes, and integers around the int64 limits. */
 START_TEST(scanner_decodes_as_jansson)
@@ -798,6 +858,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, scanner_boundaries_and_rejections);
     tcase_add_test(tc, scanner_depth_limit);
     tcase_add_test(tc, scanner_walks_members_and_elements);
+    tcase_add_test(tc, scanner_tape_gives_the_walk_its_spans);
     tcase_add_test(tc, scanner_decodes_as_jansson);
     tcase_add_test(tc, defect1_raw_nul_after_number_is_rejected);
     tcase_add_test(tc, defect2_earliest_second_saturates);

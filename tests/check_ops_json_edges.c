@@ -233,6 +233,50 @@ START_TEST(each_optional_status_field_is_written_alone)
 }
 END_TEST
 
+START_TEST(times_are_written_as_formatted_record_after_record)
+{
+    /* The encoder reuses the text of the time it wrote last in each slot
+     * when only the seconds differ: every time of a list crossing minutes,
+     * hours, years and the epoch both ways, from year 1 to 9999, still
+     * comes out as velstatus_time_format_sec writes it alone. */
+    static const int64_t secs[] = {
+        -62135596799, -62135596741, -61,          -60,          -59,          -1,         0,          1,
+        59,           60,           61,           119,          120,          1714557600, 1714557659, 1714557660,
+        1714557601,   1714557599,   253402300799, 253402300740, 253402300739, 0,          -1};
+    /* the error-since time is int64 nanoseconds: years 1678 to 2262 */
+    static const int64_t near[] = {-61, -60, -59, -1, 0, 1, 59, 60, 61, 1714557600, 1714557659, 1714557660, 1714557599};
+    enum { N = sizeof(secs) / sizeof(secs[0]), M = sizeof(near) / sizeof(near[0]) };
+    static char in[N * 1024];
+    size_t used = 0;
+    velstatus_ctx *ctx = vs_test_ctx();
+    used += (size_t)snprintf(in + used, sizeof(in) - used, "[");
+    for (size_t i = 0; i < N; i++) {
+        char t[4][VELSTATUS_TIME_BUFSIZE];
+        for (size_t k = 0; k < 4; k++)
+            ck_assert_int_eq(
+                velstatus_time_format_sec(t[k], sizeof(t[k]), k < 3 ? secs[(i + k * 5) % N] : near[i % M], 0, 0, NULL),
+                VELSTATUS_OK);
+        used += (size_t)snprintf(
+            in + used, sizeof(in) - used,
+            "%s{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"\",\"backupItemAction\":\"\","
+            "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"\",\"Namespace\":\"\",\"Name\":\"\"},"
+            "\"operationID\":\"\",\"postOperationItems\":null},\"status\":{\"created\":\"%s\",\"started\":\"%s\","
+            "\"updated\":\"%s\",\"velstatusProgressErrorSince\":\"%s\"}}",
+            i ? "," : "", t[0], t[1], t[2], t[3]);
+    }
+    snprintf(in + used, sizeof(in) - used, "]\n");
+    velstatus_oplist *list = decode(ctx, in);
+    char *out = encode(list);
+    ck_assert_str_eq(out, in);
+    ck_assert_ptr_nonnull(strstr(in, "\"0001-01-01T00:00:01Z\"")); /* the cases are there */
+    ck_assert_ptr_nonnull(strstr(in, "\"1969-12-31T23:58:59Z\""));
+    ck_assert_ptr_nonnull(strstr(in, "\"9999-12-31T23:59:59Z\""));
+    velstatus_free(ctx, out);
+    velstatus_oplist_free(list);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(nil_empty_and_grown_lists)
 {
     velstatus_ctx *ctx = vs_test_ctx();
@@ -514,6 +558,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, json_text_rules_for_strings_numbers_and_literals);
     tcase_add_test(tc, long_unknown_keys_and_lone_unknown_members_round_trip);
     tcase_add_test(tc, reports_unknown_key_is_named_cut_to_120_bytes);
+    tcase_add_test(tc, times_are_written_as_formatted_record_after_record);
     suite_add_tcase(s, tc);
     return s;
 }

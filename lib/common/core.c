@@ -2,6 +2,7 @@
 /* Status names, errors, the context and its allocator, byte buffers. */
 #include "common/private.h"
 #include "common/util_array.h"
+#include "common/util_swar.h"
 #include "vsx_utf8.h"
 
 #include <stdio.h>
@@ -394,6 +395,12 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
 
 void velstatus__buf_append(velstatus__buf *b, const char *s, size_t len)
 {
+    if (len < b->cap - b->len && len < VELSTATUS__BUF_CHUNK && !b->failed) { /* it fits: no growth, no drain */
+        memcpy(b->p + b->len, s, len);
+        b->len += len;
+        b->p[b->len] = '\0';
+        return;
+    }
     if (b->sink && len >= VELSTATUS__BUF_CHUNK) { /* a long run: straight to the sink, not copied */
         if (velstatus__buf_drain(b))
             buf_emit(b, s, len);
@@ -412,9 +419,19 @@ void velstatus__buf_puts(velstatus__buf *b, const char *s)
     velstatus__buf_append(b, s, strlen(s));
 }
 
-void velstatus__buf_putc(velstatus__buf *b, char c)
+
+void velstatus__buf_put_int(velstatus__buf *b, int64_t v)
 {
-    velstatus__buf_append(b, &c, 1);
+    char t[24];
+    size_t i = sizeof(t);
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        t[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        t[--i] = '-';
+    velstatus__buf_append(b, t + i, sizeof(t) - i);
 }
 
 void velstatus__buf_printf(velstatus__buf *b, const char *fmt, ...)
@@ -484,18 +501,57 @@ const char *velstatus__short_escape(unsigned char c, int go_quote)
     }
 }
 
+/* The length of the run of bytes at u[0..len) that a JSON string holds as
+ * they are (printable ASCII but '"' and '\\', and with html but < > &):
+ * eight at a time, then one at a time. */
+static uint64_t json_word_special(uint64_t w, int html)
+{
+    /* '<' (0x3C) and '>' (0x3E) are the bytes x with x | 2 == '>' */
+    return velstatus__swar_json_special(w) |
+           (html ? velstatus__swar_has(w | (VS__SWAR_ONES * 2), '>') | velstatus__swar_has(w, '&') : 0);
+}
+
+static size_t plain_json_run(const unsigned char *u, size_t len, int html)
+{
+    size_t i = 0;
+    uint64_t w;
+    for (; len - i >= 8; i += 8)
+        if (json_word_special(velstatus__swar_load(u + i), html))
+            break;
+    if (i < len && len - i < 8) { /* the last bytes: as one word (padded with spaces, which are plain) */
+        w = VS__SWAR_ONES * ' ';
+        memcpy(&w, u + i, len - i);
+        if (!json_word_special(w, html))
+            return len;
+    }
+    for (; i < len; i++)
+        if (u[i] < 0x20 || u[i] >= 0x80 || u[i] == '"' || u[i] == '\\' ||
+            (html && (u[i] == '<' || u[i] == '>' || u[i] == '&')))
+            break;
+    return i;
+}
+
 void velstatus__json_write_string(velstatus__buf *b, const char *s, size_t len, int html)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0, start = 0;
+    size_t i = plain_json_run(u, len, html), start = 0;
+    if (i == len && len + 2 < b->cap - b->len && len < VELSTATUS__BUF_CHUNK && !b->failed) { /* all plain, room */
+        char *o = b->p + b->len;
+        o[0] = '"';
+        memcpy(o + 1, s, len);
+        o[len + 1] = '"';
+        o[len + 2] = '\0';
+        b->len += len + 2;
+        return;
+    }
     velstatus__buf_putc(b, '"');
     while (i < len) {
         unsigned char c = u[i];
         if (c < 0x80) {
             int plain = c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&'));
             if (plain) {
-                i++;
+                i += 1 + plain_json_run(u + i + 1, len - i - 1, html);
                 continue;
             }
             const char *named = velstatus__short_escape(c, 0);

@@ -7,13 +7,43 @@
 #include <string.h>
 
 #include "common/json_scan.h"
+#include "common/util_swar.h"
 #include "vsx_utf8.h"
 
 typedef struct scan {
     const char *s;
     size_t n;
     velstatus__json_scan_err *e;
+    velstatus__json_tape *t; /* or NULL */
 } scan;
+
+/* ---- the tape (json_scan.h) ---- */
+
+/* A new entry from offset `start` ending at `end` (0: not known yet); its
+ * index, or UINT32_MAX when the tape is full. */
+static uint32_t tape_put(velstatus__json_tape *t, size_t start, size_t end)
+{
+    if (!t || t->n == VELSTATUS__JSON_TAPE)
+        return UINT32_MAX;
+    t->start[t->n] = (uint32_t)start;
+    t->end[t->n] = (uint32_t)end;
+    return t->n++;
+}
+
+/* A container opened at `start`, `depth` levels deep (0 for the outermost). */
+static void tape_open(velstatus__json_tape *t, size_t depth, size_t start)
+{
+    uint32_t k = tape_put(t, start, 0);
+    if (t && depth < VELSTATUS__JSON_TAPE_DEPTH)
+        t->open[depth] = k;
+}
+
+/* The container `depth` levels deep closed just before `end`. */
+static void tape_close(velstatus__json_tape *t, size_t depth, size_t end)
+{
+    if (t && depth < VELSTATUS__JSON_TAPE_DEPTH && t->open[depth] != UINT32_MAX)
+        t->end[t->open[depth]] = (uint32_t)end;
+}
 
 static int fail(scan *c, size_t off, velstatus_status code, const char *reason)
 {
@@ -106,22 +136,48 @@ static size_t utf8_len(const scan *c, size_t i)
     return vsx_utf8_decode((const unsigned char *)c->s + i, c->n - i, &cp);
 }
 
-/* s[*i] == '"': advances *i past the closing quote. */
 /* The bytes a string holds as they are: printable ASCII but '"' and '\\'. */
 static int plain_byte(unsigned char u)
 {
     return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
 }
 
+/* Non-zero when some byte of the eight at s is not plain_byte(). */
+static uint64_t word_not_plain(const unsigned char *s)
+{
+    return velstatus__swar_json_special(velstatus__swar_load(s));
+}
+
+/* The first offset >= i (and <= n) of s whose byte is not plain_byte(). */
+static size_t plain_run(const unsigned char *s, size_t i, size_t n)
+{
+    while (n - i >= 8 && !word_not_plain(s + i))
+        i += 8;
+    while (i < n && plain_byte(s[i]))
+        i++;
+    return i;
+}
+
+/* The first offset >= i (and <= n) of s whose byte is '"' or '\\'. */
+static size_t quote_or_backslash(const unsigned char *s, size_t i, size_t n)
+{
+    for (; n - i >= 8; i += 8) {
+        uint64_t w = velstatus__swar_load(s + i);
+        if (velstatus__swar_has(w, '"') | velstatus__swar_has(w, '\\'))
+            break;
+    }
+    while (i < n && s[i] != '"' && s[i] != '\\')
+        i++;
+    return i;
+}
+
+/* s[*i] == '"': advances *i past the closing quote. */
 static int scan_string(scan *c, size_t *pi, int key)
 {
     size_t i = *pi + 1;
     for (;;) {
-        const unsigned char *s = (const unsigned char *)c->s;
-        size_t n = c->n;
         unsigned char u;
-        while (i < n && plain_byte(s[i])) /* locals: a char load may alias *c */
-            i++;
+        i = plain_run((const unsigned char *)c->s, i, c->n);
         if (i >= c->n)
             return fail_end(c, *pi, VELSTATUS_E_PARSE, "unterminated string");
         u = (unsigned char)c->s[i];
@@ -311,12 +367,13 @@ static int scan_item(scan *c, size_t *pi, char *open)
         (*pi)++;
         return 1;
     }
-    if (u == '"')
-        return scan_string(c, pi, 0);
-    if (u == '-' || (u >= '0' && u <= '9'))
-        return scan_number(c, pi);
-    if (is_alpha(u))
-        return scan_literal(c, pi);
+    if (u == '"' || u == '-' || (u >= '0' && u <= '9') || is_alpha(u)) {
+        size_t start = *pi;
+        int ok = u == '"' ? scan_string(c, pi, 0) : is_alpha(u) ? scan_literal(c, pi) : scan_number(c, pi);
+        if (ok)
+            tape_put(c->t, start, *pi);
+        return ok;
+    }
     if (u == 0)
         return fail(c, *pi, VELSTATUS_E_PARSE, "raw NUL byte outside a string");
     return fail(c, *pi, VELSTATUS_E_PARSE, "unexpected character (a value expected)");
@@ -332,6 +389,7 @@ static int scan_key(scan *c, size_t *pi)
         return fail(c, i, VELSTATUS_E_PARSE, c->s[i] == 0 ? "raw NUL byte outside a string" : "a string key expected");
     if (!scan_string(c, &i, 1))
         return 0;
+    tape_put(c->t, *pi, i);
     i = velstatus__json_ws(c->s, i, c->n);
     if (i >= c->n)
         return fail_end(c, i, VELSTATUS_E_PARSE, "':' expected after a key");
@@ -342,14 +400,42 @@ static int scan_key(scan *c, size_t *pi)
     return 1;
 }
 
+static int scan_value(const scan *in, size_t *end);
+
 int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e)
 {
-    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8] = {0}; /* bit set: an object */
-    size_t depth = 0, i = 0;
     scan c;
     c.s = s;
     c.n = len;
     c.e = e;
+    c.t = NULL;
+    return scan_value(&c, end);
+}
+
+int velstatus__json_scan_tape(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e,
+                              velstatus__json_tape *tape, size_t base)
+{
+    scan c;
+    int ok;
+    c.s = s;
+    c.n = len;
+    c.e = e;
+    c.t = len <= UINT32_MAX ? tape : NULL; /* its offsets are 32 bits */
+    tape->base = base;
+    tape->n = tape->cur = 0;
+    tape->active = 0;
+    ok = scan_value(&c, end);
+    tape->active = ok && c.t;
+    return ok;
+}
+
+/* The value at c->s[0] (velstatus__json_scan), its ends onto c->t if any. */
+static int scan_value(const scan *in, size_t *end)
+{
+    unsigned char stack[VELSTATUS__JSON_MAX_DEPTH / 8] = {0}; /* bit set: an object */
+    size_t depth = 0, i = 0, len = in->n;
+    const char *s = in->s;
+    scan c = *in;
     for (;;) {
         char open;
         if (!scan_item(&c, &i, &open))
@@ -357,6 +443,7 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
         if (open) {
             if (depth == VELSTATUS__JSON_MAX_DEPTH)
                 return fail(&c, i - 1, VELSTATUS_E_PARSE, "nesting deeper than 2048 levels");
+            tape_open(c.t, depth, i - 1);
             if (open == '{')
                 stack[depth / 8] |= (unsigned char)(1u << (depth % 8));
             else
@@ -366,6 +453,7 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
             if (i < len && s[i] == (open == '{' ? '}' : ']')) {
                 depth--;
                 i++;
+                tape_close(c.t, depth, i);
             } else {
                 if (open == '{' && !scan_key(&c, &i))
                     return 0;
@@ -390,6 +478,7 @@ int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json
             if (i < len && s[i] == (obj ? '}' : ']')) {
                 depth--;
                 i++;
+                tape_close(c.t, depth, i);
                 continue;
             }
             if (i >= len)
@@ -409,15 +498,80 @@ void velstatus__json_iter_init(velstatus__json_iter *it, const char *p, size_t s
     it->p = p;
     it->n = end - 1; /* the closing bracket */
     it->i = start + 1;
+    it->tape = NULL;
 }
 
+void velstatus__json_iter_init_tape(velstatus__json_iter *it, const char *p, size_t start, size_t end,
+                                    velstatus__json_tape *tape)
+{
+    velstatus__json_iter_init(it, p, start, end);
+    it->tape = tape && tape->active ? tape : NULL;
+}
+
+/* The end the tape recorded for the value at p[vs], or 0. The walk asks in
+ * the order of the text, so the cursor moves forward; a walk that goes
+ * back (an array counted, then decoded) searches. */
+static size_t tape_end(velstatus__json_tape *t, size_t vs)
+{
+    size_t off = vs - t->base, lo = 0, hi = t->n;
+    while (t->cur < t->n && t->start[t->cur] < off)
+        t->cur++;
+    if (t->cur < t->n && t->start[t->cur] == off)
+        return t->end[t->cur] ? t->base + t->end[t->cur] : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->start[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == t->n || t->start[lo] != off || !t->end[lo])
+        return 0;
+    t->cur = (uint32_t)lo;
+    return t->base + t->end[lo];
+}
+
+/* Just past the accepted string at p[i] (its opening quote), up to n. */
+static size_t skip_string(const unsigned char *p, size_t i, size_t n)
+{
+    for (i++;;) {
+        i = quote_or_backslash(p, i, n);
+        if (i >= n || p[i] == '"')
+            return i < n ? i + 1 : n;
+        i += 2; /* an escape: the byte after the backslash is never its end */
+    }
+}
+
+/* Just past the accepted value at p[vs], up to n: its text is known valid,
+ * so only strings and brackets are followed (the walk checks nothing
+ * again; the scan before it did). */
 static size_t value_end(const velstatus__json_iter *it, size_t vs)
 {
-    velstatus__json_scan_err e;
-    size_t end = it->n;
-    if (!velstatus__json_scan(it->p + vs, it->n - vs, &end, &e))
-        return it->n; /* unreachable on accepted text */
-    return vs + end;
+    const unsigned char *p = (const unsigned char *)it->p;
+    size_t i = vs, n = it->n, depth = 0;
+    if (it->tape && (i = tape_end(it->tape, vs)) != 0)
+        return i;
+    i = vs;
+    if (p[i] == '"')
+        return skip_string(p, i, n);
+    if (p[i] != '{' && p[i] != '[') { /* a number or a literal: to the byte that cannot continue it */
+        while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ':' && !is_ws(p[i]))
+            i++;
+        return i;
+    }
+    while (i < n) {
+        unsigned char u = p[i];
+        if (u == '"') {
+            i = skip_string(p, i, n);
+            continue;
+        }
+        if (u == '{' || u == '[')
+            depth++;
+        else if ((u == '}' || u == ']') && --depth == 0)
+            return i + 1;
+        i++;
+    }
+    return n; /* unreachable on accepted text */
 }
 
 static size_t iter_start(velstatus__json_iter *it)
@@ -577,10 +731,28 @@ int velstatus__json_key_match(const char *key, size_t klen, const char *name)
     return i == klen;
 }
 
-int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n)
+/* Is key[0..klen) the NUL-terminated name? (No strlen: most names differ
+ * in their first byte; the name is read only up to its end.) */
+static int is_name(const char *key, size_t klen, const char *name)
+{
+    size_t j = 0;
+    while (j < klen && name[j] != '\0' && name[j] == key[j])
+        j++;
+    return j == klen && name[j] == '\0';
+}
+
+int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n, size_t *hint)
 {
     size_t k;
     int folded = -1;
+    if (hint && *hint < n && is_name(key, klen, names[*hint])) /* the names are distinct: the one exact match */
+        return (int)(*hint)++;
+    for (k = 0; k < n; k++) /* the exact bytes first, without folding */
+        if (is_name(key, klen, names[k])) {
+            if (hint)
+                *hint = k + 1;
+            return (int)k;
+        }
     for (k = 0; k < n; k++) {
         int m = velstatus__json_key_match(key, klen, names[k]);
         if (m == 2)

@@ -48,12 +48,34 @@ typedef struct velstatus__json_scan_err {
                             * for more text only on 1) */
 } velstatus__json_scan_err;
 
+/* Where the values of a scanned text end, recorded by the scan so that the
+ * walkers below need not look for them again: entry k is a key or a value
+ * (containers included) starting at offset start[k] (from the scanned s)
+ * and ending just before end[k] (0: not recorded, the walker then finds
+ * it), in the order of the text. At most VELSTATUS__JSON_TAPE entries and
+ * containers nested at most VELSTATUS__JSON_TAPE_DEPTH deep are recorded;
+ * a text with more has only its first entries on the tape. */
+#define VELSTATUS__JSON_TAPE 256
+#define VELSTATUS__JSON_TAPE_DEPTH 16
+typedef struct velstatus__json_tape {
+    size_t base;                               /* the offset of the scanned s in the text the walker walks */
+    uint32_t n, cur;                           /* entries; the walker's cursor */
+    int active;                                /* 1 once a scan accepted the text: the walkers use it only then */
+    uint32_t open[VELSTATUS__JSON_TAPE_DEPTH]; /* entries of the open containers (scan) */
+    uint32_t start[VELSTATUS__JSON_TAPE], end[VELSTATUS__JSON_TAPE];
+} velstatus__json_tape;
+
 /* Scans the value starting at s[0] (leading whitespace is an error: skip it
  * first with velstatus__json_ws). Returns 1 with *end the offset just past
  * the value (a number or literal ends at the first byte that cannot
  * continue it; nothing after the value is looked at otherwise), or 0 with
  * *e filled. s may be NULL when len is 0. */
 int velstatus__json_scan(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e);
+/* velstatus__json_scan(), recording the ends of the keys and values into
+ * *tape (with tape->base = base) when it accepts the text; tape->active
+ * is 0 when it does not, or when s is longer than 4 GiB. */
+int velstatus__json_scan_tape(const char *s, size_t len, size_t *end, velstatus__json_scan_err *e,
+                              velstatus__json_tape *tape, size_t base);
 
 /* The first offset >= i (and <= n) that is not JSON whitespace. */
 size_t velstatus__json_ws(const char *s, size_t i, size_t n);
@@ -64,10 +86,16 @@ size_t velstatus__json_ws(const char *s, size_t i, size_t n);
 typedef struct velstatus__json_iter {
     const char *p;
     size_t i, n;
+    velstatus__json_tape *tape; /* the ends the scan recorded, or NULL */
 } velstatus__json_iter;
 
 /* p[start] is '{' or '['; end is just past the matching '}' or ']'. */
 void velstatus__json_iter_init(velstatus__json_iter *it, const char *p, size_t start, size_t end);
+/* The same, the ends of values taken from `tape` (filled by the scan of the
+ * text that holds this container, velstatus__json_scan_tape) when it has
+ * them. */
+void velstatus__json_iter_init_tape(velstatus__json_iter *it, const char *p, size_t start, size_t end,
+                                    velstatus__json_tape *tape);
 /* Next member: the key's span with its quotes [*ks, *ke) and the value's
  * span [*vs, *ve). Returns 0 after the last. */
 int velstatus__json_next_member(velstatus__json_iter *it, size_t *ks, size_t *ke, size_t *vs, size_t *ve);
@@ -92,8 +120,11 @@ int64_t velstatus__json_int(const char *s, size_t n);
  * fold to an ASCII letter), else 0. `name` is ASCII. */
 int velstatus__json_key_match(const char *key, size_t klen, const char *name);
 /* The field of names[0..n) that key selects, Go's way (an exact match
- * first, else the first case-folded match), or -1. */
-int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n);
+ * first, else the first case-folded match), or -1. With `hint` (or NULL),
+ * names[*hint] is tried first and *hint becomes the index after an exact
+ * match: keys written in the order of the names (as Go writes a struct's
+ * fields) are each found at the first try. The names are distinct. */
+int velstatus__json_key_find(const char *key, size_t klen, const char *const *names, size_t n, size_t *hint);
 
 /* ---- positions and errors (one place for both codecs) ---- */
 

@@ -103,8 +103,19 @@ typedef struct velstatus__buf {
 void velstatus__buf_init(velstatus__buf *b, velstatus_ctx *ctx);
 void velstatus__buf_append(velstatus__buf *b, const char *s, size_t len);
 void velstatus__buf_puts(velstatus__buf *b, const char *s);
-void velstatus__buf_putc(velstatus__buf *b, char c);
+/* One byte: inline while the buffer has room (the codecs write many). */
+static inline void velstatus__buf_putc(velstatus__buf *b, char c)
+{
+    if (b->cap - b->len > 1 && !b->failed) {
+        b->p[b->len++] = c;
+        b->p[b->len] = '\0';
+        return;
+    }
+    velstatus__buf_append(b, &c, 1);
+}
 void velstatus__buf_printf(velstatus__buf *b, const char *fmt, ...) VS__PRINTF(2, 3);
+/* The decimal digits of v (with '-' when negative), as "%lld" writes them. */
+void velstatus__buf_put_int(velstatus__buf *b, int64_t v);
 void velstatus__buf_reset(velstatus__buf *b); /* frees */
 void velstatus__buf_set_sink(velstatus__buf *b, int (*sink)(void *, const char *, size_t), void *userdata);
 /* Hands what is buffered to the sink; 0 when the buffer has failed (an

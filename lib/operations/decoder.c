@@ -66,7 +66,7 @@ static velstatus_status decode_one(vs__dec *d, size_t i, size_t *end, int final,
     uint32_t line, col;
     char c = d->p[i];
     d->rec_off = i;
-    if (!velstatus__json_scan(d->p + i, d->len - i, end, &e)) {
+    if (!velstatus__json_scan_tape(d->p + i, d->len - i, end, &e, &d->tape, i)) {
         if (e.more && !final) {
             *wait = 1;
             return VELSTATUS_OK;

@@ -5,6 +5,7 @@
 #ifndef VELSTATUS_OPLIST_DECODER_PRIVATE_H
 #define VELSTATUS_OPLIST_DECODER_PRIVATE_H
 
+#include "common/json_scan.h"
 #include "operations/private.h"
 
 /* A window of the input: p[0..len) is the text from absolute offset `base`,
@@ -23,6 +24,7 @@ typedef struct vs__dec {
     velstatus__buf kbuf, vbuf; /* decoded keys and string values with escapes */
     vs__unknown *unk;          /* scratch unknown list of the current record */
     size_t nunk, capunk;
+    velstatus__json_tape tape; /* where the current record's keys and values end (its scan) */
 } vs__dec;
 
 /* Line and column of window offset off (the absolute offset is d->base + off). */

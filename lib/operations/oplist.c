@@ -6,6 +6,7 @@
 
 #include "operations/private.h"
 #include "common/util_array.h"
+#include "common/util_swar.h"
 
 /* Static phase texts, shared by every record (never written into). */
 static const char lit_new[] = "New", lit_inprogress[] = "InProgress", lit_completed[] = "Completed",
@@ -31,13 +32,22 @@ void velstatus__op_set_phase(velstatus_op *op, velstatus_op_phase phase)
     op->h.phase = (uint8_t)phase;
 }
 
-/* FNV-1a of a short text. */
+/* A hash of a short text, eight bytes at a time (a multiply and a shift
+ * per word: the decoder hashes every shared text of every record; the
+ * table compares the texts too, so this need only spread them). */
 static size_t shared_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return (size_t)h;
+    const unsigned char *u = (const unsigned char *)s;
+    uint64_t h = n, w;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        h = (h ^ velstatus__swar_load(u + i)) * UINT64_C(0x9E3779B97F4A7C15);
+        h ^= h >> 29;
+    }
+    for (w = 0; i < n; i++)
+        w = (w << 8) | u[i];
+    h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h ^ (h >> 32));
 }
 
 /* The slot holding s[0..n), or the free slot where it goes (the table is

@@ -331,7 +331,7 @@ static velstatus_status add_unknown(dec *d, uint32_t level, uint32_t item, size_
  * a repeated object merges into the earlier one). `key`/`klen` is the
  * decoded key, [vs, ve) the value; `st` ends the loop when not OK. */
 #define FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)                                  \
-    for (velstatus__json_iter_init(&(it), d->p, (rs), (re));                                       \
+    for (velstatus__json_iter_init_tape(&(it), d->p, (rs), (re), &d->tape);                        \
          (st) == VELSTATUS_OK && velstatus__json_next_member(&(it), &(ks), &(ke), &(vs), &(ve)) && \
          ((st) = member_key(d, (ks), (ke), &(key), &(klen))) == VELSTATUS_OK;)
 
@@ -341,7 +341,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_status st = VELSTATUS_OK;
     vs__path sub;
     sub.a = path;
@@ -353,7 +353,7 @@ static velstatus_status decode_rid(dec *d, vs__str f[4], size_t rs, size_t re, u
         return fail_at(d, VELSTATUS_E_SCHEMA, rs, &sub, "must be an object");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, rid_keys, 4);
+        int i = velstatus__json_key_find(key, klen, rid_keys, 4, &hint);
         if (i >= 0) {
             sub.b = rid_subpaths[i];
             st = set_json_str(d, &f[i], vs, ve, &sub, i < 3);
@@ -379,7 +379,7 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     }
     if (d->p[rs] != '[')
         return fail(d, VELSTATUS_E_SCHEMA, rs, ".spec.postOperationItems", "must be an array or null");
-    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve);)
+    for (velstatus__json_iter_init_tape(&it, d->p, rs, re, &d->tape); velstatus__json_next_element(&it, &vs, &ve);)
         n++;
     if (n > UINT32_MAX - 1)
         return fail(d, VELSTATUS_E_RANGE, rs, ".spec.postOperationItems", "too many items");
@@ -397,7 +397,8 @@ static velstatus_status decode_post(dec *d, velstatus_op *op, size_t rs, size_t 
     op->c->post = post;
     op->c->npost = (uint32_t)n;
     k = 0;
-    for (velstatus__json_iter_init(&it, d->p, rs, re); velstatus__json_next_element(&it, &vs, &ve); k++) {
+    for (velstatus__json_iter_init_tape(&it, d->p, rs, re, &d->tape); velstatus__json_next_element(&it, &vs, &ve);
+         k++) {
         velstatus_status st =
             decode_rid(d, op->c->post[k].f, vs, ve, VS__U_POST, (uint32_t)k, ".spec.postOperationItems", k);
         if (st != VELSTATUS_OK)
@@ -419,10 +420,10 @@ static velstatus_status object_or_null(dec *d, size_t rs, const char *what)
  * decodes the same for both kinds, so nothing decoded so far changes. */
 static void settle_kind(dec *d, const char *key, size_t klen)
 {
-    int b = velstatus__json_key_find(key, klen, backup_spec_keys, 6);
+    int b = velstatus__json_key_find(key, klen, backup_spec_keys, 6, NULL);
     if ((b >= 0 && b < K_RID) || b == K_POST)
         d->l->kind = VELSTATUS_KIND_BACKUP;
-    else if (velstatus__json_key_find(key, klen, restore_spec_keys, 3) >= 0)
+    else if (velstatus__json_key_find(key, klen, restore_spec_keys, 3, NULL) >= 0)
         d->l->kind = VELSTATUS_KIND_RESTORE;
     else
         return;
@@ -433,7 +434,7 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_status st = VELSTATUS_OK;
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
@@ -444,7 +445,7 @@ static velstatus_status decode_spec(dec *d, velstatus_op *op, size_t rs, size_t 
         if (d->detect)
             settle_kind(d, key, klen);
         restore = d->l->kind == VELSTATUS_KIND_RESTORE;
-        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6);
+        i = velstatus__json_key_find(key, klen, restore ? restore_spec_keys : backup_spec_keys, restore ? 5 : 6, &hint);
         if (i >= 0 && i < 3) {
             path.a = (restore ? restore_paths : backup_paths)[i];
             st = set_json_str(d, &op->c->s[i], vs, ve, &path, 1);
@@ -494,14 +495,14 @@ static velstatus_status decode_status(dec *d, velstatus_op *op, size_t rs, size_
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_status st = VELSTATUS_OK;
     vs__path path = VS__MEMBER_PATH;
     if (d->p[rs] != '{')
         return object_or_null(d, rs, ".status");
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, status_keys, 10);
+        int i = velstatus__json_key_find(key, klen, status_keys, 10, &hint);
         if (i >= 0)
             path.a = status_paths[i];
         if (i == K_PHASE) {
@@ -528,7 +529,7 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
 {
     velstatus__json_iter it;
     const char *key;
-    size_t klen, ks, ke, vs, ve;
+    size_t klen, ks, ke, vs, ve, hint = 0;
     velstatus_op *op;
     velstatus_status st = VELSTATUS_OK;
     if (d->p[rs] != '{')
@@ -541,7 +542,7 @@ velstatus_status velstatus__dec_record(vs__dec *d, size_t rs, size_t re)
     d->nunk = 0;
     FOREACH_MEMBER(rs, re, key, klen, vs, ve, it, ks, ke, st)
     {
-        int i = velstatus__json_key_find(key, klen, record_keys, 2);
+        int i = velstatus__json_key_find(key, klen, record_keys, 2, &hint);
         if (i == 0)
             st = decode_spec(d, op, vs, ve);
         else if (i == 1)
@@ -572,18 +573,37 @@ static void put_str(velstatus__buf *b, const vs__str *s)
     velstatus__json_write_string(b, s->p, s->len, 1);
 }
 
+/* The last time text written in each of a record's time slots (created,
+ * started, updated, the error-since time), by its minute: the records of
+ * one list mostly have their neighbours' times to the minute, and
+ * formatting a time is most of the cost of writing it. */
+typedef struct vs__time_cache {
+    int64_t minute[4]; /* floor(sec / 60) of the text */
+    uint8_t len[4];    /* 0: empty */
+    char text[4][VELSTATUS_TIME_BUFSIZE + 2];
+} vs__time_cache;
+
 /* A time as metav1.Time.MarshalJSON writes a non-zero one: whole seconds,
- * UTC, in quotes. */
-static void put_time(velstatus__buf *b, int64_t sec)
+ * UTC, in quotes ("...T15:04:05Z"); slot k of the cache. In the minute of
+ * the cached text only the seconds' two digits change. */
+static void put_time(velstatus__buf *b, vs__time_cache *tc, int k, int64_t sec)
 {
-    char tb[VELSTATUS_TIME_BUFSIZE];
-    if (velstatus_time_format_sec(tb, sizeof(tb), sec, 0, 0, NULL) != VELSTATUS_OK) {
-        b->failed = 1; /* cannot happen: every int64 second fits */
-        return;
+    int64_t s60 = sec % 60, minute = sec / 60 - (s60 < 0);
+    char *t = tc->text[k];
+    s60 += s60 < 0 ? 60 : 0;
+    if (!tc->len[k] || tc->minute[k] != minute) {
+        if (velstatus_time_format_sec(t + 1, VELSTATUS_TIME_BUFSIZE, sec, 0, 0, NULL) != VELSTATUS_OK) {
+            b->failed = 1; /* cannot happen: every int64 second fits */
+            return;
+        }
+        t[0] = '"';
+        tc->len[k] = (uint8_t)(strlen(t) + 1);
+        t[tc->len[k] - 1] = '"';
+        tc->minute[k] = minute;
     }
-    velstatus__buf_putc(b, '"');
-    velstatus__buf_puts(b, tb);
-    velstatus__buf_putc(b, '"');
+    t[tc->len[k] - 4] = (char)('0' + s60 / 10); /* "SSZ" + the quote */
+    t[tc->len[k] - 3] = (char)('0' + s60 % 10);
+    velstatus__buf_append(b, t, tc->len[k]);
 }
 
 /* Writes the unknown members of one object; `first` says whether a comma is needed. */
@@ -603,16 +623,14 @@ static void put_unknown(velstatus__buf *b, const velstatus_op *op, uint32_t leve
     }
 }
 
+static void put_key(velstatus__buf *b, int *first, const char *key);
+
 static void put_rid(velstatus__buf *b, const vs__str f[4], const velstatus_op *op, uint32_t level, uint32_t item)
 {
-    int i;
+    int i, first = 1;
     velstatus__buf_putc(b, '{');
     for (i = 0; i < 4; i++) {
-        if (i > 0)
-            velstatus__buf_putc(b, ',');
-        velstatus__buf_putc(b, '"');
-        velstatus__buf_puts(b, rid_keys[i]);
-        velstatus__buf_puts(b, "\":");
+        put_key(b, &first, rid_keys[i]);
         put_str(b, &f[i]);
     }
     put_unknown(b, op, level, item, 0);
@@ -622,12 +640,27 @@ static void put_rid(velstatus__buf *b, const vs__str f[4], const velstatus_op *o
 /* `"key":`, after a comma unless it is the object's first member. */
 static void put_key(velstatus__buf *b, int *first, const char *key)
 {
+    size_t n = strlen(key);
+    if (n + 4 < b->cap - b->len && !b->failed) { /* room: `,"key":` straight into the buffer */
+        char *o = b->p + b->len;
+        if (!*first)
+            *o++ = ',';
+        *o++ = '"';
+        memcpy(o, key, n);
+        o += n;
+        *o++ = '"';
+        *o++ = ':';
+        *o = '\0';
+        b->len = (size_t)(o - b->p);
+        *first = 0;
+        return;
+    }
     if (!*first)
         velstatus__buf_putc(b, ',');
     *first = 0;
     velstatus__buf_putc(b, '"');
-    velstatus__buf_puts(b, key);
-    velstatus__buf_puts(b, "\":");
+    velstatus__buf_append(b, key, n);
+    velstatus__buf_append(b, "\":", 2);
 }
 
 /* A string member, omitted when empty (Go's omitempty). */
@@ -645,7 +678,7 @@ static void put_int_member(velstatus__buf *b, int *first, const char *key, int64
     if (v == 0)
         return;
     put_key(b, first, key);
-    velstatus__buf_printf(b, "%lld", (long long)v);
+    velstatus__buf_put_int(b, v);
 }
 
 /* The spec of a record: its kind's three names, the resource, the ID and,
@@ -685,7 +718,7 @@ static void put_spec(velstatus__buf *b, velstatus_kind kind, const velstatus_op 
 /* The status of a record, every member omitted when empty, as Go's
  * omitempty does: an absent or null time (a nil *metav1.Time) is omitted, a
  * zero one a plugin reported (a non-nil pointer) is written as null. */
-static void put_status(velstatus__buf *b, const velstatus_op *op)
+static void put_status(velstatus__buf *b, vs__time_cache *tc, const velstatus_op *op)
 {
     int i, first = 1;
     velstatus__buf_puts(b, "\"status\":{");
@@ -705,7 +738,7 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
             int64_t sec;
             int32_t nsec;
             vs__time_exact(op->h.t, op->h.twide, i, &sec, &nsec);
-            put_time(b, sec);
+            put_time(b, tc, i, sec);
         }
     }
     if (op->h.has_err_since) {
@@ -713,19 +746,19 @@ static void put_status(velstatus__buf *b, const velstatus_op *op)
         int32_t nsec;
         vs__time_exact(&op->h.err_since, 0, 0, &sec, &nsec);
         put_key(b, &first, "velstatusProgressErrorSince");
-        put_time(b, sec);
+        put_time(b, tc, 3, sec);
     }
     put_unknown(b, op, VS__U_STATUS, 0, first);
     velstatus__buf_putc(b, '}');
 }
 
 /* One record exactly as Go writes *BackupOperation / *RestoreOperation. */
-static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_op *op)
+static void put_record(velstatus__buf *b, vs__time_cache *tc, velstatus_kind kind, const velstatus_op *op)
 {
     velstatus__buf_putc(b, '{');
     put_spec(b, kind, op);
     velstatus__buf_putc(b, ',');
-    put_status(b, op);
+    put_status(b, tc, op);
     put_unknown(b, op, VS__U_RECORD, 0, 0);
     velstatus__buf_putc(b, '}');
 }
@@ -734,6 +767,8 @@ static void put_record(velstatus__buf *b, velstatus_kind kind, const velstatus_o
 static void put_list(velstatus__buf *b, const velstatus_oplist *list)
 {
     size_t i;
+    vs__time_cache tc;
+    memset(tc.len, 0, sizeof(tc.len));
     if (list->is_null && list->n == 0) {
         velstatus__buf_puts(b, "null\n");
         return;
@@ -742,7 +777,7 @@ static void put_list(velstatus__buf *b, const velstatus_oplist *list)
     for (i = 0; i < list->n && !b->failed; i++) {
         if (i > 0)
             velstatus__buf_putc(b, ',');
-        put_record(b, list->kind, &list->ops[i]);
+        put_record(b, &tc, list->kind, &list->ops[i]);
     }
     velstatus__buf_puts(b, "]\n");
 }
