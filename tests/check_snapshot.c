@@ -271,6 +271,49 @@ START_TEST(enum_tokens)
 }
 END_TEST
 
+
+/* kubectl's own output during a backup: a List of both kinds, and a
+ * v1beta1 watch with events. The second VolumeSnapshot's error is the
+ * CSI driver's quota error, which 1.14+ treats as temporary (#9674). */
+START_TEST(kubectl_outputs)
+{
+    size_t len, i;
+    char *text = vs_test_read_data("snapshot/volumesnapshots-during-backup.json", &len);
+    velstatus_snapshot_list *l = NULL;
+    velstatus_op_progress p;
+    char *msg = NULL;
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, tctx, text, len, NULL), VELSTATUS_OK);
+    free(text);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 4);
+    ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 0);
+    ck_assert(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_CONTENT, NULL, 0,
+                                           "snapcontent-3b5a8f0c-9c1e-4f7e-8b0a-2d6c1e4f9a10", VELSTATUS_NUL_TERMINATED,
+                                           &i));
+    ck_assert_uint_eq(i, 2);
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &msg, l, VELSTATUS_KIND_BACKUP,
+                                                 "app/velero-data-0-x7k2p/2024-05-01T10:00:04Z",
+                                                 VELSTATUS_NUL_TERMINATED, ns_of(NOW_TEXT), 1, 16, NULL),
+                     VELSTATUS_OK);
+    ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS && p.completed && p.err_len == 0 && p.has_updated);
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &msg, l, VELSTATUS_KIND_BACKUP,
+                                                 "app/velero-data-1-q9w4z/2024-05-01T10:00:06Z",
+                                                 VELSTATUS_NUL_TERMINATED, ns_of(NOW_TEXT), 1, 16, NULL),
+                     VELSTATUS_OK);
+    ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS && !p.completed && !p.has_updated);
+    velstatus_snapshot_list_free(l);
+    text = vs_test_read_data("snapshot/volumesnapshots-v1beta1-watch.json", &len);
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, tctx, text, len, NULL), VELSTATUS_OK);
+    free(text);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
+    ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 1);
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_API_VERSION, "snapshot.storage.k8s.io/v1beta1"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, "1Gi"));
+    ck_assert(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
 /* ---- the plugin's answers, per release: the data rows ---- */
 
 typedef struct prow {
@@ -716,6 +759,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, watch_streams);
     tcase_add_test(tc, errors_name_the_field_and_position);
     tcase_add_test(tc, enum_tokens);
+    tcase_add_test(tc, kubectl_outputs);
     tcase_add_test(tc, progress_per_release_rows);
     tcase_add_test(tc, go_time_parse_vectors);
     tcase_add_test(tc, progress_arguments);
