@@ -104,7 +104,8 @@ VS_GO_SOURCES = \
 	bindings/go/phase.go \
 	bindings/go/policy.go \
 	bindings/go/timefmt.go \
-	bindings/go/condition.go
+	bindings/go/condition.go \
+	bindings/go/snapshot.go
 VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/golden_test.go \
 	bindings/go/serverstatus_test.go \
@@ -115,7 +116,8 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \
 	bindings/go/backupobject_test.go \
-	bindings/go/condition_test.go
+	bindings/go/condition_test.go \
+	bindings/go/snapshot_test.go
 EXTRA_DIST += bindings/go/run-tests.sh $(VS_GO_DIST_FILES)
 if VS_GO
 VS_BINDING_TESTS += bindings/go/run-tests.sh
