@@ -733,17 +733,21 @@ END_TEST
 
 START_TEST(failalloc_reconcile)
 {
-    velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx)
-    {
-        velstatus_reconcile_result *r = NULL;
-        int calls = 0;
-        st = pass(ctx, 18, 1, &r, &calls);
-        if (st == VELSTATUS_OK)
-            ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
-        velstatus_reconcile_result_free(r);
+    /* 1.18 answers from the objects; 1.11's answers are texts the client allocates */
+    static const int minors[] = {18, 11};
+    for (size_t i = 0; i < sizeof(minors) / sizeof(minors[0]); i++) {
+        velstatus_status st;
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
+            velstatus_reconcile_result *r = NULL;
+            int calls = 0;
+            st = pass(ctx, minors[i], 1, &r, &calls);
+            if (st == VELSTATUS_OK)
+                ck_assert_uint_eq(velstatus_reconcile_result_failed(r), minors[i] == 11 ? 2 : 1);
+            velstatus_reconcile_result_free(r);
+        }
+        VS_FAILALLOC_END(fa, ctx, st)
     }
-    VS_FAILALLOC_END(fa, ctx, st)
 }
 END_TEST
 
