@@ -316,54 +316,12 @@ END_TEST
 
 /* ---- the plugin's answers, per release: the data rows ---- */
 
+enum { C_NAME, C_RELEASES, C_KIND, C_OBJECTS, C_ID, C_ANSWER, C_CONTRAST, NCOLS };
+
 typedef struct prow {
     int line;
-    char *name, *releases, *kind, *objects, *id, *answer, *contrast;
+    char *col[NCOLS];
 } prow;
-
-static char *trim(char *s)
-{
-    char *e;
-    while (*s == ' ')
-        s++;
-    e = s + strlen(s);
-    while (e > s && e[-1] == ' ')
-        *--e = '\0';
-    return s;
-}
-
-static int split_prow(char *line, prow *r)
-{
-    char *f[7];
-    int n = 0;
-    for (char *p = line;; p += 3) {
-        char *bar = strstr(p, " | ");
-        ck_assert_msg(n < 7, "line %d: too many columns", r->line);
-        if (bar)
-            *bar = '\0';
-        f[n++] = trim(p);
-        if (!bar)
-            break;
-        p = bar;
-    }
-    ck_assert_msg(n == 7, "line %d: %d columns, want 7", r->line, n);
-    r->name = f[0], r->releases = f[1], r->kind = f[2], r->objects = f[3], r->id = f[4], r->answer = f[5],
-    r->contrast = f[6];
-    if (strcmp(r->id, "\"\"") == 0)
-        r->id[0] = '\0';
-    return 1;
-}
-
-static int in_releases(const char *spec, int minor)
-{
-    int lo = 0, hi = 0;
-    char dash = 0;
-    int k = sscanf(spec, "1.%d%c1.%d", &lo, &dash, &hi);
-    if (k == 1)
-        return minor == lo;
-    ck_assert_msg(k == 3 && dash == '-', "bad releases \"%s\"", spec);
-    return minor >= lo && minor <= hi;
-}
 
 /* "\n" in a fail= text is a newline. */
 static void unescape(char *s)
@@ -384,18 +342,19 @@ static void unescape(char *s)
  * (why not in *why). */
 static int row_holds(const prow *r, int minor, char *why, size_t cap)
 {
-    velstatus_snapshot_list *l = decode(r->objects);
-    velstatus_kind kind = strcmp(r->kind, "restore") == 0 ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
+    velstatus_snapshot_list *l = decode(r->col[C_OBJECTS]);
+    velstatus_kind kind = strcmp(r->col[C_KIND], "restore") == 0 ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
     velstatus_op_progress p;
     char *text = NULL, want[1024];
-    const char *at = strstr(r->answer, "@now");
+    const char *at = strstr(r->col[C_ANSWER], "@now");
     int64_t now = ns_of(NOW_TEXT);
-    int ok, is_error = strncmp(r->answer, "error=", 6) == 0, completed, started_ok, updated_ok;
+    int ok, is_error = strncmp(r->col[C_ANSWER], "error=", 6) == 0, completed, started_ok, updated_ok;
     velstatus_status st;
     velstatus_op_progress_init(&p, sizeof(p));
-    st = velstatus_snapshot_progress(&p, &text, l, kind, r->id, VELSTATUS_NUL_TERMINATED, now, 1, minor, NULL);
+    st = velstatus_snapshot_progress(&p, &text, l, kind, r->col[C_ID], VELSTATUS_NUL_TERMINATED, now, 1, minor, NULL);
     ck_assert_int_eq(st, VELSTATUS_OK);
-    snprintf(want, sizeof(want), "%.*s", (int)(at ? (size_t)(at - r->answer) : strlen(r->answer)), r->answer);
+    snprintf(want, sizeof(want), "%.*s", (int)(at ? (size_t)(at - r->col[C_ANSWER]) : strlen(r->col[C_ANSWER])),
+             r->col[C_ANSWER]);
     unescape(want);
     completed = strcmp(want, "done") == 0 || strncmp(want, "fail=", 5) == 0;
     if (is_error) {
@@ -408,7 +367,7 @@ static int row_holds(const prow *r, int minor, char *why, size_t cap)
         int parse = kind == VELSTATUS_KIND_BACKUP && minor >= 12;
         if (parse)
             ck_assert_int_eq(
-                velstatus_time_parse_sec(&sec, &nsec, strrchr(r->id, '/') + 1, VELSTATUS_NUL_TERMINATED, NULL),
+                velstatus_time_parse_sec(&sec, &nsec, strrchr(r->col[C_ID], '/') + 1, VELSTATUS_NUL_TERMINATED, NULL),
                 VELSTATUS_OK);
         started_ok = parse ? p.has_started_sec && p.started_sec == sec && p.started_nsec == nsec
                            : !p.has_started && !p.has_started_sec;
@@ -433,21 +392,23 @@ START_TEST(progress_per_release_rows)
         prow r = {0};
         char why[1400];
         lineno++;
-        if (line[0] == '#' || trim(line)[0] == '\0')
+        if (line[0] == '#' || vs_test_trim(line)[0] == '\0')
             continue;
         r.line = lineno;
-        split_prow(line, &r);
+        vs_test_split_row(line, r.col, NCOLS, lineno);
+        if (strcmp(r.col[C_ID], "\"\"") == 0)
+            r.col[C_ID][0] = '\0';
         for (int minor = 11; minor <= 18; minor++) {
-            if (!in_releases(r.releases, minor))
+            if (!vs_test_in_releases(r.col[C_RELEASES], minor))
                 continue;
-            ck_assert_msg(row_holds(&r, minor, why, sizeof(why)), "line %d \"%s\" in 1.%d: %s", r.line, r.name, minor,
-                          why);
+            ck_assert_msg(row_holds(&r, minor, why, sizeof(why)), "line %d \"%s\" in 1.%d: %s", r.line, r.col[C_NAME],
+                          minor, why);
         }
-        if (strcmp(r.contrast, "-") != 0) {
+        if (strcmp(r.col[C_CONTRAST], "-") != 0) {
             int c = 0;
-            ck_assert(sscanf(r.contrast, "1.%d", &c) == 1);
+            ck_assert(sscanf(r.col[C_CONTRAST], "1.%d", &c) == 1);
             ck_assert_msg(!row_holds(&r, c, why, sizeof(why)), "line %d \"%s\": holds in contrast 1.%d too", r.line,
-                          r.name, c);
+                          r.col[C_NAME], c);
         }
         nrows++;
     }

@@ -242,58 +242,32 @@ func (s *SnapshotList) Progress(kind Kind, operationID string, now time.Time, ma
 // list or snaps.
 func (ol *OpList) ReconcileSnapshots(ctx context.Context, snaps *SnapshotList, major, minor int, fallback PluginClient,
 	opts ReconcileOptions) (ReconcileResult, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var res ReconcileResult
-	co, err := opts.toC()
-	if err != nil {
-		return res, err
-	}
-	defer co.free()
 	nowNs, err := unixNanos(opts.Now)
 	if err != nil {
 		return res, err
 	}
-	call := &reconcileCall{client: fallback}
-	call.target.ctx = ctx
-	cell := newHostCell(call)
-	defer cell.free()
 	// The config and the fallback client are read by C during the pass: C memory.
 	fb := (*C.velstatus_plugin_client)(C.calloc(1, C.size_t(unsafe.Sizeof(C.velstatus_plugin_client{}))))
 	cfg := (*C.velstatus_snapshot_client_config)(C.calloc(1, C.size_t(unsafe.Sizeof(C.velstatus_snapshot_client_config{}))))
-	if fb == nil || cfg == nil {
-		C.free(unsafe.Pointer(fb))
-		C.free(unsafe.Pointer(cfg))
-		return res, &Error{Code: StatusNoMem, Message: "out of memory"}
-	}
 	defer C.free(unsafe.Pointer(fb))
 	defer C.free(unsafe.Pointer(cfg))
+	if fb == nil || cfg == nil {
+		return res, &Error{Code: StatusNoMem, Message: "out of memory"}
+	}
 	err = snaps.with(func(_ *C.velstatus_ctx, sl *C.velstatus_snapshot_list) error {
-		return ol.withCallbacks(func(c *C.velstatus_ctx, l *C.velstatus_oplist) error {
-			var pc C.velstatus_plugin_client
+		var err error
+		res, err = ol.reconcileVia(ctx, fallback, opts, func(pc *C.velstatus_plugin_client, userdata unsafe.Pointer) error {
 			var cerr C.velstatus_error
-			C.vs_go_plugin_client_setup(fb, cell.userdata(), cbool(fallback.Progress != nil), cbool(fallback.Cancel != nil))
+			C.vs_go_plugin_client_setup(fb, userdata, cbool(fallback.Progress != nil), cbool(fallback.Cancel != nil))
 			C.velstatus_snapshot_client_config_init(cfg, C.size_t(unsafe.Sizeof(*cfg)))
 			cfg.snapshots = sl
 			cfg.major, cfg.minor = C.int(major), C.int(minor)
 			cfg.now_ns = C.int64_t(nowNs)
 			cfg.fallback = fb
-			if err := check(C.velstatus_snapshot_client_init(&pc, C.size_t(unsafe.Sizeof(pc)), cfg, &cerr), &cerr); err != nil {
-				return err
-			}
-			var out *C.velstatus_reconcile_result
-			st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, co.policy, &cerr)
-			if err := call.target.result(st, &cerr); err != nil {
-				if st == C.VELSTATUS_OK {
-					C.velstatus_reconcile_result_free(out)
-				}
-				return err
-			}
-			defer C.velstatus_reconcile_result_free(out)
-			res = reconcileResultFromC(out)
-			return nil
+			return check(C.velstatus_snapshot_client_init(pc, C.size_t(unsafe.Sizeof(*pc)), cfg, &cerr), &cerr)
 		})
+		return err
 	})
 	return res, err
 }
