@@ -28,32 +28,10 @@ typedef struct row {
     int line;
 } row;
 
-static char *trim(char *s)
-{
-    char *e;
-    while (*s == ' ')
-        s++;
-    e = s + strlen(s);
-    while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\r'))
-        *--e = '\0';
-    return s;
-}
-
 /* Splits one table line at " | " into r; 0 when it is not a row. */
 static int split_row(char *line, row *r)
 {
-    int n = 0;
-    char *p = line;
-    while (n < NCOLS) {
-        char *bar = strstr(p, " | ");
-        if (bar)
-            *bar = '\0';
-        r->col[n++] = trim(p);
-        if (!bar)
-            break;
-        p = bar + 3;
-    }
-    ck_assert_msg(n == NCOLS, "line %d: %d columns, want %d", r->line, n, NCOLS);
+    vs_test_split_row(line, r->col, NCOLS, r->line);
     return 1;
 }
 
@@ -69,7 +47,7 @@ static row *read_table(char **buf, size_t *n)
     ck_assert_ptr_nonnull(rows);
     for (line = strtok_r(*buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         lineno++;
-        if (line[0] == '#' || trim(line)[0] == '\0')
+        if (line[0] == '#' || vs_test_trim(line)[0] == '\0')
             continue;
         ck_assert(*n < cap);
         rows[*n].line = lineno;
@@ -77,20 +55,6 @@ static row *read_table(char **buf, size_t *n)
             (*n)++;
     }
     return rows;
-}
-
-/* "1.11-1.18", "1.14-", "1.13": whether minor is in it. */
-static int in_releases(const char *spec, int minor)
-{
-    int lo = 0, hi = 0;
-    char dash = 0;
-    int k = sscanf(spec, "1.%d%c1.%d", &lo, &dash, &hi);
-    if (k == 1)
-        return minor == lo;
-    if (k == 2 && dash == '-')
-        return minor >= lo;
-    ck_assert_msg(k == 3 && dash == '-', "bad releases \"%s\"", spec);
-    return minor >= lo && minor <= hi;
 }
 
 static velstatus_phase phase_of(const char *s)
@@ -232,7 +196,7 @@ START_TEST(controller_cases_per_release)
         int any = 0;
         for (int minor = 11; minor <= 18; minor++) {
             run_out o;
-            if (!in_releases(r->col[C_RELEASES], minor))
+            if (!vs_test_in_releases(r->col[C_RELEASES], minor))
                 continue;
             run_row(r, minor, &o);
             ck_assert_msg(row_holds(r, &o), "line %d (%s) under 1.%d: got %s / %s, want %s / %s", r->line,

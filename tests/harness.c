@@ -122,3 +122,43 @@ velstatus_retry_schedule vs_schedule(void)
     velstatus_retry_schedule_init(&s, sizeof(s));
     return s;
 }
+
+char *vs_test_trim(char *s)
+{
+    char *e;
+    while (*s == ' ')
+        s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\r'))
+        *--e = '\0';
+    return s;
+}
+
+void vs_test_split_row(char *line, char **col, int n, int lineno)
+{
+    int k = 0;
+    char *p = line;
+    while (k < n) {
+        char *bar = strstr(p, " | ");
+        if (bar)
+            *bar = '\0';
+        col[k++] = vs_test_trim(p);
+        if (!bar)
+            break;
+        p = bar + 3;
+    }
+    ck_assert_msg(k == n, "line %d: %d columns, want %d", lineno, k, n);
+}
+
+int vs_test_in_releases(const char *spec, int minor)
+{
+    int lo = 0, hi = 0;
+    char dash = 0;
+    int k = sscanf(spec, "1.%d%c1.%d", &lo, &dash, &hi);
+    if (k == 1)
+        return minor == lo;
+    if (k == 2 && dash == '-')
+        return minor >= lo;
+    ck_assert_msg(k == 3 && dash == '-', "bad releases \"%s\"", spec);
+    return minor >= lo && minor <= hi;
+}

@@ -34,6 +34,15 @@ char *vs_test_read_file(const char *path, size_t *len);
  * exercise; the full count runs in the plain and sanitizer builds. */
 long vs_test_iterations(long n);
 
+/* The release tables of tests/data/releases/ ("|"-separated rows):
+ * vs_test_trim() cuts the spaces (and a trailing CR or LF) around s in
+ * place; vs_test_split_row() splits line at " | " into col[0..n), trimmed,
+ * asserting exactly n columns (lineno for the message); vs_test_in_releases()
+ * says whether Velero 1.minor is in spec: "1.13", "1.11-1.18" or "1.14-". */
+char *vs_test_trim(char *s);
+void vs_test_split_row(char *line, char **col, int n, int lineno);
+int vs_test_in_releases(const char *spec, int minor);
+
 /* Asserts that err is at the byte `at` of `text` (a pointer into it): its
  * offset, and its line and column counted here (1-based; columns in UTF-8
  * characters), independently of the library's own counting. */

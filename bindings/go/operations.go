@@ -898,6 +898,17 @@ type reconcileCall struct {
 // callback that calls back into this list gets an ErrState error instead of
 // a deadlock.
 func (ol *OpList) Reconcile(ctx context.Context, client PluginClient, opts ReconcileOptions) (ReconcileResult, error) {
+	return ol.reconcileVia(ctx, client, opts, func(pc *C.velstatus_plugin_client, userdata unsafe.Pointer) error {
+		C.vs_go_plugin_client_setup(pc, userdata, cbool(client.Progress != nil), cbool(client.Cancel != nil))
+		return nil
+	})
+}
+
+// reconcileVia runs one pass with the C client install fills, given the
+// userdata of the Go callbacks that answer as client (Reconcile, and the
+// fallback of ReconcileSnapshots).
+func (ol *OpList) reconcileVia(ctx context.Context, client PluginClient, opts ReconcileOptions,
+	install func(pc *C.velstatus_plugin_client, userdata unsafe.Pointer) error) (ReconcileResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -913,7 +924,9 @@ func (ol *OpList) Reconcile(ctx context.Context, client PluginClient, opts Recon
 	defer cell.free()
 	err = ol.withCallbacks(func(c *C.velstatus_ctx, l *C.velstatus_oplist) error {
 		var pc C.velstatus_plugin_client
-		C.vs_go_plugin_client_setup(&pc, cell.userdata(), cbool(client.Progress != nil), cbool(client.Cancel != nil))
+		if err := install(&pc, cell.userdata()); err != nil {
+			return err
+		}
 		var out *C.velstatus_reconcile_result
 		var cerr C.velstatus_error
 		st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, co.policy, &cerr)
