@@ -50,7 +50,11 @@ lib_libvelstatus_la_SOURCES = \
 	lib/progress/private.h \
 	lib/progress/progress.c \
 	lib/progress/describe.c \
-	lib/forecast/forecast.c
+	lib/forecast/forecast.c \
+	lib/datamover/private.h \
+	lib/datamover/decoder.c \
+	lib/datamover/plugin.c \
+	lib/datamover/client.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
@@ -74,6 +78,7 @@ velstatusinc_HEADERS = \
 	include/velstatus/reconcile.h \
 	include/velstatus/operations.h \
 	include/velstatus/forecast.h \
+	include/velstatus/datamover.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
 	include/velstatus/json.h \

@@ -21,7 +21,7 @@ hlayer() {
     retry.h | oplist.h | backup_object.h) echo 3 ;;
     server_status.h | op_step.h | decoder.h | progress.h) echo 4 ;;
     reconcile.h) echo 5 ;;
-    operations.h | experimental.h | forecast.h) echo 6 ;;
+    operations.h | experimental.h | forecast.h | datamover.h) echo 6 ;;
     json.h) echo 7 ;;
     *) echo "" ;;
     esac
@@ -49,6 +49,7 @@ allowed() {
     operations) echo "common phase operations" ;;
     progress) echo "common phase operations progress" ;;
     forecast) echo "common phase operations progress forecast" ;;
+    datamover) echo "common phase operations datamover" ;;
     *) echo "" ;;
     esac
 }

@@ -11,6 +11,7 @@
  * current release, the one the Velero preset decides as. */
 enum { VS_RELEASE_MAJOR = 1 };
 static const int release_minor[] = {11, 12, 13, 14, 15, 16, 17, 18};
+_Static_assert(VS_N(release_minor) == VS_RELEASE_COUNT, "VS_RELEASE_COUNT (phase/private.h): one per release");
 
 /* The release knobs: one line per field of velstatus_policy whose value is
  * a Velero release's (include/velstatus/policy.h names each with its
@@ -129,18 +130,25 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
     return velstatus__sized_copy(out, sizeof(*out), VS_POLICY_SIZE_V1, in, "policy", err);
 }
 
+int velstatus__release_index(int major, int minor, velstatus_error *err)
+{
+    for (size_t i = 0; i < VS_N(release_minor); i++)
+        if (major == VS_RELEASE_MAJOR && release_minor[i] == minor)
+            return (int)i;
+    velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
+                         RANGE_ARGS);
+    return -1;
+}
+
 /* The Velero preset of release major.minor, at this library's size. */
 static velstatus_status fill_release(velstatus_policy *p, int major, int minor, velstatus_error *err)
 {
-    for (size_t i = 0; i < VS_N(release_minor); i++) {
-        if (major == VS_RELEASE_MAJOR && release_minor[i] == minor) {
-            fill_velero(p);
-            set_release(p, i);
-            return VELSTATUS_OK;
-        }
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
-                                RANGE_ARGS);
+    int i = velstatus__release_index(major, minor, err);
+    if (i < 0)
+        return VELSTATUS_E_INVALID;
+    fill_velero(p);
+    set_release(p, (size_t)i);
+    return VELSTATUS_OK;
 }
 
 velstatus_status velstatus_policy_init_release(velstatus_policy *p, size_t struct_size, int major, int minor,
