@@ -116,8 +116,17 @@ typedef enum velstatus_dm_int {
 
 /**
  * @brief Decodes DataUploads and DataDownloads: one object, a List (`kind`
- * `List`, `DataUploadList` or `DataDownloadList`, or none, with `items`), or
- * a JSON array of objects.
+ * `List`, `DataUploadList` or `DataDownloadList`, or none, with `items`), a
+ * JSON array of objects, or a watch stream.
+ *
+ * A watch stream is what `kubectl get datauploads -w -o json` writes:
+ * values one after another (objects, Lists or arrays), or, with
+ * `--output-watch-events`, events `{"type":...,"object":...}` as
+ * velstatus_watch_event_from_json() reads them. The list then holds the last
+ * state of each object (by kind, namespace and name), in the order each was
+ * first seen; a DELETED event removes it, a BOOKMARK changes nothing and an
+ * ERROR event (a Status: the watch failed) is counted skipped. A single
+ * event is read the same way.
  *
  * An object whose `kind` is neither `DataUpload` nor `DataDownload` (or
  * that has none, or is not an object) is skipped and counted
