@@ -628,6 +628,16 @@ START_TEST(plugin_arguments_and_releases)
                                             "a234567890123456789012345678901234567890123456789012345678901234", 64,
                                             NULL, 0, 1, 18, NULL, NULL, NULL),
                      VELSTATUS_E_INVALID);
+    /* an empty ID matches nothing: the plugins refuse it before they list */
+    {
+        velstatus_dm_list *e = decode("{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\","
+                                      "\"labels\":{\"velero.io/async-operation-id\":\"\"}}}");
+        ck_assert_int_eq(velstatus_dm_list_find(e, VELSTATUS_DM_UPLOAD, "", 0, NULL, 0, 1, 14, &index, &m, &err),
+                         VELSTATUS_OK);
+        ck_assert_uint_eq(m, 0);
+        ck_assert_uint_eq(index, SIZE_MAX);
+        velstatus_dm_list_free(e);
+    }
     /* found, in the default namespace "velero" */
     ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "du-1", VELSTATUS_NUL_TERMINATED, NULL, 0, 1, 12,
                                             &index, &m, &err),

@@ -245,7 +245,8 @@ VELSTATUS_API int velstatus_dm_list_int(const velstatus_dm_list *list, size_t i,
  * @param[out] index Receives the object's index when exactly one matches,
  *             SIZE_MAX otherwise. May be NULL.
  * @param[out] matches Receives the number of objects that match (0, 1, or
- *             more: the plugin's "not found" and "more than one"). May be NULL.
+ *             more: the plugin's "not found" and "more than one"); 0 for an
+ *             empty ID, which the plugins refuse before they list. May be NULL.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL list, an unknown kind,
  *         NULL text with a length, an ID that is not a label value, a
