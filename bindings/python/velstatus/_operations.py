@@ -543,10 +543,11 @@ class OpList(_Closeable):
         host.progress, host.cancel = progress, cancel
         client = ffi.new("velstatus_plugin_client *")
         lib.velstatus_plugin_client_init(client, ffi.sizeof("velstatus_plugin_client"))
+        inputs = (now, phase, timeout, bsl, bsl_name, errors, completed_before, failed_before, policy,
+                  dict(bsl_error=bsl_error, backup_error=backup_error, backup_name=backup_name,
+                       velero_namespace=velero_namespace))
         if isinstance(progress, DataMoverClient):
-            return self._reconcile_dm(progress, host, cancel, now, phase, timeout, bsl, bsl_name, errors,
-                                      completed_before, failed_before, policy, bsl_error, backup_error, backup_name,
-                                      velero_namespace)
+            return self._reconcile_dm(progress, host, cancel, inputs)
         if isinstance(progress, OpReports):
             if cancel is not None:
                 raise TypeError("an OpReports answers Cancel() itself; pass no cancel")
@@ -556,9 +557,13 @@ class OpList(_Closeable):
             client.userdata = host.userdata
             client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
             client.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        return self._pass(host, client, inputs)
+
+    def _pass(self, host, client, inputs):
+        """One velstatus_oplist_reconcile with this client and reconcile()'s other inputs."""
+        now, phase, timeout, bsl, bsl_name, errors, completed_before, failed_before, policy, texts = inputs
         opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
-        held = _lookup_texts(opts, bsl_error=bsl_error, backup_error=backup_error, backup_name=backup_name,
-                             velero_namespace=velero_namespace)
+        held = _lookup_texts(opts, **texts)
         pol = policy_ptr(policy)
         out = ffi.new("velstatus_reconcile_result **")
         err = new_error()
@@ -571,10 +576,9 @@ class OpList(_Closeable):
                 host.release()
                 if out[0] != ffi.NULL:
                     lib.velstatus_reconcile_result_free(out[0])
-                del held
+                del held, name
 
-    def _reconcile_dm(self, dmc, host, cancel, now, phase, timeout, bsl, bsl_name, errors, completed_before,
-                      failed_before, policy, bsl_error, backup_error, backup_name, velero_namespace):
+    def _reconcile_dm(self, dmc, host, cancel, inputs):
         """reconcile() with a DataMoverClient: its C client chained to the fallback callables."""
         host.progress = dmc.fallback
         fallback = ffi.new("velstatus_plugin_client *")
@@ -588,21 +592,7 @@ class OpList(_Closeable):
             client = ffi.new("velstatus_plugin_client *")
             err = new_error()
             check(lib.velstatus_dm_client_init(client, ffi.sizeof("velstatus_plugin_client"), state, err), err)
-            opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
-            held = _lookup_texts(opts, bsl_error=bsl_error, backup_error=backup_error, backup_name=backup_name,
-                                 velero_namespace=velero_namespace)
-            pol = policy_ptr(policy)
-            out = ffi.new("velstatus_reconcile_result **")
-            with self._held():
-                status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
-                try:
-                    host.check(status, err)
-                    return _read_result(out[0])
-                finally:
-                    host.release()
-                    if out[0] != ffi.NULL:
-                        lib.velstatus_reconcile_result_free(out[0])
-                    del held, name
+            return self._pass(host, client, inputs)
         finally:
             with dmc.dms._ref.held():
                 lib.velstatus_dm_client_free(state)
