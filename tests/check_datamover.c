@@ -151,6 +151,36 @@ START_TEST(objects_as_users_paste_them)
 }
 END_TEST
 
+static void expect_span(const char *name, const char *what, const char *t, size_t n, const char *want);
+
+/* A DataUpload as Velero's builder makes it, written by encoding/json: the
+ * nulls and empty strings of a Go struct's zero values. */
+START_TEST(object_as_velero_builder_writes_it)
+{
+    size_t n;
+    char *text = vs_test_read_data("datamover/velero-builder-dataupload.json", &n);
+    velstatus_dm_list *l = NULL;
+    velstatus_op_progress p;
+    char *t = (char *)1;
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx, text, n, NULL), VELSTATUS_OK);
+    expect_time(l, 0, VELSTATUS_DM_TIME_CREATED, NULL);
+    expect_text(l, 0, VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT, NULL);
+    expect_text(l, 0, VELSTATUS_DM_TEXT_SOURCE_PVC, "");
+    expect_text(l, 0, VELSTATUS_DM_TEXT_OPERATION_TIMEOUT, "0s");
+    expect_int(l, 0, VELSTATUS_DM_INT_CANCEL, 0, 0);
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_dm_progress(&p, &t, tctx, l, VELSTATUS_DM_UPLOAD, "du-1", 4, NULL, 0, 1, 18, NULL),
+                     VELSTATUS_OK);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS);
+    ck_assert(!p.completed && p.n_completed == 10 && p.n_total == 20 && p.has_started && !p.has_updated);
+    ck_assert_int_eq(p.started_ns, ns_of("2024-05-01T10:00:05Z"));
+    expect_span("builder", "description", p.description, p.description_len, "InProgress");
+    velstatus_dm_list_free(l);
+    free(text);
+}
+END_TEST
+
 /* The fields added in later releases, as Velero's types declare them. */
 START_TEST(fields_of_later_releases)
 {
@@ -941,6 +971,7 @@ Suite *velstatus_test_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, objects_as_users_paste_them);
+    tcase_add_test(tc, object_as_velero_builder_writes_it);
     tcase_add_test(tc, fields_of_later_releases);
     tcase_add_test(tc, keys_and_nulls_as_kubernetes_reads_them);
     tcase_add_test(tc, lists_arrays_and_skipped_kinds);
