@@ -31,7 +31,8 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_progress.py \
 	bindings/python/velstatus/_condition.py \
 	bindings/python/velstatus/_backup_object.py \
-	bindings/python/velstatus/_snapshot.py
+	bindings/python/velstatus/_snapshot.py \
+	bindings/python/velstatus/_datamover.py
 VS_PY_FILES = \
 	bindings/python/README.md \
 	bindings/python/pyproject.toml \
@@ -48,7 +49,8 @@ VS_PY_FILES = \
 	bindings/python/tests/test_forecast.py \
 	bindings/python/tests/test_condition.py \
 	bindings/python/tests/test_backup_object.py \
-	bindings/python/tests/test_snapshot.py
+	bindings/python/tests/test_snapshot.py \
+	bindings/python/tests/test_datamover.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES) $(VS_PY_PKG)
 # (examples/python/host.py ships with examples/, see examples/local.mk)
 if VS_PYTHON
@@ -105,7 +107,8 @@ VS_GO_SOURCES = \
 	bindings/go/policy.go \
 	bindings/go/timefmt.go \
 	bindings/go/condition.go \
-	bindings/go/snapshot.go
+	bindings/go/snapshot.go \
+	bindings/go/datamover.go
 VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/golden_test.go \
 	bindings/go/serverstatus_test.go \
@@ -117,7 +120,8 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/example_test.go \
 	bindings/go/backupobject_test.go \
 	bindings/go/condition_test.go \
-	bindings/go/snapshot_test.go
+	bindings/go/snapshot_test.go \
+	bindings/go/datamover_test.go
 EXTRA_DIST += bindings/go/run-tests.sh $(VS_GO_DIST_FILES)
 if VS_GO
 VS_BINDING_TESTS += bindings/go/run-tests.sh

@@ -35,7 +35,8 @@ bsl | yaml) dicts=bsl ;;
 reports) dicts="reports oplist" ;;
 time) dicts=time ;;
 snapshot) dicts=snapshot ;;
-oom | scan) dicts="bsl oplist reports snapshot" ;;
+datamover) dicts="datamover bsl" ;;
+oom | scan) dicts="bsl oplist reports snapshot datamover" ;;
 *) dicts=oplist ;;
 esac
 dict=$build/fuzz/logs/$t.dict

@@ -31,6 +31,7 @@
 #include "velstatus/server_status.h"
 #include "velstatus/operations.h"
 #include "velstatus/forecast.h"
+#include "velstatus/datamover.h"
 #include "velstatus/progress.h"
 #include "velstatus/retry.h"
 #include "velstatus/json.h"

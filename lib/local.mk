@@ -56,7 +56,11 @@ lib_libvelstatus_la_SOURCES = \
 	lib/snapshot/snapshot_list.c \
 	lib/snapshot/go_time_error.c \
 	lib/snapshot/progress.c \
-	lib/snapshot/client.c
+	lib/snapshot/client.c \
+	lib/datamover/private.h \
+	lib/datamover/decoder.c \
+	lib/datamover/plugin.c \
+	lib/datamover/client.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
@@ -80,6 +84,7 @@ velstatusinc_HEADERS = \
 	include/velstatus/reconcile.h \
 	include/velstatus/operations.h \
 	include/velstatus/forecast.h \
+	include/velstatus/datamover.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
 	include/velstatus/json.h \

@@ -101,6 +101,8 @@ VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
 VS_CHECK_PROGS += tests/check_backup_object
 tests_check_backup_object_SOURCES = tests/check_backup_object.c $(VS_TEST_COMMON)
+VS_CHECK_PROGS += tests/check_datamover
+tests_check_datamover_SOURCES = tests/check_datamover.c $(VS_TEST_COMMON)
 
 # CSI snapshots without the data mover (lib/snapshot/): the VolumeSnapshot
 # and VolumeSnapshotContent decoder, the plugin's answers per release, its client.

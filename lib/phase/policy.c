@@ -11,6 +11,7 @@
  * current release, the one the Velero preset decides as. */
 enum { VS_RELEASE_MAJOR = 1 };
 static const int release_minor[] = {11, 12, 13, 14, 15, 16, 17, 18};
+_Static_assert(VS_N(release_minor) == VS_RELEASE_COUNT, "VS_RELEASE_COUNT (phase/private.h): one per release");
 
 /* The release knobs: one line per field of velstatus_policy whose value is
  * a Velero release's (include/velstatus/policy.h names each with its
@@ -131,10 +132,9 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
 
 int velstatus__release_index(int major, int minor, velstatus_error *err)
 {
-    for (size_t i = 0; i < VS_N(release_minor); i++) {
+    for (size_t i = 0; i < VS_N(release_minor); i++)
         if (major == VS_RELEASE_MAJOR && release_minor[i] == minor)
             return (int)i;
-    }
     velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
                          RANGE_ARGS);
     return -1;

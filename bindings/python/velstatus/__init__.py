@@ -35,6 +35,8 @@ from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._backup_object import (BackupObject, BackupObjects, decode_backups, ConditionStatus, BackupConditions,
                              backup_conditions, WatchType, WatchEvent, watch_event, json_value_end)
 from ._snapshot import SnapshotKind, SnapshotField, SnapshotObject, SnapshotList, SnapshotClient
+from ._datamover import (DmKind, DmPhase, DmText, DmTime, DmInt, DataMoverObject, DataMoverList,
+                          DataMoverClient)
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
@@ -59,6 +61,7 @@ __all__ = [
     "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
     "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error", "PersistFailure",
     "AfterPersistFailure",
+    "DmKind", "DmPhase", "DmText", "DmTime", "DmInt", "DataMoverObject", "DataMoverList", "DataMoverClient",
     "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]
