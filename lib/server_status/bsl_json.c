@@ -406,7 +406,7 @@ velstatus_status velstatus_bsl_set_locations_to_json(char **out, size_t *out_len
     velstatus__buf_init(&b, set->ctx);
     velstatus__buf_putc(&b, '[');
     for (size_t i = 0; i < set->n; i++) {
-        const velstatus_bsl_record *r = &set->items[i]->rec;
+        const velstatus_bsl_record *r = vs_bsl_rec(set->items[i]);
         if (ns && (r->ns_len != ns_len || memcmp(r->ns, ns, ns_len) != 0))
             continue;
         if (any++)
