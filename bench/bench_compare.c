@@ -225,17 +225,32 @@ static void per_event(double t[2], const char *lib, const char *mode, const char
 }
 
 /* The tracker's ns per upsert at 1,000 and 100,000 BSLs, and beside it the
- * memory floor: one cache line per BSL touched in the same order. */
+ * memory floor: one cache line per BSL touched in the same order. The goal
+ * (issue 25): the cost at 100,000 within 1.2x of the floor's, the cost at
+ * 1,000 plus what one line costs more at 100,000 than at 1,000. */
 static void tracker_row(const char *lib, const char *order, int runs)
 {
-    double t[2], f[2];
+    double t[2], f[2], fl;
     per_event(t, lib, "tracker", order, runs);
     per_event(f, lib, "floor", order, runs);
-    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx (goal <= 1.2x): %s\n",
-           order[0] ? order : "random", t[0], t[1], t[1] / t[0], t[1] / t[0] <= 1.2 ? "met" : "NOT met");
+    fl = t[0] + f[1] - f[0];
+    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx\n", order[0] ? order : "random", t[0], t[1],
+           t[1] / t[0]);
     printf("  %-9s floor: one 64-byte line per event costs %.1f ns at 1,000 BSLs, %.1f at 100,000; an upsert\n"
-           "  %-9s touching a single line at 100,000 would cost at least %.2fx of its cost at 1,000\n",
-           "", f[0], f[1], "", (t[0] + f[1] - f[0]) / t[0]);
+           "  %-9s touching a single line at 100,000 would cost at least %.2fx of its cost at 1,000 (%.1f ns)\n",
+           "", f[0], f[1], "", fl / t[0], fl);
+    printf("  %-9s at 100,000 / floor: %.2fx (goal <= 1.2x): %s\n", "", t[1] / fl,
+           t[1] / fl <= 1.2 ? "met" : "NOT met");
+}
+
+/* Bytes per BSL at 100,000 BSLs: in a set, and in the tracker. */
+static void memory_row(const char *lib)
+{
+    proc p;
+    char *a[] = {(char *)lib, "memory", "100000", NULL};
+    run(&p, a, NULL, 0);
+    printf("  memory at 100,000 BSLs: a set %.0f bytes per BSL (%.0f of them its texts), the tracker %.0f\n",
+           val(&p, "set_bytes_per_bsl"), val(&p, "set_text_bytes_per_bsl"), val(&p, "tracker_bytes_per_bsl"));
 }
 
 static void tracker_and_watch(const char *lib, const char *cli, const char *stream, int runs)
@@ -244,6 +259,7 @@ static void tracker_and_watch(const char *lib, const char *cli, const char *stre
     printf("\nserver-status tracker, velstatus_server_tracker_upsert per event (median of %d)\n", runs);
     tracker_row(lib, "", runs);
     tracker_row(lib, "in-order", runs);
+    memory_row(lib);
     for (int k = 0; k < runs; k++) {
         proc p;
         char *a3[] = {(char *)lib, "upsert", (char *)stream, NULL};
