@@ -74,9 +74,9 @@ struct velstatus_bsl_set {
     velstatus_ctx *ctx;
     vs_bsl **items;
     size_t n, cap;
-    vs_nametab tab;         /* by namespace and name */
-    vs_nametab nstab;       /* by namespace: the first BSL of each */
-    const vs_bsl **nsfirst; /* the first BSL of each namespace, in order of appearance */
+    vs_nametab tab;   /* by namespace and name; none while the set is small (server_status.c) */
+    vs_nametab nstab; /* by namespace: the first BSL of each; the same */
+    vs_bsl **nsfirst; /* the first BSL of each namespace, in order of appearance */
     size_t nns, nscap;
 };
 

@@ -403,7 +403,7 @@ void velstatus_bsl_set_free(velstatus_bsl_set *set)
     velstatus__free(set->ctx, set->items);
     velstatus__free(set->ctx, set->tab.slots);
     velstatus__free(set->ctx, set->nstab.slots);
-    velstatus__free(set->ctx, (void *)set->nsfirst);
+    velstatus__free(set->ctx, set->nsfirst);
     velstatus__free(set->ctx, set);
 }
 
@@ -414,6 +414,55 @@ static vs_key set_key(const velstatus_bsl_record *r, int by)
     return k;
 }
 
+/* A set of up to this many BSLs (or namespaces) is searched in order, with
+ * no table to allocate: a watch event's set holds one BSL. */
+enum { VS_SET_SMALL = 8 };
+
+/* The first of list[0..n) that k matches, through the table t once it is
+ * built, else in order; NULL when none. */
+static vs_bsl *set_lookup(const vs_nametab *t, vs_bsl *const *list, size_t n, const vs_key *k)
+{
+    size_t i;
+    if (t->cap == 0) {
+        for (i = 0; i < n; i++)
+            if (key_eq(list[i], k))
+                return list[i];
+        return NULL;
+    }
+    i = tab_find(t, k);
+    return i == SIZE_MAX ? NULL : t->slots[i].b;
+}
+
+/* The hash a table of `by` keys files b under. */
+static uint64_t set_hash(const vs_bsl *b, int by)
+{
+    const velstatus_bsl_record *r = vs_bsl_rec(b);
+    return by == VS_BY_NS ? velstatus__hash_fnv1a(r->ns, r->ns_len) : b->hash;
+}
+
+/* Room in t for `want` entries of list: past VS_SET_SMALL the table is
+ * built (list[0..n) placed in it) and then grown; below, there is none. */
+static int set_index(velstatus_ctx *ctx, vs_nametab *t, vs_bsl *const *list, size_t n, size_t want, int by)
+{
+    int fresh = t->cap == 0;
+    if (fresh && want <= VS_SET_SMALL)
+        return 1;
+    if (!tab_reserve(ctx, t, want))
+        return 0;
+    for (size_t i = 0; fresh && i < n; i++, t->n++)
+        tab_place(t, list[i], set_hash(list[i], by));
+    return 1;
+}
+
+/* Files b in t when t is built. */
+static void set_place(vs_nametab *t, vs_bsl *b, int by)
+{
+    if (t->cap == 0)
+        return;
+    tab_place(t, b, set_hash(b, by));
+    t->n++;
+}
+
 /* Room for one more BSL and, when `new_ns`, one more namespace. */
 static int set_reserve(velstatus_bsl_set *set, int new_ns)
 {
@@ -421,15 +470,14 @@ static int set_reserve(velstatus_bsl_set *set, int new_ns)
     if (!items)
         return 0;
     set->items = items;
-    if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
+    if (!set_index(set->ctx, &set->tab, set->items, set->n, set->n + 1, VS_BY_NS_NAME))
         return 0;
     if (new_ns) {
-        const vs_bsl **f =
-            velstatus__array_reserve(set->ctx, (void *)set->nsfirst, &set->nscap, set->nns + 1, sizeof(*f), 4);
+        vs_bsl **f = velstatus__array_reserve(set->ctx, set->nsfirst, &set->nscap, set->nns + 1, sizeof(*f), 4);
         if (!f)
             return 0;
         set->nsfirst = f;
-        if (!tab_reserve(set->ctx, &set->nstab, set->nns + 1))
+        if (!set_index(set->ctx, &set->nstab, set->nsfirst, set->nns, set->nns + 1, VS_BY_NS))
             return 0;
     }
     return 1;
@@ -443,23 +491,21 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_b
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
     VS_TRY(check_bsl_args(r, err));
-    if (tab_find(&set->tab, &k) != SIZE_MAX)
+    if (set_lookup(&set->tab, set->items, set->n, &k))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"%s%.*s%s",
                                     (int)(r->name_len > 64 ? 64 : r->name_len), r->name,
                                     r->ns_len ? " in namespace \"" : "", (int)(r->ns_len > 64 ? 64 : r->ns_len),
                                     r->ns_len ? r->ns : "", r->ns_len ? "\"" : "");
-    new_ns = tab_find(&set->nstab, &kn) == SIZE_MAX;
+    new_ns = !set_lookup(&set->nstab, set->nsfirst, set->nns, &kn);
     if (!set_reserve(set, new_ns))
         return velstatus__error_nomem(err);
     b = bsl_new(set->ctx, r);
     if (!b)
         return velstatus__error_nomem(err);
-    tab_place(&set->tab, b, b->hash);
-    set->tab.n++;
+    set_place(&set->tab, b, VS_BY_NS_NAME);
     set->items[set->n++] = b;
     if (new_ns) {
-        tab_place(&set->nstab, b, key_hash(&kn));
-        set->nstab.n++;
+        set_place(&set->nstab, b, VS_BY_NS);
         set->nsfirst[set->nns++] = b;
     }
     return VELSTATUS_OK;
@@ -515,7 +561,7 @@ int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *ns, size_t n
                           size_t name_len)
 {
     vs_key k = {name, ns, name_len, ns_len, VS_BY_NS_NAME};
-    return tab_find(&set->tab, &k) != SIZE_MAX;
+    return set_lookup(&set->tab, set->items, set->n, &k) != NULL;
 }
 
 VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
@@ -870,8 +916,7 @@ static void set_summary(vs_summary *s, const velstatus_bsl_set *set, vs_bsl *con
     }
     if (o->defloc) {
         vs_key k = {o->defloc, ns, o->defloc_len, ns_len, ns ? VS_BY_NS_NAME : VS_BY_NAME};
-        size_t i = tab_find(&set->tab, &k);
-        s->def = i == SIZE_MAX ? NULL : set->tab.slots[i].b;
+        s->def = set_lookup(&set->tab, set->items, set->n, &k);
     }
 }
 
