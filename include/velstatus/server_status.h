@@ -41,6 +41,7 @@
 #include "policy.h"
 #include "retry.h"
 #include "host.h"
+#include "watch.h"
 
 VELSTATUS_BEGIN_DECLS
 
@@ -821,6 +822,34 @@ VELSTATUS_API velstatus_status velstatus_server_status_step(velstatus_server_ver
  */
 VELSTATUS_API velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx,
                                                            const char *json, size_t len, velstatus_error *err);
+
+/**
+ * @brief Decodes one watch event of a BackupStorageLocation watch (`kubectl
+ * get bsl --watch -o json`, with or without `--output-watch-events`) and the
+ * BSLs of its object, validating the text once.
+ *
+ * The event is what velstatus_watch_event_from_json() gives for the same
+ * text; the set what velstatus_bsl_set_from_json() gives for the event's
+ * object (velstatus_watch_event_object()), with the same checks and
+ * messages (positions count from the object's first byte). The two calls
+ * in turn validate the object twice; here the event's validation covers it.
+ * An ERROR or a BOOKMARK event has no BSLs: *set is NULL.
+ * @param[out] event Receives the event: on success, and also when the event
+ *        decodes but its object's BSLs do not (an error is returned; the
+ *        caller releases the event with velstatus_watch_event_free()); else NULL.
+ * @param[out] set Receives the BSLs of the object, in order, or NULL.
+ * @param[in] ctx The context.
+ * @param[in] json The text of one event (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, or the errors of velstatus_watch_event_from_json()
+ *         and of velstatus_bsl_set_from_json() (::VELSTATUS_E_INVALID for a
+ *         NULL set).
+ * @owned Release the event with velstatus_watch_event_free() and the set with velstatus_bsl_set_free().
+ */
+VELSTATUS_API velstatus_status velstatus_bsl_watch_event_from_json(velstatus_watch_event **event,
+                                                                   velstatus_bsl_set **set, velstatus_ctx *ctx,
+                                                                   const char *json, size_t len, velstatus_error *err);
 
 /**
  * @brief Writes the BSLs of a set (of one namespace, or all) as a compact

@@ -156,6 +156,21 @@ def test_tracker_upsert_from_json_text():
     t.close()
 
 
+def test_bsl_watch_event_is_the_event_and_its_bsls():
+    text = ('{"type":"DELETED","object":{"kind":"List","items":[{"metadata":{"name":"a"},'
+            '"status":{"phase":"Unavailable"}},{"metadata":{"name":"b"},"spec":{"default":true}}]}}')
+    ev, bsls = vs.bsl_watch_event(text)
+    assert ev == vs.watch_event(text)
+    assert ev.type == vs.WatchType.DELETED
+    assert bsls == [vs.Bsl("a", "Unavailable"), vs.Bsl("b", default=True)]
+    ev, bsls = vs.bsl_watch_event('{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}')
+    assert ev.type == vs.WatchType.BOOKMARK and bsls == []
+    with pytest.raises(vs.SchemaError, match=r"^metadata\.name: missing"):
+        vs.bsl_watch_event('{"type":"ADDED","object":{"metadata":{}}}')
+    with pytest.raises(vs.ParseError):
+        vs.bsl_watch_event('{"type":"ADDED","object":{}')
+
+
 def test_tracker_reports_changes():
     t = vs.ServerTracker()
     assert t.status == "Waiting" and t.reasons == (vs.ServerReason.NO_BSL,)
