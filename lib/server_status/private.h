@@ -28,8 +28,8 @@ enum { VS_NAME_INLINE = 16 };
 
 /* One BSL as the rule reads it, in one 64-byte cache line: at 100,000
  * BSLs an upsert's lookup misses the cache once, on this line
- * (bench/README.md, "The tracker's one-line entries"). A set keeps the
- * caller's whole record behind it (bsl_rec() in server_status.c); the
+ * (bench/README.md, issue 25). A set keeps the
+ * caller's whole record behind it (vs_bsl_rec() below); the
  * tracker keeps only this, inside its table, the names of 16 bytes or
  * more apart. Flags are 0 or 1, an absent time 0. */
 typedef struct vs_bsl {
@@ -47,6 +47,7 @@ typedef struct vs_bsl {
     unsigned char cnt;    /* VS_CNT_*: cached by the tracker */
     unsigned char stale;  /* VS_STALE_* bits, cached by the tracker */
 } vs_bsl;
+_Static_assert(sizeof(vs_bsl) <= 64, "a BSL's entry is one cache line");
 
 /* The caller's record a set keeps behind each of its BSLs, its texts behind it. */
 static inline const velstatus_bsl_record *vs_bsl_rec(const vs_bsl *b)
