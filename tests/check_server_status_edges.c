@@ -412,7 +412,7 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
                 present[i] = 1;
             }
             ck_assert_uint_eq(velstatus_server_tracker_count(t), n);
-            if (pass >= 2 && k % 7 == 0) {
+            if (pass >= 2 && k % 61 == 0) {
                 velstatus_server_verdict *v = NULL;
                 int want = model_default(present, is_default, created, names, POOL);
                 const char *got;
