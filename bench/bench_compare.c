@@ -172,9 +172,9 @@ static void main_table(const char *lib, const char *peer, const char *file, int 
            "goal on the ratio");
     row("decode", "s", m[0][F_DECODE], m[1][F_DECODE], have_peer, 1.0, "<= 1.00x (>= 1.0x Go's speed)");
     row("loop, first pass", "ns/op", m[0][F_LOOP1], m[1][F_LOOP1], have_peer, 0.4, "<= 0.40x");
-    row("loop, steady pass", "ns/op", m[0][F_LOOP2], m[1][F_LOOP2], have_peer, 0.2, "<= 0.20x");
+    row("loop, steady pass", "ns/op", m[0][F_LOOP2], m[1][F_LOOP2], have_peer, 0.15, "<= 0.15x");
     row("encode", "s", m[0][F_ENCODE], m[1][F_ENCODE], have_peer, 1e300, "(none)");
-    row("whole job (decode+loop+encode)", "s", m[0][F_JOB_CPU], m[1][F_JOB_CPU], have_peer, 0.5, "<= 0.50x");
+    row("whole job (decode+loop+encode)", "s", m[0][F_JOB_CPU], m[1][F_JOB_CPU], have_peer, 0.2, "<= 0.20x");
     row("whole job, peak RSS", "MB", m[0][F_JOB_RSS], m[1][F_JOB_RSS], have_peer, 0.25, "<= 0.25x");
     printf("%-34s %12s %12.3f %-5s %8s   allocations in the steady step: %.0f (goal 0)\n",
            "velstatus_oplist_step, steady", "-", m[1][F_STEP], "ns/op", "-", m[1][F_ALLOCS]);
@@ -229,17 +229,32 @@ static void per_event(double t[2], const char *lib, const char *mode, const char
 }
 
 /* The tracker's ns per upsert at 1,000 and 100,000 BSLs, and beside it the
- * memory floor: one cache line per BSL touched in the same order. */
+ * memory floor: one cache line per BSL touched in the same order. The goal
+ * (issue 25): the cost at 100,000 within 1.2x of the floor's, the cost at
+ * 1,000 plus what one line costs more at 100,000 than at 1,000. */
 static void tracker_row(const char *lib, const char *order, int runs)
 {
-    double t[2], f[2];
+    double t[2], f[2], fl;
     per_event(t, lib, "tracker", order, runs);
     per_event(f, lib, "floor", order, runs);
-    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx (goal <= 1.2x): %s\n",
-           order[0] ? order : "random", t[0], t[1], t[1] / t[0], t[1] / t[0] <= 1.2 ? "met" : "NOT met");
+    fl = t[0] + f[1] - f[0];
+    printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx\n", order[0] ? order : "random", t[0], t[1],
+           t[1] / t[0]);
     printf("  %-9s floor: one 64-byte line per event costs %.1f ns at 1,000 BSLs, %.1f at 100,000; an upsert\n"
-           "  %-9s touching a single line at 100,000 would cost at least %.2fx of its cost at 1,000\n",
-           "", f[0], f[1], "", (t[0] + f[1] - f[0]) / t[0]);
+           "  %-9s touching a single line at 100,000 would cost at least %.2fx of its cost at 1,000 (%.1f ns)\n",
+           "", f[0], f[1], "", fl / t[0], fl);
+    printf("  %-9s at 100,000 / floor: %.2fx (goal <= 1.2x): %s\n", "", t[1] / fl,
+           t[1] / fl <= 1.2 ? "met" : "NOT met");
+}
+
+/* Bytes per BSL at 100,000 BSLs: in a set, and in the tracker. */
+static void memory_row(const char *lib)
+{
+    proc p;
+    char *a[] = {(char *)lib, "memory", "100000", NULL};
+    run(&p, a, NULL, 0);
+    printf("  memory at 100,000 BSLs: a set %.0f bytes per BSL (%.0f of them its texts), the tracker %.0f\n",
+           val(&p, "set_bytes_per_bsl"), val(&p, "set_text_bytes_per_bsl"), val(&p, "tracker_bytes_per_bsl"));
 }
 
 static void tracker_and_watch(const char *lib, const char *cli, const char *stream, int runs)
@@ -248,6 +263,7 @@ static void tracker_and_watch(const char *lib, const char *cli, const char *stre
     printf("\nserver-status tracker, velstatus_server_tracker_upsert per event (median of %d)\n", runs);
     tracker_row(lib, "", runs);
     tracker_row(lib, "in-order", runs);
+    memory_row(lib);
     for (int k = 0; k < runs; k++) {
         proc p;
         char *a3[] = {(char *)lib, "upsert", (char *)stream, NULL};
@@ -264,8 +280,8 @@ static void tracker_and_watch(const char *lib, const char *cli, const char *stre
            "objects upserted in process (velstatus_server_tracker_upsert_json)\n",
            events);
     printf("  bare upsert: %8.1f ns/event  %10.0f events/s\n", up, 1e9 / up);
-    printf("  CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 3x): %s\n", watch, 1e9 / watch, watch / up,
-           watch / up <= 3 ? "met" : "NOT met");
+    printf("  CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 1.5x): %s\n", watch, 1e9 / watch,
+           watch / up, watch / up <= 1.5 ? "met" : "NOT met");
 }
 
 /* ---- the codec table: decode and encode against simdjson and the floors ---- */

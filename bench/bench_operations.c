@@ -10,6 +10,8 @@
  *   bench_operations tracker NBSL EVENTS [in-order]  ns per upsert at NBSL
  *   bench_operations floor NBSL EVENTS [in-order]    ns per random touch of one line of NBSL
  *                                              BSLs (random BSLs, or in order)
+ *   bench_operations memory NBSL               bytes per BSL in a set and in a
+ *                                              tracker
  *   bench_operations upsert STREAM             ns per upsert of each event of
  *                                              a watch stream, in process
  *
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <time.h>
 #include <velstatus.h>
 
@@ -63,23 +66,32 @@ static char *read_file(const char *path, size_t *len)
     return p;
 }
 
-/* The context's allocator counts its calls: the steady step must make none. */
+/* The context's allocator counts its calls (the steady step must make
+ * none) and the bytes its live blocks hold, as malloc rounds them. */
 static unsigned long allocs;
+static size_t live_bytes;
 static void *count_alloc(void *ud, size_t n)
 {
+    void *p = malloc(n);
     (void)ud;
     allocs++;
-    return malloc(n);
+    live_bytes += p ? malloc_usable_size(p) : 0;
+    return p;
 }
 static void *count_realloc(void *ud, void *p, size_t n)
 {
+    size_t was = p ? malloc_usable_size(p) : 0;
+    void *q = realloc(p, n);
     (void)ud;
     allocs++;
-    return realloc(p, n);
+    if (q)
+        live_bytes += malloc_usable_size(q) - was;
+    return q;
 }
 static void count_free(void *ud, void *p)
 {
     (void)ud;
+    live_bytes -= p ? malloc_usable_size(p) : 0;
     free(p);
 }
 
@@ -289,26 +301,38 @@ static void floor_lines(long nbsl, long events, int in_order)
     free(a);
 }
 
+/* Writes "bsl-NNNNNN" (10 bytes and a NUL) for i into name: the name of
+ * BSL i, made afresh for each event. */
+static void bsl_name(char *name, long i)
+{
+    memcpy(name, "bsl-", 4);
+    for (int d = 9; d >= 4; d--, i /= 10)
+        name[d] = (char)('0' + i % 10);
+    name[10] = '\0';
+}
+
 /* NBSL BSLs, then EVENTS upserts (velstatus_server_tracker_upsert), the
  * phase flipping every 1,000 events: of BSLs picked at random, or in the
- * order of the list (a relist replays it so) when `in_order`. */
+ * order of the list (a relist replays it so) when `in_order`. Each event's
+ * record is written into the same small buffer, as a decoder hands over a
+ * freshly decoded record: the caller's bytes are in cache, and a miss is
+ * the tracker's own (reading each name from an array of 100,000 would add
+ * a miss of the harness's, which the floor does not have). */
 static void tracker(long nbsl, long events, int in_order)
 {
     velstatus_ctx *ctx = new_ctx();
     velstatus_server_tracker *t = new_tracker(ctx);
-    char *names = malloc((size_t)nbsl * 16);
+    char name[16];
     velstatus_bsl_record r;
     unsigned long long rng = 0x9E3779B97F4A7C15ull;
     double t0, t1;
-    if (!names)
-        die("out of memory");
     velstatus_bsl_record_init(&r, sizeof(r));
+    r.name = name;
     r.name_len = 10;
     r.has_validated = 1;
     r.validated_ns = vs_bench_now;
     for (long i = 0; i < nbsl; i++) {
-        snprintf(names + i * 16, 16, "bsl-%06ld", i % 1000000);
-        r.name = names + i * 16;
+        bsl_name(name, i % 1000000);
         r.phase = "Available";
         r.phase_len = 9;
         r.is_default = i == 0;
@@ -323,7 +347,7 @@ static void tracker(long nbsl, long events, int in_order)
         rng ^= rng >> 7;
         rng ^= rng << 17;
         i = in_order ? k % nbsl : (long)(rng % (unsigned long long)nbsl);
-        r.name = names + i * 16;
+        bsl_name(name, i % 1000000);
         r.is_default = i == 0;
         r.phase = up ? "Available" : "Unavailable";
         r.phase_len = up ? 9 : 11;
@@ -334,7 +358,51 @@ static void tracker(long nbsl, long events, int in_order)
     printf("tracker_ns %.3f\n", (t1 - t0) * 1e9 / (double)events);
     velstatus_server_tracker_free(t);
     velstatus_ctx_free(ctx);
-    free(names);
+}
+
+/* The memory of NBSL BSLs (as tests/watch-stream.py writes them: name,
+ * namespace, provider, bucket, phase, two times), in bytes per BSL as the
+ * allocator holds them: in a set (velstatus_bsl_set_from_json of a List)
+ * and in a tracker (each object upserted). The texts a set keeps are
+ * printed apart: a set copies every text, a tracker only a long name. */
+static void memory(long nbsl)
+{
+    velstatus_ctx *ctx = new_ctx();
+    velstatus_server_tracker *t = new_tracker(ctx);
+    velstatus_bsl_set *set;
+    velstatus_error err;
+    size_t cap = (size_t)nbsl * 400 + 64, n = 0, texts = 0, base;
+    char *js = malloc(cap), name[16];
+    if (!js)
+        die("out of memory");
+    n += (size_t)snprintf(js, cap, "{\"kind\":\"List\",\"items\":[");
+    for (long i = 0; i < nbsl; i++) {
+        size_t at = n;
+        bsl_name(name, i % 1000000);
+        n += (size_t)snprintf(js + n, cap - n,
+                              "%s{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"%s\",\"namespace\":"
+                              "\"velero\",\"creationTimestamp\":\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":%s,"
+                              "\"provider\":\"aws\",\"objectStorage\":{\"bucket\":\"b-%s\"}},\"status\":{\"phase\":"
+                              "\"Available\",\"lastValidationTime\":\"2026-11-30T12:59:00Z\"}}",
+                              i ? "," : "", name, i ? "false" : "true", name);
+        texts += 10 + 6 + 3 + 12 + 9 + 7; /* name, namespace, provider, bucket, phase + the NULs of all 7 */
+        base = n;
+        if (velstatus_server_tracker_upsert_json(t, NULL, js + at + (i ? 1 : 0), base - at - (i ? 1 : 0), &err) !=
+            VELSTATUS_OK)
+            die(err.message);
+    }
+    n += (size_t)snprintf(js + n, cap - n, "]}");
+    base = live_bytes;
+    if (velstatus_bsl_set_from_json(&set, ctx, js, n, &err) != VELSTATUS_OK)
+        die(err.message);
+    printf("set_bytes_per_bsl %.1f\nset_text_bytes_per_bsl %.1f\n", (double)(live_bytes - base) / (double)nbsl,
+           (double)texts / (double)nbsl);
+    velstatus_bsl_set_free(set);
+    base = live_bytes;
+    velstatus_server_tracker_free(t);
+    printf("tracker_bytes_per_bsl %.1f\n", (double)(base - live_bytes) / (double)nbsl);
+    velstatus_ctx_free(ctx);
+    free(js);
 }
 
 /* The objects of a compact watch stream (one {"type":..,"object":{..}} a
@@ -380,11 +448,13 @@ int main(int argc, char **argv)
         tracker(atol(argv[2]), atol(argv[3]), argc == 5 && strcmp(argv[4], "in-order") == 0);
     else if ((argc == 4 || argc == 5) && strcmp(mode, "floor") == 0 && atol(argv[2]) > 0)
         floor_lines(atol(argv[2]), atol(argv[3]), argc == 5 && strcmp(argv[4], "in-order") == 0);
+    else if (argc == 3 && strcmp(mode, "memory") == 0 && atol(argv[2]) > 0)
+        memory(atol(argv[2]));
     else if (argc == 3 && strcmp(mode, "upsert") == 0)
         upsert(argv[2]);
     else {
         fprintf(stderr, "usage: bench_operations decode|loop|encode|job FILE | rate FILE REPS | tracker NBSL EVENTS"
-                        " [in-order] | upsert STREAM\n");
+                        " [in-order] | floor NBSL EVENTS [in-order] | memory NBSL | upsert STREAM\n");
         return 2;
     }
     return 0;

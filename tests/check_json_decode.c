@@ -657,8 +657,8 @@ START_TEST(defect6_nul_escape_in_bsl_message_is_kept)
     char *p = vs_test_read_data("decode/bsl-nul-in-message.json", &n);
     static const char op[] = "[{\"status\":{\"error\":\"rpc error: \\u0000 in the middle\"}}]";
     ck_assert_int_eq(velstatus_bsl_set_from_json(&set, ctx, p, n, &err), VELSTATUS_OK);
-    ck_assert_uint_eq(set->items[1]->rec.message_len, 26);
-    ck_assert(memcmp(set->items[1]->rec.message, "rpc error: \0 in the middle", 26) == 0);
+    ck_assert_uint_eq(vs_bsl_rec(set->items[1])->message_len, 26);
+    ck_assert(memcmp(vs_bsl_rec(set->items[1])->message, "rpc error: \0 in the middle", 26) == 0);
     ck_assert_int_eq(velstatus_server_status_classify(&v, set, NULL, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_server_verdict_total(v), 2);
     velstatus_server_verdict_free(v);

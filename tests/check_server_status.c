@@ -1699,6 +1699,115 @@ START_TEST(failalloc_tracker_upsert_json)
 }
 END_TEST
 
+/* velstatus_bsl_watch_event_from_json() gives what the two decoders give in
+ * turn (the event, then the BSLs of its object): the same types, spans,
+ * BSLs, statuses and messages, including an error's position, which counts
+ * from the object's first byte. */
+START_TEST(bsl_watch_event_is_the_two_decoders)
+{
+    static const char *const events[] = {
+        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\",\"namespace\":\"velero\"},"
+        "\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}}",
+        "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"a\"}},"
+        "{\"metadata\":{\"name\":\"b\",\"namespace\":\"x\"},\"status\":{\"message\":\"m\\u0000n\"}}]}}",
+        "{\"kind\":\"BackupStorageLocation\",\"metadata\":{\"name\":\"bare\"}}\n",
+        "{\"type\":\"DELETED\",\"object\":{\"metadata\":{\"name\":\"a\"}},\"type\":\"ADDED\"}",
+        "{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"resourceVersion\":\"7\"}}}",
+        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"reason\":\"Expired\",\"code\":410}}",
+        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"},\n\"status\":{\"phase\":7}}}",
+        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{}}}",
+        "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"},\"metadata\":{\"name\":\"a\"}},\"x\":[1,2}",
+        "{\"type\":\"SYNC\",\"object\":{}}",
+        "{\"type\":\"ADDED\",\"object\":[]}",
+    };
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t k = 0; k < sizeof(events) / sizeof(events[0]); k++) {
+        const char *js = events[k];
+        velstatus_watch_event *ev = NULL, *ev2 = NULL;
+        velstatus_bsl_set *set = (velstatus_bsl_set *)1, *set2 = NULL;
+        velstatus_error err, err2;
+        velstatus_status st, st2;
+        size_t off = 0, off2 = 0;
+        st = velstatus_bsl_watch_event_from_json(&ev, &set, ctx, js, strlen(js), &err);
+        st2 = velstatus_watch_event_from_json(&ev2, ctx, js, strlen(js), &err2);
+        ck_assert_msg((ev != NULL) == (st2 == VELSTATUS_OK), "event %zu", k);
+        if (st2 != VELSTATUS_OK) { /* the event itself fails: the same error */
+            ck_assert_int_eq(st, st2);
+            ck_assert_str_eq(err.message, err2.message);
+            ck_assert_uint_eq(err.offset, err2.offset);
+            ck_assert_ptr_null(set);
+            continue;
+        }
+        ck_assert_int_eq(velstatus_watch_event_type(ev), velstatus_watch_event_type(ev2));
+        ck_assert_uint_eq(velstatus_watch_event_object(ev, &off), velstatus_watch_event_object(ev2, &off2));
+        ck_assert_uint_eq(off, off2);
+        if (velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_ERROR ||
+            velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_BOOKMARK) {
+            ck_assert_int_eq(st, VELSTATUS_OK);
+            ck_assert_ptr_null(set);
+        } else {
+            st2 = velstatus_bsl_set_from_json(&set2, ctx, js + off2, velstatus_watch_event_object(ev2, NULL), &err2);
+            ck_assert_msg(st == st2, "event %zu: %d, %d", k, st, st2);
+            ck_assert_int_eq(set != NULL, set2 != NULL);
+            if (st != VELSTATUS_OK) {
+                ck_assert_str_eq(err.message, err2.message);
+                ck_assert_uint_eq(err.offset, err2.offset);
+            } else {
+                ck_assert_uint_eq(velstatus_bsl_set_count(set), velstatus_bsl_set_count(set2));
+                for (size_t i = 0; i < velstatus_bsl_set_count(set); i++) {
+                    velstatus_bsl_record a, b;
+                    velstatus_bsl_record_init(&a, sizeof(a));
+                    velstatus_bsl_record_init(&b, sizeof(b));
+                    ck_assert_int_eq(velstatus_bsl_set_get(set, i, &a, NULL), VELSTATUS_OK);
+                    ck_assert_int_eq(velstatus_bsl_set_get(set2, i, &b, NULL), VELSTATUS_OK);
+                    ck_assert_str_eq(a.name, b.name);
+                    ck_assert_str_eq(a.ns, b.ns);
+                    ck_assert_uint_eq(a.message_len, b.message_len);
+                    ck_assert(memcmp(a.message, b.message, a.message_len) == 0);
+                    ck_assert_int_eq(a.is_default, b.is_default);
+                }
+            }
+        }
+        velstatus_bsl_set_free(set);
+        velstatus_bsl_set_free(set2);
+        velstatus_watch_event_free(ev);
+        velstatus_watch_event_free(ev2);
+    }
+    {
+        velstatus_watch_event *ev = (velstatus_watch_event *)1;
+        ck_assert_int_eq(velstatus_bsl_watch_event_from_json(&ev, NULL, ctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_watch_event_from_json(NULL, NULL, ctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Every allocation of velstatus_bsl_watch_event_from_json() may fail: then
+ * nothing is left (the context's allocator counts) and the error is E_NOMEM. */
+START_TEST(failalloc_bsl_watch_event)
+{
+    static const char js[] = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"List\",\"items\":[{\"metadata\":{"
+                             "\"name\":\"a\\u0062\"}},{\"metadata\":{\"name\":\"b\",\"namespace\":\"x\"}}]}}";
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_watch_event *ev = NULL;
+        velstatus_bsl_set *set = NULL;
+        st = velstatus_bsl_watch_event_from_json(&ev, &set, ctx, js, sizeof(js) - 1, NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert_uint_eq(velstatus_bsl_set_count(set), 2);
+            ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "ab");
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
+            ck_assert_ptr_null(set);
+        }
+        velstatus_bsl_set_free(set);
+        velstatus_watch_event_free(ev);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
 /* ---- the examples: library verdicts against the golden files the CLI test also uses ---- */
 
 static char *read_example(const char *name, size_t *len)
@@ -1938,6 +2047,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, tracker_upsert_record_checks);
     tcase_add_test(tc, examples_match_golden_verdicts);
     tcase_add_test(tc, failalloc_tracker_upsert_json);
+    tcase_add_test(tc, bsl_watch_event_is_the_two_decoders);
+    tcase_add_test(tc, failalloc_bsl_watch_event);
     tcase_add_test(tc, failalloc_set_new_add);
     tcase_add_test(tc, failalloc_classify);
     tcase_add_test(tc, failalloc_tracker);

@@ -135,6 +135,54 @@ START_TEST(decode_errors_of_the_new_fields)
 }
 END_TEST
 
+/* Sets past the size searched in order (a few BSLs) index their names and
+ * namespaces in tables: a set grown one BSL at a time to 40, in 12
+ * namespaces, finds each name as a duplicate in its own namespace only, at
+ * every size on the way; the namespaces stay in order of appearance; the
+ * default location is found by name, in the namespace asked for. */
+START_TEST(large_sets_find_names_and_namespaces)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_bsl_set *set = NULL;
+    velstatus_error err;
+    char ns[40][8], name[40][8];
+    ck_assert_int_eq(velstatus_bsl_set_new(&set, ctx, &err), VELSTATUS_OK);
+    for (int i = 0; i < 40; i++) {
+        velstatus_bsl_record r;
+        snprintf(ns[i], sizeof(ns[i]), "ns%d", (i * 7) % 12);
+        snprintf(name[i], sizeof(name[i]), "b%d", i / 3);
+        r = rec(ns[i], name[i], "Available");
+        ck_assert_int_eq(velstatus_bsl_set_add_record(set, &r, &err), VELSTATUS_OK);
+        for (int j = 0; j <= i; j++) {
+            r = rec(ns[j], name[j], "Available");
+            ck_assert_int_eq(velstatus_bsl_set_add_record(set, &r, &err), VELSTATUS_E_INVALID);
+            ck_assert_ptr_nonnull(strstr(err.message, "duplicate BSL name"));
+        }
+        ck_assert_uint_eq(velstatus_bsl_set_count(set), (size_t)i + 1);
+        ck_assert_uint_eq(velstatus_bsl_set_namespace_count(set), (size_t)(i < 12 ? i + 1 : 12));
+    }
+    for (int k = 0; k < 12; k++) /* ns0, ns7, ns2, ns9, ...: the order of their first BSLs */
+        ck_assert_str_eq(velstatus_bsl_set_namespace_at(set, (size_t)k), ns[k]);
+    {
+        velstatus_server_status_options o;
+        velstatus_server_verdict *v = NULL;
+        velstatus_server_status_options_init(&o, sizeof(o));
+        o.default_location = name[30]; /* b10, in ns6 (i = 30) and ns1 (i = 31) and ns8 (i = 32) */
+        o.default_location_len = VELSTATUS_NUL_TERMINATED;
+        ck_assert_int_eq(
+            velstatus_server_status_classify_namespace(&v, set, ns[31], VELSTATUS_NUL_TERMINATED, &o, &err),
+            VELSTATUS_OK);
+        ck_assert_str_eq(velstatus_server_verdict_default(v), name[31]);
+        velstatus_server_verdict_free(v);
+        ck_assert_int_eq(velstatus_server_status_classify_namespace(&v, set, "ns5", 3, &o, &err), VELSTATUS_OK);
+        ck_assert_ptr_null(velstatus_server_verdict_default(v)); /* no b10 in ns5 */
+        velstatus_server_verdict_free(v);
+    }
+    velstatus_bsl_set_free(set);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(add_record_checks)
 {
     velstatus_ctx *ctx = vs_test_ctx();
@@ -357,6 +405,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, decode_two_namespaces);
     tcase_add_test(tc, decode_errors_of_the_new_fields);
     tcase_add_test(tc, add_record_checks);
+    tcase_add_test(tc, large_sets_find_names_and_namespaces);
     tcase_add_test(tc, locations_json);
     tcase_add_test(tc, never_validated_rule);
     tcase_add_test(tc, never_validated_tracker_clock);

@@ -2,7 +2,10 @@
 /* The watch-stream splitter (tools/watch_stream.c): the same objects and
  * errors, at the same positions, whatever the byte boundaries of the feeds;
  * compact, indented and concatenated objects; malformed stretches reported
- * and skipped to the next "\n{"; a failed allocation loses nothing. */
+ * and skipped to the next "\n{"; a failed allocation loses nothing. Every
+ * test runs twice: as the splitter validates, and in quick mode, where the
+ * callback validates each unchecked object as the CLI's decoder does and
+ * asks for a recheck of one that is not JSON: the same log either way. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +18,35 @@ typedef struct log {
     size_t n;
     int stop_at; /* stop the feed at this object (1-based), 0 never */
     int count;
+    const vs_watch_split *sp;
+    int unchecked, rechecks; /* objects handed out unchecked, and those sent back */
 } log_t;
+
+static int on_obj(void *ud, const char *obj, size_t len, vs_watch_pos at);
+static int on_err(void *ud, vs_watch_pos at, const char *reason);
+
+/* Quick mode for the test being run (the loop index: 0 or 1). */
+static int quick;
+
+/* Sets up sp for log l in the current mode. */
+static void split_init(vs_watch_split *sp, log_t *l, size_t max_object)
+{
+    vs_watch_split_init(sp, max_object, on_obj, on_err, l);
+    sp->quick = quick;
+    l->sp = sp;
+}
 
 static int on_obj(void *ud, const char *obj, size_t len, vs_watch_pos at)
 {
     log_t *l = ud;
+    size_t end = 0;
+    if (l->sp && l->sp->unchecked) {
+        l->unchecked++;
+        if (velstatus_json_value_end(&end, NULL, obj, len, NULL) != VELSTATUS_OK || end != len) {
+            l->rechecks++;
+            return VS_WATCH_RECHECK;
+        }
+    }
     l->n += (size_t)snprintf(l->text + l->n, sizeof(l->text) - l->n, "O@%llu:%llu:%.*s\n",
                              (unsigned long long)at.offset, (unsigned long long)at.line, (int)len, obj);
     return ++l->count == l->stop_at;
@@ -39,7 +66,7 @@ static void run(log_t *l, const char *s, const size_t *cuts, size_t ncuts, size_
     vs_watch_split sp;
     size_t prev = 0, n = strlen(s);
     memset(l, 0, sizeof(*l));
-    vs_watch_split_init(&sp, max_object, on_obj, on_err, l);
+    split_init(&sp, l, max_object);
     for (size_t i = 0; i <= ncuts; i++) {
         size_t next = i < ncuts ? cuts[i] : n;
         ck_assert_int_eq(vs_watch_split_feed(&sp, s + prev, next - prev), 0);
@@ -74,14 +101,20 @@ static const char expected[] =
 
 START_TEST(whole_stream)
 {
+    quick = _i;
     log_t l;
     run(&l, stream, NULL, 0, 1 << 20);
     ck_assert_str_eq(l.text, expected);
+    /* quick: the five objects go unchecked, the bad literal's brackets
+     * close and it is sent back; the last one never closes */
+    ck_assert_int_eq(l.unchecked, quick ? 6 : 0);
+    ck_assert_int_eq(l.rechecks, quick ? 1 : 0);
 }
 END_TEST
 
 START_TEST(every_single_cut)
 {
+    quick = _i;
     log_t l;
     for (size_t c = 0; c <= strlen(stream); c++) {
         run(&l, stream, &c, 1, 1 << 20);
@@ -92,6 +125,7 @@ END_TEST
 
 START_TEST(random_cuts)
 {
+    quick = _i;
     log_t l;
     size_t n = strlen(stream), cuts[64];
     unsigned seed = 12345;
@@ -110,6 +144,7 @@ END_TEST
 
 START_TEST(byte_at_a_time)
 {
+    quick = _i;
     log_t l;
     size_t n = strlen(stream), cuts[sizeof(stream)];
     for (size_t c = 0; c < n; c++)
@@ -125,6 +160,7 @@ END_TEST
  * for every cut of the feed. */
 START_TEST(object_cut_short_by_the_next)
 {
+    quick = _i;
     static const char s[] = "{\"a\":1}\n{\"type\": \"MODIFIED\", \"object\": {\"metadata\": \n{\"b\":2}\n"
                             "{\"type\": \"MODIFIED\", \"object\": {\"na\n{\"c\":3}\n";
     static const char want[] = "O@0:1:{\"a\":1}\n"
@@ -142,6 +178,7 @@ END_TEST
 
 START_TEST(object_larger_than_limit)
 {
+    quick = _i;
     log_t l;
     const char *s = "{\"a\":\"0123456789012345678901234567890123456789\"}\n{\"b\":1}\n";
     size_t cuts[] = {10, 20, 30};
@@ -154,11 +191,12 @@ END_TEST
  * and what follows is split at once (the buffer stays within the limit). */
 START_TEST(limit_stretches_in_one_feed)
 {
+    quick = _i;
     log_t l;
     vs_watch_split sp;
     const char *a = "{\"a\":[1,2,3,4,5,6,7,8,9\n{\"b\":[1,2,3,4,5,6,7,8,9\n{\"c\":[";
     memset(&l, 0, sizeof(l));
-    vs_watch_split_init(&sp, 16, on_obj, on_err, &l);
+    split_init(&sp, &l, 16);
     ck_assert_int_eq(vs_watch_split_feed(&sp, a, strlen(a)), 0);
     ck_assert_uint_le(sp.len, 16);
     ck_assert_int_eq(vs_watch_split_feed(&sp, "1]}\n", 4), 0);
@@ -172,11 +210,12 @@ END_TEST
 
 START_TEST(stop_from_callback)
 {
+    quick = _i;
     log_t l;
     vs_watch_split sp;
     memset(&l, 0, sizeof(l));
     l.stop_at = 2;
-    vs_watch_split_init(&sp, 1 << 20, on_obj, on_err, &l);
+    split_init(&sp, &l, 1 << 20);
     ck_assert_int_eq(vs_watch_split_feed(&sp, "{}{\"x\":1}{}", 11), 1);
     ck_assert_int_eq(l.count, 2);
     vs_watch_split_free(&sp);
@@ -197,6 +236,7 @@ static void *failing_realloc(void *p, size_t n)
  * same bytes fed again give what a run without the failure gives. */
 START_TEST(failed_allocation_loses_nothing)
 {
+    quick = _i;
     static char big[sizeof(stream) + 5000];
     log_t ref, l;
     vs_watch_split sp;
@@ -207,7 +247,7 @@ START_TEST(failed_allocation_loses_nothing)
         memcpy(big + c + 5000, stream + c, n - c + 1);
         run(&ref, big, NULL, 0, 1 << 20);
         memset(&l, 0, sizeof(l));
-        vs_watch_split_init(&sp, 1 << 20, on_obj, on_err, &l);
+        split_init(&sp, &l, 1 << 20);
         sp.realloc_fn = failing_realloc;
         ck_assert_int_eq(vs_watch_split_feed(&sp, big, c), 0);
         fail_next = 1;
@@ -225,15 +265,15 @@ Suite *velstatus_test_suite(void)
     Suite *s = suite_create("watch_stream");
     TCase *tc = tcase_create("split");
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, whole_stream);
-    tcase_add_test(tc, every_single_cut);
-    tcase_add_test(tc, random_cuts);
-    tcase_add_test(tc, byte_at_a_time);
-    tcase_add_test(tc, object_cut_short_by_the_next);
-    tcase_add_test(tc, object_larger_than_limit);
-    tcase_add_test(tc, limit_stretches_in_one_feed);
-    tcase_add_test(tc, stop_from_callback);
-    tcase_add_test(tc, failed_allocation_loses_nothing);
+    tcase_add_loop_test(tc, whole_stream, 0, 2);
+    tcase_add_loop_test(tc, every_single_cut, 0, 2);
+    tcase_add_loop_test(tc, random_cuts, 0, 2);
+    tcase_add_loop_test(tc, byte_at_a_time, 0, 2);
+    tcase_add_loop_test(tc, object_cut_short_by_the_next, 0, 2);
+    tcase_add_loop_test(tc, object_larger_than_limit, 0, 2);
+    tcase_add_loop_test(tc, limit_stretches_in_one_feed, 0, 2);
+    tcase_add_loop_test(tc, stop_from_callback, 0, 2);
+    tcase_add_loop_test(tc, failed_allocation_loses_nothing, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

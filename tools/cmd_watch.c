@@ -30,9 +30,12 @@ typedef struct watch {
     cli_format fmt;
     int strict, rc;
     const char *now_s;
+    int now_read; /* now_ns holds --now, read at the first event */
+    int64_t now_ns;
     int check_stale, clock_set;
     int64_t stale_eval_ns; /* when staleness was last evaluated */
     uint64_t events, malformed;
+    const vs_watch_split *sp;
 } watch;
 
 /* An event that cannot be applied: reported, fatal with --strict. */
@@ -86,12 +89,11 @@ static ns_tracker *tracker_of(watch *w, const char *ns, velstatus_status *st, ve
     return NULL;
 }
 
-/* Upserts (or deletes) each BSL of obj (one object, or a List) as the
- * decoder reads it, in the tracker of its namespace. */
-static velstatus_status apply(watch *w, const char *obj, size_t len, int is_delete, velstatus_error *err)
+/* Upserts (or deletes) each BSL of an event's object (one object, or a
+ * List), in the tracker of its namespace. */
+static velstatus_status apply(watch *w, const velstatus_bsl_set *set, int is_delete, velstatus_error *err)
 {
-    velstatus_bsl_set *set = NULL;
-    velstatus_status st = velstatus_bsl_set_from_json(&set, w->ctx, obj, len, err);
+    velstatus_status st = VELSTATUS_OK;
     for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
         int ch = 0;
         velstatus_bsl_record rec;
@@ -105,7 +107,6 @@ static velstatus_status apply(watch *w, const char *obj, size_t len, int is_dele
                            : velstatus_server_tracker_upsert(t->tr, &ch, &rec, err);
         t->changed |= ch;
     }
-    velstatus_bsl_set_free(set);
     return st;
 }
 
@@ -225,52 +226,70 @@ static int print_changes(watch *w, int64_t now, int applied)
     return stop;
 }
 
+/* The event's time: --now (read once), or the clock. */
+static int event_now(watch *w, int64_t *now)
+{
+    if (w->now_s && w->now_read) {
+        *now = w->now_ns;
+        return 0;
+    }
+    if (cli_now(w->cmd, w->now_s, now) != 0)
+        return 1;
+    w->now_ns = *now;
+    w->now_read = 1;
+    return 0;
+}
+
 /* Applies one decoded event (not an ERROR or a BOOKMARK) to the trackers
- * of its BSLs' namespaces, and prints what changed. */
-static int apply_event(watch *w, const char *obj, size_t olen, int is_delete, vs_watch_pos at)
+ * of its BSLs' namespaces, and prints what changed; st and err are the
+ * decoding of its BSLs (set). */
+static int apply_event(watch *w, const velstatus_bsl_set *set, velstatus_status st, velstatus_error *err, int is_delete,
+                       vs_watch_pos at)
 {
     int64_t now;
-    velstatus_error err;
-    velstatus_status st;
-    if (cli_now(w->cmd, w->now_s, &now) != 0 || set_clock(w, now) != 0) {
+    if (event_now(w, &now) != 0 || set_clock(w, now) != 0) {
         w->rc = CLI_BAD_INPUT;
         return 1;
     }
-    st = apply(w, obj, olen, is_delete, &err);
+    if (st == VELSTATUS_OK)
+        st = apply(w, set, is_delete, err);
     if (st == VELSTATUS_E_NOMEM) {
         w->rc = cli_fail(w->cmd, "out of memory");
         return 1;
     }
-    if (st != VELSTATUS_OK && bad_event(w, at, "event", err.message))
+    if (st != VELSTATUS_OK && bad_event(w, at, "event", err->message))
         return 1;
     /* a skipped event prints only what its clock changed */
     return print_changes(w, now, st == VELSTATUS_OK);
 }
 
+/* One event, and its object's BSLs, decoded with one validation of the
+ * text: the splitter cuts the stream without validating it (quick mode). */
 static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 {
     watch *w = ud;
     velstatus_watch_event *ev = NULL;
+    velstatus_bsl_set *set = NULL;
     velstatus_error err;
     velstatus_status st;
     velstatus_watch_type type;
-    size_t off = 0, olen;
     int r;
+    st = velstatus_bsl_watch_event_from_json(&ev, &set, w->ctx, text, len, &err);
+    if (!ev && w->sp->unchecked && (st == VELSTATUS_E_PARSE || st == VELSTATUS_E_RANGE))
+        return VS_WATCH_RECHECK; /* not JSON: the splitter's scanner reports it, or hands it out again */
     w->events++;
-    st = velstatus_watch_event_from_json(&ev, w->ctx, text, len, &err);
-    if (st == VELSTATUS_E_NOMEM) {
+    if (!ev && st == VELSTATUS_E_NOMEM) {
         w->rc = cli_fail(w->cmd, "out of memory");
         return 1;
     }
-    if (st != VELSTATUS_OK)
+    if (!ev)
         return bad_event(w, at, "event", err.message);
     type = velstatus_watch_event_type(ev);
-    olen = velstatus_watch_event_object(ev, &off);
     if (type == VELSTATUS_WATCH_ERROR)
         r = watch_error(w, ev, at);
     else
-        r = type == VELSTATUS_WATCH_BOOKMARK ? 0
-                                             : apply_event(w, text + off, olen, type == VELSTATUS_WATCH_DELETED, at);
+        r = type == VELSTATUS_WATCH_BOOKMARK ? 0 : apply_event(w, set, st, &err, type == VELSTATUS_WATCH_DELETED, at);
+    velstatus_bsl_set_free(set);
     velstatus_watch_event_free(ev);
     return r;
 }
@@ -350,6 +369,8 @@ int cli_watch(const char *cmd, const char *path, const velstatus_server_status_o
         cli_reader_unbounded(r); /* the splitter bounds each object by --max-input instead */
         vs_watch_split_init(&sp, (size_t)(cli_max_input < SIZE_MAX ? cli_max_input : SIZE_MAX), on_object, on_malformed,
                             &w);
+        sp.quick = 1; /* on_object validates each object as it decodes it */
+        w.sp = &sp;
         rc = pump(&w, r, &sp);
         vs_watch_split_free(&sp);
         cli_reader_close(r);

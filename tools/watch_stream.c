@@ -91,6 +91,49 @@ static int malformed(vs_watch_split *s, size_t at, const char *reason)
     return r;
 }
 
+/* Where the object at buf[0] (a '{') ends if its brackets close within
+ * the buffer, strings skipped; 0 when they do not. Nothing is validated. */
+static size_t quick_end(const char *b, size_t n)
+{
+    size_t depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == '"') {
+            size_t k;
+            do { /* the closing quote: one not escaped by an odd run of backslashes */
+                const char *q = memchr(b + i + 1, '"', n - i - 1);
+                if (!q)
+                    return 0;
+                i = (size_t)(q - b);
+                for (k = i; b[k - 1] == '\\'; k--)
+                    ;
+            } while ((i - k) % 2 == 1);
+        } else if (b[i] == '{' || b[i] == '[') {
+            depth++;
+        } else if ((b[i] == '}' || b[i] == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+/* Quick mode: hands out the object at buf[0] cut by quick_end(), unchecked.
+ * Returns 0 when it went (*r the callback's answer), 1 when the scanner
+ * must cut it (no end found, or the callback asked for a recheck). */
+static int quick_object(vs_watch_split *s, int *r)
+{
+    size_t end = s->quick && s->on_object ? quick_end(s->buf, s->len) : 0;
+    if (end == 0)
+        return 1;
+    s->unchecked = 1;
+    *r = s->on_object(s->ud, s->buf, end, s->pos);
+    s->unchecked = 0;
+    if (*r == VS_WATCH_RECHECK)
+        return 1;
+    s->objects++;
+    drop(s, end);
+    return 0;
+}
+
 /* Hands out every whole object in the buffer. */
 static int split(vs_watch_split *s, int at_end)
 {
@@ -119,6 +162,11 @@ static int split(vs_watch_split *s, int at_end)
             if (s->len <= s->max_object)
                 return 0;
             if ((r = malformed(s, 0, "an object larger than the limit (--max-input)")) != 0)
+                return r;
+            continue;
+        }
+        if (quick_object(s, &r) == 0) {
+            if (r)
                 return r;
             continue;
         }

@@ -19,12 +19,23 @@
  * - a failed scan that more text could mend (the scanner's `more`) waits
  *   until the stream ends: until then the object may still be arriving.
  *   Buffered bytes never exceed max_object plus one feed;
- * - memory: one object and one feed, whatever the stream's length. */
+ * - memory: one object and one feed, whatever the stream's length;
+ * - quick (a host that validates each object itself, as the decoders do):
+ *   an object is first cut where its brackets close, strings skipped,
+ *   without validating it, and handed out with `unchecked` set; a callback
+ *   that finds it invalid JSON returns VS_WATCH_RECHECK, and the object is
+ *   then cut by the scanner as above (reported malformed, or handed out
+ *   again, validated). Valid JSON closes its brackets where the scanner
+ *   ends the value, so either way the same objects and errors come out, and
+ *   a valid object is scanned once (by the host's decoder), not twice. */
 #ifndef VS_WATCH_STREAM_H
 #define VS_WATCH_STREAM_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* An object callback's answer to an unchecked object that is not valid JSON. */
+#define VS_WATCH_RECHECK (-2)
 
 /* A position in the stream: byte offset (0-based) and line (1-based). */
 typedef struct vs_watch_pos {
@@ -32,7 +43,9 @@ typedef struct vs_watch_pos {
     uint64_t line;
 } vs_watch_pos;
 
-/* A whole object, obj[0..len), valid during the call. Non-zero stops the feed. */
+/* A whole object, obj[0..len), valid during the call. Non-zero stops the
+ * feed; VS_WATCH_RECHECK (only when the splitter's `unchecked` is set)
+ * asks for the object to be cut again by the scanner. */
 typedef int (*vs_watch_object_fn)(void *ud, const char *obj, size_t len, vs_watch_pos at);
 /* A malformed stretch starting at `at`; reason is static text. Non-zero stops. */
 typedef int (*vs_watch_error_fn)(void *ud, vs_watch_pos at, const char *reason);
@@ -47,6 +60,8 @@ typedef struct vs_watch_split {
     int skipping;                        /* discarding bytes until a "\n{" */
     int prev_newline;                    /* the byte before buf[0] was '\n' (or nothing came before) */
     uint64_t objects;                    /* objects handed out */
+    int quick;                           /* set by the host after init: see "quick" above */
+    int unchecked;                       /* during on_object: the object was not validated */
     void *(*realloc_fn)(void *, size_t); /* realloc; a host or a test may replace it after init */
     vs_watch_object_fn on_object;
     vs_watch_error_fn on_error;

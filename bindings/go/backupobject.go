@@ -221,8 +221,6 @@ func DecodeWatchEvent(text []byte) (WatchEvent, error) {
 	err := withTempContext(func(c *C.velstatus_ctx) error {
 		var e *C.velstatus_watch_event
 		var cerr C.velstatus_error
-		var off, n C.size_t
-		var code C.int64_t
 		p, tn := cbuf(text)
 		st := C.velstatus_watch_event_from_json(&e, c, p, tn, &cerr)
 		runtime.KeepAlive(text)
@@ -230,18 +228,27 @@ func DecodeWatchEvent(text []byte) (WatchEvent, error) {
 			return err
 		}
 		defer C.velstatus_watch_event_free(e)
-		length := C.velstatus_watch_event_object(e, &off)
-		ev.Type = WatchType(C.velstatus_watch_event_type(e))
-		ev.Object = text[int(off) : int(off)+int(length)]
-		ev.Reason = ctext(C.velstatus_watch_event_reason(e, &n), n)
-		ev.Message = ctext(C.velstatus_watch_event_message(e, &n), n)
-		if C.velstatus_watch_event_code(e, &code) != 0 {
-			x := int64(code)
-			ev.Code = &x
-		}
+		ev = watchEventOf(e, text)
 		return nil
 	})
 	return ev, err
+}
+
+// watchEventOf copies a decoded event out of C; its object is a slice of text.
+func watchEventOf(e *C.velstatus_watch_event, text []byte) WatchEvent {
+	var ev WatchEvent
+	var off, n C.size_t
+	var code C.int64_t
+	length := C.velstatus_watch_event_object(e, &off)
+	ev.Type = WatchType(C.velstatus_watch_event_type(e))
+	ev.Object = text[int(off) : int(off)+int(length)]
+	ev.Reason = ctext(C.velstatus_watch_event_reason(e, &n), n)
+	ev.Message = ctext(C.velstatus_watch_event_message(e, &n), n)
+	if C.velstatus_watch_event_code(e, &code) != 0 {
+		x := int64(code)
+		ev.Code = &x
+	}
+	return ev
 }
 
 // JSONValueEnd returns where the JSON value starting at data[0] ends

@@ -409,18 +409,53 @@ func DecodeBSLs(bslsJSON []byte) ([]BSL, error) {
 			return err
 		}
 		defer C.velstatus_bsl_set_free(set)
-		count := C.velstatus_bsl_set_count(set)
-		out = make([]BSL, 0, int(count))
-		for i := C.size_t(0); i < count; i++ {
-			b, err := bslOf(set, i)
-			if err != nil {
-				return err
-			}
-			out = append(out, b)
-		}
-		return nil
+		var err error
+		out, err = bslsOf(set)
+		return err
 	})
 	return out, err
+}
+
+// DecodeBSLWatchEvent decodes one event of a BackupStorageLocation watch and
+// the BSLs of its object, validating the text once
+// (velstatus_bsl_watch_event_from_json): the event as DecodeWatchEvent gives
+// it, the BSLs as DecodeBSLs gives those of its object (none for an ERROR or
+// a BOOKMARK).
+func DecodeBSLWatchEvent(text []byte) (WatchEvent, []BSL, error) {
+	var ev WatchEvent
+	var out []BSL
+	err := withTempContext(func(c *C.velstatus_ctx) error {
+		var e *C.velstatus_watch_event
+		var set *C.velstatus_bsl_set
+		var cerr C.velstatus_error
+		p, n := cbuf(text)
+		st := C.velstatus_bsl_watch_event_from_json(&e, &set, c, p, n, &cerr)
+		runtime.KeepAlive(text)
+		defer C.velstatus_watch_event_free(e)
+		defer C.velstatus_bsl_set_free(set)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		ev = watchEventOf(e, text)
+		var err error
+		out, err = bslsOf(set)
+		return err
+	})
+	return ev, out, err
+}
+
+// bslsOf lists the BSLs of a C set (none for NULL), in set order.
+func bslsOf(set *C.velstatus_bsl_set) ([]BSL, error) {
+	count := C.velstatus_bsl_set_count(set)
+	out := make([]BSL, 0, int(count))
+	for i := C.size_t(0); i < count; i++ {
+		b, err := bslOf(set, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }
 
 // ClassifyBSLs classifies a list of BSLs built in Go.

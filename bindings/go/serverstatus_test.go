@@ -210,6 +210,29 @@ func TestDecodeBSLs(t *testing.T) {
 	}
 }
 
+// DecodeBSLWatchEvent gives what DecodeWatchEvent and then DecodeBSLs of
+// the object give; an ERROR has no BSLs; a bad object is an error.
+func TestDecodeBSLWatchEvent(t *testing.T) {
+	text := []byte(`{"type":"MODIFIED","object":{"kind":"List","items":[{"metadata":{"name":"a"},
+		"status":{"phase":"Unavailable"}},{"metadata":{"name":"b"},"spec":{"default":true}}]}}`)
+	ev, bsls, err := DecodeBSLWatchEvent(text)
+	wantEv, _ := DecodeWatchEvent(text)
+	wantBsls, _ := DecodeBSLs(wantEv.Object)
+	if err != nil || !reflect.DeepEqual(ev, wantEv) || !reflect.DeepEqual(bsls, wantBsls) || len(bsls) != 2 {
+		t.Errorf("DecodeBSLWatchEvent: %+v %+v %v", ev, bsls, err)
+	}
+	ev, bsls, err = DecodeBSLWatchEvent([]byte(`{"type":"ERROR","object":{"kind":"Status","code":410}}`))
+	if err != nil || ev.Type != WatchError || len(bsls) != 0 || ev.Code == nil || *ev.Code != 410 {
+		t.Errorf("ERROR event: %+v %+v %v", ev, bsls, err)
+	}
+	if _, _, err := DecodeBSLWatchEvent([]byte(`{"type":"ADDED","object":{"metadata":{}}}`)); !errors.Is(err, ErrSchema) {
+		t.Errorf("nameless BSL: %v", err)
+	}
+	if _, _, err := DecodeBSLWatchEvent([]byte(`{"type":"ADDED","object":{"metadata":{}}`)); !errors.Is(err, ErrParse) {
+		t.Errorf("cut short: %v", err)
+	}
+}
+
 // A tracker fed from DecodeBSLs, and one fed each item's JSON, agree with
 // ServerStatus over the whole list, for every bundled example.
 func TestTrackerFromDecodedAndJSON(t *testing.T) {

@@ -7,6 +7,7 @@
  * metadata/spec/status object merges into the earlier one. */
 #include "common/kube_json.h"
 #include "server_status/private.h"
+#include "velstatus/watch.h"
 
 #include <string.h>
 
@@ -236,18 +237,15 @@ static velstatus_status decode_bsl(velstatus__kdec *d, void *set, velstatus__ksp
 }
 
 
-velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json, size_t len,
-                                             velstatus_error *err)
+/* The BSLs of the value root of a text already validated, into a new set. */
+static velstatus_status set_decode(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json, size_t len,
+                                   velstatus__kspan root, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
     velstatus_status st;
     velstatus__kdec d;
-    velstatus__kspan root = velstatus__kabsent;
     static const char *const list_kinds[2] = {"List", "BackupStorageLocationList"};
 
-    VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
-    *out = NULL;
-    VS_TRY(velstatus__kdec_scan(json, len, &root, err));
     VS_TRY(velstatus_bsl_set_new(&set, ctx, err));
     velstatus__kdec_init(&d, ctx, json, len, err);
     st = velstatus__kdec_each_item(&d, root, list_kinds, 2, "a BackupStorageLocation", decode_bsl, set);
@@ -258,6 +256,37 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     }
     *out = set;
     return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json, size_t len,
+                                             velstatus_error *err)
+{
+    velstatus__kspan root = velstatus__kabsent;
+
+    VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
+    *out = NULL;
+    VS_TRY(velstatus__kdec_scan(json, len, &root, err));
+    return set_decode(out, ctx, json, len, root, err);
+}
+
+velstatus_status velstatus_bsl_watch_event_from_json(velstatus_watch_event **event, velstatus_bsl_set **set,
+                                                     velstatus_ctx *ctx, const char *json, size_t len,
+                                                     velstatus_error *err)
+{
+    velstatus_watch_type type;
+    velstatus__kspan obj = velstatus__kabsent;
+    size_t off = 0;
+    if (!set)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
+    *set = NULL;
+    VS_TRY(velstatus_watch_event_from_json(event, ctx, json, len, err));
+    type = velstatus_watch_event_type(*event);
+    if (type == VELSTATUS_WATCH_ERROR || type == VELSTATUS_WATCH_BOOKMARK)
+        return VELSTATUS_OK;
+    /* the object is part of the text the event's decoder validated: not scanned again */
+    obj.vs = 0;
+    obj.ve = velstatus_watch_event_object(*event, &off);
+    return set_decode(set, ctx, json + off, obj.ve, obj, err);
 }
 
 velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed, const char *json,
@@ -406,7 +435,7 @@ velstatus_status velstatus_bsl_set_locations_to_json(char **out, size_t *out_len
     velstatus__buf_init(&b, set->ctx);
     velstatus__buf_putc(&b, '[');
     for (size_t i = 0; i < set->n; i++) {
-        const velstatus_bsl_record *r = &set->items[i]->rec;
+        const velstatus_bsl_record *r = vs_bsl_rec(set->items[i]);
         if (ns && (r->ns_len != ns_len || memcmp(r->ns, ns, ns_len) != 0))
             continue;
         if (any++)

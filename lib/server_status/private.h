@@ -23,18 +23,37 @@ enum { VS_NREASONS = 12 };
  * too long ago or never) or never_validated (an empty phase past the bound). */
 enum { VS_STALE = 1, VS_NEVER_VALIDATED = 2 };
 
-/* One BSL: the struct and its three strings in one allocation. `rec` is
- * the caller's record as the set keeps it: lengths resolved, texts copied
- * behind the struct, flags 0, booleans 0 or 1, an absent time 0. */
+/* Names shorter than this are kept inside the entry. */
+enum { VS_NAME_INLINE = 16 };
+
+/* One BSL as the rule reads it, in one 64-byte cache line: at 100,000
+ * BSLs an upsert's lookup misses the cache once, on this line
+ * (bench/README.md, issue 25). A set keeps the
+ * caller's whole record behind it (vs_bsl_rec() below); the
+ * tracker keeps only this, inside its table, the names of 16 bytes or
+ * more apart. Flags are 0 or 1, an absent time 0. */
 typedef struct vs_bsl {
-    velstatus_bsl_record rec;
-    uint64_t hash;        /* FNV-1a of the name */
+    uint64_t hash; /* FNV-1a of the name */
+    int64_t created_ns, validated_ns;
+    size_t name_len;
+    union {
+        char in[VS_NAME_INLINE]; /* name_len < VS_NAME_INLINE: the name, NUL-terminated */
+        char *ext;               /* else: the name elsewhere (a set's texts, a tracker's copy) */
+    } name;
+    uint32_t heap_idx;  /* tracker: position in the default heap */
+    unsigned char used; /* tracker: the table slot holds a BSL */
+    unsigned char is_default, access, has_created, has_validated;
     unsigned char pclass; /* VS_PH_* */
     unsigned char cnt;    /* VS_CNT_*: cached by the tracker */
     unsigned char stale;  /* VS_STALE_* bits, cached by the tracker */
-    size_t heap_idx;      /* tracker: position in the default heap */
-    size_t room;          /* bytes behind the struct for the three texts */
 } vs_bsl;
+_Static_assert(sizeof(vs_bsl) <= 64, "a BSL's entry is one cache line");
+
+/* The caller's record a set keeps behind each of its BSLs, its texts behind it. */
+static inline const velstatus_bsl_record *vs_bsl_rec(const vs_bsl *b)
+{
+    return (const velstatus_bsl_record *)(const void *)(b + 1);
+}
 
 /* A slot of the name table: the BSL's name hash beside it, so that a probe
  * reads an entry only when the hashes match (at 100,000 BSLs each entry
@@ -56,9 +75,9 @@ struct velstatus_bsl_set {
     velstatus_ctx *ctx;
     vs_bsl **items;
     size_t n, cap;
-    vs_nametab tab;         /* by namespace and name */
-    vs_nametab nstab;       /* by namespace: the first BSL of each */
-    const vs_bsl **nsfirst; /* the first BSL of each namespace, in order of appearance */
+    vs_nametab tab;   /* by namespace and name; none while the set is small (server_status.c) */
+    vs_nametab nstab; /* by namespace: the first BSL of each; the same */
+    vs_bsl **nsfirst; /* the first BSL of each namespace, in order of appearance */
     size_t nns, nscap;
 };
 

@@ -103,9 +103,15 @@ velstatus_status velstatus__ss_load_opts(vs_opts *o, const velstatus_server_stat
 
 /* ---- one BSL ---- */
 
+/* The BSL's name, NUL-terminated. */
+static const char *bsl_name(const vs_bsl *b)
+{
+    return b->name_len < VS_NAME_INLINE ? b->name.in : b->name.ext;
+}
+
 static int name_eq(const vs_bsl *b, const char *s, size_t len)
 {
-    return b->rec.name_len == len && memcmp(b->rec.name, s, len) == 0;
+    return b->name_len == len && memcmp(bsl_name(b), s, len) == 0;
 }
 
 /* What a table lookup matches: the name (a tracker, which keys by name),
@@ -121,7 +127,8 @@ typedef struct vs_key {
 
 static int key_eq(const vs_bsl *b, const vs_key *k)
 {
-    if (k->by != VS_BY_NAME && (b->rec.ns_len != k->ns_len || (k->ns_len && memcmp(b->rec.ns, k->ns, k->ns_len) != 0)))
+    const velstatus_bsl_record *r = k->by != VS_BY_NAME ? vs_bsl_rec(b) : NULL;
+    if (r && (r->ns_len != k->ns_len || (k->ns_len && memcmp(r->ns, k->ns, k->ns_len) != 0)))
         return 0;
     return k->by == VS_BY_NS || name_eq(b, k->name, k->name_len);
 }
@@ -196,34 +203,33 @@ static char *pack_text(char **p, const char *s, size_t len)
     return q;
 }
 
-/* Writes r into b, its texts behind the struct (room for them checked). */
-static void bsl_fill(vs_bsl *b, const velstatus_bsl_record *r)
+/* The rule's fields of r into b: all but the hash, the name and the
+ * tracker's caches. */
+static void bsl_hot(vs_bsl *b, const velstatus_bsl_record *r)
 {
-    char *p = (char *)(b + 1);
-    size_t room = b->room;
-    memset(b, 0, sizeof(*b));
-    b->room = room;
-    b->rec = *r;
-    b->rec.struct_size = (uint32_t)sizeof(b->rec);
-    b->rec.flags = 0;
-    b->rec.name = pack_text(&p, r->name, r->name_len);
-    b->rec.phase = pack_text(&p, r->phase, r->phase_len);
-    b->rec.message = pack_text(&p, r->message, r->message_len);
-    b->rec.ns = pack_text(&p, r->ns, r->ns_len);
-    b->rec.provider = pack_text(&p, r->provider, r->provider_len);
-    b->rec.bucket = pack_text(&p, r->bucket, r->bucket_len);
-    b->rec.prefix = pack_text(&p, r->prefix, r->prefix_len);
-    b->rec.is_default = r->is_default != 0;
-    b->rec.has_created = r->has_created != 0;
-    b->rec.created_ns = r->has_created ? r->created_ns : 0;
-    b->rec.has_validated = r->has_validated != 0;
-    b->rec.validated_ns = r->has_validated ? r->validated_ns : 0;
-    b->hash = velstatus__hash_fnv1a(r->name, r->name_len);
+    b->created_ns = r->has_created ? r->created_ns : 0;
+    b->validated_ns = r->has_validated ? r->validated_ns : 0;
+    b->is_default = r->is_default != 0;
+    b->access = (unsigned char)r->access;
+    b->has_created = r->has_created != 0;
+    b->has_validated = r->has_validated != 0;
     b->pclass = phase_class(r->phase, r->phase_len);
 }
 
-/* The bytes r's texts take behind a vs_bsl (each NUL-terminated), or
- * SIZE_MAX when that cannot be allocated. */
+/* b's name: a short one copied inside b, a long one at `ext` (which holds it). */
+static void bsl_name_set(vs_bsl *b, const char *name, size_t len, char *ext)
+{
+    b->name_len = len;
+    if (len < VS_NAME_INLINE) {
+        memcpy(b->name.in, name, len);
+        b->name.in[len] = '\0';
+    } else {
+        b->name.ext = ext;
+    }
+}
+
+/* The bytes r's texts take behind a set's record (each NUL-terminated),
+ * or SIZE_MAX when that cannot be allocated. */
 static size_t bsl_room(const velstatus_bsl_record *r)
 {
     const size_t lens[7] = {r->name_len,     r->phase_len,  r->message_len, r->ns_len,
@@ -237,29 +243,40 @@ static size_t bsl_room(const velstatus_bsl_record *r)
     return room;
 }
 
-/* One allocation: the struct, then its seven texts, each NUL-terminated. */
+/* A set's BSL in one allocation: the entry, the caller's record as the set
+ * keeps it (lengths resolved, texts copied behind it, flags 0, booleans 0
+ * or 1, an absent time 0), then its seven texts, each NUL-terminated. */
 static vs_bsl *bsl_new(velstatus_ctx *ctx, const velstatus_bsl_record *r)
 {
     vs_bsl *b;
+    velstatus_bsl_record *rec;
+    char *p, *name;
     size_t room = bsl_room(r);
-    if (room == SIZE_MAX)
+    if (room == SIZE_MAX || !(b = velstatus__alloc(ctx, sizeof(*b) + sizeof(*rec) + room)))
         return NULL;
-    b = velstatus__alloc(ctx, sizeof(*b) + room);
-    if (!b)
-        return NULL;
-    b->room = room;
-    bsl_fill(b, r);
+    memset(b, 0, sizeof(*b));
+    rec = (velstatus_bsl_record *)(void *)(b + 1);
+    p = (char *)(rec + 1);
+    *rec = *r;
+    rec->struct_size = (uint32_t)sizeof(*rec);
+    rec->flags = 0;
+    name = pack_text(&p, r->name, r->name_len);
+    rec->name = name;
+    rec->phase = pack_text(&p, r->phase, r->phase_len);
+    rec->message = pack_text(&p, r->message, r->message_len);
+    rec->ns = pack_text(&p, r->ns, r->ns_len);
+    rec->provider = pack_text(&p, r->provider, r->provider_len);
+    rec->bucket = pack_text(&p, r->bucket, r->bucket_len);
+    rec->prefix = pack_text(&p, r->prefix, r->prefix_len);
+    bsl_hot(b, r);
+    rec->is_default = b->is_default;
+    rec->has_created = b->has_created;
+    rec->created_ns = b->created_ns;
+    rec->has_validated = b->has_validated;
+    rec->validated_ns = b->validated_ns;
+    bsl_name_set(b, name, r->name_len, name);
+    b->hash = velstatus__hash_fnv1a(r->name, r->name_len);
     return b;
-}
-
-/* Whether the tracker may rewrite b in place with r (an upsert of the same
- * name, with no allocation and no free: at 100,000 BSLs the fresh block
- * and the old entry's free cost cache misses, bench/README.md): r's texts
- * fit in b's room. r never points into b: no getter hands out an entry's
- * texts (a verdict copies them). */
-static int bsl_reusable(const vs_bsl *b, const velstatus_bsl_record *r)
-{
-    return bsl_room(r) <= b->room;
 }
 
 /* now - then > bound, computed without overflow. */
@@ -278,13 +295,13 @@ static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char 
     switch (b->pclass) {
     case VS_PH_UNAVAILABLE: return VS_CNT_U;
     case VS_PH_EMPTY:
-        if (o->check_stale && !b->rec.has_validated && b->rec.has_created && older_than(o, b->rec.created_ns))
+        if (o->check_stale && !b->has_validated && b->has_created && older_than(o, b->created_ns))
             *stale = VS_NEVER_VALIDATED;
         return VS_CNT_P;
     case VS_PH_UNKNOWN: return VS_CNT_P;
     default: break;
     }
-    if (o->check_stale && (!b->rec.has_validated || older_than(o, b->rec.validated_ns)))
+    if (o->check_stale && (!b->has_validated || older_than(o, b->validated_ns)))
         *stale = VS_STALE;
     return *stale ? VS_CNT_P : VS_CNT_A;
 }
@@ -292,11 +309,11 @@ static unsigned char bsl_count(const vs_bsl *b, const vs_opts *o, unsigned char 
 /* Byte-wise name order, shorter prefix first. */
 static int name_cmp(const vs_bsl *a, const vs_bsl *b)
 {
-    size_t n = a->rec.name_len < b->rec.name_len ? a->rec.name_len : b->rec.name_len;
-    int c = memcmp(a->rec.name, b->rec.name, n);
+    size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(bsl_name(a), bsl_name(b), n);
     if (c)
         return c;
-    return a->rec.name_len < b->rec.name_len ? -1 : a->rec.name_len > b->rec.name_len;
+    return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
 }
 
 /* Is a a better default than b? Newest creationTimestamp first (a missing
@@ -304,10 +321,10 @@ static int name_cmp(const vs_bsl *a, const vs_bsl *b)
  * (doc/velero-behaviour.md §1.5 D2; the name replaces D2's list-order tie-break). */
 static int default_better(const vs_bsl *a, const vs_bsl *b)
 {
-    if (a->rec.has_created != b->rec.has_created)
-        return a->rec.has_created;
-    if (a->rec.has_created && a->rec.created_ns != b->rec.created_ns)
-        return a->rec.created_ns > b->rec.created_ns;
+    if (a->has_created != b->has_created)
+        return a->has_created;
+    if (a->has_created && a->created_ns != b->created_ns)
+        return a->created_ns > b->created_ns;
     return name_cmp(a, b) < 0;
 }
 
@@ -361,26 +378,6 @@ static int tab_reserve(velstatus_ctx *ctx, vs_nametab *t, size_t want)
     return 1;
 }
 
-/* Backward-shift deletion of slot i. */
-static void tab_remove_at(vs_nametab *t, size_t i)
-{
-    size_t mask = t->cap - 1, j = i;
-    for (;;) {
-        size_t k;
-        j = (j + 1) & mask;
-        if (!t->slots[j].b)
-            break;
-        k = (size_t)t->slots[j].hash & mask;
-        /* keep slots[j] where it is if its home k lies cyclically in (i, j] */
-        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-            continue;
-        t->slots[i] = t->slots[j];
-        i = j;
-    }
-    t->slots[i].b = NULL;
-    t->n--;
-}
-
 /* ---- sets ---- */
 
 velstatus_status velstatus_bsl_set_new(velstatus_bsl_set **out, velstatus_ctx *ctx, velstatus_error *err)
@@ -406,7 +403,7 @@ void velstatus_bsl_set_free(velstatus_bsl_set *set)
     velstatus__free(set->ctx, set->items);
     velstatus__free(set->ctx, set->tab.slots);
     velstatus__free(set->ctx, set->nstab.slots);
-    velstatus__free(set->ctx, (void *)set->nsfirst);
+    velstatus__free(set->ctx, set->nsfirst);
     velstatus__free(set->ctx, set);
 }
 
@@ -417,6 +414,55 @@ static vs_key set_key(const velstatus_bsl_record *r, int by)
     return k;
 }
 
+/* A set of up to this many BSLs (or namespaces) is searched in order, with
+ * no table to allocate: a watch event's set holds one BSL. */
+enum { VS_SET_SMALL = 8 };
+
+/* The first of list[0..n) that k matches, through the table t once it is
+ * built, else in order; NULL when none. */
+static vs_bsl *set_lookup(const vs_nametab *t, vs_bsl *const *list, size_t n, const vs_key *k)
+{
+    size_t i;
+    if (t->cap == 0) {
+        for (i = 0; i < n; i++)
+            if (key_eq(list[i], k))
+                return list[i];
+        return NULL;
+    }
+    i = tab_find(t, k);
+    return i == SIZE_MAX ? NULL : t->slots[i].b;
+}
+
+/* The hash a table of `by` keys files b under. */
+static uint64_t set_hash(const vs_bsl *b, int by)
+{
+    const velstatus_bsl_record *r = vs_bsl_rec(b);
+    return by == VS_BY_NS ? velstatus__hash_fnv1a(r->ns, r->ns_len) : b->hash;
+}
+
+/* Room in t for `want` entries of list: past VS_SET_SMALL the table is
+ * built (list[0..n) placed in it) and then grown; below, there is none. */
+static int set_index(velstatus_ctx *ctx, vs_nametab *t, vs_bsl *const *list, size_t n, size_t want, int by)
+{
+    int fresh = t->cap == 0;
+    if (fresh && want <= VS_SET_SMALL)
+        return 1;
+    if (!tab_reserve(ctx, t, want))
+        return 0;
+    for (size_t i = 0; fresh && i < n; i++, t->n++)
+        tab_place(t, list[i], set_hash(list[i], by));
+    return 1;
+}
+
+/* Files b in t when t is built. */
+static void set_place(vs_nametab *t, vs_bsl *b, int by)
+{
+    if (t->cap == 0)
+        return;
+    tab_place(t, b, set_hash(b, by));
+    t->n++;
+}
+
 /* Room for one more BSL and, when `new_ns`, one more namespace. */
 static int set_reserve(velstatus_bsl_set *set, int new_ns)
 {
@@ -424,15 +470,14 @@ static int set_reserve(velstatus_bsl_set *set, int new_ns)
     if (!items)
         return 0;
     set->items = items;
-    if (!tab_reserve(set->ctx, &set->tab, set->n + 1))
+    if (!set_index(set->ctx, &set->tab, set->items, set->n, set->n + 1, VS_BY_NS_NAME))
         return 0;
     if (new_ns) {
-        const vs_bsl **f =
-            velstatus__array_reserve(set->ctx, (void *)set->nsfirst, &set->nscap, set->nns + 1, sizeof(*f), 4);
+        vs_bsl **f = velstatus__array_reserve(set->ctx, set->nsfirst, &set->nscap, set->nns + 1, sizeof(*f), 4);
         if (!f)
             return 0;
         set->nsfirst = f;
-        if (!tab_reserve(set->ctx, &set->nstab, set->nns + 1))
+        if (!set_index(set->ctx, &set->nstab, set->nsfirst, set->nns, set->nns + 1, VS_BY_NS))
             return 0;
     }
     return 1;
@@ -446,23 +491,21 @@ velstatus_status velstatus__ss_set_add(velstatus_bsl_set *set, const velstatus_b
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
     VS_TRY(check_bsl_args(r, err));
-    if (tab_find(&set->tab, &k) != SIZE_MAX)
+    if (set_lookup(&set->tab, set->items, set->n, &k))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "duplicate BSL name \"%.*s\"%s%.*s%s",
                                     (int)(r->name_len > 64 ? 64 : r->name_len), r->name,
                                     r->ns_len ? " in namespace \"" : "", (int)(r->ns_len > 64 ? 64 : r->ns_len),
                                     r->ns_len ? r->ns : "", r->ns_len ? "\"" : "");
-    new_ns = tab_find(&set->nstab, &kn) == SIZE_MAX;
+    new_ns = !set_lookup(&set->nstab, set->nsfirst, set->nns, &kn);
     if (!set_reserve(set, new_ns))
         return velstatus__error_nomem(err);
     b = bsl_new(set->ctx, r);
     if (!b)
         return velstatus__error_nomem(err);
-    tab_place(&set->tab, b, b->hash);
-    set->tab.n++;
+    set_place(&set->tab, b, VS_BY_NS_NAME);
     set->items[set->n++] = b;
     if (new_ns) {
-        tab_place(&set->nstab, b, key_hash(&kn));
-        set->nstab.n++;
+        set_place(&set->nstab, b, VS_BY_NS);
         set->nsfirst[set->nns++] = b;
     }
     return VELSTATUS_OK;
@@ -518,36 +561,36 @@ int velstatus__ss_set_has(const velstatus_bsl_set *set, const char *ns, size_t n
                           size_t name_len)
 {
     vs_key k = {name, ns, name_len, ns_len, VS_BY_NS_NAME};
-    return tab_find(&set->tab, &k) != SIZE_MAX;
+    return set_lookup(&set->tab, set->items, set->n, &k) != NULL;
 }
 
 VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_count, size_t, n, 0)
 
 const char *velstatus_bsl_set_name(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->rec.name : NULL;
+    return set && i < set->n ? vs_bsl_rec(set->items[i])->name : NULL;
 }
 
 const char *velstatus_bsl_set_phase(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->rec.phase : NULL;
+    return set && i < set->n ? vs_bsl_rec(set->items[i])->phase : NULL;
 }
 
 const char *velstatus_bsl_set_message(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->rec.message : NULL;
+    return set && i < set->n ? vs_bsl_rec(set->items[i])->message : NULL;
 }
 
 const char *velstatus_bsl_set_namespace(const velstatus_bsl_set *set, size_t i)
 {
-    return set && i < set->n ? set->items[i]->rec.ns : NULL;
+    return set && i < set->n ? vs_bsl_rec(set->items[i])->ns : NULL;
 }
 
 VS_GETTER(velstatus_bsl_set, velstatus_bsl_set_namespace_count, size_t, nns, 0)
 
 const char *velstatus_bsl_set_namespace_at(const velstatus_bsl_set *set, size_t k)
 {
-    return set && k < set->nns ? set->nsfirst[k]->rec.ns : NULL;
+    return set && k < set->nns ? vs_bsl_rec(set->nsfirst[k])->ns : NULL;
 }
 
 void velstatus_bsl_record_init(velstatus_bsl_record *bsl, size_t struct_size)
@@ -565,7 +608,7 @@ velstatus_status velstatus_bsl_set_get(const velstatus_bsl_set *set, size_t i, v
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "index %zu is out of range (the set has %zu BSLs)", i,
                                     set->n);
     VS_TRY(velstatus__sized_copy(&r, sizeof(r), VS_BSL_RECORD_SIZE_V1, out, "bsl_record", err));
-    r = set->items[i]->rec;
+    r = *vs_bsl_rec(set->items[i]);
     /* the caller's struct_size and flags stay; a newer caller's tail is not touched */
     r.struct_size = out->struct_size;
     r.flags = out->flags;
@@ -628,7 +671,7 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
         r |= VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS;
     if (s->def && !def_available)
         r |= VELSTATUS_SERVER_REASON_DEFAULT_NOT_AVAILABLE;
-    if (s->def && s->def->rec.access == VELSTATUS_BSL_READ_ONLY)
+    if (s->def && s->def->access == VELSTATUS_BSL_READ_ONLY)
         r |= VELSTATUS_SERVER_REASON_DEFAULT_READONLY;
     if (s->stale > 0)
         r |= VELSTATUS_SERVER_REASON_STALE;
@@ -644,7 +687,7 @@ static void decide(const vs_summary *s, const vs_opts *o, velstatus_server_statu
     else if (s->a == 0)
         st = o->three_state ? VELSTATUS_SERVER_WAITING : VELSTATUS_SERVER_NOT_READY;
     else if (s->a == s->n && s->def && !(r & VELSTATUS_SERVER_REASON_MULTIPLE_DEFAULTS) &&
-             s->def->rec.access == VELSTATUS_BSL_READ_WRITE)
+             s->def->access == VELSTATUS_BSL_READ_WRITE)
         st = VELSTATUS_SERVER_READY;
     else
         st = VELSTATUS_SERVER_PARTIALLY_READY;
@@ -660,7 +703,7 @@ static int behind(unsigned i, const vs_bsl *b, unsigned char cnt, unsigned char 
     case 4: /* some_pending */ return cnt == VS_CNT_P;
     case 2: /* all_unavailable */
     case 3: /* some_unavailable */ return cnt == VS_CNT_U;
-    case 6: /* multiple_defaults */ return b->rec.is_default;
+    case 6: /* multiple_defaults */ return b->is_default;
     case 7: /* default_not_available */
     case 8: /* default_readonly */ return b == s->def;
     case 9: /* stale */ return (stale & VS_STALE) != 0;
@@ -813,11 +856,11 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
             if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s)) {
                 counts[i]++;
                 total++;
-                bytes += bs[k]->rec.name_len + 1;
+                bytes += bs[k]->name_len + 1;
             }
     }
     if (s->def)
-        bytes += s->def->rec.name_len + 1;
+        bytes += s->def->name_len + 1;
     v->names = velstatus__calloc(ctx, total ? total : 1, sizeof(*v->names));
     v->pool = velstatus__alloc(ctx, bytes ? bytes : 1);
     if (!v->names || !v->pool) {
@@ -831,13 +874,13 @@ static velstatus_status build_verdict(velstatus_server_verdict **out, velstatus_
         pos[i] = v->start[i];
     }
     if (s->def)
-        v->default_name = pack_text(&pool, s->def->rec.name, s->def->rec.name_len);
+        v->default_name = pack_text(&pool, bsl_name(s->def), s->def->name_len);
     /* each BSL's name is copied once per list it appears in; lists are short */
     for (size_t k = 0; k < n; k++) {
         unsigned char stale, cnt = bsl_count(bs[k], o, &stale);
         for (unsigned i = 0; i < VS_NREASONS; i++)
             if ((v->reasons & R(i)) && behind(i, bs[k], cnt, stale, s))
-                v->names[pos[i]++] = pack_text(&pool, bs[k]->rec.name, bs[k]->rec.name_len);
+                v->names[pos[i]++] = pack_text(&pool, bsl_name(bs[k]), bs[k]->name_len);
     }
     for (unsigned i = 0; i < VS_NREASONS; i++)
         if (counts[i] > 1)
@@ -865,7 +908,7 @@ static void set_summary(vs_summary *s, const velstatus_bsl_set *set, vs_bsl *con
         const vs_bsl *b = bs[k];
         unsigned char stale, cnt = bsl_count(b, o, &stale);
         summary_count(s, b, cnt, stale, 1);
-        if (b->rec.is_default) {
+        if (b->is_default) {
             s->ndefault++;
             if (!o->defloc && (!s->def || default_better(b, s->def)))
                 s->def = b;
@@ -873,8 +916,7 @@ static void set_summary(vs_summary *s, const velstatus_bsl_set *set, vs_bsl *con
     }
     if (o->defloc) {
         vs_key k = {o->defloc, ns, o->defloc_len, ns_len, ns ? VS_BY_NS_NAME : VS_BY_NAME};
-        size_t i = tab_find(&set->tab, &k);
-        s->def = i == SIZE_MAX ? NULL : set->tab.slots[i].b;
+        s->def = set_lookup(&set->tab, set->items, set->n, &k);
     }
 }
 
@@ -969,16 +1011,26 @@ VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_namespace, const ch
 
 /* ---- tracker ---- */
 
+/* The tracker's BSLs live in its table itself, one 64-byte line each
+ * (vs_bsl): open addressing, linear probing, load <= 7/8, backward-shift
+ * deletion. At 100,000 BSLs that is 8 MiB (16 at load <= 1/2): the one
+ * line an upsert misses is found in fewer pages, and a longer probe reads
+ * the lines that follow, which the hardware fetches ahead. An entry moves when the table grows or a deletion shifts it;
+ * the default heap holds table indexes, which a move keeps current. */
 struct velstatus_server_tracker {
     velstatus_ctx *ctx;
     vs_opts o;
     char *defloc; /* our copy of o.defloc */
-    vs_nametab tab;
-    /* Max-heap of the BSLs with spec.default, best default (default_better) on top. */
-    vs_bsl **heap;
+    uint64_t defloc_hash;
+    void *mem;    /* the table's allocation */
+    vs_bsl *ents; /* cap entries in mem, aligned to 64 bytes */
+    size_t cap;   /* 0 or a power of two */
+    size_t n;
+    /* Max-heap of the table indexes of the BSLs with spec.default, best
+     * default (default_better) on top. */
+    size_t *heap;
     size_t heap_n, heap_cap;
-    vs_summary sum;     /* its counts a, u, p, stale, unknown, kept by contribute */
-    vs_bsl *defloc_bsl; /* the BSL named by o.defloc, if tracked */
+    vs_summary sum; /* its counts a, u, p, stale, unknown, kept by contribute */
     velstatus_server_status status;
     uint32_t reasons;
     int has_clock;         /* o.now_ns is a real instant: check_stale, or set_now called */
@@ -986,69 +1038,172 @@ struct velstatus_server_tracker {
     int64_t transition_ns; /* o.now_ns when the condition status last changed */
 };
 
-static void heap_set(velstatus_server_tracker *t, size_t i, vs_bsl *b)
+static void heap_set(velstatus_server_tracker *t, size_t i, size_t e)
 {
-    t->heap[i] = b;
-    b->heap_idx = i;
+    t->heap[i] = e;
+    t->ents[e].heap_idx = (uint32_t)i;
+}
+
+static int heap_better(const velstatus_server_tracker *t, size_t a, size_t b)
+{
+    return default_better(&t->ents[a], &t->ents[b]);
 }
 
 static void heap_up(velstatus_server_tracker *t, size_t i)
 {
-    vs_bsl *b = t->heap[i];
+    size_t e = t->heap[i];
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!default_better(b, t->heap[parent]))
+        if (!heap_better(t, e, t->heap[parent]))
             break;
         heap_set(t, i, t->heap[parent]);
         i = parent;
     }
-    heap_set(t, i, b);
+    heap_set(t, i, e);
 }
 
 static void heap_down(velstatus_server_tracker *t, size_t i)
 {
-    vs_bsl *b = t->heap[i];
+    size_t e = t->heap[i];
     for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, best = i;
-        const vs_bsl *bb = b;
-        if (l < t->heap_n && default_better(t->heap[l], bb)) {
+        size_t l = 2 * i + 1, r = l + 1, best = i, be = e;
+        if (l < t->heap_n && heap_better(t, t->heap[l], be)) {
             best = l;
-            bb = t->heap[l];
+            be = t->heap[l];
         }
-        if (r < t->heap_n && default_better(t->heap[r], bb))
+        if (r < t->heap_n && heap_better(t, t->heap[r], be))
             best = r;
         if (best == i)
             break;
         heap_set(t, i, t->heap[best]);
         i = best;
     }
-    heap_set(t, i, b);
+    heap_set(t, i, e);
 }
 
-static void heap_push(velstatus_server_tracker *t, vs_bsl *b)
+static void heap_push(velstatus_server_tracker *t, size_t e)
 {
-    heap_set(t, t->heap_n++, b);
+    heap_set(t, t->heap_n++, e);
     heap_up(t, t->heap_n - 1);
 }
 
-static void heap_remove(velstatus_server_tracker *t, vs_bsl *b)
+static void heap_remove(velstatus_server_tracker *t, size_t e)
 {
-    size_t i = b->heap_idx;
-    vs_bsl *last = t->heap[--t->heap_n];
+    size_t i = t->ents[e].heap_idx, last = t->heap[--t->heap_n];
     if (i == t->heap_n)
         return;
     heap_set(t, i, last);
     heap_up(t, i);
-    heap_down(t, last->heap_idx);
+    heap_down(t, t->ents[last].heap_idx);
 }
 
 static int heap_reserve(velstatus_server_tracker *t, size_t want)
 {
-    vs_bsl **h = velstatus__array_reserve(t->ctx, t->heap, &t->heap_cap, want, sizeof(*h), 4);
+    size_t *h = velstatus__array_reserve(t->ctx, t->heap, &t->heap_cap, want, sizeof(*h), 4);
     if (!h)
         return 0;
     t->heap = h;
     return 1;
+}
+
+/* The index of the BSL of that name (hash h), or SIZE_MAX. */
+static size_t tt_find(const velstatus_server_tracker *t, const char *name, size_t len, uint64_t h)
+{
+    size_t mask = t->cap - 1, i;
+    if (t->cap == 0)
+        return SIZE_MAX;
+    for (i = (size_t)h & mask; t->ents[i].used; i = (i + 1) & mask)
+        if (t->ents[i].hash == h && name_eq(&t->ents[i], name, len))
+            return i;
+    return SIZE_MAX;
+}
+
+/* The free index where a BSL of hash h goes. */
+static size_t tt_free_slot(const velstatus_server_tracker *t, uint64_t h)
+{
+    size_t mask = t->cap - 1, i;
+    for (i = (size_t)h & mask; t->ents[i].used; i = (i + 1) & mask)
+        ;
+    return i;
+}
+
+/* Moves entry *e to index i, keeping the heap's index of it. */
+static void tt_move(velstatus_server_tracker *t, size_t i, const vs_bsl *e)
+{
+    t->ents[i] = *e;
+    if (e->is_default)
+        t->heap[e->heap_idx] = i;
+}
+
+/* Makes room for `want` BSLs at load <= 7/8, so at least one slot stays
+ * empty (positions in the heap are 32 bits). Leaves the tracker intact on
+ * failure. */
+static int tt_reserve(velstatus_server_tracker *t, size_t want)
+{
+    size_t cap = t->cap ? t->cap : 8, ocap = t->cap;
+    vs_bsl *old = t->ents;
+    char *mem;
+    if (want > UINT32_MAX / 2 || want > SIZE_MAX / 4 / sizeof(*old))
+        return 0;
+    while (cap - cap / 8 < want)
+        cap *= 2;
+    if (cap == t->cap)
+        return 1;
+    mem = velstatus__calloc(t->ctx, cap + 1, sizeof(*old)); /* one more: room to align */
+    if (!mem)
+        return 0;
+    t->ents = (vs_bsl *)(void *)(mem + (64 - (uintptr_t)mem % 64) % 64);
+    t->cap = cap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i].used)
+            tt_move(t, tt_free_slot(t, old[i].hash), &old[i]);
+    velstatus__free(t->ctx, t->mem);
+    t->mem = mem;
+    return 1;
+}
+
+/* Backward-shift deletion of index i: no tombstones. */
+static void tt_remove_at(velstatus_server_tracker *t, size_t i)
+{
+    size_t mask = t->cap - 1, j = i;
+    for (;;) {
+        size_t k;
+        j = (j + 1) & mask;
+        if (!t->ents[j].used)
+            break;
+        k = (size_t)t->ents[j].hash & mask;
+        /* keep ents[j] where it is if its home k lies cyclically in (i, j] */
+        if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+        tt_move(t, i, &t->ents[j]);
+        i = j;
+    }
+    t->ents[i].used = 0;
+    t->n--;
+}
+
+/* A new BSL of r's name (hash h) in the table, its fields still to fill;
+ * *at receives its index. Everything is allocated first: a failure leaves
+ * the tracker as it was. */
+static velstatus_status tt_insert(velstatus_server_tracker *t, const velstatus_bsl_record *r, uint64_t h, size_t *at,
+                                  velstatus_error *err)
+{
+    vs_bsl e;
+    char *ext = NULL;
+    if (r->name_len >= VS_NAME_INLINE && !(ext = velstatus__strndup(t->ctx, r->name, r->name_len)))
+        return velstatus__error_nomem(err);
+    if (!tt_reserve(t, t->n + 1) || (r->is_default && !heap_reserve(t, t->heap_n + 1))) {
+        velstatus__free(t->ctx, ext);
+        return velstatus__error_nomem(err);
+    }
+    memset(&e, 0, sizeof(e));
+    bsl_name_set(&e, r->name, r->name_len, ext);
+    e.hash = h;
+    e.used = 1;
+    *at = tt_free_slot(t, h);
+    t->ents[*at] = e;
+    t->n++;
+    return VELSTATUS_OK;
 }
 
 /* Adds (sign 1) or removes (sign 0) a BSL's contribution to the counts,
@@ -1061,9 +1216,14 @@ static void contribute(velstatus_server_tracker *t, const vs_bsl *b, int add)
 static void tracker_summary(const velstatus_server_tracker *t, vs_summary *s)
 {
     *s = t->sum;
-    s->n = t->tab.n;
+    s->n = t->n;
     s->ndefault = t->heap_n;
-    s->def = t->o.defloc ? t->defloc_bsl : (t->heap_n ? t->heap[0] : NULL);
+    if (t->o.defloc) {
+        size_t i = tt_find(t, t->o.defloc, t->o.defloc_len, t->defloc_hash);
+        s->def = i == SIZE_MAX ? NULL : &t->ents[i];
+    } else {
+        s->def = t->heap_n ? &t->ents[t->heap[0]] : NULL;
+    }
 }
 
 static void tracker_update(velstatus_server_tracker *t, int *changed)
@@ -1104,6 +1264,7 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
             return velstatus__error_nomem(err);
         }
         t->o.defloc = t->defloc;
+        t->defloc_hash = velstatus__hash_fnv1a(o.defloc, o.defloc_len);
     }
     t->has_clock = o.check_stale;
     tracker_update(t, NULL);
@@ -1113,13 +1274,19 @@ velstatus_status velstatus_server_tracker_new(velstatus_server_tracker **out, ve
     return VELSTATUS_OK;
 }
 
+/* A BSL's name kept apart from its entry (long names), or NULL. */
+static char *tt_ext(const vs_bsl *b)
+{
+    return b->used && b->name_len >= VS_NAME_INLINE ? b->name.ext : NULL;
+}
+
 void velstatus_server_tracker_free(velstatus_server_tracker *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->tab.cap; i++)
-        velstatus__free(t->ctx, t->tab.slots[i].b);
-    velstatus__free(t->ctx, t->tab.slots);
+    for (size_t i = 0; i < t->cap; i++)
+        velstatus__free(t->ctx, tt_ext(&t->ents[i]));
+    velstatus__free(t->ctx, t->mem);
     velstatus__free(t->ctx, t->heap);
     velstatus__free(t->ctx, t->defloc);
     velstatus__free(t->ctx, t);
@@ -1134,52 +1301,33 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
                                                  const velstatus_bsl_record *bsl, velstatus_error *err)
 {
     velstatus_bsl_record r;
-    vs_bsl *b, *old = NULL;
-    size_t slot;
-    vs_key k;
+    vs_bsl *b;
+    size_t i;
+    uint64_t h;
     if (changed)
         *changed = 0;
     if (!t || !bsl)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
     VS_TRY(load_record(&r, bsl, err));
     VS_TRY(check_bsl_args(&r, err));
-    /* allocate everything first: a failure leaves the tracker as it was */
-    k = set_key(&r, VS_BY_NAME);
-    slot = tab_find(&t->tab, &k);
-    if (slot != SIZE_MAX)
-        old = t->tab.slots[slot].b;
-    b = old && bsl_reusable(old, &r) ? old : bsl_new(t->ctx, &r);
-    if (!b)
-        return velstatus__error_nomem(err);
-    if ((!old && !tab_reserve(t->ctx, &t->tab, t->tab.n + 1)) ||
-        (r.is_default && !(old && old->rec.is_default) && !heap_reserve(t, t->heap_n + 1))) {
-        if (b != old)
-            velstatus__free(t->ctx, b);
-        return velstatus__error_nomem(err);
-    }
-    if (old) {
-        /* tab_reserve was not called, so the slot is still valid */
-        contribute(t, old, 0);
-        if (old->rec.is_default)
-            heap_remove(t, old);
-        if (b == old) {
-            bsl_fill(b, &r);
-        } else {
-            t->tab.slots[slot].b = b;
-            if (t->defloc_bsl == old)
-                t->defloc_bsl = NULL;
-            velstatus__free(t->ctx, old);
-        }
+    h = velstatus__hash_fnv1a(r.name, r.name_len);
+    i = tt_find(t, r.name, r.name_len, h);
+    if (i == SIZE_MAX) {
+        VS_TRY(tt_insert(t, &r, h, &i, err));
     } else {
-        tab_place(&t->tab, b, b->hash);
-        t->tab.n++;
+        /* a tracked name: rewritten in place, nothing allocated or freed */
+        if (r.is_default && !t->ents[i].is_default && !heap_reserve(t, t->heap_n + 1))
+            return velstatus__error_nomem(err);
+        contribute(t, &t->ents[i], 0);
+        if (t->ents[i].is_default)
+            heap_remove(t, i);
     }
+    b = &t->ents[i];
+    bsl_hot(b, &r);
     b->cnt = bsl_count(b, &t->o, &b->stale);
     contribute(t, b, 1);
-    if (b->rec.is_default)
-        heap_push(t, b);
-    if (t->o.defloc && name_eq(b, t->o.defloc, t->o.defloc_len))
-        t->defloc_bsl = b;
+    if (b->is_default)
+        heap_push(t, i);
     tracker_update(t, changed);
     return VELSTATUS_OK;
 }
@@ -1188,26 +1336,19 @@ velstatus_status velstatus_server_tracker_delete(velstatus_server_tracker *t, in
                                                  size_t name_len, velstatus_error *err)
 {
     size_t slot;
-    vs_bsl *b;
     name_len = velstatus__text_len(name, name_len);
     if (changed)
         *changed = 0;
     if (!t || (!name && name_len))
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or name is NULL");
-    {
-        vs_key k = {name, NULL, name_len, 0, VS_BY_NAME};
-        slot = tab_find(&t->tab, &k);
-    }
+    slot = tt_find(t, name ? name : "", name_len, velstatus__hash_fnv1a(name, name_len));
     if (slot == SIZE_MAX)
         return VELSTATUS_OK;
-    b = t->tab.slots[slot].b;
-    contribute(t, b, 0);
-    if (b->rec.is_default)
-        heap_remove(t, b);
-    if (t->defloc_bsl == b)
-        t->defloc_bsl = NULL;
-    tab_remove_at(&t->tab, slot);
-    velstatus__free(t->ctx, b);
+    contribute(t, &t->ents[slot], 0);
+    if (t->ents[slot].is_default)
+        heap_remove(t, slot);
+    velstatus__free(t->ctx, tt_ext(&t->ents[slot]));
+    tt_remove_at(t, slot);
     tracker_update(t, changed);
     return VELSTATUS_OK;
 }
@@ -1227,9 +1368,9 @@ velstatus_status velstatus_server_tracker_set_now(velstatus_server_tracker *t, i
     }
     if (!t->o.check_stale)
         return VELSTATUS_OK; /* no staleness to re-evaluate: the clock only dates transitions */
-    for (size_t i = 0; i < t->tab.cap; i++) {
-        vs_bsl *b = t->tab.slots[i].b;
-        if (!b || (b->pclass != VS_PH_AVAILABLE && b->pclass != VS_PH_EMPTY))
+    for (size_t i = 0; i < t->cap; i++) {
+        vs_bsl *b = &t->ents[i];
+        if (!b->used || (b->pclass != VS_PH_AVAILABLE && b->pclass != VS_PH_EMPTY))
             continue;
         contribute(t, b, 0);
         b->cnt = bsl_count(b, &t->o, &b->stale);
@@ -1253,7 +1394,7 @@ int velstatus_server_tracker_last_transition(const velstatus_server_tracker *t, 
     return 1;
 }
 
-VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_count, size_t, tab.n, 0)
+VS_GETTER(velstatus_server_tracker, velstatus_server_tracker_count, size_t, n, 0)
 
 velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out, const velstatus_server_tracker *t,
                                                   velstatus_error *err)
@@ -1265,12 +1406,12 @@ velstatus_status velstatus_server_tracker_verdict(velstatus_server_verdict **out
     if (!out || !t)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "out or tracker is NULL");
     *out = NULL;
-    bs = velstatus__calloc(t->ctx, t->tab.n ? t->tab.n : 1, sizeof(*bs));
+    bs = velstatus__calloc(t->ctx, t->n ? t->n : 1, sizeof(*bs));
     if (!bs)
         return velstatus__error_nomem(err);
-    for (size_t i = 0; i < t->tab.cap; i++)
-        if (t->tab.slots[i].b)
-            bs[n++] = t->tab.slots[i].b;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->ents[i].used)
+            bs[n++] = &t->ents[i];
     tracker_summary(t, &s);
     st = build_verdict(out, t->ctx, bs, n, &s, &t->o, err);
     velstatus__free(t->ctx, bs);

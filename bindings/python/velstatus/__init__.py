@@ -24,7 +24,7 @@ from ._core import (version, version_info, parse_time, parse_time_go_string, for
                     Transition, Restart, phase_transition, phase_after_run, phase_on_restart,
                     phase_exists, velero_releases, bsl_validation_error)
 from ._server_status import (ServerStatus, ServerReason, BslAccess, Bsl, ServerVerdict, server_status,
-                             ServerTracker, StepResult, server_status_step)
+                             bsl_watch_event, ServerTracker, StepResult, server_status_step)
 from ._retry import (RetryClass, RetryOutcome, BackoffKind, Backoff, RetrySchedule, RetryResult, retry,
                      retry_result, retry_transition)
 from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction, ResourceId, Operation,
@@ -54,7 +54,7 @@ __all__ = [
     "format_duration", "time_ns", "duration_ns", "Policy", "Transition", "Restart",
     "phase_transition", "phase_after_run", "phase_on_restart", "phase_exists", "velero_releases",
     "bsl_validation_error", "BslValidation",
-    "ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
+    "ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status", "bsl_watch_event",
     "ServerTracker", "StepResult", "server_status_step",
     "RetryClass", "RetryOutcome", "BackoffKind", "Backoff", "RetrySchedule", "RetryResult", "retry",
     "retry_result", "retry_transition",

@@ -167,21 +167,25 @@ def watch_event(text: TextLike, ctx: Optional[Context] = None) -> WatchEvent:
     raw = _raw(text)
     out = ffi.new("velstatus_watch_event **")
     err = new_error()
+    with (ctx if ctx is not None else Context())._held() as p:
+        check(lib.velstatus_watch_event_from_json(out, p, raw, len(raw), err), err)
+        try:
+            return _event_of(out[0], raw)
+        finally:
+            lib.velstatus_watch_event_free(out[0])
+
+
+def _event_of(ev, raw: bytes) -> WatchEvent:
+    """A decoded C event as a WatchEvent; its object is a slice of ``raw``."""
     off = ffi.new("size_t *")
     n = ffi.new("size_t *")
     code = ffi.new("int64_t *")
-    with (ctx if ctx is not None else Context())._held() as p:
-        check(lib.velstatus_watch_event_from_json(out, p, raw, len(raw), err), err)
-        ev = out[0]
-        try:
-            length = lib.velstatus_watch_event_object(ev, off)
-            reason = _text(lib.velstatus_watch_event_reason(ev, n), n[0])
-            message = _text(lib.velstatus_watch_event_message(ev, n), n[0])
-            has_code = lib.velstatus_watch_event_code(ev, code)
-            return WatchEvent(WatchType(lib.velstatus_watch_event_type(ev)), raw[off[0]:off[0] + length], reason,
-                              message, int(code[0]) if has_code else None)
-        finally:
-            lib.velstatus_watch_event_free(ev)
+    length = lib.velstatus_watch_event_object(ev, off)
+    reason = _text(lib.velstatus_watch_event_reason(ev, n), n[0])
+    message = _text(lib.velstatus_watch_event_message(ev, n), n[0])
+    has_code = lib.velstatus_watch_event_code(ev, code)
+    return WatchEvent(WatchType(lib.velstatus_watch_event_type(ev)), raw[off[0]:off[0] + length], reason,
+                      message, int(code[0]) if has_code else None)
 
 
 def json_value_end(data: bytes) -> int:

@@ -16,7 +16,7 @@ import enum
 import json
 import random as _random
 import time as _time
-from typing import Any, Callable, Dict, Iterable, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._context import _Closeable, HOST_FAILED, Context, _Host, _onerror
 from ._core import DurationLike, PolicyLike, TimeLike, duration_ns, policy_ptr, time_ns
@@ -24,6 +24,7 @@ from ._enums import CEnum, c_enum
 from ._errors import InvalidArgument, check, new_error
 from ._ffi import ffi, lib
 from . import _condition, _retry
+from ._backup_object import WatchEvent, _event_of, _raw
 
 # The BSLs a classification takes: the JSON text of ``kubectl get bsl -o json``
 # (str or bytes, a list or an object with "items"), the parsed objects, or Bsl values.
@@ -33,7 +34,7 @@ BslsLike = Union[str, bytes, Iterable[Any]]
 # (same signatures), which importing _retry defines with def_extern.
 _SHARED_TRAMPOLINES = (_retry._vs_rt_classify, _retry._vs_rt_sleep, _retry._vs_rt_random, _retry._vs_rt_now)
 
-__all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status",
+__all__ = ["ServerStatus", "ServerReason", "BslAccess", "Bsl", "ServerVerdict", "server_status", "bsl_watch_event",
            "ServerTracker", "StepResult", "server_status_step"]
 
 @c_enum("velstatus_server_status", "VELSTATUS_SERVER_", lib.velstatus_server_status_to_string)
@@ -327,6 +328,26 @@ def _decode(ctx, data, use):
             return use(out[0], p)
         finally:
             lib.velstatus_bsl_set_free(out[0])
+
+
+def bsl_watch_event(text: Union[str, bytes], ctx: Optional[Context] = None) -> Tuple[WatchEvent, List[Bsl]]:
+    """Decodes one event of a BackupStorageLocation watch and the BSLs of its
+    object, validating the text once (velstatus_bsl_watch_event_from_json):
+    the event as ``watch_event()`` gives it, and the BSLs of its object in
+    order (none for an ERROR or a BOOKMARK). Raises ParseError or SchemaError
+    as ``watch_event()`` and ``server_status()`` do."""
+    raw = _raw(text)
+    out = ffi.new("velstatus_watch_event **")
+    cset = ffi.new("velstatus_bsl_set **")
+    err = new_error()
+    with (ctx if ctx is not None else Context())._held() as p:
+        try:
+            check(lib.velstatus_bsl_watch_event_from_json(out, cset, p, raw, len(raw), err), err)
+            n = lib.velstatus_bsl_set_count(cset[0])
+            return _event_of(out[0], raw), [Bsl._from_set(cset[0], i) for i in range(n)]
+        finally:
+            lib.velstatus_bsl_set_free(cset[0])
+            lib.velstatus_watch_event_free(out[0])
 
 
 def server_status(bsls: BslsLike, default_location: Optional[str] = None, now: Optional[TimeLike] = None,
