@@ -50,6 +50,8 @@ lib_libvelstatus_la_SOURCES = \
 	lib/progress/private.h \
 	lib/progress/progress.c \
 	lib/progress/describe.c \
+	lib/datamover/private.h \
+	lib/datamover/node_agent.c \
 	lib/forecast/forecast.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
@@ -78,7 +80,8 @@ velstatusinc_HEADERS = \
 	include/velstatus/retry.h \
 	include/velstatus/json.h \
 	include/velstatus/experimental.h \
-	include/velstatus/decoder.h
+	include/velstatus/decoder.h \
+	include/velstatus/datamover.h
 nodist_velstatusinc_HEADERS = include/velstatus/version.h
 
 # `make lint`: static analysis of the library (not part of make check).

@@ -21,7 +21,7 @@ hlayer() {
     retry.h | oplist.h | backup_object.h) echo 3 ;;
     server_status.h | op_step.h | decoder.h | progress.h) echo 4 ;;
     reconcile.h) echo 5 ;;
-    operations.h | experimental.h | forecast.h) echo 6 ;;
+    operations.h | experimental.h | forecast.h | datamover.h) echo 6 ;;
     json.h) echo 7 ;;
     *) echo "" ;;
     esac
@@ -48,7 +48,8 @@ allowed() {
     server_status) echo "common phase retry server_status" ;;
     operations) echo "common phase operations" ;;
     progress) echo "common phase operations progress" ;;
-    forecast) echo "common phase operations progress forecast" ;;
+    datamover) echo "common phase operations datamover" ;;
+    forecast) echo "common phase operations progress datamover forecast" ;;
     *) echo "" ;;
     esac
 }

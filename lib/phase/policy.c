@@ -129,18 +129,25 @@ velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_p
     return velstatus__sized_copy(out, sizeof(*out), VS_POLICY_SIZE_V1, in, "policy", err);
 }
 
+int velstatus__release_index(int major, int minor, velstatus_error *err)
+{
+    for (size_t i = 0; i < VS_N(release_minor); i++)
+        if (major == VS_RELEASE_MAJOR && release_minor[i] == minor)
+            return (int)i;
+    velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
+                         RANGE_ARGS);
+    return -1;
+}
+
 /* The Velero preset of release major.minor, at this library's size. */
 static velstatus_status fill_release(velstatus_policy *p, int major, int minor, velstatus_error *err)
 {
-    for (size_t i = 0; i < VS_N(release_minor); i++) {
-        if (major == VS_RELEASE_MAJOR && release_minor[i] == minor) {
-            fill_velero(p);
-            set_release(p, i);
-            return VELSTATUS_OK;
-        }
-    }
-    return velstatus__error_set(err, VELSTATUS_E_INVALID, "Velero %d.%d is not supported " RANGE_FMT, major, minor,
-                                RANGE_ARGS);
+    int i = velstatus__release_index(major, minor, err);
+    if (i < 0)
+        return VELSTATUS_E_INVALID;
+    fill_velero(p);
+    set_release(p, (size_t)i);
+    return VELSTATUS_OK;
 }
 
 velstatus_status velstatus_policy_init_release(velstatus_policy *p, size_t struct_size, int major, int minor,

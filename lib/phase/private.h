@@ -20,6 +20,12 @@
  * struct_size (E_ABI). Every function taking a policy calls this first. */
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
 
+/* The index of Velero release major.minor in the table of releases this
+ * library models (0 is 1.11, in order), or -1 with E_INVALID in *err and
+ * velstatus_policy_init_release()'s message. Every function that decides
+ * by release gets its index here and keeps its own knob table. */
+int velstatus__release_index(int major, int minor, velstatus_error *err);
+
 /* Whether the kind has the phase in the release the policy models
  * (backup_queue, restore_finalizing); 0 for an invalid phase. */
 int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol);
