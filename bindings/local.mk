@@ -28,6 +28,7 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_operations.py \
 	bindings/python/velstatus/_reconcile_result.py \
 	bindings/python/velstatus/_forecast.py \
+	bindings/python/velstatus/_datamover.py \
 	bindings/python/velstatus/_progress.py \
 	bindings/python/velstatus/_condition.py \
 	bindings/python/velstatus/_backup_object.py
@@ -45,6 +46,7 @@ VS_PY_FILES = \
 	bindings/python/tests/test_example.py \
 	bindings/python/tests/test_operations.py \
 	bindings/python/tests/test_forecast.py \
+	bindings/python/tests/test_datamover.py \
 	bindings/python/tests/test_condition.py \
 	bindings/python/tests/test_backup_object.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES) $(VS_PY_PKG)

@@ -455,7 +455,11 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("ForecastEta", "velstatus_forecast_eta", "VELSTATUS_FORECAST_ETA_"),
          ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_"),
          ("ConditionStatus", "velstatus_condition_status", "VELSTATUS_CONDITION_"),
-         ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_")]
+         ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_"),
+         ("DmKind", "velstatus_dm_kind", "VELSTATUS_DM_"),
+         ("DmPhase", "velstatus_dm_phase", "VELSTATUS_DM_PHASE_"),
+         ("DmAction", "velstatus_dm_action", "VELSTATUS_DM_ACTION_"),
+         ("DmWhen", "velstatus_dm_when", "VELSTATUS_DM_WHEN_")]
 
 
 @pytest.mark.parametrize("name,ctype,prefix", ENUMS)
