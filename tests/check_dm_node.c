@@ -267,6 +267,9 @@ START_TEST(test_release_rows)
 }
 END_TEST
 
+static velstatus_dm_decision decide_at(const velstatus_dm_object *o, const velstatus_dm_config *c, int minor,
+                                       int64_t t);
+
 /* A DataUpload Accepted at 08:05:21 by 1.18's fields. */
 static velstatus_dm_object accepted_upload(void)
 {
@@ -307,8 +310,6 @@ START_TEST(test_refused)
     refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "kind is 2");
     bad = o, bad.phase = VELSTATUS_DM_PHASE_INVALID;
     refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "phase is -1");
-    bad = o, bad.phase_text = "Prepared", bad.phase_text_len = 8;
-    refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "phase_text \"Prepared\" is not phase 1");
     bad = o, bad.node = NULL, bad.node_len = 3;
     refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "object node is NULL with length 3");
     bad = o, bad.struct_size = 8;
@@ -333,6 +334,29 @@ START_TEST(test_refused)
     ck_assert_int_eq(velstatus_dm_decide(&o, 0, 1, 18, NULL, &d, &e), VELSTATUS_E_ABI);
     ck_assert_int_eq(velstatus_dm_object_init(&o, 4, &e), VELSTATUS_E_ABI);
     ck_assert_int_eq(velstatus_dm_config_init(NULL, sizeof c, &e), VELSTATUS_E_INVALID);
+}
+END_TEST
+
+/* phase_text, when set, gives the phase (the `phase` field is ignored). */
+START_TEST(test_phase_from_text)
+{
+    static const struct {
+        const char *text;
+        velstatus_dm_action action;
+    } cases[] = {{"Prepared", VELSTATUS_DM_ACTION_START}, {"", VELSTATUS_DM_ACTION_ACCEPT},
+                 {"New", VELSTATUS_DM_ACTION_ACCEPT},     {"InProgress", VELSTATUS_DM_ACTION_WAIT_DATA_PATH},
+                 {"Paused", VELSTATUS_DM_ACTION_NONE},    {"prepared", VELSTATUS_DM_ACTION_NONE}};
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        velstatus_dm_object o = accepted_upload();
+        velstatus_dm_decision d;
+        o.phase = VELSTATUS_DM_PHASE_INVALID;
+        o.phase_text = cases[i].text;
+        o.phase_text_len = VELSTATUS_NUL_TERMINATED;
+        d = decide_at(&o, NULL, 18, 0);
+        ck_assert_msg(d.action == cases[i].action, "\"%s\": %s", cases[i].text,
+                      velstatus_dm_action_to_string(d.action));
+    }
 }
 END_TEST
 
@@ -509,6 +533,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_release_rows);
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_tokens_and_defaults);
+    tcase_add_test(tc, test_phase_from_text);
     tcase_add_test(tc, test_stable_between_instants);
     tcase_add_test(tc, test_older_and_newer_callers);
     suite_add_tcase(s, tc);

@@ -89,17 +89,21 @@ typedef enum velstatus_dm_when {
 typedef struct velstatus_dm_object {
     uint32_t struct_size;     /**< sizeof(velstatus_dm_object), set by velstatus_dm_object_init(). */
     velstatus_dm_kind kind;   /**< DataUpload or DataDownload. */
-    velstatus_dm_phase phase; /**< status.phase. */
-    const char *phase_text; /**< status.phase as written ("" and "New" differ in messages); NULL: the phase's token. */
-    size_t phase_text_len;  /**< Its length. */
-    int cancel;             /**< spec.cancel. */
-    int deleting;           /**< metadata.deletionTimestamp is set. */
-    const char *ns;         /**< metadata.namespace. */
-    size_t ns_len;          /**< Its length. */
-    const char *name;       /**< metadata.name. */
-    size_t name_len;        /**< Its length. */
-    const char *node;       /**< status.node (set when Prepared): the node whose node-agent runs the data path. */
-    size_t node_len;        /**< Its length. */
+    velstatus_dm_phase phase; /**< status.phase (ignored when phase_text is set). */
+    /** status.phase as written: when set, it gives the phase ("" and "New"
+     * are NEW, Velero's other phase names their phase, any other text is
+     * UNKNOWN) and is quoted as written in messages ("" and "New" differ);
+     * NULL: `phase` and its name. */
+    const char *phase_text;
+    size_t phase_text_len; /**< Its length. */
+    int cancel;            /**< spec.cancel. */
+    int deleting;          /**< metadata.deletionTimestamp is set. */
+    const char *ns;        /**< metadata.namespace. */
+    size_t ns_len;         /**< Its length. */
+    const char *name;      /**< metadata.name. */
+    size_t name_len;       /**< Its length. */
+    const char *node;      /**< status.node (set when Prepared): the node whose node-agent runs the data path. */
+    size_t node_len;       /**< Its length. */
     const char *accepted_by_label; /**< metadata.labels["velero.io/accepted-by"] (written by 1.12 to 1.14). */
     size_t accepted_by_label_len;  /**< Its length. */
     const char

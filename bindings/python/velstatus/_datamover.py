@@ -69,10 +69,6 @@ DmDecision.__doc__ = """The node-agent's next decision: ``action`` (DmAction), `
 ``cancel_after`` (bool: spec.cancel after it) and ``message`` (the status.message it writes,
 exactly as that release writes it, or None when the message is left as it is)."""
 
-_PHASE_TEXT = {"": DmPhase.NEW, "New": DmPhase.NEW, "Accepted": DmPhase.ACCEPTED, "Prepared": DmPhase.PREPARED,
-               "InProgress": DmPhase.IN_PROGRESS, "Canceling": DmPhase.CANCELING, "Canceled": DmPhase.CANCELED,
-               "Completed": DmPhase.COMPLETED, "Failed": DmPhase.FAILED}
-
 Release = Tuple[int, int]
 
 
@@ -107,8 +103,7 @@ def _object(texts: _Texts, kind, phase, cancel, deleting, namespace, name, node,
     check(lib.velstatus_dm_object_init(o, ffi.sizeof("velstatus_dm_object"), err), err)
     o.kind = int(DmKind(kind)) if not isinstance(kind, str) else int(DmKind[kind.upper()])
     if isinstance(phase, str):
-        o.phase = int(_PHASE_TEXT.get(phase, DmPhase.UNKNOWN))
-        texts.set(o, "phase_text", phase)
+        texts.set(o, "phase_text", phase)  # the library reads the phase from its text
     else:
         o.phase = int(DmPhase(phase))
     o.cancel, o.deleting = bool(cancel), bool(deleting)
