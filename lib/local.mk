@@ -51,6 +51,9 @@ lib_libvelstatus_la_SOURCES = \
 	lib/progress/progress.c \
 	lib/progress/describe.c \
 	lib/datamover/private.h \
+	lib/datamover/decoder.c \
+	lib/datamover/plugin.c \
+	lib/datamover/client.c \
 	lib/datamover/node_agent.c \
 	lib/forecast/forecast.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
@@ -76,12 +79,12 @@ velstatusinc_HEADERS = \
 	include/velstatus/reconcile.h \
 	include/velstatus/operations.h \
 	include/velstatus/forecast.h \
+	include/velstatus/datamover.h \
 	include/velstatus/progress.h \
 	include/velstatus/retry.h \
 	include/velstatus/json.h \
 	include/velstatus/experimental.h \
-	include/velstatus/decoder.h \
-	include/velstatus/datamover.h
+	include/velstatus/decoder.h
 nodist_velstatusinc_HEADERS = include/velstatus/version.h
 
 # `make lint`: static analysis of the library (not part of make check).

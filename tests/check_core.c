@@ -325,6 +325,8 @@ START_TEST(every_enum_has_tokens)
     CHECK_TOKENS(bsl_access, velstatus_bsl_access, 0, VELSTATUS_BSL_READ_ONLY, 0);
     CHECK_TOKENS(progress_counter, velstatus_progress_counter, 0, VELSTATUS_PROGRESS_UNQUANTIFIED, 0);
     CHECK_TOKENS(progress_flag, velstatus_progress_flag, 1, VELSTATUS_PROGRESS_F_UNTIMED, 1);
+    CHECK_TOKENS(dm_kind, velstatus_dm_kind, 0, VELSTATUS_DM_DOWNLOAD, 0);
+    CHECK_TOKENS(dm_phase, velstatus_dm_phase, 0, VELSTATUS_DM_PHASE_UNKNOWN, 0);
     /* a flag token names one flag */
     ck_assert_ptr_null(velstatus_op_step_flag_to_string((velstatus_op_step_flag)3));
     ck_assert_ptr_null(velstatus_progress_flag_to_string((velstatus_progress_flag)0));

@@ -101,6 +101,8 @@ VS_CHECK_PROGS += tests/check_argo_health
 tests_check_argo_health_SOURCES = tests/check_argo_health.c $(VS_TEST_COMMON)
 VS_CHECK_PROGS += tests/check_backup_object
 tests_check_backup_object_SOURCES = tests/check_backup_object.c $(VS_TEST_COMMON)
+VS_CHECK_PROGS += tests/check_datamover
+tests_check_datamover_SOURCES = tests/check_datamover.c $(VS_TEST_COMMON)
 
 # Velero releases 1.11 to 1.18: the per-release presets, the operations
 # controllers' tests of each release tag as data, every release's files.

@@ -1,44 +1,424 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file velstatus/datamover.h
- * @brief Velero's data mover: DataUpload and DataDownload objects
- * (velero.io/v2alpha1), and what the node-agent's controllers do with them
- * next, per Velero release (doc/data-mover.md).
+ * @brief The data mover: DataUpload and DataDownload objects (the decoder of
+ * `kubectl get datauploads,datadownloads -o json`), the answers Velero's CSI
+ * PVC plugin gives for them (Progress, Cancel) per release, and a ready-made
+ * host plugin client that gives those answers to velstatus_oplist_reconcile().
  *
- * Velero 1.11 has no data mover (no DataUpload CRD): every function that
- * takes a release refuses 1.11 with ::VELSTATUS_E_INVALID.
+ * The decoder reads keys as Kubernetes' own decoder does (apimachinery's
+ * `sigs.k8s.io/json`), as backup_object.h describes: keys unescaped, matched
+ * case-sensitively, the last non-null repeated value wins, a repeated object
+ * merges into the earlier one. doc/data-mover.md is the guide.
  *
- * @defgroup datamover Data mover
+ * Release 1.11 has no data mover (no DataUpload or DataDownload CRD): every
+ * function here that takes a release refuses 1.11 with ::VELSTATUS_E_INVALID.
+ *
+ * @defgroup datamover Data mover (DataUpload, DataDownload)
  * @{
  */
 #ifndef VELSTATUS_DATAMOVER_H
 #define VELSTATUS_DATAMOVER_H
 
 #include "common.h"
+#include "reconcile.h"
 #include "status.h"
 
 VELSTATUS_BEGIN_DECLS
 
-/** @brief A data-mover object's kind. */
+/** @brief The decoded DataUploads and DataDownloads of one text (opaque). */
+typedef struct velstatus_dm_list velstatus_dm_list;
+
+/** @brief Which data mover object. Tokens: `upload`, `download`. */
 typedef enum velstatus_dm_kind {
-    VELSTATUS_DM_KIND_INVALID = -1, /**< Not a kind (a getter given NULL). */
-    VELSTATUS_DM_UPLOAD = 0,        /**< A DataUpload (backup). */
-    VELSTATUS_DM_DOWNLOAD = 1       /**< A DataDownload (restore). */
+    VELSTATUS_DM_KIND_INVALID = -1, /**< Not a kind (a getter given NULL or an index out of range). */
+    VELSTATUS_DM_UPLOAD = 0,        /**< A DataUpload (a CSI backup's data movement). */
+    VELSTATUS_DM_DOWNLOAD = 1       /**< A DataDownload (a restore's). */
 } velstatus_dm_kind;
 
-/** @brief A DataUpload or DataDownload's `status.phase`. */
+/**
+ * @brief The phase of a DataUpload or DataDownload (`status.phase`). The
+ * tokens are Velero's own texts: `New`, `Accepted`, `Prepared`,
+ * `InProgress`, `Canceling`, `Canceled`, `Completed`, `Failed`, and
+ * `Unknown` for a text that is none of them.
+ */
 typedef enum velstatus_dm_phase {
-    VELSTATUS_DM_PHASE_INVALID = -1, /**< Not a phase (a getter given NULL). */
-    VELSTATUS_DM_PHASE_NEW = 0,      /**< "" or "New": no node-agent has taken it. */
-    VELSTATUS_DM_PHASE_ACCEPTED = 1,
-    VELSTATUS_DM_PHASE_PREPARED = 2,
-    VELSTATUS_DM_PHASE_IN_PROGRESS = 3,
-    VELSTATUS_DM_PHASE_CANCELING = 4,
-    VELSTATUS_DM_PHASE_CANCELED = 5,
-    VELSTATUS_DM_PHASE_COMPLETED = 6,
-    VELSTATUS_DM_PHASE_FAILED = 7,
-    VELSTATUS_DM_PHASE_UNKNOWN = 8 /**< Any other text. */
+    VELSTATUS_DM_PHASE_INVALID = -1,    /**< Not a phase (a getter given NULL or an index out of range). */
+    VELSTATUS_DM_PHASE_NEW = 0,         /**< `New`, `""` or no phase: created, not yet taken by a node-agent. */
+    VELSTATUS_DM_PHASE_ACCEPTED = 1,    /**< `Accepted`: a node-agent took it and exposes the volume. */
+    VELSTATUS_DM_PHASE_PREPARED = 2,    /**< `Prepared`: the volume is exposed. */
+    VELSTATUS_DM_PHASE_IN_PROGRESS = 3, /**< `InProgress`: data is moving. */
+    VELSTATUS_DM_PHASE_CANCELING = 4,   /**< `Canceling`: spec.cancel was seen, the data path is stopping. */
+    VELSTATUS_DM_PHASE_CANCELED = 5,    /**< `Canceled`. */
+    VELSTATUS_DM_PHASE_COMPLETED = 6,   /**< `Completed`. */
+    VELSTATUS_DM_PHASE_FAILED = 7,      /**< `Failed` (status.message says why). */
+    VELSTATUS_DM_PHASE_UNKNOWN = 8      /**< Any other text (kept: ::VELSTATUS_DM_TEXT_PHASE). */
 } velstatus_dm_phase;
+
+/**
+ * @brief The text fields of a DataUpload or DataDownload, for
+ * velstatus_dm_list_text(). A field the object's kind does not have reads as
+ * absent.
+ */
+typedef enum velstatus_dm_text {
+    VELSTATUS_DM_TEXT_NAME = 0,              /**< metadata.name. */
+    VELSTATUS_DM_TEXT_NAMESPACE = 1,         /**< metadata.namespace. */
+    VELSTATUS_DM_TEXT_UID = 2,               /**< metadata.uid. */
+    VELSTATUS_DM_TEXT_OPERATION_ID = 3,      /**< The label `velero.io/async-operation-id`. */
+    VELSTATUS_DM_TEXT_BACKUP_NAME = 4,       /**< The label `velero.io/backup-name` (a DataUpload's). */
+    VELSTATUS_DM_TEXT_BACKUP_UID = 5,        /**< The label `velero.io/backup-uid`. */
+    VELSTATUS_DM_TEXT_RESTORE_NAME = 6,      /**< The label `velero.io/restore-name` (a DataDownload's). */
+    VELSTATUS_DM_TEXT_RESTORE_UID = 7,       /**< The label `velero.io/restore-uid`. */
+    VELSTATUS_DM_TEXT_PVC_UID = 8,           /**< The label `velero.io/pvc-uid`. */
+    VELSTATUS_DM_TEXT_ACCEPTED_BY = 9,       /**< The label `velero.io/accepted-by` (1.12 to 1.15). */
+    VELSTATUS_DM_TEXT_EXPOSE_ON_GOING = 10,  /**< The label `velero.io/expose-on-going`. */
+    VELSTATUS_DM_TEXT_PHASE = 11,            /**< status.phase, verbatim. */
+    VELSTATUS_DM_TEXT_MESSAGE = 12,          /**< status.message. */
+    VELSTATUS_DM_TEXT_NODE = 13,             /**< status.node. */
+    VELSTATUS_DM_TEXT_ACCEPTED_BY_NODE = 14, /**< status.acceptedByNode (1.16+). */
+    VELSTATUS_DM_TEXT_NODE_OS = 15,          /**< A DataUpload's status.nodeOS, a DataDownload's spec.nodeOS (1.16+). */
+    VELSTATUS_DM_TEXT_SNAPSHOT_ID = 16,      /**< A DataUpload's status.snapshotID, a DataDownload's spec.snapshotID. */
+    VELSTATUS_DM_TEXT_PATH = 17,             /**< status.path (DataUpload). */
+    VELSTATUS_DM_TEXT_BSL = 18,              /**< spec.backupStorageLocation. */
+    VELSTATUS_DM_TEXT_DATA_MOVER = 19,       /**< spec.datamover (empty: Velero's built-in). */
+    VELSTATUS_DM_TEXT_SOURCE_NAMESPACE = 20, /**< spec.sourceNamespace. */
+    VELSTATUS_DM_TEXT_OPERATION_TIMEOUT =
+        21, /**< spec.operationTimeout, verbatim (a Go duration: velstatus_duration_parse()). */
+    VELSTATUS_DM_TEXT_SNAPSHOT_TYPE = 22,   /**< spec.snapshotType (DataUpload: `CSI`). */
+    VELSTATUS_DM_TEXT_SOURCE_PVC = 23,      /**< spec.sourcePVC (DataUpload). */
+    VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT = 24, /**< spec.csiSnapshot.volumeSnapshot (DataUpload). */
+    VELSTATUS_DM_TEXT_STORAGE_CLASS = 25,   /**< spec.csiSnapshot.storageClass (DataUpload). */
+    VELSTATUS_DM_TEXT_SNAPSHOT_CLASS = 26,  /**< spec.csiSnapshot.snapshotClass (DataUpload). */
+    VELSTATUS_DM_TEXT_CSI_DRIVER = 27,      /**< spec.csiSnapshot.driver (DataUpload, 1.17+). */
+    VELSTATUS_DM_TEXT_TARGET_PVC = 28,      /**< spec.targetVolume.pvc (DataDownload). */
+    VELSTATUS_DM_TEXT_TARGET_PV = 29,       /**< spec.targetVolume.pv (DataDownload). */
+    VELSTATUS_DM_TEXT_TARGET_NAMESPACE = 30 /**< spec.targetVolume.namespace (DataDownload). */
+} velstatus_dm_text;
+
+/** @brief The timestamps of a DataUpload or DataDownload, for velstatus_dm_list_time(). */
+typedef enum velstatus_dm_time {
+    VELSTATUS_DM_TIME_CREATED = 0,   /**< metadata.creationTimestamp. */
+    VELSTATUS_DM_TIME_DELETED = 1,   /**< metadata.deletionTimestamp. */
+    VELSTATUS_DM_TIME_STARTED = 2,   /**< status.startTimestamp. */
+    VELSTATUS_DM_TIME_COMPLETED = 3, /**< status.completionTimestamp. */
+    VELSTATUS_DM_TIME_ACCEPTED = 4   /**< status.acceptedTimestamp (1.16+). */
+} velstatus_dm_time;
+
+/** @brief The integer fields of a DataUpload or DataDownload, for velstatus_dm_list_int(). */
+typedef enum velstatus_dm_int {
+    VELSTATUS_DM_INT_BYTES_DONE = 0,        /**< status.progress.bytesDone. */
+    VELSTATUS_DM_INT_TOTAL_BYTES = 1,       /**< status.progress.totalBytes. */
+    VELSTATUS_DM_INT_INCREMENTAL_BYTES = 2, /**< status.incrementalBytes (DataUpload, 1.18+). */
+    VELSTATUS_DM_INT_SNAPSHOT_SIZE = 3,     /**< spec.snapshotSize (DataDownload, 1.18+). */
+    VELSTATUS_DM_INT_GENERATION = 4,        /**< metadata.generation. */
+    VELSTATUS_DM_INT_CANCEL = 5             /**< spec.cancel: 1 for `true`, 0 for `false` (a JSON boolean). */
+} velstatus_dm_int;
+
+/**
+ * @brief Decodes DataUploads and DataDownloads: one object, a List (`kind`
+ * `List`, `DataUploadList` or `DataDownloadList`, or none, with `items`), or
+ * a JSON array of objects.
+ *
+ * An object whose `kind` is neither `DataUpload` nor `DataDownload` (or
+ * that has none, or is not an object) is skipped and counted
+ * (velstatus_dm_list_skipped()). Read of each object: the fields of
+ * ::velstatus_dm_text, ::velstatus_dm_time and ::velstatus_dm_int; other keys
+ * are ignored, a null leaves a field absent. Times are RFC 3339 texts
+ * between 1677 and 2262 (what int64 nanoseconds hold).
+ * @param[out] out Receives the list (NULL on failure).
+ * @param[in] ctx The context whose allocator the list uses.
+ * @param[in] json The text (need not be NUL-terminated).
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL: the position of the
+ *             offending value and its path in the message
+ *             (`items[1].status.progress.bytesDone: expected an integer, got a string`).
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out or ctx, NULL json
+ *         with a non-zero length), ::VELSTATUS_E_PARSE (not one JSON value),
+ *         ::VELSTATUS_E_RANGE (a number no int64 or double holds),
+ *         ::VELSTATUS_E_SCHEMA (a field of the wrong type or form, a List
+ *         whose items is not an array) or ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_dm_list_free().
+ */
+VELSTATUS_API velstatus_status velstatus_dm_list_from_json(velstatus_dm_list **out, velstatus_ctx *ctx,
+                                                           const char *json, size_t len, velstatus_error *err);
+
+/**
+ * @brief Releases a list.
+ * @param[in] list The list, or NULL.
+ */
+VELSTATUS_API void velstatus_dm_list_free(velstatus_dm_list *list);
+
+/**
+ * @brief The number of DataUploads and DataDownloads decoded, in text order.
+ * @param[in] list The list (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_dm_list_count(const velstatus_dm_list *list);
+
+/**
+ * @brief The number of objects skipped because they are neither a DataUpload nor a DataDownload.
+ * @param[in] list The list (NULL gives 0).
+ * @return The count.
+ */
+VELSTATUS_API size_t velstatus_dm_list_skipped(const velstatus_dm_list *list);
+
+/**
+ * @brief The kind of the i-th object.
+ * @param[in] list The list.
+ * @param[in] i The index, below velstatus_dm_list_count().
+ * @return ::VELSTATUS_DM_UPLOAD or ::VELSTATUS_DM_DOWNLOAD;
+ *         ::VELSTATUS_DM_KIND_INVALID for NULL or an index out of range.
+ */
+VELSTATUS_API velstatus_dm_kind velstatus_dm_list_kind(const velstatus_dm_list *list, size_t i);
+
+/**
+ * @brief The phase of the i-th object, as Velero's controllers compare it:
+ * no phase and `""` are New, a text that is none of Velero's eight is
+ * ::VELSTATUS_DM_PHASE_UNKNOWN (its text: ::VELSTATUS_DM_TEXT_PHASE).
+ * @param[in] list The list.
+ * @param[in] i The index.
+ * @return The phase; ::VELSTATUS_DM_PHASE_INVALID for NULL or an index out of range.
+ */
+VELSTATUS_API velstatus_dm_phase velstatus_dm_list_phase(const velstatus_dm_list *list, size_t i);
+
+/**
+ * @brief A text field of the i-th object: the one text getter.
+ * @param[in] list The list.
+ * @param[in] i The index.
+ * @param[in] field Which field.
+ * @param[out] len Receives its length (the text may hold a NUL byte; 0 when absent). May be NULL.
+ * @return The NUL-terminated text (possibly empty: `""` is a value), or NULL
+ *         when absent or null (or NULL list, index out of range, unknown field).
+ * @borrowed Valid until the list is freed.
+ */
+VELSTATUS_API const char *velstatus_dm_list_text(const velstatus_dm_list *list, size_t i, velstatus_dm_text field,
+                                                 size_t *len);
+
+/**
+ * @brief A timestamp of the i-th object: the one time getter.
+ * @param[in] list The list.
+ * @param[in] i The index.
+ * @param[in] which Which timestamp.
+ * @param[out] ns Receives it in ns since the epoch (0 when absent). May be NULL.
+ * @return 1 when it is set, 0 when not (or NULL list, index out of range, unknown field).
+ */
+VELSTATUS_API int velstatus_dm_list_time(const velstatus_dm_list *list, size_t i, velstatus_dm_time which, int64_t *ns);
+
+/**
+ * @brief An integer field of the i-th object: the one integer getter.
+ * @param[in] list The list.
+ * @param[in] i The index.
+ * @param[in] which Which field.
+ * @param[out] out Receives it (0 when absent). May be NULL.
+ * @return 1 when it is present, else 0 (or NULL list, index out of range, unknown field).
+ */
+VELSTATUS_API int velstatus_dm_list_int(const velstatus_dm_list *list, size_t i, velstatus_dm_int which, int64_t *out);
+
+/**
+ * @brief Finds the object the CSI PVC plugin of a release reads for an
+ * operation: the one of `kind` whose label `velero.io/async-operation-id`
+ * is exactly `operation_id`, looked for in `velero_namespace` or in every
+ * namespace, as that release lists them (doc/data-mover.md, "The CSI
+ * plugin's answers": a DataUpload in any namespace in 1.13 to 1.17, in
+ * Velero's in 1.12 and 1.18; a DataDownload in any namespace in 1.13, in
+ * Velero's otherwise).
+ * @param[in] list The list.
+ * @param[in] kind Which objects.
+ * @param[in] operation_id The operation ID: a valid label value (what the
+ *            API server's selector parser takes; Velero's IDs are).
+ * @param[in] id_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] velero_namespace Velero's namespace (the Backup's or
+ *            Restore's); NULL means `velero`.
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] major The Velero release's major version (1).
+ * @param[in] minor Its minor version, 12 to 18 (a patch release decides as
+ *            its minor; 1.18 is 1.18.1: doc/data-mover.md).
+ * @param[out] index Receives the object's index when exactly one matches,
+ *             SIZE_MAX otherwise. May be NULL.
+ * @param[out] matches Receives the number of objects that match (0, 1, or
+ *             more: the plugin's "not found" and "more than one"). May be NULL.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL list, an unknown kind,
+ *         NULL text with a length, an ID that is not a label value, a
+ *         release not supported or without the data mover: 1.11).
+ */
+VELSTATUS_API velstatus_status velstatus_dm_list_find(const velstatus_dm_list *list, velstatus_dm_kind kind,
+                                                      const char *operation_id, size_t id_len,
+                                                      const char *velero_namespace, size_t ns_len, int major, int minor,
+                                                      size_t *index, size_t *matches, velstatus_error *err);
+
+/**
+ * @brief What the CSI PVC plugin's Progress answers for an operation, as
+ * it reaches Velero's operations controller (`pvcBackupItemAction.Progress`
+ * for a DataUpload, `pvcRestoreItemAction.Progress` for a DataDownload;
+ * doc/data-mover.md gives every rule with its release).
+ *
+ * The object is found as velstatus_dm_list_find() finds it. None, or more
+ * than one, or an empty ID: a ::VELSTATUS_OP_REPORT_PROGRESS_ERROR whose
+ * text is the plugin's error after the gRPC hop,
+ * `rpc error: code = Unknown desc = <error>` (`not found DataUpload for
+ * operationID <id>`, `more than one DataUpload found operationID <id>`,
+ * `didn't find DataDownload`, `find multiple DataDownloads`,
+ * `operation ID  is invalid`). Found: a ::VELSTATUS_OP_REPORT_PROGRESS
+ * that is empty while the phase is New or `""` (Velero then updates
+ * nothing), and otherwise has the phase as description, `Bytes` as units,
+ * bytesDone and totalBytes as the counts, startTimestamp and
+ * completionTimestamp as started and updated; Completed finishes it,
+ * Failed finishes it with status.message as its error (an empty message is
+ * no error: Velero then counts the operation Completed), Canceled with
+ * `DataUpload is canceled` / `DataDownload is canceled`.
+ * @param[in,out] out A report whose struct_size is set
+ *                (velstatus_op_progress_init()); it is filled whole.
+ * @param[out] text Receives the allocated text out->err points to for a
+ *             Progress error, NULL otherwise: release it with
+ *             velstatus_free() once out is no longer used. Out's other
+ *             texts are static or borrowed from the list.
+ * @param[in] ctx The context to allocate from.
+ * @param[in] list The list.
+ * @param[in] kind ::VELSTATUS_DM_UPLOAD for a backup's operation,
+ *            ::VELSTATUS_DM_DOWNLOAD for a restore's.
+ * @param[in] operation_id The operation's ID (spec.operationID of its record).
+ * @param[in] id_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] velero_namespace Velero's namespace; NULL means `velero`.
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] major The Velero release's major version (1).
+ * @param[in] minor Its minor version, 12 to 18.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (as velstatus_dm_list_find(),
+ *         NULL out, text or ctx); ::VELSTATUS_E_ABI (out's struct_size);
+ *         ::VELSTATUS_E_NOMEM.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_progress(velstatus_op_progress *out, char **text, velstatus_ctx *ctx,
+                                                     const velstatus_dm_list *list, velstatus_dm_kind kind,
+                                                     const char *operation_id, size_t id_len,
+                                                     const char *velero_namespace, size_t ns_len, int major, int minor,
+                                                     velstatus_error *err);
+
+/**
+ * @brief What the CSI PVC plugin's Cancel does for an operation: it finds
+ * the object as Progress does and merge-patches its `spec.cancel` to true,
+ * or returns the same error as Progress (after the gRPC hop).
+ *
+ * The patch is the host's to make (`{"spec":{"cancel":true}}` on the
+ * object at *index). If it fails, Velero's backup plugin returns
+ * `error patch DataUpload: <error>` and its restore plugin the error as it
+ * is; the operations controller discards Cancel's error either way.
+ * @param[out] index Receives the index of the object to patch, SIZE_MAX when Cancel returns an error.
+ * @param[out] text Receives the allocated error text Cancel returns (release
+ *             with velstatus_free()), NULL when it patches.
+ * @param[out] text_len Receives its length (0 when none). May be NULL.
+ * @param[in] ctx The context to allocate from.
+ * @param[in] list The list.
+ * @param[in] kind As velstatus_dm_progress().
+ * @param[in] operation_id The operation's ID.
+ * @param[in] id_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] velero_namespace Velero's namespace; NULL means `velero`.
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] major The Velero release's major version (1).
+ * @param[in] minor Its minor version, 12 to 18.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (as velstatus_dm_list_find(),
+ *         NULL index, text or ctx); ::VELSTATUS_E_NOMEM.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_cancel(size_t *index, char **text, size_t *text_len, velstatus_ctx *ctx,
+                                                   const velstatus_dm_list *list, velstatus_dm_kind kind,
+                                                   const char *operation_id, size_t id_len,
+                                                   const char *velero_namespace, size_t ns_len, int major, int minor,
+                                                   velstatus_error *err);
+
+/** @brief The state of a data mover plugin client (opaque): see velstatus_dm_client_init(). */
+typedef struct velstatus_dm_client velstatus_dm_client;
+
+/**
+ * @brief Makes the state of a plugin client that answers the operations of
+ * Velero's CSI PVC plugins from a DataUpload/DataDownload list.
+ * @param[out] out Receives the state.
+ * @param[in] ctx The context it allocates from (also for each answer).
+ * @param[in] list The list it reads: not copied, it must outlive the state
+ *            and must not change while a pass runs.
+ * @param[in] velero_namespace Velero's namespace (copied); NULL means `velero`.
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] major The Velero release's major version (1).
+ * @param[in] minor Its minor version, 12 to 18.
+ * @param[in] fallback The client that answers every other operation
+ *            (copied; its userdata must outlive the state), or NULL: those
+ *            operations are answered as velstatus_oplist_reconcile() answers
+ *            a NULL client (a lookup error; Cancel does nothing).
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL out, ctx or list, NULL
+ *         namespace text with a length, a release not supported or 1.11);
+ *         ::VELSTATUS_E_ABI (fallback's struct_size); ::VELSTATUS_E_NOMEM.
+ * @owned Release with velstatus_dm_client_free().
+ */
+VELSTATUS_API velstatus_status velstatus_dm_client_new(velstatus_dm_client **out, velstatus_ctx *ctx,
+                                                       const velstatus_dm_list *list, const char *velero_namespace,
+                                                       size_t ns_len, int major, int minor,
+                                                       const velstatus_plugin_client *fallback, velstatus_error *err);
+
+/**
+ * @brief Releases a client state.
+ * @param[in] client The state, or NULL.
+ */
+VELSTATUS_API void velstatus_dm_client_free(velstatus_dm_client *client);
+
+/**
+ * @brief Fills a plugin client (reconcile.h) whose callbacks answer from
+ * `dm`: an operation whose item action is the CSI PVC plugin of its list's
+ * kind (`velero.io/csi-pvc-backupper` for a backup, `velero.io/csi-pvc-restorer`
+ * for a restore, the names of 1.12 to 1.18; a name without `/` is read
+ * with `velero.io/` before it, as Velero's plugin manager does) gets
+ * velstatus_dm_progress()'s answer, and Cancel's error when
+ * velstatus_dm_cancel() returns one; every other operation goes to the
+ * fallback. The host patches spec.cancel itself, for each canceled record
+ * (velstatus_reconcile_result_canceled_id(), velstatus_dm_cancel()). An
+ * operation ID that is not a label value fails the pass
+ * (::VELSTATUS_E_HOST, host_code -::VELSTATUS_E_INVALID).
+ * @param[out] client The client to fill (zeroed first).
+ * @param[in] struct_size sizeof(velstatus_plugin_client) as the caller sees it.
+ * @param[in] dm The state (velstatus_dm_client_new()); it must outlive the client's use.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL client or dm) or
+ *         ::VELSTATUS_E_ABI (struct_size too small).
+ */
+VELSTATUS_API velstatus_status velstatus_dm_client_init(velstatus_plugin_client *client, size_t struct_size,
+                                                        velstatus_dm_client *dm, velstatus_error *err);
+
+/**
+ * @brief The kind's token: `upload` or `download`.
+ * @param[in] kind The value.
+ * @return A static string, or NULL for a value outside the enum.
+ */
+VELSTATUS_API const char *velstatus_dm_kind_to_string(velstatus_dm_kind kind);
+
+/**
+ * @brief Parses `upload` or `download`.
+ * @param[out] out Receives the kind (untouched on failure).
+ * @param[in] s The token.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_kind_from_string(velstatus_dm_kind *out, const char *s, size_t len,
+                                                             velstatus_error *err);
+
+/**
+ * @brief The phase's token (Velero's text; `New` for ::VELSTATUS_DM_PHASE_NEW).
+ * @param[in] phase The value.
+ * @return A static string, or NULL for a value outside the enum.
+ */
+VELSTATUS_API const char *velstatus_dm_phase_to_string(velstatus_dm_phase phase);
+
+/**
+ * @brief Parses a phase token (exact, case-sensitive); `""` is
+ * ::VELSTATUS_DM_PHASE_NEW, as Velero's controllers read it.
+ * @param[out] out Receives the phase (untouched on failure).
+ * @param[in] s The token.
+ * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK or ::VELSTATUS_E_INVALID.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_phase_from_string(velstatus_dm_phase *out, const char *s, size_t len,
+                                                              velstatus_error *err);
 
 /** @name The node-agent's decisions
  * The data-mover controllers of the node-agent
@@ -279,5 +659,4 @@ VELSTATUS_API velstatus_status velstatus_dm_decide(const velstatus_dm_object *ob
 VELSTATUS_END_DECLS
 
 /** @} */
-
 #endif /* VELSTATUS_DATAMOVER_H */

@@ -154,6 +154,20 @@ velstatus_status velstatus__kdec_int(velstatus__kdec *d, velstatus__kspan v, con
     return VELSTATUS_OK;
 }
 
+velstatus_status velstatus__kdec_bool(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                      int *has, int *out)
+{
+    *has = 0;
+    *out = 0;
+    if (v.vs == SIZE_MAX)
+        return VELSTATUS_OK;
+    if (d->text[v.vs] != 't' && d->text[v.vs] != 'f')
+        return field_error(d, v.vs, parent, key, "expected a boolean, got ", velstatus__kdec_type_name(d->text[v.vs]));
+    *has = 1;
+    *out = d->text[v.vs] == 't';
+    return VELSTATUS_OK;
+}
+
 int velstatus__kdec_is(const char *s, size_t len, const char *lit)
 {
     return s && strlen(lit) == len && memcmp(s, lit, len) == 0;

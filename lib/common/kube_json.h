@@ -91,6 +91,9 @@ velstatus_status velstatus__kdec_time(velstatus__kdec *d, velstatus__kspan v, co
  * one into an int64 (a fraction or an exponent is an error). */
 velstatus_status velstatus__kdec_int(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
                                      int *has, int64_t *out);
+/* A boolean field (absent: *has 0, *out 0): JSON true or false. */
+velstatus_status velstatus__kdec_bool(velstatus__kdec *d, velstatus__kspan v, const char *parent, const char *key,
+                                      int *has, int *out);
 /* Whether s[0..len) is the text lit (s NULL: no). */
 int velstatus__kdec_is(const char *s, size_t len, const char *lit);
 

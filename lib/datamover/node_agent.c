@@ -64,10 +64,6 @@ _Static_assert(VS_N(when_names) == VELSTATUS_DM_WHEN_AT + 1, "dm when token tabl
 VS_ENUM_TOKENS(dm_action, velstatus_dm_action, action_names, "data-mover action")
 VS_ENUM_TOKENS(dm_when, velstatus_dm_when, when_names, "data-mover when")
 
-/* status.phase as Velero writes it (the NEW phase is also ""). */
-static const char *const phase_texts[] = {"New",       "Accepted", "Prepared",  "InProgress",
-                                          "Canceling", "Canceled", "Completed", "Failed"};
-
 /* Everything one decision reads, validated: texts resolved, the release's
  * knobs, the config at this library's size. */
 typedef struct dm_in {
@@ -138,14 +134,13 @@ velstatus_status velstatus_dm_prepare_timeout_default(int major, int minor, int6
     return VELSTATUS_OK;
 }
 
-/* The phase a status.phase text names. */
+/* The phase a status.phase text names (velstatus_dm_phase_from_string: ""
+ * is New), UNKNOWN for any other text. */
 static velstatus_dm_phase phase_of_text(const char *s, size_t n)
 {
-    int i;
-    if (n == 0)
-        return VELSTATUS_DM_PHASE_NEW;
-    i = velstatus__token_find(phase_texts, VS_N(phase_texts), s, n);
-    return i < 0 ? VELSTATUS_DM_PHASE_UNKNOWN : (velstatus_dm_phase)i;
+    velstatus_dm_phase p = VELSTATUS_DM_PHASE_UNKNOWN;
+    (void)velstatus_dm_phase_from_string(&p, s, n, NULL);
+    return p;
 }
 
 /* The object's texts resolved and checked: the kind and phase in their
@@ -237,8 +232,8 @@ static const char *phase_written(const dm_in *in, size_t *len)
         *len = in->o.phase_text_len;
         return in->o.phase_text;
     }
-    *len = strlen(phase_texts[in->o.phase]);
-    return phase_texts[in->o.phase];
+    *len = strlen(velstatus_dm_phase_to_string(in->o.phase));
+    return velstatus_dm_phase_to_string(in->o.phase);
 }
 
 /* "dataupload" / "datadownload", capitalised or not, as the messages name the kind. */
@@ -333,7 +328,7 @@ static velstatus_status restart_rules_1(const dm_in *in, velstatus_dm_decision *
         return VELSTATUS_OK;
     set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, o->phase, 1);
     return set_message(d, err, "found a %s with status \"%s\" during the node-agent starting, mark it as cancel",
-                       kind_word(in, 0), phase_texts[o->phase]);
+                       kind_word(in, 0), velstatus_dm_phase_to_string(o->phase));
 }
 
 /* 1.15 and later: the node's InProgress objects are resumed (or canceled

@@ -11,6 +11,7 @@
  * current release, the one the Velero preset decides as. */
 enum { VS_RELEASE_MAJOR = 1 };
 static const int release_minor[] = {11, 12, 13, 14, 15, 16, 17, 18};
+_Static_assert(VS_N(release_minor) == VS_RELEASE_COUNT, "VS_RELEASE_COUNT (phase/private.h): one per release");
 
 /* The release knobs: one line per field of velstatus_policy whose value is
  * a Velero release's (include/velstatus/policy.h names each with its

@@ -15,16 +15,20 @@
 /* v2: quote_unicode_13, invalid_operation_id_text_1_11 appended (a v1 caller's
  * policy reads them as 0: the current release's values). */
 
+/* ---- Velero releases ----
+ * The number of supported minor releases (1.11 first, policy.c's table), and
+ * the index in it of release major.minor (a patch release decides as its
+ * minor): 0 for 1.11, VS_RELEASE_COUNT - 1 for the current one. -1 with
+ * E_INVALID "Velero M.N is not supported (supported: ...)" (the message of
+ * velstatus_policy_init_release()) for any other. A file whose decisions
+ * differ by release keeps its own knob table, one value per index. */
+enum { VS_RELEASE_COUNT = 8 };
+int velstatus__release_index(int major, int minor, velstatus_error *err);
+
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking
  * struct_size (E_ABI). Every function taking a policy calls this first. */
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
-
-/* The index of Velero release major.minor in the table of releases this
- * library models (0 is 1.11, in order), or -1 with E_INVALID in *err and
- * velstatus_policy_init_release()'s message. Every function that decides
- * by release gets its index here and keeps its own knob table. */
-int velstatus__release_index(int major, int minor, velstatus_error *err);
 
 /* Whether the kind has the phase in the release the policy models
  * (backup_queue, restore_finalizing); 0 for an invalid phase. */
