@@ -525,6 +525,99 @@ START_TEST(test_older_and_newer_callers)
 }
 END_TEST
 
+/* Objects written as `kubectl get datauploads,datadownloads -o json` writes
+ * them (our own, in the fields each release writes): a DataUpload accepted
+ * by 1.15 (label and annotation), a canceled DataDownload accepted by 1.16
+ * (status fields), an InProgress DataUpload being deleted. */
+static const char next_json[] =
+    "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+    "{\"apiVersion\":\"velero.io/v2alpha1\",\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"nightly-x7k2p\","
+    "\"namespace\":\"velero\",\"labels\":{\"velero.io/accepted-by\":\"node-1\"},"
+    "\"annotations\":{\"velero.io/accepted-at\":\"2024-05-01T08:05:21Z\"}},"
+    "\"spec\":{\"snapshotType\":\"CSI\"},\"status\":{\"phase\":\"Accepted\",\"startTimestamp\":\"2024-05-01T07:00:"
+    "00Z\"}},"
+    "{\"apiVersion\":\"velero.io/v2alpha1\",\"kind\":\"DataDownload\",\"metadata\":{\"name\":\"r1-abcde\","
+    "\"namespace\":\"velero\"},\"spec\":{\"cancel\":true},\"status\":{\"phase\":\"Accepted\","
+    "\"acceptedByNode\":\"node-2\",\"acceptedTimestamp\":\"2024-05-01T08:05:21Z\"}},"
+    "{\"apiVersion\":\"velero.io/v2alpha1\",\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"nightly-q9w8e\","
+    "\"namespace\":\"velero\",\"deletionTimestamp\":\"2024-05-01T08:09:00Z\"},\"spec\":{},"
+    "\"status\":{\"phase\":\"InProgress\",\"node\":\"node-1\"}}]}";
+
+START_TEST(test_next_from_decoded_objects)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_dm_list *l = NULL;
+    velstatus_dm_decision d;
+    velstatus_dm_config c;
+    velstatus_error e;
+    int64_t now = row_time("08:10:00", 0);
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, ctx, next_json, sizeof next_json - 1, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 3);
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    /* 1.15 counts from the annotation (not startTimestamp) */
+    ck_assert_int_eq(velstatus_dm_next(l, 0, now, 1, 15, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_FAIL);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_AT);
+    ck_assert_int_eq(d.at_ns, row_time("08:35:21", 0));
+    /* 1.14 from startTimestamp: long past */
+    ck_assert_int_eq(velstatus_dm_next(l, 0, now, 1, 14, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_NOW);
+    ck_assert_int_eq(d.at_ns, row_time("07:30:00", 0));
+    /* 1.13 restart on node-1: the label names it */
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.has_node_restart = 1, c.node_restart_ns = now, c.restart_node = "node-1", c.restart_node_len = 6;
+    ck_assert_int_eq(velstatus_dm_next(l, 0, now, 1, 13, &c, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_str_eq(d.message,
+                     "found a dataupload with status \"Accepted\" during the node-agent starting, mark it as cancel");
+    /* the canceled DataDownload: at once in 1.16, by the forced cancel in 1.17 */
+    ck_assert_int_eq(velstatus_dm_next(l, 1, now, 1, 16, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_CANCELED);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_NOW);
+    c.has_node_restart = 0, c.has_cancel_seen = 1, c.cancel_seen_ns = now;
+    ck_assert_int_eq(velstatus_dm_next(l, 1, now, 1, 17, &c, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_CANCELED);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_AT);
+    ck_assert_int_eq(d.at_ns, now + 5 * 60 * NS_PER_SEC + 1);
+    /* being deleted: spec.cancel with the release's message */
+    ck_assert_int_eq(velstatus_dm_next(l, 2, now, 1, 12, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_str_eq(d.message, "found a dataupload velero/nightly-q9w8e is being deleted, mark it as cancel");
+    ck_assert_int_eq(velstatus_dm_next(l, 3, now, 1, 18, NULL, &d, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "index 3 is out of range (3 objects)"));
+    ck_assert_int_eq(velstatus_dm_next(NULL, 0, now, 1, 18, NULL, &d, &e), VELSTATUS_E_INVALID);
+    velstatus_dm_list_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The Completed objects pasted in openshift/oadp-operator #1482: nothing
+ * more happens to them in any release. */
+START_TEST(test_next_oadp_1482)
+{
+    size_t len, i;
+    char *text = vs_test_read_data("datamover/oadp-1482-list.json", &len);
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_dm_list *l = NULL;
+    velstatus_dm_decision d;
+    velstatus_error e;
+    int minor;
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, ctx, text, len, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 2);
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    for (minor = 12; minor <= 18; minor++)
+        for (i = 0; i < 2; i++) {
+            ck_assert_int_eq(velstatus_dm_next(l, i, row_time("2024-08-13T18:00:00Z", 0), 1, minor, NULL, &d, &e),
+                             VELSTATUS_OK);
+            ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_NONE);
+            ck_assert_int_eq(d.phase_after, VELSTATUS_DM_PHASE_COMPLETED);
+        }
+    velstatus_dm_list_free(l);
+    velstatus_ctx_free(ctx);
+    free(text);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("dm_node");
@@ -536,6 +629,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_phase_from_text);
     tcase_add_test(tc, test_stable_between_instants);
     tcase_add_test(tc, test_older_and_newer_callers);
+    tcase_add_test(tc, test_next_from_decoded_objects);
+    tcase_add_test(tc, test_next_oadp_1482);
     suite_add_tcase(s, tc);
     return s;
 }

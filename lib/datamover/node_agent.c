@@ -563,3 +563,42 @@ velstatus_status velstatus_dm_decide(const velstatus_dm_object *obj, int64_t now
     memcpy(out, &d, out->struct_size < sizeof(d) ? out->struct_size : sizeof(d));
     return VELSTATUS_OK;
 }
+
+/* A text field of object i into (*p, *n); absent stays NULL. */
+static void list_text(const velstatus_dm_list *l, size_t i, velstatus_dm_text f, const char **p, size_t *n)
+{
+    *p = velstatus_dm_list_text(l, i, f, n);
+}
+
+/* The fields velstatus_dm_decide() reads, from decoded object i. */
+static void object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o)
+{
+    int64_t cancel = 0, deleted;
+    velstatus__sized_init(o, sizeof(*o), NULL, sizeof(*o));
+    o->kind = velstatus_dm_list_kind(l, i);
+    o->phase = velstatus_dm_list_phase(l, i);
+    list_text(l, i, VELSTATUS_DM_TEXT_PHASE, &o->phase_text, &o->phase_text_len);
+    o->cancel = velstatus_dm_list_int(l, i, VELSTATUS_DM_INT_CANCEL, &cancel) && cancel != 0;
+    o->deleting = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_DELETED, &deleted);
+    list_text(l, i, VELSTATUS_DM_TEXT_NAMESPACE, &o->ns, &o->ns_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_NAME, &o->name, &o->name_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_NODE, &o->node, &o->node_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_ACCEPTED_BY, &o->accepted_by_label, &o->accepted_by_label_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_ACCEPTED_AT, &o->accepted_at_annotation, &o->accepted_at_annotation_len);
+    o->has_start = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_STARTED, &o->start_ns);
+    o->has_accepted = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_ACCEPTED, &o->accepted_ns);
+}
+
+velstatus_status velstatus_dm_next(const velstatus_dm_list *list, size_t i, int64_t now_ns, int major, int minor,
+                                   const velstatus_dm_config *cfg, velstatus_dm_decision *out, velstatus_error *err)
+{
+    velstatus_dm_object o;
+    if (!list)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_next: list is NULL");
+    if (i >= velstatus_dm_list_count(list))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "velstatus_dm_next: index %zu is out of range (%zu objects)", i,
+                                    velstatus_dm_list_count(list));
+    object_of(list, i, &o);
+    return velstatus_dm_decide(&o, now_ns, major, minor, cfg, out, err);
+}
