@@ -677,6 +677,40 @@ VELSTATUS_API velstatus_status velstatus_dm_next(const velstatus_dm_list *list, 
                                                  int minor, const velstatus_dm_config *cfg, velstatus_dm_decision *out,
                                                  velstatus_error *err);
 
+/**
+ * @brief The changes to come, one after another: velstatus_dm_decide() at
+ * `now_ns`, the change applied to the object as the controller writes it
+ * (its phase, spec.cancel, the accept instant the release reads; a restart
+ * happens once; the controller sees a cancel when it is written), then the
+ * next decision from the instant of that change, until one waits on
+ * something outside (when ::VELSTATUS_DM_WHEN_NEVER) or nothing more
+ * happens. These are the instants a forecast places the object's events at.
+ *
+ * Each event is a decision whose `at_ns` (has_at set) is the instant the
+ * change happens: `now_ns` for the changes due now, the rule's instant for
+ * the later ones. The chain only has what the controller does on its own
+ * and at the config's restarts: a change from outside (the exposer's pod
+ * running, the data path ending) ends it.
+ * @param[in] obj The object's fields.
+ * @param[in] now_ns The instant.
+ * @param[in] major The Velero release's major version.
+ * @param[in] minor Its minor version.
+ * @param[in] cfg What else is known, or NULL for the defaults.
+ * @param[out] events Receives the first min(cap, *n) events (each with its
+ *             struct_size set, by the caller or velstatus_dm_decision_init());
+ *             may be NULL when cap is 0.
+ * @param[in] cap The number of elements of events.
+ * @param[out] n Receives the number of events (which may be more than cap:
+ *             call again with a larger array).
+ * @param[out] err Error details on failure, or NULL.
+ * @return As velstatus_dm_decide(); ::VELSTATUS_E_INVALID also for a NULL n,
+ *         or NULL events with a non-zero cap.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t now_ns, int major,
+                                                     int minor, const velstatus_dm_config *cfg,
+                                                     velstatus_dm_decision *events, size_t cap, size_t *n,
+                                                     velstatus_error *err);
+
 /** @} */
 
 VELSTATUS_END_DECLS

@@ -602,3 +602,89 @@ velstatus_status velstatus_dm_next(const velstatus_dm_list *list, size_t i, int6
     object_of(list, i, &o);
     return velstatus_dm_decide(&o, now_ns, major, minor, cfg, out, err);
 }
+
+/* ---- the timeline: the decisions one after another ---- */
+
+/* The object and config after the controller applies decision d at `at`
+ * (what it writes that a later decision reads); buf holds 1.15's
+ * accepted-at annotation. */
+static velstatus_status apply(dm_in *in, const velstatus_dm_decision *d, int64_t at, char *buf, size_t cap,
+                              velstatus_error *err)
+{
+    velstatus_dm_object *o = &in->o;
+    int restart = d->has_at && (d->action == VELSTATUS_DM_ACTION_SET_CANCEL || d->action == VELSTATUS_DM_ACTION_RESUME);
+    if (restart && in->c.has_server_restart && in->c.server_restart_ns == d->at_ns)
+        in->c.has_server_restart = 0; /* a restart happens once */
+    else if (restart && in->c.has_node_restart && in->c.node_restart_ns == d->at_ns)
+        in->c.has_node_restart = 0;
+    o->phase = d->phase_after;
+    o->phase_text = NULL;
+    o->phase_text_len = 0;
+    if (d->cancel_after && !o->cancel && !in->c.has_cancel_seen) {
+        in->c.has_cancel_seen = 1; /* the controller sees the cancel when it is written */
+        in->c.cancel_seen_ns = at;
+    }
+    o->cancel = d->cancel_after;
+    if (d->action != VELSTATUS_DM_ACTION_ACCEPT)
+        return VELSTATUS_OK;
+    if (in->k.accept_time == 1)
+        o->has_start = 1, o->start_ns = at;
+    else if (in->k.accept_time == 3)
+        o->has_accepted = 1, o->accepted_ns = at;
+    else {
+        VS_TRY(velstatus_time_format(buf, cap, at, 0, err)); /* time.RFC3339: whole seconds */
+        o->accepted_at_annotation = buf;
+        o->accepted_at_annotation_len = strlen(buf);
+    }
+    return VELSTATUS_OK;
+}
+
+/* No chain of changes is longer than this (New, Accepted, a cancel,
+ * Canceling, Canceled, with two restarts between): a longer one is a bug. */
+enum { DM_TIMELINE_MAX = 16 };
+
+/* Stores decision d (the change at instant `at`) in events[k] when k < cap,
+ * at the caller's struct size. */
+static void store_event(velstatus_dm_decision *events, size_t cap, size_t k, velstatus_dm_decision d, int64_t at)
+{
+    if (k >= cap)
+        return;
+    d.has_at = 1;
+    d.at_ns = at;
+    d.struct_size = events[k].struct_size;
+    memcpy(&events[k], &d, events[k].struct_size < sizeof(d) ? events[k].struct_size : sizeof(d));
+}
+
+velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t now_ns, int major, int minor,
+                                       const velstatus_dm_config *cfg, velstatus_dm_decision *events, size_t cap,
+                                       size_t *n, velstatus_error *err)
+{
+    dm_in in;
+    velstatus_dm_decision d;
+    char buf[VELSTATUS_TIME_BUFSIZE];
+    size_t k;
+    if (!obj || !n || (!events && cap > 0))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_timeline: %s is NULL",
+                                    !obj ? "obj"
+                                    : !n ? "n"
+                                         : "events");
+    VS_TRY(load_in(&in, obj, now_ns, major, minor, cfg, err));
+    for (k = 0; k < cap; k++)
+        VS_TRY(velstatus__sized_copy(&d, sizeof(d), VS_DM_DECISION_SIZE_V1, &events[k], "dm_decision", err));
+    for (k = 0; k <= DM_TIMELINE_MAX; k++) {
+        memset(&d, 0, sizeof(d));
+        d.phase_after = in.o.phase;
+        d.cancel_after = in.o.cancel;
+        VS_TRY(decide(&in, &d, err));
+        if (d.when == VELSTATUS_DM_WHEN_NEVER) {
+            *n = k;
+            return VELSTATUS_OK;
+        }
+        if (d.when == VELSTATUS_DM_WHEN_AT)
+            in.now = d.at_ns;
+        VS_TRY(apply(&in, &d, in.now, buf, sizeof(buf), err));
+        store_event(events, cap, k, d, in.now);
+    }
+    return velstatus__error_set(err, VELSTATUS_E_INTERNAL, "velstatus_dm_timeline: more than %d changes",
+                                DM_TIMELINE_MAX);
+}
