@@ -55,7 +55,8 @@ lib_libvelstatus_la_SOURCES = \
 	lib/datamover/plugin.c \
 	lib/datamover/client.c \
 	lib/datamover/node_agent.c \
-	lib/forecast/forecast.c
+	lib/forecast/forecast.c \
+	lib/forecast/forecast_dm.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
