@@ -35,18 +35,10 @@
     X(int, server_skips_canceled, 0, 0, 0, 0, 1, 1, 1, 1)                                            \
     X(int, deletion_text, 0, 1, 1, 1, 2, 2, 2, 2)
 
-#define VS_DM_KNOB_VALUES(type, field, ...) static const type knob_##field[] = {__VA_ARGS__};
-VS_DM_KNOBS(VS_DM_KNOB_VALUES)
-#undef VS_DM_KNOB_VALUES
-#define VS_DM_KNOB_COUNT(type, field, ...) \
-    _Static_assert(VS_N(knob_##field) == 8, #field ": one value per release, 1.11 to 1.18");
-VS_DM_KNOBS(VS_DM_KNOB_COUNT)
-#undef VS_DM_KNOB_COUNT
+VS_KNOB_TABLES(VS_DM_KNOBS)
 
 typedef struct dm_knobs {
-#define VS_DM_KNOB_FIELD(type, field, ...) type field;
-    VS_DM_KNOBS(VS_DM_KNOB_FIELD)
-#undef VS_DM_KNOB_FIELD
+    VS_DM_KNOBS(VS_KNOB_FIELD)
 } dm_knobs;
 
 /* The delays after which 1.17 and later cancel an object whose cancel was
@@ -71,40 +63,36 @@ typedef struct dm_in {
     velstatus_dm_config c;
     dm_knobs k;
     int64_t now;
-    int upload, unicode_13;
+    int upload;
 } dm_in;
+
+/* The body of the three inits: E_INVALID for NULL, E_ABI below the first
+ * version's size, else every field zero and struct_size set. */
+static velstatus_status dm_init(void *p, size_t struct_size, size_t min, size_t lib_size, const char *what,
+                                velstatus_error *err)
+{
+    if (!p)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_%s_init: the struct is NULL", what);
+    if (struct_size < min)
+        return velstatus__error_set(err, VELSTATUS_E_ABI, "%s struct_size is %zu, smaller than %zu", what, struct_size,
+                                    min);
+    velstatus__sized_init(p, struct_size, NULL, lib_size);
+    return VELSTATUS_OK;
+}
 
 velstatus_status velstatus_dm_object_init(velstatus_dm_object *obj, size_t struct_size, velstatus_error *err)
 {
-    if (!obj)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_object_init: obj is NULL");
-    if (struct_size < VS_DM_OBJECT_SIZE_V1)
-        return velstatus__error_set(err, VELSTATUS_E_ABI, "dm_object struct_size is %zu, smaller than %zu", struct_size,
-                                    (size_t)VS_DM_OBJECT_SIZE_V1);
-    velstatus__sized_init(obj, struct_size, NULL, sizeof(*obj));
-    return VELSTATUS_OK;
+    return dm_init(obj, struct_size, VS_DM_OBJECT_SIZE_V1, sizeof(*obj), "dm_object", err);
 }
 
 velstatus_status velstatus_dm_config_init(velstatus_dm_config *cfg, size_t struct_size, velstatus_error *err)
 {
-    if (!cfg)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_config_init: cfg is NULL");
-    if (struct_size < VS_DM_CONFIG_SIZE_V1)
-        return velstatus__error_set(err, VELSTATUS_E_ABI, "dm_config struct_size is %zu, smaller than %zu", struct_size,
-                                    (size_t)VS_DM_CONFIG_SIZE_V1);
-    velstatus__sized_init(cfg, struct_size, NULL, sizeof(*cfg));
-    return VELSTATUS_OK;
+    return dm_init(cfg, struct_size, VS_DM_CONFIG_SIZE_V1, sizeof(*cfg), "dm_config", err);
 }
 
 velstatus_status velstatus_dm_decision_init(velstatus_dm_decision *d, size_t struct_size, velstatus_error *err)
 {
-    if (!d)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_decision_init: d is NULL");
-    if (struct_size < VS_DM_DECISION_SIZE_V1)
-        return velstatus__error_set(err, VELSTATUS_E_ABI, "dm_decision struct_size is %zu, smaller than %zu",
-                                    struct_size, (size_t)VS_DM_DECISION_SIZE_V1);
-    velstatus__sized_init(d, struct_size, NULL, sizeof(*d));
-    return VELSTATUS_OK;
+    return dm_init(d, struct_size, VS_DM_DECISION_SIZE_V1, sizeof(*d), "dm_decision", err);
 }
 
 /* The knobs of release major.minor; E_INVALID for a release outside the
