@@ -28,10 +28,11 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_operations.py \
 	bindings/python/velstatus/_reconcile_result.py \
 	bindings/python/velstatus/_forecast.py \
-	bindings/python/velstatus/_datamover.py \
+	bindings/python/velstatus/_dm_node.py \
 	bindings/python/velstatus/_progress.py \
 	bindings/python/velstatus/_condition.py \
-	bindings/python/velstatus/_backup_object.py
+	bindings/python/velstatus/_backup_object.py \
+	bindings/python/velstatus/_datamover.py
 VS_PY_FILES = \
 	bindings/python/README.md \
 	bindings/python/pyproject.toml \
@@ -46,9 +47,10 @@ VS_PY_FILES = \
 	bindings/python/tests/test_example.py \
 	bindings/python/tests/test_operations.py \
 	bindings/python/tests/test_forecast.py \
-	bindings/python/tests/test_datamover.py \
+	bindings/python/tests/test_dm_node.py \
 	bindings/python/tests/test_condition.py \
-	bindings/python/tests/test_backup_object.py
+	bindings/python/tests/test_backup_object.py \
+	bindings/python/tests/test_datamover.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES) $(VS_PY_PKG)
 # (examples/python/host.py ships with examples/, see examples/local.mk)
 if VS_PYTHON
@@ -98,26 +100,28 @@ VS_GO_SOURCES = \
 	bindings/go/retry.go \
 	bindings/go/operations.go \
 	bindings/go/forecast.go \
-	bindings/go/datamover.go \
+	bindings/go/dmnode.go \
 	bindings/go/reports.go \
 	bindings/go/progress.go \
 	bindings/go/handle.go \
 	bindings/go/phase.go \
 	bindings/go/policy.go \
 	bindings/go/timefmt.go \
-	bindings/go/condition.go
+	bindings/go/condition.go \
+	bindings/go/datamover.go
 VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/golden_test.go \
 	bindings/go/serverstatus_test.go \
 	bindings/go/retry_test.go \
 	bindings/go/operations_test.go \
 	bindings/go/forecast_test.go \
-	bindings/go/datamover_test.go \
+	bindings/go/dmnode_test.go \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \
 	bindings/go/backupobject_test.go \
-	bindings/go/condition_test.go
+	bindings/go/condition_test.go \
+	bindings/go/datamover_test.go
 EXTRA_DIST += bindings/go/run-tests.sh $(VS_GO_DIST_FILES)
 if VS_GO
 VS_BINDING_TESTS += bindings/go/run-tests.sh

@@ -152,6 +152,8 @@ void vs_pipe_describe_in(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_table_in(vs_fuzz_env *env, vs_fuzz_in *in);
 /* The tool's YAML-to-JSON converter (tools/yaml_json.c), read whole against in pieces. */
 void vs_pipe_yaml(vs_fuzz_env *env, vs_fuzz_in *in);
+/* DataUploads/DataDownloads: the decoder, the CSI PVC plugin's answers, the client under a reconcile. */
+void vs_pipe_datamover(vs_fuzz_env *env, vs_fuzz_in *in);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

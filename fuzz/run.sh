@@ -34,6 +34,7 @@ case $t in
 bsl | yaml) dicts=bsl ;;
 reports) dicts="reports oplist" ;;
 time) dicts=time ;;
+datamover) dicts="datamover bsl" ;;
 oom | scan) dicts="bsl oplist reports" ;;
 *) dicts=oplist ;;
 esac

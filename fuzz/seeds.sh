@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml datamover; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -34,6 +34,15 @@ done
 for f in "$src"/tests/data/backup-status/*.json; do
     [ -f "$f" ] && put "$f" oom scan watch
 done
+# DataUploads and DataDownloads as users paste them, and the objects of the CSI
+# plugin's per-release cases (tests/data/releases/csi-pvc-plugin.txt, column 6)
+for f in "$src"/tests/data/datamover/*.json; do
+    [ -f "$f" ] && put "$f" datamover oom scan watch
+done
+if [ -f "$src/tests/data/releases/csi-pvc-plugin.txt" ]; then
+    grep -v '^#' "$src/tests/data/releases/csi-pvc-plugin.txt" | awk -F' [|] ' 'NF >= 6 { print $6 }' |
+        awk -v d="$out/datamover" '{ f = sprintf("%s/csi-pvc-plugin-%03d.json", d, NR); print > f; close(f) }'
+fi
 # recorded kubectl watch streams, with and without event types (tests/watch-stream.py)
 if command -v python3 >/dev/null 2>&1; then
     python3 "$src/tests/watch-stream.py" record >"$out/watch/events.json"

@@ -151,6 +151,36 @@ START_TEST(objects_as_users_paste_them)
 }
 END_TEST
 
+static void expect_span(const char *name, const char *what, const char *t, size_t n, const char *want);
+
+/* A DataUpload as Velero's builder makes it, written by encoding/json: the
+ * nulls and empty strings of a Go struct's zero values. */
+START_TEST(object_as_velero_builder_writes_it)
+{
+    size_t n;
+    char *text = vs_test_read_data("datamover/velero-builder-dataupload.json", &n);
+    velstatus_dm_list *l = NULL;
+    velstatus_op_progress p;
+    char *t = (char *)1;
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx, text, n, NULL), VELSTATUS_OK);
+    expect_time(l, 0, VELSTATUS_DM_TIME_CREATED, NULL);
+    expect_text(l, 0, VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT, NULL);
+    expect_text(l, 0, VELSTATUS_DM_TEXT_SOURCE_PVC, "");
+    expect_text(l, 0, VELSTATUS_DM_TEXT_OPERATION_TIMEOUT, "0s");
+    expect_int(l, 0, VELSTATUS_DM_INT_CANCEL, 0, 0);
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_dm_progress(&p, &t, tctx, l, VELSTATUS_DM_UPLOAD, "du-1", 4, NULL, 0, 1, 18, NULL),
+                     VELSTATUS_OK);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS);
+    ck_assert(!p.completed && p.n_completed == 10 && p.n_total == 20 && p.has_started && !p.has_updated);
+    ck_assert_int_eq(p.started_ns, ns_of("2024-05-01T10:00:05Z"));
+    expect_span("builder", "description", p.description, p.description_len, "InProgress");
+    velstatus_dm_list_free(l);
+    free(text);
+}
+END_TEST
+
 /* The fields added in later releases, as Velero's types declare them. */
 START_TEST(fields_of_later_releases)
 {
@@ -230,6 +260,54 @@ START_TEST(lists_arrays_and_skipped_kinds)
 }
 END_TEST
 
+/* `kubectl get datauploads -n velero -w -o json`: concatenated objects, the
+ * last state of each wins; with --output-watch-events, events, DELETED
+ * removes; a List in a stream is its objects. */
+START_TEST(watch_streams)
+{
+    velstatus_dm_list *l =
+        decode("{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\",\"name\":\"a\"}}\n"
+               "{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\",\"name\":\"b\"},\"status\":{\"phase\":"
+               "\"Accepted\"}}\n"
+               "{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\",\"name\":\"a\"},\"status\":{\"phase\":"
+               "\"InProgress\"}}\n"
+               "{\"kind\":\"DataDownload\",\"metadata\":{\"namespace\":\"velero\",\"name\":\"a\"}}"
+               "{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"other\",\"name\":\"a\"}}\n");
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 4); /* first-seen order, later states in place */
+    expect_text(l, 0, VELSTATUS_DM_TEXT_NAME, "a");
+    ck_assert_int_eq(velstatus_dm_list_phase(l, 0), VELSTATUS_DM_PHASE_IN_PROGRESS);
+    ck_assert_int_eq(velstatus_dm_list_phase(l, 1), VELSTATUS_DM_PHASE_ACCEPTED);
+    ck_assert_int_eq(velstatus_dm_list_kind(l, 2), VELSTATUS_DM_DOWNLOAD);
+    expect_text(l, 3, VELSTATUS_DM_TEXT_NAMESPACE, "other");
+    velstatus_dm_list_free(l);
+
+    l = decode("{\"type\":\"ADDED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\"}}}"
+               "{\"type\":\"ADDED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b\"}}}"
+               "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\"},"
+               "\"status\":{\"phase\":\"Completed\"}}}"
+               "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{}}}"
+               "{\"type\":\"DELETED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b\"}}}"
+               "{\"type\":\"DELETED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"zz\"}}}"
+               "{\"type\":\"ADDED\",\"object\":{\"kind\":\"PodVolumeBackup\"}}"
+               "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410,\"reason\":\"Expired\"}}");
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 1);
+    ck_assert_uint_eq(velstatus_dm_list_skipped(l), 2);
+    expect_text(l, 0, VELSTATUS_DM_TEXT_NAME, "a");
+    ck_assert_int_eq(velstatus_dm_list_phase(l, 0), VELSTATUS_DM_PHASE_COMPLETED);
+    velstatus_dm_list_free(l);
+
+    /* one event alone; a List in a stream */
+    l = decode("{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"DataDownload\",\"metadata\":{\"name\":\"a\"}}}");
+    ck_assert_int_eq(velstatus_dm_list_kind(l, 0), VELSTATUS_DM_DOWNLOAD);
+    velstatus_dm_list_free(l);
+    l = decode("{\"kind\":\"List\",\"items\":[{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\"}}]}"
+               "[{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\"},\"status\":{\"phase\":\"Failed\"}}]");
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 1);
+    ck_assert_int_eq(velstatus_dm_list_phase(l, 0), VELSTATUS_DM_PHASE_FAILED);
+    velstatus_dm_list_free(l);
+}
+END_TEST
+
 START_TEST(errors_name_the_field_and_position)
 {
     static const struct {
@@ -261,6 +339,13 @@ START_TEST(errors_name_the_field_and_position)
         {"{\"kind\":\"DataUpload\",} ", ",}", "invalid JSON", VELSTATUS_E_PARSE},
         {"{\"kind\":\"DataUpload\",\"status\":{\"progress\":{\"totalBytes\":1e999}}}", "1e999", "invalid JSON",
          VELSTATUS_E_RANGE},
+        {"{\"kind\":\"DataUpload\"} {\"type\":\"REPLACED\",\"object\":{}}", "\"REPLACED\"", "type: expected \"ADDED\"",
+         VELSTATUS_E_SCHEMA},
+        {"{\"type\":\"ADDED\",\"object\":{\"kind\":\"DataUpload\",\"spec\":{\"cancel\":1}}}", "1}",
+         "object.spec.cancel: expected a boolean", VELSTATUS_E_SCHEMA},
+        {"{\"type\":\"ADDED\",\"object\":[]}", "[]", "object: expected an object", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"DataUpload\"} x", "x", "invalid JSON", VELSTATUS_E_PARSE},
+        {" ", " ", "invalid JSON", VELSTATUS_E_PARSE},
     };
     for (size_t i = 0; i < N_CASES(cases); i++) {
         velstatus_dm_list *l = (velstatus_dm_list *)1;
@@ -280,7 +365,22 @@ START_TEST(decoder_allocation_failures)
 {
     size_t n;
     char *text = vs_test_read_data("datamover/oadp-1482-list.json", &n);
+    static const char stream[] =
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\\u0041\"}}}"
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b\"}}}"
+        "{\"type\":\"DELETED\",\"object\":{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b\"}}}";
     velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_dm_list *l = NULL;
+        st = velstatus_dm_list_from_json(&l, ctx, stream, VELSTATUS_NUL_TERMINATED, NULL);
+        if (st == VELSTATUS_OK)
+            ck_assert_str_eq(velstatus_dm_list_text(l, 0, VELSTATUS_DM_TEXT_NAME, NULL), "aA");
+        else
+            ck_assert_ptr_null(l);
+        velstatus_dm_list_free(l);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
     VS_FAILALLOC_LOOP(fa, ctx)
     {
         velstatus_dm_list *l = NULL;
@@ -558,6 +658,16 @@ START_TEST(plugin_arguments_and_releases)
                                             "a234567890123456789012345678901234567890123456789012345678901234", 64,
                                             NULL, 0, 1, 18, NULL, NULL, NULL),
                      VELSTATUS_E_INVALID);
+    /* an empty ID matches nothing: the plugins refuse it before they list */
+    {
+        velstatus_dm_list *e = decode("{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\","
+                                      "\"labels\":{\"velero.io/async-operation-id\":\"\"}}}");
+        ck_assert_int_eq(velstatus_dm_list_find(e, VELSTATUS_DM_UPLOAD, "", 0, NULL, 0, 1, 14, &index, &m, &err),
+                         VELSTATUS_OK);
+        ck_assert_uint_eq(m, 0);
+        ck_assert_uint_eq(index, SIZE_MAX);
+        velstatus_dm_list_free(e);
+    }
     /* found, in the default namespace "velero" */
     ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "du-1", VELSTATUS_NUL_TERMINATED, NULL, 0, 1, 12,
                                             &index, &m, &err),
@@ -861,9 +971,11 @@ Suite *velstatus_test_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, objects_as_users_paste_them);
+    tcase_add_test(tc, object_as_velero_builder_writes_it);
     tcase_add_test(tc, fields_of_later_releases);
     tcase_add_test(tc, keys_and_nulls_as_kubernetes_reads_them);
     tcase_add_test(tc, lists_arrays_and_skipped_kinds);
+    tcase_add_test(tc, watch_streams);
     tcase_add_test(tc, errors_name_the_field_and_position);
     tcase_add_test(tc, decoder_allocation_failures);
     tcase_add_test(tc, enums_and_getters_without_an_object);

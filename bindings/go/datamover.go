@@ -6,299 +6,406 @@ package velstatus
 #include <stdint.h>
 #include <stdlib.h>
 #include <velstatus.h>
+extern void vs_go_plugin_client_setup(velstatus_plugin_client *client, void *userdata, int progress, int cancel);
 */
 import "C"
 
 import (
-	"fmt"
-	"time"
+	"context"
+	"errors"
+	"runtime"
 	"unsafe"
 )
 
-// DMKind is a data-mover object's kind (velstatus_dm_kind).
-type DMKind int
+// DmKind is a DataUpload or a DataDownload (velstatus_dm_kind).
+type DmKind int
 
 // The kinds, with the values of the C enum.
 const (
-	DMKindInvalid DMKind = C.VELSTATUS_DM_KIND_INVALID // not a kind
-	DMUpload      DMKind = C.VELSTATUS_DM_UPLOAD       // a DataUpload
-	DMDownload    DMKind = C.VELSTATUS_DM_DOWNLOAD     // a DataDownload
+	DmKindInvalid DmKind = C.VELSTATUS_DM_KIND_INVALID
+	DmUpload      DmKind = C.VELSTATUS_DM_UPLOAD
+	DmDownload    DmKind = C.VELSTATUS_DM_DOWNLOAD
 )
 
-// DMPhase is a DataUpload / DataDownload status.phase (velstatus_dm_phase).
-type DMPhase int
+// String returns "upload" or "download" (velstatus_dm_kind_to_string).
+func (k DmKind) String() string {
+	return enumString(C.velstatus_dm_kind_to_string(C.velstatus_dm_kind(k)), "DmKind", int(k))
+}
+
+// DmPhase is the phase of a DataUpload or DataDownload (velstatus_dm_phase);
+// "" and no phase are DmPhaseNew.
+type DmPhase int
 
 // The phases, with the values of the C enum.
 const (
-	DMPhaseInvalid    DMPhase = C.VELSTATUS_DM_PHASE_INVALID
-	DMPhaseNew        DMPhase = C.VELSTATUS_DM_PHASE_NEW // "" or "New"
-	DMPhaseAccepted   DMPhase = C.VELSTATUS_DM_PHASE_ACCEPTED
-	DMPhasePrepared   DMPhase = C.VELSTATUS_DM_PHASE_PREPARED
-	DMPhaseInProgress DMPhase = C.VELSTATUS_DM_PHASE_IN_PROGRESS
-	DMPhaseCanceling  DMPhase = C.VELSTATUS_DM_PHASE_CANCELING
-	DMPhaseCanceled   DMPhase = C.VELSTATUS_DM_PHASE_CANCELED
-	DMPhaseCompleted  DMPhase = C.VELSTATUS_DM_PHASE_COMPLETED
-	DMPhaseFailed     DMPhase = C.VELSTATUS_DM_PHASE_FAILED
-	DMPhaseUnknown    DMPhase = C.VELSTATUS_DM_PHASE_UNKNOWN // any other text
+	DmPhaseInvalid    DmPhase = C.VELSTATUS_DM_PHASE_INVALID
+	DmPhaseNew        DmPhase = C.VELSTATUS_DM_PHASE_NEW
+	DmPhaseAccepted   DmPhase = C.VELSTATUS_DM_PHASE_ACCEPTED
+	DmPhasePrepared   DmPhase = C.VELSTATUS_DM_PHASE_PREPARED
+	DmPhaseInProgress DmPhase = C.VELSTATUS_DM_PHASE_IN_PROGRESS
+	DmPhaseCanceling  DmPhase = C.VELSTATUS_DM_PHASE_CANCELING
+	DmPhaseCanceled   DmPhase = C.VELSTATUS_DM_PHASE_CANCELED
+	DmPhaseCompleted  DmPhase = C.VELSTATUS_DM_PHASE_COMPLETED
+	DmPhaseFailed     DmPhase = C.VELSTATUS_DM_PHASE_FAILED
+	DmPhaseUnknown    DmPhase = C.VELSTATUS_DM_PHASE_UNKNOWN
 )
 
-// DMAction is what happens to a data-mover object next (velstatus_dm_action).
-type DMAction int
+// String returns Velero's text of the phase ("InProgress"; velstatus_dm_phase_to_string).
+func (p DmPhase) String() string {
+	return enumString(C.velstatus_dm_phase_to_string(C.velstatus_dm_phase(p)), "DmPhase", int(p))
+}
 
-// The actions, with the values of the C enum.
+// DmText is a text field of a DataUpload or DataDownload (velstatus_dm_text):
+// the keys of DataMoverObject.Text. The values are the C enum's, 0 up to
+// DmTextTargetNamespace; the C header documents each field.
+type DmText int
+
+// The text fields.
 const (
-	DMActionInvalid      DMAction = C.VELSTATUS_DM_ACTION_INVALID
-	DMActionNone         DMAction = C.VELSTATUS_DM_ACTION_NONE
-	DMActionWaitExpose   DMAction = C.VELSTATUS_DM_ACTION_WAIT_EXPOSE
-	DMActionWaitDataPath DMAction = C.VELSTATUS_DM_ACTION_WAIT_DATA_PATH
-	DMActionAccept       DMAction = C.VELSTATUS_DM_ACTION_ACCEPT
-	DMActionStart        DMAction = C.VELSTATUS_DM_ACTION_START
-	DMActionFail         DMAction = C.VELSTATUS_DM_ACTION_FAIL
-	DMActionSetCancel    DMAction = C.VELSTATUS_DM_ACTION_SET_CANCEL
-	DMActionCanceling    DMAction = C.VELSTATUS_DM_ACTION_CANCELING
-	DMActionCanceled     DMAction = C.VELSTATUS_DM_ACTION_CANCELED
-	DMActionResume       DMAction = C.VELSTATUS_DM_ACTION_RESUME
+	DmTextName             DmText = C.VELSTATUS_DM_TEXT_NAME
+	DmTextNamespace        DmText = C.VELSTATUS_DM_TEXT_NAMESPACE
+	DmTextUID              DmText = C.VELSTATUS_DM_TEXT_UID
+	DmTextOperationID      DmText = C.VELSTATUS_DM_TEXT_OPERATION_ID
+	DmTextBackupName       DmText = C.VELSTATUS_DM_TEXT_BACKUP_NAME
+	DmTextBackupUID        DmText = C.VELSTATUS_DM_TEXT_BACKUP_UID
+	DmTextRestoreName      DmText = C.VELSTATUS_DM_TEXT_RESTORE_NAME
+	DmTextRestoreUID       DmText = C.VELSTATUS_DM_TEXT_RESTORE_UID
+	DmTextPVCUID           DmText = C.VELSTATUS_DM_TEXT_PVC_UID
+	DmTextAcceptedBy       DmText = C.VELSTATUS_DM_TEXT_ACCEPTED_BY
+	DmTextExposeOnGoing    DmText = C.VELSTATUS_DM_TEXT_EXPOSE_ON_GOING
+	DmTextPhase            DmText = C.VELSTATUS_DM_TEXT_PHASE
+	DmTextMessage          DmText = C.VELSTATUS_DM_TEXT_MESSAGE
+	DmTextNode             DmText = C.VELSTATUS_DM_TEXT_NODE
+	DmTextAcceptedByNode   DmText = C.VELSTATUS_DM_TEXT_ACCEPTED_BY_NODE
+	DmTextNodeOS           DmText = C.VELSTATUS_DM_TEXT_NODE_OS
+	DmTextSnapshotID       DmText = C.VELSTATUS_DM_TEXT_SNAPSHOT_ID
+	DmTextPath             DmText = C.VELSTATUS_DM_TEXT_PATH
+	DmTextBSL              DmText = C.VELSTATUS_DM_TEXT_BSL
+	DmTextDataMover        DmText = C.VELSTATUS_DM_TEXT_DATA_MOVER
+	DmTextSourceNamespace  DmText = C.VELSTATUS_DM_TEXT_SOURCE_NAMESPACE
+	DmTextOperationTimeout DmText = C.VELSTATUS_DM_TEXT_OPERATION_TIMEOUT
+	DmTextSnapshotType     DmText = C.VELSTATUS_DM_TEXT_SNAPSHOT_TYPE
+	DmTextSourcePVC        DmText = C.VELSTATUS_DM_TEXT_SOURCE_PVC
+	DmTextVolumeSnapshot   DmText = C.VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT
+	DmTextStorageClass     DmText = C.VELSTATUS_DM_TEXT_STORAGE_CLASS
+	DmTextSnapshotClass    DmText = C.VELSTATUS_DM_TEXT_SNAPSHOT_CLASS
+	DmTextCSIDriver        DmText = C.VELSTATUS_DM_TEXT_CSI_DRIVER
+	DmTextTargetPVC        DmText = C.VELSTATUS_DM_TEXT_TARGET_PVC
+	DmTextTargetPV         DmText = C.VELSTATUS_DM_TEXT_TARGET_PV
+	DmTextTargetNamespace  DmText = C.VELSTATUS_DM_TEXT_TARGET_NAMESPACE
 )
 
-// String returns the C token ("set_cancel"; velstatus_dm_action_to_string).
-func (a DMAction) String() string {
-	return enumString(C.velstatus_dm_action_to_string(C.velstatus_dm_action(a)), "DMAction", int(a))
-}
+// DmTime is a timestamp of a DataUpload or DataDownload (velstatus_dm_time).
+type DmTime int
 
-// DMWhen says when a DMAction happens (velstatus_dm_when).
-type DMWhen int
-
-// The values of the C enum.
+// The timestamps.
 const (
-	DMWhenInvalid DMWhen = C.VELSTATUS_DM_WHEN_INVALID
-	DMWhenNever   DMWhen = C.VELSTATUS_DM_WHEN_NEVER // nothing the controller times
-	DMWhenNow     DMWhen = C.VELSTATUS_DM_WHEN_NOW   // at the controller's next pass
-	DMWhenAt      DMWhen = C.VELSTATUS_DM_WHEN_AT    // at DMDecision.At, later than now
+	DmTimeCreated   DmTime = C.VELSTATUS_DM_TIME_CREATED
+	DmTimeDeleted   DmTime = C.VELSTATUS_DM_TIME_DELETED
+	DmTimeStarted   DmTime = C.VELSTATUS_DM_TIME_STARTED
+	DmTimeCompleted DmTime = C.VELSTATUS_DM_TIME_COMPLETED
+	DmTimeAccepted  DmTime = C.VELSTATUS_DM_TIME_ACCEPTED
 )
 
-// String returns "never", "now" or "at" (velstatus_dm_when_to_string).
-func (w DMWhen) String() string {
-	return enumString(C.velstatus_dm_when_to_string(C.velstatus_dm_when(w)), "DMWhen", int(w))
+// DmInt is an integer field of a DataUpload or DataDownload (velstatus_dm_int).
+type DmInt int
+
+// The integer fields (DmIntCancel is spec.cancel, 1 for true).
+const (
+	DmIntBytesDone        DmInt = C.VELSTATUS_DM_INT_BYTES_DONE
+	DmIntTotalBytes       DmInt = C.VELSTATUS_DM_INT_TOTAL_BYTES
+	DmIntIncrementalBytes DmInt = C.VELSTATUS_DM_INT_INCREMENTAL_BYTES
+	DmIntSnapshotSize     DmInt = C.VELSTATUS_DM_INT_SNAPSHOT_SIZE
+	DmIntGeneration       DmInt = C.VELSTATUS_DM_INT_GENERATION
+	DmIntCancel           DmInt = C.VELSTATUS_DM_INT_CANCEL
+)
+
+// DataMoverObject is one decoded DataUpload or DataDownload: each map
+// holds only the fields present (times in ns since the epoch).
+type DataMoverObject struct {
+	Index  int
+	Kind   DmKind
+	Phase  DmPhase
+	Text   map[DmText]string
+	TimeNs map[DmTime]int64
+	Ints   map[DmInt]int64
 }
 
-// DMObject holds the fields of a DataUpload or DataDownload that the
-// node-agent's decisions read. A zero time.Time is an absent timestamp.
-type DMObject struct {
-	Kind                 DMKind
-	Phase                string // status.phase as written ("" is New)
-	Cancel               bool   // spec.cancel
-	Deleting             bool   // metadata.deletionTimestamp is set
-	Namespace, Name      string
-	Node                 string    // status.node
-	AcceptedByLabel      string    // labels["velero.io/accepted-by"] (1.12 to 1.14)
-	AcceptedAtAnnotation string    // annotations["velero.io/accepted-at"] (1.15)
-	Start                time.Time // status.startTimestamp
-	Accepted             time.Time // status.acceptedTimestamp (1.16 and later)
+// DataMoverList holds decoded DataUploads and DataDownloads
+// (velstatus_dm_list). It is safe for concurrent use; Close releases it.
+type DataMoverList struct {
+	ctx *Context
+	l   *C.velstatus_dm_list
 }
 
-// DMConfig is what the caller knows beyond the object; the zero value is
-// the defaults. A zero time.Time is "none".
-type DMConfig struct {
-	PrepareTimeout time.Duration // 0: the release's default
-	NodeRestart    time.Time     // a node-agent restarts at this instant
-	RestartNode    string        // on this node
-	ServerRestart  time.Time     // the Velero server restarts while the backup is InProgress
-	CancelSeen     time.Time     // 1.17+: when the controller first saw spec.cancel
-	ResumeError    string        // 1.15+: the error resuming an InProgress data path gives ("" succeeds)
-}
-
-// DMDecision is the node-agent's next decision (velstatus_dm_decision).
-type DMDecision struct {
-	Action      DMAction
-	When        DMWhen
-	At          time.Time // the rule's instant; zero when it has none
-	PhaseAfter  DMPhase
-	CancelAfter bool    // spec.cancel after the action
-	Message     *string // the status.message it writes; nil: left as it is
-}
-
-// dmTexts copies Go strings to C memory for one call.
-type dmTexts []unsafe.Pointer
-
-func (t *dmTexts) set(s string, p **C.char, n *C.size_t) {
-	if s == "" {
-		return
-	}
-	c := C.CBytes([]byte(s))
-	*t = append(*t, c)
-	*p, *n = (*C.char)(c), C.size_t(len(s))
-}
-
-func (t dmTexts) free() {
-	for _, p := range t {
-		C.free(p)
-	}
-}
-
-var dmMinTime, dmMaxTime = time.Unix(0, -1<<63), time.Unix(0, 1<<63-1)
-
-// dmNs is t in int64 nanoseconds; ok is false for the zero time.
-func dmNs(t time.Time, what string) (ns C.int64_t, ok C.int, err error) {
-	if t.IsZero() {
-		return 0, 0, nil
-	}
-	if t.Before(dmMinTime) || t.After(dmMaxTime) {
-		return 0, 0, fmt.Errorf("velstatus: DMDecide: %s %v is outside the int64 nanosecond range", what, t)
-	}
-	return C.int64_t(t.UnixNano()), 1, nil
-}
-
-func dmObject(o DMObject, t *dmTexts) (C.velstatus_dm_object, error) {
-	var c C.velstatus_dm_object
-	var err error
-	C.velstatus_dm_object_init(&c, C.size_t(unsafe.Sizeof(c)), nil)
-	c.kind = C.velstatus_dm_kind(o.Kind)
-	c.phase_text = (*C.char)(C.CBytes([]byte(o.Phase + "\x00"))) // set even when "": the phase is read from it
-	*t = append(*t, unsafe.Pointer(c.phase_text))
-	c.phase_text_len = C.size_t(len(o.Phase))
-	c.cancel, c.deleting = cbool(o.Cancel), cbool(o.Deleting)
-	t.set(o.Namespace, &c.ns, &c.ns_len)
-	t.set(o.Name, &c.name, &c.name_len)
-	t.set(o.Node, &c.node, &c.node_len)
-	t.set(o.AcceptedByLabel, &c.accepted_by_label, &c.accepted_by_label_len)
-	t.set(o.AcceptedAtAnnotation, &c.accepted_at_annotation, &c.accepted_at_annotation_len)
-	if c.start_ns, c.has_start, err = dmNs(o.Start, "Start"); err != nil {
-		return c, err
-	}
-	c.accepted_ns, c.has_accepted, err = dmNs(o.Accepted, "Accepted")
-	return c, err
-}
-
-func dmConfig(cfg *DMConfig, t *dmTexts) (C.velstatus_dm_config, error) {
-	var c C.velstatus_dm_config
-	var err error
-	C.velstatus_dm_config_init(&c, C.size_t(unsafe.Sizeof(c)), nil)
-	if cfg == nil {
-		return c, nil
-	}
-	c.prepare_timeout_ns = C.int64_t(cfg.PrepareTimeout)
-	t.set(cfg.RestartNode, &c.restart_node, &c.restart_node_len)
-	t.set(cfg.ResumeError, &c.resume_error, &c.resume_error_len)
-	if c.node_restart_ns, c.has_node_restart, err = dmNs(cfg.NodeRestart, "NodeRestart"); err != nil {
-		return c, err
-	}
-	if c.server_restart_ns, c.has_server_restart, err = dmNs(cfg.ServerRestart, "ServerRestart"); err != nil {
-		return c, err
-	}
-	c.cancel_seen_ns, c.has_cancel_seen, err = dmNs(cfg.CancelSeen, "CancelSeen")
-	return c, err
-}
-
-// dmCall holds one call's C structs: they live in C memory, as they hold
-// pointers to C texts.
-type dmCall struct {
-	texts dmTexts
-	obj   *C.velstatus_dm_object
-	cfg   *C.velstatus_dm_config
-	now   C.int64_t
-}
-
-func newDMCall(obj DMObject, now time.Time, cfg *DMConfig) (*dmCall, error) {
-	c := &dmCall{}
-	o, err := dmObject(obj, &c.texts)
-	if err == nil {
-		var q C.velstatus_dm_config
-		if q, err = dmConfig(cfg, &c.texts); err == nil {
-			c.now, _, err = dmNs(now, "now")
-			c.obj = (*C.velstatus_dm_object)(C.malloc(C.size_t(unsafe.Sizeof(o))))
-			c.cfg = (*C.velstatus_dm_config)(C.malloc(C.size_t(unsafe.Sizeof(q))))
-			*c.obj, *c.cfg = o, q
-		}
-	}
+// DecodeDataMovers decodes `kubectl get datauploads -o json` output
+// (velstatus_dm_list_from_json): an object, a List, an array, or a watch
+// stream (the last state of each object; DELETED removes it).
+func DecodeDataMovers(data []byte) (*DataMoverList, error) {
+	ctx, err := NewContext()
 	if err != nil {
-		c.free()
 		return nil, err
 	}
-	return c, nil
+	dms := &DataMoverList{ctx: ctx}
+	err = ctx.do(func(c *C.velstatus_ctx) error {
+		var cerr C.velstatus_error
+		p, n := cbuf(data)
+		st := C.velstatus_dm_list_from_json(&dms.l, c, p, n, &cerr)
+		runtime.KeepAlive(data)
+		return check(st, &cerr)
+	})
+	if err != nil {
+		ctx.Close()
+		return nil, err
+	}
+	runtime.SetFinalizer(dms, (*DataMoverList).Close)
+	return dms, nil
 }
 
-func (c *dmCall) free() {
-	c.texts.free()
-	C.free(unsafe.Pointer(c.obj))
-	C.free(unsafe.Pointer(c.cfg))
+// Close releases the list (idempotent; a finalizer backs it up).
+func (dms *DataMoverList) Close() error {
+	_ = dms.ctx.do(func(*C.velstatus_ctx) error {
+		C.velstatus_dm_list_free(dms.l)
+		dms.l = nil
+		return nil
+	})
+	runtime.SetFinalizer(dms, nil)
+	return dms.ctx.Close()
 }
 
-// newDMDecisions is n initialized decisions in C memory.
-func newDMDecisions(n int) []C.velstatus_dm_decision {
-	p := (*C.velstatus_dm_decision)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.velstatus_dm_decision{}))))
-	d := unsafe.Slice(p, n)
-	for i := range d {
-		C.velstatus_dm_decision_init(&d[i], C.size_t(unsafe.Sizeof(d[i])), nil)
-	}
-	return d
+func (dms *DataMoverList) with(fn func(c *C.velstatus_ctx, l *C.velstatus_dm_list) error) error {
+	err := dms.ctx.do(func(c *C.velstatus_ctx) error {
+		if dms.l == nil {
+			return errClosed("velstatus.DataMoverList")
+		}
+		return fn(c, dms.l)
+	})
+	runtime.KeepAlive(dms)
+	return err
 }
 
-func dmDecisionFromC(d *C.velstatus_dm_decision) DMDecision {
-	out := DMDecision{Action: DMAction(d.action), When: DMWhen(d.when), PhaseAfter: DMPhase(d.phase_after),
-		CancelAfter: d.cancel_after != 0}
-	if d.has_at != 0 {
-		out.At = time.Unix(0, int64(d.at_ns)).UTC()
+// Len returns the number of objects decoded.
+func (dms *DataMoverList) Len() int {
+	n := 0
+	_ = dms.with(func(_ *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		n = int(C.velstatus_dm_list_count(l))
+		return nil
+	})
+	return n
+}
+
+// Skipped returns the number of objects skipped (another kind, a watch's ERROR).
+func (dms *DataMoverList) Skipped() int {
+	n := 0
+	_ = dms.with(func(_ *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		n = int(C.velstatus_dm_list_skipped(l))
+		return nil
+	})
+	return n
+}
+
+func dmObjectOf(l *C.velstatus_dm_list, i C.size_t) DataMoverObject {
+	o := DataMoverObject{Index: int(i), Kind: DmKind(C.velstatus_dm_list_kind(l, i)),
+		Phase: DmPhase(C.velstatus_dm_list_phase(l, i)), Text: map[DmText]string{}, TimeNs: map[DmTime]int64{},
+		Ints: map[DmInt]int64{}}
+	var n C.size_t
+	var v C.int64_t
+	for f := DmTextName; f <= DmTextTargetNamespace; f++ {
+		if s := ctext(C.velstatus_dm_list_text(l, i, C.velstatus_dm_text(f), &n), n); s != nil {
+			o.Text[f] = *s
+		}
 	}
-	if d.message_set != 0 {
-		m := C.GoStringN(&d.message[0], C.int(d.message_len))
-		out.Message = &m
+	for f := DmTimeCreated; f <= DmTimeAccepted; f++ {
+		if C.velstatus_dm_list_time(l, i, C.velstatus_dm_time(f), &v) != 0 {
+			o.TimeNs[f] = int64(v)
+		}
 	}
+	for f := DmIntBytesDone; f <= DmIntCancel; f++ {
+		if C.velstatus_dm_list_int(l, i, C.velstatus_dm_int(f), &v) != 0 {
+			o.Ints[f] = int64(v)
+		}
+	}
+	return o
+}
+
+// Object returns the i-th object.
+func (dms *DataMoverList) Object(i int) (DataMoverObject, error) {
+	var o DataMoverObject
+	err := dms.with(func(_ *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		if i < 0 || i >= int(C.velstatus_dm_list_count(l)) {
+			return errorf(StatusRange, "data mover object index %d out of range", i)
+		}
+		o = dmObjectOf(l, C.size_t(i))
+		return nil
+	})
+	return o, err
+}
+
+// Objects returns every object, in order.
+func (dms *DataMoverList) Objects() []DataMoverObject {
+	var out []DataMoverObject
+	_ = dms.with(func(_ *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		for i := C.size_t(0); i < C.velstatus_dm_list_count(l); i++ {
+			out = append(out, dmObjectOf(l, i))
+		}
+		return nil
+	})
 	return out
 }
 
-// DMDecide says what Velero major.minor's node-agent does next with the
-// object at now, and when (velstatus_dm_decide; doc/data-mover.md). cfg
-// may be nil.
-func DMDecide(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) (DMDecision, error) {
-	c, err := newDMCall(obj, now, cfg)
-	if err != nil {
-		return DMDecision{}, err
-	}
-	defer c.free()
-	d := newDMDecisions(1)
-	defer C.free(unsafe.Pointer(&d[0]))
-	var cerr C.velstatus_error
-	if err := check(C.velstatus_dm_decide(c.obj, c.now, C.int(major), C.int(minor), c.cfg, &d[0], &cerr), &cerr); err != nil {
-		return DMDecision{}, err
-	}
-	return dmDecisionFromC(&d[0]), nil
+// dmArgs are the operation arguments every call passes: C copies of the ID
+// and of Velero's namespace ("" means "velero").
+type dmArgs struct {
+	id, ns []byte
 }
 
-// DMTimeline is the changes to come, one after another
-// (velstatus_dm_timeline): each decision's At is the instant it happens.
-func DMTimeline(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) ([]DMDecision, error) {
-	c, err := newDMCall(obj, now, cfg)
-	if err != nil {
-		return nil, err
+func (a *dmArgs) c() (*C.char, C.size_t, *C.char, C.size_t) {
+	ip, in := cbuf(a.id)
+	var np *C.char
+	var nn C.size_t
+	if len(a.ns) > 0 {
+		np, nn = cbuf(a.ns)
 	}
-	defer c.free()
-	var n C.size_t
-	var cerr C.velstatus_error
-	if err := check(C.velstatus_dm_timeline(c.obj, c.now, C.int(major), C.int(minor), c.cfg, nil, 0, &n, &cerr), &cerr); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	d := newDMDecisions(int(n))
-	defer C.free(unsafe.Pointer(&d[0]))
-	if err := check(C.velstatus_dm_timeline(c.obj, c.now, C.int(major), C.int(minor), c.cfg, &d[0], n, &n, &cerr), &cerr); err != nil {
-		return nil, err
-	}
-	out := make([]DMDecision, int(n))
-	for i := range out {
-		out[i] = dmDecisionFromC(&d[i])
-	}
-	return out, nil
+	return ip, in, np, nn
 }
 
-// DMPrepareTimeoutDefault is the node-agent's default
-// --data-mover-prepare-timeout of Velero major.minor.
-func DMPrepareTimeoutDefault(major, minor int) (time.Duration, error) {
-	var ns C.int64_t
-	var cerr C.velstatus_error
-	if err := check(C.velstatus_dm_prepare_timeout_default(C.int(major), C.int(minor), &ns, &cerr), &cerr); err != nil {
-		return 0, err
+// Find returns the object the CSI PVC plugin of Velero major.minor reads
+// for an operation (velstatus_dm_list_find): its index (-1 unless exactly
+// one matches) and the number of matches. veleroNamespace "" is "velero".
+func (dms *DataMoverList) Find(kind DmKind, operationID, veleroNamespace string, major, minor int) (int, int, error) {
+	index, matches := -1, 0
+	a := dmArgs{[]byte(operationID), []byte(veleroNamespace)}
+	err := dms.with(func(_ *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		var cerr C.velstatus_error
+		var ci, cm C.size_t
+		ip, in, np, nn := a.c()
+		st := C.velstatus_dm_list_find(l, C.velstatus_dm_kind(kind), ip, in, np, nn, C.int(major), C.int(minor),
+			&ci, &cm, &cerr)
+		runtime.KeepAlive(&a)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		if cm == 1 {
+			index = int(ci)
+		}
+		matches = int(cm)
+		return nil
+	})
+	return index, matches, err
+}
+
+// Progress returns what the CSI PVC plugin's Progress() answers for an
+// operation, as it reaches Velero (velstatus_dm_progress), in the form a
+// PluginClient.Progress returns it: (progress, nil), or (_, the Progress()
+// error, its text after the gRPC hop). err is a call that failed (an
+// unsupported release, 1.11, an ID that is not a label value).
+func (dms *DataMoverList) Progress(kind DmKind, operationID, veleroNamespace string, major, minor int) (p OpProgress, progressErr error, err error) {
+	a := dmArgs{[]byte(operationID), []byte(veleroNamespace)}
+	err = dms.with(func(c *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		var cp C.velstatus_op_progress
+		var cerr C.velstatus_error
+		var text *C.char
+		C.velstatus_op_progress_init(&cp, C.size_t(unsafe.Sizeof(cp)))
+		ip, in, np, nn := a.c()
+		st := C.velstatus_dm_progress(&cp, &text, c, l, C.velstatus_dm_kind(kind), ip, in, np, nn, C.int(major),
+			C.int(minor), &cerr)
+		runtime.KeepAlive(&a)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_free(c, unsafe.Pointer(text))
+		if cp.report == C.VELSTATUS_OP_REPORT_PROGRESS_ERROR {
+			progressErr = errors.New(gsn(cp.err, cp.err_len))
+			return nil
+		}
+		p = OpProgress{Completed: cp.completed != 0, Err: gsn(cp.err, cp.err_len), NCompleted: int64(cp.n_completed),
+			NTotal: int64(cp.n_total), OperationUnits: gsn(cp.operation_units, cp.operation_units_len),
+			Description: gsn(cp.description, cp.description_len)}
+		p.Started = reportedTime(cp.has_started, cp.started_ns, 0, 0, 0)
+		p.Updated = reportedTime(cp.has_updated, cp.updated_ns, 0, 0, 0)
+		return nil
+	})
+	return p, progressErr, err
+}
+
+// Cancel returns what the CSI PVC plugin's Cancel() does (velstatus_dm_cancel):
+// the index of the object whose spec.cancel it patches to true, or -1 and
+// the error Cancel returns (after the gRPC hop). err is a call that failed.
+func (dms *DataMoverList) Cancel(kind DmKind, operationID, veleroNamespace string, major, minor int) (index int, cancelErr error, err error) {
+	index = -1
+	a := dmArgs{[]byte(operationID), []byte(veleroNamespace)}
+	err = dms.with(func(c *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		var cerr C.velstatus_error
+		var ci, n C.size_t
+		var text *C.char
+		ip, in, np, nn := a.c()
+		st := C.velstatus_dm_cancel(&ci, &text, &n, c, l, C.velstatus_dm_kind(kind), ip, in, np, nn, C.int(major),
+			C.int(minor), &cerr)
+		runtime.KeepAlive(&a)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		if text != nil {
+			cancelErr = errors.New(takeString(c, text, n))
+			return nil
+		}
+		index = int(ci)
+		return nil
+	})
+	return index, cancelErr, err
+}
+
+// ReconcileDataMover runs one pass (as Reconcile) whose operations of
+// Velero's CSI PVC plugins are answered from dms, as the plugin of Velero
+// major.minor answers them (velstatus_dm_client_init), and every other
+// operation by fallback (its nil Progress: no plugin can be obtained; its
+// Cancel: the other plugins' Cancel). veleroNamespace "" is "velero". The
+// callbacks must use neither list.
+func (ol *OpList) ReconcileDataMover(ctx context.Context, dms *DataMoverList, major, minor int,
+	veleroNamespace string, fallback PluginClient, opts ReconcileOptions) (ReconcileResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	return time.Duration(ns), nil
+	var res ReconcileResult
+	co, err := opts.toC()
+	if err != nil {
+		return res, err
+	}
+	defer co.free()
+	call := &reconcileCall{client: fallback}
+	call.target.ctx = ctx
+	cell := newHostCell(call)
+	defer cell.free()
+	a := dmArgs{nil, []byte(veleroNamespace)}
+	err = dms.with(func(dc *C.velstatus_ctx, dl *C.velstatus_dm_list) error {
+		var fb, pc C.velstatus_plugin_client
+		var cerr C.velstatus_error
+		var state *C.velstatus_dm_client
+		C.vs_go_plugin_client_setup(&fb, cell.userdata(), cbool(fallback.Progress != nil),
+			cbool(fallback.Cancel != nil))
+		_, _, np, nn := a.c()
+		st := C.velstatus_dm_client_new(&state, dc, dl, np, nn, C.int(major), C.int(minor), &fb, &cerr)
+		runtime.KeepAlive(&a)
+		if err := check(st, &cerr); err != nil {
+			return err
+		}
+		defer C.velstatus_dm_client_free(state)
+		if err := check(C.velstatus_dm_client_init(&pc, C.size_t(unsafe.Sizeof(pc)), state, &cerr), &cerr); err != nil {
+			return err
+		}
+		return ol.withCallbacks(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+			var out *C.velstatus_reconcile_result
+			st := C.velstatus_oplist_reconcile(&out, l, &pc, &co.c, co.policy, &cerr)
+			if err := call.target.result(st, &cerr); err != nil {
+				if st == C.VELSTATUS_OK {
+					C.velstatus_reconcile_result_free(out)
+				}
+				return err
+			}
+			defer C.velstatus_reconcile_result_free(out)
+			res = reconcileResultFromC(out)
+			return nil
+		})
+	})
+	return res, err
 }

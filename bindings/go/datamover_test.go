@@ -3,236 +3,147 @@
 package velstatus
 
 import (
-	"bufio"
-	"errors"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 )
 
-var dmPhases = map[string]DMPhase{"New": DMPhaseNew, "Accepted": DMPhaseAccepted, "Prepared": DMPhasePrepared,
-	"InProgress": DMPhaseInProgress, "Canceling": DMPhaseCanceling, "Canceled": DMPhaseCanceled,
-	"Completed": DMPhaseCompleted, "Failed": DMPhaseFailed, "Unknown": DMPhaseUnknown}
-
-var dmActions = map[string]DMAction{}
-
-func init() {
-	for a := DMActionNone; a <= DMActionResume; a++ {
-		dmActions[a.String()] = a
+func dmObject(kind, ns, name, id, status string) string {
+	s := ""
+	if status != "" {
+		s = `,"status":` + status
 	}
+	return fmt.Sprintf(`{"kind":"%s","metadata":{"namespace":"%s","name":"%s","labels":{"velero.io/async-operation-id":"%s"}}%s}`,
+		kind, ns, name, id, s)
 }
 
-func dmTime(t *testing.T, s string) time.Time {
-	t.Helper()
-	if len(s) < 20 {
-		s = "2024-05-01T" + s + "Z"
-	}
-	v, err := ParseTime(s)
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	return v
-}
-
-type dmRow struct {
-	line   int
-	minors []int
-	obj    DMObject
-	cfg    DMConfig
-	now    time.Time
-	want   DMDecision
-}
-
-func dmMinors(s string) []int {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		var lo, hi int
-		if n, _ := fmt.Sscanf(part, "1.%d-1.%d", &lo, &hi); n != 2 {
-			hi = lo
-		}
-		for m := lo; m <= hi; m++ {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-func dmParseObject(t *testing.T, r *dmRow, col string) {
-	for i, w := range strings.Split(col, " ") {
-		k, v, _ := strings.Cut(w, "=")
-		switch {
-		case i == 0:
-			r.obj.Kind = map[string]DMKind{"du": DMUpload, "dd": DMDownload}[k]
-		case k == "phase":
-			r.obj.Phase = v
-		case k == "cancel":
-			r.obj.Cancel = true
-		case k == "deleting":
-			r.obj.Deleting = true
-		case k == "ns":
-			r.obj.Namespace = v
-		case k == "name":
-			r.obj.Name = v
-		case k == "node":
-			r.obj.Node = v
-		case k == "label":
-			r.obj.AcceptedByLabel = v
-		case k == "anno":
-			r.obj.AcceptedAtAnnotation = v
-		case k == "start":
-			r.obj.Start = dmTime(t, v)
-		case k == "accepted":
-			r.obj.Accepted = dmTime(t, v)
-		default:
-			t.Fatalf("line %d: object key %s", r.line, k)
-		}
-	}
-}
-
-func dmParseConfig(t *testing.T, r *dmRow, col string) {
-	for _, w := range strings.Split(col, " ") {
-		k, v, _ := strings.Cut(w, "=")
-		switch k {
-		case "-":
-		case "timeout":
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.cfg.PrepareTimeout = d
-		case "restart":
-			at, node, _ := strings.Cut(v, "@")
-			r.cfg.NodeRestart, r.cfg.RestartNode = dmTime(t, at), node
-		case "server":
-			r.cfg.ServerRestart = dmTime(t, v)
-		case "seen":
-			r.cfg.CancelSeen = dmTime(t, v)
-		case "resume":
-			r.cfg.ResumeError = strings.ReplaceAll(v, "_", " ")
-		default:
-			t.Fatalf("line %d: config key %s", r.line, k)
-		}
-	}
-}
-
-func dmParseDecision(t *testing.T, r *dmRow, col, msg string) {
-	for i, w := range strings.Split(col, " ") {
-		k, v, _ := strings.Cut(w, "=")
-		switch {
-		case i == 0:
-			r.want.Action = dmActions[w]
-		case i == 1:
-			r.want.When = map[string]DMWhen{"never": DMWhenNever, "now": DMWhenNow, "at": DMWhenAt}[w]
-		case k == "at":
-			r.want.At = dmTime(t, v)
-		case k == "after":
-			r.want.PhaseAfter = dmPhases[v]
-		case k == "cancel":
-			r.want.CancelAfter = v == "1"
-		}
-	}
-	if strings.HasPrefix(msg, "=") {
-		m := msg[1:]
-		r.want.Message = &m
-	}
-}
-
-func dmRows(t *testing.T) []dmRow {
-	f, err := os.Open(filepath.Join("..", "..", "tests", "data", "releases", "dm-node-agent.txt"))
+// The DataUpload and DataDownload pasted in openshift/oadp-operator #1482.
+func TestDecodeDataMoversAsUsersPasteThem(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", "tests", "data", "datamover", "oadp-1482-list.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var rows []dmRow
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		col := strings.Split(line, " | ")
-		if len(col) != 7 {
-			t.Fatalf("line %d: %d columns", n, len(col))
-		}
-		r := dmRow{line: n, minors: dmMinors(col[0]), now: dmTime(t, col[3])}
-		dmParseObject(t, &r, col[1])
-		dmParseConfig(t, &r, col[2])
-		dmParseDecision(t, &r, col[4], col[5])
-		rows = append(rows, r)
+	dms, err := DecodeDataMovers(data)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return rows
-}
-
-func dmSame(a, b DMDecision) bool {
-	if (a.Message == nil) != (b.Message == nil) || (a.Message != nil && *a.Message != *b.Message) {
-		return false
+	defer dms.Close()
+	if dms.Len() != 2 || dms.Skipped() != 0 {
+		t.Fatalf("len %d skipped %d", dms.Len(), dms.Skipped())
 	}
-	return a.Action == b.Action && a.When == b.When && a.At.Equal(b.At) && a.PhaseAfter == b.PhaseAfter &&
-		a.CancelAfter == b.CancelAfter
-}
-
-// TestDMDecideReleaseRows replays every per-release row of the C suite.
-func TestDMDecideReleaseRows(t *testing.T) {
-	rows := dmRows(t)
-	if len(rows) < 60 {
-		t.Fatalf("%d rows", len(rows))
+	up, err := dms.Object(0)
+	if err != nil || up.Kind != DmUpload || up.Phase != DmPhaseCompleted || up.Kind.String() != "upload" ||
+		up.Phase.String() != "Completed" {
+		t.Fatalf("%+v %v", up, err)
 	}
-	for _, r := range rows {
-		for _, minor := range r.minors {
-			got, err := DMDecide(r.obj, r.now, 1, minor, &r.cfg)
-			if err != nil {
-				t.Fatalf("line %d (1.%d): %v", r.line, minor, err)
-			}
-			if !dmSame(got, r.want) {
-				t.Errorf("line %d (1.%d): got %v/%v at %v msg %v, want %v/%v at %v msg %v", r.line, minor,
-					got.Action, got.When, got.At, got.Message, r.want.Action, r.want.When, r.want.At, r.want.Message)
-			}
-		}
+	if up.Text[DmTextOperationID] != "du-890610ca-26f9-451f-b855-a057d2950351.cc85de73-69bc-49c72363e" ||
+		up.Ints[DmIntGeneration] != 11 {
+		t.Errorf("%+v", up)
+	}
+	if _, ok := up.TimeNs[DmTimeStarted]; ok {
+		t.Errorf("startTimestamp is not in the quote")
+	}
+	if created := time.Unix(0, up.TimeNs[DmTimeCreated]).UTC().Format(time.RFC3339); created != "2024-08-13T17:22:02Z" {
+		t.Errorf("created %s", created)
+	}
+	down := dms.Objects()[1]
+	if down.Kind != DmDownload || down.Text[DmTextTargetPV] != "" || down.Ints[DmIntTotalBytes] != 10737418240 {
+		t.Errorf("%+v", down)
+	}
+	if _, ok := down.Text[DmTextTargetPV]; !ok {
+		t.Errorf("an empty pv is a value")
+	}
+	if _, err := dms.Object(2); err == nil {
+		t.Errorf("index 2 out of range")
+	}
+	if _, err := DecodeDataMovers([]byte(`{"kind":"DataUpload","spec":{"cancel":"yes"}}`)); err == nil ||
+		!strings.Contains(err.Error(), "spec.cancel: expected a boolean") {
+		t.Errorf("schema error: %v", err)
 	}
 }
 
-func TestDMDecideRefuses(t *testing.T) {
-	obj := DMObject{Kind: DMUpload, Phase: "Accepted"}
-	_, err := DMDecide(obj, time.Unix(0, 0), 1, 11, nil)
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "1.11 has no data mover") {
+func TestDataMoverProgressAndCancelPerRelease(t *testing.T) {
+	dms, err := DecodeDataMovers([]byte("[" + dmObject("DataUpload", "velero", "testing", "testing",
+		`{"phase":"Failed","progress":{"bytesDone":1000,"totalBytes":1000},"message":"Testing error"}`) + "," +
+		dmObject("DataUpload", "other", "o", "other-ns", `{"phase":"InProgress"}`) + "]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dms.Close()
+	for minor := 12; minor <= 18; minor++ {
+		p, perr, err := dms.Progress(DmUpload, "testing", "", 1, minor)
+		if err != nil || perr != nil || !p.Completed || p.Err != "Testing error" || p.NCompleted != 1000 ||
+			p.OperationUnits != "Bytes" || p.Description != "Failed" || !p.Started.IsZero() {
+			t.Errorf("1.%d: %+v %v %v", minor, p, perr, err)
+		}
+		everyNS := minor >= 13 && minor <= 17
+		_, perr, err = dms.Progress(DmUpload, "other-ns", "velero", 1, minor)
+		if err != nil || (perr == nil) != everyNS {
+			t.Errorf("1.%d other namespace: %v %v", minor, perr, err)
+		}
+		if !everyNS && perr.Error() != "rpc error: code = Unknown desc = not found DataUpload for operationID other-ns" {
+			t.Errorf("1.%d: %v", minor, perr)
+		}
+		if i, m, err := dms.Find(DmUpload, "testing", "", 1, minor); i != 0 || m != 1 || err != nil {
+			t.Errorf("1.%d find: %d %d %v", minor, i, m, err)
+		}
+		if i, cerr, err := dms.Cancel(DmUpload, "testing", "", 1, minor); i != 0 || cerr != nil || err != nil {
+			t.Errorf("1.%d cancel: %d %v %v", minor, i, cerr, err)
+		}
+		if i, cerr, err := dms.Cancel(DmDownload, "testing", "", 1, minor); i != -1 || err != nil ||
+			cerr == nil || cerr.Error() != "rpc error: code = Unknown desc = didn't find DataDownload" {
+			t.Errorf("1.%d cancel download: %d %v %v", minor, i, cerr, err)
+		}
+	}
+	if _, _, err := dms.Progress(DmUpload, "testing", "", 1, 11); err == nil ||
+		!strings.Contains(err.Error(), "Velero 1.11 has no data mover") {
 		t.Errorf("1.11: %v", err)
 	}
-	_, err = DMDecide(obj, time.Unix(0, 0), 1, 18, &DMConfig{PrepareTimeout: -time.Second})
-	if !errors.Is(err, ErrInvalid) {
-		t.Errorf("negative timeout: %v", err)
-	}
-	_, err = DMDecide(DMObject{Kind: DMKind(7)}, time.Unix(0, 0), 1, 18, nil)
-	if !errors.Is(err, ErrInvalid) {
-		t.Errorf("kind 7: %v", err)
-	}
-	_, err = DMDecide(obj, time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), 1, 18, nil)
-	if err == nil || !strings.Contains(err.Error(), "outside the int64 nanosecond range") {
-		t.Errorf("year 3000: %v", err)
-	}
-	if d, err := DMPrepareTimeoutDefault(1, 17); err != nil || d != 30*time.Minute {
-		t.Errorf("default timeout: %v %v", d, err)
-	}
-	if DMActionSetCancel.String() != "set_cancel" || DMWhenAt.String() != "at" || DMAction(42).String() != "DMAction(42)" {
-		t.Errorf("tokens: %v %v %v", DMActionSetCancel, DMWhenAt, DMAction(42))
-	}
 }
 
-func TestDMTimeline(t *testing.T) {
-	// 1.15 writes the accept instant in whole seconds: the timeout comes half a second early
-	ev, err := DMTimeline(DMObject{Kind: DMDownload}, dmTime(t, "08:00:00.5"), 1, 15, nil)
-	if err != nil || len(ev) != 2 || ev[0].Action != DMActionAccept || !ev[0].At.Equal(dmTime(t, "08:00:00.5")) ||
-		ev[1].Action != DMActionFail || !ev[1].At.Equal(dmTime(t, "08:30:00")) ||
-		ev[1].Message == nil || *ev[1].Message != "timeout on preparing data download" {
-		t.Fatalf("%+v %v", ev, err)
+func TestReconcileDataMover(t *testing.T) {
+	ops := `[{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"velero.io/csi-pvc-backupper",` +
+		`"resourceIdentifier":{"Group":"","Resource":"persistentvolumeclaims","Namespace":"app","Name":"d0"},` +
+		`"operationID":"du-a"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}},` +
+		`{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"example.io/other",` +
+		`"resourceIdentifier":{"Group":"","Resource":"pods","Namespace":"app","Name":"p"},` +
+		`"operationID":"x-1"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}}]`
+	dms, err := DecodeDataMovers([]byte(dmObject("DataUpload", "velero", "a", "du-a", `{"phase":"Failed","message":"data path error"}`)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	ev, err = DMTimeline(DMObject{Kind: DMUpload, Phase: "Completed"}, dmTime(t, "08:00:00"), 1, 18, nil)
-	if err != nil || len(ev) != 0 {
-		t.Errorf("completed: %+v %v", ev, err)
+	defer dms.Close()
+	ol, err := DecodeOpList(KindBackup, []byte(ops))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err = DMTimeline(DMObject{Kind: DMUpload}, dmTime(t, "08:00:00"), 1, 11, nil); !errors.Is(err, ErrInvalid) {
-		t.Errorf("1.11: %v", err)
+	defer ol.Close()
+	now, _ := time.Parse(time.RFC3339, "2024-05-01T12:00:00Z")
+	opts := DefaultReconcileOptions(now)
+	opts.Policy, _ = PolicyVeleroRelease(1, 14)
+	var seen []string
+	res, err := ol.ReconcileDataMover(context.Background(), dms, 1, 14, "", PluginClient{
+		Progress: func(i int, op Operation) (OpProgress, error) {
+			seen = append(seen, op.OperationID)
+			return OpProgress{Completed: true}, nil
+		}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0] != "x-1" {
+		t.Errorf("fallback saw %v", seen)
+	}
+	if res.Phase != PhaseFinalizingPartiallyFailed || len(res.Errors) != 1 ||
+		res.Errors[0] != "data path error, plugin: velero.io/csi-pvc-backupper" {
+		t.Errorf("%+v", res)
+	}
+	if _, err := ol.ReconcileDataMover(context.Background(), dms, 1, 11, "", PluginClient{}, opts); err == nil {
+		t.Errorf("1.11 has no data mover")
 	}
 }

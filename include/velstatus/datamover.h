@@ -118,8 +118,17 @@ typedef enum velstatus_dm_int {
 
 /**
  * @brief Decodes DataUploads and DataDownloads: one object, a List (`kind`
- * `List`, `DataUploadList` or `DataDownloadList`, or none, with `items`), or
- * a JSON array of objects.
+ * `List`, `DataUploadList` or `DataDownloadList`, or none, with `items`), a
+ * JSON array of objects, or a watch stream.
+ *
+ * A watch stream is what `kubectl get datauploads -w -o json` writes:
+ * values one after another (objects, Lists or arrays), or, with
+ * `--output-watch-events`, events `{"type":...,"object":...}` as
+ * velstatus_watch_event_from_json() reads them. The list then holds the last
+ * state of each object (by kind, namespace and name), in the order each was
+ * first seen; a DELETED event removes it, a BOOKMARK changes nothing and an
+ * ERROR event (a Status: the watch failed) is counted skipped. A single
+ * event is read the same way.
  *
  * An object whose `kind` is neither `DataUpload` nor `DataDownload` (or
  * that has none, or is not an object) is skipped and counted
@@ -238,7 +247,8 @@ VELSTATUS_API int velstatus_dm_list_int(const velstatus_dm_list *list, size_t i,
  * @param[out] index Receives the object's index when exactly one matches,
  *             SIZE_MAX otherwise. May be NULL.
  * @param[out] matches Receives the number of objects that match (0, 1, or
- *             more: the plugin's "not found" and "more than one"). May be NULL.
+ *             more: the plugin's "not found" and "more than one"); 0 for an
+ *             empty ID, which the plugins refuse before they list. May be NULL.
  * @param[out] err Error details on failure, or NULL.
  * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (NULL list, an unknown kind,
  *         NULL text with a length, an ID that is not a label value, a

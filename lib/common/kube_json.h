@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/json_scan.h"
+#include "velstatus/watch.h"
 
 /* One step of a path (for messages): a key, or an array index (key NULL). */
 typedef struct velstatus__kseg {
@@ -110,5 +111,13 @@ velstatus_status velstatus__kdec_each_item(velstatus__kdec *d, velstatus__kspan 
                                            size_t n, const char *single,
                                            velstatus_status (*one)(velstatus__kdec *, void *, velstatus__kspan),
                                            void *arg);
+
+/* The watch event `root` as velstatus_watch_event_from_json() reads it
+ * (watch_event.c): its type (OBJECT for a bare object, ERROR for a bare
+ * Status) and the span of its object (root itself for a bare one). E_SCHEMA
+ * for a root that is not an object, an unknown type, an event without an
+ * object object. */
+velstatus_status velstatus__kdec_watch_event(velstatus__kdec *d, velstatus__kspan root, velstatus_watch_type *type,
+                                             velstatus__kspan *object);
 
 #endif /* VELSTATUS_KUBE_JSON_H */

@@ -83,7 +83,8 @@ static velstatus_status decode_status(velstatus__kdec *d, velstatus_watch_event 
 }
 
 /* The event's type (or a bare object's) and its object's span. */
-static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *ev, velstatus__kspan root)
+velstatus_status velstatus__kdec_watch_event(velstatus__kdec *d, velstatus__kspan root, velstatus_watch_type *type,
+                                             velstatus__kspan *object)
 {
     static const char *const keys[3] = {"type", "object", "kind"};
     velstatus__kspan f[3], obj = root;
@@ -96,8 +97,9 @@ static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *
     VS_TRY(members(d, root, keys, 3, f));
     if (f[0].vs == SIZE_MAX) {
         VS_TRY(velstatus__kdec_string(d, f[2], NULL, "kind", VS_KBUF_TOKEN, &s, &n));
-        ev->type = velstatus__kdec_is(s, n, "Status") ? VELSTATUS_WATCH_ERROR : VELSTATUS_WATCH_OBJECT;
+        *type = velstatus__kdec_is(s, n, "Status") ? VELSTATUS_WATCH_ERROR : VELSTATUS_WATCH_OBJECT;
     } else {
+        int depth = d->path.n;
         VS_TRY(velstatus__kdec_string(d, f[0], NULL, "type", VS_KBUF_TOKEN, &s, &n));
         t = velstatus__token_find(type_names + 1, VS_N(type_names) - 1, s, n);
         velstatus__kdec_push_key(d, "type");
@@ -106,8 +108,8 @@ static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *
                                          "expected \"ADDED\", \"MODIFIED\", \"DELETED\", \"BOOKMARK\" or \"ERROR\", "
                                          "got \"%.*s\"",
                                          (int)(n > 64 ? 64 : n), s);
-        d->path.n = 0;
-        ev->type = (velstatus_watch_type)(t + 1);
+        d->path.n = depth;
+        *type = (velstatus_watch_type)(t + 1);
         obj = f[1];
         velstatus__kdec_push_key(d, "object");
         if (obj.vs == SIZE_MAX)
@@ -115,8 +117,16 @@ static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *
         if (d->text[obj.vs] != '{')
             return velstatus__kdec_error(d, obj.vs, "expected an object, got %s",
                                          velstatus__kdec_type_name(d->text[obj.vs]));
-        d->path.n = 0;
+        d->path.n = depth;
     }
+    *object = obj;
+    return VELSTATUS_OK;
+}
+
+static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *ev, velstatus__kspan root)
+{
+    velstatus__kspan obj;
+    VS_TRY(velstatus__kdec_watch_event(d, root, &ev->type, &obj));
     ev->obj_off = obj.vs;
     ev->obj_len = obj.ve - obj.vs;
     return ev->type == VELSTATUS_WATCH_ERROR ? decode_status(d, ev, obj) : VELSTATUS_OK;

@@ -274,22 +274,21 @@ static velstatus_status kind_of(velstatus__kdec *d, velstatus__kspan item, velst
     return VELSTATUS_OK;
 }
 
-/* One object: appended when it is a DataUpload or DataDownload, else counted skipped. */
-static velstatus_status decode_object(velstatus__kdec *d, void *arg, velstatus__kspan item)
+/* The object item into *o (o->kind INVALID, and counted skipped, when it
+ * is neither a DataUpload nor a DataDownload). */
+static velstatus_status decode_one(velstatus__kdec *d, velstatus_dm_list *l, velstatus__kspan item, vs_dm *o)
 {
-    velstatus_dm_list *l = arg;
     unsigned char cand[NF];
     size_t n = 0;
     dm_walk w;
-    vs_dm o;
-    memset(&o, 0, sizeof(o));
-    VS_TRY(kind_of(d, item, &o.kind));
-    if (o.kind == VELSTATUS_DM_KIND_INVALID) {
+    memset(o, 0, sizeof(*o));
+    VS_TRY(kind_of(d, item, &o->kind));
+    if (o->kind == VELSTATUS_DM_KIND_INVALID) {
         l->skipped++;
         return VELSTATUS_OK;
     }
     w.d = d;
-    w.kinds = o.kind == VELSTATUS_DM_UPLOAD ? K_UP : K_DOWN;
+    w.kinds = o->kind == VELSTATUS_DM_UPLOAD ? K_UP : K_DOWN;
     for (size_t f = 0; f < NF; f++) {
         w.span[f] = velstatus__kabsent;
         if (fields[f].kinds & w.kinds)
@@ -297,11 +296,118 @@ static velstatus_status decode_object(velstatus__kdec *d, void *arg, velstatus__
     }
     VS_TRY(walk(&w, item.vs, item.ve, 0, cand, n));
     for (size_t c = 0; c < n; c++)
-        VS_TRY(decode_field(d, l, &fields[cand[c]], w.span[cand[c]], &o));
-    o.phase = phase_of(&o.text[VELSTATUS_DM_TEXT_PHASE]);
-    if (VS_ARRAY_RESERVE(l->pool.ctx, l->items, l->cap, l->n + 1, 8))
+        VS_TRY(decode_field(d, l, &fields[cand[c]], w.span[cand[c]], o));
+    o->phase = phase_of(&o->text[VELSTATUS_DM_TEXT_PHASE]);
+    return VELSTATUS_OK;
+}
+
+/* Whether two texts are equal (absent reads as ""). */
+static int same_text(const vs_dm_text *a, const vs_dm_text *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->s, b->s, a->len) == 0);
+}
+
+/* The index of the object of o's kind, namespace and name, or l->n. */
+static size_t index_of(const velstatus_dm_list *l, const vs_dm *o)
+{
+    size_t i = 0;
+    while (i < l->n &&
+           !(l->items[i].kind == o->kind &&
+             same_text(&l->items[i].text[VELSTATUS_DM_TEXT_NAMESPACE], &o->text[VELSTATUS_DM_TEXT_NAMESPACE]) &&
+             same_text(&l->items[i].text[VELSTATUS_DM_TEXT_NAME], &o->text[VELSTATUS_DM_TEXT_NAME])))
+        i++;
+    return i;
+}
+
+/* How an object of the text changes the list. */
+enum { PUT_APPEND, PUT_UPSERT, PUT_DELETE };
+
+static velstatus_status put(velstatus__kdec *d, velstatus_dm_list *l, velstatus__kspan item, int how)
+{
+    vs_dm o;
+    size_t i;
+    VS_TRY(decode_one(d, l, item, &o));
+    if (o.kind == VELSTATUS_DM_KIND_INVALID)
+        return VELSTATUS_OK;
+    i = how == PUT_APPEND ? l->n : index_of(l, &o);
+    if (how == PUT_DELETE) { /* a watch's DELETED: the object is gone */
+        if (i < l->n) {
+            memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof(*l->items));
+            l->n--;
+        }
+        return VELSTATUS_OK;
+    }
+    if (i == l->n && VS_ARRAY_RESERVE(l->pool.ctx, l->items, l->cap, l->n + 1, 8))
         return velstatus__error_nomem(d->err);
-    l->items[l->n++] = o;
+    if (i == l->n)
+        l->n++;
+    l->items[i] = o;
+    return VELSTATUS_OK;
+}
+
+static velstatus_status append_object(velstatus__kdec *d, void *arg, velstatus__kspan item)
+{
+    return put(d, arg, item, PUT_APPEND);
+}
+
+static velstatus_status upsert_object(velstatus__kdec *d, void *arg, velstatus__kspan item)
+{
+    return put(d, arg, item, PUT_UPSERT);
+}
+
+static const char *const list_kinds[3] = {"List", "DataUploadList", "DataDownloadList"};
+
+/* One value of a watch stream: an event (`{"type":...,"object":...}`), a
+ * bare object, or a List or array, whose objects replace the earlier state
+ * of the same kind, namespace and name. */
+static velstatus_status stream_value(velstatus__kdec *d, velstatus_dm_list *l, velstatus__kspan v)
+{
+    velstatus_watch_type type = VELSTATUS_WATCH_OBJECT;
+    velstatus__kspan obj = v;
+    velstatus_status st;
+    if (d->text[v.vs] == '{')
+        VS_TRY(velstatus__kdec_watch_event(d, v, &type, &obj));
+    if (type == VELSTATUS_WATCH_OBJECT)
+        return velstatus__kdec_each_item(d, v, list_kinds, 3, "a DataUpload or DataDownload", upsert_object, l);
+    if (type == VELSTATUS_WATCH_ERROR) { /* the watch failed (a Status): not an object of the list */
+        l->skipped++;
+        return VELSTATUS_OK;
+    }
+    if (type == VELSTATUS_WATCH_BOOKMARK)
+        return VELSTATUS_OK;
+    velstatus__kdec_push_key(d, "object");
+    st = put(d, l, obj, type == VELSTATUS_WATCH_DELETED ? PUT_DELETE : PUT_UPSERT);
+    if (st == VELSTATUS_OK)
+        d->path.n--;
+    return st;
+}
+
+/* The whole text: one value (an object, a List, an array: every object is
+ * appended) or, from `kubectl get -w -o json`, a stream of values or of
+ * watch events (the last state of each object is kept). */
+static velstatus_status decode_text(velstatus__kdec *d, velstatus_dm_list *l)
+{
+    velstatus__json_scan_err e;
+    size_t i = velstatus__json_ws(d->text, 0, d->len), end, next;
+    velstatus__kspan root;
+    velstatus_watch_type type = VELSTATUS_WATCH_OBJECT;
+    if (i < d->len && velstatus__json_scan(d->text + i, d->len - i, &end, &e)) {
+        next = velstatus__json_ws(d->text, i + end, d->len);
+        root.vs = i;
+        root.ve = i + end;
+        if (next == d->len && d->text[i] == '{')
+            VS_TRY(velstatus__kdec_watch_event(d, root, &type, &root));
+        if (next == d->len && type == VELSTATUS_WATCH_OBJECT)
+            return velstatus__kdec_each_item(d, root, list_kinds, 3, "a DataUpload or DataDownload", append_object, l);
+    }
+    for (i = velstatus__json_ws(d->text, 0, d->len); i < d->len; i = velstatus__json_ws(d->text, i + end, d->len)) {
+        velstatus__kspan v;
+        if (!velstatus__json_scan(d->text + i, d->len - i, &end, &e))
+            return velstatus__json_scan_error(d->err, &e, d->text, i, "invalid JSON");
+        v.vs = i;
+        v.ve = i + end;
+        VS_TRY(stream_value(d, l, v));
+    }
     return VELSTATUS_OK;
 }
 
@@ -312,16 +418,16 @@ velstatus_status velstatus_dm_list_from_json(velstatus_dm_list **out, velstatus_
     velstatus__kdec d;
     velstatus__kspan root = velstatus__kabsent;
     velstatus_status st;
-    static const char *const list_kinds[3] = {"List", "DataUploadList", "DataDownloadList"};
     VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    VS_TRY(velstatus__kdec_scan(json, len, &root, err));
+    if (velstatus__json_ws(json, 0, len) == len) /* nothing: the scanner's error */
+        VS_TRY(velstatus__kdec_scan(json, len, &root, err));
     l = velstatus__calloc(ctx, 1, sizeof(*l));
     if (!l)
         return velstatus__error_nomem(err);
     velstatus__pool_init(&l->pool, ctx);
     velstatus__kdec_init(&d, ctx, json, len, err);
-    st = velstatus__kdec_each_item(&d, root, list_kinds, 3, "a DataUpload or DataDownload", decode_object, l);
+    st = decode_text(&d, l);
     velstatus__kdec_release(&d);
     if (st != VELSTATUS_OK) {
         velstatus_dm_list_free(l);

@@ -120,7 +120,10 @@ velstatus_status velstatus_dm_list_find(const velstatus_dm_list *list, velstatus
     if (matches)
         *matches = 0;
     VS_TRY(velstatus__dm_args(list, kind, &operation_id, &id_len, &velero_namespace, &ns_len, major, minor, &rel, err));
-    velstatus__dm_match(list, kind, operation_id, id_len, velero_namespace, ns_len, rel, &i, &m);
+    i = SIZE_MAX;
+    m = 0;
+    if (id_len) /* the plugins refuse an empty ID before they list (InvalidOperationIDError) */
+        velstatus__dm_match(list, kind, operation_id, id_len, velero_namespace, ns_len, rel, &i, &m);
     if (index)
         *index = i;
     if (matches)

@@ -456,8 +456,7 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_"),
          ("ConditionStatus", "velstatus_condition_status", "VELSTATUS_CONDITION_"),
          ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_"),
-         ("DmKind", "velstatus_dm_kind", "VELSTATUS_DM_"),
-         ("DmPhase", "velstatus_dm_phase", "VELSTATUS_DM_PHASE_"),
+         ("DmKind", "velstatus_dm_kind", "VELSTATUS_DM_"), ("DmPhase", "velstatus_dm_phase", "VELSTATUS_DM_PHASE_"),
          ("DmAction", "velstatus_dm_action", "VELSTATUS_DM_ACTION_"),
          ("DmWhen", "velstatus_dm_when", "VELSTATUS_DM_WHEN_")]
 

@@ -1,139 +1,135 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The node-agent's decisions (dm_decide): every row of
-tests/data/releases/dm-node-agent.txt (the C suite's per-release cases),
-replayed through the binding, and the binding's own argument handling."""
+"""DataMoverList (the DataUpload/DataDownload decoder), the CSI PVC plugin's
+Progress and Cancel per release, and DataMoverClient under OpList.reconcile."""
 
 import os
 
 import pytest
+import velstatus as vs
 
-import velstatus
-from velstatus import DmAction, DmDecision, DmPhase, DmWhen, dm_decide, dm_prepare_timeout_default
-
-ROWS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data", "releases", "dm-node-agent.txt")
-PHASES = {"New": DmPhase.NEW, "Accepted": DmPhase.ACCEPTED, "Prepared": DmPhase.PREPARED,
-          "InProgress": DmPhase.IN_PROGRESS, "Canceling": DmPhase.CANCELING, "Canceled": DmPhase.CANCELED,
-          "Completed": DmPhase.COMPLETED, "Failed": DmPhase.FAILED, "Unknown": DmPhase.UNKNOWN}
+DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data")
 
 
-def t(text):
-    return velstatus.parse_time(text if len(text) >= 20 else "2024-05-01T%sZ" % text)
+def oadp_list():
+    # the DataUpload and DataDownload pasted in openshift/oadp-operator #1482
+    with open(os.path.join(DATA, "datamover", "oadp-1482-list.json"), "rb") as f:
+        return vs.DataMoverList.from_json(f.read())
 
 
-def releases(col):
-    for part in col.split(","):
-        lo, _, hi = part.partition("-")
-        for minor in range(int(lo.split(".")[1]), int((hi or lo).split(".")[1]) + 1):
-            yield (1, minor)
+def du(ns, name, oid, status=None, kind="DataUpload"):
+    s = ',"status":%s' % status if status else ""
+    return ('{"kind":"%s","metadata":{"namespace":"%s","name":"%s","labels":{"velero.io/async-operation-id":"%s"}}%s}'
+            % (kind, ns, name, oid, s))
 
 
-def parse(line):
-    rel, obj, cfg, now, dec, msg, _source = line.split(" | ")
-    kw = {"now": t(now)}
-    words = obj.split(" ")
-    kw["kind"] = "upload" if words[0] == "du" else "download"
-    keys = {"ns": "namespace", "name": "name", "node": "node", "label": "accepted_by_label",
-            "anno": "accepted_at_annotation"}
-    for w in words[1:]:
-        k, _, v = w.partition("=")
-        if k == "phase":
-            kw["phase"] = v
-        elif k in ("cancel", "deleting"):
-            kw[k] = True
-        elif k in ("start", "accepted"):
-            kw[k] = t(v)
-        else:
-            kw[keys[k]] = v
-    for w in cfg.split(" "):
-        k, _, v = w.partition("=")
-        if k == "timeout":
-            kw["prepare_timeout"] = velstatus.parse_duration(v)
-        elif k == "restart":
-            at, _, node = v.partition("@")
-            kw["node_restart"] = (t(at), node)
-        elif k == "server":
-            kw["server_restart"] = t(v)
-        elif k == "seen":
-            kw["cancel_seen"] = t(v)
-        elif k == "resume":
-            kw["resume_error"] = v.replace("_", " ")
-    d = dec.split(" ")
-    want = {"action": DmAction[d[0].upper()], "when": DmWhen[d[1].upper()], "at": None}
-    for w in d[2:]:
-        k, _, v = w.partition("=")
-        if k == "at":
-            want["at"] = t(v)
-        elif k == "after":
-            want["phase_after"] = PHASES.get(v, DmPhase.UNKNOWN)
-        elif k == "cancel":
-            want["cancel_after"] = v == "1"
-    want["message"] = msg[1:] if msg.startswith("=") else None
-    return list(releases(rel)), kw, DmDecision(**want)
+def test_decoder_reads_what_users_paste():
+    with oadp_list() as dms:
+        assert len(dms) == 2 and dms.skipped == 0
+        up, down = dms[0], dms[1]
+        assert up.kind is vs.DmKind.UPLOAD and up.phase is vs.DmPhase.COMPLETED
+        assert up.text["operation_id"] == "du-890610ca-26f9-451f-b855-a057d2950351.cc85de73-69bc-49c72363e"
+        assert up.text["namespace"] == "openshift-adp" and up.text["volume_snapshot"] == "velero-mongo-x64kh"
+        assert "message" not in up.text and "started" not in up.time_ns
+        assert up.time_ns["created"] == vs.parse_time("2024-08-13T17:22:02Z")
+        assert up.ints["generation"] == 11
+        assert down.kind == "download" and down.text["target_pv"] == ""
+        assert down.ints["bytes_done"] == down.ints["total_bytes"] == 10737418240
+        assert [o.index for o in dms] == [0, 1] and dms[-1] == down
+        with pytest.raises(IndexError):
+            dms[2]
+    with pytest.raises(vs.StateError):
+        len(dms)
 
 
-def rows():
-    with open(ROWS, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if line and not line.startswith("#"):
-                yield n, line
+def test_decoder_errors_and_streams():
+    with pytest.raises(vs.SchemaError) as e:
+        vs.DataMoverList.from_json('{"items":[{"kind":"DataUpload","spec":{"cancel":"yes"}}]}')
+    assert "items[0].spec.cancel: expected a boolean" in str(e.value)
+    with pytest.raises(vs.ParseError):
+        vs.DataMoverList.from_json('{"kind":"DataUpload"')
+    stream = ('{"type":"ADDED","object":%s}{"type":"MODIFIED","object":%s}{"type":"DELETED","object":%s}'
+              % (du("velero", "a", "x", '{"phase":"Accepted"}'), du("velero", "a", "x", '{"phase":"Failed"}'),
+                 du("velero", "b", "y")))
+    dms = vs.DataMoverList.from_json(stream)
+    assert [(o.text["name"], o.phase) for o in dms] == [("a", vs.DmPhase.FAILED)]
 
 
-@pytest.mark.parametrize("lineno,line", list(rows()))
-def test_release_rows(lineno, line):
-    rels, kw, want = parse(line)
-    for rel in rels:
-        got = dm_decide(release=rel, **kw)
-        assert got == want, "line %d at %d.%d" % (lineno, rel[0], rel[1])
+def test_enums_match_the_header():
+    assert str(vs.DmPhase.IN_PROGRESS) == "InProgress" and vs.DmPhase("Canceled").c == 5
+    assert vs.DmText.NAMES["operation_id"] == 3 and vs.DmInt.NAMES["cancel"] == 5
+    assert set(vs.DmTime.NAMES) == {"created", "deleted", "started", "completed", "accepted"}
 
 
-def test_rows_cover_every_release():
-    seen = set()
-    for _n, line in rows():
-        seen.update(parse(line)[0])
-    assert seen == {(1, m) for m in range(12, 19)}
+@pytest.mark.parametrize("release", ["1.12", "1.13", "1.14", "1.15", "1.16", "1.17", "1.18"])
+def test_progress_and_cancel_per_release(release):
+    dms = vs.DataMoverList.from_json(
+        "[%s,%s]" % (du("velero", "testing", "testing",
+                        '{"phase":"Failed","progress":{"bytesDone":1000,"totalBytes":1000},"message":"Testing error",'
+                        '"startTimestamp":"2024-05-01T11:59:00Z"}'),
+                     du("other", "elsewhere", "other-ns", '{"phase":"InProgress"}')))
+    p = dms.progress("upload", "testing", release=release)
+    assert (p.completed, p.err, p.n_completed, p.n_total, p.operation_units, p.description) == (
+        True, "Testing error", 1000, 1000, "Bytes", "Failed")
+    assert p.started == vs.parse_time("2024-05-01T11:59:00Z") and p.updated is None
+    assert p.report is vs.OpReport.PROGRESS
+    assert dms.cancel("upload", "testing", release=release) == (0, None)
+    # a DataUpload outside Velero's namespace: found where the plugin lists every namespace
+    every_ns = release in ("1.13", "1.14", "1.15", "1.16", "1.17")
+    p = dms.progress("upload", "other-ns", release=release)
+    if every_ns:
+        assert p.report is vs.OpReport.PROGRESS and p.description == "InProgress" and not p.completed
+        assert dms.find("upload", "other-ns", release=release) == (1, 1)
+    else:
+        assert p.report is vs.OpReport.PROGRESS_ERROR
+        assert p.err == "rpc error: code = Unknown desc = not found DataUpload for operationID other-ns"
+        assert dms.find("upload", "other-ns", release=release) == (None, 0)
+    assert dms.cancel("download", "testing", release=release) == (
+        None, "rpc error: code = Unknown desc = didn't find DataDownload")
 
 
-def test_prepare_timeout_and_tokens():
-    assert dm_prepare_timeout_default((1, 15)) == 30 * 60 * 10**9
-    assert str(DmAction.SET_CANCEL) == "set_cancel" and str(DmWhen.AT) == "at"
-    with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
-        dm_prepare_timeout_default((1, 11))
+def test_release_1_11_has_no_data_mover():
+    dms = vs.DataMoverList.from_json("[]")
+    with pytest.raises(vs.InvalidArgument) as e:
+        dms.progress("upload", "x", release="1.11")
+    assert "Velero 1.11 has no data mover" in str(e.value)
+    with pytest.raises(vs.InvalidArgument):
+        dms.find("upload", "x", release=(1, 19))
+    with pytest.raises(vs.InvalidArgument):
+        dms.find("upload", "a,b", release="1.18")  # not a label value
 
 
-def test_decision_fields():
-    d = dm_decide(kind="upload", phase="Accepted", accepted=t("08:05:21"), now=t("08:10:00"), release=(1, 18))
-    assert d.action == DmAction.FAIL and d.when == DmWhen.AT and d.at == t("08:35:21")
-    assert d.phase_after == DmPhase.FAILED and d.cancel_after is False
-    assert d.message == "timeout on preparing data upload"
-    # a DmPhase is accepted for the phase, and a custom timeout moves the instant
-    d = dm_decide(kind=velstatus.DmKind.DOWNLOAD, phase=DmPhase.ACCEPTED, accepted=t("08:05:21"),
-                  now=t("08:10:00"), release=(1, 16), prepare_timeout=10 * 60 * 10**9)
-    assert d.at == t("08:15:21") and d.message == "timeout on preparing data download"
+BACKUP_OPS = (
+    '[{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"velero.io/csi-pvc-backupper",'
+    '"resourceIdentifier":{"Group":"","Resource":"persistentvolumeclaims","Namespace":"app","Name":"d0"},'
+    '"operationID":"du-a"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}},'
+    '{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"velero.io/csi-pvc-backupper",'
+    '"resourceIdentifier":{"Group":"","Resource":"persistentvolumeclaims","Namespace":"app","Name":"d1"},'
+    '"operationID":"du-b"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}},'
+    '{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"example.io/other",'
+    '"resourceIdentifier":{"Group":"","Resource":"pods","Namespace":"app","Name":"p"},'
+    '"operationID":"x-1"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}}]')
 
 
-def test_refused():
-    with pytest.raises(velstatus.InvalidArgument, match="Velero 1.19 is not supported"):
-        dm_decide(kind="upload", phase="", now=0, release=(1, 19))
-    with pytest.raises(velstatus.InvalidArgument, match="prepare_timeout_ns is negative"):
-        dm_decide(kind="upload", phase="", now=0, release=(1, 18), prepare_timeout=-1)
-    with pytest.raises(velstatus.InvalidArgument, match="without a restart_node"):
-        dm_decide(kind="upload", phase="", now=0, release=(1, 18), node_restart=(5, ""))
-    with pytest.raises(velstatus.RangeError, match="more than 1023"):
-        dm_decide(kind="upload", phase="InProgress", node="n", now=0, release=(1, 18),
-                  node_restart=(0, "n"), resume_error="x" * 2000)
+def test_client_under_reconcile():
+    dms = vs.DataMoverList.from_json("[%s,%s]" % (
+        du("velero", "a", "du-a", '{"phase":"Completed","progress":{"bytesDone":10,"totalBytes":10}}'),
+        du("velero", "b", "du-b", '{"phase":"Canceled"}')))
+    seen = []
 
+    def other(op):
+        seen.append(op.operation_id)
+        return vs.Progress(completed=True)
 
-def test_timeline():
-    # 1.15 writes the accept instant in whole seconds: the timeout comes half a second early
-    events = velstatus.dm_timeline(kind="download", phase="", now=t("08:00:00.5"), release=(1, 15))
-    assert [(e.action, e.at) for e in events] == [(DmAction.ACCEPT, t("08:00:00.5")), (DmAction.FAIL, t("08:30:00"))]
-    assert events[1].message == "timeout on preparing data download"
-    # a restart cancels, and the Accepted object is canceled at once (1.16)
-    events = velstatus.dm_timeline(kind="upload", phase="Accepted", accepted=t("08:05:21"), now=t("08:10:00"),
-                                   release=(1, 16), node_restart=(t("08:20:00"), "node-9"))
-    assert [(e.action, e.at, e.message) for e in events] == [
-        (DmAction.SET_CANCEL, t("08:20:00"),
-         "Dataupload is in Accepted status during the node-agent starting, mark it as cancel"),
-        (DmAction.CANCELED, t("08:20:00"), None)]
-    assert velstatus.dm_timeline(kind="upload", phase="Completed", now=0, release=(1, 18)) == []
+    ops = vs.OpList.from_json(BACKUP_OPS, "backup")
+    r = ops.reconcile(vs.DataMoverClient(dms, release="1.14", fallback=other), now="2024-05-01T12:00:00Z",
+                      policy=vs.Policy.velero_release("1.14"))
+    assert seen == ["x-1"]
+    assert r.phase is vs.Phase.FINALIZING_PARTIALLY_FAILED
+    assert r.errors == ("DataUpload is canceled, plugin: velero.io/csi-pvc-backupper",)
+    assert ops[0].phase == "Completed" and ops[0].n_total == 10 and ops[0].description == "Completed"
+
+    # without a fallback the other plugin cannot be obtained
+    ops = vs.OpList.from_json(BACKUP_OPS, "backup")
+    r = ops.reconcile(vs.DataMoverClient(dms, release=(1, 14)), now="2024-05-01T12:00:00Z",
+                      policy=vs.Policy.velero_release("1.14"))
+    assert r.errors[-1] == 'unable to get valid BackupItemActionV2 for "example.io/other", plugin: unknown'

@@ -31,10 +31,12 @@ from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction
                           Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error,
                           PersistFailure, AfterPersistFailure)
 from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, ForecastOp, Forecast
-from ._datamover import DmKind, DmPhase, DmAction, DmWhen, DmDecision, dm_decide, dm_timeline, dm_prepare_timeout_default
 from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._backup_object import (BackupObject, BackupObjects, decode_backups, ConditionStatus, BackupConditions,
                              backup_conditions, WatchType, WatchEvent, watch_event, json_value_end)
+from ._datamover import (DmKind, DmPhase, DmText, DmTime, DmInt, DataMoverObject, DataMoverList,
+                          DataMoverClient)
+from ._dm_node import DmAction, DmWhen, DmDecision, dm_decide, dm_timeline, dm_prepare_timeout_default
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
@@ -58,7 +60,8 @@ __all__ = [
     "OpPhase", "OpReport", "OpStepFlag", "BslState", "PersistAction", "ResourceId", "Operation", "Progress",
     "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error", "PersistFailure",
     "AfterPersistFailure",
+    "DmKind", "DmPhase", "DmText", "DmTime", "DmInt", "DataMoverObject", "DataMoverList", "DataMoverClient",
     "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
-    "DmKind", "DmPhase", "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_timeline", "dm_prepare_timeout_default",
+    "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_timeline", "dm_prepare_timeout_default",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
 from ._context import _Closeable, Context, _Host, _onerror
 from ._core import (DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, exact_time_ns, policy_ptr,
                     time_ns)
+from ._datamover import DataMoverClient
 from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
@@ -505,7 +506,7 @@ class OpList(_Closeable):
         del keep
         return StepOutcome(OpStepFlag(int(flags[0])), text)
 
-    def reconcile(self, progress: Union[ProgressCallback, "OpReports", None] = None,
+    def reconcile(self, progress: Union[ProgressCallback, "OpReports", DataMoverClient, None] = None,
                   cancel: Optional[Callable[[Operation], Optional[str]]] = None, *, now: TimeLike,
                   phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS, timeout: DurationLike = "4h",
                   bsl: Union[BslState, str] = "available", bsl_name: Optional[str] = None, errors: int = 0,
@@ -515,7 +516,9 @@ class OpList(_Closeable):
         """One pass of Velero's operations controller over the list (velstatus_oplist_reconcile).
 
         ``progress`` may also be an OpReports (recorded answers, as the
-        CLI's --progress file gives them; no Python runs then).
+        CLI's --progress file gives them; no Python runs then), or a
+        DataMoverClient (the CSI PVC plugin's operations answered from its
+        DataUploads / DataDownloads, the others by its fallback).
 
         ``progress(op)`` is the plugin's Progress() for a running Operation:
         it returns a Progress (``Progress.error(text)`` for a failed call,
@@ -540,6 +543,11 @@ class OpList(_Closeable):
         host.progress, host.cancel = progress, cancel
         client = ffi.new("velstatus_plugin_client *")
         lib.velstatus_plugin_client_init(client, ffi.sizeof("velstatus_plugin_client"))
+        inputs = (now, phase, timeout, bsl, bsl_name, errors, completed_before, failed_before, policy,
+                  dict(bsl_error=bsl_error, backup_error=backup_error, backup_name=backup_name,
+                       velero_namespace=velero_namespace))
+        if isinstance(progress, DataMoverClient):
+            return self._reconcile_dm(progress, host, cancel, inputs)
         if isinstance(progress, OpReports):
             if cancel is not None:
                 raise TypeError("an OpReports answers Cancel() itself; pass no cancel")
@@ -549,9 +557,13 @@ class OpList(_Closeable):
             client.userdata = host.userdata
             client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
             client.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        return self._pass(host, client, inputs)
+
+    def _pass(self, host, client, inputs):
+        """One velstatus_oplist_reconcile with this client and reconcile()'s other inputs."""
+        now, phase, timeout, bsl, bsl_name, errors, completed_before, failed_before, policy, texts = inputs
         opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
-        held = _lookup_texts(opts, bsl_error=bsl_error, backup_error=backup_error, backup_name=backup_name,
-                             velero_namespace=velero_namespace)
+        held = _lookup_texts(opts, **texts)
         pol = policy_ptr(policy)
         out = ffi.new("velstatus_reconcile_result **")
         err = new_error()
@@ -564,7 +576,26 @@ class OpList(_Closeable):
                 host.release()
                 if out[0] != ffi.NULL:
                     lib.velstatus_reconcile_result_free(out[0])
-                del held
+                del held, name
+
+    def _reconcile_dm(self, dmc, host, cancel, inputs):
+        """reconcile() with a DataMoverClient: its C client chained to the fallback callables."""
+        host.progress = dmc.fallback
+        fallback = ffi.new("velstatus_plugin_client *")
+        lib.velstatus_plugin_client_init(fallback, ffi.sizeof("velstatus_plugin_client"))
+        fallback.userdata = host.userdata
+        fallback.progress = lib._vs_op_progress if dmc.fallback is not None else ffi.NULL
+        fallback.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        with dmc.dms._held() as dp:
+            state = dmc._new(dp, fallback)
+        try:
+            client = ffi.new("velstatus_plugin_client *")
+            err = new_error()
+            check(lib.velstatus_dm_client_init(client, ffi.sizeof("velstatus_plugin_client"), state, err), err)
+            return self._pass(host, client, inputs)
+        finally:
+            with dmc.dms._ref.held():
+                lib.velstatus_dm_client_free(state)
 
     def _options(self, phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before):
         """The velstatus_reconcile_options of a pass, and the buffer its bsl_name points into."""
