@@ -30,8 +30,8 @@
 /* @AREA_HEADERS@ : each decision area adds its header below, in this order. */
 #include "velstatus/server_status.h"
 #include "velstatus/operations.h"
-#include "velstatus/forecast.h"
 #include "velstatus/datamover.h"
+#include "velstatus/forecast.h"
 #include "velstatus/progress.h"
 #include "velstatus/retry.h"
 #include "velstatus/json.h"

@@ -51,7 +51,6 @@ lib_libvelstatus_la_SOURCES = \
 	lib/progress/private.h \
 	lib/progress/progress.c \
 	lib/progress/describe.c \
-	lib/forecast/forecast.c \
 	lib/snapshot/private.h \
 	lib/snapshot/snapshot_list.c \
 	lib/snapshot/go_time_error.c \
@@ -60,7 +59,10 @@ lib_libvelstatus_la_SOURCES = \
 	lib/datamover/private.h \
 	lib/datamover/decoder.c \
 	lib/datamover/plugin.c \
-	lib/datamover/client.c
+	lib/datamover/client.c \
+	lib/datamover/node_agent.c \
+	lib/forecast/forecast.c \
+	lib/forecast/forecast_dm.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \

@@ -48,9 +48,9 @@ allowed() {
     server_status) echo "common phase retry server_status" ;;
     operations) echo "common phase operations" ;;
     progress) echo "common phase operations progress" ;;
-    forecast) echo "common phase operations progress forecast" ;;
     snapshot) echo "common phase operations snapshot" ;;
     datamover) echo "common phase operations datamover" ;;
+    forecast) echo "common phase operations progress datamover forecast" ;;
     *) echo "" ;;
     esac
 }

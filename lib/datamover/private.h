@@ -11,7 +11,7 @@
 #include "velstatus/datamover.h"
 
 enum {
-    VS_DM_NTEXT = VELSTATUS_DM_TEXT_TARGET_NAMESPACE + 1,
+    VS_DM_NTEXT = VELSTATUS_DM_TEXT_ACCEPTED_AT + 1,
     VS_DM_NTIME = VELSTATUS_DM_TIME_ACCEPTED + 1,
     VS_DM_NINT = VELSTATUS_DM_INT_CANCEL + 1
 };
@@ -60,5 +60,18 @@ velstatus_status velstatus__dm_answer(velstatus_op_progress *out, size_t *index_
 velstatus_status velstatus__dm_args(const velstatus_dm_list *l, velstatus_dm_kind kind, const char **id, size_t *id_len,
                                     const char **ns, size_t *ns_len, int major, int minor, int *rel,
                                     velstatus_error *err);
+
+/* ---- the node-agent's decisions (node_agent.c) ---- */
+#define VS_DM_OBJECT_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_object, accepted_ns)
+#define VS_DM_CONFIG_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_config, resume_error_len)
+#define VS_DM_DECISION_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_decision, message)
+/* The fields velstatus_dm_decide() reads, from decoded object i (an index
+ * the caller checked): the one reading of them, for velstatus_dm_next() and
+ * the forecast's instants. Its texts are borrowed from the list. */
+void velstatus__dm_object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o);
+/* The most changes velstatus_dm_timeline() finds for one object (New,
+ * Accepted, a cancel, Canceling, Canceled, two restarts: far fewer); a
+ * longer chain is a bug (E_INTERNAL). */
+enum { VS_DM_TIMELINE_MAX = 16 };
 
 #endif /* VELSTATUS_DATAMOVER_PRIVATE_H */

@@ -36,11 +36,8 @@ _Static_assert(VS_N(release_minor) == VS_RELEASE_COUNT, "VS_RELEASE_COUNT (phase
     X(int, quote_unicode_13, 1, 1, 0, 0, 0, 0, 0, 0)                                              \
     X(int, invalid_operation_id_text_1_11, 1, 0, 0, 0, 0, 0, 0, 0)
 
-#define VS_KNOB_VALUES(type, field, ...) static const type knob_##field[] = {__VA_ARGS__};
-VS_RELEASE_KNOBS(VS_KNOB_VALUES)
-#define VS_KNOB_COUNT(type, field, ...) \
-    _Static_assert(VS_N(knob_##field) == VS_N(release_minor), #field ": one value per release");
-VS_RELEASE_KNOBS(VS_KNOB_COUNT)
+VS_KNOB_TABLES(VS_RELEASE_KNOBS)
+_Static_assert(VS_N(release_minor) == VS_RELEASE_COUNT, "one minor per release");
 #undef H
 
 /* The release knobs of *p set to release i's values. */

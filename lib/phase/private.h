@@ -24,6 +24,15 @@
  * differ by release keeps its own knob table, one value per index. */
 enum { VS_RELEASE_COUNT = 8 };
 int velstatus__release_index(int major, int minor, velstatus_error *err);
+/* A knob table is a list LIST(X) of X(type, field, value in 1.11, ...,
+ * value in the current release). VS_KNOB_TABLES(LIST) defines one static
+ * array knob_<field> per knob, each checked to hold a value per release;
+ * LIST(VS_KNOB_FIELD) declares the knobs as the fields of a struct. */
+#define VS_KNOB_VALUES(type, field, ...) static const type knob_##field[] = {__VA_ARGS__};
+#define VS_KNOB_COUNT(type, field, ...) \
+    _Static_assert(VS_N(knob_##field) == VS_RELEASE_COUNT, #field ": one value per release");
+#define VS_KNOB_TABLES(LIST) LIST(VS_KNOB_VALUES) LIST(VS_KNOB_COUNT)
+#define VS_KNOB_FIELD(type, field, ...) type field;
 
 /* ---- policy ---- */
 /* Copies a caller's policy (NULL = the hardened preset) into *out, checking

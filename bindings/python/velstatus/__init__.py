@@ -37,6 +37,7 @@ from ._backup_object import (BackupObject, BackupObjects, decode_backups, Condit
 from ._snapshot import SnapshotKind, SnapshotField, SnapshotObject, SnapshotList, SnapshotClient
 from ._datamover import (DmKind, DmPhase, DmText, DmTime, DmInt, DataMoverObject, DataMoverList,
                           DataMoverClient)
+from ._dm_node import DmAction, DmWhen, DmDecision, dm_decide, dm_timeline, dm_prepare_timeout_default
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
@@ -63,5 +64,6 @@ __all__ = [
     "AfterPersistFailure",
     "DmKind", "DmPhase", "DmText", "DmTime", "DmInt", "DataMoverObject", "DataMoverList", "DataMoverClient",
     "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
+    "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_timeline", "dm_prepare_timeout_default",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]
