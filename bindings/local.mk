@@ -30,7 +30,8 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_forecast.py \
 	bindings/python/velstatus/_progress.py \
 	bindings/python/velstatus/_condition.py \
-	bindings/python/velstatus/_backup_object.py
+	bindings/python/velstatus/_backup_object.py \
+	bindings/python/velstatus/_snapshot.py
 VS_PY_FILES = \
 	bindings/python/README.md \
 	bindings/python/pyproject.toml \
@@ -46,7 +47,8 @@ VS_PY_FILES = \
 	bindings/python/tests/test_operations.py \
 	bindings/python/tests/test_forecast.py \
 	bindings/python/tests/test_condition.py \
-	bindings/python/tests/test_backup_object.py
+	bindings/python/tests/test_backup_object.py \
+	bindings/python/tests/test_snapshot.py
 EXTRA_DIST += bindings/python/run-tests.sh $(VS_PY_FILES) $(VS_PY_PKG)
 # (examples/python/host.py ships with examples/, see examples/local.mk)
 if VS_PYTHON

@@ -148,6 +148,7 @@ void vs_pipe_scan(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_watch(vs_fuzz_env *env, vs_fuzz_in *in);
 /* The streaming decoder fed in chunks against the one-shot decode. */
 void vs_pipe_decoder(vs_fuzz_env *env, vs_fuzz_in *in);
+void vs_pipe_snapshot(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_describe_in(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_table_in(vs_fuzz_env *env, vs_fuzz_in *in);
 /* The tool's YAML-to-JSON converter (tools/yaml_json.c), read whole against in pieces. */

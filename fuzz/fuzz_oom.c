@@ -10,5 +10,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vs_fuzz_run_oom(vs_pipe_reports, "reports", data, size);
     vs_fuzz_run_oom(vs_pipe_reconcile, "reconcile", data, size);
     vs_fuzz_run_oom(vs_pipe_progress, "progress", data, size);
+    vs_fuzz_run_oom(vs_pipe_snapshot, "snapshot", data, size);
     return 0;
 }

@@ -9,10 +9,10 @@
 #    found that $(CC) links -fsanitize=fuzzer (CC=clang), against
 #    fuzz/libvelstatus-fuzz.la: the library's own sources compiled again with
 #    coverage instrumentation, ASan and UBSan (the normal library is untouched).
-FUZZ_TARGETS = bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml
+FUZZ_TARGETS = bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml snapshot
 
 VS_FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c fuzz/pipe_bsl.c fuzz/pipe_oplist.c fuzz/pipe_reports.c \
-	fuzz/pipe_time.c fuzz/pipe_reconcile.c fuzz/pipe_progress.c fuzz/pipe_scan.c fuzz/pipe_watch.c fuzz/pipe_decoder.c \
+	fuzz/pipe_time.c fuzz/pipe_reconcile.c fuzz/pipe_progress.c fuzz/pipe_scan.c fuzz/pipe_watch.c fuzz/pipe_decoder.c fuzz/pipe_snapshot.c \
 	tools/watch_stream.c tools/watch_stream.h tests/failalloc.c tests/failalloc.h \
 	fuzz/pipe_textin.c $(VS_TEXT_IN_SOURCES)
 VS_FUZZ_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util -I$(top_srcdir)/tests \
@@ -25,7 +25,7 @@ fuzz_libvsreplay_la_SOURCES = $(VS_FUZZ_COMMON) fuzz/replay.c
 fuzz_libvsreplay_la_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_libvsreplay_la_CFLAGS = $(VS_FUZZ_CFLAGS_ALL)
 VS_FUZZ_REPLAY_LDADD = fuzz/libvsreplay.la lib/libvelstatus.la $(CHECK_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) $(YAML_LIBS) -lm
-VS_CHECK_PROGS += fuzz/replay_bsl fuzz/replay_oplist fuzz/replay_reports fuzz/replay_time fuzz/replay_reconcile fuzz/replay_progress fuzz/replay_oom fuzz/replay_scan fuzz/replay_watch fuzz/replay_decoder fuzz/replay_describe_in fuzz/replay_table_in fuzz/replay_yaml
+VS_CHECK_PROGS += fuzz/replay_bsl fuzz/replay_oplist fuzz/replay_reports fuzz/replay_time fuzz/replay_reconcile fuzz/replay_progress fuzz/replay_oom fuzz/replay_scan fuzz/replay_watch fuzz/replay_decoder fuzz/replay_describe_in fuzz/replay_table_in fuzz/replay_yaml fuzz/replay_snapshot
 
 fuzz_replay_bsl_SOURCES = fuzz/fuzz_bsl.c
 fuzz_replay_bsl_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
@@ -77,6 +77,11 @@ fuzz_replay_decoder_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_replay_decoder_CFLAGS = $(VS_FUZZ_CFLAGS_ALL)
 fuzz_replay_decoder_LDADD = $(VS_FUZZ_REPLAY_LDADD)
 
+fuzz_replay_snapshot_SOURCES = fuzz/fuzz_snapshot.c
+fuzz_replay_snapshot_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
+fuzz_replay_snapshot_CFLAGS = $(VS_FUZZ_CFLAGS_ALL)
+fuzz_replay_snapshot_LDADD = $(VS_FUZZ_REPLAY_LDADD)
+
 # The YAML target (the converter and libyaml are linked by every target:
 # they are in VS_TEXT_IN_SOURCES, with the other input forms).
 VS_FUZZ_YAML_SOURCES = fuzz/fuzz_yaml.c fuzz/pipe_yaml.c
@@ -101,8 +106,8 @@ fuzz_libvsfuzz_la_SOURCES = $(VS_FUZZ_COMMON)
 fuzz_libvsfuzz_la_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_libvsfuzz_la_CFLAGS = $(VS_FUZZ_CFLAGS_ALL) $(VS_FUZZ_LIB_CFLAGS)
 VS_FUZZ_LDADD = fuzz/libvsfuzz.la fuzz/libvelstatus-fuzz.la $(CHECK_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) $(YAML_LIBS) -lm
-VS_FUZZ_BINS = fuzz/fuzz_bsl$(EXEEXT) fuzz/fuzz_oplist$(EXEEXT) fuzz/fuzz_reports$(EXEEXT) fuzz/fuzz_time$(EXEEXT) fuzz/fuzz_reconcile$(EXEEXT) fuzz/fuzz_progress$(EXEEXT) fuzz/fuzz_oom$(EXEEXT) fuzz/fuzz_scan$(EXEEXT) fuzz/fuzz_watch$(EXEEXT) fuzz/fuzz_decoder$(EXEEXT) fuzz/fuzz_describe_in$(EXEEXT) fuzz/fuzz_table_in$(EXEEXT) fuzz/fuzz_yaml$(EXEEXT)
-EXTRA_PROGRAMS += fuzz/fuzz_bsl fuzz/fuzz_oplist fuzz/fuzz_reports fuzz/fuzz_time fuzz/fuzz_reconcile fuzz/fuzz_progress fuzz/fuzz_oom fuzz/fuzz_scan fuzz/fuzz_watch fuzz/fuzz_decoder fuzz/fuzz_describe_in fuzz/fuzz_table_in fuzz/fuzz_yaml
+VS_FUZZ_BINS = fuzz/fuzz_bsl$(EXEEXT) fuzz/fuzz_oplist$(EXEEXT) fuzz/fuzz_reports$(EXEEXT) fuzz/fuzz_time$(EXEEXT) fuzz/fuzz_reconcile$(EXEEXT) fuzz/fuzz_progress$(EXEEXT) fuzz/fuzz_oom$(EXEEXT) fuzz/fuzz_scan$(EXEEXT) fuzz/fuzz_watch$(EXEEXT) fuzz/fuzz_decoder$(EXEEXT) fuzz/fuzz_describe_in$(EXEEXT) fuzz/fuzz_table_in$(EXEEXT) fuzz/fuzz_yaml$(EXEEXT) fuzz/fuzz_snapshot$(EXEEXT)
+EXTRA_PROGRAMS += fuzz/fuzz_bsl fuzz/fuzz_oplist fuzz/fuzz_reports fuzz/fuzz_time fuzz/fuzz_reconcile fuzz/fuzz_progress fuzz/fuzz_oom fuzz/fuzz_scan fuzz/fuzz_watch fuzz/fuzz_decoder fuzz/fuzz_describe_in fuzz/fuzz_table_in fuzz/fuzz_yaml fuzz/fuzz_snapshot
 
 fuzz_fuzz_bsl_SOURCES = fuzz/fuzz_bsl.c
 fuzz_fuzz_bsl_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
@@ -163,6 +168,12 @@ fuzz_fuzz_decoder_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
 fuzz_fuzz_decoder_CFLAGS = $(VS_FUZZ_CFLAGS_ALL) $(VS_FUZZ_CFLAGS)
 fuzz_fuzz_decoder_LDFLAGS = $(VS_FUZZ_CFLAGS)
 fuzz_fuzz_decoder_LDADD = $(VS_FUZZ_LDADD)
+
+fuzz_fuzz_snapshot_SOURCES = fuzz/fuzz_snapshot.c
+fuzz_fuzz_snapshot_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)
+fuzz_fuzz_snapshot_CFLAGS = $(VS_FUZZ_CFLAGS_ALL) $(VS_FUZZ_CFLAGS)
+fuzz_fuzz_snapshot_LDFLAGS = $(VS_FUZZ_CFLAGS)
+fuzz_fuzz_snapshot_LDADD = $(VS_FUZZ_LDADD)
 
 fuzz_fuzz_yaml_SOURCES = $(VS_FUZZ_YAML_SOURCES)
 fuzz_fuzz_yaml_CPPFLAGS = $(VS_FUZZ_CPPFLAGS)

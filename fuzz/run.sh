@@ -34,7 +34,8 @@ case $t in
 bsl | yaml) dicts=bsl ;;
 reports) dicts="reports oplist" ;;
 time) dicts=time ;;
-oom | scan) dicts="bsl oplist reports" ;;
+snapshot) dicts=snapshot ;;
+oom | scan) dicts="bsl oplist reports snapshot" ;;
 *) dicts=oplist ;;
 esac
 dict=$build/fuzz/logs/$t.dict

@@ -12,7 +12,7 @@ set -eu
 src=$1
 out=$2
 rm -rf "$out"
-for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml; do mkdir -p "$out/$t"; done
+for t in bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml snapshot; do mkdir -p "$out/$t"; done
 
 put() { # put TARGET... -- FILE : copy FILE under a name unique across directories
     f=$1
@@ -34,6 +34,20 @@ done
 for f in "$src"/tests/data/backup-status/*.json; do
     [ -f "$f" ] && put "$f" oom scan watch
 done
+# VolumeSnapshots and VolumeSnapshotContents: objects, Lists, watch streams
+# (tests/data/snapshot), and the cluster of each row of the plugin's
+# per-release table, one file each
+for f in "$src"/tests/data/snapshot/*.json; do
+    [ -f "$f" ] && put "$f" snapshot oom scan watch
+done
+if [ -f "$src/tests/data/releases/csi-volumesnapshot-progress.txt" ]; then
+    i=0
+    grep -v '^#' "$src/tests/data/releases/csi-volumesnapshot-progress.txt" | awk -F' [|] ' 'NF >= 7 { print $4 }' |
+        while IFS= read -r objs; do
+            i=$((i + 1))
+            printf '%s' "$objs" >"$out/snapshot/progress-row-$i.json"
+        done
+fi
 # recorded kubectl watch streams, with and without event types (tests/watch-stream.py)
 if command -v python3 >/dev/null 2>&1; then
     python3 "$src/tests/watch-stream.py" record >"$out/watch/events.json"

@@ -36,5 +36,6 @@
 #include "velstatus/retry.h"
 #include "velstatus/json.h"
 #include "velstatus/decoder.h"
+#include "velstatus/snapshot.h"
 
 #endif /* VELSTATUS_H */

@@ -54,7 +54,12 @@ lib_libvelstatus_la_SOURCES = \
 	lib/datamover/private.h \
 	lib/datamover/decoder.c \
 	lib/datamover/plugin.c \
-	lib/datamover/client.c
+	lib/datamover/client.c \
+	lib/snapshot/private.h \
+	lib/snapshot/snapshot_list.c \
+	lib/snapshot/go_time_error.c \
+	lib/snapshot/progress.c \
+	lib/snapshot/client.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \
@@ -83,7 +88,8 @@ velstatusinc_HEADERS = \
 	include/velstatus/retry.h \
 	include/velstatus/json.h \
 	include/velstatus/experimental.h \
-	include/velstatus/decoder.h
+	include/velstatus/decoder.h \
+	include/velstatus/snapshot.h
 nodist_velstatusinc_HEADERS = include/velstatus/version.h
 
 # `make lint`: static analysis of the library (not part of make check).

@@ -126,6 +126,21 @@ _Static_assert(offsetof(velstatus_reconcile_options, velero_namespace) == 120,
 _Static_assert(offsetof(velstatus_reconcile_options, velero_namespace_len) == 128,
                "velstatus_reconcile_options.velero_namespace_len");
 _Static_assert(sizeof(velstatus_reconcile_options) == 136, "velstatus_reconcile_options size");
+/* snapshot.h */
+_Static_assert(offsetof(velstatus_snapshot_client_config, struct_size) == 0,
+               "velstatus_snapshot_client_config.struct_size");
+_Static_assert(offsetof(velstatus_snapshot_client_config, flags) == 4, "velstatus_snapshot_client_config.flags");
+_Static_assert(offsetof(velstatus_snapshot_client_config, snapshots) == 8,
+               "velstatus_snapshot_client_config.snapshots");
+_Static_assert(offsetof(velstatus_snapshot_client_config, major) == 16, "velstatus_snapshot_client_config.major");
+_Static_assert(offsetof(velstatus_snapshot_client_config, minor) == 20, "velstatus_snapshot_client_config.minor");
+_Static_assert(offsetof(velstatus_snapshot_client_config, now_ns) == 24, "velstatus_snapshot_client_config.now_ns");
+_Static_assert(offsetof(velstatus_snapshot_client_config, fallback) == 32, "velstatus_snapshot_client_config.fallback");
+_Static_assert(sizeof(velstatus_snapshot_client_config) == 40, "velstatus_snapshot_client_config size");
+_Static_assert(VELSTATUS_SNAPSHOT_KIND_INVALID == -1 && VELSTATUS_SNAPSHOT_KIND_CONTENT == 1,
+               "velstatus_snapshot_kind");
+_Static_assert(VELSTATUS_SNAPSHOT_FIELD_BOUND_CONTENT == 6 && VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE == 18,
+               "velstatus_snapshot_field");
 #endif
 
 /* Enum values are part of the ABI too. */

@@ -21,7 +21,7 @@ hlayer() {
     retry.h | oplist.h | backup_object.h) echo 3 ;;
     server_status.h | op_step.h | decoder.h | progress.h) echo 4 ;;
     reconcile.h) echo 5 ;;
-    operations.h | experimental.h | forecast.h | datamover.h) echo 6 ;;
+    operations.h | experimental.h | forecast.h | datamover.h | snapshot.h) echo 6 ;;
     json.h) echo 7 ;;
     *) echo "" ;;
     esac
@@ -50,6 +50,7 @@ allowed() {
     progress) echo "common phase operations progress" ;;
     forecast) echo "common phase operations progress forecast" ;;
     datamover) echo "common phase operations datamover" ;;
+    snapshot) echo "common phase operations snapshot" ;;
     *) echo "" ;;
     esac
 }
@@ -70,7 +71,7 @@ for d in "$src"/lib/*/; do
 done
 for f in "$src"/util/*.h "$src"/util/*.c; do
     [ -f "$f" ] || continue
-    if grep -nE '^#include "(velstatus|common|phase|retry|server_status|operations|progress|forecast)[/.]|^#include "(cli|svg|watch_stream)\.h"' "$f"; then
+    if grep -nE '^#include "(velstatus|common|phase|retry|server_status|operations|progress|forecast|snapshot)[/.]|^#include "(cli|svg|watch_stream)\.h"' "$f"; then
         echo "FAIL: util/$(basename "$f") includes a header of lib/ or tools/"; fail=1
     fi
 done

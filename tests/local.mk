@@ -104,6 +104,11 @@ tests_check_backup_object_SOURCES = tests/check_backup_object.c $(VS_TEST_COMMON
 VS_CHECK_PROGS += tests/check_datamover
 tests_check_datamover_SOURCES = tests/check_datamover.c $(VS_TEST_COMMON)
 
+# CSI snapshots without the data mover (lib/snapshot/): the VolumeSnapshot
+# and VolumeSnapshotContent decoder, the plugin's answers per release, its client.
+VS_CHECK_PROGS += tests/check_snapshot
+tests_check_snapshot_SOURCES = tests/check_snapshot.c $(VS_TEST_COMMON)
+
 # Velero releases 1.11 to 1.18: the per-release presets, the operations
 # controllers' tests of each release tag as data, every release's files.
 VS_CHECK_PROGS += tests/check_releases

@@ -455,7 +455,9 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("ForecastEta", "velstatus_forecast_eta", "VELSTATUS_FORECAST_ETA_"),
          ("ForecastEnd", "velstatus_forecast_end", "VELSTATUS_FORECAST_END_"),
          ("ConditionStatus", "velstatus_condition_status", "VELSTATUS_CONDITION_"),
-         ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_")]
+         ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_"),
+         ("SnapshotKind", "velstatus_snapshot_kind", "VELSTATUS_SNAPSHOT_KIND_"),
+         ("SnapshotField", "velstatus_snapshot_field", "VELSTATUS_SNAPSHOT_FIELD_")]
 
 
 @pytest.mark.parametrize("name,ctype,prefix", ENUMS)

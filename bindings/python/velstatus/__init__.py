@@ -34,6 +34,7 @@ from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, Fo
 from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._backup_object import (BackupObject, BackupObjects, decode_backups, ConditionStatus, BackupConditions,
                              backup_conditions, WatchType, WatchEvent, watch_event, json_value_end)
+from ._snapshot import SnapshotKind, SnapshotField, SnapshotObject, SnapshotList, SnapshotClient
 from ._progress import ProgressFlag, UnitProgress, ProgressReport, progress_report, describe_operations
 
 __version__ = version()
@@ -44,6 +45,7 @@ __all__ = [
     "ArgoHealth", "ArgoHealthResult", "argo_health", "condition_reason",
     "BackupObject", "BackupObjects", "decode_backups", "ConditionStatus", "BackupConditions", "backup_conditions",
     "WatchType", "WatchEvent", "watch_event", "json_value_end",
+    "SnapshotKind", "SnapshotField", "SnapshotObject", "SnapshotList", "SnapshotClient",
     "Kind", "Phase", "Preset", "RestartAction", "Status",
     "Context", "DebugAllocator",
     "version", "version_info", "parse_time", "parse_time_go_string", "format_time", "format_time_go", "to_datetime", "parse_duration",

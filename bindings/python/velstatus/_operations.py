@@ -10,6 +10,7 @@ that timed out. Records are handed to Python as ``Operation`` snapshots.
 """
 
 import collections
+import contextlib
 import enum
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
 
@@ -540,11 +541,17 @@ class OpList(_Closeable):
         host.progress, host.cancel = progress, cancel
         client = ffi.new("velstatus_plugin_client *")
         lib.velstatus_plugin_client_init(client, ffi.sizeof("velstatus_plugin_client"))
+        installed = None
         if isinstance(progress, OpReports):
             if cancel is not None:
                 raise TypeError("an OpReports answers Cancel() itself; pass no cancel")
             err = new_error()
             check(lib.velstatus_op_reports_client(client, progress._live(), err), err)
+        elif hasattr(progress, "_install"):  # a SnapshotClient: the library's client, Python behind it
+            if cancel is not None:
+                raise TypeError("a SnapshotClient answers Cancel() itself (fallback_cancel); pass no cancel")
+            host.progress, host.cancel = progress.fallback, progress.fallback_cancel
+            installed = progress._install(client, host)
         else:
             client.userdata = host.userdata
             client.progress = lib._vs_op_progress if progress is not None else ffi.NULL
@@ -555,7 +562,10 @@ class OpList(_Closeable):
         pol = policy_ptr(policy)
         out = ffi.new("velstatus_reconcile_result **")
         err = new_error()
-        with self._held():
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(self._held())
+            if installed is not None and progress.snapshots._ref is not self._ref:
+                stack.enter_context(progress.snapshots._ref.held())  # the client reads the list in C
             status = lib.velstatus_oplist_reconcile(out, self._ptr, client, opts, pol, err)
             try:
                 host.check(status, err)
@@ -564,7 +574,7 @@ class OpList(_Closeable):
                 host.release()
                 if out[0] != ffi.NULL:
                     lib.velstatus_reconcile_result_free(out[0])
-                del held
+                del held, installed
 
     def _options(self, phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before):
         """The velstatus_reconcile_options of a pass, and the buffer its bsl_name points into."""

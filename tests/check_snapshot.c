@@ -1,0 +1,773 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* snapshot.h: the VolumeSnapshot / VolumeSnapshotContent decoder (fields,
+ * Lists, arrays, watch streams, Go's pointer semantics, errors with their
+ * position), the VolumeSnapshot plugin's Progress per release (the rows of
+ * tests/data/releases/csi-volumesnapshot-progress.txt, Go's time.Parse
+ * errors of go-rfc3339-errors.txt), the plugin client in a reconcile pass,
+ * and every allocation failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <velstatus.h>
+
+#include "failalloc.h"
+#include "harness.h"
+
+static velstatus_ctx *tctx;
+
+static void setup(void)
+{
+    tctx = vs_test_ctx();
+}
+
+static void teardown(void)
+{
+    velstatus_ctx_free(tctx);
+    tctx = NULL;
+}
+
+#define NOW_TEXT "2024-05-01T12:00:00Z"
+
+static int64_t ns_of(const char *t)
+{
+    int64_t ns = 0;
+    ck_assert_int_eq(velstatus_time_parse(&ns, t, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
+    return ns;
+}
+
+static velstatus_snapshot_list *decode(const char *json)
+{
+    velstatus_snapshot_list *l = NULL;
+    velstatus_error err;
+    velstatus_status st = velstatus_snapshot_list_from_json(&l, tctx, json, VELSTATUS_NUL_TERMINATED, &err);
+    ck_assert_msg(st == VELSTATUS_OK, "%s: %s", json, err.message);
+    return l;
+}
+
+static int text_is(const velstatus_snapshot_list *l, size_t i, velstatus_snapshot_field f, const char *want)
+{
+    size_t len = 0;
+    const char *s = velstatus_snapshot_list_text(l, i, f, &len);
+    if (!want)
+        return !s;
+    return s && len == strlen(want) && memcmp(s, want, len) == 0;
+}
+
+/* ---- the decoder ---- */
+
+static const char vs_json[] =
+    "{\"apiVersion\":\"snapshot.storage.k8s.io/v1\",\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"velero-"
+    "data-0-x7k2p\",\"namespace\":\"app\",\"creationTimestamp\":\"2024-05-01T10:00:00Z\",\"labels\":{\"velero.io/"
+    "backup-name\":\"nightly\"}},\"spec\":{\"source\":{\"persistentVolumeClaimName\":\"data-0\"},"
+    "\"volumeSnapshotClassName\":\"csi-hostpath\"},\"status\":{\"boundVolumeSnapshotContentName\":\"snapcontent-1\","
+    "\"creationTime\":\"2024-05-01T10:00:01Z\",\"readyToUse\":false,\"restoreSize\":\"10Gi\",\"error\":{\"message\":"
+    "\"failed to take snapshot\",\"time\":\"2024-05-01T10:00:02Z\"}}}";
+
+START_TEST(every_field_of_both_kinds)
+{
+    static const char vsc_json[] =
+        "{\"apiVersion\":\"snapshot.storage.k8s.io/v1beta1\",\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":"
+        "\"snapcontent-1\"},\"spec\":{\"deletionPolicy\":\"Retain\",\"driver\":\"hostpath.csi.k8s.io\",\"source\":{"
+        "\"volumeHandle\":\"v1\"},\"volumeSnapshotClassName\":\"csi-hostpath\",\"volumeSnapshotRef\":{\"name\":"
+        "\"velero-data-0-x7k2p\",\"namespace\":\"app\"}},\"status\":{\"creationTime\":1714557601000000000,"
+        "\"readyToUse\":true,\"restoreSize\":10737418240,\"snapshotHandle\":\"snap-7\"}}";
+    char buf[4096];
+    velstatus_snapshot_list *l;
+    int64_t v;
+    int b;
+    snprintf(buf, sizeof(buf), "[%s,%s]", vs_json, vsc_json);
+    l = decode(buf);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 2);
+    ck_assert_int_eq(velstatus_snapshot_list_kind(l, 0), VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT);
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_NAME, "velero-data-0-x7k2p"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_NAMESPACE, "app"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_BACKUP_NAME_LABEL, "nightly"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_SOURCE_PVC, "data-0"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_CLASS_NAME, "csi-hostpath"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_BOUND_CONTENT, "snapcontent-1"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, "10Gi"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_ERROR_MESSAGE, "failed to take snapshot"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_DRIVER, NULL));
+    ck_assert(velstatus_snapshot_list_has_status(l, 0) && velstatus_snapshot_list_has_error(l, 0));
+    ck_assert(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b) && !b);
+    ck_assert(velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v));
+    ck_assert_int_eq(v, ns_of("2024-05-01T10:00:01Z"));
+    ck_assert(velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_ERROR_TIME, &v));
+    ck_assert_int_eq(v, ns_of("2024-05-01T10:00:02Z"));
+    ck_assert(velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIMESTAMP, &v));
+    ck_assert(!velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_DELETION_TIMESTAMP, &v) && v == 0);
+    ck_assert(!velstatus_snapshot_list_int(l, 0, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, &v));
+    /* the content */
+    ck_assert_int_eq(velstatus_snapshot_list_kind(l, 1), VELSTATUS_SNAPSHOT_KIND_CONTENT);
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_API_VERSION, "snapshot.storage.k8s.io/v1beta1"));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_DRIVER, "hostpath.csi.k8s.io"));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_DELETION_POLICY, "Retain"));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_SNAPSHOT_HANDLE, "snap-7"));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_REF_NAME, "velero-data-0-x7k2p"));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_REF_NAMESPACE, "app"));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_NAMESPACE, NULL));
+    ck_assert(text_is(l, 1, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, NULL));
+    ck_assert(velstatus_snapshot_list_int(l, 1, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, &v) && v == 10737418240);
+    ck_assert(velstatus_snapshot_list_int(l, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v));
+    ck_assert_int_eq(v, 1714557601000000000);
+    ck_assert(velstatus_snapshot_list_time(l, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v));
+    ck_assert_int_eq(v, ns_of("2024-05-01T10:00:01Z"));
+    ck_assert(velstatus_snapshot_list_bool(l, 1, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b) && b);
+    ck_assert(!velstatus_snapshot_list_has_error(l, 1));
+    /* out of range, NULL, a field of another type */
+    ck_assert_int_eq(velstatus_snapshot_list_kind(l, 2), VELSTATUS_SNAPSHOT_KIND_INVALID);
+    ck_assert(!velstatus_snapshot_list_text(l, 2, VELSTATUS_SNAPSHOT_FIELD_NAME, NULL));
+    ck_assert(!velstatus_snapshot_list_text(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    ck_assert(!velstatus_snapshot_list_text(l, 0, (velstatus_snapshot_field)-1, NULL));
+    ck_assert(!velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_NAME, NULL));
+    ck_assert(!velstatus_snapshot_list_bool(NULL, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b) && !b);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(NULL), 0);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* Go's decoder: a later null resets a pointer field (status, error,
+ * readyToUse...), not a string; a repeated status merges. */
+START_TEST(null_resets_pointers_as_go_does)
+{
+    velstatus_snapshot_list *l = decode(
+        "{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"a\",\"name\":null,\"namespace\":\"ns\"},"
+        "\"status\":{\"readyToUse\":true,\"error\":{\"message\":\"x\"}},\"status\":{\"boundVolumeSnapshotContentName\":"
+        "\"c\",\"error\":null,\"readyToUse\":null}}");
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_NAME, "a"));
+    ck_assert(velstatus_snapshot_list_has_status(l, 0));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_BOUND_CONTENT, "c"));
+    ck_assert(!velstatus_snapshot_list_has_error(l, 0));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_ERROR_MESSAGE, NULL));
+    ck_assert(!velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    velstatus_snapshot_list_free(l);
+    l = decode("{\"kind\":\"VolumeSnapshot\",\"status\":{\"readyToUse\":true},\"status\":null}");
+    ck_assert(!velstatus_snapshot_list_has_status(l, 0));
+    ck_assert(!velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    velstatus_snapshot_list_free(l);
+    /* an empty status is a status; keys are case-sensitive and unescaped */
+    l = decode("{\"kind\":\"VolumeSnapshot\",\"status\":{\"ReadyToUse\":true,\"\\u0065rror\":{}}}");
+    ck_assert(velstatus_snapshot_list_has_status(l, 0) && velstatus_snapshot_list_has_error(l, 0));
+    ck_assert(!velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+START_TEST(lists_arrays_and_skipped_kinds)
+{
+    static const char *const texts[] = {
+        "{\"kind\":\"VolumeSnapshotList\",\"items\":[{\"kind\":\"VolumeSnapshot\"},{\"kind\":\"Pod\"},3]}",
+        "{\"kind\":\"List\",\"items\":[{\"kind\":\"VolumeSnapshotContent\"},{\"kind\":\"Backup\"},null]}",
+        "[{\"kind\":\"VolumeSnapshot\"},{\"kind\":\"volumesnapshot\"},\"x\"]",
+        "{\"items\":[{\"kind\":\"VolumeSnapshot\"},{}, []]}",
+    };
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        velstatus_snapshot_list *l = decode(texts[i]);
+        ck_assert_msg(velstatus_snapshot_list_count(l) == 1 && velstatus_snapshot_list_skipped(l) == 2, "%s", texts[i]);
+        velstatus_snapshot_list_free(l);
+    }
+}
+END_TEST
+
+START_TEST(watch_streams)
+{
+    velstatus_snapshot_list *l;
+    size_t i;
+    /* kubectl get -w -o json: objects one after another; the last state wins in place */
+    l = decode("{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"a\",\"namespace\":\"n\"}}\n"
+               "{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"b\",\"namespace\":\"n\"}}\n"
+               "{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"a\",\"namespace\":\"n\"},\"status\":{"
+               "\"readyToUse\":true}}");
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 2);
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_NAME, "a"));
+    ck_assert(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    velstatus_snapshot_list_free(l);
+    /* --output-watch-events: DELETED removes, BOOKMARK and ERROR are skipped */
+    l = decode(
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"a\",\"namespace\":"
+        "\"n\"}}}{\"type\":\"ADDED\",\"object\":{\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":\"a\"}}}"
+        "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"resourceVersion\":\"9\"}}}"
+        "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":\"a\"},"
+        "\"status\":{\"readyToUse\":true}}}"
+        "{\"type\":\"DELETED\",\"object\":{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"a\",\"namespace\":"
+        "\"n\"}}}{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410}}");
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
+    ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 2);
+    ck_assert(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_CONTENT, "ignored", VELSTATUS_NUL_TERMINATED, "a",
+                                           VELSTATUS_NUL_TERMINATED, &i) &&
+              i == 0);
+    ck_assert(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    ck_assert(!velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "n", 1, "a", 1, NULL));
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* Bad input: a clear status, the field's path, the position. */
+START_TEST(errors_name_the_field_and_position)
+{
+    static const struct {
+        const char *json, *at, *msg;
+        velstatus_status st;
+    } cases[] = {
+        {"[{\"kind\":\"VolumeSnapshot\"},{\"kind\":\"VolumeSnapshot\",\"status\":{\"readyToUse\":\"true\"}}]",
+         "\"true\"", "[1].status.readyToUse: expected a boolean, got a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"status\":{\"error\":{\"message\":7}}}", "7",
+         "status.error.message: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"status\":{\"creationTime\":\"yesterday\"}}", "yesterday\"",
+         "status.creationTime: not an RFC 3339 time", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshotContent\",\"status\":{\"restoreSize\":\"10Gi\"}}", "\"10Gi\"",
+         "status.restoreSize: expected an integer, got a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"metadata\":[]}", "[]", "metadata: expected an object, got an array",
+         VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"labels\":{\"velero.io/backup-name\":1}}}", "1}",
+         "metadata.labels.velero.io/backup-name: expected a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\"}\n{\"type\":\"ADDED\",\"object\":{\"kind\":\"VolumeSnapshot\",\"status\":{"
+         "\"readyToUse\":1}}}",
+         "1}}}", "object.status.readyToUse: expected a boolean, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\"}\n{\"type\":\"ADDED\"}", "{\"type\":\"ADDED\"}", "", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\"} [{}]", "[{}]", "cannot be part of a watch stream", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\"} 7", "7", "expected an object or a watch event, got a number",
+         VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\"} {\"kind\":", "", "", VELSTATUS_E_PARSE},
+        {"", "", "", VELSTATUS_E_PARSE},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        velstatus_snapshot_list *l = (velstatus_snapshot_list *)&l;
+        velstatus_error err;
+        velstatus_status st =
+            velstatus_snapshot_list_from_json(&l, tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
+        ck_assert_msg(st == cases[i].st, "case %zu: status %s (%s)", i, velstatus_status_name(st), err.message);
+        ck_assert_msg(!l, "case %zu: a list on failure", i);
+        ck_assert_msg(strstr(err.message, cases[i].msg), "case %zu: message \"%s\"", i, err.message);
+        if (cases[i].at[0])
+            vs_test_assert_position(&err, cases[i].json, strstr(cases[i].json, cases[i].at));
+    }
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(NULL, tctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_list_from_json((velstatus_snapshot_list **)&tctx, NULL, "[]", 2, NULL),
+                     VELSTATUS_E_INVALID);
+}
+END_TEST
+
+START_TEST(enum_tokens)
+{
+    velstatus_snapshot_field f;
+    velstatus_snapshot_kind k;
+    for (int i = 0; i <= VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE; i++) {
+        const char *t = velstatus_snapshot_field_to_string((velstatus_snapshot_field)i);
+        ck_assert_ptr_nonnull(t);
+        ck_assert_int_eq(velstatus_snapshot_field_from_string(&f, t, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(f, i);
+    }
+    ck_assert_str_eq(velstatus_snapshot_field_to_string(VELSTATUS_SNAPSHOT_FIELD_BOUND_CONTENT), "bound_content");
+    ck_assert_ptr_null(velstatus_snapshot_field_to_string((velstatus_snapshot_field)19));
+    ck_assert_str_eq(velstatus_snapshot_kind_to_string(VELSTATUS_SNAPSHOT_KIND_CONTENT), "volume_snapshot_content");
+    ck_assert_int_eq(velstatus_snapshot_kind_from_string(&k, "volume_snapshot", VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(k, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT);
+    ck_assert_int_eq(velstatus_snapshot_kind_from_string(&k, "VolumeSnapshot", VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(velstatus_snapshot_kind_to_string(VELSTATUS_SNAPSHOT_KIND_INVALID));
+}
+END_TEST
+
+
+/* kubectl's own output during a backup: a List of both kinds, and a
+ * v1beta1 watch with events. The second VolumeSnapshot's error is the
+ * CSI driver's quota error, which 1.14+ treats as temporary (#9674). */
+START_TEST(kubectl_outputs)
+{
+    size_t len, i;
+    char *text = vs_test_read_data("snapshot/volumesnapshots-during-backup.json", &len);
+    velstatus_snapshot_list *l = NULL;
+    velstatus_op_progress p;
+    char *msg = NULL;
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, tctx, text, len, NULL), VELSTATUS_OK);
+    free(text);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 4);
+    ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 0);
+    ck_assert(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_CONTENT, NULL, 0,
+                                           "snapcontent-3b5a8f0c-9c1e-4f7e-8b0a-2d6c1e4f9a10", VELSTATUS_NUL_TERMINATED,
+                                           &i));
+    ck_assert_uint_eq(i, 2);
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &msg, l, VELSTATUS_KIND_BACKUP,
+                                                 "app/velero-data-0-x7k2p/2024-05-01T10:00:04Z",
+                                                 VELSTATUS_NUL_TERMINATED, ns_of(NOW_TEXT), 1, 16, NULL),
+                     VELSTATUS_OK);
+    ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS && p.completed && p.err_len == 0 && p.has_updated);
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &msg, l, VELSTATUS_KIND_BACKUP,
+                                                 "app/velero-data-1-q9w4z/2024-05-01T10:00:06Z",
+                                                 VELSTATUS_NUL_TERMINATED, ns_of(NOW_TEXT), 1, 16, NULL),
+                     VELSTATUS_OK);
+    ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS && !p.completed && !p.has_updated);
+    velstatus_snapshot_list_free(l);
+    text = vs_test_read_data("snapshot/volumesnapshots-v1beta1-watch.json", &len);
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, tctx, text, len, NULL), VELSTATUS_OK);
+    free(text);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
+    ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 1);
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_API_VERSION, "snapshot.storage.k8s.io/v1beta1"));
+    ck_assert(text_is(l, 0, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, "1Gi"));
+    ck_assert(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL));
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* ---- the plugin's answers, per release: the data rows ---- */
+
+typedef struct prow {
+    int line;
+    char *name, *releases, *kind, *objects, *id, *answer, *contrast;
+} prow;
+
+static char *trim(char *s)
+{
+    char *e;
+    while (*s == ' ')
+        s++;
+    e = s + strlen(s);
+    while (e > s && e[-1] == ' ')
+        *--e = '\0';
+    return s;
+}
+
+static int split_prow(char *line, prow *r)
+{
+    char *f[7];
+    int n = 0;
+    for (char *p = line;; p += 3) {
+        char *bar = strstr(p, " | ");
+        ck_assert_msg(n < 7, "line %d: too many columns", r->line);
+        if (bar)
+            *bar = '\0';
+        f[n++] = trim(p);
+        if (!bar)
+            break;
+        p = bar;
+    }
+    ck_assert_msg(n == 7, "line %d: %d columns, want 7", r->line, n);
+    r->name = f[0], r->releases = f[1], r->kind = f[2], r->objects = f[3], r->id = f[4], r->answer = f[5],
+    r->contrast = f[6];
+    if (strcmp(r->id, "\"\"") == 0)
+        r->id[0] = '\0';
+    return 1;
+}
+
+static int in_releases(const char *spec, int minor)
+{
+    int lo = 0, hi = 0;
+    char dash = 0;
+    int k = sscanf(spec, "1.%d%c1.%d", &lo, &dash, &hi);
+    if (k == 1)
+        return minor == lo;
+    ck_assert_msg(k == 3 && dash == '-', "bad releases \"%s\"", spec);
+    return minor >= lo && minor <= hi;
+}
+
+/* "\n" in a fail= text is a newline. */
+static void unescape(char *s)
+{
+    char *w = s;
+    for (; *s; s++) {
+        if (s[0] == '\\' && s[1] == 'n') {
+            *w++ = '\n';
+            s++;
+        } else {
+            *w++ = *s;
+        }
+    }
+    *w = '\0';
+}
+
+/* Whether the answer of row r in release 1.minor is what the row says
+ * (why not in *why). */
+static int row_holds(const prow *r, int minor, char *why, size_t cap)
+{
+    velstatus_snapshot_list *l = decode(r->objects);
+    velstatus_kind kind = strcmp(r->kind, "restore") == 0 ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
+    velstatus_op_progress p;
+    char *text = NULL, want[1024];
+    const char *at = strstr(r->answer, "@now");
+    int64_t now = ns_of(NOW_TEXT);
+    int ok, is_error = strncmp(r->answer, "error=", 6) == 0, completed, started_ok, updated_ok;
+    velstatus_status st;
+    velstatus_op_progress_init(&p, sizeof(p));
+    st = velstatus_snapshot_progress(&p, &text, l, kind, r->id, VELSTATUS_NUL_TERMINATED, now, 1, minor, NULL);
+    ck_assert_int_eq(st, VELSTATUS_OK);
+    snprintf(want, sizeof(want), "%.*s", (int)(at ? (size_t)(at - r->answer) : strlen(r->answer)), r->answer);
+    unescape(want);
+    completed = strcmp(want, "done") == 0 || strncmp(want, "fail=", 5) == 0;
+    if (is_error) {
+        ok = p.report == VELSTATUS_OP_REPORT_PROGRESS_ERROR && p.err_len == strlen(want + 6) &&
+             memcmp(p.err, want + 6, p.err_len) == 0 && !p.has_started && !p.has_updated;
+    } else {
+        const char *msg = strncmp(want, "fail=", 5) == 0 ? want + 5 : "";
+        int64_t sec = 0;
+        int32_t nsec = 0;
+        int parse = kind == VELSTATUS_KIND_BACKUP && minor >= 12;
+        if (parse)
+            ck_assert_int_eq(
+                velstatus_time_parse_sec(&sec, &nsec, strrchr(r->id, '/') + 1, VELSTATUS_NUL_TERMINATED, NULL),
+                VELSTATUS_OK);
+        started_ok = parse ? p.has_started_sec && p.started_sec == sec && p.started_nsec == nsec
+                           : !p.has_started && !p.has_started_sec;
+        updated_ok = at ? p.has_updated && p.updated_ns == now : !p.has_updated;
+        ok = p.report == VELSTATUS_OP_REPORT_PROGRESS && p.completed == completed && p.err_len == strlen(msg) &&
+             (p.err_len == 0 || memcmp(p.err, msg, p.err_len) == 0) && started_ok && updated_ok && p.n_total == 0 &&
+             p.operation_units_len == 0 && p.description_len == 0;
+    }
+    snprintf(why, cap, "report %u completed %d err \"%.*s\" started %d updated %d", p.report, p.completed,
+             (int)p.err_len, p.err ? p.err : "", p.has_started_sec, p.has_updated);
+    velstatus_free(tctx, text);
+    velstatus_snapshot_list_free(l);
+    return ok;
+}
+
+START_TEST(progress_per_release_rows)
+{
+    size_t len, nrows = 0;
+    char *buf = vs_test_read_data("releases/csi-volumesnapshot-progress.txt", &len), *save = NULL, *line;
+    int lineno = 0;
+    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        prow r = {0};
+        char why[1400];
+        lineno++;
+        if (line[0] == '#' || trim(line)[0] == '\0')
+            continue;
+        r.line = lineno;
+        split_prow(line, &r);
+        for (int minor = 11; minor <= 18; minor++) {
+            if (!in_releases(r.releases, minor))
+                continue;
+            ck_assert_msg(row_holds(&r, minor, why, sizeof(why)), "line %d \"%s\" in 1.%d: %s", r.line, r.name, minor,
+                          why);
+        }
+        if (strcmp(r.contrast, "-") != 0) {
+            int c = 0;
+            ck_assert(sscanf(r.contrast, "1.%d", &c) == 1);
+            ck_assert_msg(!row_holds(&r, c, why, sizeof(why)), "line %d \"%s\": holds in contrast 1.%d too", r.line,
+                          r.name, c);
+        }
+        nrows++;
+    }
+    ck_assert_uint_ge(nrows, 35);
+    free(buf);
+}
+END_TEST
+
+static int hexval(char c)
+{
+    return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+/* Go's time.Parse(time.RFC3339, …) answers, through the operation ID. */
+START_TEST(go_time_parse_vectors)
+{
+    size_t len, n = 0;
+    char *buf = vs_test_read_data("releases/go-rfc3339-errors.txt", &len), *save = NULL, *line;
+    velstatus_snapshot_list *none = decode("[]"),
+                            *one = decode(
+                                "{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"n\",\"namespace\":\"s\"}}");
+    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char id[256] = "s/n/", *tab = strchr(line, '\t'), *answer, *end;
+        size_t k = 4;
+        velstatus_op_progress p;
+        char *text = NULL;
+        if (line[0] == '#')
+            continue;
+        ck_assert_ptr_nonnull(tab);
+        for (char *h = line; h < tab; h += 2)
+            id[k++] = (char)(hexval(h[0]) * 16 + hexval(h[1]));
+        answer = tab + 1;
+        end = strchr(answer, '\t');
+        ck_assert_ptr_nonnull(end);
+        *end = '\0';
+        velstatus_op_progress_init(&p, sizeof(p));
+        ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, strncmp(answer, "OK ", 3) == 0 ? one : none,
+                                                     VELSTATUS_KIND_BACKUP, id, k, 0, 1, 18, NULL),
+                         VELSTATUS_OK);
+        if (strncmp(answer, "OK ", 3) == 0) {
+            int64_t sec;
+            int32_t nsec;
+            ck_assert_int_eq(velstatus_time_parse_sec(&sec, &nsec, answer + 3, VELSTATUS_NUL_TERMINATED, NULL),
+                             VELSTATUS_OK);
+            ck_assert_msg(p.report == VELSTATUS_OP_REPORT_PROGRESS && p.has_started_sec && p.started_sec == sec &&
+                              p.started_nsec == nsec,
+                          "%s: report %u started %d", end + 1, p.report, p.has_started_sec);
+        } else {
+            char want[600];
+            snprintf(want, sizeof(want), "rpc error: code = Unknown desc = %s", answer);
+            ck_assert_msg(p.report == VELSTATUS_OP_REPORT_PROGRESS_ERROR && p.err_len == strlen(want) &&
+                              memcmp(p.err, want, p.err_len) == 0,
+                          "%s: got \"%.*s\", want \"%s\"", end + 1, (int)p.err_len, p.err ? p.err : "", want);
+        }
+        velstatus_free(tctx, text);
+        n++;
+    }
+    ck_assert_uint_ge(n, 50);
+    velstatus_snapshot_list_free(none);
+    velstatus_snapshot_list_free(one);
+    free(buf);
+}
+END_TEST
+
+START_TEST(progress_arguments)
+{
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_op_progress p;
+    velstatus_error err;
+    char *text = (char *)&text;
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, "x", 1, 0, 1, 10, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "Velero 1.10 is not supported (supported: 1.11 to 1.18)");
+    ck_assert_ptr_null(text);
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, "x", 1, 0, 2, 12, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, NULL, VELSTATUS_KIND_BACKUP, "x", 1, 0, 1, 12, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_progress(NULL, &text, l, VELSTATUS_KIND_BACKUP, "x", 1, 0, 1, 12, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_INVALID, "x", 1, 0, 1, 12, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, NULL, 3, 0, 1, 12, NULL),
+                     VELSTATUS_E_INVALID);
+    p.struct_size = 8;
+    ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, "x", 1, 0, 1, 12, NULL),
+                     VELSTATUS_E_ABI);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* ---- the plugin client in a reconcile pass ---- */
+
+static const char ops_json[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/csi-volumesnapshot-"
+    "backupper\",\"resourceIdentifier\":{\"Group\":\"snapshot.storage.k8s.io\",\"Resource\":\"volumesnapshots\","
+    "\"Namespace\":\"app\",\"Name\":\"vs-1\"},\"operationID\":\"app/vs-1/2024-05-01T10:00:00Z\"},\"status\":{"
+    "\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"csi-volumesnapshot-backupper\","
+    "\"resourceIdentifier\":{\"Group\":\"snapshot.storage.k8s.io\",\"Resource\":\"volumesnapshots\",\"Namespace\":"
+    "\"app\",\"Name\":\"vs-2\"},\"operationID\":\"app/vs-2/2024-05-01T10:00:00Z\"},\"status\":{\"phase\":"
+    "\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"example.io/other\","
+    "\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":\"pods\",\"Namespace\":\"app\",\"Name\":\"p\"},"
+    "\"operationID\":\"op-3\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
+
+static const char cluster_json[] =
+    "{\"kind\":\"List\",\"items\":[{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"vs-1\",\"namespace\":\"app\"},"
+    "\"status\":{\"readyToUse\":true,\"boundVolumeSnapshotContentName\":\"c-1\"}},{\"kind\":\"VolumeSnapshotContent\","
+    "\"metadata\":{\"name\":\"c-1\"},\"status\":{\"readyToUse\":true}},{\"kind\":\"VolumeSnapshot\",\"metadata\":{"
+    "\"name\":\"vs-2\",\"namespace\":\"app\"},\"status\":{\"readyToUse\":true,\"boundVolumeSnapshotContentName\":"
+    "\"c-2\"}},{\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":\"c-2\"},\"status\":{\"error\":{"
+    "\"message\":\"snapshot quota exceeded\"}}}]}";
+
+/* The host's own client behind the snapshot client: op-3 is done. */
+static int other_progress(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    velstatus_op_progress p;
+    (void)list;
+    (void)index;
+    ++*(int *)userdata;
+    velstatus_op_progress_init(&p, sizeof(p));
+    p.completed = 1;
+    return (int)velstatus_op_reply_set_progress(reply, &p, NULL);
+}
+
+/* One pass at 1.minor with the snapshot client (and a fallback or none). */
+static velstatus_status pass(velstatus_ctx *ctx, int minor, int with_fallback, velstatus_reconcile_result **res,
+                             int *calls)
+{
+    velstatus_oplist *ops = NULL;
+    velstatus_snapshot_list *snaps = NULL;
+    velstatus_plugin_client fb, client;
+    velstatus_snapshot_client_config cfg;
+    velstatus_reconcile_options o;
+    velstatus_policy pol;
+    velstatus_status st;
+    *res = NULL;
+    velstatus_plugin_client_init(&fb, sizeof(fb));
+    fb.userdata = calls;
+    fb.progress = other_progress;
+    st = velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ops_json, VELSTATUS_NUL_TERMINATED, NULL);
+    if (st == VELSTATUS_OK)
+        st = velstatus_snapshot_list_from_json(&snaps, ctx, cluster_json, VELSTATUS_NUL_TERMINATED, NULL);
+    if (st == VELSTATUS_OK) {
+        velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+        cfg.snapshots = snaps;
+        cfg.major = 1;
+        cfg.minor = minor;
+        cfg.now_ns = ns_of(NOW_TEXT);
+        cfg.fallback = with_fallback ? &fb : NULL;
+        ck_assert_int_eq(velstatus_snapshot_client_init(&client, sizeof(client), &cfg, NULL), VELSTATUS_OK);
+        velstatus_reconcile_options_init(&o, sizeof(o));
+        o.now_ns = cfg.now_ns;
+        ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, minor, NULL), VELSTATUS_OK);
+        st = velstatus_oplist_reconcile(res, ops, &client, &o, &pol, NULL);
+    }
+    velstatus_snapshot_list_free(snaps);
+    velstatus_oplist_free(ops);
+    return st;
+}
+
+static int has_error(const velstatus_reconcile_result *r, const char *want)
+{
+    for (size_t i = 0; i < velstatus_reconcile_result_error_count(r); i++) {
+        size_t len;
+        const char *e = velstatus_reconcile_result_error(r, i, &len);
+        if (len == strlen(want) && memcmp(e, want, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(reconcile_with_the_client)
+{
+    velstatus_reconcile_result *r;
+    int calls = 0;
+    /* 1.14 reads the contents: vs-1 completes, vs-2 completes with the content's error */
+    ck_assert_int_eq(pass(tctx, 14, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_int_eq(calls, 1);
+    ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 2);
+    ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
+    ck_assert(has_error(r, "snapshot quota exceeded, plugin: velero.io/csi-volumesnapshot-backupper"));
+    ck_assert_int_eq(velstatus_reconcile_result_phase(r), VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED);
+    velstatus_reconcile_result_free(r);
+    /* 1.13 reads the VolumeSnapshots only: all three complete */
+    ck_assert_int_eq(pass(tctx, 13, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 3);
+    ck_assert_int_eq(velstatus_reconcile_result_phase(r), VELSTATUS_PHASE_FINALIZING);
+    velstatus_reconcile_result_free(r);
+    /* 1.11: the plugin has no asynchronous operations: both fail with Velero's own text */
+    ck_assert_int_eq(pass(tctx, 11, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 2);
+    ck_assert(has_error(r, "Plugin does not support asynchronous operations"));
+    velstatus_reconcile_result_free(r);
+    /* without a fallback the other operation's plugin cannot be obtained */
+    ck_assert_int_eq(pass(tctx, 18, 0, &r, &calls), VELSTATUS_OK);
+    ck_assert(has_error(r, "unable to get valid BackupItemActionV2 for \"example.io/other\", plugin: unknown"));
+    ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 2);
+    velstatus_reconcile_result_free(r);
+}
+END_TEST
+
+START_TEST(client_arguments)
+{
+    velstatus_plugin_client c;
+    velstatus_snapshot_client_config cfg;
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_error err;
+    velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "config.snapshots is NULL");
+    cfg.snapshots = l;
+    cfg.major = 1;
+    cfg.minor = 19;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "Velero 1.19 is not supported (supported: 1.11 to 1.18)");
+    cfg.minor = 18;
+    cfg.flags = 1;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_E_INVALID);
+    cfg.flags = 0;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, 4, &cfg, NULL), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_snapshot_client_init(NULL, sizeof(c), &cfg, NULL), VELSTATUS_E_INVALID);
+    cfg.struct_size = 4;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_E_ABI);
+    cfg.struct_size = sizeof(cfg);
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
+    ck_assert_ptr_eq(c.userdata, &cfg);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* ---- every allocation failure ---- */
+
+START_TEST(failalloc_decoder)
+{
+    char buf[2048];
+    snprintf(buf, sizeof(buf),
+             "%s\n{\"type\":\"MODIFIED\",\"object\":%s}{\"kind\":\"VolumeSnapshot\",\"metadata\":{"
+             "\"name\":\"\\u0062\",\"namespace\":\"n\"}}",
+             vs_json, vs_json);
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_snapshot_list *l = NULL;
+        st = velstatus_snapshot_list_from_json(&l, ctx, buf, VELSTATUS_NUL_TERMINATED, NULL);
+        if (st == VELSTATUS_OK)
+            ck_assert_uint_eq(velstatus_snapshot_list_count(l), 2);
+        else
+            ck_assert_ptr_null(l);
+        velstatus_snapshot_list_free(l);
+    }
+    VS_FAILALLOC_END(fa, ctx, st)
+}
+END_TEST
+
+START_TEST(failalloc_progress)
+{
+    static const char *const ids[] = {"bad", "ns/name/invalid", "../n/2024-05-01T10:00:00Z",
+                                      "ns/name/2024-05-01T10:00:00Z"};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        velstatus_status st;
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
+            velstatus_snapshot_list *l = NULL;
+            velstatus_op_progress p;
+            char *text = NULL;
+            st = velstatus_snapshot_list_from_json(&l, ctx, "[]", 2, NULL);
+            velstatus_op_progress_init(&p, sizeof(p));
+            if (st == VELSTATUS_OK)
+                st = velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, ids[i], VELSTATUS_NUL_TERMINATED,
+                                                 0, 1, 18, NULL);
+            if (st == VELSTATUS_OK)
+                ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS_ERROR && text && p.err == text);
+            velstatus_free(ctx, text);
+            velstatus_snapshot_list_free(l);
+        }
+        VS_FAILALLOC_END(fa, ctx, st)
+    }
+}
+END_TEST
+
+START_TEST(failalloc_reconcile)
+{
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_reconcile_result *r = NULL;
+        int calls = 0;
+        st = pass(ctx, 18, 1, &r, &calls);
+        if (st == VELSTATUS_OK)
+            ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
+        velstatus_reconcile_result_free(r);
+    }
+    VS_FAILALLOC_END(fa, ctx, st)
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("snapshot");
+    TCase *tc = tcase_create("snapshot");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_field_of_both_kinds);
+    tcase_add_test(tc, null_resets_pointers_as_go_does);
+    tcase_add_test(tc, lists_arrays_and_skipped_kinds);
+    tcase_add_test(tc, watch_streams);
+    tcase_add_test(tc, errors_name_the_field_and_position);
+    tcase_add_test(tc, enum_tokens);
+    tcase_add_test(tc, kubectl_outputs);
+    tcase_add_test(tc, progress_per_release_rows);
+    tcase_add_test(tc, go_time_parse_vectors);
+    tcase_add_test(tc, progress_arguments);
+    tcase_add_test(tc, reconcile_with_the_client);
+    tcase_add_test(tc, client_arguments);
+    tcase_add_test(tc, failalloc_decoder);
+    tcase_add_test(tc, failalloc_progress);
+    tcase_add_test(tc, failalloc_reconcile);
+    suite_add_tcase(s, tc);
+    return s;
+}
