@@ -28,6 +28,7 @@ VS_PY_PKG = \
 	bindings/python/velstatus/_operations.py \
 	bindings/python/velstatus/_reconcile_result.py \
 	bindings/python/velstatus/_forecast.py \
+	bindings/python/velstatus/_datamover.py \
 	bindings/python/velstatus/_progress.py \
 	bindings/python/velstatus/_condition.py \
 	bindings/python/velstatus/_backup_object.py \
@@ -46,6 +47,7 @@ VS_PY_FILES = \
 	bindings/python/tests/test_example.py \
 	bindings/python/tests/test_operations.py \
 	bindings/python/tests/test_forecast.py \
+	bindings/python/tests/test_datamover.py \
 	bindings/python/tests/test_condition.py \
 	bindings/python/tests/test_backup_object.py \
 	bindings/python/tests/test_snapshot.py
@@ -98,6 +100,7 @@ VS_GO_SOURCES = \
 	bindings/go/retry.go \
 	bindings/go/operations.go \
 	bindings/go/forecast.go \
+	bindings/go/datamover.go \
 	bindings/go/reports.go \
 	bindings/go/progress.go \
 	bindings/go/handle.go \
@@ -111,6 +114,7 @@ VS_GO_DIST_FILES = $(VS_GO_SOURCES) \
 	bindings/go/retry_test.go \
 	bindings/go/operations_test.go \
 	bindings/go/forecast_test.go \
+	bindings/go/datamover_test.go \
 	bindings/go/progress_test.go \
 	bindings/go/core_test.go \
 	bindings/go/example_test.go \

@@ -39,7 +39,7 @@ dist_man_MANS = doc/man/velstatus.1 doc/man/libvelstatus.3
 VS_DOC_PAGES = doc/mainpage.md doc/server-status.md doc/operations.md doc/progress.md doc/retry.md doc/explain.md \
 	doc/velero-behaviour.md doc/design.md doc/conventions.md doc/building.md doc/packaging.md \
 	doc/json-decoding.md doc/hostile-inputs.md doc/threadsafety.md doc/go.md doc/internals.md doc/coverage.md doc/fuzzing.md doc/proof.md \
-	doc/api-changes-1.0.md doc/binding-changes.md doc/cli.md doc/velero-releases.md doc/yaml.md
+	doc/api-changes-1.0.md doc/binding-changes.md doc/cli.md doc/velero-releases.md doc/yaml.md doc/data-mover.md
 VS_DOC_INPUTS = $(include_HEADERS) $(velstatusinc_HEADERS) $(nodist_velstatusinc_HEADERS) \
 	$(VS_DOC_PAGES) $(doc_tutorials_server_status_SOURCES) $(doc_tutorials_operations_SOURCES) \
 	$(doc_tutorials_progress_SOURCES) $(doc_tutorials_retry_SOURCES) $(doc_tutorials_phases_SOURCES)

@@ -30,6 +30,7 @@
 /* @AREA_HEADERS@ : each decision area adds its header below, in this order. */
 #include "velstatus/server_status.h"
 #include "velstatus/operations.h"
+#include "velstatus/datamover.h"
 #include "velstatus/forecast.h"
 #include "velstatus/datamover.h"
 #include "velstatus/progress.h"

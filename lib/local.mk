@@ -55,6 +55,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/datamover/decoder.c \
 	lib/datamover/plugin.c \
 	lib/datamover/client.c \
+	lib/datamover/node_agent.c \
 	lib/snapshot/private.h \
 	lib/snapshot/snapshot_list.c \
 	lib/snapshot/go_time_error.c \

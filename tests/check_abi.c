@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "velstatus.h"
 #include "operations/private.h"
+#include "datamover/private.h"
 #include "server_status/private.h"
 
 /* velstatus_error */
@@ -173,6 +174,58 @@ _Static_assert(VS_RETRY_SCHEDULE_SIZE_V1 == 56, "retry_schedule v1");
 _Static_assert(VS_SERVER_STATUS_OPTIONS_SIZE_V1 == 56, "server_status_options v1");
 _Static_assert(VS_SERVER_STATUS_HOST_SIZE_V1 == 96, "server_status_host v1");
 _Static_assert(VS_BSL_RECORD_SIZE_V1 == 96, "bsl_record v1");
+_Static_assert(VS_DM_OBJECT_SIZE_V1 == 152, "dm_object v1");
+_Static_assert(VS_DM_CONFIG_SIZE_V1 == 96, "dm_config v1");
+_Static_assert(VS_DM_DECISION_SIZE_V1 == 1072, "dm_decision v1");
+#endif
+
+/* The node-agent decision's structs (datamover.h), on LP64. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(offsetof(velstatus_dm_object, struct_size) == 0, "velstatus_dm_object.struct_size");
+_Static_assert(offsetof(velstatus_dm_object, kind) == 4, "velstatus_dm_object.kind");
+_Static_assert(offsetof(velstatus_dm_object, phase) == 8, "velstatus_dm_object.phase");
+_Static_assert(offsetof(velstatus_dm_object, phase_text) == 16, "velstatus_dm_object.phase_text");
+_Static_assert(offsetof(velstatus_dm_object, phase_text_len) == 24, "velstatus_dm_object.phase_text_len");
+_Static_assert(offsetof(velstatus_dm_object, cancel) == 32, "velstatus_dm_object.cancel");
+_Static_assert(offsetof(velstatus_dm_object, deleting) == 36, "velstatus_dm_object.deleting");
+_Static_assert(offsetof(velstatus_dm_object, ns) == 40, "velstatus_dm_object.ns");
+_Static_assert(offsetof(velstatus_dm_object, ns_len) == 48, "velstatus_dm_object.ns_len");
+_Static_assert(offsetof(velstatus_dm_object, name) == 56, "velstatus_dm_object.name");
+_Static_assert(offsetof(velstatus_dm_object, name_len) == 64, "velstatus_dm_object.name_len");
+_Static_assert(offsetof(velstatus_dm_object, node) == 72, "velstatus_dm_object.node");
+_Static_assert(offsetof(velstatus_dm_object, node_len) == 80, "velstatus_dm_object.node_len");
+_Static_assert(offsetof(velstatus_dm_object, accepted_by_label) == 88, "velstatus_dm_object.accepted_by_label");
+_Static_assert(offsetof(velstatus_dm_object, accepted_by_label_len) == 96, "velstatus_dm_object.accepted_by_label_len");
+_Static_assert(offsetof(velstatus_dm_object, accepted_at_annotation) == 104,
+               "velstatus_dm_object.accepted_at_annotation");
+_Static_assert(offsetof(velstatus_dm_object, accepted_at_annotation_len) == 112,
+               "velstatus_dm_object.accepted_at_annotation_len");
+_Static_assert(offsetof(velstatus_dm_object, has_start) == 120, "velstatus_dm_object.has_start");
+_Static_assert(offsetof(velstatus_dm_object, start_ns) == 128, "velstatus_dm_object.start_ns");
+_Static_assert(offsetof(velstatus_dm_object, has_accepted) == 136, "velstatus_dm_object.has_accepted");
+_Static_assert(offsetof(velstatus_dm_object, accepted_ns) == 144, "velstatus_dm_object.accepted_ns");
+_Static_assert(offsetof(velstatus_dm_config, struct_size) == 0, "velstatus_dm_config.struct_size");
+_Static_assert(offsetof(velstatus_dm_config, prepare_timeout_ns) == 8, "velstatus_dm_config.prepare_timeout_ns");
+_Static_assert(offsetof(velstatus_dm_config, has_node_restart) == 16, "velstatus_dm_config.has_node_restart");
+_Static_assert(offsetof(velstatus_dm_config, node_restart_ns) == 24, "velstatus_dm_config.node_restart_ns");
+_Static_assert(offsetof(velstatus_dm_config, restart_node) == 32, "velstatus_dm_config.restart_node");
+_Static_assert(offsetof(velstatus_dm_config, restart_node_len) == 40, "velstatus_dm_config.restart_node_len");
+_Static_assert(offsetof(velstatus_dm_config, has_server_restart) == 48, "velstatus_dm_config.has_server_restart");
+_Static_assert(offsetof(velstatus_dm_config, server_restart_ns) == 56, "velstatus_dm_config.server_restart_ns");
+_Static_assert(offsetof(velstatus_dm_config, has_cancel_seen) == 64, "velstatus_dm_config.has_cancel_seen");
+_Static_assert(offsetof(velstatus_dm_config, cancel_seen_ns) == 72, "velstatus_dm_config.cancel_seen_ns");
+_Static_assert(offsetof(velstatus_dm_config, resume_error) == 80, "velstatus_dm_config.resume_error");
+_Static_assert(offsetof(velstatus_dm_config, resume_error_len) == 88, "velstatus_dm_config.resume_error_len");
+_Static_assert(offsetof(velstatus_dm_decision, struct_size) == 0, "velstatus_dm_decision.struct_size");
+_Static_assert(offsetof(velstatus_dm_decision, action) == 4, "velstatus_dm_decision.action");
+_Static_assert(offsetof(velstatus_dm_decision, when) == 8, "velstatus_dm_decision.when");
+_Static_assert(offsetof(velstatus_dm_decision, has_at) == 12, "velstatus_dm_decision.has_at");
+_Static_assert(offsetof(velstatus_dm_decision, at_ns) == 16, "velstatus_dm_decision.at_ns");
+_Static_assert(offsetof(velstatus_dm_decision, phase_after) == 24, "velstatus_dm_decision.phase_after");
+_Static_assert(offsetof(velstatus_dm_decision, cancel_after) == 28, "velstatus_dm_decision.cancel_after");
+_Static_assert(offsetof(velstatus_dm_decision, message_set) == 32, "velstatus_dm_decision.message_set");
+_Static_assert(offsetof(velstatus_dm_decision, message_len) == 40, "velstatus_dm_decision.message_len");
+_Static_assert(offsetof(velstatus_dm_decision, message) == 48, "velstatus_dm_decision.message");
 #endif
 
 /* Callers of two generations, for every size-tagged struct: an "older" one

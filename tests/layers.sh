@@ -48,7 +48,7 @@ allowed() {
     server_status) echo "common phase retry server_status" ;;
     operations) echo "common phase operations" ;;
     progress) echo "common phase operations progress" ;;
-    forecast) echo "common phase operations progress forecast" ;;
+    forecast) echo "common phase operations progress datamover forecast" ;;
     datamover) echo "common phase operations datamover" ;;
     snapshot) echo "common phase operations snapshot" ;;
     *) echo "" ;;

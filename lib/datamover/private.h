@@ -61,4 +61,8 @@ velstatus_status velstatus__dm_args(const velstatus_dm_list *l, velstatus_dm_kin
                                     const char **ns, size_t *ns_len, int major, int minor, int *rel,
                                     velstatus_error *err);
 
+#define VS_DM_OBJECT_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_object, accepted_ns)
+#define VS_DM_CONFIG_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_config, resume_error_len)
+#define VS_DM_DECISION_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_decision, message)
+
 #endif /* VELSTATUS_DATAMOVER_PRIVATE_H */

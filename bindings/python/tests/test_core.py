@@ -457,7 +457,11 @@ ENUMS = [("Kind", "velstatus_kind", "VELSTATUS_KIND_"), ("Phase", "velstatus_pha
          ("ConditionStatus", "velstatus_condition_status", "VELSTATUS_CONDITION_"),
          ("WatchType", "velstatus_watch_type", "VELSTATUS_WATCH_"),
          ("SnapshotKind", "velstatus_snapshot_kind", "VELSTATUS_SNAPSHOT_KIND_"),
-         ("SnapshotField", "velstatus_snapshot_field", "VELSTATUS_SNAPSHOT_FIELD_")]
+         ("SnapshotField", "velstatus_snapshot_field", "VELSTATUS_SNAPSHOT_FIELD_"),
+         ("DmKind", "velstatus_dm_kind", "VELSTATUS_DM_"),
+         ("DmPhase", "velstatus_dm_phase", "VELSTATUS_DM_PHASE_"),
+         ("DmAction", "velstatus_dm_action", "VELSTATUS_DM_ACTION_"),
+         ("DmWhen", "velstatus_dm_when", "VELSTATUS_DM_WHEN_")]
 
 
 @pytest.mark.parametrize("name,ctype,prefix", ENUMS)

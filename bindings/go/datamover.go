@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package velstatus
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <velstatus.h>
+*/
+import "C"
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+)
+
+// DMKind is a data-mover object's kind (velstatus_dm_kind).
+type DMKind int
+
+// The kinds, with the values of the C enum.
+const (
+	DMKindInvalid DMKind = C.VELSTATUS_DM_KIND_INVALID // not a kind
+	DMUpload      DMKind = C.VELSTATUS_DM_UPLOAD       // a DataUpload
+	DMDownload    DMKind = C.VELSTATUS_DM_DOWNLOAD     // a DataDownload
+)
+
+// DMPhase is a DataUpload / DataDownload status.phase (velstatus_dm_phase).
+type DMPhase int
+
+// The phases, with the values of the C enum.
+const (
+	DMPhaseInvalid    DMPhase = C.VELSTATUS_DM_PHASE_INVALID
+	DMPhaseNew        DMPhase = C.VELSTATUS_DM_PHASE_NEW // "" or "New"
+	DMPhaseAccepted   DMPhase = C.VELSTATUS_DM_PHASE_ACCEPTED
+	DMPhasePrepared   DMPhase = C.VELSTATUS_DM_PHASE_PREPARED
+	DMPhaseInProgress DMPhase = C.VELSTATUS_DM_PHASE_IN_PROGRESS
+	DMPhaseCanceling  DMPhase = C.VELSTATUS_DM_PHASE_CANCELING
+	DMPhaseCanceled   DMPhase = C.VELSTATUS_DM_PHASE_CANCELED
+	DMPhaseCompleted  DMPhase = C.VELSTATUS_DM_PHASE_COMPLETED
+	DMPhaseFailed     DMPhase = C.VELSTATUS_DM_PHASE_FAILED
+	DMPhaseUnknown    DMPhase = C.VELSTATUS_DM_PHASE_UNKNOWN // any other text
+)
+
+// DMAction is what happens to a data-mover object next (velstatus_dm_action).
+type DMAction int
+
+// The actions, with the values of the C enum.
+const (
+	DMActionInvalid      DMAction = C.VELSTATUS_DM_ACTION_INVALID
+	DMActionNone         DMAction = C.VELSTATUS_DM_ACTION_NONE
+	DMActionWaitExpose   DMAction = C.VELSTATUS_DM_ACTION_WAIT_EXPOSE
+	DMActionWaitDataPath DMAction = C.VELSTATUS_DM_ACTION_WAIT_DATA_PATH
+	DMActionAccept       DMAction = C.VELSTATUS_DM_ACTION_ACCEPT
+	DMActionStart        DMAction = C.VELSTATUS_DM_ACTION_START
+	DMActionFail         DMAction = C.VELSTATUS_DM_ACTION_FAIL
+	DMActionSetCancel    DMAction = C.VELSTATUS_DM_ACTION_SET_CANCEL
+	DMActionCanceling    DMAction = C.VELSTATUS_DM_ACTION_CANCELING
+	DMActionCanceled     DMAction = C.VELSTATUS_DM_ACTION_CANCELED
+	DMActionResume       DMAction = C.VELSTATUS_DM_ACTION_RESUME
+)
+
+// String returns the C token ("set_cancel"; velstatus_dm_action_to_string).
+func (a DMAction) String() string {
+	return enumString(C.velstatus_dm_action_to_string(C.velstatus_dm_action(a)), "DMAction", int(a))
+}
+
+// DMWhen says when a DMAction happens (velstatus_dm_when).
+type DMWhen int
+
+// The values of the C enum.
+const (
+	DMWhenInvalid DMWhen = C.VELSTATUS_DM_WHEN_INVALID
+	DMWhenNever   DMWhen = C.VELSTATUS_DM_WHEN_NEVER // nothing the controller times
+	DMWhenNow     DMWhen = C.VELSTATUS_DM_WHEN_NOW   // at the controller's next pass
+	DMWhenAt      DMWhen = C.VELSTATUS_DM_WHEN_AT    // at DMDecision.At, later than now
+)
+
+// String returns "never", "now" or "at" (velstatus_dm_when_to_string).
+func (w DMWhen) String() string {
+	return enumString(C.velstatus_dm_when_to_string(C.velstatus_dm_when(w)), "DMWhen", int(w))
+}
+
+// DMObject holds the fields of a DataUpload or DataDownload that the
+// node-agent's decisions read. A zero time.Time is an absent timestamp.
+type DMObject struct {
+	Kind                 DMKind
+	Phase                string // status.phase as written ("" is New)
+	Cancel               bool   // spec.cancel
+	Deleting             bool   // metadata.deletionTimestamp is set
+	Namespace, Name      string
+	Node                 string    // status.node
+	AcceptedByLabel      string    // labels["velero.io/accepted-by"] (1.12 to 1.14)
+	AcceptedAtAnnotation string    // annotations["velero.io/accepted-at"] (1.15)
+	Start                time.Time // status.startTimestamp
+	Accepted             time.Time // status.acceptedTimestamp (1.16 and later)
+}
+
+// DMConfig is what the caller knows beyond the object; the zero value is
+// the defaults. A zero time.Time is "none".
+type DMConfig struct {
+	PrepareTimeout time.Duration // 0: the release's default
+	NodeRestart    time.Time     // a node-agent restarts at this instant
+	RestartNode    string        // on this node
+	ServerRestart  time.Time     // the Velero server restarts while the backup is InProgress
+	CancelSeen     time.Time     // 1.17+: when the controller first saw spec.cancel
+	ResumeError    string        // 1.15+: the error resuming an InProgress data path gives ("" succeeds)
+}
+
+// DMDecision is the node-agent's next decision (velstatus_dm_decision).
+type DMDecision struct {
+	Action      DMAction
+	When        DMWhen
+	At          time.Time // the rule's instant; zero when it has none
+	PhaseAfter  DMPhase
+	CancelAfter bool    // spec.cancel after the action
+	Message     *string // the status.message it writes; nil: left as it is
+}
+
+// dmTexts copies Go strings to C memory for one call.
+type dmTexts []unsafe.Pointer
+
+func (t *dmTexts) set(s string, p **C.char, n *C.size_t) {
+	if s == "" {
+		return
+	}
+	c := C.CBytes([]byte(s))
+	*t = append(*t, c)
+	*p, *n = (*C.char)(c), C.size_t(len(s))
+}
+
+func (t dmTexts) free() {
+	for _, p := range t {
+		C.free(p)
+	}
+}
+
+var dmMinTime, dmMaxTime = time.Unix(0, -1<<63), time.Unix(0, 1<<63-1)
+
+// dmNs is t in int64 nanoseconds; ok is false for the zero time.
+func dmNs(t time.Time, what string) (ns C.int64_t, ok C.int, err error) {
+	if t.IsZero() {
+		return 0, 0, nil
+	}
+	if t.Before(dmMinTime) || t.After(dmMaxTime) {
+		return 0, 0, fmt.Errorf("velstatus: DMDecide: %s %v is outside the int64 nanosecond range", what, t)
+	}
+	return C.int64_t(t.UnixNano()), 1, nil
+}
+
+func dmObject(o DMObject, t *dmTexts) (C.velstatus_dm_object, error) {
+	var c C.velstatus_dm_object
+	var err error
+	C.velstatus_dm_object_init(&c, C.size_t(unsafe.Sizeof(c)), nil)
+	c.kind = C.velstatus_dm_kind(o.Kind)
+	c.phase_text = (*C.char)(C.CBytes([]byte(o.Phase + "\x00"))) // set even when "": the phase is read from it
+	*t = append(*t, unsafe.Pointer(c.phase_text))
+	c.phase_text_len = C.size_t(len(o.Phase))
+	c.cancel, c.deleting = cbool(o.Cancel), cbool(o.Deleting)
+	t.set(o.Namespace, &c.ns, &c.ns_len)
+	t.set(o.Name, &c.name, &c.name_len)
+	t.set(o.Node, &c.node, &c.node_len)
+	t.set(o.AcceptedByLabel, &c.accepted_by_label, &c.accepted_by_label_len)
+	t.set(o.AcceptedAtAnnotation, &c.accepted_at_annotation, &c.accepted_at_annotation_len)
+	if c.start_ns, c.has_start, err = dmNs(o.Start, "Start"); err != nil {
+		return c, err
+	}
+	c.accepted_ns, c.has_accepted, err = dmNs(o.Accepted, "Accepted")
+	return c, err
+}
+
+func dmConfig(cfg *DMConfig, t *dmTexts) (C.velstatus_dm_config, error) {
+	var c C.velstatus_dm_config
+	var err error
+	C.velstatus_dm_config_init(&c, C.size_t(unsafe.Sizeof(c)), nil)
+	if cfg == nil {
+		return c, nil
+	}
+	c.prepare_timeout_ns = C.int64_t(cfg.PrepareTimeout)
+	t.set(cfg.RestartNode, &c.restart_node, &c.restart_node_len)
+	t.set(cfg.ResumeError, &c.resume_error, &c.resume_error_len)
+	if c.node_restart_ns, c.has_node_restart, err = dmNs(cfg.NodeRestart, "NodeRestart"); err != nil {
+		return c, err
+	}
+	if c.server_restart_ns, c.has_server_restart, err = dmNs(cfg.ServerRestart, "ServerRestart"); err != nil {
+		return c, err
+	}
+	c.cancel_seen_ns, c.has_cancel_seen, err = dmNs(cfg.CancelSeen, "CancelSeen")
+	return c, err
+}
+
+// DMDecide says what Velero major.minor's node-agent does next with the
+// object at now, and when (velstatus_dm_decide; doc/data-mover.md). cfg
+// may be nil.
+func DMDecide(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) (DMDecision, error) {
+	var texts dmTexts
+	defer texts.free()
+	o, err := dmObject(obj, &texts)
+	if err != nil {
+		return DMDecision{}, err
+	}
+	c, err := dmConfig(cfg, &texts)
+	if err != nil {
+		return DMDecision{}, err
+	}
+	nowNs, _, err := dmNs(now, "now")
+	if err != nil {
+		return DMDecision{}, err
+	}
+	// The three structs live in C memory: they hold pointers to C texts.
+	p := (*C.velstatus_dm_object)(C.malloc(C.size_t(unsafe.Sizeof(o))))
+	q := (*C.velstatus_dm_config)(C.malloc(C.size_t(unsafe.Sizeof(c))))
+	d := (*C.velstatus_dm_decision)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_dm_decision{}))))
+	defer C.free(unsafe.Pointer(p))
+	defer C.free(unsafe.Pointer(q))
+	defer C.free(unsafe.Pointer(d))
+	*p, *q = o, c
+	var cerr C.velstatus_error
+	C.velstatus_dm_decision_init(d, C.size_t(unsafe.Sizeof(*d)), nil)
+	if err := check(C.velstatus_dm_decide(p, nowNs, C.int(major), C.int(minor), q, d, &cerr), &cerr); err != nil {
+		return DMDecision{}, err
+	}
+	out := DMDecision{Action: DMAction(d.action), When: DMWhen(d.when), PhaseAfter: DMPhase(d.phase_after),
+		CancelAfter: d.cancel_after != 0}
+	if d.has_at != 0 {
+		out.At = time.Unix(0, int64(d.at_ns)).UTC()
+	}
+	if d.message_set != 0 {
+		m := C.GoStringN(&d.message[0], C.int(d.message_len))
+		out.Message = &m
+	}
+	return out, nil
+}
+
+// DMPrepareTimeoutDefault is the node-agent's default
+// --data-mover-prepare-timeout of Velero major.minor.
+func DMPrepareTimeoutDefault(major, minor int) (time.Duration, error) {
+	var ns C.int64_t
+	var cerr C.velstatus_error
+	if err := check(C.velstatus_dm_prepare_timeout_default(C.int(major), C.int(minor), &ns, &cerr), &cerr); err != nil {
+		return 0, err
+	}
+	return time.Duration(ns), nil
+}

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The node-agent's decisions (dm_decide): every row of
+tests/data/releases/dm-node-agent.txt (the C suite's per-release cases),
+replayed through the binding, and the binding's own argument handling."""
+
+import os
+
+import pytest
+
+import velstatus
+from velstatus import DmAction, DmDecision, DmPhase, DmWhen, dm_decide, dm_prepare_timeout_default
+
+ROWS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data", "releases", "dm-node-agent.txt")
+PHASES = {"New": DmPhase.NEW, "Accepted": DmPhase.ACCEPTED, "Prepared": DmPhase.PREPARED,
+          "InProgress": DmPhase.IN_PROGRESS, "Canceling": DmPhase.CANCELING, "Canceled": DmPhase.CANCELED,
+          "Completed": DmPhase.COMPLETED, "Failed": DmPhase.FAILED, "Unknown": DmPhase.UNKNOWN}
+
+
+def t(text):
+    return velstatus.parse_time(text if len(text) >= 20 else "2024-05-01T%sZ" % text)
+
+
+def releases(col):
+    for part in col.split(","):
+        lo, _, hi = part.partition("-")
+        for minor in range(int(lo.split(".")[1]), int((hi or lo).split(".")[1]) + 1):
+            yield (1, minor)
+
+
+def parse(line):
+    rel, obj, cfg, now, dec, msg, _source = line.split(" | ")
+    kw = {"now": t(now)}
+    words = obj.split(" ")
+    kw["kind"] = "upload" if words[0] == "du" else "download"
+    keys = {"ns": "namespace", "name": "name", "node": "node", "label": "accepted_by_label",
+            "anno": "accepted_at_annotation"}
+    for w in words[1:]:
+        k, _, v = w.partition("=")
+        if k == "phase":
+            kw["phase"] = v
+        elif k in ("cancel", "deleting"):
+            kw[k] = True
+        elif k in ("start", "accepted"):
+            kw[k] = t(v)
+        else:
+            kw[keys[k]] = v
+    for w in cfg.split(" "):
+        k, _, v = w.partition("=")
+        if k == "timeout":
+            kw["prepare_timeout"] = velstatus.parse_duration(v)
+        elif k == "restart":
+            at, _, node = v.partition("@")
+            kw["node_restart"] = (t(at), node)
+        elif k == "server":
+            kw["server_restart"] = t(v)
+        elif k == "seen":
+            kw["cancel_seen"] = t(v)
+        elif k == "resume":
+            kw["resume_error"] = v.replace("_", " ")
+    d = dec.split(" ")
+    want = {"action": DmAction[d[0].upper()], "when": DmWhen[d[1].upper()], "at": None}
+    for w in d[2:]:
+        k, _, v = w.partition("=")
+        if k == "at":
+            want["at"] = t(v)
+        elif k == "after":
+            want["phase_after"] = PHASES.get(v, DmPhase.UNKNOWN)
+        elif k == "cancel":
+            want["cancel_after"] = v == "1"
+    want["message"] = msg[1:] if msg.startswith("=") else None
+    return list(releases(rel)), kw, DmDecision(**want)
+
+
+def rows():
+    with open(ROWS, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line and not line.startswith("#"):
+                yield n, line
+
+
+@pytest.mark.parametrize("lineno,line", list(rows()))
+def test_release_rows(lineno, line):
+    rels, kw, want = parse(line)
+    for rel in rels:
+        got = dm_decide(release=rel, **kw)
+        assert got == want, "line %d at %d.%d" % (lineno, rel[0], rel[1])
+
+
+def test_rows_cover_every_release():
+    seen = set()
+    for _n, line in rows():
+        seen.update(parse(line)[0])
+    assert seen == {(1, m) for m in range(12, 19)}
+
+
+def test_prepare_timeout_and_tokens():
+    assert dm_prepare_timeout_default((1, 15)) == 30 * 60 * 10**9
+    assert str(DmAction.SET_CANCEL) == "set_cancel" and str(DmWhen.AT) == "at"
+    with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
+        dm_prepare_timeout_default((1, 11))
+
+
+def test_decision_fields():
+    d = dm_decide(kind="upload", phase="Accepted", accepted=t("08:05:21"), now=t("08:10:00"), release=(1, 18))
+    assert d.action == DmAction.FAIL and d.when == DmWhen.AT and d.at == t("08:35:21")
+    assert d.phase_after == DmPhase.FAILED and d.cancel_after is False
+    assert d.message == "timeout on preparing data upload"
+    # a DmPhase is accepted for the phase, and a custom timeout moves the instant
+    d = dm_decide(kind=velstatus.DmKind.DOWNLOAD, phase=DmPhase.ACCEPTED, accepted=t("08:05:21"),
+                  now=t("08:10:00"), release=(1, 16), prepare_timeout=10 * 60 * 10**9)
+    assert d.at == t("08:15:21") and d.message == "timeout on preparing data download"
+
+
+def test_refused():
+    with pytest.raises(velstatus.InvalidArgument, match="Velero 1.19 is not supported"):
+        dm_decide(kind="upload", phase="", now=0, release=(1, 19))
+    with pytest.raises(velstatus.InvalidArgument, match="prepare_timeout_ns is negative"):
+        dm_decide(kind="upload", phase="", now=0, release=(1, 18), prepare_timeout=-1)
+    with pytest.raises(velstatus.InvalidArgument, match="without a restart_node"):
+        dm_decide(kind="upload", phase="", now=0, release=(1, 18), node_restart=(5, ""))
+    with pytest.raises(velstatus.RangeError, match="more than 1023"):
+        dm_decide(kind="upload", phase="InProgress", node="n", now=0, release=(1, 18),
+                  node_restart=(0, "n"), resume_error="x" * 2000)

@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The node-agent's decisions on a DataUpload or DataDownload
+ * (include/velstatus/datamover.h, doc/data-mover.md "The node-agent's
+ * decisions"): the data-mover controllers of Velero 1.12 to 1.18
+ * (pkg/controller/data_upload_controller.go, data_download_controller.go,
+ * Reconcile, AttemptDataUploadResume, CancelAcceptedDataupload,
+ * onPrepareTimeout) and the server's start (pkg/cmd/server/server.go,
+ * markDataUploadsCancel, markDataDownloadsCancel), as one pure function of
+ * the object, `now`, the release and what the caller knows. No allocation. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/util_arith.h"
+#include "datamover/private.h"
+
+#define MIN(x) ((int64_t)(x)*INT64_C(60000000000))
+
+/* What differs between releases, one column per release from 1.11 (no data
+ * mover) to 1.18. accept_time: where the prepare timeout counts from
+ * (1 status.startTimestamp, 2 the velero.io/accepted-at annotation, 3
+ * status.acceptedTimestamp). restart_rules: the node-agent's start (1
+ * cancels its Accepted objects by the accepted-by label and its InProgress
+ * ones; 2 resumes its InProgress ones and cancels every Accepted one; 3 only
+ * resumes). server_text / deletion_text: the message wording (1 before
+ * 1.15, 2 after). */
+#define VS_DM_KNOBS(X)                                                                               \
+    X(int, has_data_mover, 0, 1, 1, 1, 1, 1, 1, 1)                                                   \
+    X(int64_t, prepare_timeout_ns, 0, MIN(30), MIN(30), MIN(30), MIN(30), MIN(30), MIN(30), MIN(30)) \
+    X(int, accept_time, 0, 1, 1, 1, 2, 3, 3, 3)                                                      \
+    X(int, accepted_cancel_now, 0, 1, 1, 1, 1, 1, 0, 0)                                              \
+    X(int, accepted_cancel_clears_message, 0, 0, 0, 1, 0, 0, 0, 0)                                   \
+    X(int, forced_cancel, 0, 0, 0, 0, 0, 0, 1, 1)                                                    \
+    X(int, restart_rules, 0, 1, 1, 1, 2, 2, 3, 3)                                                    \
+    X(int, server_text, 0, 1, 1, 1, 2, 2, 2, 2)                                                      \
+    X(int, server_skips_canceled, 0, 0, 0, 0, 1, 1, 1, 1)                                            \
+    X(int, deletion_text, 0, 1, 1, 1, 2, 2, 2, 2)
+
+#define VS_DM_KNOB_VALUES(type, field, ...) static const type knob_##field[] = {__VA_ARGS__};
+VS_DM_KNOBS(VS_DM_KNOB_VALUES)
+#undef VS_DM_KNOB_VALUES
+#define VS_DM_KNOB_COUNT(type, field, ...) \
+    _Static_assert(VS_N(knob_##field) == 8, #field ": one value per release, 1.11 to 1.18");
+VS_DM_KNOBS(VS_DM_KNOB_COUNT)
+#undef VS_DM_KNOB_COUNT
+
+typedef struct dm_knobs {
+#define VS_DM_KNOB_FIELD(type, field, ...) type field;
+    VS_DM_KNOBS(VS_DM_KNOB_FIELD)
+#undef VS_DM_KNOB_FIELD
+} dm_knobs;
+
+/* The delays after which 1.17 and later cancel an object whose cancel was
+ * not handled: an hour InProgress, five minutes in any other phase
+ * (cancelDelayInProgress, cancelDelayOthers). */
+#define CANCEL_DELAY_IN_PROGRESS MIN(60)
+#define CANCEL_DELAY_OTHERS MIN(5)
+
+static const char *const action_names[] = {"none", "wait_expose", "wait_data_path", "accept",   "start",
+                                           "fail", "set_cancel",  "canceling",      "canceled", "resume"};
+_Static_assert(VS_N(action_names) == VELSTATUS_DM_ACTION_RESUME + 1, "dm action token table");
+static const char *const when_names[] = {"never", "now", "at"};
+_Static_assert(VS_N(when_names) == VELSTATUS_DM_WHEN_AT + 1, "dm when token table");
+
+VS_ENUM_TOKENS(dm_action, velstatus_dm_action, action_names, "data-mover action")
+VS_ENUM_TOKENS(dm_when, velstatus_dm_when, when_names, "data-mover when")
+
+/* status.phase as Velero writes it (the NEW phase is also ""). */
+static const char *const phase_texts[] = {"New",       "Accepted", "Prepared",  "InProgress",
+                                          "Canceling", "Canceled", "Completed", "Failed"};
+
+/* Everything one decision reads, validated: texts resolved, the release's
+ * knobs, the config at this library's size. */
+typedef struct dm_in {
+    velstatus_dm_object o;
+    velstatus_dm_config c;
+    dm_knobs k;
+    int64_t now;
+    int upload, unicode_13;
+} dm_in;
+
+velstatus_status velstatus_dm_object_init(velstatus_dm_object *obj, size_t struct_size, velstatus_error *err)
+{
+    if (!obj)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_object_init: obj is NULL");
+    if (struct_size < VS_DM_OBJECT_SIZE_V1)
+        return velstatus__error_set(err, VELSTATUS_E_ABI, "dm_object struct_size is %zu, smaller than %zu", struct_size,
+                                    (size_t)VS_DM_OBJECT_SIZE_V1);
+    velstatus__sized_init(obj, struct_size, NULL, sizeof(*obj));
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_dm_config_init(velstatus_dm_config *cfg, size_t struct_size, velstatus_error *err)
+{
+    if (!cfg)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_config_init: cfg is NULL");
+    if (struct_size < VS_DM_CONFIG_SIZE_V1)
+        return velstatus__error_set(err, VELSTATUS_E_ABI, "dm_config struct_size is %zu, smaller than %zu", struct_size,
+                                    (size_t)VS_DM_CONFIG_SIZE_V1);
+    velstatus__sized_init(cfg, struct_size, NULL, sizeof(*cfg));
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_dm_decision_init(velstatus_dm_decision *d, size_t struct_size, velstatus_error *err)
+{
+    if (!d)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_decision_init: d is NULL");
+    if (struct_size < VS_DM_DECISION_SIZE_V1)
+        return velstatus__error_set(err, VELSTATUS_E_ABI, "dm_decision struct_size is %zu, smaller than %zu",
+                                    struct_size, (size_t)VS_DM_DECISION_SIZE_V1);
+    velstatus__sized_init(d, struct_size, NULL, sizeof(*d));
+    return VELSTATUS_OK;
+}
+
+/* The knobs of release major.minor; E_INVALID for a release outside the
+ * table and for 1.11. */
+static velstatus_status load_knobs(dm_knobs *k, int major, int minor, velstatus_error *err)
+{
+    int i = velstatus__release_index(major, minor, err);
+    if (i < 0)
+        return VELSTATUS_E_INVALID;
+#define VS_DM_KNOB_SET(type, field, ...) k->field = knob_##field[i];
+    VS_DM_KNOBS(VS_DM_KNOB_SET)
+#undef VS_DM_KNOB_SET
+    if (!k->has_data_mover)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "Velero %d.%d has no data mover (DataUpload and DataDownload come with 1.12)",
+                                    major, minor);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_dm_prepare_timeout_default(int major, int minor, int64_t *out_ns, velstatus_error *err)
+{
+    dm_knobs k;
+    if (!out_ns)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_prepare_timeout_default: out_ns is NULL");
+    VS_TRY(load_knobs(&k, major, minor, err));
+    *out_ns = k.prepare_timeout_ns;
+    return VELSTATUS_OK;
+}
+
+/* The phase a status.phase text names. */
+static velstatus_dm_phase phase_of_text(const char *s, size_t n)
+{
+    int i;
+    if (n == 0)
+        return VELSTATUS_DM_PHASE_NEW;
+    i = velstatus__token_find(phase_texts, VS_N(phase_texts), s, n);
+    return i < 0 ? VELSTATUS_DM_PHASE_UNKNOWN : (velstatus_dm_phase)i;
+}
+
+/* The object's texts resolved and checked: the kind and phase in their
+ * enums; phase_text, when set, gives the phase. */
+static velstatus_status check_object(velstatus_dm_object *o, velstatus_error *err)
+{
+    if (o->kind != VELSTATUS_DM_UPLOAD && o->kind != VELSTATUS_DM_DOWNLOAD)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "object kind is %d: upload (0) or download (1)",
+                                    (int)o->kind);
+    VS_TRY(velstatus__text_arg(o->phase_text, &o->phase_text_len, "object phase_text", err));
+    if (o->phase_text)
+        o->phase = phase_of_text(o->phase_text, o->phase_text_len);
+    if ((int)o->phase < VELSTATUS_DM_PHASE_NEW || o->phase > VELSTATUS_DM_PHASE_UNKNOWN)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "object phase is %d: not a data-mover phase",
+                                    (int)o->phase);
+    VS_TRY(velstatus__text_arg(o->ns, &o->ns_len, "object ns", err));
+    VS_TRY(velstatus__text_arg(o->name, &o->name_len, "object name", err));
+    VS_TRY(velstatus__text_arg(o->node, &o->node_len, "object node", err));
+    VS_TRY(velstatus__text_arg(o->accepted_by_label, &o->accepted_by_label_len, "object accepted_by_label", err));
+    VS_TRY(velstatus__text_arg(o->accepted_at_annotation, &o->accepted_at_annotation_len,
+                               "object accepted_at_annotation", err));
+    return VELSTATUS_OK;
+}
+
+static velstatus_status check_config(velstatus_dm_config *c, const dm_knobs *k, velstatus_error *err)
+{
+    VS_TRY(velstatus__text_arg(c->restart_node, &c->restart_node_len, "config restart_node", err));
+    VS_TRY(velstatus__text_arg(c->resume_error, &c->resume_error_len, "config resume_error", err));
+    if (c->prepare_timeout_ns < 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "config prepare_timeout_ns is negative (%lld)",
+                                    (long long)c->prepare_timeout_ns);
+    if (c->prepare_timeout_ns == 0)
+        c->prepare_timeout_ns = k->prepare_timeout_ns;
+    if (c->has_node_restart && c->restart_node_len == 0)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "config has_node_restart without a restart_node");
+    return VELSTATUS_OK;
+}
+
+static velstatus_status load_in(dm_in *in, const velstatus_dm_object *obj, int64_t now, int major, int minor,
+                                const velstatus_dm_config *cfg, velstatus_error *err)
+{
+    memset(in, 0, sizeof(*in));
+    VS_TRY(load_knobs(&in->k, major, minor, err));
+    VS_TRY(velstatus__sized_copy(&in->o, sizeof(in->o), VS_DM_OBJECT_SIZE_V1, obj, "dm_object", err));
+    VS_TRY(check_object(&in->o, err));
+    if (cfg)
+        VS_TRY(velstatus__sized_copy(&in->c, sizeof(in->c), VS_DM_CONFIG_SIZE_V1, cfg, "dm_config", err));
+    else
+        velstatus__sized_init(&in->c, sizeof(in->c), NULL, sizeof(in->c));
+    VS_TRY(check_config(&in->c, &in->k, err));
+    in->now = now;
+    in->upload = in->o.kind == VELSTATUS_DM_UPLOAD;
+    return VELSTATUS_OK;
+}
+
+/* ---- the decision being built ---- */
+
+static void set_action(velstatus_dm_decision *d, velstatus_dm_action a, velstatus_dm_phase after, int cancel)
+{
+    d->action = a;
+    d->phase_after = after;
+    d->cancel_after = cancel;
+}
+
+/* status.message becomes the printf of fmt; E_RANGE when it does not fit. */
+static velstatus_status set_message(velstatus_dm_decision *d, velstatus_error *err, const char *fmt, ...)
+    VS__PRINTF(3, 4);
+static velstatus_status set_message(velstatus_dm_decision *d, velstatus_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(d->message, sizeof(d->message), fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof(d->message)) {
+        d->message[0] = '\0';
+        return velstatus__error_set(err, VELSTATUS_E_RANGE, "the decision's message would be %d bytes, more than %d", n,
+                                    VELSTATUS_DM_MESSAGE_MAX - 1);
+    }
+    d->message_len = (size_t)n;
+    d->message_set = 1;
+    return VELSTATUS_OK;
+}
+
+/* The phase as the object writes it ("" and "New" both are NEW). */
+static const char *phase_written(const dm_in *in, size_t *len)
+{
+    if (in->o.phase_text) {
+        *len = in->o.phase_text_len;
+        return in->o.phase_text;
+    }
+    *len = strlen(phase_texts[in->o.phase]);
+    return phase_texts[in->o.phase];
+}
+
+/* "dataupload" / "datadownload", capitalised or not, as the messages name the kind. */
+static const char *kind_word(const dm_in *in, int capital)
+{
+    if (capital)
+        return in->upload ? "Dataupload" : "Datadownload";
+    return in->upload ? "dataupload" : "datadownload";
+}
+
+/* ---- timed rules: an instant, and whether the rule holds for the object ---- */
+
+/* Where the prepare timeout counts from, per release: 0 when the object has
+ * no such instant (the timeout never fires). */
+static int accept_instant(const dm_in *in, int64_t *at)
+{
+    switch (in->k.accept_time) {
+    case 1: *at = in->o.start_ns; return in->o.has_start;
+    case 2:
+        /* time.Parse(time.RFC3339, ...); a text that does not parse is skipped */
+        return in->o.accepted_at_annotation_len > 0 &&
+               velstatus_time_parse(at, in->o.accepted_at_annotation, in->o.accepted_at_annotation_len, NULL) ==
+                   VELSTATUS_OK;
+    default: *at = in->o.accepted_ns; return in->o.has_accepted;
+    }
+}
+
+/* `time.Since(accepted) >= preparingTimeout`: due at accepted + timeout. */
+static int prepare_timeout_at(const dm_in *in, int64_t *at)
+{
+    int64_t from;
+    if (in->o.phase != VELSTATUS_DM_PHASE_ACCEPTED || (in->o.cancel && in->k.accepted_cancel_now))
+        return 0;
+    if (!accept_instant(in, &from))
+        return 0;
+    return !velstatus__add_overflow_i64(at, from, in->c.prepare_timeout_ns);
+}
+
+/* 1.17+: `time.Since(spotted) > delay`, strictly: due 1 ns after
+ * spotted + delay. */
+static int forced_cancel_at(const dm_in *in, int64_t *at)
+{
+    int64_t delay = in->o.phase == VELSTATUS_DM_PHASE_IN_PROGRESS ? CANCEL_DELAY_IN_PROGRESS : CANCEL_DELAY_OTHERS;
+    if (!in->k.forced_cancel || !in->o.cancel || !in->c.has_cancel_seen)
+        return 0;
+    return !velstatus__add_overflow_i64(at, in->c.cancel_seen_ns, delay + 1);
+}
+
+static int is_final(velstatus_dm_phase p)
+{
+    return p == VELSTATUS_DM_PHASE_COMPLETED || p == VELSTATUS_DM_PHASE_FAILED || p == VELSTATUS_DM_PHASE_CANCELED;
+}
+
+static int text_eq(const char *a, size_t an, const char *b, size_t bn)
+{
+    return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+/* The Velero server's start cancels the objects of an InProgress backup
+ * (restore) in "", New, Accepted, Prepared or InProgress. */
+static velstatus_status server_restart_rule(const dm_in *in, velstatus_dm_decision *d, int *hit, velstatus_error *err)
+{
+    size_t n;
+    const char *ph = phase_written(in, &n);
+    *hit = 0;
+    if (in->o.phase > VELSTATUS_DM_PHASE_IN_PROGRESS || (in->o.cancel && in->k.server_skips_canceled))
+        return VELSTATUS_OK;
+    *hit = 1;
+    set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, in->o.phase, 1);
+    if (in->k.server_text == 1)
+        return set_message(d, err,
+                           "found a %s with status \"%.*s\" during the velero server starting, mark it as cancel",
+                           kind_word(in, 0), (int)n, ph);
+    return set_message(d, err, "%s is in status \"%.*s\" during the velero server starting, mark it as cancel",
+                       kind_word(in, 1), (int)n, ph);
+}
+
+/* 1.12 to 1.14: AttemptDataUploadResume cancels the InProgress objects whose
+ * pod runs on the node (status.node) and CancelAcceptedDataupload the
+ * Accepted ones its label names. */
+static velstatus_status restart_rules_1(const dm_in *in, velstatus_dm_decision *d, int *hit, velstatus_error *err)
+{
+    const velstatus_dm_object *o = &in->o;
+    const velstatus_dm_config *c = &in->c;
+    if (o->phase == VELSTATUS_DM_PHASE_IN_PROGRESS &&
+        text_eq(o->node, o->node_len, c->restart_node, c->restart_node_len))
+        *hit = 1;
+    else if (o->phase == VELSTATUS_DM_PHASE_ACCEPTED && !o->cancel &&
+             text_eq(o->accepted_by_label, o->accepted_by_label_len, c->restart_node, c->restart_node_len))
+        *hit = 1;
+    if (!*hit)
+        return VELSTATUS_OK;
+    set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, o->phase, 1);
+    return set_message(d, err, "found a %s with status \"%s\" during the node-agent starting, mark it as cancel",
+                       kind_word(in, 0), phase_texts[o->phase]);
+}
+
+/* 1.15 and later: the node's InProgress objects are resumed (or canceled
+ * when resuming fails); 1.15 and 1.16 also cancel every Accepted object,
+ * whichever node accepted it. */
+static velstatus_status restart_rules_2(const dm_in *in, velstatus_dm_decision *d, int *hit, velstatus_error *err)
+{
+    const velstatus_dm_object *o = &in->o;
+    const velstatus_dm_config *c = &in->c;
+    if (o->phase == VELSTATUS_DM_PHASE_IN_PROGRESS &&
+        text_eq(o->node, o->node_len, c->restart_node, c->restart_node_len)) {
+        *hit = 1;
+        if (c->resume_error_len == 0 || o->cancel) {
+            set_action(d, VELSTATUS_DM_ACTION_RESUME, o->phase, o->cancel);
+            return VELSTATUS_OK;
+        }
+        set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, o->phase, 1);
+        return set_message(d, err, "Resume InProgress %s failed with error %.*s, mark it as cancel", kind_word(in, 0),
+                           (int)c->resume_error_len, c->resume_error);
+    }
+    if (o->phase == VELSTATUS_DM_PHASE_ACCEPTED && !o->cancel && in->k.restart_rules == 2) {
+        *hit = 1;
+        set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, o->phase, 1);
+        return set_message(d, err, "%s is in Accepted status during the node-agent starting, mark it as cancel",
+                           kind_word(in, 1));
+    }
+    return VELSTATUS_OK;
+}
+
+static velstatus_status node_restart_rule(const dm_in *in, velstatus_dm_decision *d, int *hit, velstatus_error *err)
+{
+    *hit = 0;
+    if (in->k.restart_rules == 1)
+        return restart_rules_1(in, d, hit, err);
+    return restart_rules_2(in, d, hit, err);
+}
+
+/* ---- one pass of the controller's Reconcile at `now` ---- */
+
+/* The Accepted branch: cancel (at once before 1.17), else the prepare
+ * timeout when due. */
+static velstatus_status pass_accepted(const dm_in *in, velstatus_dm_decision *d, velstatus_error *err)
+{
+    int64_t at;
+    if (in->o.cancel && in->k.accepted_cancel_now) {
+        set_action(d, VELSTATUS_DM_ACTION_CANCELED, VELSTATUS_DM_PHASE_CANCELED, 1);
+        if (in->k.accepted_cancel_clears_message)
+            return set_message(d, err, "%s", "");
+        return VELSTATUS_OK;
+    }
+    if (prepare_timeout_at(in, &at) && at <= in->now) {
+        set_action(d, VELSTATUS_DM_ACTION_FAIL, VELSTATUS_DM_PHASE_FAILED, in->o.cancel);
+        d->has_at = 1;
+        d->at_ns = at;
+        return set_message(d, err, "timeout on preparing data %s", in->upload ? "upload" : "download");
+    }
+    return VELSTATUS_OK;
+}
+
+/* The branch of each phase, in Reconcile's order; leaves d->action NONE
+ * when the pass changes nothing now. */
+static velstatus_status pass_phase(const dm_in *in, velstatus_dm_decision *d, velstatus_error *err)
+{
+    const velstatus_dm_object *o = &in->o;
+    switch (o->phase) {
+    case VELSTATUS_DM_PHASE_NEW:
+        if (o->cancel)
+            set_action(d, VELSTATUS_DM_ACTION_CANCELED, VELSTATUS_DM_PHASE_CANCELED, 1);
+        else
+            set_action(d, VELSTATUS_DM_ACTION_ACCEPT, VELSTATUS_DM_PHASE_ACCEPTED, 0);
+        return VELSTATUS_OK;
+    case VELSTATUS_DM_PHASE_ACCEPTED: return pass_accepted(in, d, err);
+    case VELSTATUS_DM_PHASE_PREPARED:
+        if (o->cancel)
+            set_action(d, VELSTATUS_DM_ACTION_CANCELED, VELSTATUS_DM_PHASE_CANCELED, 1);
+        else
+            set_action(d, VELSTATUS_DM_ACTION_START, VELSTATUS_DM_PHASE_IN_PROGRESS, 0);
+        return VELSTATUS_OK;
+    case VELSTATUS_DM_PHASE_IN_PROGRESS:
+        if (o->cancel)
+            set_action(d, VELSTATUS_DM_ACTION_CANCELING, VELSTATUS_DM_PHASE_CANCELING, 1);
+        return VELSTATUS_OK;
+    default: return VELSTATUS_OK;
+    }
+}
+
+/* The pass: deletion first (spec.cancel set with a message), then 1.17's
+ * forced cancel when due, then the phase's branch. */
+static velstatus_status pass(const dm_in *in, velstatus_dm_decision *d, velstatus_error *err)
+{
+    const velstatus_dm_object *o = &in->o;
+    int64_t at;
+    if (o->deleting && !o->cancel) {
+        set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, o->phase, 1);
+        if (in->k.deletion_text == 1)
+            return set_message(d, err, "found a %s %.*s/%.*s is being deleted, mark it as cancel", kind_word(in, 0),
+                               (int)o->ns_len, o->ns, (int)o->name_len, o->name);
+        return set_message(d, err, "Cancel %s because it is being deleted", kind_word(in, 0));
+    }
+    if (forced_cancel_at(in, &at) && at <= in->now) {
+        set_action(d, VELSTATUS_DM_ACTION_CANCELED, VELSTATUS_DM_PHASE_CANCELED, 1);
+        d->has_at = 1;
+        d->at_ns = at;
+        return VELSTATUS_OK;
+    }
+    if (o->phase == VELSTATUS_DM_PHASE_UNKNOWN)
+        return VELSTATUS_OK;
+    return pass_phase(in, d, err);
+}
+
+/* ---- restarts: one-shot events at their instant ---- */
+
+typedef velstatus_status (*restart_fn)(const dm_in *, velstatus_dm_decision *, int *, velstatus_error *);
+
+/* The restart (the server's, then the node-agent's) whose instant is the
+ * earliest at or after now and no later than `limit`, among those whose
+ * rule holds for the object; *hit when there is one. Restarts are one-shot:
+ * one before now is already in the object. */
+static velstatus_status restart_at(const dm_in *in, velstatus_dm_decision *d, int64_t limit, int *hit,
+                                   velstatus_error *err)
+{
+    const int has[2] = {in->c.has_server_restart, in->c.has_node_restart};
+    const int64_t when[2] = {in->c.server_restart_ns, in->c.node_restart_ns};
+    const restart_fn fn[2] = {server_restart_rule, node_restart_rule};
+    velstatus_dm_decision base = *d, cand;
+    int k, h;
+    *hit = 0;
+    for (k = 0; k < 2; k++) {
+        if (!has[k] || when[k] < in->now || when[k] > limit || (*hit && when[k] >= d->at_ns))
+            continue;
+        cand = base;
+        VS_TRY(fn[k](in, &cand, &h, err));
+        if (!h)
+            continue;
+        *d = cand;
+        d->has_at = 1;
+        d->at_ns = when[k];
+        *hit = 1;
+    }
+    return VELSTATUS_OK;
+}
+
+/* The earliest timed rule of the pass after now (forced cancel before the
+ * prepare timeout at the same instant, as the pass checks them). */
+static int next_timer(const dm_in *in, int64_t *at, int *which)
+{
+    int64_t t;
+    int found = 0;
+    if (forced_cancel_at(in, &t) && t > in->now) {
+        *at = t;
+        *which = 0;
+        found = 1;
+    }
+    if (prepare_timeout_at(in, &t) && t > in->now && (!found || t < *at)) {
+        *at = t;
+        *which = 1;
+        found = 1;
+    }
+    return found;
+}
+
+/* What the pass decides at the timer's instant: the same rule, due. */
+static velstatus_status timer_decision(const dm_in *in, int64_t at, velstatus_dm_decision *d, velstatus_error *err)
+{
+    dm_in later = *in;
+    later.now = at;
+    VS_TRY(pass(&later, d, err));
+    d->when = VELSTATUS_DM_WHEN_AT;
+    return VELSTATUS_OK;
+}
+
+/* Nothing is timed: what the object waits on. */
+static void waiting(const dm_in *in, velstatus_dm_decision *d)
+{
+    velstatus_dm_phase p = in->o.phase;
+    d->when = VELSTATUS_DM_WHEN_NEVER;
+    if (p == VELSTATUS_DM_PHASE_ACCEPTED)
+        set_action(d, VELSTATUS_DM_ACTION_WAIT_EXPOSE, p, in->o.cancel);
+    else if (p == VELSTATUS_DM_PHASE_IN_PROGRESS || p == VELSTATUS_DM_PHASE_CANCELING)
+        set_action(d, VELSTATUS_DM_ACTION_WAIT_DATA_PATH, p, in->o.cancel);
+    else
+        set_action(d, VELSTATUS_DM_ACTION_NONE, p, in->o.cancel);
+}
+
+/* Restarts due now, then the pass, then the earliest later instant: a
+ * restart or a timer, whichever comes first (a restart at a timer's
+ * instant first). */
+static velstatus_status decide(const dm_in *in, velstatus_dm_decision *d, velstatus_error *err)
+{
+    int hit, which = 0, timed;
+    int64_t at = INT64_MAX;
+    if (is_final(in->o.phase)) {
+        waiting(in, d);
+        return VELSTATUS_OK;
+    }
+    VS_TRY(restart_at(in, d, in->now, &hit, err));
+    if (hit) {
+        d->when = VELSTATUS_DM_WHEN_NOW;
+        return VELSTATUS_OK;
+    }
+    VS_TRY(pass(in, d, err));
+    if (d->action != VELSTATUS_DM_ACTION_NONE) {
+        d->when = VELSTATUS_DM_WHEN_NOW;
+        return VELSTATUS_OK;
+    }
+    timed = next_timer(in, &at, &which);
+    VS_TRY(restart_at(in, d, at, &hit, err));
+    if (hit) {
+        d->when = VELSTATUS_DM_WHEN_AT;
+        return VELSTATUS_OK;
+    }
+    if (timed)
+        return timer_decision(in, at, d, err);
+    waiting(in, d);
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_dm_decide(const velstatus_dm_object *obj, int64_t now_ns, int major, int minor,
+                                     const velstatus_dm_config *cfg, velstatus_dm_decision *out, velstatus_error *err)
+{
+    dm_in in;
+    velstatus_dm_decision d;
+    if (!obj || !out)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_decide: %s is NULL", obj ? "out" : "obj");
+    VS_TRY(load_in(&in, obj, now_ns, major, minor, cfg, err));
+    VS_TRY(velstatus__sized_copy(&d, sizeof(d), VS_DM_DECISION_SIZE_V1, out, "dm_decision", err));
+    memset(&d, 0, sizeof(d));
+    d.phase_after = in.o.phase;
+    d.cancel_after = in.o.cancel;
+    VS_TRY(decide(&in, &d, err));
+    d.struct_size = out->struct_size;
+    memcpy(out, &d, out->struct_size < sizeof(d) ? out->struct_size : sizeof(d));
+    return VELSTATUS_OK;
+}

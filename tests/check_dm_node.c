@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The node-agent's decisions on a DataUpload / DataDownload
+ * (velstatus_dm_decide): the per-release rows of
+ * tests/data/releases/dm-node-agent.txt, the argument checks, and the
+ * property that a decision is stable between the instants it names. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NS_PER_SEC INT64_C(1000000000)
+
+/* One row, parsed: the texts point into `buf`. */
+typedef struct dm_row {
+    int line, minors[8], nminors;
+    velstatus_dm_object o;
+    velstatus_dm_config c;
+    int64_t now;
+    velstatus_dm_action action;
+    velstatus_dm_when when;
+    int has_at, cancel_after;
+    int64_t at;
+    velstatus_dm_phase after;
+    int message_set;
+    const char *message;
+    char resume[128];
+} dm_row;
+
+static const char *const phase_tokens[] = {"New",      "Accepted",  "Prepared", "InProgress", "Canceling",
+                                           "Canceled", "Completed", "Failed",   "Unknown"};
+
+/* "08:05:21[.fff]" (2024-05-01, UTC) or a whole RFC 3339 text. */
+static int64_t row_time(const char *s, int line)
+{
+    char full[80];
+    int64_t ns = 0;
+    velstatus_error e;
+    if (strlen(s) < 20)
+        snprintf(full, sizeof full, "2024-05-01T%sZ", s);
+    else
+        snprintf(full, sizeof full, "%s", s);
+    ck_assert_msg(velstatus_time_parse(&ns, full, VELSTATUS_NUL_TERMINATED, &e) == VELSTATUS_OK, "line %d: time %s: %s",
+                  line, s, e.message);
+    return ns;
+}
+
+static int64_t row_duration(const char *s, int line)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    int64_t unit = *end == 'h' ? 3600 : *end == 'm' ? 60 : *end == 's' ? 1 : 0;
+    ck_assert_msg(unit && v > 0, "line %d: duration %s", line, s);
+    return (int64_t)v * unit * NS_PER_SEC;
+}
+
+static velstatus_dm_phase row_phase(const char *s, int line)
+{
+    size_t i;
+    if (!*s)
+        return VELSTATUS_DM_PHASE_NEW;
+    for (i = 0; i < sizeof(phase_tokens) / sizeof(phase_tokens[0]); i++)
+        if (strcmp(s, phase_tokens[i]) == 0)
+            return (velstatus_dm_phase)i;
+    (void)line;
+    return VELSTATUS_DM_PHASE_UNKNOWN;
+}
+
+static void row_releases(dm_row *r, char *s)
+{
+    char *tok, *save = NULL;
+    for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int a = 0, b = 0, lo, hi;
+        if (sscanf(tok, "1.%d-1.%d", &a, &b) == 2) {
+            lo = a;
+            hi = b;
+        } else {
+            ck_assert_msg(sscanf(tok, "1.%d", &a) == 1, "line %d: releases %s", r->line, tok);
+            lo = hi = a;
+        }
+        for (; lo <= hi; lo++)
+            r->minors[r->nminors++] = lo;
+    }
+}
+
+/* key=value words of the object column. */
+static void row_object(dm_row *r, char *s)
+{
+    char *tok, *save = NULL;
+    velstatus_dm_object_init(&r->o, sizeof r->o, NULL);
+    for (tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *v = strchr(tok, '=');
+        if (v)
+            *v++ = '\0';
+        if (!strcmp(tok, "du") || !strcmp(tok, "dd"))
+            r->o.kind = tok[1] == 'u' ? VELSTATUS_DM_UPLOAD : VELSTATUS_DM_DOWNLOAD;
+        else if (!strcmp(tok, "phase")) {
+            r->o.phase = row_phase(v, r->line);
+            r->o.phase_text = v;
+            r->o.phase_text_len = strlen(v);
+        } else if (!strcmp(tok, "cancel"))
+            r->o.cancel = 1;
+        else if (!strcmp(tok, "deleting"))
+            r->o.deleting = 1;
+        else if (!strcmp(tok, "ns"))
+            r->o.ns = v, r->o.ns_len = VELSTATUS_NUL_TERMINATED;
+        else if (!strcmp(tok, "name"))
+            r->o.name = v, r->o.name_len = VELSTATUS_NUL_TERMINATED;
+        else if (!strcmp(tok, "node"))
+            r->o.node = v, r->o.node_len = VELSTATUS_NUL_TERMINATED;
+        else if (!strcmp(tok, "label"))
+            r->o.accepted_by_label = v, r->o.accepted_by_label_len = VELSTATUS_NUL_TERMINATED;
+        else if (!strcmp(tok, "anno"))
+            r->o.accepted_at_annotation = v, r->o.accepted_at_annotation_len = VELSTATUS_NUL_TERMINATED;
+        else if (!strcmp(tok, "start"))
+            r->o.has_start = 1, r->o.start_ns = row_time(v, r->line);
+        else if (!strcmp(tok, "accepted"))
+            r->o.has_accepted = 1, r->o.accepted_ns = row_time(v, r->line);
+        else
+            ck_abort_msg("line %d: object key %s", r->line, tok);
+    }
+}
+
+static void row_config(dm_row *r, char *s)
+{
+    char *tok, *save = NULL;
+    velstatus_dm_config_init(&r->c, sizeof r->c, NULL);
+    for (tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *v = strchr(tok, '='), *at;
+        if (!strcmp(tok, "-"))
+            continue;
+        ck_assert_msg(v != NULL, "line %d: config word %s", r->line, tok);
+        *v++ = '\0';
+        if (!strcmp(tok, "timeout"))
+            r->c.prepare_timeout_ns = row_duration(v, r->line);
+        else if (!strcmp(tok, "restart")) {
+            at = strchr(v, '@');
+            ck_assert_msg(at != NULL, "line %d: restart=TIME@NODE", r->line);
+            *at++ = '\0';
+            r->c.has_node_restart = 1;
+            r->c.node_restart_ns = row_time(v, r->line);
+            r->c.restart_node = at;
+            r->c.restart_node_len = VELSTATUS_NUL_TERMINATED;
+        } else if (!strcmp(tok, "server"))
+            r->c.has_server_restart = 1, r->c.server_restart_ns = row_time(v, r->line);
+        else if (!strcmp(tok, "seen"))
+            r->c.has_cancel_seen = 1, r->c.cancel_seen_ns = row_time(v, r->line);
+        else if (!strcmp(tok, "resume")) {
+            size_t i;
+            snprintf(r->resume, sizeof r->resume, "%s", v);
+            for (i = 0; r->resume[i]; i++)
+                if (r->resume[i] == '_')
+                    r->resume[i] = ' ';
+            r->c.resume_error = r->resume;
+            r->c.resume_error_len = VELSTATUS_NUL_TERMINATED;
+        } else
+            ck_abort_msg("line %d: config key %s", r->line, tok);
+    }
+}
+
+static void row_decision(dm_row *r, char *s)
+{
+    char *tok, *save = NULL;
+    int i = 0;
+    velstatus_error e;
+    for (tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save), i++) {
+        if (i == 0)
+            ck_assert_msg(velstatus_dm_action_from_string(&r->action, tok, VELSTATUS_NUL_TERMINATED, &e) == 0,
+                          "line %d: %s", r->line, e.message);
+        else if (i == 1)
+            ck_assert_msg(velstatus_dm_when_from_string(&r->when, tok, VELSTATUS_NUL_TERMINATED, &e) == 0,
+                          "line %d: %s", r->line, e.message);
+        else if (!strncmp(tok, "at=", 3))
+            r->has_at = 1, r->at = row_time(tok + 3, r->line);
+        else if (!strncmp(tok, "after=", 6))
+            r->after = row_phase(tok + 6, r->line);
+        else if (!strncmp(tok, "cancel=", 7))
+            r->cancel_after = tok[7] == '1';
+        else
+            ck_abort_msg("line %d: decision word %s", r->line, tok);
+    }
+}
+
+/* Splits "a | b | ..." in place; returns the number of columns. */
+static int columns(char *line, char **col, int max)
+{
+    int n = 0;
+    char *p = line, *bar;
+    while (n < max) {
+        col[n++] = p;
+        bar = strstr(p, " | ");
+        if (!bar)
+            break;
+        *bar = '\0';
+        p = bar + 3;
+    }
+    return n;
+}
+
+static int parse_row(dm_row *r, char *line, int lineno)
+{
+    char *col[7];
+    memset(r, 0, sizeof *r);
+    r->line = lineno;
+    if (line[0] == '#' || line[0] == '\0')
+        return 0;
+    ck_assert_msg(columns(line, col, 7) == 7, "line %d: 7 columns wanted", lineno);
+    row_releases(r, col[0]);
+    row_object(r, col[1]);
+    row_config(r, col[2]);
+    r->now = row_time(col[3], lineno);
+    row_decision(r, col[4]);
+    r->message_set = col[5][0] == '=';
+    r->message = r->message_set ? col[5] + 1 : NULL;
+    return 1;
+}
+
+static void check_row(const dm_row *r, int minor)
+{
+    velstatus_dm_decision d;
+    velstatus_error e;
+    velstatus_status st;
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    st = velstatus_dm_decide(&r->o, r->now, 1, minor, &r->c, &d, &e);
+    ck_assert_msg(st == VELSTATUS_OK, "line %d (1.%d): %s", r->line, minor, e.message);
+    ck_assert_msg(d.action == r->action, "line %d (1.%d): action %s, want %s", r->line, minor,
+                  velstatus_dm_action_to_string(d.action), velstatus_dm_action_to_string(r->action));
+    ck_assert_msg(d.when == r->when, "line %d (1.%d): when %s, want %s", r->line, minor,
+                  velstatus_dm_when_to_string(d.when), velstatus_dm_when_to_string(r->when));
+    ck_assert_msg(d.has_at == r->has_at && (!r->has_at || d.at_ns == r->at),
+                  "line %d (1.%d): at %d/%" PRId64 ", want %d/%" PRId64, r->line, minor, d.has_at, d.at_ns, r->has_at,
+                  r->at);
+    ck_assert_msg(d.phase_after == r->after, "line %d (1.%d): phase after %d, want %d", r->line, minor,
+                  (int)d.phase_after, (int)r->after);
+    ck_assert_msg(d.cancel_after == r->cancel_after, "line %d (1.%d): cancel after %d", r->line, minor, d.cancel_after);
+    ck_assert_msg(d.message_set == r->message_set, "line %d (1.%d): message_set %d (\"%s\")", r->line, minor,
+                  d.message_set, d.message);
+    if (r->message_set)
+        ck_assert_msg(strcmp(d.message, r->message) == 0 && d.message_len == strlen(r->message),
+                      "line %d (1.%d): message\n  \"%s\"\nwant\n  \"%s\"", r->line, minor, d.message, r->message);
+}
+
+START_TEST(test_release_rows)
+{
+    size_t len;
+    char *text = vs_test_read_data("releases/dm-node-agent.txt", &len), *line = text, *nl;
+    int lineno = 0, rows = 0, per_release[8] = {0}, i;
+    dm_row r;
+    for (; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (!parse_row(&r, line, ++lineno))
+            continue;
+        for (i = 0; i < r.nminors; i++) {
+            ck_assert_msg(r.minors[i] >= 12 && r.minors[i] <= 18, "line %d: release 1.%d", lineno, r.minors[i]);
+            check_row(&r, r.minors[i]);
+            per_release[r.minors[i] - 11]++;
+        }
+        rows++;
+    }
+    ck_assert_int_ge(rows, 60);
+    for (i = 1; i < 8; i++)
+        ck_assert_msg(per_release[i] >= 35, "release 1.%d has only %d cases", 11 + i, per_release[i]);
+    free(text);
+}
+END_TEST
+
+static velstatus_dm_decision decide_at(const velstatus_dm_object *o, const velstatus_dm_config *c, int minor,
+                                       int64_t t);
+
+/* A DataUpload Accepted at 08:05:21 by 1.18's fields. */
+static velstatus_dm_object accepted_upload(void)
+{
+    velstatus_dm_object o;
+    velstatus_dm_object_init(&o, sizeof o, NULL);
+    o.kind = VELSTATUS_DM_UPLOAD;
+    o.phase = VELSTATUS_DM_PHASE_ACCEPTED;
+    o.has_accepted = 1;
+    o.accepted_ns = row_time("08:05:21", 0);
+    return o;
+}
+
+/* One refused call: its status, a message naming `needle`, and `out` untouched. */
+static void refused(const velstatus_dm_object *o, int minor, const velstatus_dm_config *c, velstatus_status want,
+                    const char *needle)
+{
+    velstatus_dm_decision d;
+    velstatus_error e;
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    d.action = VELSTATUS_DM_ACTION_RESUME; /* a marker the call must not overwrite */
+    ck_assert_int_eq(velstatus_dm_decide(o, 0, 1, minor, c, &d, &e), want);
+    ck_assert_int_eq(e.code, want);
+    ck_assert_msg(strstr(e.message, needle) != NULL, "message \"%s\" lacks \"%s\"", e.message, needle);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_RESUME);
+}
+
+START_TEST(test_refused)
+{
+    velstatus_dm_object o = accepted_upload(), bad;
+    velstatus_dm_config c;
+    velstatus_dm_decision d;
+    velstatus_error e;
+    char long_error[1100];
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    refused(&o, 11, NULL, VELSTATUS_E_INVALID, "1.11 has no data mover");
+    refused(&o, 19, NULL, VELSTATUS_E_INVALID, "Velero 1.19 is not supported (supported: 1.11 to 1.18)");
+    bad = o, bad.kind = (velstatus_dm_kind)2;
+    refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "kind is 2");
+    bad = o, bad.phase = VELSTATUS_DM_PHASE_INVALID;
+    refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "phase is -1");
+    bad = o, bad.node = NULL, bad.node_len = 3;
+    refused(&bad, 18, NULL, VELSTATUS_E_INVALID, "object node is NULL with length 3");
+    bad = o, bad.struct_size = 8;
+    refused(&bad, 18, NULL, VELSTATUS_E_ABI, "dm_object");
+    c.prepare_timeout_ns = -1;
+    refused(&o, 18, &c, VELSTATUS_E_INVALID, "prepare_timeout_ns is negative");
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.has_node_restart = 1;
+    refused(&o, 18, &c, VELSTATUS_E_INVALID, "without a restart_node");
+    /* a resume error too long for the message */
+    memset(long_error, 'x', sizeof long_error - 1);
+    long_error[sizeof long_error - 1] = '\0';
+    c.restart_node = "n1", c.restart_node_len = 2, c.node_restart_ns = 0, c.resume_error = long_error,
+    c.resume_error_len = VELSTATUS_NUL_TERMINATED;
+    bad = o, bad.phase = VELSTATUS_DM_PHASE_IN_PROGRESS, bad.node = "n1", bad.node_len = 2;
+    refused(&bad, 18, &c, VELSTATUS_E_RANGE, "more than 1023");
+    ck_assert_int_eq(velstatus_dm_decide(NULL, 0, 1, 18, NULL, &d, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "obj is NULL"));
+    ck_assert_int_eq(velstatus_dm_decide(&o, 0, 1, 18, NULL, NULL, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "out is NULL"));
+    d.struct_size = 4;
+    ck_assert_int_eq(velstatus_dm_decide(&o, 0, 1, 18, NULL, &d, &e), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_dm_object_init(&o, 4, &e), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_dm_config_init(NULL, sizeof c, &e), VELSTATUS_E_INVALID);
+}
+END_TEST
+
+/* phase_text, when set, gives the phase (the `phase` field is ignored). */
+START_TEST(test_phase_from_text)
+{
+    static const struct {
+        const char *text;
+        velstatus_dm_action action;
+    } cases[] = {{"Prepared", VELSTATUS_DM_ACTION_START}, {"", VELSTATUS_DM_ACTION_ACCEPT},
+                 {"New", VELSTATUS_DM_ACTION_ACCEPT},     {"InProgress", VELSTATUS_DM_ACTION_WAIT_DATA_PATH},
+                 {"Paused", VELSTATUS_DM_ACTION_NONE},    {"prepared", VELSTATUS_DM_ACTION_NONE}};
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        velstatus_dm_object o = accepted_upload();
+        velstatus_dm_decision d;
+        o.phase = VELSTATUS_DM_PHASE_INVALID;
+        o.phase_text = cases[i].text;
+        o.phase_text_len = VELSTATUS_NUL_TERMINATED;
+        d = decide_at(&o, NULL, 18, 0);
+        ck_assert_msg(d.action == cases[i].action, "\"%s\": %s", cases[i].text,
+                      velstatus_dm_action_to_string(d.action));
+    }
+}
+END_TEST
+
+START_TEST(test_tokens_and_defaults)
+{
+    velstatus_dm_action a;
+    velstatus_dm_when w;
+    velstatus_error e;
+    int64_t t = 0;
+    int minor;
+    ck_assert_str_eq(velstatus_dm_action_to_string(VELSTATUS_DM_ACTION_WAIT_DATA_PATH), "wait_data_path");
+    ck_assert_ptr_null(velstatus_dm_action_to_string((velstatus_dm_action)10));
+    ck_assert_ptr_null(velstatus_dm_action_to_string(VELSTATUS_DM_ACTION_INVALID));
+    ck_assert_int_eq(velstatus_dm_action_from_string(&a, "set_cancel", VELSTATUS_NUL_TERMINATED, &e), 0);
+    ck_assert_int_eq(a, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_int_eq(velstatus_dm_action_from_string(&a, "Cancel", 6, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_when_from_string(&w, "at", 2, &e), 0);
+    ck_assert_int_eq(w, VELSTATUS_DM_WHEN_AT);
+    ck_assert_str_eq(velstatus_dm_when_to_string(VELSTATUS_DM_WHEN_NEVER), "never");
+    for (minor = 12; minor <= 18; minor++) {
+        ck_assert_int_eq(velstatus_dm_prepare_timeout_default(1, minor, &t, &e), 0);
+        ck_assert_int_eq(t, 30 * 60 * NS_PER_SEC);
+    }
+    ck_assert_int_eq(velstatus_dm_prepare_timeout_default(1, 11, &t, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_prepare_timeout_default(1, 12, NULL, &e), VELSTATUS_E_INVALID);
+}
+END_TEST
+
+/* A decision's fields, compared whole. */
+static int same_decision(const velstatus_dm_decision *a, const velstatus_dm_decision *b, int same_when)
+{
+    int same_at = a->has_at == b->has_at && (!a->has_at || a->at_ns == b->at_ns);
+    /* a change due now may be due by two rules (1.17's forced cancel and
+     * the phase's own cancel): the instant is then not part of it */
+    if (a->when == VELSTATUS_DM_WHEN_NOW && b->when == VELSTATUS_DM_WHEN_NOW)
+        same_at = 1;
+    return a->action == b->action && (!same_when || a->when == b->when) && same_at &&
+           a->phase_after == b->phase_after && a->cancel_after == b->cancel_after && a->message_set == b->message_set &&
+           a->message_len == b->message_len && memcmp(a->message, b->message, a->message_len) == 0;
+}
+
+/* Deterministic random numbers (xorshift64*). */
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * UINT64_C(2685821657736338717);
+}
+
+static int64_t rnd_instant(uint64_t *s, int64_t base)
+{
+    /* within two hours of base, on whole seconds or on any nanosecond */
+    int64_t off = (int64_t)(rnd(s) % 7200) * NS_PER_SEC;
+    if (rnd(s) % 2)
+        off += (int64_t)(rnd(s) % NS_PER_SEC);
+    return base + off - 3600 * NS_PER_SEC;
+}
+
+static void rnd_case(uint64_t *s, int64_t base, velstatus_dm_object *o, velstatus_dm_config *c, int *minor)
+{
+    static const char *const nodes[] = {"node-1", "node-2"};
+    velstatus_dm_object_init(o, sizeof *o, NULL);
+    velstatus_dm_config_init(c, sizeof *c, NULL);
+    *minor = 12 + (int)(rnd(s) % 7);
+    o->kind = (velstatus_dm_kind)(rnd(s) % 2);
+    /* Accepted half the time: its timeout is the rule with the most instants */
+    o->phase = rnd(s) % 2 ? VELSTATUS_DM_PHASE_ACCEPTED : (velstatus_dm_phase)(rnd(s) % 9);
+    o->cancel = rnd(s) % 3 == 0;
+    o->deleting = rnd(s) % 8 == 0;
+    o->node = nodes[rnd(s) % 2], o->node_len = 6;
+    o->accepted_by_label = nodes[rnd(s) % 2], o->accepted_by_label_len = 6;
+    o->accepted_at_annotation = rnd(s) % 2 ? "2024-05-01T08:05:21Z" : NULL;
+    o->accepted_at_annotation_len = o->accepted_at_annotation ? VELSTATUS_NUL_TERMINATED : 0;
+    o->has_start = rnd(s) % 4 != 0, o->start_ns = rnd_instant(s, base);
+    o->has_accepted = rnd(s) % 4 != 0, o->accepted_ns = rnd_instant(s, base);
+    c->prepare_timeout_ns = rnd(s) % 2 ? 0 : (int64_t)(1 + rnd(s) % 3600) * NS_PER_SEC;
+    c->has_node_restart = rnd(s) % 3 == 0, c->node_restart_ns = rnd_instant(s, base);
+    c->restart_node = nodes[rnd(s) % 2], c->restart_node_len = 6;
+    c->has_server_restart = rnd(s) % 4 == 0, c->server_restart_ns = rnd_instant(s, base);
+    c->has_cancel_seen = rnd(s) % 2, c->cancel_seen_ns = rnd_instant(s, base);
+    c->resume_error = rnd(s) % 2 ? "boom" : NULL, c->resume_error_len = c->resume_error ? 4 : 0;
+}
+
+static velstatus_dm_decision decide_at(const velstatus_dm_object *o, const velstatus_dm_config *c, int minor, int64_t t)
+{
+    velstatus_dm_decision d;
+    velstatus_error e;
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    ck_assert_msg(velstatus_dm_decide(o, t, 1, minor, c, &d, &e) == VELSTATUS_OK, "%s", e.message);
+    return d;
+}
+
+/* For random objects, configs, releases and instants: a decision "at T"
+ * is the same decision at every instant in [now, T) and falls due at T
+ * with the same action, phase, cancel and message; a "never" decision is
+ * the same at every later instant. (A decision due now happens at the next
+ * pass: what would follow if it did not is not a decision.) */
+START_TEST(test_stable_between_instants)
+{
+    uint64_t s = UINT64_C(0x9E3779B97F4A7C15);
+    int64_t base = row_time("08:30:00", 0);
+    long n = vs_test_iterations(20000), i, timed = 0, never = 0;
+    for (i = 0; i < n; i++) {
+        velstatus_dm_object o;
+        velstatus_dm_config c;
+        velstatus_dm_decision d0, d1;
+        int minor;
+        int64_t now, t;
+        rnd_case(&s, base, &o, &c, &minor);
+        now = rnd_instant(&s, base);
+        d0 = decide_at(&o, &c, minor, now);
+        if (d0.when == VELSTATUS_DM_WHEN_AT) {
+            timed++;
+            ck_assert_msg(d0.has_at && d0.at_ns > now, "case %ld: AT without a later instant", i);
+            t = now + (int64_t)(rnd(&s) % (uint64_t)(d0.at_ns - now));
+            d1 = decide_at(&o, &c, minor, t);
+            ck_assert_msg(same_decision(&d0, &d1, 1), "case %ld (1.%d): %s at %" PRId64 " became %s/%s before it", i,
+                          minor, velstatus_dm_action_to_string(d0.action), d0.at_ns,
+                          velstatus_dm_action_to_string(d1.action), velstatus_dm_when_to_string(d1.when));
+            d1 = decide_at(&o, &c, minor, d0.at_ns);
+            ck_assert_msg(same_decision(&d0, &d1, 0) && d1.when == VELSTATUS_DM_WHEN_NOW,
+                          "case %ld (1.%d): %s did not fall due at its instant (%s/%s)", i, minor,
+                          velstatus_dm_action_to_string(d0.action), velstatus_dm_action_to_string(d1.action),
+                          velstatus_dm_when_to_string(d1.when));
+            continue;
+        }
+        if (d0.when != VELSTATUS_DM_WHEN_NEVER)
+            continue; /* due now: it happens at the next pass */
+        never++;
+        t = now + (int64_t)(rnd(&s) % (uint64_t)(4 * 3600 * NS_PER_SEC));
+        d1 = decide_at(&o, &c, minor, t);
+        ck_assert_msg(same_decision(&d0, &d1, 1), "case %ld (1.%d): %s/%s changed to %s/%s with no instant between", i,
+                      minor, velstatus_dm_action_to_string(d0.action), velstatus_dm_when_to_string(d0.when),
+                      velstatus_dm_action_to_string(d1.action), velstatus_dm_when_to_string(d1.when));
+    }
+    ck_assert_msg(timed * 10 > n && never * 10 > n,
+                  "%ld timed and %ld waiting cases of %ld: the generator misses rules", timed, never, n);
+}
+END_TEST
+
+/* A caller of the first version and a newer one with a zero tail are both
+ * accepted; a newer one with a non-zero tail is refused (E_ABI). */
+START_TEST(test_older_and_newer_callers)
+{
+    struct {
+        velstatus_dm_object o;
+        unsigned char tail[64];
+    } big;
+    struct {
+        velstatus_dm_decision d;
+        unsigned char tail[64];
+    } out;
+    velstatus_error e;
+    memset(&big, 0, sizeof big);
+    big.o = accepted_upload();
+    big.o.struct_size = sizeof big;
+    ck_assert_int_eq(velstatus_dm_decision_init(&out.d, sizeof out, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_decide(&big.o, 0, 1, 18, NULL, &out.d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(out.d.action, VELSTATUS_DM_ACTION_FAIL);
+    ck_assert_uint_eq(out.d.struct_size, sizeof out);
+    big.tail[5] = 1;
+    ck_assert_int_eq(velstatus_dm_decide(&big.o, 0, 1, 18, NULL, &out.d, &e), VELSTATUS_E_ABI);
+    big.o.struct_size = (uint32_t)offsetof(velstatus_dm_object, accepted_ns) + 8; /* v1 */
+    ck_assert_int_eq(velstatus_dm_decide(&big.o, 0, 1, 18, NULL, &out.d, &e), VELSTATUS_OK);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("dm_node");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_release_rows);
+    tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_tokens_and_defaults);
+    tcase_add_test(tc, test_phase_from_text);
+    tcase_add_test(tc, test_stable_between_instants);
+    tcase_add_test(tc, test_older_and_newer_callers);
+    suite_add_tcase(s, tc);
+    return s;
+}
