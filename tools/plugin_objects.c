@@ -72,7 +72,8 @@ static int read_one(const char *cmd, velstatus_ctx *ctx, const char *flag, const
 
 /* Reads the pair of files of one decoder (either may be NULL) into *out. */
 static int load_pair(const char *cmd, velstatus_ctx *ctx, const char *flag_a, const char *a, const char *flag_b,
-                     const char *b, decode_fn decode, void (*release)(void *), void **out)
+                     const char *b, decode_fn decode, void (*release)(void *), void **out, char **text,
+                     size_t *text_len)
 {
     char *all = NULL;
     size_t len = 0;
@@ -84,6 +85,10 @@ static int load_pair(const char *cmd, velstatus_ctx *ctx, const char *flag_a, co
         rc = read_one(cmd, ctx, flag_b, b, decode, release, &all, &len);
     if (rc == CLI_OK && decode(out, ctx, all, len, &err) != VELSTATUS_OK)
         rc = cli_fail_err(cmd, flag_a, &err);
+    if (rc == CLI_OK && text) {
+        *text = all, *text_len = len;
+        return rc;
+    }
     free(all);
     return rc;
 }
@@ -95,7 +100,7 @@ int cli_objects_load(const char *cmd, velstatus_ctx *ctx, const cli_objects_path
     if (p->datauploads || p->datadownloads) {
         void *l = NULL;
         rc = load_pair(cmd, ctx, "--datauploads", p->datauploads, "--datadownloads", p->datadownloads, decode_dm,
-                       free_dm, &l);
+                       free_dm, &l, &out->dm_text, &out->dm_text_len);
         out->dm = l;
         out->have_dm = rc == CLI_OK;
     }
@@ -105,7 +110,7 @@ int cli_objects_load(const char *cmd, velstatus_ctx *ctx, const cli_objects_path
     if (rc == CLI_OK && p->volumesnapshots) {
         void *l = NULL;
         rc = load_pair(cmd, ctx, "--volumesnapshots", p->volumesnapshots, "--volumesnapshotcontents",
-                       p->volumesnapshotcontents, decode_snap, free_snap, &l);
+                       p->volumesnapshotcontents, decode_snap, free_snap, &l, NULL, NULL);
         out->snap = l;
         out->have_snap = rc == CLI_OK;
     }
@@ -148,5 +153,6 @@ void cli_objects_free(cli_objects *o)
     velstatus_dm_client_free(o->dm_state);
     velstatus_dm_list_free(o->dm);
     velstatus_snapshot_list_free(o->snap);
+    free(o->dm_text);
     memset(o, 0, sizeof *o);
 }

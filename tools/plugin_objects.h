@@ -32,6 +32,8 @@ typedef struct cli_objects_paths {
 typedef struct cli_objects {
     int have_dm, have_snap;         /* which of the two lists was given */
     velstatus_dm_list *dm;          /* DataUploads and DataDownloads (NULL when none given) */
+    char *dm_text;                  /* their text, as one watch stream (a later value replaces an object) */
+    size_t dm_text_len;
     velstatus_snapshot_list *snap;  /* VolumeSnapshots and their contents (NULL when none given) */
     velstatus_dm_client *dm_state;  /* the data mover client's state */
     velstatus_snapshot_client_config snap_cfg;
