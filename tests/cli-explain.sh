@@ -181,6 +181,33 @@ stderr_has objects-bad '--datauploads '"$tmp.bad"': status.progress.bytesDone' -
 stderr_has objects-1.11 'Velero 1.11' -- operations reconcile --velero-version 1.11 \
     --phase WaitingForPluginOperations --datauploads "$d/timeout-datauploads.json" "$tmp.ops"
 
+# explain from the objects: the same timeline as before, and the data mover's chain (issue 26).
+golden objects-explain-timeout "$d/timeout-objects.txt" -- explain --utc $ex1 --datauploads "$d/timeout-datauploads.json"
+golden objects-explain-readonly "$d/readonly-objects.txt" -- explain --utc --now 2025-01-07T09:12:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-readonly.json" \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+golden objects-explain-restore "$d/restore-objects.txt" -- explain --utc --now 2023-09-13T09:30:00Z \
+    --operations "$d/restore-itemoperations.json" --datadownloads "$d/restore-datadownloads.json" "$d/restore.json"
+# The issue's own chain: Accepted at 08:05:21, failed by the node-agent at 08:35:21, then the pass.
+golden objects-explain-accepted "$d/accepted-objects.txt" -- explain --utc --now 2025-01-07T08:10:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-available.json" \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+golden objects-explain-accepted-json "$d/accepted-objects.json" -- explain -o json --now 2025-01-07T08:10:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-available.json" \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+section() { sed -n "/^$1/,/^\$/p" "$2"; }
+for f in timeout readonly restore; do
+    section Timeline: "$d/$f-objects.txt" >"$tmp.got"; section Timeline: "$d/$f.txt" >"$tmp.want"
+    cmp -s "$tmp.got" "$tmp.want" && [ -s "$tmp.got" ] && echo "ok objects-same-timeline-$f" ||
+        { echo "FAIL objects-same-timeline-$f"; diff "$tmp.got" "$tmp.want"; fail=1; }
+done
+# Without the objects, nothing of the chain is printed (the three goldens above stay as they were).
+! grep -q '^Data mover' "$d/readonly.txt" && echo "ok objects-absent" || { echo "FAIL objects-absent"; fail=1; }
+stderr_has objects-explain-1.11 'Velero 1.11 has no data mover' -- explain --velero-version 1.11 \
+    --operations "$d/readonly-itemoperations.json" --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+printf 'kind: DataUpload\nstatus:\n  acceptedTimestamp: yesterday\n' >"$tmp.bad"
+stderr_has objects-explain-bad 'status.acceptedTimestamp' -- explain --datauploads "$tmp.bad" "$d/readonly-backup.json"
+
 # doc/explain.md shows the three outputs as they are (code blocks 2, 4 and 6).
 block() { # the lines of code block K of doc/explain.md
     awk -v k="$1" '/^```/ { n++; next } n == 2 * k - 1 { print }' "${VS_SRCDIR:?}/doc/explain.md"; }
