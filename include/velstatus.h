@@ -32,7 +32,6 @@
 #include "velstatus/operations.h"
 #include "velstatus/datamover.h"
 #include "velstatus/forecast.h"
-#include "velstatus/datamover.h"
 #include "velstatus/progress.h"
 #include "velstatus/retry.h"
 #include "velstatus/json.h"

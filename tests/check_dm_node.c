@@ -525,6 +525,231 @@ START_TEST(test_older_and_newer_callers)
 }
 END_TEST
 
+/* Objects written as `kubectl get datauploads,datadownloads -o json` writes
+ * them (our own, in the fields each release writes): a DataUpload accepted
+ * by 1.15 (label and annotation), a canceled DataDownload accepted by 1.16
+ * (status fields), an InProgress DataUpload being deleted. */
+static const char next_json[] =
+    "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+    "{\"apiVersion\":\"velero.io/v2alpha1\",\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"nightly-x7k2p\","
+    "\"namespace\":\"velero\",\"labels\":{\"velero.io/accepted-by\":\"node-1\"},"
+    "\"annotations\":{\"velero.io/accepted-at\":\"2024-05-01T08:05:21Z\"}},"
+    "\"spec\":{\"snapshotType\":\"CSI\"},\"status\":{\"phase\":\"Accepted\",\"startTimestamp\":\"2024-05-01T07:00:"
+    "00Z\"}},"
+    "{\"apiVersion\":\"velero.io/v2alpha1\",\"kind\":\"DataDownload\",\"metadata\":{\"name\":\"r1-abcde\","
+    "\"namespace\":\"velero\"},\"spec\":{\"cancel\":true},\"status\":{\"phase\":\"Accepted\","
+    "\"acceptedByNode\":\"node-2\",\"acceptedTimestamp\":\"2024-05-01T08:05:21Z\"}},"
+    "{\"apiVersion\":\"velero.io/v2alpha1\",\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"nightly-q9w8e\","
+    "\"namespace\":\"velero\",\"deletionTimestamp\":\"2024-05-01T08:09:00Z\"},\"spec\":{},"
+    "\"status\":{\"phase\":\"InProgress\",\"node\":\"node-1\"}}]}";
+
+START_TEST(test_next_from_decoded_objects)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_dm_list *l = NULL;
+    velstatus_dm_decision d;
+    velstatus_dm_config c;
+    velstatus_error e;
+    int64_t now = row_time("08:10:00", 0);
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, ctx, next_json, sizeof next_json - 1, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 3);
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    /* 1.15 counts from the annotation (not startTimestamp) */
+    ck_assert_int_eq(velstatus_dm_next(l, 0, now, 1, 15, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_FAIL);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_AT);
+    ck_assert_int_eq(d.at_ns, row_time("08:35:21", 0));
+    /* 1.14 from startTimestamp: long past */
+    ck_assert_int_eq(velstatus_dm_next(l, 0, now, 1, 14, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_NOW);
+    ck_assert_int_eq(d.at_ns, row_time("07:30:00", 0));
+    /* 1.13 restart on node-1: the label names it */
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.has_node_restart = 1, c.node_restart_ns = now, c.restart_node = "node-1", c.restart_node_len = 6;
+    ck_assert_int_eq(velstatus_dm_next(l, 0, now, 1, 13, &c, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_str_eq(d.message,
+                     "found a dataupload with status \"Accepted\" during the node-agent starting, mark it as cancel");
+    /* the canceled DataDownload: at once in 1.16, by the forced cancel in 1.17 */
+    ck_assert_int_eq(velstatus_dm_next(l, 1, now, 1, 16, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_CANCELED);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_NOW);
+    c.has_node_restart = 0, c.has_cancel_seen = 1, c.cancel_seen_ns = now;
+    ck_assert_int_eq(velstatus_dm_next(l, 1, now, 1, 17, &c, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_CANCELED);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_AT);
+    ck_assert_int_eq(d.at_ns, now + 5 * 60 * NS_PER_SEC + 1);
+    /* being deleted: spec.cancel with the release's message */
+    ck_assert_int_eq(velstatus_dm_next(l, 2, now, 1, 12, NULL, &d, &e), VELSTATUS_OK);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_str_eq(d.message, "found a dataupload velero/nightly-q9w8e is being deleted, mark it as cancel");
+    ck_assert_int_eq(velstatus_dm_next(l, 3, now, 1, 18, NULL, &d, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "index 3 is out of range (3 objects)"));
+    ck_assert_int_eq(velstatus_dm_next(NULL, 0, now, 1, 18, NULL, &d, &e), VELSTATUS_E_INVALID);
+    velstatus_dm_list_free(l);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The Completed objects pasted in openshift/oadp-operator #1482: nothing
+ * more happens to them in any release. */
+START_TEST(test_next_oadp_1482)
+{
+    size_t len, i;
+    char *text = vs_test_read_data("datamover/oadp-1482-list.json", &len);
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_dm_list *l = NULL;
+    velstatus_dm_decision d;
+    velstatus_error e;
+    int minor;
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, ctx, text, len, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_dm_list_count(l), 2);
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    for (minor = 12; minor <= 18; minor++)
+        for (i = 0; i < 2; i++) {
+            ck_assert_int_eq(velstatus_dm_next(l, i, row_time("2024-08-13T18:00:00Z", 0), 1, minor, NULL, &d, &e),
+                             VELSTATUS_OK);
+            ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_NONE);
+            ck_assert_int_eq(d.phase_after, VELSTATUS_DM_PHASE_COMPLETED);
+        }
+    velstatus_dm_list_free(l);
+    velstatus_ctx_free(ctx);
+    free(text);
+}
+END_TEST
+
+/* One expected event of a timeline. */
+typedef struct tl_event {
+    velstatus_dm_action action;
+    const char *at;
+    const char *message; /* NULL: left as it is */
+} tl_event;
+
+static void expect_timeline(const char *name, const velstatus_dm_object *o, const velstatus_dm_config *c, int minor,
+                            const char *now, const tl_event *want, size_t nwant)
+{
+    velstatus_dm_decision ev[8];
+    velstatus_error e;
+    size_t n = 99, i;
+    for (i = 0; i < 8; i++)
+        velstatus_dm_decision_init(&ev[i], sizeof ev[i], NULL);
+    ck_assert_msg(velstatus_dm_timeline(o, row_time(now, 0), 1, minor, c, ev, 8, &n, &e) == VELSTATUS_OK, "%s: %s",
+                  name, e.message);
+    ck_assert_msg(n == nwant, "%s: %zu events, want %zu", name, n, nwant);
+    for (i = 0; i < n; i++) {
+        ck_assert_msg(ev[i].action == want[i].action, "%s: event %zu is %s", name, i,
+                      velstatus_dm_action_to_string(ev[i].action));
+        ck_assert_msg(ev[i].has_at && ev[i].at_ns == row_time(want[i].at, 0), "%s: event %zu at %" PRId64, name, i,
+                      ev[i].at_ns);
+        if (want[i].message)
+            ck_assert_msg(ev[i].message_set && strcmp(ev[i].message, want[i].message) == 0, "%s: event %zu \"%s\"",
+                          name, i, ev[i].message);
+        else
+            ck_assert_msg(!ev[i].message_set, "%s: event %zu writes \"%s\"", name, i, ev[i].message);
+    }
+}
+
+START_TEST(test_timeline)
+{
+    velstatus_dm_object o;
+    velstatus_dm_config c;
+    velstatus_dm_decision ev[1];
+    velstatus_error e;
+    size_t n = 0;
+    static const tl_event new_18[] = {{VELSTATUS_DM_ACTION_ACCEPT, "08:00:00", NULL},
+                                      {VELSTATUS_DM_ACTION_FAIL, "08:30:00", "timeout on preparing data upload"}};
+    /* 1.15 writes the accept instant in whole seconds: the timeout comes half a second early */
+    static const tl_event new_15[] = {{VELSTATUS_DM_ACTION_ACCEPT, "08:00:00.5", NULL},
+                                      {VELSTATUS_DM_ACTION_FAIL, "08:30:00", "timeout on preparing data download"}};
+    static const tl_event cancel_17[] = {{VELSTATUS_DM_ACTION_CANCELING, "08:10:00", NULL},
+                                         {VELSTATUS_DM_ACTION_CANCELED, "08:15:00.000000001", NULL}};
+    static const tl_event restart_16[] = {
+        {VELSTATUS_DM_ACTION_SET_CANCEL, "08:20:00",
+         "Dataupload is in Accepted status during the node-agent starting, mark it as cancel"},
+        {VELSTATUS_DM_ACTION_CANCELED, "08:20:00", NULL}};
+    static const tl_event server_12[] = {
+        {VELSTATUS_DM_ACTION_SET_CANCEL, "08:20:00",
+         "found a dataupload with status \"InProgress\" during the velero server starting, mark it as cancel"},
+        {VELSTATUS_DM_ACTION_CANCELING, "08:20:00", NULL}};
+    static const tl_event resume_15[] = {{VELSTATUS_DM_ACTION_RESUME, "08:20:00", NULL}};
+
+    velstatus_dm_object_init(&o, sizeof o, NULL);
+    expect_timeline("new 1.18", &o, NULL, 18, "08:00:00", new_18, 2);
+    o.kind = VELSTATUS_DM_DOWNLOAD;
+    expect_timeline("new 1.15", &o, NULL, 15, "08:00:00.5", new_15, 2);
+
+    velstatus_dm_object_init(&o, sizeof o, NULL);
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    o.phase = VELSTATUS_DM_PHASE_IN_PROGRESS, o.cancel = 1, o.node = "node-1", o.node_len = 6;
+    c.has_cancel_seen = 1, c.cancel_seen_ns = row_time("08:10:00", 0);
+    expect_timeline("cancel 1.17", &o, &c, 17, "08:10:00", cancel_17, 2);
+
+    velstatus_dm_object_init(&o, sizeof o, NULL);
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    o.phase = VELSTATUS_DM_PHASE_ACCEPTED, o.has_accepted = 1, o.accepted_ns = row_time("08:05:21", 0);
+    c.has_node_restart = 1, c.node_restart_ns = row_time("08:20:00", 0), c.restart_node = "node-9",
+    c.restart_node_len = 6;
+    expect_timeline("restart 1.16", &o, &c, 16, "08:10:00", restart_16, 2);
+
+    velstatus_dm_object_init(&o, sizeof o, NULL);
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    o.phase = VELSTATUS_DM_PHASE_IN_PROGRESS, o.node = "node-1", o.node_len = 6;
+    c.has_server_restart = 1, c.server_restart_ns = row_time("08:20:00", 0);
+    c.has_node_restart = 1, c.node_restart_ns = row_time("08:25:00", 0), c.restart_node = "node-1",
+    c.restart_node_len = 6;
+    expect_timeline("server 1.12", &o, &c, 12, "08:10:00", server_12, 2);
+    c.has_server_restart = 0, c.node_restart_ns = row_time("08:20:00", 0);
+    expect_timeline("resume 1.15", &o, &c, 15, "08:10:00", resume_15, 1);
+
+    /* more events than room: the count, and the first ones */
+    velstatus_dm_object_init(&o, sizeof o, NULL);
+    velstatus_dm_decision_init(&ev[0], sizeof ev[0], NULL);
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, ev, 1, &n, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(ev[0].action, VELSTATUS_DM_ACTION_ACCEPT);
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, NULL, 0, &n, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, NULL, 1, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 11, NULL, NULL, 0, &n, &e), VELSTATUS_E_INVALID);
+}
+END_TEST
+
+/* For random cases: a timeline's first event is decide()'s decision, its
+ * instants never go back, and it is empty exactly when nothing is timed or
+ * due. */
+START_TEST(test_timeline_agrees_with_decide)
+{
+    uint64_t s = UINT64_C(0x2545F4914F6CDD1D);
+    int64_t base = row_time("08:30:00", 0);
+    long n = vs_test_iterations(5000), i;
+    for (i = 0; i < n; i++) {
+        velstatus_dm_object o;
+        velstatus_dm_config c;
+        velstatus_dm_decision d, ev[16];
+        velstatus_error e;
+        size_t k, m = 0;
+        int minor;
+        int64_t now;
+        rnd_case(&s, base, &o, &c, &minor);
+        now = rnd_instant(&s, base);
+        d = decide_at(&o, &c, minor, now);
+        for (k = 0; k < 16; k++)
+            velstatus_dm_decision_init(&ev[k], sizeof ev[k], NULL);
+        ck_assert_msg(velstatus_dm_timeline(&o, now, 1, minor, &c, ev, 16, &m, &e) == VELSTATUS_OK, "%s", e.message);
+        ck_assert_msg((m == 0) == (d.when == VELSTATUS_DM_WHEN_NEVER), "case %ld: %zu events for %s", i, m,
+                      velstatus_dm_when_to_string(d.when));
+        if (m == 0)
+            continue;
+        ck_assert_msg(ev[0].action == d.action && ev[0].when == d.when && ev[0].phase_after == d.phase_after &&
+                          ev[0].at_ns == (d.when == VELSTATUS_DM_WHEN_AT ? d.at_ns : now),
+                      "case %ld: first event %s, decision %s", i, velstatus_dm_action_to_string(ev[0].action),
+                      velstatus_dm_action_to_string(d.action));
+        for (k = 1; k < m && k < 16; k++)
+            ck_assert_msg(ev[k].at_ns >= ev[k - 1].at_ns, "case %ld: event %zu goes back", i, k);
+    }
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("dm_node");
@@ -536,6 +761,10 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_phase_from_text);
     tcase_add_test(tc, test_stable_between_instants);
     tcase_add_test(tc, test_older_and_newer_callers);
+    tcase_add_test(tc, test_next_from_decoded_objects);
+    tcase_add_test(tc, test_next_oadp_1482);
+    tcase_add_test(tc, test_timeline);
+    tcase_add_test(tc, test_timeline_agrees_with_decide);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -84,15 +84,17 @@ typedef enum velstatus_dm_text {
     VELSTATUS_DM_TEXT_SOURCE_NAMESPACE = 20, /**< spec.sourceNamespace. */
     VELSTATUS_DM_TEXT_OPERATION_TIMEOUT =
         21, /**< spec.operationTimeout, verbatim (a Go duration: velstatus_duration_parse()). */
-    VELSTATUS_DM_TEXT_SNAPSHOT_TYPE = 22,   /**< spec.snapshotType (DataUpload: `CSI`). */
-    VELSTATUS_DM_TEXT_SOURCE_PVC = 23,      /**< spec.sourcePVC (DataUpload). */
-    VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT = 24, /**< spec.csiSnapshot.volumeSnapshot (DataUpload). */
-    VELSTATUS_DM_TEXT_STORAGE_CLASS = 25,   /**< spec.csiSnapshot.storageClass (DataUpload). */
-    VELSTATUS_DM_TEXT_SNAPSHOT_CLASS = 26,  /**< spec.csiSnapshot.snapshotClass (DataUpload). */
-    VELSTATUS_DM_TEXT_CSI_DRIVER = 27,      /**< spec.csiSnapshot.driver (DataUpload, 1.17+). */
-    VELSTATUS_DM_TEXT_TARGET_PVC = 28,      /**< spec.targetVolume.pvc (DataDownload). */
-    VELSTATUS_DM_TEXT_TARGET_PV = 29,       /**< spec.targetVolume.pv (DataDownload). */
-    VELSTATUS_DM_TEXT_TARGET_NAMESPACE = 30 /**< spec.targetVolume.namespace (DataDownload). */
+    VELSTATUS_DM_TEXT_SNAPSHOT_TYPE = 22,    /**< spec.snapshotType (DataUpload: `CSI`). */
+    VELSTATUS_DM_TEXT_SOURCE_PVC = 23,       /**< spec.sourcePVC (DataUpload). */
+    VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT = 24,  /**< spec.csiSnapshot.volumeSnapshot (DataUpload). */
+    VELSTATUS_DM_TEXT_STORAGE_CLASS = 25,    /**< spec.csiSnapshot.storageClass (DataUpload). */
+    VELSTATUS_DM_TEXT_SNAPSHOT_CLASS = 26,   /**< spec.csiSnapshot.snapshotClass (DataUpload). */
+    VELSTATUS_DM_TEXT_CSI_DRIVER = 27,       /**< spec.csiSnapshot.driver (DataUpload, 1.17+). */
+    VELSTATUS_DM_TEXT_TARGET_PVC = 28,       /**< spec.targetVolume.pvc (DataDownload). */
+    VELSTATUS_DM_TEXT_TARGET_PV = 29,        /**< spec.targetVolume.pv (DataDownload). */
+    VELSTATUS_DM_TEXT_TARGET_NAMESPACE = 30, /**< spec.targetVolume.namespace (DataDownload). */
+    VELSTATUS_DM_TEXT_ACCEPTED_AT =
+        31 /**< The annotation `velero.io/accepted-at` (1.15 only: where its prepare timeout counts from). */
 } velstatus_dm_text;
 
 /** @brief The timestamps of a DataUpload or DataDownload, for velstatus_dm_list_time(). */
@@ -662,6 +664,61 @@ VELSTATUS_API velstatus_status velstatus_dm_prepare_timeout_default(int major, i
 VELSTATUS_API velstatus_status velstatus_dm_decide(const velstatus_dm_object *obj, int64_t now_ns, int major, int minor,
                                                    const velstatus_dm_config *cfg, velstatus_dm_decision *out,
                                                    velstatus_error *err);
+
+/**
+ * @brief velstatus_dm_decide() of the i-th decoded object: its kind, phase
+ * (as written), spec.cancel, deletionTimestamp, namespace, name,
+ * status.node, the `velero.io/accepted-by` label, the
+ * `velero.io/accepted-at` annotation, status.startTimestamp and
+ * status.acceptedTimestamp.
+ * @param[in] list The decoded objects.
+ * @param[in] i The index, below velstatus_dm_list_count().
+ * @param[in] now_ns The instant.
+ * @param[in] major The Velero release's major version.
+ * @param[in] minor Its minor version.
+ * @param[in] cfg What else is known, or NULL for the defaults.
+ * @param[out] out Receives the decision (struct_size set).
+ * @param[out] err Error details on failure, or NULL.
+ * @return As velstatus_dm_decide(); ::VELSTATUS_E_INVALID also for a NULL
+ *         list or an index out of range.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_next(const velstatus_dm_list *list, size_t i, int64_t now_ns, int major,
+                                                 int minor, const velstatus_dm_config *cfg, velstatus_dm_decision *out,
+                                                 velstatus_error *err);
+
+/**
+ * @brief The changes to come, one after another: velstatus_dm_decide() at
+ * `now_ns`, the change applied to the object as the controller writes it
+ * (its phase, spec.cancel, the accept instant the release reads; a restart
+ * happens once; the controller sees a cancel when it is written), then the
+ * next decision from the instant of that change, until one waits on
+ * something outside (when ::VELSTATUS_DM_WHEN_NEVER) or nothing more
+ * happens. These are the instants a forecast places the object's events at.
+ *
+ * Each event is a decision whose `at_ns` (has_at set) is the instant the
+ * change happens: `now_ns` for the changes due now, the rule's instant for
+ * the later ones. The chain only has what the controller does on its own
+ * and at the config's restarts: a change from outside (the exposer's pod
+ * running, the data path ending) ends it.
+ * @param[in] obj The object's fields.
+ * @param[in] now_ns The instant.
+ * @param[in] major The Velero release's major version.
+ * @param[in] minor Its minor version.
+ * @param[in] cfg What else is known, or NULL for the defaults.
+ * @param[out] events Receives the first min(cap, *n) events (each with its
+ *             struct_size set, by the caller or velstatus_dm_decision_init());
+ *             may be NULL when cap is 0.
+ * @param[in] cap The number of elements of events.
+ * @param[out] n Receives the number of events (which may be more than cap:
+ *             call again with a larger array).
+ * @param[out] err Error details on failure, or NULL.
+ * @return As velstatus_dm_decide(); ::VELSTATUS_E_INVALID also for a NULL n,
+ *         or NULL events with a non-zero cap.
+ */
+VELSTATUS_API velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t now_ns, int major,
+                                                     int minor, const velstatus_dm_config *cfg,
+                                                     velstatus_dm_decision *events, size_t cap, size_t *n,
+                                                     velstatus_error *err);
 
 /** @} */
 

@@ -43,6 +43,7 @@ static const dm_field fields[] = {
     LBL("pvc-uid", PVC_UID),
     LBL("accepted-by", ACCEPTED_BY),
     LBL("expose-on-going", EXPOSE_ON_GOING),
+    {{"metadata", "annotations", "velero.io/accepted-at"}, T_LABEL, VELSTATUS_DM_TEXT_ACCEPTED_AT, K_BOTH},
     {{"spec", "backupStorageLocation"}, T_TEXT, VELSTATUS_DM_TEXT_BSL, K_BOTH},
     {{"spec", "datamover"}, T_TEXT, VELSTATUS_DM_TEXT_DATA_MOVER, K_BOTH},
     {{"spec", "sourceNamespace"}, T_TEXT, VELSTATUS_DM_TEXT_SOURCE_NAMESPACE, K_BOTH},

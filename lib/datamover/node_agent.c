@@ -64,10 +64,6 @@ _Static_assert(VS_N(when_names) == VELSTATUS_DM_WHEN_AT + 1, "dm when token tabl
 VS_ENUM_TOKENS(dm_action, velstatus_dm_action, action_names, "data-mover action")
 VS_ENUM_TOKENS(dm_when, velstatus_dm_when, when_names, "data-mover when")
 
-/* status.phase as Velero writes it (the NEW phase is also ""). */
-static const char *const phase_texts[] = {"New",       "Accepted", "Prepared",  "InProgress",
-                                          "Canceling", "Canceled", "Completed", "Failed"};
-
 /* Everything one decision reads, validated: texts resolved, the release's
  * knobs, the config at this library's size. */
 typedef struct dm_in {
@@ -138,14 +134,13 @@ velstatus_status velstatus_dm_prepare_timeout_default(int major, int minor, int6
     return VELSTATUS_OK;
 }
 
-/* The phase a status.phase text names. */
+/* The phase a status.phase text names (velstatus_dm_phase_from_string: ""
+ * is New), UNKNOWN for any other text. */
 static velstatus_dm_phase phase_of_text(const char *s, size_t n)
 {
-    int i;
-    if (n == 0)
-        return VELSTATUS_DM_PHASE_NEW;
-    i = velstatus__token_find(phase_texts, VS_N(phase_texts), s, n);
-    return i < 0 ? VELSTATUS_DM_PHASE_UNKNOWN : (velstatus_dm_phase)i;
+    velstatus_dm_phase p = VELSTATUS_DM_PHASE_UNKNOWN;
+    (void)velstatus_dm_phase_from_string(&p, s, n, NULL);
+    return p;
 }
 
 /* The object's texts resolved and checked: the kind and phase in their
@@ -237,8 +232,8 @@ static const char *phase_written(const dm_in *in, size_t *len)
         *len = in->o.phase_text_len;
         return in->o.phase_text;
     }
-    *len = strlen(phase_texts[in->o.phase]);
-    return phase_texts[in->o.phase];
+    *len = strlen(velstatus_dm_phase_to_string(in->o.phase));
+    return velstatus_dm_phase_to_string(in->o.phase);
 }
 
 /* "dataupload" / "datadownload", capitalised or not, as the messages name the kind. */
@@ -333,7 +328,7 @@ static velstatus_status restart_rules_1(const dm_in *in, velstatus_dm_decision *
         return VELSTATUS_OK;
     set_action(d, VELSTATUS_DM_ACTION_SET_CANCEL, o->phase, 1);
     return set_message(d, err, "found a %s with status \"%s\" during the node-agent starting, mark it as cancel",
-                       kind_word(in, 0), phase_texts[o->phase]);
+                       kind_word(in, 0), velstatus_dm_phase_to_string(o->phase));
 }
 
 /* 1.15 and later: the node's InProgress objects are resumed (or canceled
@@ -567,4 +562,129 @@ velstatus_status velstatus_dm_decide(const velstatus_dm_object *obj, int64_t now
     d.struct_size = out->struct_size;
     memcpy(out, &d, out->struct_size < sizeof(d) ? out->struct_size : sizeof(d));
     return VELSTATUS_OK;
+}
+
+/* A text field of object i into (*p, *n); absent stays NULL. */
+static void list_text(const velstatus_dm_list *l, size_t i, velstatus_dm_text f, const char **p, size_t *n)
+{
+    *p = velstatus_dm_list_text(l, i, f, n);
+}
+
+/* The fields velstatus_dm_decide() reads, from decoded object i. */
+static void object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o)
+{
+    int64_t cancel = 0, deleted;
+    velstatus__sized_init(o, sizeof(*o), NULL, sizeof(*o));
+    o->kind = velstatus_dm_list_kind(l, i);
+    o->phase = velstatus_dm_list_phase(l, i);
+    list_text(l, i, VELSTATUS_DM_TEXT_PHASE, &o->phase_text, &o->phase_text_len);
+    o->cancel = velstatus_dm_list_int(l, i, VELSTATUS_DM_INT_CANCEL, &cancel) && cancel != 0;
+    o->deleting = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_DELETED, &deleted);
+    list_text(l, i, VELSTATUS_DM_TEXT_NAMESPACE, &o->ns, &o->ns_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_NAME, &o->name, &o->name_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_NODE, &o->node, &o->node_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_ACCEPTED_BY, &o->accepted_by_label, &o->accepted_by_label_len);
+    list_text(l, i, VELSTATUS_DM_TEXT_ACCEPTED_AT, &o->accepted_at_annotation, &o->accepted_at_annotation_len);
+    o->has_start = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_STARTED, &o->start_ns);
+    o->has_accepted = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_ACCEPTED, &o->accepted_ns);
+}
+
+velstatus_status velstatus_dm_next(const velstatus_dm_list *list, size_t i, int64_t now_ns, int major, int minor,
+                                   const velstatus_dm_config *cfg, velstatus_dm_decision *out, velstatus_error *err)
+{
+    velstatus_dm_object o;
+    if (!list)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_next: list is NULL");
+    if (i >= velstatus_dm_list_count(list))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "velstatus_dm_next: index %zu is out of range (%zu objects)", i,
+                                    velstatus_dm_list_count(list));
+    object_of(list, i, &o);
+    return velstatus_dm_decide(&o, now_ns, major, minor, cfg, out, err);
+}
+
+/* ---- the timeline: the decisions one after another ---- */
+
+/* The object and config after the controller applies decision d at `at`
+ * (what it writes that a later decision reads); buf holds 1.15's
+ * accepted-at annotation. */
+static velstatus_status apply(dm_in *in, const velstatus_dm_decision *d, int64_t at, char *buf, size_t cap,
+                              velstatus_error *err)
+{
+    velstatus_dm_object *o = &in->o;
+    int restart = d->has_at && (d->action == VELSTATUS_DM_ACTION_SET_CANCEL || d->action == VELSTATUS_DM_ACTION_RESUME);
+    if (restart && in->c.has_server_restart && in->c.server_restart_ns == d->at_ns)
+        in->c.has_server_restart = 0; /* a restart happens once */
+    else if (restart && in->c.has_node_restart && in->c.node_restart_ns == d->at_ns)
+        in->c.has_node_restart = 0;
+    o->phase = d->phase_after;
+    o->phase_text = NULL;
+    o->phase_text_len = 0;
+    if (d->cancel_after && !o->cancel && !in->c.has_cancel_seen) {
+        in->c.has_cancel_seen = 1; /* the controller sees the cancel when it is written */
+        in->c.cancel_seen_ns = at;
+    }
+    o->cancel = d->cancel_after;
+    if (d->action != VELSTATUS_DM_ACTION_ACCEPT)
+        return VELSTATUS_OK;
+    if (in->k.accept_time == 1)
+        o->has_start = 1, o->start_ns = at;
+    else if (in->k.accept_time == 3)
+        o->has_accepted = 1, o->accepted_ns = at;
+    else {
+        VS_TRY(velstatus_time_format(buf, cap, at, 0, err)); /* time.RFC3339: whole seconds */
+        o->accepted_at_annotation = buf;
+        o->accepted_at_annotation_len = strlen(buf);
+    }
+    return VELSTATUS_OK;
+}
+
+/* No chain of changes is longer than this (New, Accepted, a cancel,
+ * Canceling, Canceled, with two restarts between): a longer one is a bug. */
+enum { DM_TIMELINE_MAX = 16 };
+
+/* Stores decision d (the change at instant `at`) in events[k] when k < cap,
+ * at the caller's struct size. */
+static void store_event(velstatus_dm_decision *events, size_t cap, size_t k, velstatus_dm_decision d, int64_t at)
+{
+    if (k >= cap)
+        return;
+    d.has_at = 1;
+    d.at_ns = at;
+    d.struct_size = events[k].struct_size;
+    memcpy(&events[k], &d, events[k].struct_size < sizeof(d) ? events[k].struct_size : sizeof(d));
+}
+
+velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t now_ns, int major, int minor,
+                                       const velstatus_dm_config *cfg, velstatus_dm_decision *events, size_t cap,
+                                       size_t *n, velstatus_error *err)
+{
+    dm_in in;
+    velstatus_dm_decision d;
+    char buf[VELSTATUS_TIME_BUFSIZE];
+    size_t k;
+    if (!obj || !n || (!events && cap > 0))
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_dm_timeline: %s is NULL",
+                                    !obj ? "obj"
+                                    : !n ? "n"
+                                         : "events");
+    VS_TRY(load_in(&in, obj, now_ns, major, minor, cfg, err));
+    for (k = 0; k < cap; k++)
+        VS_TRY(velstatus__sized_copy(&d, sizeof(d), VS_DM_DECISION_SIZE_V1, &events[k], "dm_decision", err));
+    for (k = 0; k <= DM_TIMELINE_MAX; k++) {
+        memset(&d, 0, sizeof(d));
+        d.phase_after = in.o.phase;
+        d.cancel_after = in.o.cancel;
+        VS_TRY(decide(&in, &d, err));
+        if (d.when == VELSTATUS_DM_WHEN_NEVER) {
+            *n = k;
+            return VELSTATUS_OK;
+        }
+        if (d.when == VELSTATUS_DM_WHEN_AT)
+            in.now = d.at_ns;
+        VS_TRY(apply(&in, &d, in.now, buf, sizeof(buf), err));
+        store_event(events, cap, k, d, in.now);
+    }
+    return velstatus__error_set(err, VELSTATUS_E_INTERNAL, "velstatus_dm_timeline: more than %d changes",
+                                DM_TIMELINE_MAX);
 }

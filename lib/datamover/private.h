@@ -11,7 +11,7 @@
 #include "velstatus/datamover.h"
 
 enum {
-    VS_DM_NTEXT = VELSTATUS_DM_TEXT_TARGET_NAMESPACE + 1,
+    VS_DM_NTEXT = VELSTATUS_DM_TEXT_ACCEPTED_AT + 1,
     VS_DM_NTIME = VELSTATUS_DM_TIME_ACCEPTED + 1,
     VS_DM_NINT = VELSTATUS_DM_INT_CANCEL + 1
 };
@@ -61,6 +61,7 @@ velstatus_status velstatus__dm_args(const velstatus_dm_list *l, velstatus_dm_kin
                                     const char **ns, size_t *ns_len, int major, int minor, int *rel,
                                     velstatus_error *err);
 
+/* ---- the node-agent's decisions (node_agent.c) ---- */
 #define VS_DM_OBJECT_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_object, accepted_ns)
 #define VS_DM_CONFIG_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_config, resume_error_len)
 #define VS_DM_DECISION_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_decision, message)

@@ -30,12 +30,6 @@ int velstatus__release_index(int major, int minor, velstatus_error *err);
  * struct_size (E_ABI). Every function taking a policy calls this first. */
 velstatus_status velstatus__policy_load(velstatus_policy *out, const velstatus_policy *in, velstatus_error *err);
 
-/* The index of Velero release major.minor among the supported ones (0 for
- * 1.11, the oldest, in the order of the release knobs of policy.c), or -1
- * with E_INVALID in *err and velstatus_policy_init_release()'s message. A
- * file with release knobs of its own keeps them in this order. */
-int velstatus__release_index(int major, int minor, velstatus_error *err);
-
 /* Whether the kind has the phase in the release the policy models
  * (backup_queue, restore_finalizing); 0 for an invalid phase. */
 int velstatus__phase_in_release(velstatus_kind kind, velstatus_phase phase, const velstatus_policy *pol);
