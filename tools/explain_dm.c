@@ -2,12 +2,12 @@
 /* velstatus explain --datauploads/--datadownloads: the chain behind each
  * running operation of Velero's CSI data mover (issue 26). Every step is a
  * library decision: the object the plugin reads (velstatus_dm_list_find),
- * what the node-agent does to it next (velstatus_dm_decide), what the CSI
+ * what the node-agent does to it next (velstatus_dm_next), what the CSI
  * plugin answers before and after (velstatus_dm_progress), and the
  * operations controller's pass then (velstatus_oplist_reconcile with the
- * chained clients). This file only reads the object's fields into the
- * decision's input and writes the object as it is after the decision, as
- * one more value of the watch stream the objects were read as. */
+ * chained clients). This file only writes the object as it is after
+ * the decision, as one more value of the watch stream the objects were read
+ * as, so that the library answers from it. */
 #include "explain.h"
 
 #include <stdio.h>
@@ -17,24 +17,6 @@
 static velstatus_dm_kind dm_kind(const ex *x)
 {
     return x->o.kind == VELSTATUS_KIND_BACKUP ? VELSTATUS_DM_UPLOAD : VELSTATUS_DM_DOWNLOAD;
-}
-
-/* The decision's input: the object's fields as the library decoded them. */
-static void dm_object(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o)
-{
-    int64_t v;
-    velstatus_dm_object_init(o, sizeof *o, NULL);
-    o->kind = velstatus_dm_list_kind(l, i);
-    o->phase = velstatus_dm_list_phase(l, i);
-    o->phase_text = velstatus_dm_list_text(l, i, VELSTATUS_DM_TEXT_PHASE, &o->phase_text_len);
-    o->cancel = velstatus_dm_list_int(l, i, VELSTATUS_DM_INT_CANCEL, &v) && v;
-    o->deleting = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_DELETED, NULL);
-    o->ns = velstatus_dm_list_text(l, i, VELSTATUS_DM_TEXT_NAMESPACE, &o->ns_len);
-    o->name = velstatus_dm_list_text(l, i, VELSTATUS_DM_TEXT_NAME, &o->name_len);
-    o->node = velstatus_dm_list_text(l, i, VELSTATUS_DM_TEXT_NODE, &o->node_len);
-    o->accepted_by_label = velstatus_dm_list_text(l, i, VELSTATUS_DM_TEXT_ACCEPTED_BY, &o->accepted_by_label_len);
-    o->has_start = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_STARTED, &o->start_ns);
-    o->has_accepted = velstatus_dm_list_time(l, i, VELSTATUS_DM_TIME_ACCEPTED, &o->accepted_ns);
 }
 
 static void put_json_time(FILE *f, const char *key, const velstatus_dm_list *l, size_t i, velstatus_dm_time which)
@@ -185,11 +167,9 @@ static int run_pass(ex *x, ex_dm *c)
 /* One running operation whose object is in the list: its chain. */
 static int chain_one(ex *x, ex_dm *c, const char *id, size_t il)
 {
-    velstatus_dm_object obj;
     velstatus_error err;
-    dm_object(x->objs.dm, c->obj, &obj);
     velstatus_dm_decision_init(&c->dec, sizeof c->dec, NULL);
-    if (velstatus_dm_decide(&obj, x->now, x->major, x->minor, NULL, &c->dec, &err) != VELSTATUS_OK)
+    if (velstatus_dm_next(x->objs.dm, c->obj, x->now, x->major, x->minor, NULL, &c->dec, &err) != VELSTATUS_OK)
         return cli_fail_err(EX_CMD, "the node-agent's decision", &err);
     if (answer(x, x->objs.dm, id, il, &c->now_ans, &c->now_text) != CLI_OK)
         return CLI_BAD_INPUT;
