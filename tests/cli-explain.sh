@@ -217,6 +217,15 @@ for f in timeout readonly restore; do
     block $((k * 2)) >"$tmp.doc"
     cmp -s "$tmp.doc" "$d/$f.txt" && echo "ok doc-example-$f" || { echo "FAIL doc-example-$f: doc/explain.md differs"; diff "$tmp.doc" "$d/$f.txt"; fail=1; }
 done
+# ... and the data mover's chains (code blocks 8 and 9) as explain prints them from the objects.
+k=7
+for f in readonly accepted; do
+    k=$((k + 1))
+    block $k >"$tmp.doc"
+    sed -n '/^Data mover/,/^$/p' "$d/$f-objects.txt" | sed '$d' >"$tmp.want"
+    [ -s "$tmp.want" ] && cmp -s "$tmp.doc" "$tmp.want" && echo "ok doc-objects-$f" ||
+        { echo "FAIL doc-objects-$f: doc/explain.md differs"; diff "$tmp.doc" "$tmp.want"; fail=1; }
+done
 
 rm -f "$tmp".*
 exit $fail

@@ -23,8 +23,12 @@ static const cli_usage usage = {
     "long, and what to check, in order. What an input does not tell is said, never guessed.\n"
     "-o json has the same content for tools (doc/explain.md has the schema); -o svg draws the\n"
     "timeline as one self-contained SVG picture.\n"
+    "With --datauploads or --datadownloads (kubectl get -o json or YAML, a List or a watch), a\n"
+    "\"Data mover\" section follows each running operation of Velero's CSI PVC plugin to its object:\n"
+    "what the plugin answers now, what the node-agent does next and when, what the plugin then\n"
+    "answers, and the operations controller's pass at that instant (doc/explain.md).\n"
     "\n"
-    "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
+    "OBJECT, OPS, BSLS and the objects' FILEs are files or - (stdin, one of them), JSON or gzip.\n"
     "Exit status: 0 success, 2 bad input or usage.\n"};
 
 /* ---- -o svg (tools/explain_svg.c draws the same forecast) ---- */

@@ -44,6 +44,13 @@ static const cli_usage reconcile_usage = {
     "              \"operationUnits\": \"GiB\"},\n"
     "   \"snap-2\": {\"error\": \"rpc error: code = Unavailable\"}}\n"
     "\n"
+    "--datauploads, --datadownloads, --volumesnapshots and --volumesnapshotcontents (kubectl get -o\n"
+    "json or YAML: an object, a List or a watch stream; - for stdin) answer the operations of\n"
+    "Velero's CSI plugins as that release's plugin does from those objects (doc/data-mover.md), in\n"
+    "place of --progress; --progress (then optional) answers every other operation. An operation\n"
+    "nothing answers gets the answer for an ID absent from --progress and is listed as\n"
+    "\"unanswered\". -n is Velero's namespace, where the plugin looks for the objects.\n"
+    "\n"
     "Exit status: 0 success, 2 bad input or usage.\n"};
 
 static const cli_usage format_usage = {
