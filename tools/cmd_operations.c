@@ -636,8 +636,8 @@ static void print_nothing_to_do(velstatus_phase phase, const velstatus_error *wh
 /* The --progress map (or an empty one) and the client that asks the plugin
  * objects first (plugin_objects.h), then the map. */
 static int reconcile_client(const char *cmd, velstatus_ctx *ctx, const char *progress_s, const velstatus_policy *pol,
-                            velstatus_op_reports **reports, unanswered *u, cli_objects *objs, const char *ns,
-                            int major, int minor, int64_t now_ns, velstatus_plugin_client *client)
+                            velstatus_op_reports **reports, unanswered *u, cli_objects *objs, const char *ns, int major,
+                            int minor, int64_t now_ns, velstatus_plugin_client *client)
 {
     velstatus_plugin_client fb;
     velstatus_error err;
@@ -714,7 +714,8 @@ static int ops_reconcile(int argc, char **argv)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
     if (!phase_s || (!progress_s && !cli_objects_given(&paths)))
-        return cli_fail(cmd, "missing %s", !phase_s ? "--phase" : "--progress (or --datauploads, --datadownloads, --volumesnapshots)");
+        return cli_fail(cmd, "missing %s",
+                        !phase_s ? "--phase" : "--progress (or --datauploads, --datadownloads, --volumesnapshots)");
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_now(cmd, now_s, &now_ns) != 0 ||
         cli_policy(cmd, policy_s, "hardened", version_s, &pol, &major, &minor) != 0)
         return CLI_BAD_INPUT;

@@ -24,16 +24,16 @@ typedef struct ex_obj {
 
 /* The chain behind one running operation of the CSI data mover (explain_dm.c). */
 typedef struct ex_dm {
-    size_t op, obj;                 /* the record's index, its object's in the list */
-    velstatus_dm_decision dec;      /* what the node-agent does next */
-    velstatus_op_progress now_ans;  /* what the CSI plugin answers now */
+    size_t op, obj;                /* the record's index, its object's in the list */
+    velstatus_dm_decision dec;     /* what the node-agent does next */
+    velstatus_op_progress now_ans; /* what the CSI plugin answers now */
     char *now_text;
     int has_then;                   /* the decision is timed: the rest is set */
     velstatus_op_progress then_ans; /* what it answers after the decision */
     char *then_text;
-    velstatus_dm_list *stepped;     /* the objects after the decision */
-    int64_t pass_at;                /* the operations controller's pass then */
-    int left;                       /* the backup has left its Waiting phase before it */
+    velstatus_dm_list *stepped; /* the objects after the decision */
+    int64_t pass_at;            /* the operations controller's pass then */
+    int left;                   /* the backup has left its Waiting phase before it */
     velstatus_phase left_phase;
     velstatus_oplist *pass_list; /* the records after that pass */
     velstatus_reconcile_result *pass;

@@ -63,7 +63,8 @@ static char *stepped_object(const velstatus_dm_list *l, size_t i, const velstatu
     put_json_text(f, "node", l, i, VELSTATUS_DM_TEXT_NODE);
     fprintf(f, ",\"progress\":{\"bytesDone\":%lld",
             (long long)(velstatus_dm_list_int(l, i, VELSTATUS_DM_INT_BYTES_DONE, &v) ? v : 0));
-    fprintf(f, ",\"totalBytes\":%lld}", (long long)(velstatus_dm_list_int(l, i, VELSTATUS_DM_INT_TOTAL_BYTES, &v) ? v : 0));
+    fprintf(f, ",\"totalBytes\":%lld}",
+            (long long)(velstatus_dm_list_int(l, i, VELSTATUS_DM_INT_TOTAL_BYTES, &v) ? v : 0));
     put_json_time(f, "startTimestamp", l, i, VELSTATUS_DM_TIME_STARTED);
     put_json_time(f, "completionTimestamp", l, i, VELSTATUS_DM_TIME_COMPLETED);
     put_json_time(f, "acceptedTimestamp", l, i, VELSTATUS_DM_TIME_ACCEPTED);
@@ -153,8 +154,7 @@ static int run_pass(ex *x, ex_dm *c)
     }
     velstatus_free(x->ctx, text);
     stepped.dm = c->stepped, stepped.dm_state = NULL;
-    if (cli_objects_client(EX_CMD, x->ctx, &stepped, x->o.ns, x->major, x->minor, c->pass_at, NULL, &client) !=
-        CLI_OK)
+    if (cli_objects_client(EX_CMD, x->ctx, &stepped, x->o.ns, x->major, x->minor, c->pass_at, NULL, &client) != CLI_OK)
         return CLI_BAD_INPUT;
     if (velstatus_oplist_reconcile(&c->pass, c->pass_list, &client, &o, &x->pol, &err) != VELSTATUS_OK) {
         velstatus_dm_client_free(stepped.dm_state);

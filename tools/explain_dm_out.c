@@ -145,7 +145,7 @@ static void text_pass(FILE *f, const ex *x, const ex_dm *c)
     fprintf(f, ".");
     if (c->left) {
         fprintf(f, " By then the %s is already %s (see the timeline).",
-               x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore", velstatus_phase_to_string(c->left_phase));
+                x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore", velstatus_phase_to_string(c->left_phase));
         return;
     }
     op = velstatus_oplist_at(c->pass_list, c->op);
@@ -159,7 +159,7 @@ static void text_pass(FILE *f, const ex *x, const ex_dm *c)
         fprintf(f, "\")");
     }
     fprintf(f, " and the %s moves to %s", x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore",
-           velstatus_phase_to_string(velstatus_reconcile_result_phase(c->pass)));
+            velstatus_phase_to_string(velstatus_reconcile_result_phase(c->pass)));
     ne = velstatus_reconcile_result_error_count(c->pass);
     for (i = 0; i < ne; i++) {
         e = velstatus_reconcile_result_error(c->pass, i, &el);
@@ -310,8 +310,8 @@ static void j_chain(const ex *x, const ex_dm *c)
     const velstatus_dm_list *l = x->objs.dm;
     printf("{\"operationID\":");
     ex_json_field(velstatus_oplist_at(x->ops, c->op), VELSTATUS_OP_FIELD_OPERATION_ID);
-    printf(",\"kind\":\"%s\",\"namespace\":", velstatus_dm_list_kind(l, c->obj) == VELSTATUS_DM_UPLOAD ? "DataUpload"
-                                                                                                        : "DataDownload");
+    printf(",\"kind\":\"%s\",\"namespace\":",
+           velstatus_dm_list_kind(l, c->obj) == VELSTATUS_DM_UPLOAD ? "DataUpload" : "DataDownload");
     j_dm(l, c->obj, VELSTATUS_DM_TEXT_NAMESPACE);
     printf(",\"name\":");
     j_dm(l, c->obj, VELSTATUS_DM_TEXT_NAME);

@@ -21,8 +21,7 @@ static velstatus_status decode_dm(void **out, velstatus_ctx *ctx, const char *js
     return velstatus_dm_list_from_json((velstatus_dm_list **)out, ctx, json, len, err);
 }
 
-static velstatus_status decode_snap(void **out, velstatus_ctx *ctx, const char *json, size_t len,
-                                    velstatus_error *err)
+static velstatus_status decode_snap(void **out, velstatus_ctx *ctx, const char *json, size_t len, velstatus_error *err)
 {
     return velstatus_snapshot_list_from_json((velstatus_snapshot_list **)out, ctx, json, len, err);
 }
@@ -127,8 +126,7 @@ int cli_objects_client(const char *cmd, velstatus_ctx *ctx, cli_objects *o, cons
         o->snap_cfg.snapshots = o->snap;
         o->snap_cfg.major = major, o->snap_cfg.minor = minor, o->snap_cfg.now_ns = now_ns;
         o->snap_cfg.fallback = fallback;
-        if (velstatus_snapshot_client_init(&o->snap_client, sizeof o->snap_client, &o->snap_cfg, &err) !=
-            VELSTATUS_OK)
+        if (velstatus_snapshot_client_init(&o->snap_client, sizeof o->snap_client, &o->snap_cfg, &err) != VELSTATUS_OK)
             return cli_fail_err(cmd, "--volumesnapshots", &err);
         next = &o->snap_client;
     }

@@ -19,23 +19,23 @@ typedef struct cli_objects_paths {
 } cli_objects_paths;
 
 /* The four options, for a command's option table. */
-#define CLI_OPT_PLUGIN_OBJECTS(p)                                                                             \
-    CLI_VAL("--datauploads", 0, &(p)->datauploads, "FILE",                                                    \
+#define CLI_OPT_PLUGIN_OBJECTS(p)                                                                            \
+    CLI_VAL("--datauploads", 0, &(p)->datauploads, "FILE",                                                   \
             "`kubectl get datauploads -n velero -o json` (or YAML, a watch): the CSI data mover's answers"), \
-        CLI_VAL("--datadownloads", 0, &(p)->datadownloads, "FILE",                                            \
-                "`kubectl get datadownloads -n velero -o json`: the CSI restorer's answers"),                  \
-        CLI_VAL("--volumesnapshots", 0, &(p)->volumesnapshots, "FILE",                                        \
-                "`kubectl get volumesnapshots -A -o json`: the CSI snapshot plugin's answers"),                \
-        CLI_VAL("--volumesnapshotcontents", 0, &(p)->volumesnapshotcontents, "FILE",                          \
+        CLI_VAL("--datadownloads", 0, &(p)->datadownloads, "FILE",                                           \
+                "`kubectl get datadownloads -n velero -o json`: the CSI restorer's answers"),                \
+        CLI_VAL("--volumesnapshots", 0, &(p)->volumesnapshots, "FILE",                                       \
+                "`kubectl get volumesnapshots -A -o json`: the CSI snapshot plugin's answers"),              \
+        CLI_VAL("--volumesnapshotcontents", 0, &(p)->volumesnapshotcontents, "FILE",                         \
                 "`kubectl get volumesnapshotcontents -o json`: read with --volumesnapshots")
 
 typedef struct cli_objects {
-    int have_dm, have_snap;         /* which of the two lists was given */
-    velstatus_dm_list *dm;          /* DataUploads and DataDownloads (NULL when none given) */
-    char *dm_text;                  /* their text, as one watch stream (a later value replaces an object) */
+    int have_dm, have_snap; /* which of the two lists was given */
+    velstatus_dm_list *dm;  /* DataUploads and DataDownloads (NULL when none given) */
+    char *dm_text;          /* their text, as one watch stream (a later value replaces an object) */
     size_t dm_text_len;
-    velstatus_snapshot_list *snap;  /* VolumeSnapshots and their contents (NULL when none given) */
-    velstatus_dm_client *dm_state;  /* the data mover client's state */
+    velstatus_snapshot_list *snap; /* VolumeSnapshots and their contents (NULL when none given) */
+    velstatus_dm_client *dm_state; /* the data mover client's state */
     velstatus_snapshot_client_config snap_cfg;
     velstatus_plugin_client snap_client;
 } cli_objects;
