@@ -203,6 +203,14 @@ for f in timeout readonly restore; do
 done
 # Without the objects, nothing of the chain is printed (the three goldens above stay as they were).
 ! grep -q '^Data mover' "$d/readonly.txt" && echo "ok objects-absent" || { echo "FAIL objects-absent"; fail=1; }
+# A phase the operations controller does not poll: the chain without its pass (and no failure).
+for ph in InProgress Completed; do
+    sed "s/\"phase\": \"WaitingForPluginOperations\"/\"phase\": \"$ph\"/" "$d/readonly-backup.json" >"$tmp.obj"
+    "$v" explain --utc --now 2025-01-07T08:10:00Z --operations "$d/readonly-itemoperations.json" \
+        --datauploads "$d/readonly-datauploads.yaml" "$tmp.obj" >"$tmp.out" 2>&1 &&
+        grep -q 'The CSI plugin then answers: done, Failed' "$tmp.out" && ! grep -q "controller's pass" "$tmp.out" &&
+        echo "ok objects-explain-$ph" || { echo "FAIL objects-explain-$ph"; cat "$tmp.out"; fail=1; }
+done
 stderr_has objects-explain-1.11 'Velero 1.11 has no data mover' -- explain --velero-version 1.11 \
     --operations "$d/readonly-itemoperations.json" --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
 printf 'kind: DataUpload\nstatus:\n  acceptedTimestamp: yesterday\n' >"$tmp.bad"

@@ -32,6 +32,7 @@ typedef struct ex_dm {
     velstatus_op_progress then_ans; /* what it answers after the decision */
     char *then_text;
     velstatus_dm_list *stepped; /* the objects after the decision */
+    int has_pass;               /* its phase is a Waiting one: the pass below is set */
     int64_t pass_at;            /* the operations controller's pass then */
     int left;                   /* the backup has left its Waiting phase before it */
     velstatus_phase left_phase;

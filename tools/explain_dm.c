@@ -140,6 +140,9 @@ static int run_pass(ex *x, ex_dm *c)
     char *text = NULL;
     size_t len;
     cli_objects stepped = x->objs;
+    if (!x->phase_known || !ex_is_waiting(x->phase))
+        return CLI_OK; /* no operations controller pass: its phase is not a Waiting one */
+    c->has_pass = 1;
     ex_options(x, &o, x->bsl_known ? x->bsl_state : VELSTATUS_BSL_AVAILABLE);
     o.now_ns = c->pass_at;
     c->left = phase_before(x, c->pass_at, &o);

@@ -143,6 +143,8 @@ static void text_pass(FILE *f, const ex *x, const ex_dm *c)
     fprintf(f, "The CSI plugin then answers: ");
     put_answer(f, &c->then_ans);
     fprintf(f, ".");
+    if (!c->has_pass)
+        return;
     if (c->left) {
         fprintf(f, " By then the %s is already %s (see the timeline).",
                 x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore", velstatus_phase_to_string(c->left_phase));
@@ -281,6 +283,8 @@ static void j_pass(const ex *x, const ex_dm *c)
 {
     size_t i, ne, el;
     const velstatus_op *op;
+    if (!c->has_pass)
+        return;
     printf(",\"pass\":{\"at\":");
     j_time_ns(c->pass_at);
     if (c->left) {
