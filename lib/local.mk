@@ -60,7 +60,8 @@ lib_libvelstatus_la_SOURCES = \
 	lib/snapshot/snapshot_list.c \
 	lib/snapshot/go_time_error.c \
 	lib/snapshot/progress.c \
-	lib/snapshot/client.c
+	lib/snapshot/client.c \
+	lib/forecast/forecast_dm.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util
 lib_libvelstatus_la_CFLAGS = $(VS_LIB_CFLAGS)
 lib_libvelstatus_la_LDFLAGS = -no-undefined \

@@ -750,6 +750,70 @@ START_TEST(test_timeline_agrees_with_decide)
 }
 END_TEST
 
+/* Two running operations of a backup whose DataUploads (found by the
+ * async-operation-id label) are Accepted (at 08:05:21) and Canceling, and a
+ * Completed operation: the instants its objects change at. */
+static const char ops_json[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-a\"},"
+    "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T08:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-b\"},"
+    "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T08:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-c\"},"
+    "\"status\":{\"phase\":\"Completed\",\"created\":\"2024-05-01T08:00:00Z\"}}]";
+static const char dus_json[] =
+    "{\"kind\":\"DataUploadList\",\"items\":["
+    "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\",\"namespace\":\"velero\","
+    "\"labels\":{\"velero.io/async-operation-id\":\"du-a\"}},"
+    "\"status\":{\"phase\":\"Accepted\",\"acceptedTimestamp\":\"2024-05-01T08:05:21Z\"}},"
+    "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b\",\"namespace\":\"velero\","
+    "\"labels\":{\"velero.io/async-operation-id\":\"du-b\"}},\"spec\":{\"cancel\":true},"
+    "\"status\":{\"phase\":\"Canceling\",\"node\":\"node-1\"}},"
+    "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"c\",\"namespace\":\"velero\","
+    "\"labels\":{\"velero.io/async-operation-id\":\"du-c\"}},\"status\":{\"phase\":\"Accepted\","
+    "\"acceptedTimestamp\":\"2024-05-01T08:05:21Z\"}}]}";
+
+START_TEST(test_forecast_dm_instants)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_dm_config c;
+    velstatus_error e;
+    int64_t at[8], now = row_time("08:10:00", 0);
+    size_t n = 0;
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ops_json, sizeof ops_json - 1, &e),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(&dms, ctx, dus_json, sizeof dus_json - 1, &e), VELSTATUS_OK);
+    /* 1.18: du-a's prepare timeout; du-b waits on its data path; du-c's operation is done */
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 18, NULL, at, 8, &n, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(at[0], row_time("08:35:21", 0));
+    /* with the cancel seen at 08:10, du-b is forced to Canceled 5 minutes later */
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.has_cancel_seen = 1, c.cancel_seen_ns = now;
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, "velero", 6, now, 1, 18, &c, at, 8, &n, &e),
+                     VELSTATUS_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(at[0], now + 5 * 60 * NS_PER_SEC + 1);
+    ck_assert_int_eq(at[1], row_time("08:35:21", 0));
+    /* a node-agent restart at 08:20 (1.16): du-a is canceled then, at once */
+    c.has_cancel_seen = 0, c.has_node_restart = 1, c.node_restart_ns = row_time("08:20:00", 0);
+    c.restart_node = "node-1", c.restart_node_len = 6;
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 16, &c, at, 8, &n, &e), VELSTATUS_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(at[0], row_time("08:20:00", 0));
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 16, &c, at, 0, &n, &e),
+                     VELSTATUS_E_RANGE);
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 11, &c, at, 8, &n, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_forecast_dm_instants(NULL, dms, NULL, 0, now, 1, 18, &c, at, 8, &n, &e),
+                     VELSTATUS_E_INVALID);
+    velstatus_dm_list_free(dms);
+    velstatus_oplist_free(ops);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("dm_node");
@@ -765,6 +829,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_next_oadp_1482);
     tcase_add_test(tc, test_timeline);
     tcase_add_test(tc, test_timeline_agrees_with_decide);
+    tcase_add_test(tc, test_forecast_dm_instants);
     suite_add_tcase(s, tc);
     return s;
 }

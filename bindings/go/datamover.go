@@ -189,37 +189,51 @@ func dmConfig(cfg *DMConfig, t *dmTexts) (C.velstatus_dm_config, error) {
 	return c, err
 }
 
-// DMDecide says what Velero major.minor's node-agent does next with the
-// object at now, and when (velstatus_dm_decide; doc/data-mover.md). cfg
-// may be nil.
-func DMDecide(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) (DMDecision, error) {
-	var texts dmTexts
-	defer texts.free()
-	o, err := dmObject(obj, &texts)
+// dmCall holds one call's C structs: they live in C memory, as they hold
+// pointers to C texts.
+type dmCall struct {
+	texts dmTexts
+	obj   *C.velstatus_dm_object
+	cfg   *C.velstatus_dm_config
+	now   C.int64_t
+}
+
+func newDMCall(obj DMObject, now time.Time, cfg *DMConfig) (*dmCall, error) {
+	c := &dmCall{}
+	o, err := dmObject(obj, &c.texts)
+	if err == nil {
+		var q C.velstatus_dm_config
+		if q, err = dmConfig(cfg, &c.texts); err == nil {
+			c.now, _, err = dmNs(now, "now")
+			c.obj = (*C.velstatus_dm_object)(C.malloc(C.size_t(unsafe.Sizeof(o))))
+			c.cfg = (*C.velstatus_dm_config)(C.malloc(C.size_t(unsafe.Sizeof(q))))
+			*c.obj, *c.cfg = o, q
+		}
+	}
 	if err != nil {
-		return DMDecision{}, err
+		c.free()
+		return nil, err
 	}
-	c, err := dmConfig(cfg, &texts)
-	if err != nil {
-		return DMDecision{}, err
+	return c, nil
+}
+
+func (c *dmCall) free() {
+	c.texts.free()
+	C.free(unsafe.Pointer(c.obj))
+	C.free(unsafe.Pointer(c.cfg))
+}
+
+// newDMDecisions is n initialized decisions in C memory.
+func newDMDecisions(n int) []C.velstatus_dm_decision {
+	p := (*C.velstatus_dm_decision)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.velstatus_dm_decision{}))))
+	d := unsafe.Slice(p, n)
+	for i := range d {
+		C.velstatus_dm_decision_init(&d[i], C.size_t(unsafe.Sizeof(d[i])), nil)
 	}
-	nowNs, _, err := dmNs(now, "now")
-	if err != nil {
-		return DMDecision{}, err
-	}
-	// The three structs live in C memory: they hold pointers to C texts.
-	p := (*C.velstatus_dm_object)(C.malloc(C.size_t(unsafe.Sizeof(o))))
-	q := (*C.velstatus_dm_config)(C.malloc(C.size_t(unsafe.Sizeof(c))))
-	d := (*C.velstatus_dm_decision)(C.malloc(C.size_t(unsafe.Sizeof(C.velstatus_dm_decision{}))))
-	defer C.free(unsafe.Pointer(p))
-	defer C.free(unsafe.Pointer(q))
-	defer C.free(unsafe.Pointer(d))
-	*p, *q = o, c
-	var cerr C.velstatus_error
-	C.velstatus_dm_decision_init(d, C.size_t(unsafe.Sizeof(*d)), nil)
-	if err := check(C.velstatus_dm_decide(p, nowNs, C.int(major), C.int(minor), q, d, &cerr), &cerr); err != nil {
-		return DMDecision{}, err
-	}
+	return d
+}
+
+func dmDecisionFromC(d *C.velstatus_dm_decision) DMDecision {
 	out := DMDecision{Action: DMAction(d.action), When: DMWhen(d.when), PhaseAfter: DMPhase(d.phase_after),
 		CancelAfter: d.cancel_after != 0}
 	if d.has_at != 0 {
@@ -228,6 +242,52 @@ func DMDecide(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) (DMD
 	if d.message_set != 0 {
 		m := C.GoStringN(&d.message[0], C.int(d.message_len))
 		out.Message = &m
+	}
+	return out
+}
+
+// DMDecide says what Velero major.minor's node-agent does next with the
+// object at now, and when (velstatus_dm_decide; doc/data-mover.md). cfg
+// may be nil.
+func DMDecide(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) (DMDecision, error) {
+	c, err := newDMCall(obj, now, cfg)
+	if err != nil {
+		return DMDecision{}, err
+	}
+	defer c.free()
+	d := newDMDecisions(1)
+	defer C.free(unsafe.Pointer(&d[0]))
+	var cerr C.velstatus_error
+	if err := check(C.velstatus_dm_decide(c.obj, c.now, C.int(major), C.int(minor), c.cfg, &d[0], &cerr), &cerr); err != nil {
+		return DMDecision{}, err
+	}
+	return dmDecisionFromC(&d[0]), nil
+}
+
+// DMTimeline is the changes to come, one after another
+// (velstatus_dm_timeline): each decision's At is the instant it happens.
+func DMTimeline(obj DMObject, now time.Time, major, minor int, cfg *DMConfig) ([]DMDecision, error) {
+	c, err := newDMCall(obj, now, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer c.free()
+	var n C.size_t
+	var cerr C.velstatus_error
+	if err := check(C.velstatus_dm_timeline(c.obj, c.now, C.int(major), C.int(minor), c.cfg, nil, 0, &n, &cerr), &cerr); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	d := newDMDecisions(int(n))
+	defer C.free(unsafe.Pointer(&d[0]))
+	if err := check(C.velstatus_dm_timeline(c.obj, c.now, C.int(major), C.int(minor), c.cfg, &d[0], n, &n, &cerr), &cerr); err != nil {
+		return nil, err
+	}
+	out := make([]DMDecision, int(n))
+	for i := range out {
+		out[i] = dmDecisionFromC(&d[i])
 	}
 	return out, nil
 }

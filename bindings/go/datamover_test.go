@@ -219,3 +219,20 @@ func TestDMDecideRefuses(t *testing.T) {
 		t.Errorf("tokens: %v %v %v", DMActionSetCancel, DMWhenAt, DMAction(42))
 	}
 }
+
+func TestDMTimeline(t *testing.T) {
+	// 1.15 writes the accept instant in whole seconds: the timeout comes half a second early
+	ev, err := DMTimeline(DMObject{Kind: DMDownload}, dmTime(t, "08:00:00.5"), 1, 15, nil)
+	if err != nil || len(ev) != 2 || ev[0].Action != DMActionAccept || !ev[0].At.Equal(dmTime(t, "08:00:00.5")) ||
+		ev[1].Action != DMActionFail || !ev[1].At.Equal(dmTime(t, "08:30:00")) ||
+		ev[1].Message == nil || *ev[1].Message != "timeout on preparing data download" {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	ev, err = DMTimeline(DMObject{Kind: DMUpload, Phase: "Completed"}, dmTime(t, "08:00:00"), 1, 18, nil)
+	if err != nil || len(ev) != 0 {
+		t.Errorf("completed: %+v %v", ev, err)
+	}
+	if _, err = DMTimeline(DMObject{Kind: DMUpload}, dmTime(t, "08:00:00"), 1, 11, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.11: %v", err)
+	}
+}

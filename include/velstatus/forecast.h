@@ -46,6 +46,7 @@
 #include "phase.h"
 #include "oplist.h"
 #include "reconcile.h"
+#include "datamover.h"
 
 VELSTATUS_BEGIN_DECLS
 
@@ -286,6 +287,44 @@ VELSTATUS_API int velstatus_forecast_op_finish(const velstatus_forecast *forecas
  * @return The comparison; ::VELSTATUS_FORECAST_ETA_INVALID for NULL or out of range.
  */
 VELSTATUS_API velstatus_forecast_eta velstatus_forecast_op_eta(const velstatus_forecast *forecast, size_t i);
+
+/**
+ * @brief The instants at which the data-mover objects of a list's running
+ * operations change on their own: for each InProgress or New operation,
+ * the DataUpload (a Backup's list) or DataDownload (a Restore's) the CSI
+ * plugin of that release reads for it (velstatus_dm_list_find(); an
+ * operation with none, or with more than one, adds nothing), and the
+ * instants of its timeline (velstatus_dm_timeline(): the prepare timeout,
+ * a cancel completing, a restart in `cfg`), from `now_ns` on.
+ *
+ * These are the instants a forecast over the operations and their
+ * DataUploads has to look at besides its own: at each, the object's change
+ * is what the CSI plugin reports at the next pass (velstatus_dm_progress()).
+ * velstatus_forecast_new() does not read a data-mover list: a host steps
+ * the reconcile with the data-mover client (velstatus_dm_client_init()) at
+ * these instants and the forecast's own (doc/data-mover.md).
+ * @param[in] ops The operation list.
+ * @param[in] dms The decoded DataUploads and DataDownloads.
+ * @param[in] velero_namespace Velero's namespace (NULL: `velero`), as velstatus_dm_list_find() reads it.
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] now_ns The instant.
+ * @param[in] major The Velero release's major version.
+ * @param[in] minor Its minor version (12 to 18).
+ * @param[in] cfg What else is known (restarts, the prepare timeout), or NULL.
+ * @param[out] instants Receives the instants, ascending, each once.
+ * @param[in] cap The number of elements of instants (16 per operation always suffice).
+ * @param[out] n Receives the number stored.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK; ::VELSTATUS_E_INVALID (a NULL argument, an
+ *         unsupported release or 1.11, a config velstatus_dm_decide()
+ *         refuses); ::VELSTATUS_E_RANGE (more instants than cap);
+ *         ::VELSTATUS_E_ABI (a struct_size).
+ */
+VELSTATUS_API velstatus_status velstatus_forecast_dm_instants(const velstatus_oplist *ops, const velstatus_dm_list *dms,
+                                                              const char *velero_namespace, size_t ns_len,
+                                                              int64_t now_ns, int major, int minor,
+                                                              const velstatus_dm_config *cfg, int64_t *instants,
+                                                              size_t cap, size_t *n, velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

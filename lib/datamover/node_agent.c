@@ -570,8 +570,7 @@ static void list_text(const velstatus_dm_list *l, size_t i, velstatus_dm_text f,
     *p = velstatus_dm_list_text(l, i, f, n);
 }
 
-/* The fields velstatus_dm_decide() reads, from decoded object i. */
-static void object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o)
+void velstatus__dm_object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o)
 {
     int64_t cancel = 0, deleted;
     velstatus__sized_init(o, sizeof(*o), NULL, sizeof(*o));
@@ -599,7 +598,7 @@ velstatus_status velstatus_dm_next(const velstatus_dm_list *list, size_t i, int6
         return velstatus__error_set(err, VELSTATUS_E_INVALID,
                                     "velstatus_dm_next: index %zu is out of range (%zu objects)", i,
                                     velstatus_dm_list_count(list));
-    object_of(list, i, &o);
+    velstatus__dm_object_of(list, i, &o);
     return velstatus_dm_decide(&o, now_ns, major, minor, cfg, out, err);
 }
 
@@ -639,9 +638,6 @@ static velstatus_status apply(dm_in *in, const velstatus_dm_decision *d, int64_t
     return VELSTATUS_OK;
 }
 
-/* No chain of changes is longer than this (New, Accepted, a cancel,
- * Canceling, Canceled, with two restarts between): a longer one is a bug. */
-enum { DM_TIMELINE_MAX = 16 };
 
 /* Stores decision d (the change at instant `at`) in events[k] when k < cap,
  * at the caller's struct size. */
@@ -671,7 +667,7 @@ velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t n
     VS_TRY(load_in(&in, obj, now_ns, major, minor, cfg, err));
     for (k = 0; k < cap; k++)
         VS_TRY(velstatus__sized_copy(&d, sizeof(d), VS_DM_DECISION_SIZE_V1, &events[k], "dm_decision", err));
-    for (k = 0; k <= DM_TIMELINE_MAX; k++) {
+    for (k = 0; k <= VS_DM_TIMELINE_MAX; k++) {
         memset(&d, 0, sizeof(d));
         d.phase_after = in.o.phase;
         d.cancel_after = in.o.cancel;
@@ -686,5 +682,5 @@ velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t n
         store_event(events, cap, k, d, in.now);
     }
     return velstatus__error_set(err, VELSTATUS_E_INTERNAL, "velstatus_dm_timeline: more than %d changes",
-                                DM_TIMELINE_MAX);
+                                VS_DM_TIMELINE_MAX);
 }

@@ -65,5 +65,13 @@ velstatus_status velstatus__dm_args(const velstatus_dm_list *l, velstatus_dm_kin
 #define VS_DM_OBJECT_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_object, accepted_ns)
 #define VS_DM_CONFIG_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_config, resume_error_len)
 #define VS_DM_DECISION_SIZE_V1 VS_SIZE_THROUGH(velstatus_dm_decision, message)
+/* The fields velstatus_dm_decide() reads, from decoded object i (an index
+ * the caller checked): the one reading of them, for velstatus_dm_next() and
+ * the forecast's instants. Its texts are borrowed from the list. */
+void velstatus__dm_object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_object *o);
+/* The most changes velstatus_dm_timeline() finds for one object (New,
+ * Accepted, a cancel, Canceling, Canceled, two restarts: far fewer); a
+ * longer chain is a bug (E_INTERNAL). */
+enum { VS_DM_TIMELINE_MAX = 16 };
 
 #endif /* VELSTATUS_DATAMOVER_PRIVATE_H */

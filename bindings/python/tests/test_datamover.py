@@ -122,3 +122,18 @@ def test_refused():
     with pytest.raises(velstatus.RangeError, match="more than 1023"):
         dm_decide(kind="upload", phase="InProgress", node="n", now=0, release=(1, 18),
                   node_restart=(0, "n"), resume_error="x" * 2000)
+
+
+def test_timeline():
+    # 1.15 writes the accept instant in whole seconds: the timeout comes half a second early
+    events = velstatus.dm_timeline(kind="download", phase="", now=t("08:00:00.5"), release=(1, 15))
+    assert [(e.action, e.at) for e in events] == [(DmAction.ACCEPT, t("08:00:00.5")), (DmAction.FAIL, t("08:30:00"))]
+    assert events[1].message == "timeout on preparing data download"
+    # a restart cancels, and the Accepted object is canceled at once (1.16)
+    events = velstatus.dm_timeline(kind="upload", phase="Accepted", accepted=t("08:05:21"), now=t("08:10:00"),
+                                   release=(1, 16), node_restart=(t("08:20:00"), "node-9"))
+    assert [(e.action, e.at, e.message) for e in events] == [
+        (DmAction.SET_CANCEL, t("08:20:00"),
+         "Dataupload is in Accepted status during the node-agent starting, mark it as cancel"),
+        (DmAction.CANCELED, t("08:20:00"), None)]
+    assert velstatus.dm_timeline(kind="upload", phase="Completed", now=0, release=(1, 18)) == []

@@ -31,7 +31,7 @@ from ._operations import (OpPhase, OpReport, OpStepFlag, BslState, PersistAction
                           Progress, StepOutcome, Canceled, ReconcileResult, OpList, OpReports, wrap_error,
                           PersistFailure, AfterPersistFailure)
 from ._forecast import ForecastFate, ForecastEta, ForecastEnd, ForecastEvent, ForecastOp, Forecast
-from ._datamover import DmKind, DmPhase, DmAction, DmWhen, DmDecision, dm_decide, dm_prepare_timeout_default
+from ._datamover import DmKind, DmPhase, DmAction, DmWhen, DmDecision, dm_decide, dm_timeline, dm_prepare_timeout_default
 from ._condition import ArgoHealthResult, argo_health, condition_reason
 from ._backup_object import (BackupObject, BackupObjects, decode_backups, ConditionStatus, BackupConditions,
                              backup_conditions, WatchType, WatchEvent, watch_event, json_value_end)
@@ -61,6 +61,6 @@ __all__ = [
     "StepOutcome", "Canceled", "ReconcileResult", "OpList", "OpReports", "wrap_error", "PersistFailure",
     "AfterPersistFailure",
     "ForecastFate", "ForecastEta", "ForecastEnd", "ForecastEvent", "ForecastOp", "Forecast",
-    "DmKind", "DmPhase", "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_prepare_timeout_default",
+    "DmKind", "DmPhase", "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_timeline", "dm_prepare_timeout_default",
     "ProgressFlag", "UnitProgress", "ProgressReport", "progress_report", "describe_operations",
 ]

@@ -12,7 +12,8 @@ from ._enums import c_enum
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 
-__all__ = ["DmKind", "DmPhase", "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_prepare_timeout_default"]
+__all__ = ["DmKind", "DmPhase", "DmAction", "DmWhen", "DmDecision", "dm_decide", "dm_timeline",
+           "dm_prepare_timeout_default"]
 
 
 @c_enum("velstatus_dm_kind", "VELSTATUS_DM_")
@@ -152,10 +153,39 @@ def dm_decide(*, kind: Union[DmKind, str, int], phase: Union[DmPhase, str, int],
     o = _object(texts, kind, phase, cancel, deleting, namespace, name, node, accepted_by_label,
                 accepted_at_annotation, start, accepted)
     c = _config(texts, prepare_timeout, node_restart, server_restart, cancel_seen, resume_error)
-    d = ffi.new("velstatus_dm_decision *")
+    d = _decisions(1)
     err = new_error()
-    check(lib.velstatus_dm_decision_init(d, ffi.sizeof("velstatus_dm_decision"), err), err)
     check(lib.velstatus_dm_decide(o, int(now), release[0], release[1], c, d, err), err)
+    return _decision(d[0])
+
+
+def _decisions(n: int):
+    d = ffi.new("velstatus_dm_decision[]", n)
+    err = new_error()
+    for i in range(n):
+        check(lib.velstatus_dm_decision_init(ffi.addressof(d, i), ffi.sizeof("velstatus_dm_decision"), err), err)
+    return d
+
+
+def _decision(d) -> DmDecision:
     message = ffi.unpack(d.message, d.message_len).decode("utf-8", "surrogateescape") if d.message_set else None
     return DmDecision(DmAction(d.action), DmWhen(d.when), int(d.at_ns) if d.has_at else None,
                       DmPhase(d.phase_after), bool(d.cancel_after), message)
+
+
+def dm_timeline(*, kind, phase, now: int, release: Release, cancel: bool = False, deleting: bool = False,
+                namespace=None, name=None, node=None, accepted_by_label=None, accepted_at_annotation=None,
+                start=None, accepted=None, prepare_timeout: int = 0, node_restart=None, server_restart=None,
+                cancel_seen=None, resume_error=None) -> list:
+    """The changes to come, one after another (velstatus_dm_timeline): a list of DmDecision, each
+    with ``at`` the instant it happens. The arguments are dm_decide()'s."""
+    texts = _Texts()
+    o = _object(texts, kind, phase, cancel, deleting, namespace, name, node, accepted_by_label,
+                accepted_at_annotation, start, accepted)
+    c = _config(texts, prepare_timeout, node_restart, server_restart, cancel_seen, resume_error)
+    n = ffi.new("size_t *")
+    err = new_error()
+    check(lib.velstatus_dm_timeline(o, int(now), release[0], release[1], c, ffi.NULL, 0, n, err), err)
+    events = _decisions(max(1, n[0]))
+    check(lib.velstatus_dm_timeline(o, int(now), release[0], release[1], c, events, n[0], n, err), err)
+    return [_decision(events[i]) for i in range(n[0])]
