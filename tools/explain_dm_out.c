@@ -209,7 +209,7 @@ static const char *phase_check(velstatus_dm_phase ph)
     switch (ph) {
     case VELSTATUS_DM_PHASE_NEW:
         return "New: no node-agent has accepted it: is the node-agent daemonset running (`kubectl get pods -n velero "
-               "-l name=node-agent`)? Its loadConcurrency may hold it back (velero #7064).";
+               "-l name=node-agent`)? Its loadConcurrency may hold it back.";
     case VELSTATUS_DM_PHASE_ACCEPTED:
         return "Accepted: a node-agent took it, but the exposer's pod (the backupPod / restorePod named like the "
                "object) runs on no node yet: check that pod's events (Pending: the node selector or loadAffinity of "
