@@ -109,6 +109,113 @@ stderr_has bad-bsls '--bsls' -- explain --bsls "$tmp.bad" "$d/timeout-backup.jso
 stderr_has missing-file 'cannot open' -- explain "$d/does-not-exist.json"
 "$v" explain --help | grep -q '^usage: velstatus explain' && echo "ok help" || { echo "FAIL help"; fail=1; }
 
+# The three cases from the user's DataUpload / DataDownload objects alone (issue 26): the
+# reconcile asks Velero's CSI plugin (the library's answers from the objects) instead of a
+# --progress file, and decides as with the answers the records hold (tests/data/explain/README).
+same_decision() { # same_decision NAME PROGRESS_JSON ARGS... : the lines before "operations:" agree
+    name=$1; prog=$2; shift 2
+    printf '%s' "$prog" >"$tmp.prog"
+    "$v" operations reconcile --progress "$tmp.prog" "$@" 2>&1 | sed '/^operations:/,$d' >"$tmp.want"
+    "$v" operations reconcile "$@" 2>&1 | sed '/^operations:/,$d' >"$tmp.got"
+    grep -q '^phase: ' "$tmp.want" && cmp -s "$tmp.got" "$tmp.want" && echo "ok $name" ||
+        { echo "FAIL $name"; diff "$tmp.got" "$tmp.want"; fail=1; }
+}
+same_decision objects-timeout '{"du-3046afb5-ac71-4121":{"nCompleted":3086376960,"nTotal":15431884800,"operationUnits":"Bytes","description":"InProgress"}}' \
+    --phase WaitingForPluginOperations --now 2024-05-01T11:00:30Z --datauploads "$d/timeout-datauploads.json" \
+    "$d/timeout-itemoperations.json"
+# ... and at 14:00:00.000000001, past the 4h timeout: the same cancel and PartiallyFailed.
+same_decision objects-timeout-late '{"du-3046afb5-ac71-4121":{"nCompleted":3086376960,"nTotal":15431884800,"operationUnits":"Bytes","description":"InProgress"}}' \
+    --phase WaitingForPluginOperationsPartiallyFailed --now 2024-05-01T14:00:01Z --datauploads "$d/timeout-datauploads.json" \
+    "$d/timeout-itemoperations.json"
+same_decision objects-readonly '{"du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx":{"description":"Accepted"}}' \
+    --phase WaitingForPluginOperations --bsl readonly --now 2025-01-07T09:12:00Z \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-itemoperations.json"
+same_decision objects-restore '{"dd-6d486051-9bf9-4c90-9026-7e2e270d04b0.9c3e0a11-5d2f-4e8b91f7a":{"description":"Prepared","operationUnits":"Bytes"}}' \
+    --phase WaitingForPluginOperationsPartiallyFailed -n openshift-adp --now 2023-09-13T09:30:00Z \
+    --datadownloads "$d/restore-datadownloads.json" "$d/restore-itemoperations.json"
+# The plugin's answer lands in the record: the InProgress DataUpload's counts and description.
+"$v" operations reconcile --phase WaitingForPluginOperations -n openshift-adp --now 2023-09-13T09:30:00Z \
+    --datadownloads - "$d/restore-itemoperations.json" <"$d/restore-datadownloads.json" |
+    grep -qx '  dd-6d486051-9bf9-4c90-9026-7e2e270d04b0.9c3e0a11-5d2f-4e8b91f7a New 0/0 Bytes' &&
+    echo "ok objects-stdin" || { echo "FAIL objects-stdin"; fail=1; }
+# Velero's namespace decides which objects the plugin lists: from another one it finds none.
+"$v" operations reconcile --policy velero --phase WaitingForPluginOperationsPartiallyFailed --now 2023-09-13T09:30:00Z \
+    --datadownloads "$d/restore-datadownloads.json" "$d/restore-itemoperations.json" |
+    grep -q "9c3e0a11-5d2f-4e8b91f7a Failed 0/0 error: rpc error: code = Unknown desc = didn't find DataDownload" &&
+    echo "ok objects-namespace" || { echo "FAIL objects-namespace"; fail=1; }
+# A kubectl watch (--output-watch-events): the last state counts; here the DataUpload fails.
+du='{"apiVersion":"velero.io/v2alpha1","kind":"DataUpload","metadata":{"name":"nightly-20240501-qzzr6","namespace":"velero","labels":{"velero.io/async-operation-id":"du-3046afb5-ac71-4121"}},"status":'
+{ printf '{"type":"ADDED","object":%s{"phase":"InProgress","progress":{"bytesDone":1,"totalBytes":9}}}}\n' "$du"
+  printf '{"type":"MODIFIED","object":%s{"phase":"Failed","message":"data path failed: disk full"}}}\n' "$du"; } >"$tmp.watch"
+"$v" operations reconcile --policy velero --phase WaitingForPluginOperations --now 2024-05-01T11:00:30Z \
+    --datauploads "$tmp.watch" "$d/timeout-itemoperations.json" >"$tmp.out" 2>&1
+grep -q '^failed: 2$' "$tmp.out" && grep -q 'du-3046afb5-ac71-4121 Failed .*error: data path failed: disk full' "$tmp.out" &&
+    echo "ok objects-watch" || { echo "FAIL objects-watch"; cat "$tmp.out"; fail=1; }
+# Operations of another plugin still take --progress, or are named as unanswered.
+sed 's/"phase":"Failed","error":"unable[^"]*\\"[^"]*\\""/"phase":"InProgress"/' "$d/timeout-itemoperations.json" >"$tmp.ops"
+"$v" operations reconcile --policy velero --phase WaitingForPluginOperations --now 2024-05-01T11:00:30Z \
+    --datauploads "$d/timeout-datauploads.json" "$tmp.ops" >"$tmp.out" 2>&1
+grep -q '^unanswered: 1 ' "$tmp.out" && grep -qx '  export-7f3a (example.io/snapshot-exporter)' "$tmp.out" &&
+    grep -q 'export-7f3a Failed 0/0 error: operation ID export-7f3a is invalid' "$tmp.out" && echo "ok objects-unanswered" ||
+    { echo "FAIL objects-unanswered"; cat "$tmp.out"; fail=1; }
+printf '{"export-7f3a":{"nCompleted":1,"nTotal":4}}' >"$tmp.prog"
+"$v" operations reconcile -o json --phase WaitingForPluginOperations --now 2024-05-01T11:00:30Z --progress "$tmp.prog" \
+    --datauploads "$d/timeout-datauploads.json" "$tmp.ops" >"$tmp.out" 2>&1
+! grep -q unanswered "$tmp.out" && grep -q '"nCompleted":1,"nTotal":4' "$tmp.out" && echo "ok objects-and-progress" ||
+    { echo "FAIL objects-and-progress"; cat "$tmp.out"; fail=1; }
+"$v" operations reconcile -o json --phase WaitingForPluginOperations --now 2024-05-01T11:00:30Z \
+    --datauploads "$d/timeout-datauploads.json" "$tmp.ops" | grep -q '"unanswered":\["export-7f3a"\],"operations":' &&
+    echo "ok objects-unanswered-json" || { echo "FAIL objects-unanswered-json"; fail=1; }
+# The snapshot plugin's operations: the VolumeSnapshot the ID names (here none: the API's NotFound).
+printf '[{"spec":{"backupName":"b","backupItemAction":"velero.io/csi-volumesnapshot-backupper","operationID":"app/snap-1/2024-05-01T10:00:00Z"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}}]' >"$tmp.ops"
+"$v" operations reconcile --policy velero --phase WaitingForPluginOperations --now 2024-05-01T11:00:30Z \
+    --volumesnapshots - "$tmp.ops" \
+    <"$d/timeout-datauploads.json" | grep -q 'error: rpc error: code = Unknown desc = .*snap-1.* not found' &&
+    echo "ok objects-volumesnapshots" || { echo "FAIL objects-volumesnapshots"; fail=1; }
+stderr_has objects-none 'missing --progress (or --datauploads' -- operations reconcile --phase WaitingForPluginOperations "$tmp.ops"
+stderr_has objects-vsc-alone '--volumesnapshotcontents is read with --volumesnapshots' -- operations reconcile \
+    --phase WaitingForPluginOperations --volumesnapshotcontents "$tmp.ops" "$tmp.ops"
+printf '{"kind":"DataUpload","status":{"progress":{"bytesDone":"ten"}}}' >"$tmp.bad"
+stderr_has objects-bad '--datauploads '"$tmp.bad"': status.progress.bytesDone' -- operations reconcile \
+    --phase WaitingForPluginOperations --datauploads "$tmp.bad" "$tmp.ops"
+stderr_has objects-1.11 'Velero 1.11' -- operations reconcile --velero-version 1.11 \
+    --phase WaitingForPluginOperations --datauploads "$d/timeout-datauploads.json" "$tmp.ops"
+
+# explain from the objects: the same timeline as before, and the data mover's chain (issue 26).
+golden objects-explain-timeout "$d/timeout-objects.txt" -- explain --utc $ex1 --datauploads "$d/timeout-datauploads.json"
+golden objects-explain-readonly "$d/readonly-objects.txt" -- explain --utc --now 2025-01-07T09:12:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-readonly.json" \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+golden objects-explain-restore "$d/restore-objects.txt" -- explain --utc --now 2023-09-13T09:30:00Z \
+    --operations "$d/restore-itemoperations.json" --datadownloads "$d/restore-datadownloads.json" "$d/restore.json"
+# The issue's own chain: Accepted at 08:05:21, failed by the node-agent at 08:35:21, then the pass.
+golden objects-explain-accepted "$d/accepted-objects.txt" -- explain --utc --now 2025-01-07T08:10:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-available.json" \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+golden objects-explain-accepted-json "$d/accepted-objects.json" -- explain -o json --now 2025-01-07T08:10:00Z \
+    --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-available.json" \
+    --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+section() { sed -n "/^$1/,/^\$/p" "$2"; }
+for f in timeout readonly restore; do
+    section Timeline: "$d/$f-objects.txt" >"$tmp.got"; section Timeline: "$d/$f.txt" >"$tmp.want"
+    cmp -s "$tmp.got" "$tmp.want" && [ -s "$tmp.got" ] && echo "ok objects-same-timeline-$f" ||
+        { echo "FAIL objects-same-timeline-$f"; diff "$tmp.got" "$tmp.want"; fail=1; }
+done
+# Without the objects, nothing of the chain is printed (the three goldens above stay as they were).
+! grep -q '^Data mover' "$d/readonly.txt" && echo "ok objects-absent" || { echo "FAIL objects-absent"; fail=1; }
+# A phase the operations controller does not poll: the chain without its pass (and no failure).
+for ph in InProgress Completed; do
+    sed "s/\"phase\": \"WaitingForPluginOperations\"/\"phase\": \"$ph\"/" "$d/readonly-backup.json" >"$tmp.obj"
+    "$v" explain --utc --now 2025-01-07T08:10:00Z --operations "$d/readonly-itemoperations.json" \
+        --datauploads "$d/readonly-datauploads.yaml" "$tmp.obj" >"$tmp.out" 2>&1 &&
+        grep -q 'The CSI plugin then answers: done, Failed' "$tmp.out" && ! grep -q "controller's pass" "$tmp.out" &&
+        echo "ok objects-explain-$ph" || { echo "FAIL objects-explain-$ph"; cat "$tmp.out"; fail=1; }
+done
+stderr_has objects-explain-1.11 'Velero 1.11 has no data mover' -- explain --velero-version 1.11 \
+    --operations "$d/readonly-itemoperations.json" --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+printf 'kind: DataUpload\nstatus:\n  acceptedTimestamp: yesterday\n' >"$tmp.bad"
+stderr_has objects-explain-bad 'status.acceptedTimestamp' -- explain --datauploads "$tmp.bad" "$d/readonly-backup.json"
+
 # doc/explain.md shows the three outputs as they are (code blocks 2, 4 and 6).
 block() { # the lines of code block K of doc/explain.md
     awk -v k="$1" '/^```/ { n++; next } n == 2 * k - 1 { print }' "${VS_SRCDIR:?}/doc/explain.md"; }
@@ -117,6 +224,15 @@ for f in timeout readonly restore; do
     k=$((k + 1))
     block $((k * 2)) >"$tmp.doc"
     cmp -s "$tmp.doc" "$d/$f.txt" && echo "ok doc-example-$f" || { echo "FAIL doc-example-$f: doc/explain.md differs"; diff "$tmp.doc" "$d/$f.txt"; fail=1; }
+done
+# ... and the data mover's chains (code blocks 8 and 9) as explain prints them from the objects.
+k=7
+for f in readonly accepted; do
+    k=$((k + 1))
+    block $k >"$tmp.doc"
+    sed -n '/^Data mover/,/^$/p' "$d/$f-objects.txt" | sed '$d' >"$tmp.want"
+    [ -s "$tmp.want" ] && cmp -s "$tmp.doc" "$tmp.want" && echo "ok doc-objects-$f" ||
+        { echo "FAIL doc-objects-$f: doc/explain.md differs"; diff "$tmp.doc" "$tmp.want"; fail=1; }
 done
 
 rm -f "$tmp".*

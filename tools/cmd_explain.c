@@ -23,8 +23,12 @@ static const cli_usage usage = {
     "long, and what to check, in order. What an input does not tell is said, never guessed.\n"
     "-o json has the same content for tools (doc/explain.md has the schema); -o svg draws the\n"
     "timeline as one self-contained SVG picture.\n"
+    "With --datauploads or --datadownloads (kubectl get -o json or YAML, a List or a watch), a\n"
+    "\"Data mover\" section follows each running operation of Velero's CSI PVC plugin to its object:\n"
+    "what the plugin answers now, what the node-agent does next and when, what the plugin then\n"
+    "answers, and the operations controller's pass at that instant (doc/explain.md).\n"
     "\n"
-    "OBJECT, OPS and BSLS are files or - (stdin, one of them), JSON or gzip.\n"
+    "OBJECT, OPS, BSLS and the objects' FILEs are files or - (stdin, one of them), JSON or gzip.\n"
     "Exit status: 0 success, 2 bad input or usage.\n"};
 
 /* ---- -o svg (tools/explain_svg.c draws the same forecast) ---- */
@@ -60,6 +64,7 @@ int cmd_explain(int argc, char **argv)
 {
     const char *ops_s = NULL, *bsls_s = NULL, *timeout_s = NULL, *rt_s = NULL, *policy_s = NULL, *now_s = NULL;
     const char *fmt_s = "text", *path = NULL, *version_s = NULL;
+    cli_objects_paths paths = {NULL, NULL, NULL, NULL};
     velstatus_error err;
     ex x;
     int rc;
@@ -68,6 +73,7 @@ int cmd_explain(int argc, char **argv)
         const cli_opt opts[] = {
             CLI_VAL("--operations", 0, &ops_s, "OPS", "the <name>-itemoperations.json(.gz) of the backup or restore"),
             CLI_VAL("--bsls", 0, &bsls_s, "BSLS", "`kubectl get backupstoragelocations -n velero -o json`"),
+            CLI_OPT_PLUGIN_OBJECTS(&paths),
             CLI_OPT_ITEM_OPERATION_TIMEOUT(&timeout_s),
             CLI_VAL("--resource-timeout", 0, &rt_s, "DURATION",
                     "the server's --resource-timeout (default 10m): bounds a status patch's retries"),
@@ -114,7 +120,11 @@ int cmd_explain(int argc, char **argv)
     if (rc == CLI_OK && bsls_s)
         rc = ex_read_bsls(&x, bsls_s);
     if (rc == CLI_OK)
+        rc = cli_objects_load(EX_CMD, x.ctx, &paths, &x.objs);
+    if (rc == CLI_OK)
         rc = ex_forecasts(&x);
+    if (rc == CLI_OK)
+        rc = ex_dm_chains(&x);
     if (rc == CLI_OK && x.fmt == CLI_SVG)
         rc = print_svg(&x);
     else if (rc == CLI_OK)

@@ -2,6 +2,7 @@
 /* velstatus operations reconcile|format|check: the item-operation state
  * machine over an itemoperations file (doc/design.md §4, doc/velero-behaviour.md §2). */
 #include "cli.h"
+#include "plugin_objects.h"
 #include <velstatus/experimental.h>
 
 #include <stdarg.h>
@@ -42,6 +43,13 @@ static const cli_usage reconcile_usage = {
     "  {\"snap-1\": {\"completed\": false, \"nCompleted\": 40, \"nTotal\": 100,\n"
     "              \"operationUnits\": \"GiB\"},\n"
     "   \"snap-2\": {\"error\": \"rpc error: code = Unavailable\"}}\n"
+    "\n"
+    "--datauploads, --datadownloads, --volumesnapshots and --volumesnapshotcontents (kubectl get -o\n"
+    "json or YAML: an object, a List or a watch stream; - for stdin) answer the operations of\n"
+    "Velero's CSI plugins as that release's plugin does from those objects (doc/data-mover.md), in\n"
+    "place of --progress; --progress (then optional) answers every other operation. An operation\n"
+    "nothing answers gets the answer for an ID absent from --progress and is listed as\n"
+    "\"unanswered\". -n is Velero's namespace, where the plugin looks for the objects.\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage.\n"};
 
@@ -431,7 +439,73 @@ static void print_persist_failure(const persist_fail *pf, cli_format fmt)
     }
 }
 
-static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf)
+/* The fallback every operation no CSI plugin object answers reaches: the
+ * --progress map (empty without --progress), wrapped to name the records it
+ * has no entry for; they get the map's answer for an absent ID, as before. */
+typedef struct unanswered {
+    velstatus_plugin_client inner;
+    const velstatus_op_reports *reports;
+    size_t *idx, n, cap;
+} unanswered;
+
+static int unanswered_progress(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    unanswered *u = ud;
+    velstatus_op_progress p;
+    size_t il;
+    const char *id = velstatus_op_string(velstatus_oplist_at(list, index), VELSTATUS_OP_FIELD_OPERATION_ID, &il);
+    velstatus_op_progress_init(&p, sizeof p);
+    if (!velstatus_op_reports_get(&p, u->reports, id ? id : "", il)) {
+        if (u->n == u->cap) {
+            size_t cap = u->cap ? 2 * u->cap : 8, *grown = realloc(u->idx, cap * sizeof *grown);
+            if (!grown)
+                return -1;
+            u->idx = grown, u->cap = cap;
+        }
+        u->idx[u->n++] = index;
+    }
+    return u->inner.progress(u->inner.userdata, list, index, reply);
+}
+
+static int unanswered_cancel(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    unanswered *u = ud;
+    return u->inner.cancel(u->inner.userdata, list, index, reply);
+}
+
+static void print_unanswered(const velstatus_oplist *list, const unanswered *u, cli_format fmt)
+{
+    if (u->n == 0)
+        return;
+    if (fmt == CLI_JSON)
+        printf("\"unanswered\":[");
+    else
+        printf("unanswered: %zu (no answer in --progress or the plugin objects given; Velero's answer for an "
+               "unknown operation ID was used)\n",
+               u->n);
+    for (size_t i = 0; i < u->n; i++) {
+        const velstatus_op *op = velstatus_oplist_at(list, u->idx[i]);
+        size_t il, al;
+        const char *id = velstatus_op_string(op, VELSTATUS_OP_FIELD_OPERATION_ID, &il);
+        const char *ac = velstatus_op_string(op, VELSTATUS_OP_FIELD_ITEM_ACTION, &al);
+        if (fmt == CLI_JSON) {
+            if (i)
+                fputc(',', stdout);
+            cli_json_str(stdout, id ? id : "", il);
+            continue;
+        }
+        fputs("  ", stdout);
+        cli_put_text(stdout, id ? id : "", il);
+        fputs(" (", stdout);
+        cli_put_text(stdout, ac ? ac : "", al);
+        fputs(")\n", stdout);
+    }
+    if (fmt == CLI_JSON)
+        printf("],");
+}
+
+static void print_text(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf,
+                       const unanswered *unans)
 {
     size_t n = velstatus_oplist_count(list), ne = velstatus_reconcile_result_error_count(res);
     size_t nc = velstatus_reconcile_result_canceled_count(res);
@@ -477,6 +551,7 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
         printf("note: %zu running operation(s) without created: timeout not evaluated\n", missing);
     if (deferred)
         printf("note: %zu operation(s) with a Progress error inside the grace period\n", deferred);
+    print_unanswered(list, unans, CLI_TEXT);
     printf("operations: %zu\n", n);
     for (size_t i = 0; i < n; i++) {
         const velstatus_op *op = velstatus_oplist_at(list, i);
@@ -503,7 +578,7 @@ static void print_text(const velstatus_oplist *list, const velstatus_reconcile_r
 }
 
 static int print_json(const velstatus_oplist *list, const velstatus_reconcile_result *res, const persist_fail *pf,
-                      velstatus_ctx *ctx, velstatus_error *err)
+                      const unanswered *un, velstatus_ctx *ctx, velstatus_error *err)
 {
     size_t ne = velstatus_reconcile_result_error_count(res), nc = velstatus_reconcile_result_canceled_count(res);
     char *ops;
@@ -537,6 +612,7 @@ static int print_json(const velstatus_oplist *list, const velstatus_reconcile_re
     }
     printf("],");
     print_persist_failure(pf, CLI_JSON);
+    print_unanswered(list, un, CLI_JSON);
     printf("\"operations\":");
     fwrite(ops, 1, ops_len, stdout);
     printf("}\n");
@@ -557,6 +633,35 @@ static void print_nothing_to_do(velstatus_phase phase, const velstatus_error *wh
     }
 }
 
+/* The --progress map (or an empty one) and the client that asks the plugin
+ * objects first (plugin_objects.h), then the map. */
+static int reconcile_client(const char *cmd, velstatus_ctx *ctx, const char *progress_s, const velstatus_policy *pol,
+                            velstatus_op_reports **reports, unanswered *u, cli_objects *objs, const char *ns, int major,
+                            int minor, int64_t now_ns, velstatus_plugin_client *client)
+{
+    velstatus_plugin_client fb;
+    velstatus_error err;
+    size_t plen = 2;
+    char *pbuf = progress_s ? cli_read_input(cmd, progress_s, &plen) : strdup("{}");
+    if (!pbuf)
+        return CLI_BAD_INPUT;
+    if (velstatus_op_reports_from_json(reports, ctx, pbuf, plen, &err) != VELSTATUS_OK) {
+        free(pbuf);
+        return cli_fail_err(cmd, progress_s, &err);
+    }
+    free(pbuf);
+    velstatus_op_reports_set_policy(*reports, pol, NULL);
+    velstatus_op_reports_client(&u->inner, *reports, NULL);
+    u->reports = *reports;
+    velstatus_plugin_client_init(&fb, sizeof fb);
+    fb.userdata = u, fb.progress = unanswered_progress, fb.cancel = unanswered_cancel;
+    if (!objs->have_dm && !objs->have_snap) {
+        *client = fb;
+        return CLI_OK;
+    }
+    return cli_objects_client(cmd, ctx, objs, ns, major, minor, now_ns, &fb, client);
+}
+
 static int ops_reconcile(int argc, char **argv)
 {
     const char *cmd = "operations reconcile";
@@ -568,6 +673,9 @@ static int ops_reconcile(int argc, char **argv)
     velstatus_policy pol;
     velstatus_reconcile_options o;
     velstatus_plugin_client client;
+    cli_objects_paths paths = {NULL, NULL, NULL, NULL};
+    cli_objects objs;
+    unanswered un;
     velstatus_reconcile_result *res = NULL;
     velstatus_op_reports *reports = NULL;
     velstatus_oplist *list = NULL;
@@ -575,16 +683,16 @@ static int ops_reconcile(int argc, char **argv)
     velstatus_error err;
     cli_format fmt;
     int64_t now_ns, timeout_ns, errors = 0;
-    char *pbuf;
-    size_t plen;
     velstatus_status st;
-    int rc;
+    int rc, major, minor;
 
     {
         const cli_opt opts[] = {
             CLI_OPT_KIND(&kind_s),
             CLI_VAL("--phase", 0, &phase_s, "PHASE", "the Backup's or Restore's phase (required)"),
-            CLI_VAL("--progress", 0, &progress_s, "PROGRESS.json", "what each plugin's Progress() answers (required)"),
+            CLI_VAL("--progress", 0, &progress_s, "PROGRESS.json",
+                    "what each plugin's Progress() answers (required without the plugin objects below)"),
+            CLI_OPT_PLUGIN_OBJECTS(&paths),
             CLI_OPT_NOW(&now_s),
             CLI_OPT_ITEM_OPERATION_TIMEOUT(&timeout_s),
             CLI_VAL("--timeout", 0, &timeout_s, "DURATION", "alias of --item-operation-timeout"),
@@ -605,10 +713,11 @@ static int ops_reconcile(int argc, char **argv)
         if ((rc = parse_args(&reconcile_usage, argc, argv, opts, sizeof(opts) / sizeof(opts[0]), &path)) != 0)
             return rc > 0 ? CLI_OK : CLI_BAD_INPUT;
     }
-    if (!phase_s || !progress_s)
-        return cli_fail(cmd, "missing %s", !phase_s ? "--phase" : "--progress");
+    if (!phase_s || (!progress_s && !cli_objects_given(&paths)))
+        return cli_fail(cmd, "missing %s",
+                        !phase_s ? "--phase" : "--progress (or --datauploads, --datadownloads, --volumesnapshots)");
     if (cli_parse_format(cmd, fmt_s, &fmt) != 0 || cli_now(cmd, now_s, &now_ns) != 0 ||
-        cli_policy(cmd, policy_s, "hardened", version_s, &pol, NULL, NULL) != 0)
+        cli_policy(cmd, policy_s, "hardened", version_s, &pol, &major, &minor) != 0)
         return CLI_BAD_INPUT;
     timeout_ns = pol.default_item_operation_timeout_ns;
     if (timeout_s && velstatus_duration_parse(&timeout_ns, timeout_s, strlen(timeout_s), &err) != VELSTATUS_OK)
@@ -636,24 +745,16 @@ static int ops_reconcile(int argc, char **argv)
 
     if (velstatus_ctx_new(&ctx, NULL, &err) != VELSTATUS_OK)
         return cli_fail_err(cmd, "context", &err);
-    pbuf = cli_read_input(cmd, progress_s, &plen);
-    if (!pbuf) {
-        velstatus_ctx_free(ctx);
-        return CLI_BAD_INPUT;
-    }
-    if (velstatus_op_reports_from_json(&reports, ctx, pbuf, plen, &err) != VELSTATUS_OK) {
-        free(pbuf);
-        velstatus_ctx_free(ctx);
-        return cli_fail_err(cmd, progress_s, &err);
-    }
-    free(pbuf);
-    rc = cli_load_oplist(cmd, path, kind_s, ctx, &list);
+    memset(&un, 0, sizeof un);
+    rc = cli_objects_load(cmd, ctx, &paths, &objs);
+    if (rc == CLI_OK)
+        rc = reconcile_client(cmd, ctx, progress_s, &pol, &reports, &un, &objs, ns, major, minor, now_ns, &client);
+    if (rc == CLI_OK)
+        rc = cli_load_oplist(cmd, path, kind_s, ctx, &list);
     if (rc == CLI_OK && cli_parse_phase(cmd, "--phase", velstatus_oplist_kind(list), phase_s, &phase) != 0)
         rc = CLI_BAD_INPUT;
     if (rc == CLI_OK) {
         o.phase = phase;
-        velstatus_op_reports_set_policy(reports, &pol, NULL);
-        velstatus_op_reports_client(&client, reports, NULL);
         st = velstatus_oplist_reconcile(&res, list, &client, &o, &pol, &err);
         if (st == VELSTATUS_OK && pf.which)
             persist_fail_run(&pf, res);
@@ -662,12 +763,14 @@ static int ops_reconcile(int argc, char **argv)
         } else if (st != VELSTATUS_OK) {
             rc = cli_fail_err(cmd, "reconcile", &err);
         } else if (fmt == CLI_JSON) {
-            if (print_json(list, res, &pf, ctx, &err) != 0)
+            if (print_json(list, res, &pf, &un, ctx, &err) != 0)
                 rc = cli_fail_err(cmd, "encode", &err);
         } else {
-            print_text(list, res, &pf);
+            print_text(list, res, &pf, &un);
         }
     }
+    free(un.idx);
+    cli_objects_free(&objs);
     velstatus_reconcile_result_free(res);
     velstatus_oplist_free(list);
     velstatus_op_reports_free(reports);

@@ -26,7 +26,7 @@ static void j_text(const char *s, size_t n)
         cli_json_str(stdout, s, n);
 }
 
-static void j_field(const velstatus_op *op, velstatus_op_field f)
+void ex_json_field(const velstatus_op *op, velstatus_op_field f)
 {
     size_t n;
     const char *s = velstatus_op_string(op, f, &n);
@@ -39,14 +39,14 @@ static void j_op(const ex *x, size_t i)
     int64_t t;
     size_t e = velstatus_forecast_op_event(x->fc, i);
     printf("%s{\"operationID\":", i ? "," : "");
-    j_field(op, VELSTATUS_OP_FIELD_OPERATION_ID);
+    ex_json_field(op, VELSTATUS_OP_FIELD_OPERATION_ID);
     printf(",\"itemAction\":");
-    j_field(op, VELSTATUS_OP_FIELD_ITEM_ACTION);
+    ex_json_field(op, VELSTATUS_OP_FIELD_ITEM_ACTION);
     printf(",\"phase\":");
-    j_field(op, VELSTATUS_OP_FIELD_PHASE);
+    ex_json_field(op, VELSTATUS_OP_FIELD_PHASE);
     printf(",\"error\":");
     if (ex_has_str(op, VELSTATUS_OP_FIELD_ERROR))
-        j_field(op, VELSTATUS_OP_FIELD_ERROR);
+        ex_json_field(op, VELSTATUS_OP_FIELD_ERROR);
     else
         printf("null");
     printf(",\"nCompleted\":%lld,\"nTotal\":%lld,\"fate\":", (long long)velstatus_op_n_completed(op),
@@ -233,6 +233,7 @@ void ex_print_json(const ex *x)
         j_timeline(x, x->other);
         printf("}");
     }
+    ex_dm_json(x);
     j_bsl(x);
     j_patches(x);
     printf(",\"undecided\":[");

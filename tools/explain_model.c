@@ -21,6 +21,7 @@ void ex_free(ex *x)
     velstatus_forecast_free(x->if_available);
     velstatus_forecast_free(x->if_missing);
     velstatus_forecast_free(x->if_readonly);
+    ex_dm_free(x);
     velstatus_server_verdict_free(x->verdict);
     velstatus_bsl_set_free(x->bsls);
     velstatus_oplist_free(x->ops);
@@ -173,20 +174,26 @@ size_t ex_count_phase(const velstatus_oplist *l, velstatus_op_phase ph)
     return n;
 }
 
+/* The inputs of the next pass, as the object and the flags give them. */
+void ex_options(const ex *x, velstatus_reconcile_options *o, velstatus_bsl_state bsl)
+{
+    velstatus_reconcile_options_init(o, sizeof(*o));
+    o->phase = x->phase;
+    o->bsl = bsl;
+    o->now_ns = x->now;
+    o->timeout_ns = x->timeout;
+    o->bsl_name = x->o.bsl;
+    o->bsl_name_len = x->o.bsl ? x->o.bsl_len : 0;
+    o->completed_before =
+        x->o.completed >= 0 ? x->o.completed : (long long)ex_count_phase(x->ops, VELSTATUS_OP_PHASE_COMPLETED);
+    o->failed_before = x->o.failed >= 0 ? x->o.failed : (long long)ex_count_phase(x->ops, VELSTATUS_OP_PHASE_FAILED);
+}
+
 int ex_forecast(ex *x, velstatus_forecast **out, const velstatus_policy *pol, velstatus_bsl_state bsl)
 {
     velstatus_reconcile_options o;
     velstatus_error err;
-    velstatus_reconcile_options_init(&o, sizeof(o));
-    o.phase = x->phase;
-    o.bsl = bsl;
-    o.now_ns = x->now;
-    o.timeout_ns = x->timeout;
-    o.bsl_name = x->o.bsl;
-    o.bsl_name_len = x->o.bsl ? x->o.bsl_len : 0;
-    o.completed_before =
-        x->o.completed >= 0 ? x->o.completed : (long long)ex_count_phase(x->ops, VELSTATUS_OP_PHASE_COMPLETED);
-    o.failed_before = x->o.failed >= 0 ? x->o.failed : (long long)ex_count_phase(x->ops, VELSTATUS_OP_PHASE_FAILED);
+    ex_options(x, &o, bsl);
     if (velstatus_forecast_new(out, x->ops, &o, pol, &err) != VELSTATUS_OK)
         return cli_fail_err(EX_CMD, "forecast", &err);
     return CLI_OK;

@@ -8,10 +8,11 @@
 #include <string.h>
 /* ---- words ---- */
 
-/* Prose, wrapped at 100 columns after `indent`. */
-static void prose(const char *indent, const char *text)
+/* Prose, wrapped at 100 columns after `indent`, from column `col` (0: a
+ * new line, which starts with indent). */
+void ex_prose_at(const char *indent, size_t col, const char *text)
 {
-    size_t col = 0, ind = strlen(indent);
+    size_t ind = strlen(indent);
     const char *p = text;
     while (*p != '\0') {
         size_t w = strcspn(p, " ");
@@ -32,6 +33,11 @@ static void prose(const char *indent, const char *text)
             p++;
     }
     putchar('\n');
+}
+
+void ex_prose(const char *indent, const char *text)
+{
+    ex_prose_at(indent, 0, text);
 }
 
 static const char *meaning(velstatus_kind kind, velstatus_phase ph)
@@ -75,7 +81,7 @@ static void put_time(const ex *x, int64_t ns)
     fputs(buf, stdout);
 }
 
-static void put_duration(int64_t ns)
+void ex_put_duration(int64_t ns)
 {
     char buf[VELSTATUS_DURATION_BUFSIZE];
     if (velstatus_duration_format(buf, sizeof(buf), ns, NULL) == VELSTATUS_OK)
@@ -84,7 +90,7 @@ static void put_duration(int64_t ns)
         printf("%lldns", (long long)ns);
 }
 
-static void put_str(const velstatus_op *op, velstatus_op_field f)
+void ex_put_str(const velstatus_op *op, velstatus_op_field f)
 {
     size_t n;
     const char *s = velstatus_op_string(op, f, &n);
@@ -100,22 +106,22 @@ int ex_has_str(const velstatus_op *op, velstatus_op_field f)
 /* "du-1 (velero.io/csi-pvc-backupper, persistentvolumeclaims app/data-0)" */
 static void put_op(const velstatus_op *op)
 {
-    put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
+    ex_put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
     printf(" (");
-    put_str(op, VELSTATUS_OP_FIELD_ITEM_ACTION);
+    ex_put_str(op, VELSTATUS_OP_FIELD_ITEM_ACTION);
     if (ex_has_str(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE)) {
         printf(", ");
-        put_str(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE);
+        ex_put_str(op, VELSTATUS_OP_FIELD_RESOURCE_RESOURCE);
         if (ex_has_str(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP)) {
             putchar('.');
-            put_str(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP);
+            ex_put_str(op, VELSTATUS_OP_FIELD_RESOURCE_GROUP);
         }
         putchar(' ');
         if (ex_has_str(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE)) {
-            put_str(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE);
+            ex_put_str(op, VELSTATUS_OP_FIELD_RESOURCE_NAMESPACE);
             putchar('/');
         }
-        put_str(op, VELSTATUS_OP_FIELD_RESOURCE_NAME);
+        ex_put_str(op, VELSTATUS_OP_FIELD_RESOURCE_NAME);
     }
     putchar(')');
 }
@@ -153,7 +159,7 @@ static void text_phase(const ex *x)
         return;
     }
     printf("\n");
-    prose("  ", meaning(x->o.kind, x->phase));
+    ex_prose("  ", meaning(x->o.kind, x->phase));
     if (!velstatus_phase_is_terminal(x->o.kind, x->phase))
         printf("  At any time, %s.\n", restart_words(x, x->phase));
 }
@@ -167,7 +173,7 @@ static void put_progress(const velstatus_op *op)
     printf(", %lld of %lld complete", (long long)c, (long long)t);
     if (ex_has_str(op, VELSTATUS_OP_FIELD_OPERATION_UNITS)) {
         printf(" (");
-        put_str(op, VELSTATUS_OP_FIELD_OPERATION_UNITS);
+        ex_put_str(op, VELSTATUS_OP_FIELD_OPERATION_UNITS);
         putchar(')');
     }
     if (t > 0 && c >= 0)
@@ -185,7 +191,7 @@ static void text_running_detail(const ex *x, size_t i)
         printf("      created ");
         put_time(x, created);
         printf("; its timeout (");
-        put_duration(x->timeout);
+        ex_put_duration(x->timeout);
         printf(") passes at ");
         put_time(x, deadline);
         printf("\n");
@@ -193,7 +199,7 @@ static void text_running_detail(const ex *x, size_t i)
         printf("      no created time: it never times out (Velero's controller dereferences the nil time)\n");
     } else if (fate == VELSTATUS_FORECAST_FATE_NO_TIMEOUT) {
         printf("      the timeout is ");
-        put_duration(x->timeout);
+        ex_put_duration(x->timeout);
         printf(", which this policy reads as \"no timeout\"\n");
     }
     if (!velstatus_forecast_op_finish(x->fc, i, &finish)) {
@@ -204,13 +210,13 @@ static void text_running_detail(const ex *x, size_t i)
     put_time(x, finish);
     if (finish > x->now) {
         printf(" (in ");
-        put_duration(finish - x->now);
+        ex_put_duration(finish - x->now);
         printf(")");
     }
     switch (velstatus_forecast_op_eta(x->fc, i)) {
     case VELSTATUS_FORECAST_ETA_AFTER:
         printf(", ");
-        put_duration(finish - deadline);
+        ex_put_duration(finish - deadline);
         printf(" after its timeout: ");
         if (velstatus_forecast_event_time(x->fc, velstatus_forecast_op_event(x->fc, i), &finish)) {
             printf("it will be canceled at ");
@@ -222,7 +228,7 @@ static void text_running_detail(const ex *x, size_t i)
         break;
     case VELSTATUS_FORECAST_ETA_BEFORE:
         printf(", ");
-        put_duration(deadline - finish);
+        ex_put_duration(deadline - finish);
         printf(" before its timeout\n");
         break;
     default: printf("\n"); break;
@@ -249,11 +255,11 @@ static void text_ops(const ex *x)
                                                            : "running:  ");
         put_op(op);
         printf("\n      phase ");
-        put_str(op, VELSTATUS_OP_FIELD_PHASE);
+        ex_put_str(op, VELSTATUS_OP_FIELD_PHASE);
         put_progress(op);
         if (ex_has_str(op, VELSTATUS_OP_FIELD_ERROR)) {
             printf("\n      error: ");
-            put_str(op, VELSTATUS_OP_FIELD_ERROR);
+            ex_put_str(op, VELSTATUS_OP_FIELD_ERROR);
         }
         printf("\n");
         if ((ph == VELSTATUS_OP_PHASE_NEW || ph == VELSTATUS_OP_PHASE_IN_PROGRESS) && x->fc)
@@ -271,7 +277,7 @@ static void text_decided(const ex *x, size_t failed)
                  "Already decided: errors are recorded (status.errors %lld); it ends PartiallyFailed whatever the "
                  "running operations do.",
                  x->o.errors < 0 ? 0 : x->o.errors);
-        prose("  ", buf);
+        ex_prose("  ", buf);
         return;
     }
     if (failed == 0 || !ex_is_waiting(x->phase))
@@ -282,7 +288,7 @@ static void text_decided(const ex *x, size_t failed)
                  ? "this policy counts a failed operation at every pass, so the next pass records it."
                  : "Velero counts a failure only in the pass that records it (pkg/controller/"
                    "backup_operations_controller.go), so this failure alone does not make it PartiallyFailed.");
-    prose("  ", buf);
+    ex_prose("  ", buf);
 }
 
 static void text_why(const ex *x)
@@ -316,7 +322,7 @@ static void text_cause(const ex *x, size_t k)
         if (velstatus_forecast_op_event(x->fc, i) != k)
             continue;
         printf("      ");
-        put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
+        ex_put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
         switch (velstatus_forecast_op_fate(x->fc, i)) {
         case VELSTATUS_FORECAST_FATE_TIMES_OUT:
             printf(" times out: Velero calls its plugin's Cancel%s\n",
@@ -329,7 +335,7 @@ static void text_cause(const ex *x, size_t k)
             break;
         default:
             printf(" has the unknown phase \"");
-            put_str(op, VELSTATUS_OP_FIELD_PHASE);
+            ex_put_str(op, VELSTATUS_OP_FIELD_PHASE);
             printf("\": it fails\n");
             break;
         }
@@ -397,7 +403,7 @@ static int text_event(const ex *x, size_t k)
                  persist_words(x->o.kind, velstatus_reconcile_result_persist(r)), x->persist_fails,
                  velstatus_kind_to_string(x->o.kind), velstatus_phase_to_string(kept), (long long)pending,
                  (long long)lost);
-        prose("      ", buf);
+        ex_prose("      ", buf);
     }
     return 1;
 }
@@ -496,7 +502,7 @@ static void text_other(const ex *x)
     for (k = 0; k < velstatus_forecast_op_count(x->other); k++)
         if (velstatus_forecast_op_fate(x->other, k) != velstatus_forecast_op_fate(x->fc, k)) {
             printf("    ");
-            put_str(velstatus_oplist_at(x->ops, k), VELSTATUS_OP_FIELD_OPERATION_ID);
+            ex_put_str(velstatus_oplist_at(x->ops, k), VELSTATUS_OP_FIELD_OPERATION_ID);
             printf(": %s there, %s here\n", velstatus_forecast_fate_to_string(velstatus_forecast_op_fate(x->other, k)),
                    velstatus_forecast_fate_to_string(velstatus_forecast_op_fate(x->fc, k)));
         }
@@ -515,7 +521,7 @@ static void text_end(const ex *x)
             if (f == VELSTATUS_FORECAST_FATE_NO_CREATED || f == VELSTATUS_FORECAST_FATE_NO_TIMEOUT ||
                 f == VELSTATUS_FORECAST_FATE_NOT_REACHED) {
                 putchar(' ');
-                put_str(velstatus_oplist_at(x->ops, i), VELSTATUS_OP_FIELD_OPERATION_ID);
+                ex_put_str(velstatus_oplist_at(x->ops, i), VELSTATUS_OP_FIELD_OPERATION_ID);
             }
         }
         printf("\n");
@@ -559,7 +565,7 @@ static void text_timeline(const ex *x)
                  velstatus_preset_to_string((velstatus_preset)x->pol.preset), rel, d, x->timeout_src,
                  x->bsl_known ? "" : "; the BSL assumed available");
         printf("\n");
-        prose("  ", buf);
+        ex_prose("  ", buf);
     }
     if (velstatus_forecast_event_count(x->fc) == 0)
         printf("  The next passes decide nothing.\n");
@@ -691,11 +697,11 @@ static void text_patch(const ex *x, velstatus_phase from, velstatus_phase to, co
     printf("retried");
     if (x->pol.preset == VELSTATUS_PRESET_VELERO) {
         printf(" with CapBackoff(--resource-timeout ");
-        put_duration(x->resource_timeout);
+        ex_put_duration(x->resource_timeout);
         printf(")");
     }
     printf(": %llu attempts over ", (unsigned long long)attempts);
-    put_duration(sleep);
+    ex_put_duration(sleep);
     printf(" of backoff; if all fail, it stays %s and %s.\n", velstatus_phase_to_string(from), restart_words(x, from));
 }
 
@@ -744,7 +750,7 @@ static void text_check_failed(const ex *x, int *n)
         size_t len;
         const char *e = velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &len);
         printf("  %d. Why ", ++*n);
-        put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
+        ex_put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
         if (len >= 17 && memcmp(e, "unable to get val", 17) == 0)
             printf(" failed: its plugin was not registered when Velero asked (`velero plugin get`;\n"
                    "     a plugin or node-agent that restarted, velero #6913).\n");
@@ -768,7 +774,7 @@ static void text_check_running(const ex *x, int *n)
                 "  %d. What the plugin's own object says: for the data mover, `kubectl get datadownloads.velero.io -A\n"
                 "     -l velero.io/async-operation-id=",
                 ++*n);
-            put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
+            ex_put_str(op, VELSTATUS_OP_FIELD_OPERATION_ID);
             printf(" -o yaml` (a DataDownload stuck in Accepted or Prepared, velero #6813).\n");
         }
         for (j = 0; j < velstatus_op_post_item_count(op); j++) {
@@ -794,6 +800,7 @@ static void text_checks(const ex *x)
                ++n, x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
     if (x->ops) {
         text_check_failed(x, &n);
+        ex_dm_checks(x, &n);
         text_check_running(x, &n);
     }
     if (x->fc) {
@@ -801,9 +808,9 @@ static void text_checks(const ex *x)
         for (i = 0; i < velstatus_forecast_op_count(x->fc); i++)
             if (velstatus_forecast_op_eta(x->fc, i) == VELSTATUS_FORECAST_ETA_AFTER) {
                 printf("  %d. The timeout: at its rate ", ++n);
-                put_str(velstatus_oplist_at(x->ops, i), VELSTATUS_OP_FIELD_OPERATION_ID);
+                ex_put_str(velstatus_oplist_at(x->ops, i), VELSTATUS_OP_FIELD_OPERATION_ID);
                 printf(" needs more than ");
-                put_duration(x->timeout);
+                ex_put_duration(x->timeout);
                 printf("; give the next %s a larger\n     spec.itemOperationTimeout (`--item-operation-timeout`; large "
                        "volumes, velero #8454).\n",
                        x->o.kind == VELSTATUS_KIND_BACKUP ? "backup" : "restore");
@@ -839,6 +846,7 @@ void ex_print_text(const ex *x)
     text_phase(x);
     text_why(x);
     text_timeline(x);
+    ex_dm_text(x);
     text_bsl(x);
     text_patches(x);
     text_checks(x);

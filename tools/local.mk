@@ -17,6 +17,8 @@ tools_velstatus_SOURCES = \
 	tools/cmd_phase.c \
 	tools/cmd_server_status.c \
 	tools/cmd_operations.c \
+	tools/plugin_objects.h \
+	tools/plugin_objects.c \
 	tools/cmd_progress.c \
 	tools/cmd_describe_operations.c \
 	tools/cmd_backoff.c

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The forecast over a DataUpload list (issue 26): placing passes only at the
+ * instants the library names (velstatus_forecast_dm_instants() for the
+ * objects, each running record's timeout for the operations controller)
+ * gives the same states, at the same instants, as stepping the real
+ * reconcile (velstatus_oplist_reconcile() with the data mover's client) and
+ * the real node-agent decision (velstatus_dm_next()) at every second.
+ * Random objects and instants, deterministic seeds. */
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS INT64_C(1000000000)
+#define T0 (INT64_C(1735718400) * NS) /* 2025-01-01T08:00:00Z */
+#define MAX_DU 3
+#define HORIZON (3 * 3600 * NS)
+
+static uint64_t rnd_state;
+static uint32_t rnd(uint32_t n)
+{
+    rnd_state ^= rnd_state << 13, rnd_state ^= rnd_state >> 7, rnd_state ^= rnd_state << 17;
+    return (uint32_t)(rnd_state % n);
+}
+
+typedef struct du {
+    char phase[16], message[VELSTATUS_DM_MESSAGE_MAX];
+    int cancel, has_node;
+    int64_t accepted;
+} du;
+
+typedef struct world {
+    velstatus_ctx *ctx;
+    int minor;
+    size_t n;
+    du d[MAX_DU];
+    int64_t created[MAX_DU], timeout;
+    velstatus_oplist *ops;
+    velstatus_dm_list *dms;
+    velstatus_policy pol;
+    velstatus_phase phase;
+    long long completed, failed;
+} world;
+
+static void put_time(FILE *f, const char *key, int64_t ns)
+{
+    char t[VELSTATUS_TIME_BUFSIZE];
+    ck_assert_int_eq(velstatus_time_format(t, sizeof t, ns, 0, NULL), VELSTATUS_OK);
+    fprintf(f, "\"%s\":\"%s\"", key, t);
+}
+
+/* The objects as a List, written as every release writes the accept. */
+static void rebuild(world *w)
+{
+    char *buf = NULL;
+    size_t len = 0, i;
+    velstatus_error e;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"kind\":\"List\",\"items\":[");
+    for (i = 0; i < w->n; i++) {
+        const du *d = &w->d[i];
+        char t[VELSTATUS_TIME_BUFSIZE];
+        ck_assert_int_eq(velstatus_time_format(t, sizeof t, d->accepted, 0, NULL), VELSTATUS_OK);
+        fprintf(f,
+                "%s{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b-%zu\",\"namespace\":\"velero\","
+                "\"labels\":{\"velero.io/async-operation-id\":\"du-%zu\",\"velero.io/accepted-by\":\"node-1\"},"
+                "\"annotations\":{\"velero.io/accepted-at\":\"%s\"}},\"spec\":{\"cancel\":%s},"
+                "\"status\":{\"phase\":\"%s\",\"message\":\"%s\",",
+                i ? "," : "", i, i, t, d->cancel ? "true" : "false", d->phase, d->message);
+        if (d->has_node)
+            fprintf(f, "\"node\":\"node-1\",");
+        put_time(f, "acceptedTimestamp", d->accepted);
+        fputc(',', f);
+        put_time(f, "startTimestamp", d->accepted);
+        fprintf(f, "}}");
+    }
+    fprintf(f, "]}");
+    ck_assert_int_eq(fclose(f), 0);
+    velstatus_dm_list_free(w->dms);
+    w->dms = NULL;
+    ck_assert_msg(velstatus_dm_list_from_json(&w->dms, w->ctx, buf, len, &e) == VELSTATUS_OK, "%s", e.message);
+    free(buf);
+}
+
+static void make_world(world *w, uint64_t seed)
+{
+    static const char *const phases[] = {"Accepted", "Prepared", "InProgress", "Canceling", "Completed", "Failed"};
+    static const int64_t timeouts[] = {10 * 60, 30 * 60, 3600, 4 * 3600};
+    char *buf = NULL;
+    size_t len = 0, i;
+    velstatus_error e;
+    FILE *f;
+    memset(w, 0, sizeof *w);
+    rnd_state = seed * 2654435761u + 88172645463325252u;
+    w->ctx = vs_test_ctx();
+    w->minor = 12 + (int)rnd(7);
+    w->n = 1 + rnd(MAX_DU);
+    w->timeout = timeouts[rnd(4)] * NS;
+    ck_assert_int_eq(velstatus_policy_init_release(&w->pol, sizeof w->pol, 1, w->minor, &e), VELSTATUS_OK);
+    f = open_memstream(&buf, &len);
+    fprintf(f, "[");
+    for (i = 0; i < w->n; i++) {
+        char t[VELSTATUS_TIME_BUFSIZE];
+        du *d = &w->d[i];
+        snprintf(d->phase, sizeof d->phase, "%s", phases[rnd(6)]);
+        d->cancel = rnd(4) == 0;
+        d->has_node = strcmp(d->phase, "Accepted") != 0;
+        d->accepted = T0 - (int64_t)rnd(40 * 60) * NS;
+        w->created[i] = d->accepted - (int64_t)rnd(60) * NS;
+        ck_assert_int_eq(velstatus_time_format(t, sizeof t, w->created[i], 0, NULL), VELSTATUS_OK);
+        fprintf(f,
+                "%s{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\","
+                "\"operationID\":\"du-%zu\"},\"status\":{\"phase\":\"InProgress\",\"created\":\"%s\"}}",
+                i ? "," : "", i, t);
+    }
+    fprintf(f, "]");
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(velstatus_oplist_from_json(&w->ops, w->ctx, VELSTATUS_KIND_BACKUP, buf, len, &e), VELSTATUS_OK);
+    free(buf);
+    w->phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
+    rebuild(w);
+}
+
+static void free_world(world *w)
+{
+    velstatus_dm_list_free(w->dms);
+    velstatus_oplist_free(w->ops);
+    velstatus_ctx_free(w->ctx);
+}
+
+/* The node-agent's decisions due at t, applied as the controller writes
+ * them (phase, message, spec.cancel); 1 if an object changed. */
+static int node_agent(world *w, int64_t t)
+{
+    int changed = 0;
+    for (int round = 0; round < 8; round++) {
+        int any = 0;
+        for (size_t i = 0; i < w->n; i++) {
+            velstatus_dm_decision d;
+            velstatus_error e;
+            du *o = &w->d[i];
+            velstatus_dm_decision_init(&d, sizeof d, NULL);
+            ck_assert_msg(velstatus_dm_next(w->dms, i, t, 1, w->minor, NULL, &d, &e) == VELSTATUS_OK, "%s", e.message);
+            if (d.when != VELSTATUS_DM_WHEN_NOW)
+                continue;
+            if (strcmp(o->phase, velstatus_dm_phase_to_string(d.phase_after)) == 0 && o->cancel == d.cancel_after &&
+                (!d.message_set || strcmp(o->message, d.message) == 0))
+                continue;
+            snprintf(o->phase, sizeof o->phase, "%s", velstatus_dm_phase_to_string(d.phase_after));
+            o->cancel = d.cancel_after;
+            if (d.message_set)
+                snprintf(o->message, sizeof o->message, "%s", d.message);
+            any = 1;
+        }
+        if (!any)
+            break;
+        changed = 1;
+        rebuild(w);
+    }
+    return changed;
+}
+
+/* One pass of the operations controller at t with the data mover's client,
+ * then the host's patch of spec.cancel for each operation it canceled. */
+static void pass(world *w, int64_t t)
+{
+    velstatus_dm_client *dc = NULL;
+    velstatus_plugin_client c;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *r = NULL;
+    velstatus_error e;
+    int patched = 0;
+    ck_assert_int_eq(velstatus_dm_client_new(&dc, w->ctx, w->dms, NULL, 0, 1, w->minor, NULL, &e), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof c, dc, &e), VELSTATUS_OK);
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.phase = w->phase, o.now_ns = t, o.timeout_ns = w->timeout;
+    o.completed_before = w->completed, o.failed_before = w->failed;
+    ck_assert_msg(velstatus_oplist_reconcile(&r, w->ops, &c, &o, &w->pol, &e) == VELSTATUS_OK, "%s", e.message);
+    w->phase = velstatus_reconcile_result_phase(r);
+    w->completed = (long long)velstatus_reconcile_result_completed(r);
+    w->failed = (long long)velstatus_reconcile_result_failed(r);
+    for (size_t k = 0; k < velstatus_reconcile_result_canceled_count(r); k++) {
+        size_t il, idx = SIZE_MAX, tl;
+        char *text = NULL;
+        const char *id = velstatus_reconcile_result_canceled_id(r, k, &il);
+        ck_assert_int_eq(velstatus_dm_cancel(&idx, &text, &tl, w->ctx, w->dms, VELSTATUS_DM_UPLOAD, id, il, NULL, 0, 1,
+                                             w->minor, &e),
+                         VELSTATUS_OK);
+        if (idx != SIZE_MAX && !w->d[idx].cancel)
+            w->d[idx].cancel = 1, patched = 1;
+        velstatus_free(w->ctx, text);
+    }
+    velstatus_reconcile_result_free(r);
+    velstatus_dm_client_free(dc);
+    if (patched)
+        rebuild(w);
+}
+
+static int waiting(const world *w)
+{
+    return w->phase == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS ||
+           w->phase == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
+}
+
+/* The state a pass leaves: the backup's phase and counts, each record,
+ * each object. */
+static void state(const world *w, char *out, size_t cap)
+{
+    size_t at =
+        (size_t)snprintf(out, cap, "%s %lld/%lld", velstatus_phase_to_string(w->phase), w->completed, w->failed);
+    for (size_t i = 0; i < w->n && at < cap; i++) {
+        const velstatus_op *op = velstatus_oplist_at(w->ops, i);
+        size_t el;
+        const char *err = velstatus_op_string(op, VELSTATUS_OP_FIELD_ERROR, &el);
+        at += (size_t)snprintf(out + at, cap - at, " | %s %.*s ; %s %d %s",
+                               velstatus_op_phase_to_string(velstatus_op_phase_value(op)), (int)el, err ? err : "",
+                               w->d[i].phase, w->d[i].cancel, w->d[i].message);
+    }
+}
+
+static void step(world *w, int64_t t)
+{
+    node_agent(w, t);
+    pass(w, t);
+    node_agent(w, t); /* a cancel patched by the pass is seen at once */
+}
+
+typedef struct change {
+    int64_t at;
+    char state[2048];
+} change;
+
+/* Steps at every second from T0; the changes and their instants. */
+static size_t by_second(uint64_t seed, change *out, size_t cap)
+{
+    world w;
+    size_t n = 0;
+    char last[2048] = "";
+    make_world(&w, seed);
+    for (int64_t t = T0; t <= T0 + HORIZON && waiting(&w); t += NS) {
+        char s[2048];
+        step(&w, t);
+        state(&w, s, sizeof s);
+        if (strcmp(s, last) != 0 && n < cap) {
+            out[n].at = t;
+            snprintf(out[n].state, sizeof out[n].state, "%s", s);
+            snprintf(last, sizeof last, "%s", s);
+            n++;
+        }
+    }
+    free_world(&w);
+    return n;
+}
+
+/* The next instant after t the library names: an object's (the forecast's
+ * data-mover instants) or a running record's timeout (created + timeout,
+ * passed strictly). */
+static int next_instant(const world *w, int64_t t, int64_t *next)
+{
+    int64_t at[16 * MAX_DU];
+    size_t n = 0;
+    velstatus_error e;
+    int found = 0;
+    ck_assert_msg(velstatus_forecast_dm_instants(w->ops, w->dms, NULL, 0, t, 1, w->minor, NULL, at, 16 * MAX_DU, &n,
+                                                 &e) == VELSTATUS_OK,
+                  "%s", e.message);
+    for (size_t i = 0; i < n; i++)
+        if (at[i] > t && (!found || at[i] < *next))
+            *next = at[i], found = 1;
+    for (size_t i = 0; i < w->n; i++) {
+        velstatus_op_phase ph = velstatus_op_phase_value(velstatus_oplist_at(w->ops, i));
+        int64_t due = w->created[i] + w->timeout + 1;
+        if ((ph == VELSTATUS_OP_PHASE_IN_PROGRESS || ph == VELSTATUS_OP_PHASE_NEW) && due > t &&
+            (!found || due < *next))
+            *next = due, found = 1;
+    }
+    return found;
+}
+
+/* Steps only at the instants named; the changes and their instants. */
+static size_t by_instants(uint64_t seed, change *out, size_t cap)
+{
+    world w;
+    size_t n = 0;
+    char last[2048] = "";
+    int64_t t = T0;
+    make_world(&w, seed);
+    for (;;) {
+        char s[2048];
+        step(&w, t);
+        state(&w, s, sizeof s);
+        if (strcmp(s, last) != 0 && n < cap) {
+            out[n].at = t;
+            snprintf(out[n].state, sizeof out[n].state, "%s", s);
+            snprintf(last, sizeof last, "%s", s);
+            n++;
+        }
+        if (!waiting(&w) || !next_instant(&w, t, &t) || t > T0 + HORIZON)
+            break;
+    }
+    free_world(&w);
+    return n;
+}
+
+static int64_t ceil_second(int64_t t)
+{
+    return (t - T0 + NS - 1) / NS * NS + T0;
+}
+
+START_TEST(test_instants_equal_every_second)
+{
+    long trials = vs_test_iterations(60), compared = 0, skipped = 0;
+    for (long s = 0; s < trials; s++) {
+        change a[32], b[32];
+        size_t na = by_second((uint64_t)s, a, 32), nb = by_instants((uint64_t)s, b, 32), i;
+        int collide = 0;
+        for (i = 1; i < nb; i++)
+            collide |= ceil_second(b[i].at) == ceil_second(b[i - 1].at);
+        if (collide) { /* two changes within one second: the one-second steps merge them */
+            skipped++;
+            continue;
+        }
+        ck_assert_msg(na == nb, "seed %ld: %zu changes stepping every second, %zu at the instants named", s, na, nb);
+        for (i = 0; i < na; i++) {
+            ck_assert_msg(strcmp(a[i].state, b[i].state) == 0,
+                          "seed %ld change %zu:\n  every second: %s\n  instants: %s", s, i, a[i].state, b[i].state);
+            ck_assert_msg(a[i].at == ceil_second(b[i].at), "seed %ld change %zu: at %lld s, named %lld ns", s, i,
+                          (long long)((a[i].at - T0) / NS), (long long)(b[i].at - T0));
+        }
+        compared++;
+    }
+    ck_assert_msg(compared >= trials / 2, "only %ld of %ld trials compared (%ld skipped)", compared, trials, skipped);
+}
+END_TEST
+
+Suite *velstatus_test_suite(void)
+{
+    Suite *s = suite_create("dm_forecast");
+    TCase *tc = tcase_create("property");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_instants_equal_every_second);
+    suite_add_tcase(s, tc);
+    return s;
+}
