@@ -20,29 +20,52 @@
 
 /* ---- lines ---- */
 
+/* The offset of the newline that ends the line starting at i, or n. */
+static size_t line_end(const char *p, size_t n, size_t i)
+{
+    while (i < n && p[i] != '\n')
+        i++;
+    return i;
+}
+
+/* The length of the line s[0..n) without a CR before its newline. */
+static size_t text_len(const char *s, size_t n)
+{
+    return n > 0 && s[n - 1] == '\r' ? n - 1 : n;
+}
+
+/* The count of blanks (spaces, tabs) that s[0..n) starts with. */
+static size_t indent(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* v with twice its capacity *cap; NULL (v freed) when memory ran out. */
+static din_line *grow(din_line *v, size_t *cap)
+{
+    din_line *w = realloc(v, (*cap *= 2) * sizeof(*v));
+    if (!w)
+        free(v);
+    return w;
+}
+
 int din_lines(const char *p, size_t n, din_line **out, size_t *count)
 {
     size_t cap = 16, k = 0, i = 0;
     din_line *v = malloc(cap * sizeof(*v));
     if (!v)
         return -1;
-    while (i < n) {
-        const char *nl = memchr(p + i, '\n', n - i);
-        size_t e = nl ? (size_t)(nl - p) : n, len = e - i;
-        if (k == cap) {
-            din_line *w = realloc(v, (cap *= 2) * sizeof(*v));
-            if (!w)
-                return free(v), -1;
-            v = w;
-        }
-        if (len > 0 && p[i + len - 1] == '\r')
-            len--;
+    for (; i < n; k++) {
+        size_t e = line_end(p, n, i);
+        if (k == cap && !(v = grow(v, &cap)))
+            return -1;
         v[k].s = p + i;
-        v[k].n = len;
-        for (v[k].ind = 0; v[k].ind < len && (p[i + v[k].ind] == ' ' || p[i + v[k].ind] == '\t'); v[k].ind++)
-            ;
-        k++;
-        i = nl ? e + 1 : n;
+        v[k].n = text_len(p + i, e - i);
+        v[k].ind = indent(p + i, v[k].n);
+        i = e + 1;
     }
     *out = v;
     *count = k;
