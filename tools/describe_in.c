@@ -28,17 +28,17 @@ static size_t line_end(const char *p, size_t n, size_t i)
     return i;
 }
 
-/* The length of the line s[0..n) without a CR before its newline. */
-static size_t text_len(const char *s, size_t n)
+/* The end of the line p[i..e) without a CR before its newline. */
+static size_t text_end(const char *p, size_t i, size_t e)
 {
-    return n > 0 && s[n - 1] == '\r' ? n - 1 : n;
+    return e > i && p[e - 1] == '\r' ? e - 1 : e;
 }
 
-/* The count of blanks (spaces, tabs) that s[0..n) starts with. */
-static size_t indent(const char *s, size_t n)
+/* The offset of the first byte of p[i..e) that is not a blank (space,
+ * tab), or e. */
+static size_t skip_blanks(const char *p, size_t i, size_t e)
 {
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+    while (i < e && (p[i] == ' ' || p[i] == '\t'))
         i++;
     return i;
 }
@@ -59,12 +59,12 @@ int din_lines(const char *p, size_t n, din_line **out, size_t *count)
     if (!v)
         return -1;
     for (; i < n; k++) {
-        size_t e = line_end(p, n, i);
+        size_t e = line_end(p, n, i), t = text_end(p, i, e);
         if (k == cap && !(v = grow(v, &cap)))
             return -1;
         v[k].s = p + i;
-        v[k].n = text_len(p + i, e - i);
-        v[k].ind = indent(p + i, v[k].n);
+        v[k].n = t - i;
+        v[k].ind = skip_blanks(p, i, t) - i;
         i = e + 1;
     }
     *out = v;
