@@ -150,7 +150,6 @@ typedef struct opv {
     int seen[L_N];
     size_t items0, items1; /* the item lines */
     char *cont[L_N];       /* a value continued over more lines (a newline in it) */
-    size_t contn[L_N];
 } opv;
 
 typedef struct rd {
@@ -272,12 +271,37 @@ static int classify(rd *r, size_t a, int *type, size_t *end)
     return 0;
 }
 
-/* Gathers the values of lines a..b into o. */
+/* The value of label t continued over the T_CONT lines from k on: the
+ * value and each of those lines after a newline, in one buffer (o->cont[t]);
+ * *next is the line after them. */
+static int continued(rd *r, const int *type, size_t k, size_t b, int t, opv *o, size_t *next)
+{
+    size_t j, len = o->vn[t];
+    char *s;
+    for (j = k; j < b && type[j] == T_CONT; j++)
+        len += 1 + r->v[j].n;
+    if (!(s = malloc(len)))
+        return fail(r, k, "%s", "out of memory");
+    memcpy(s, o->v[t], o->vn[t]);
+    for (len = o->vn[t]; k < j; k++) {
+        s[len++] = '\n';
+        memcpy(s + len, r->v[k].s, r->v[k].n);
+        len += r->v[k].n;
+    }
+    o->cont[t] = s;
+    o->v[t] = s;
+    o->vn[t] = len;
+    *next = j;
+    return 0;
+}
+
+/* Gathers the values of lines a..b into o (o->cont is freed by opv_free()
+ * whatever the result). */
 static int gather(rd *r, const int *type, size_t a, size_t b, opv *o)
 {
     int prev = -1;
     memset(o, 0, sizeof(*o));
-    for (size_t k = a + 1; k < b; k++) {
+    for (size_t k = a + 1; k < b;) {
         if (type[k] >= 0) {
             exact_value(r, type, a, b, k, &o->v[type[k]], &o->vn[type[k]]);
             o->seen[type[k]] = 1;
@@ -288,18 +312,11 @@ static int gather(rd *r, const int *type, size_t a, size_t b, opv *o)
         } else if (type[k] == T_ITEM) {
             o->items1 = k + 1;
         } else if (type[k] == T_CONT && prev >= 0) {
-            char *t = realloc(o->cont[prev], (o->cont[prev] ? o->contn[prev] : o->vn[prev]) + 1 + r->v[k].n);
-            if (!t)
-                return fail(r, k, "%s", "out of memory");
-            if (!o->cont[prev])
-                memcpy(t, o->v[prev], o->vn[prev]), o->contn[prev] = o->vn[prev];
-            t[o->contn[prev]++] = '\n';
-            memcpy(t + o->contn[prev], r->v[k].s, r->v[k].n);
-            o->contn[prev] += r->v[k].n;
-            o->cont[prev] = t;
-            o->v[prev] = t;
-            o->vn[prev] = o->contn[prev];
+            if (continued(r, type, k, b, prev, o, &k) != 0)
+                return -1;
+            continue;
         }
+        k++;
     }
     return 0;
 }
@@ -415,10 +432,10 @@ static int read_ops(rd *r, size_t a, size_t *end)
         size_t b = a + 1;
         opv o;
         rc = classify(r, a, type, &b);
-        if (rc == 0)
-            rc = gather(r, type, a, b, &o);
         if (rc == 0) {
-            rc = put_op(r, type, a, b, &o);
+            rc = gather(r, type, a, b, &o);
+            if (rc == 0)
+                rc = put_op(r, type, a, b, &o);
             opv_free(&o);
         }
         a = b;
