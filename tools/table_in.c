@@ -37,7 +37,8 @@ typedef struct table {
 static int header(const din_line *l, table *t)
 {
     size_t i = 0;
-    memset(t->at, -1, sizeof(t->at));
+    for (int c = 0; c < C_N; c++)
+        t->at[c] = -1;
     t->ncol = 0;
     while (i < l->n) {
         int found = -1;
