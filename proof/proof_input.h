@@ -33,9 +33,10 @@
  * nothing, or one of the n fixed starts, followed by 0 to PROOF_N unknown
  * bytes, placed so that it ends at the end of buf[0..cap) (a read past it is
  * an alarm) and the bytes before it are never written (a read before it is
- * an \initialized alarm): exact without a malloc(), as those modules
- * allocate by call stack (prove.sh). cap must be PROOF_N plus the longest
- * start. Returns the input's first byte; *len its length. */
+ * an \initialized alarm). cap must be PROOF_N plus the longest
+ * start. Returns the input's first byte; *len its length. prove.sh inlines
+ * it into main (-inline-calls): called, the states its interval splits make
+ * would be joined again at its return, and every length analysed at once. */
 static inline char *proof_started_input(char *buf, size_t cap, const char *const *starts, int n, size_t *len)
 {
     size_t hlen = 0, tail;

@@ -3,8 +3,9 @@
  * cli_table_bsls()) as the CLI calls it on an input, with any `now`. Two
  * input shapes: 0 to PROOF_N unknown bytes (where a header line of
  * `velero backup-location get` or `kubectl get` does not fit, so the
- * rejection of the first line is what is analysed), and one of the table
- * headers, single-spaced so that the columns start early, followed by 0 to
+ * rejection of the first line is what is analysed), and one of four table
+ * headers (the three the printers write, single-spaced so that the columns
+ * start early, and one with the time columns first) followed by 0 to
  * PROOF_N unknown bytes (the rows: the cells, ages, Go times, the JSON
  * writer). Allocation may fail (Frama-C's malloc may return NULL, and
  * proof/memstream.c's open_memstream() may too). doc/proof.md. */
@@ -18,6 +19,10 @@ static const char *const headers[] = {
     "NAME PROVIDER BUCKET/PREFIX PHASE LAST VALIDATED ACCESS MODE DEFAULT\n",
     "NAME PHASE LAST VALIDATED AGE DEFAULT\n",
     "NAMESPACE NAME PHASE LAST VALIDATED AGE DEFAULT\n",
+    /* the reader takes the columns in any order: this one puts the two time
+     * columns first, so that a row of a few bytes fills them (an age, the
+     * start of a Go time) instead of leaving them empty */
+    "AGE LAST VALIDATED NAME PHASE DEFAULT\n",
 };
 
 int main(void)

@@ -20,29 +20,52 @@
 
 /* ---- lines ---- */
 
+/* The offset of the newline that ends the line starting at i, or n. */
+static size_t line_end(const char *p, size_t n, size_t i)
+{
+    while (i < n && p[i] != '\n')
+        i++;
+    return i;
+}
+
+/* The end of the line p[i..e) without a CR before its newline. */
+static size_t text_end(const char *p, size_t i, size_t e)
+{
+    return e > i && p[e - 1] == '\r' ? e - 1 : e;
+}
+
+/* The offset of the first byte of p[i..e) that is not a blank (space,
+ * tab), or e. */
+static size_t skip_blanks(const char *p, size_t i, size_t e)
+{
+    while (i < e && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* v with twice its capacity *cap; NULL (v freed) when memory ran out. */
+static din_line *grow(din_line *v, size_t *cap)
+{
+    din_line *w = realloc(v, (*cap *= 2) * sizeof(*v));
+    if (!w)
+        free(v);
+    return w;
+}
+
 int din_lines(const char *p, size_t n, din_line **out, size_t *count)
 {
     size_t cap = 16, k = 0, i = 0;
     din_line *v = malloc(cap * sizeof(*v));
     if (!v)
         return -1;
-    while (i < n) {
-        const char *nl = memchr(p + i, '\n', n - i);
-        size_t e = nl ? (size_t)(nl - p) : n, len = e - i;
-        if (k == cap) {
-            din_line *w = realloc(v, (cap *= 2) * sizeof(*v));
-            if (!w)
-                return free(v), -1;
-            v = w;
-        }
-        if (len > 0 && p[i + len - 1] == '\r')
-            len--;
+    for (; i < n; k++) {
+        size_t e = line_end(p, n, i), t = text_end(p, i, e);
+        if (k == cap && !(v = grow(v, &cap)))
+            return -1;
         v[k].s = p + i;
-        v[k].n = len;
-        for (v[k].ind = 0; v[k].ind < len && (p[i + v[k].ind] == ' ' || p[i + v[k].ind] == '\t'); v[k].ind++)
-            ;
-        k++;
-        i = nl ? e + 1 : n;
+        v[k].n = t - i;
+        v[k].ind = skip_blanks(p, i, t) - i;
+        i = e + 1;
     }
     *out = v;
     *count = k;
@@ -127,7 +150,6 @@ typedef struct opv {
     int seen[L_N];
     size_t items0, items1; /* the item lines */
     char *cont[L_N];       /* a value continued over more lines (a newline in it) */
-    size_t contn[L_N];
 } opv;
 
 typedef struct rd {
@@ -249,12 +271,37 @@ static int classify(rd *r, size_t a, int *type, size_t *end)
     return 0;
 }
 
-/* Gathers the values of lines a..b into o. */
+/* The value of label t continued over the T_CONT lines from k on: the
+ * value and each of those lines after a newline, in one buffer (o->cont[t]);
+ * *next is the line after them. */
+static int continued(rd *r, const int *type, size_t k, size_t b, int t, opv *o, size_t *next)
+{
+    size_t j, len = o->vn[t];
+    char *s;
+    for (j = k; j < b && type[j] == T_CONT; j++)
+        len += 1 + r->v[j].n;
+    if (!(s = malloc(len)))
+        return fail(r, k, "%s", "out of memory");
+    memcpy(s, o->v[t], o->vn[t]);
+    for (len = o->vn[t]; k < j; k++) {
+        s[len++] = '\n';
+        memcpy(s + len, r->v[k].s, r->v[k].n);
+        len += r->v[k].n;
+    }
+    o->cont[t] = s;
+    o->v[t] = s;
+    o->vn[t] = len;
+    *next = j;
+    return 0;
+}
+
+/* Gathers the values of lines a..b into o (o->cont is freed by opv_free()
+ * whatever the result). */
 static int gather(rd *r, const int *type, size_t a, size_t b, opv *o)
 {
     int prev = -1;
     memset(o, 0, sizeof(*o));
-    for (size_t k = a + 1; k < b; k++) {
+    for (size_t k = a + 1; k < b;) {
         if (type[k] >= 0) {
             exact_value(r, type, a, b, k, &o->v[type[k]], &o->vn[type[k]]);
             o->seen[type[k]] = 1;
@@ -265,18 +312,11 @@ static int gather(rd *r, const int *type, size_t a, size_t b, opv *o)
         } else if (type[k] == T_ITEM) {
             o->items1 = k + 1;
         } else if (type[k] == T_CONT && prev >= 0) {
-            char *t = realloc(o->cont[prev], (o->cont[prev] ? o->contn[prev] : o->vn[prev]) + 1 + r->v[k].n);
-            if (!t)
-                return fail(r, k, "%s", "out of memory");
-            if (!o->cont[prev])
-                memcpy(t, o->v[prev], o->vn[prev]), o->contn[prev] = o->vn[prev];
-            t[o->contn[prev]++] = '\n';
-            memcpy(t + o->contn[prev], r->v[k].s, r->v[k].n);
-            o->contn[prev] += r->v[k].n;
-            o->cont[prev] = t;
-            o->v[prev] = t;
-            o->vn[prev] = o->contn[prev];
+            if (continued(r, type, k, b, prev, o, &k) != 0)
+                return -1;
+            continue;
         }
+        k++;
     }
     return 0;
 }
@@ -392,10 +432,10 @@ static int read_ops(rd *r, size_t a, size_t *end)
         size_t b = a + 1;
         opv o;
         rc = classify(r, a, type, &b);
-        if (rc == 0)
-            rc = gather(r, type, a, b, &o);
         if (rc == 0) {
-            rc = put_op(r, type, a, b, &o);
+            rc = gather(r, type, a, b, &o);
+            if (rc == 0)
+                rc = put_op(r, type, a, b, &o);
             opv_free(&o);
         }
         a = b;

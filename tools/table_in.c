@@ -37,7 +37,8 @@ typedef struct table {
 static int header(const din_line *l, table *t)
 {
     size_t i = 0;
-    memset(t->at, -1, sizeof(t->at));
+    for (int c = 0; c < C_N; c++)
+        t->at[c] = -1;
     t->ncol = 0;
     while (i < l->n) {
         int found = -1;
@@ -46,7 +47,9 @@ static int header(const din_line *l, table *t)
             if (l->n - i >= m && memcmp(l->s + i, col_name[c], m) == 0 && (i + m == l->n || l->s[i + m] == ' '))
                 found = c;
         }
-        if (found < 0 || t->at[found] >= 0)
+        /* not a column's name, or a column again (so ncol never passes C_N;
+         * the last test states that bound of the arrays where they are written) */
+        if (found < 0 || t->at[found] >= 0 || t->ncol >= C_N)
             return -1;
         t->at[found] = (int)t->ncol;
         t->col[t->ncol] = found;
@@ -89,10 +92,10 @@ static void cell(const din_line *l, const table *t, int c, const char **s, size_
     j = (size_t)t->at[c];
     a = t->start[j];
     b = j + 1 < t->ncol ? t->start[j + 1] : l->n;
-    if (a > l->n)
-        a = l->n;
     if (b > l->n)
         b = l->n;
+    if (a > b) /* a row shorter than the header: the cell is empty */
+        a = b;
     while (a < b && l->s[a] == ' ')
         a++;
     while (b > a && l->s[b - 1] == ' ')
