@@ -635,14 +635,34 @@ static uint64_t next_rand(uint64_t *x)
  * product or a sum would first overflow, and at random. */
 START_TEST(add_before_one_sum_agrees)
 {
-    static const int64_t secs[] = {0, 1, -1, INT64_C(1714561200), INT64_C(3999999999), INT64_C(4000000000),
-                                   INT64_C(4000000001), INT64_C(-4000000000), INT64_C(-4000000001),
-                                   INT64_C(253402300799), INT64_C(-62135596800)};
-    static const int64_t adds[] = {0, 1, -1, INT64_C(14400000000000), INT64_C(4000000000000000000),
-                                   INT64_C(4000000000000000001), -INT64_C(4000000000000000000),
-                                   -INT64_C(4000000000000000001), INT64_MAX, INT64_MIN};
-    static const int64_t nows[] = {0, -1, INT64_MAX, INT64_MIN, INT64_C(1714563600000000000),
-                                   INT64_C(8000000000999999999), -INT64_C(8000000000999999999)};
+    static const int64_t secs[] = {0,
+                                   1,
+                                   -1,
+                                   INT64_C(1714561200),
+                                   INT64_C(3999999999),
+                                   INT64_C(4000000000),
+                                   INT64_C(4000000001),
+                                   INT64_C(-4000000000),
+                                   INT64_C(-4000000001),
+                                   INT64_C(253402300799),
+                                   INT64_C(-62135596800)};
+    static const int64_t adds[] = {0,
+                                   1,
+                                   -1,
+                                   INT64_C(14400000000000),
+                                   INT64_C(4000000000000000000),
+                                   INT64_C(4000000000000000001),
+                                   -INT64_C(4000000000000000000),
+                                   -INT64_C(4000000000000000001),
+                                   INT64_MAX,
+                                   INT64_MIN};
+    static const int64_t nows[] = {0,
+                                   -1,
+                                   INT64_MAX,
+                                   INT64_MIN,
+                                   INT64_C(1714563600000000000),
+                                   INT64_C(8000000000999999999),
+                                   -INT64_C(8000000000999999999)};
     static const int32_t nsecs[] = {0, 1, 999999999};
     uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
     for (size_t a = 0; a < sizeof(secs) / sizeof(secs[0]); a++)
