@@ -13,7 +13,10 @@
  * Backups and Restores (velstatus_backup_list_from_json) with each one's
  * conditions. Where jansson (whose objects keep the last repeated key, with
  * keys unescaped and matched exactly) reads a non-null string `type` or
- * `status.phase`, the library must read the same. */
+ * `status.phase`, the library must read the same. The event is also
+ * decoded as BSLs in one call (velstatus_bsl_watch_event_from_json, whose
+ * object's walk reads the event's scan): it must give what the two
+ * decoders give in turn, status, error position and BSLs. */
 #include "fuzz.h"
 
 #include <jansson.h>
@@ -75,6 +78,31 @@ static void decode_backups(vs_fuzz_env *env, const char *obj, size_t len, json_t
     velstatus_backup_list_free(l);
 }
 
+/* velstatus_bsl_watch_event_from_json() against the event's decoder (st,
+ * ev) and then velstatus_bsl_set_from_json() on its object. */
+static void check_bsl_event(vs_fuzz_env *env, const char *obj, size_t len, velstatus_status st,
+                            const velstatus_watch_event *ev)
+{
+    velstatus_watch_event *ev2 = NULL;
+    velstatus_bsl_set *set = NULL, *set2 = NULL;
+    velstatus_error err, err2;
+    velstatus_status st2 = velstatus_bsl_watch_event_from_json(&ev2, &set, env->ctx, obj, len, &err), st3 = st;
+    size_t off = 0, olen = ev ? velstatus_watch_event_object(ev, &off) : 0;
+    velstatus_watch_type t = ev ? velstatus_watch_event_type(ev) : VELSTATUS_WATCH_INVALID;
+    if (st == VELSTATUS_OK && t != VELSTATUS_WATCH_ERROR && t != VELSTATUS_WATCH_BOOKMARK)
+        st3 = velstatus_bsl_set_from_json(&set2, env->ctx, obj + off, olen, &err2);
+    if (st2 != VELSTATUS_E_NOMEM && st3 != VELSTATUS_E_NOMEM) {
+        VS_FUZZ_CHECK(env, st2 == st3 && (set != NULL) == (set2 != NULL));
+        if (st2 != VELSTATUS_OK && st3 != st) /* the object's error, at the same byte */
+            VS_FUZZ_CHECK(env, err.offset == err2.offset && strcmp(err.message, err2.message) == 0);
+        if (set && set2)
+            VS_FUZZ_CHECK(env, velstatus_bsl_set_count(set) == velstatus_bsl_set_count(set2));
+    }
+    velstatus_bsl_set_free(set);
+    velstatus_bsl_set_free(set2);
+    velstatus_watch_event_free(ev2);
+}
+
 /* A handed-out object as a watch event, checked against jansson's reading. */
 static void decode_event(vs_fuzz_env *env, const char *obj, size_t len)
 {
@@ -94,6 +122,8 @@ static void decode_event(vs_fuzz_env *env, const char *obj, size_t len)
             VS_FUZZ_CHECK(env, jis(type, n, types[t]));
         decode_backups(env, obj + off, olen, type ? json_object_get(root, "object") : root);
     }
+    if (st != VELSTATUS_E_NOMEM)
+        check_bsl_event(env, obj, len, st, ev);
     velstatus_watch_event_free(ev);
     json_decref(root);
 }

@@ -1703,6 +1703,80 @@ END_TEST
  * turn (the event, then the BSLs of its object): the same types, spans,
  * BSLs, statuses and messages, including an error's position, which counts
  * from the object's first byte. */
+/* One event through velstatus_bsl_watch_event_from_json() and through the
+ * two decoders in turn (bsl_watch_event_is_the_two_decoders). */
+static void same_as_two_decoders(velstatus_ctx *ctx, const char *js, size_t len, size_t k)
+{
+    velstatus_watch_event *ev = NULL, *ev2 = NULL;
+    velstatus_bsl_set *set = (velstatus_bsl_set *)1, *set2 = NULL;
+    velstatus_error err, err2;
+    velstatus_status st, st2;
+    size_t off = 0, off2 = 0;
+    st = velstatus_bsl_watch_event_from_json(&ev, &set, ctx, js, len, &err);
+    st2 = velstatus_watch_event_from_json(&ev2, ctx, js, len, &err2);
+    ck_assert_msg((ev != NULL) == (st2 == VELSTATUS_OK), "event %zu", k);
+    if (st2 != VELSTATUS_OK) { /* the event itself fails: the same error */
+        ck_assert_int_eq(st, st2);
+        ck_assert_str_eq(err.message, err2.message);
+        ck_assert_uint_eq(err.offset, err2.offset);
+        ck_assert_ptr_null(set);
+        return;
+    }
+    ck_assert_int_eq(velstatus_watch_event_type(ev), velstatus_watch_event_type(ev2));
+    ck_assert_uint_eq(velstatus_watch_event_object(ev, &off), velstatus_watch_event_object(ev2, &off2));
+    ck_assert_uint_eq(off, off2);
+    if (velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_ERROR ||
+        velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_BOOKMARK) {
+        ck_assert_int_eq(st, VELSTATUS_OK);
+        ck_assert_ptr_null(set);
+    } else {
+        st2 = velstatus_bsl_set_from_json(&set2, ctx, js + off2, velstatus_watch_event_object(ev2, NULL), &err2);
+        ck_assert_msg(st == st2, "event %zu: %d, %d", k, st, st2);
+        ck_assert_int_eq(set != NULL, set2 != NULL);
+        if (st != VELSTATUS_OK) {
+            ck_assert_str_eq(err.message, err2.message);
+            ck_assert_uint_eq(err.offset, err2.offset);
+        } else {
+            ck_assert_uint_eq(velstatus_bsl_set_count(set), velstatus_bsl_set_count(set2));
+            for (size_t i = 0; i < velstatus_bsl_set_count(set); i++) {
+                velstatus_bsl_record a, b;
+                velstatus_bsl_record_init(&a, sizeof(a));
+                velstatus_bsl_record_init(&b, sizeof(b));
+                ck_assert_int_eq(velstatus_bsl_set_get(set, i, &a, NULL), VELSTATUS_OK);
+                ck_assert_int_eq(velstatus_bsl_set_get(set2, i, &b, NULL), VELSTATUS_OK);
+                ck_assert_str_eq(a.name, b.name);
+                ck_assert_str_eq(a.ns, b.ns);
+                ck_assert_uint_eq(a.message_len, b.message_len);
+                ck_assert(memcmp(a.message, b.message, a.message_len) == 0);
+                ck_assert_int_eq(a.is_default, b.is_default);
+            }
+        }
+    }
+    velstatus_bsl_set_free(set);
+    velstatus_bsl_set_free(set2);
+    velstatus_watch_event_free(ev);
+    velstatus_watch_event_free(ev2);
+}
+
+/* head, then n copies of item separated by commas, each '#' of the k-th
+ * copy the digit k % 10 and each '@' the digit k / 10 % 10, then tail: a
+ * new text. */
+static char *repeated(const char *head, const char *item, size_t n, const char *tail)
+{
+    size_t hl = strlen(head), il = strlen(item), tl = strlen(tail), at = hl;
+    char *out = malloc(hl + n * (il + 1) + tl + 1);
+    ck_assert_ptr_nonnull(out);
+    memcpy(out, head, hl);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            out[at++] = ',';
+        for (size_t j = 0; j < il; j++)
+            out[at++] = item[j] == '#' ? (char)('0' + i % 10) : item[j] == '@' ? (char)('0' + i / 10 % 10) : item[j];
+    }
+    memcpy(out + at, tail, tl + 1);
+    return out;
+}
+
 START_TEST(bsl_watch_event_is_the_two_decoders)
 {
     static const char *const events[] = {
@@ -1721,57 +1795,31 @@ START_TEST(bsl_watch_event_is_the_two_decoders)
         "{\"type\":\"ADDED\",\"object\":[]}",
     };
     velstatus_ctx *ctx = vs_test_ctx();
-    for (size_t k = 0; k < sizeof(events) / sizeof(events[0]); k++) {
-        const char *js = events[k];
-        velstatus_watch_event *ev = NULL, *ev2 = NULL;
-        velstatus_bsl_set *set = (velstatus_bsl_set *)1, *set2 = NULL;
-        velstatus_error err, err2;
-        velstatus_status st, st2;
-        size_t off = 0, off2 = 0;
-        st = velstatus_bsl_watch_event_from_json(&ev, &set, ctx, js, strlen(js), &err);
-        st2 = velstatus_watch_event_from_json(&ev2, ctx, js, strlen(js), &err2);
-        ck_assert_msg((ev != NULL) == (st2 == VELSTATUS_OK), "event %zu", k);
-        if (st2 != VELSTATUS_OK) { /* the event itself fails: the same error */
-            ck_assert_int_eq(st, st2);
-            ck_assert_str_eq(err.message, err2.message);
-            ck_assert_uint_eq(err.offset, err2.offset);
-            ck_assert_ptr_null(set);
-            continue;
+    for (size_t k = 0; k < sizeof(events) / sizeof(events[0]); k++)
+        same_as_two_decoders(ctx, events[k], strlen(events[k]), k);
+    /* the event's scan notes where its values end and the object's decoder
+     * reads them: from an event after whitespace, past the 256 values and
+     * the 16 levels the scan notes, and to an error past them */
+    {
+        char *t[4];
+        t[0] =
+            repeated("  \n\t {\"type\":\"ADDED\",\"object\":{\"kind\":\"List\",\"items\":[",
+                     "{\"metadata\":{\"name\":\"b\",\"n\\u0061mespace\":\"v\"},\"status\":{\"phase\":\"Available\"}}",
+                     1, "]}} ");
+        t[1] = repeated("{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"List\",\"items\":[",
+                        "{\"metadata\":{\"name\":\"b@#\"},\"spec\":{\"default\":false},\"status\":{\"message\":\"m\"}}",
+                        90, ",{\"metadata\":{\"name\":\"last\"},\"status\":{\"phase\":7}}]}}");
+        t[2] = repeated(
+            "{\"type\":\"ADDED\",\"object\":{\"kind\":\"List\",\"items\":[",
+            "{\"metadata\":{\"name\":\"b@#\",\"labels\":{\"x\":\"y\"}},\"status\":{\"phase\":\"Unavailable\"}}", 70,
+            ",{\"metadata\":{\"name\":\"c\",\"namespace\":\"w\"},\"status\":{\"phase\":\"Available\"}}]}}");
+        t[3] = repeated(
+            "{\"type\":\"ADDED\",\"object\":{\"spec\":{\"x\":[[[[[[[[[[[[[[[[[[[[", "{\"a\":[1,{\"b\":\"}]\\\"\"}]}", 2,
+            "]]]]]]]]]]]]]]]]]]]]},\"metadata\":{\"name\":\"deep\"},\"status\":{\"phase\":\"Available\"}}}");
+        for (size_t k = 0; k < 4; k++) {
+            same_as_two_decoders(ctx, t[k], strlen(t[k]), 100 + k);
+            free(t[k]);
         }
-        ck_assert_int_eq(velstatus_watch_event_type(ev), velstatus_watch_event_type(ev2));
-        ck_assert_uint_eq(velstatus_watch_event_object(ev, &off), velstatus_watch_event_object(ev2, &off2));
-        ck_assert_uint_eq(off, off2);
-        if (velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_ERROR ||
-            velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_BOOKMARK) {
-            ck_assert_int_eq(st, VELSTATUS_OK);
-            ck_assert_ptr_null(set);
-        } else {
-            st2 = velstatus_bsl_set_from_json(&set2, ctx, js + off2, velstatus_watch_event_object(ev2, NULL), &err2);
-            ck_assert_msg(st == st2, "event %zu: %d, %d", k, st, st2);
-            ck_assert_int_eq(set != NULL, set2 != NULL);
-            if (st != VELSTATUS_OK) {
-                ck_assert_str_eq(err.message, err2.message);
-                ck_assert_uint_eq(err.offset, err2.offset);
-            } else {
-                ck_assert_uint_eq(velstatus_bsl_set_count(set), velstatus_bsl_set_count(set2));
-                for (size_t i = 0; i < velstatus_bsl_set_count(set); i++) {
-                    velstatus_bsl_record a, b;
-                    velstatus_bsl_record_init(&a, sizeof(a));
-                    velstatus_bsl_record_init(&b, sizeof(b));
-                    ck_assert_int_eq(velstatus_bsl_set_get(set, i, &a, NULL), VELSTATUS_OK);
-                    ck_assert_int_eq(velstatus_bsl_set_get(set2, i, &b, NULL), VELSTATUS_OK);
-                    ck_assert_str_eq(a.name, b.name);
-                    ck_assert_str_eq(a.ns, b.ns);
-                    ck_assert_uint_eq(a.message_len, b.message_len);
-                    ck_assert(memcmp(a.message, b.message, a.message_len) == 0);
-                    ck_assert_int_eq(a.is_default, b.is_default);
-                }
-            }
-        }
-        velstatus_bsl_set_free(set);
-        velstatus_bsl_set_free(set2);
-        velstatus_watch_event_free(ev);
-        velstatus_watch_event_free(ev2);
     }
     {
         velstatus_watch_event *ev = (velstatus_watch_event *)1;

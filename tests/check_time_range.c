@@ -603,6 +603,91 @@ START_TEST(add_before_is_exact)
 }
 END_TEST
 
+/* t.Add(d).Before(now) with the seconds and the nanoseconds apart (no
+ * product that could overflow): the oracle of the test below. */
+static int add_before_ref(int64_t sec, int32_t nsec, int64_t add, int64_t now)
+{
+    int64_t s = sec + add / SEC, n = nsec + add % SEC, ns = now / SEC, nn = now % SEC;
+    if (n >= SEC) {
+        n -= SEC;
+        s++;
+    } else if (n < 0) {
+        n += SEC;
+        s--;
+    }
+    if (nn < 0) {
+        nn += SEC;
+        ns--;
+    }
+    return s < ns || (s == ns && n < nn);
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* The one-sum path (years 1843-2096, timeouts up to 126 years) and the
+ * split path agree at and around the edges of the one-sum range, where a
+ * product or a sum would first overflow, and at random. */
+START_TEST(add_before_one_sum_agrees)
+{
+    static const int64_t secs[] = {0,
+                                   1,
+                                   -1,
+                                   INT64_C(1714561200),
+                                   INT64_C(3999999999),
+                                   INT64_C(4000000000),
+                                   INT64_C(4000000001),
+                                   INT64_C(-4000000000),
+                                   INT64_C(-4000000001),
+                                   INT64_C(253402300799),
+                                   INT64_C(-62135596800)};
+    static const int64_t adds[] = {0,
+                                   1,
+                                   -1,
+                                   INT64_C(14400000000000),
+                                   INT64_C(4000000000000000000),
+                                   INT64_C(4000000000000000001),
+                                   -INT64_C(4000000000000000000),
+                                   -INT64_C(4000000000000000001),
+                                   INT64_MAX,
+                                   INT64_MIN};
+    static const int64_t nows[] = {0,
+                                   -1,
+                                   INT64_MAX,
+                                   INT64_MIN,
+                                   INT64_C(1714563600000000000),
+                                   INT64_C(8000000000999999999),
+                                   -INT64_C(8000000000999999999)};
+    static const int32_t nsecs[] = {0, 1, 999999999};
+    uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+    for (size_t a = 0; a < sizeof(secs) / sizeof(secs[0]); a++)
+        for (size_t b = 0; b < sizeof(adds) / sizeof(adds[0]); b++)
+            for (size_t c = 0; c < sizeof(nows) / sizeof(nows[0]); c++)
+                for (size_t d = 0; d < 3; d++)
+                    ck_assert_msg(velstatus__time_add_before(secs[a], nsecs[d], adds[b], nows[c]) ==
+                                      add_before_ref(secs[a], nsecs[d], adds[b], nows[c]),
+                                  "sec %" PRId64 " nsec %" PRId32 " add %" PRId64 " now %" PRId64, secs[a], nsecs[d],
+                                  adds[b], nows[c]);
+    for (int i = 0; i < 200000; i++) {
+        int64_t sec = (int64_t)(next_rand(&x) % UINT64_C(8000000004)) - INT64_C(4000000002);
+        int32_t nsec = (int32_t)(next_rand(&x) % 1000000000u);
+        int64_t add = (int64_t)(next_rand(&x) >> (next_rand(&x) % 64)) * ((i & 1) ? 1 : -1);
+        int64_t now = (int64_t)next_rand(&x), near = (int64_t)(next_rand(&x) % 2001) - 1000;
+        int in = sec >= -INT64_C(4000000000) && sec <= INT64_C(4000000000) && add >= -INT64_C(4000000000000000000) &&
+                 add <= INT64_C(4000000000000000000);
+        if (in && (i & 2)) /* a nanosecond or so from the sum, where the answer turns */
+            now = sec * SEC + nsec + add + near;
+        ck_assert_msg(velstatus__time_add_before(sec, nsec, add, now) == add_before_ref(sec, nsec, add, now),
+                      "sec %" PRId64 " nsec %" PRId32 " add %" PRId64 " now %" PRId64, sec, nsec, add, now);
+    }
+}
+END_TEST
+
 /* Go's Time.String(), as velero describe prints times in the client's zone
  * (issue 22): the numeric offset decides, the abbreviation is ignored. */
 START_TEST(go_string_form)
@@ -793,6 +878,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, reported_exact_times_outside_the_ns_range);
     tcase_add_test(tc, reports_file_takes_go_s_whole_range);
     tcase_add_test(tc, add_before_is_exact);
+    tcase_add_test(tc, add_before_one_sum_agrees);
     tcase_add_test(tc, exact_parse_and_format_arguments);
     tcase_add_test(tc, go_string_form);
     tcase_add_test(tc, describe_prints_the_zero_time);

@@ -175,9 +175,16 @@ int velstatus__kdec_is(const char *s, size_t len, const char *lit)
 
 velstatus_status velstatus__kdec_scan(const char *json, size_t len, velstatus__kspan *root, velstatus_error *err)
 {
+    return velstatus__kdec_scan_tape(json, len, root, NULL, err);
+}
+
+velstatus_status velstatus__kdec_scan_tape(const char *json, size_t len, velstatus__kspan *root,
+                                           velstatus__json_tape *tape, velstatus_error *err)
+{
     velstatus__json_scan_err e;
     size_t i = velstatus__json_ws(json, 0, len), end;
-    if (!velstatus__json_scan(json + i, len - i, &end, &e))
+    if (!(tape ? velstatus__json_scan_tape(json + i, len - i, &end, &e, tape, i)
+               : velstatus__json_scan(json + i, len - i, &end, &e)))
         return velstatus__json_scan_error(err, &e, json, i, "invalid JSON");
     root->vs = i;
     root->ve = i + end;
@@ -250,7 +257,7 @@ velstatus_status velstatus__kdec_items(velstatus__kdec *d, velstatus__kspan root
     if (d->text[root.vs] != '{')
         return velstatus__kdec_error(d, root.vs, "expected a List, an array or %s, got %s", single,
                                      velstatus__kdec_type_name(d->text[root.vs]));
-    velstatus__json_iter_init(&it, d->text, root.vs, root.ve);
+    velstatus__json_iter_init_tape(&it, d->text, root.vs, root.ve, d->tape);
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
         int k;
         VS_TRY(velstatus__kdec_key(d, ks, ke, list_keys, 2, &k));
@@ -307,7 +314,7 @@ velstatus_status velstatus__kdec_each_item(velstatus__kdec *d, velstatus__kspan 
     VS_TRY(velstatus__kdec_items(d, root, list_kinds, n, single, &items));
     if (items.vs == SIZE_MAX)
         return one(d, arg, root);
-    velstatus__json_iter_init(&it, d->text, items.vs, items.ve);
+    velstatus__json_iter_init_tape(&it, d->text, items.vs, items.ve, d->tape);
     while (velstatus__json_next_element(&it, &vs, &ve)) {
         velstatus__kspan item = {vs, ve};
         int depth = d->path.n;

@@ -56,6 +56,7 @@ typedef struct velstatus__kdec {
     velstatus__kpath path;
     velstatus_error *err;
     velstatus__buf kbuf, vbuf[VS_KNBUF]; /* decoded keys; string values with escapes */
+    velstatus__json_tape *tape;          /* where the text's values end (its scan's), or NULL */
 } velstatus__kdec;
 
 void velstatus__kdec_init(velstatus__kdec *d, velstatus_ctx *ctx, const char *json, size_t len, velstatus_error *err);
@@ -64,6 +65,11 @@ void velstatus__kdec_release(velstatus__kdec *d);
 /* The whole input must be one JSON value (the scanner's rules), with
  * nothing but whitespace around it: its span in *root. */
 velstatus_status velstatus__kdec_scan(const char *json, size_t len, velstatus__kspan *root, velstatus_error *err);
+/* The same, recording where the text's keys and values end into *tape
+ * (velstatus__json_scan_tape, its offsets from json[0]): a decoder whose
+ * d->tape points to it walks the text without looking for them again. */
+velstatus_status velstatus__kdec_scan_tape(const char *json, size_t len, velstatus__kspan *root,
+                                           velstatus__json_tape *tape, velstatus_error *err);
 /* The argument checks of every public decoder taking (out, ctx, json, len):
  * resolves *len, refuses a NULL out or ctx or a NULL json with a length
  * (E_INVALID naming them, nothing written) and reads a NULL json as "". */
@@ -119,5 +125,10 @@ velstatus_status velstatus__kdec_each_item(velstatus__kdec *d, velstatus__kspan 
  * object object. */
 velstatus_status velstatus__kdec_watch_event(velstatus__kdec *d, velstatus__kspan root, velstatus_watch_type *type,
                                              velstatus__kspan *object);
+/* velstatus_watch_event_from_json(), recording into *tape (or NULL) where
+ * the event's keys and values end (velstatus__kdec_scan_tape): the
+ * decoder of its object walks it with that tape. */
+velstatus_status velstatus__watch_event_decode(velstatus_watch_event **out, velstatus_ctx *ctx, const char *json,
+                                               size_t len, velstatus__json_tape *tape, velstatus_error *err);
 
 #endif /* VELSTATUS_KUBE_JSON_H */

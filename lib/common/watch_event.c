@@ -45,7 +45,7 @@ static velstatus_status members(velstatus__kdec *d, velstatus__kspan obj, const 
     size_t ks, ke, vs, ve;
     for (size_t i = 0; i < n; i++)
         out[i] = velstatus__kabsent;
-    velstatus__json_iter_init(&it, d->text, obj.vs, obj.ve);
+    velstatus__json_iter_init_tape(&it, d->text, obj.vs, obj.ve, d->tape);
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
         int k;
         VS_TRY(velstatus__kdec_key(d, ks, ke, names, n, &k));
@@ -132,8 +132,8 @@ static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *
     return ev->type == VELSTATUS_WATCH_ERROR ? decode_status(d, ev, obj) : VELSTATUS_OK;
 }
 
-velstatus_status velstatus_watch_event_from_json(velstatus_watch_event **out, velstatus_ctx *ctx, const char *json,
-                                                 size_t len, velstatus_error *err)
+velstatus_status velstatus__watch_event_decode(velstatus_watch_event **out, velstatus_ctx *ctx, const char *json,
+                                               size_t len, velstatus__json_tape *tape, velstatus_error *err)
 {
     velstatus_watch_event *ev;
     velstatus__kdec d;
@@ -141,12 +141,13 @@ velstatus_status velstatus_watch_event_from_json(velstatus_watch_event **out, ve
     velstatus_status st;
     VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    VS_TRY(velstatus__kdec_scan(json, len, &root, err));
+    VS_TRY(velstatus__kdec_scan_tape(json, len, &root, tape, err));
     ev = velstatus__calloc(ctx, 1, sizeof(*ev));
     if (!ev)
         return velstatus__error_nomem(err);
     ev->ctx = ctx;
     velstatus__kdec_init(&d, ctx, json, len, err);
+    d.tape = tape;
     st = decode_event(&d, ev, root);
     velstatus__kdec_release(&d);
     if (st != VELSTATUS_OK) {
@@ -155,6 +156,12 @@ velstatus_status velstatus_watch_event_from_json(velstatus_watch_event **out, ve
     }
     *out = ev;
     return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_watch_event_from_json(velstatus_watch_event **out, velstatus_ctx *ctx, const char *json,
+                                                 size_t len, velstatus_error *err)
+{
+    return velstatus__watch_event_decode(out, ctx, json, len, NULL, err);
 }
 
 void velstatus_watch_event_free(velstatus_watch_event *event)

@@ -60,6 +60,14 @@ static inline void copy_short(char *d, const char *s, size_t len)
     }
 }
 
+/* Copies s (up to 16 bytes) into text slot k, which has room, NUL-terminated. */
+static inline const char *short_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
+{
+    copy_short(rp->text[k], s, len);
+    rp->text[k][len] = '\0';
+    return rp->text[k];
+}
+
 /* Copies s into text slot k (growing it), NUL-terminated. */
 static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
 {
@@ -94,13 +102,23 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
         progress = &r;
     }
     reply->set = 0; /* unanswered until every text is copied */
-    t0 = reply_text(reply, 0, progress->err, progress->err_len);
-    t1 = t0 ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
-    t2 = t1 ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
-    t3 = t2 && progress->plugin_name ? reply_text(reply, 3, progress->plugin_name, progress->plugin_name_len) : NULL;
-    if (!t2 || (progress->plugin_name && !t3)) {
-        reply->oom = 1;
-        return velstatus__error_nomem(err);
+    if (!progress->plugin_name && reply->cap[0] > 16 && reply->cap[1] > 16 && reply->cap[2] > 16 &&
+        (progress->err_len | progress->operation_units_len | progress->description_len) <= 16) {
+        /* the usual answer: short texts into slots that have room, no checks per text */
+        t0 = short_text(reply, 0, progress->err, progress->err_len);
+        t1 = short_text(reply, 1, progress->operation_units, progress->operation_units_len);
+        t2 = short_text(reply, 2, progress->description, progress->description_len);
+        t3 = NULL;
+    } else {
+        t0 = reply_text(reply, 0, progress->err, progress->err_len);
+        t1 = t0 ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
+        t2 = t1 ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
+        t3 =
+            t2 && progress->plugin_name ? reply_text(reply, 3, progress->plugin_name, progress->plugin_name_len) : NULL;
+        if (!t2 || (progress->plugin_name && !t3)) {
+            reply->oom = 1;
+            return velstatus__error_nomem(err);
+        }
     }
     reply->p = *progress;
     reply->p.err = t0;

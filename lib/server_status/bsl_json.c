@@ -52,7 +52,7 @@ static velstatus_status collect_sub(velstatus__kdec *d, int g, size_t vs, size_t
 {
     velstatus__json_iter it;
     size_t ks, ke, ss, se;
-    velstatus__json_iter_init(&it, d->text, vs, ve);
+    velstatus__json_iter_init_tape(&it, d->text, vs, ve, d->tape);
     while (velstatus__json_next_member(&it, &ks, &ke, &ss, &se)) {
         int k;
         VS_TRY(velstatus__kdec_key(d, ks, ke, sub_keys[g], 4, &k));
@@ -82,7 +82,7 @@ static velstatus_status collect(velstatus__kdec *d, velstatus__kspan item, bsl_f
     for (i = 0; i < F_N; i++)
         f->f[i] = velstatus__kabsent;
     f->meta_at = SIZE_MAX;
-    velstatus__json_iter_init(&it, d->text, item.vs, item.ve);
+    velstatus__json_iter_init_tape(&it, d->text, item.vs, item.ve, d->tape);
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
         int k;
         velstatus_status st = velstatus__kdec_key(d, ks, ke, top_keys, 4, &k);
@@ -239,7 +239,7 @@ static velstatus_status decode_bsl(velstatus__kdec *d, void *set, velstatus__ksp
 
 /* The BSLs of the value root of a text already validated, into a new set. */
 static velstatus_status set_decode(velstatus_bsl_set **out, velstatus_ctx *ctx, const char *json, size_t len,
-                                   velstatus__kspan root, velstatus_error *err)
+                                   velstatus__kspan root, velstatus__json_tape *tape, velstatus_error *err)
 {
     velstatus_bsl_set *set = NULL;
     velstatus_status st;
@@ -248,6 +248,7 @@ static velstatus_status set_decode(velstatus_bsl_set **out, velstatus_ctx *ctx, 
 
     VS_TRY(velstatus_bsl_set_new(&set, ctx, err));
     velstatus__kdec_init(&d, ctx, json, len, err);
+    d.tape = tape;
     st = velstatus__kdec_each_item(&d, root, list_kinds, 2, "a BackupStorageLocation", decode_bsl, set);
     velstatus__kdec_release(&d);
     if (st != VELSTATUS_OK) {
@@ -266,7 +267,7 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
     VS_TRY(velstatus__kdec_scan(json, len, &root, err));
-    return set_decode(out, ctx, json, len, root, err);
+    return set_decode(out, ctx, json, len, root, NULL, err);
 }
 
 velstatus_status velstatus_bsl_watch_event_from_json(velstatus_watch_event **event, velstatus_bsl_set **set,
@@ -275,18 +276,21 @@ velstatus_status velstatus_bsl_watch_event_from_json(velstatus_watch_event **eve
 {
     velstatus_watch_type type;
     velstatus__kspan obj = velstatus__kabsent;
+    velstatus__json_tape tape;
     size_t off = 0;
     if (!set)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
     *set = NULL;
-    VS_TRY(velstatus_watch_event_from_json(event, ctx, json, len, err));
+    VS_TRY(velstatus__watch_event_decode(event, ctx, json, len, &tape, err));
     type = velstatus_watch_event_type(*event);
     if (type == VELSTATUS_WATCH_ERROR || type == VELSTATUS_WATCH_BOOKMARK)
         return VELSTATUS_OK;
     /* the object is part of the text the event's decoder validated: not scanned again */
     obj.vs = 0;
     obj.ve = velstatus_watch_event_object(*event, &off);
-    return set_decode(set, ctx, json + off, obj.ve, obj, err);
+    /* nor walked for its values' ends again: the tape's offsets, from json, taken from json + off (unsigned, modulo) */
+    tape.base -= off;
+    return set_decode(set, ctx, json + off, obj.ve, obj, &tape, err);
 }
 
 velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed, const char *json,
