@@ -395,7 +395,7 @@ static int buf_reserve(velstatus__buf *b, size_t extra)
 
 void velstatus__buf_append(velstatus__buf *b, const char *s, size_t len)
 {
-    if (len < b->cap - b->len && len < VELSTATUS__BUF_CHUNK && !b->failed) { /* it fits: no growth, no drain */
+    if (len && len < b->cap - b->len && len < VELSTATUS__BUF_CHUNK && !b->failed) { /* it fits: no growth, no drain */
         memcpy(b->p + b->len, s, len);
         b->len += len;
         b->p[b->len] = '\0';
