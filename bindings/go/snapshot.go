@@ -119,7 +119,7 @@ type SnapshotList struct {
 	l   *C.velstatus_snapshot_list
 	// Objects are the decoded objects, in text order (a watch stream's last states).
 	Objects []SnapshotObject
-	// Skipped counts the objects of other kinds and the BOOKMARK and ERROR events.
+	// Skipped counts the objects of other kinds and the ERROR events.
 	Skipped int
 }
 

@@ -108,13 +108,14 @@ typedef struct velstatus_snapshot_list velstatus_snapshot_list;
  * (`snapshot.storage.k8s.io` v1 or v1beta1, as kubectl writes them): one
  * object, a List (`kind` `List`, `VolumeSnapshotList` or
  * `VolumeSnapshotContentList`, or none, with `items`), a JSON array, or a
- * watch stream (`kubectl get -w -o json`: objects one after the other, or
- * with `--output-watch-events` `{"type":…,"object":…}` events), in which the
- * last state of each kind/namespace/name wins at the place it first
- * appeared and a DELETED event removes it.
+ * watch stream (`kubectl get -w -o json`: values one after the other,
+ * objects, Lists or arrays, or with `--output-watch-events`
+ * `{"type":…,"object":…}` events), in which the last state of each
+ * kind/namespace/name wins at the place it first appeared, a DELETED event
+ * removes it and a BOOKMARK changes nothing: the same reading as
+ * velstatus_dm_list_from_json().
  *
- * Objects of another kind (and BOOKMARK and ERROR events) are skipped and
- * counted. Keys are read as Kubernetes' decoder reads them (backup_object.h):
+ * Objects of another kind and ERROR events are skipped and counted. Keys are read as Kubernetes' decoder reads them (backup_object.h):
  * unescaped, case-sensitive, the last repeated value wins; the pointer
  * fields of the snapshot API (`status`, `status.error`,
  * `status.error.message`, `status.readyToUse`,
@@ -151,7 +152,7 @@ VELSTATUS_API void velstatus_snapshot_list_free(velstatus_snapshot_list *list);
 VELSTATUS_API size_t velstatus_snapshot_list_count(const velstatus_snapshot_list *list);
 
 /**
- * @brief The number of objects and events skipped (another kind, BOOKMARK, ERROR).
+ * @brief The number of objects and events skipped (another kind, ERROR).
  * @param[in] list The list (NULL gives 0).
  * @return The count.
  */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The decoding helpers of the Kubernetes object decoders (kube_json.h). */
 #include "common/kube_json.h"
+#include "common/util_pool.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -322,5 +323,115 @@ velstatus_status velstatus__kdec_each_item(velstatus__kdec *d, velstatus__kspan 
         VS_TRY(one(d, arg, item));
         d->path.n = depth;
     }
+    return VELSTATUS_OK;
+}
+
+/* An item of a List or array, or a bare object, for velstatus__kdec_each_item(). */
+typedef struct kput {
+    const velstatus__klist *t;
+    void *list;
+    int how;
+} kput;
+
+static velstatus_status put_item(velstatus__kdec *d, void *arg, velstatus__kspan item)
+{
+    const kput *p = arg;
+    return p->t->put(d, p->list, item, p->how);
+}
+
+/* The objects of v (an object, a List or an array; else E_SCHEMA naming
+ * what is expected), each put `how`. */
+static velstatus_status put_items(velstatus__kdec *d, const velstatus__klist *t, void *list, velstatus__kspan v,
+                                  int how)
+{
+    kput p = {t, list, how};
+    return velstatus__kdec_each_item(d, v, t->list_kinds, t->nkinds, t->single, put_item, &p);
+}
+
+/* One value of a stream: a watch event, or a bare object, List or array
+ * whose objects are later states. */
+static velstatus_status stream_value(velstatus__kdec *d, const velstatus__klist *t, void *list, size_t *skipped,
+                                     velstatus__kspan v)
+{
+    velstatus_watch_type type = VELSTATUS_WATCH_OBJECT;
+    velstatus__kspan obj = v;
+    int depth = d->path.n;
+    if (d->text[v.vs] == '{')
+        VS_TRY(velstatus__kdec_watch_event(d, v, &type, &obj));
+    if (type == VELSTATUS_WATCH_OBJECT)
+        return put_items(d, t, list, v, VS_KPUT_UPSERT);
+    if (type == VELSTATUS_WATCH_ERROR) { /* the watch failed (a Status): not an object of the list */
+        ++*skipped;
+        return VELSTATUS_OK;
+    }
+    if (type == VELSTATUS_WATCH_BOOKMARK) /* only a resourceVersion */
+        return VELSTATUS_OK;
+    velstatus__kdec_push_key(d, "object");
+    VS_TRY(t->put(d, list, obj, type == VELSTATUS_WATCH_DELETED ? VS_KPUT_DELETE : VS_KPUT_UPSERT));
+    d->path.n = depth;
+    return VELSTATUS_OK;
+}
+
+/* Whether the text is one value that is not a watch event: *root its span. */
+static velstatus_status one_document(velstatus__kdec *d, velstatus__kspan *root, int *one)
+{
+    velstatus__json_scan_err e;
+    size_t i = velstatus__json_ws(d->text, 0, d->len), end;
+    velstatus_watch_type type = VELSTATUS_WATCH_OBJECT;
+    *one = 0;
+    if (i == d->len || !velstatus__json_scan(d->text + i, d->len - i, &end, &e) ||
+        velstatus__json_ws(d->text, i + end, d->len) != d->len)
+        return VELSTATUS_OK; /* the stream's loop reports a scanner error */
+    root->vs = i;
+    root->ve = i + end;
+    if (d->text[i] == '{')
+        VS_TRY(velstatus__kdec_watch_event(d, *root, &type, &(velstatus__kspan){0, 0}));
+    *one = type == VELSTATUS_WATCH_OBJECT;
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus__kdec_document_or_stream(velstatus__kdec *d, const velstatus__klist *t, void *list,
+                                                    size_t *skipped)
+{
+    velstatus__json_scan_err e;
+    velstatus__kspan v;
+    size_t i, end;
+    int one;
+    VS_TRY(one_document(d, &v, &one));
+    if (one)
+        return put_items(d, t, list, v, VS_KPUT_APPEND);
+    for (i = velstatus__json_ws(d->text, 0, d->len); i < d->len; i = velstatus__json_ws(d->text, v.ve, d->len)) {
+        if (!velstatus__json_scan(d->text + i, d->len - i, &end, &e))
+            return velstatus__json_scan_error(d->err, &e, d->text, i, "invalid JSON");
+        v.vs = i;
+        v.ve = i + end;
+        VS_TRY(stream_value(d, t, list, skipped, v));
+    }
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus__kdec_list(const velstatus__klist *t, velstatus_ctx *ctx, const char *json, size_t len,
+                                      velstatus_error *err, void **list)
+{
+    velstatus__kdec d;
+    velstatus__kspan root = velstatus__kabsent;
+    velstatus_status st;
+    void *l;
+    *list = NULL;
+    if (t->whole || velstatus__json_ws(json, 0, len) == len) /* nothing: the scanner's error */
+        VS_TRY(velstatus__kdec_scan(json, len, &root, err));
+    l = velstatus__calloc(ctx, 1, t->size);
+    if (!l)
+        return velstatus__error_nomem(err);
+    velstatus__pool_init((velstatus__pool *)((char *)l + t->pool_at), ctx);
+    velstatus__kdec_init(&d, ctx, json, len, err);
+    st = t->whole ? t->decode(&d, l, root)
+                  : velstatus__kdec_document_or_stream(&d, t, l, (size_t *)((char *)l + t->skipped_at));
+    velstatus__kdec_release(&d);
+    if (st != VELSTATUS_OK) {
+        t->free_list(l);
+        return st;
+    }
+    *list = l;
     return VELSTATUS_OK;
 }

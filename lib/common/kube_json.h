@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The decoding helpers of the Kubernetes object decoders (internal, not
  * installed): BackupStorageLocations (bsl_json.c), Backups and Restores
- * (backup_object.c) and watch events (watch_event.c). Each walks text the
+ * (backup_object.c), watch events (watch_event.c), DataUploads and
+ * DataDownloads (datamover/decoder.c), VolumeSnapshots and their contents
+ * (snapshot/snapshot_list.c). Each walks text the
  * one scanner (json_scan.h) accepted, with the semantics of apimachinery's
  * decoder (sigs.k8s.io/json, doc/json-decoding.md): keys are unescaped and
  * matched case-sensitively, a repeated key is assigned in order (the last
@@ -130,5 +132,47 @@ velstatus_status velstatus__kdec_watch_event(velstatus__kdec *d, velstatus__kspa
  * decoder of its object walks it with that tape. */
 velstatus_status velstatus__watch_event_decode(velstatus_watch_event **out, velstatus_ctx *ctx, const char *json,
                                                size_t len, velstatus__json_tape *tape, velstatus_error *err);
+
+/* How an object of a document or stream changes a decoder's list. */
+enum {
+    VS_KPUT_APPEND, /* an object of a one-value document: appended, repeats kept */
+    VS_KPUT_UPSERT, /* a later state in a stream: replaces the same kind/namespace/name in place */
+    VS_KPUT_DELETE  /* a DELETED event: removes it */
+};
+
+/* A decoder of Kubernetes objects, as velstatus__kdec_document_or_stream()
+ * and velstatus__kdec_list() drive it. put() decodes the object obj (the
+ * path names it) and applies `how` (VS_KPUT_*) to the list `list`; it counts
+ * an object of another kind skipped. */
+typedef struct velstatus__klist {
+    size_t size, pool_at, skipped_at; /* the list's size, the offsets of its pool and skipped counter */
+    int whole;                        /* 1: the text is one value (velstatus__kdec_scan()), else a document or stream */
+    const char *const *list_kinds;
+    size_t nkinds;
+    const char *single; /* "a DataUpload or DataDownload", for messages */
+    velstatus_status (*put)(velstatus__kdec *d, void *list, velstatus__kspan obj, int how);
+    /* whole: the items of root; NULL for a document or stream */
+    velstatus_status (*decode)(velstatus__kdec *d, void *list, velstatus__kspan root);
+    void (*free_list)(void *list);
+} velstatus__klist;
+
+/* The text of d as kubectl writes it (doc/json-decoding.md): one value (an
+ * object, a List of one of t->list_kinds or an array: every object is
+ * appended) or a watch stream of values (`kubectl get -w -o json`: bare
+ * objects, Lists or arrays, their objects upserted) or of
+ * `--output-watch-events` events (ADDED and MODIFIED upsert, DELETED removes,
+ * BOOKMARK changes nothing, ERROR counts *skipped). An empty text is
+ * nothing (velstatus__kdec_list() refuses it first). */
+velstatus_status velstatus__kdec_document_or_stream(velstatus__kdec *d, const velstatus__klist *t, void *list,
+                                                    size_t *skipped);
+
+/* The body of a public list decoder, its arguments checked
+ * (velstatus__kdec_args()): refuses an empty text (or, t->whole, anything
+ * but one value) before allocating, then allocates the list, initialises
+ * its pool and decodes the text into it with t->decode (whole) or
+ * velstatus__kdec_document_or_stream(), freeing it on failure. *list: the
+ * new list, NULL on failure. */
+velstatus_status velstatus__kdec_list(const velstatus__klist *t, velstatus_ctx *ctx, const char *json, size_t len,
+                                      velstatus_error *err, void **list);
 
 #endif /* VELSTATUS_KUBE_JSON_H */

@@ -9,6 +9,7 @@
 #include "common/util_array.h"
 #include "datamover/private.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* Go's null: a string, integer or boolean keeps its value (no-op), a time
@@ -319,18 +320,17 @@ static size_t index_of(const velstatus_dm_list *l, const vs_dm *o)
     return i;
 }
 
-/* How an object of the text changes the list. */
-enum { PUT_APPEND, PUT_UPSERT, PUT_DELETE };
-
-static velstatus_status put(velstatus__kdec *d, velstatus_dm_list *l, velstatus__kspan item, int how)
+/* The object item applied to the list `how` (VS_KPUT_*). */
+static velstatus_status put(velstatus__kdec *d, void *list, velstatus__kspan item, int how)
 {
+    velstatus_dm_list *l = list;
     vs_dm o;
     size_t i;
     VS_TRY(decode_one(d, l, item, &o));
     if (o.kind == VELSTATUS_DM_KIND_INVALID)
         return VELSTATUS_OK;
-    i = how == PUT_APPEND ? l->n : index_of(l, &o);
-    if (how == PUT_DELETE) { /* a watch's DELETED: the object is gone */
+    i = how == VS_KPUT_APPEND ? l->n : index_of(l, &o);
+    if (how == VS_KPUT_DELETE) { /* a watch's DELETED: the object is gone */
         if (i < l->n) {
             memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof(*l->items));
             l->n--;
@@ -345,94 +345,32 @@ static velstatus_status put(velstatus__kdec *d, velstatus_dm_list *l, velstatus_
     return VELSTATUS_OK;
 }
 
-static velstatus_status append_object(velstatus__kdec *d, void *arg, velstatus__kspan item)
+static void free_list(void *list)
 {
-    return put(d, arg, item, PUT_APPEND);
-}
-
-static velstatus_status upsert_object(velstatus__kdec *d, void *arg, velstatus__kspan item)
-{
-    return put(d, arg, item, PUT_UPSERT);
+    velstatus_dm_list_free(list);
 }
 
 static const char *const list_kinds[3] = {"List", "DataUploadList", "DataDownloadList"};
 
-/* One value of a watch stream: an event (`{"type":...,"object":...}`), a
- * bare object, or a List or array, whose objects replace the earlier state
- * of the same kind, namespace and name. */
-static velstatus_status stream_value(velstatus__kdec *d, velstatus_dm_list *l, velstatus__kspan v)
-{
-    velstatus_watch_type type = VELSTATUS_WATCH_OBJECT;
-    velstatus__kspan obj = v;
-    velstatus_status st;
-    if (d->text[v.vs] == '{')
-        VS_TRY(velstatus__kdec_watch_event(d, v, &type, &obj));
-    if (type == VELSTATUS_WATCH_OBJECT)
-        return velstatus__kdec_each_item(d, v, list_kinds, 3, "a DataUpload or DataDownload", upsert_object, l);
-    if (type == VELSTATUS_WATCH_ERROR) { /* the watch failed (a Status): not an object of the list */
-        l->skipped++;
-        return VELSTATUS_OK;
-    }
-    if (type == VELSTATUS_WATCH_BOOKMARK)
-        return VELSTATUS_OK;
-    velstatus__kdec_push_key(d, "object");
-    st = put(d, l, obj, type == VELSTATUS_WATCH_DELETED ? PUT_DELETE : PUT_UPSERT);
-    if (st == VELSTATUS_OK)
-        d->path.n--;
-    return st;
-}
-
-/* The whole text: one value (an object, a List, an array: every object is
- * appended) or, from `kubectl get -w -o json`, a stream of values or of
- * watch events (the last state of each object is kept). */
-static velstatus_status decode_text(velstatus__kdec *d, velstatus_dm_list *l)
-{
-    velstatus__json_scan_err e;
-    size_t i = velstatus__json_ws(d->text, 0, d->len), end, next;
-    velstatus__kspan root;
-    velstatus_watch_type type = VELSTATUS_WATCH_OBJECT;
-    if (i < d->len && velstatus__json_scan(d->text + i, d->len - i, &end, &e)) {
-        next = velstatus__json_ws(d->text, i + end, d->len);
-        root.vs = i;
-        root.ve = i + end;
-        if (next == d->len && d->text[i] == '{')
-            VS_TRY(velstatus__kdec_watch_event(d, root, &type, &root));
-        if (next == d->len && type == VELSTATUS_WATCH_OBJECT)
-            return velstatus__kdec_each_item(d, root, list_kinds, 3, "a DataUpload or DataDownload", append_object, l);
-    }
-    for (i = velstatus__json_ws(d->text, 0, d->len); i < d->len; i = velstatus__json_ws(d->text, i + end, d->len)) {
-        velstatus__kspan v;
-        if (!velstatus__json_scan(d->text + i, d->len - i, &end, &e))
-            return velstatus__json_scan_error(d->err, &e, d->text, i, "invalid JSON");
-        v.vs = i;
-        v.ve = i + end;
-        VS_TRY(stream_value(d, l, v));
-    }
-    return VELSTATUS_OK;
-}
+/* The text: one document or a watch stream (velstatus__kdec_document_or_stream()). */
+static const velstatus__klist dm_list = {sizeof(velstatus_dm_list),
+                                         offsetof(velstatus_dm_list, pool),
+                                         offsetof(velstatus_dm_list, skipped),
+                                         0,
+                                         list_kinds,
+                                         3,
+                                         "a DataUpload or DataDownload",
+                                         put,
+                                         NULL,
+                                         free_list};
 
 velstatus_status velstatus_dm_list_from_json(velstatus_dm_list **out, velstatus_ctx *ctx, const char *json, size_t len,
                                              velstatus_error *err)
 {
-    velstatus_dm_list *l;
-    velstatus__kdec d;
-    velstatus__kspan root = velstatus__kabsent;
-    velstatus_status st;
+    void *l;
     VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    if (velstatus__json_ws(json, 0, len) == len) /* nothing: the scanner's error */
-        VS_TRY(velstatus__kdec_scan(json, len, &root, err));
-    l = velstatus__calloc(ctx, 1, sizeof(*l));
-    if (!l)
-        return velstatus__error_nomem(err);
-    velstatus__pool_init(&l->pool, ctx);
-    velstatus__kdec_init(&d, ctx, json, len, err);
-    st = decode_text(&d, l);
-    velstatus__kdec_release(&d);
-    if (st != VELSTATUS_OK) {
-        velstatus_dm_list_free(l);
-        return st;
-    }
+    VS_TRY(velstatus__kdec_list(&dm_list, ctx, json, len, err, &l));
     *out = l;
     return VELSTATUS_OK;
 }

@@ -9,6 +9,7 @@
 #include "common/util_array.h"
 #include "common/util_pool.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef struct vs_text {
@@ -223,28 +224,36 @@ static velstatus_status decode_object(velstatus__kdec *d, void *arg, velstatus__
 }
 
 
+static void free_list(void *list)
+{
+    velstatus_backup_list_free(list);
+}
+
+static velstatus_status decode_list(velstatus__kdec *d, void *list, velstatus__kspan root)
+{
+    static const char *const list_kinds[3] = {"List", "BackupList", "RestoreList"};
+    return velstatus__kdec_each_item(d, root, list_kinds, 3, "a Backup or Restore", decode_object, list);
+}
+
+/* The text: one value, an object, a List or an array. */
+static const velstatus__klist backup_list = {sizeof(velstatus_backup_list),
+                                             offsetof(velstatus_backup_list, pool),
+                                             offsetof(velstatus_backup_list, skipped),
+                                             1,
+                                             NULL,
+                                             0,
+                                             NULL,
+                                             NULL,
+                                             decode_list,
+                                             free_list};
+
 velstatus_status velstatus_backup_list_from_json(velstatus_backup_list **out, velstatus_ctx *ctx, const char *json,
                                                  size_t len, velstatus_error *err)
 {
-    velstatus_backup_list *l;
-    velstatus__kdec d;
-    velstatus__kspan root = velstatus__kabsent;
-    velstatus_status st;
-    static const char *const list_kinds[3] = {"List", "BackupList", "RestoreList"};
+    void *l;
     VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    VS_TRY(velstatus__kdec_scan(json, len, &root, err));
-    l = velstatus__calloc(ctx, 1, sizeof(*l));
-    if (!l)
-        return velstatus__error_nomem(err);
-    velstatus__pool_init(&l->pool, ctx);
-    velstatus__kdec_init(&d, ctx, json, len, err);
-    st = velstatus__kdec_each_item(&d, root, list_kinds, 3, "a Backup or Restore", decode_object, l);
-    velstatus__kdec_release(&d);
-    if (st != VELSTATUS_OK) {
-        velstatus_backup_list_free(l);
-        return st;
-    }
+    VS_TRY(velstatus__kdec_list(&backup_list, ctx, json, len, err, &l));
     *out = l;
     return VELSTATUS_OK;
 }

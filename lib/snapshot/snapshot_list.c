@@ -8,6 +8,7 @@
 #include "common/kube_json.h"
 #include "common/util_array.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"volume_snapshot", "volume_snapshot_content"};
@@ -289,33 +290,6 @@ static long find_same(const vs_snap_list *l, const vs_snap *o)
     return (long)idx;
 }
 
-/* Appends o; in a stream (`upsert`), replaces the object it is a later state of. */
-static velstatus_status add(velstatus__kdec *d, vs_snap_list *l, const vs_snap *o, int upsert)
-{
-    long at = upsert ? find_same(l, o) : -1;
-    if (at >= 0) {
-        l->items[at] = *o;
-        return VELSTATUS_OK;
-    }
-    if (VS_ARRAY_RESERVE(l->pool.ctx, l->items, l->cap, l->n + 1, 8))
-        return velstatus__error_nomem(d->err);
-    l->items[l->n++] = *o;
-    return VELSTATUS_OK;
-}
-
-/* One item of a List or array: appended when of our kinds, else skipped. */
-static velstatus_status list_item(velstatus__kdec *d, void *arg, velstatus__kspan item)
-{
-    vs_snap_list *l = arg;
-    vs_snap o;
-    VS_TRY(decode_one(d, l, item, &o));
-    if (o.kind == VELSTATUS_SNAPSHOT_KIND_INVALID) {
-        l->skipped++;
-        return VELSTATUS_OK;
-    }
-    return add(d, l, &o, 0);
-}
-
 /* Removes the object o is the last state of (a DELETED event). */
 static void remove_same(vs_snap_list *l, const vs_snap *o)
 {
@@ -326,124 +300,58 @@ static void remove_same(vs_snap_list *l, const vs_snap *o)
     l->n--;
 }
 
-/* An error of the watch-event reader, which read the text from `base`, at
- * its place in the whole text. */
-static velstatus_status rebase(velstatus__kdec *d, size_t base, velstatus_status st)
+/* The object item applied to the list `how` (VS_KPUT_*); skipped when of another kind. */
+static velstatus_status put(velstatus__kdec *d, void *list, velstatus__kspan item, int how)
 {
-    if (d->err && st != VELSTATUS_E_NOMEM) {
-        d->err->offset += base;
-        velstatus__json_pos(d->text, (size_t)d->err->offset, &d->err->line, &d->err->column);
-    }
-    return st;
-}
-
-/* One value of a stream (or the one object of the text): a bare object or
- * a watch event, read by the watch-event reader. */
-static velstatus_status stream_value(velstatus__kdec *d, vs_snap_list *l, velstatus__kspan v)
-{
-    velstatus_watch_event *ev = NULL;
-    velstatus_watch_type type;
-    velstatus__kspan obj;
-    velstatus_status st;
+    vs_snap_list *l = list;
     vs_snap o;
-    size_t off = 0;
-    if (d->text[v.vs] != '{')
-        return velstatus__kdec_error(d, v.vs, "expected an object or a watch event, got %s",
-                                     velstatus__kdec_type_name(d->text[v.vs]));
-    st = velstatus_watch_event_from_json(&ev, l->pool.ctx, d->text + v.vs, v.ve - v.vs, d->err);
-    if (st != VELSTATUS_OK)
-        return rebase(d, v.vs, st);
-    type = velstatus_watch_event_type(ev);
-    obj.ve = velstatus_watch_event_object(ev, &off);
-    velstatus_watch_event_free(ev);
-    obj.vs = v.vs + off;
-    obj.ve += obj.vs;
-    if (type == VELSTATUS_WATCH_BOOKMARK || type == VELSTATUS_WATCH_ERROR) {
-        l->skipped++;
-        return VELSTATUS_OK;
-    }
-    if (type != VELSTATUS_WATCH_OBJECT)
-        velstatus__kdec_push_key(d, "object");
-    VS_TRY(decode_one(d, l, obj, &o));
-    if (type != VELSTATUS_WATCH_OBJECT)
-        d->path.n--;
+    long at;
+    VS_TRY(decode_one(d, l, item, &o));
     if (o.kind == VELSTATUS_SNAPSHOT_KIND_INVALID) {
         l->skipped++;
         return VELSTATUS_OK;
     }
-    if (type == VELSTATUS_WATCH_DELETED) {
+    if (how == VS_KPUT_DELETE) {
         remove_same(l, &o);
         return VELSTATUS_OK;
     }
-    return add(d, l, &o, 1);
-}
-
-/* Whether the root object is a List (it has `items`). */
-static velstatus_status is_list(velstatus__kdec *d, velstatus__kspan root, int *list)
-{
-    static const char *const names[1] = {"items"};
-    velstatus__json_iter it;
-    size_t ks, ke, vs, ve;
-    *list = d->text[root.vs] == '[';
-    if (d->text[root.vs] != '{')
+    at = how == VS_KPUT_UPSERT ? find_same(l, &o) : -1;
+    if (at >= 0) {
+        l->items[at] = o;
         return VELSTATUS_OK;
-    velstatus__json_iter_init(&it, d->text, root.vs, root.ve);
-    while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
-        int k;
-        VS_TRY(velstatus__kdec_key(d, ks, ke, names, 1, &k));
-        if (k == 0)
-            *list = 1;
     }
+    if (VS_ARRAY_RESERVE(l->pool.ctx, l->items, l->cap, l->n + 1, 8))
+        return velstatus__error_nomem(d->err);
+    l->items[l->n++] = o;
     return VELSTATUS_OK;
 }
 
-/* The values of the text: one (an object, event, List or array) or a stream. */
-static velstatus_status decode_text(velstatus__kdec *d, vs_snap_list *l)
+static void free_list(void *list)
 {
-    static const char *const list_kinds[3] = {"List", "VolumeSnapshotList", "VolumeSnapshotContentList"};
-    velstatus__json_scan_err e;
-    size_t i = velstatus__json_ws(d->text, 0, d->len), end, nvalues = 0;
-    while (i < d->len) {
-        velstatus__kspan v;
-        int list;
-        if (!velstatus__json_scan(d->text + i, d->len - i, &end, &e))
-            return velstatus__json_scan_error(d->err, &e, d->text, i, "invalid JSON");
-        v.vs = i;
-        v.ve = i + end;
-        i = velstatus__json_ws(d->text, v.ve, d->len);
-        VS_TRY(is_list(d, v, &list));
-        if (list && (nvalues > 0 || i < d->len))
-            return velstatus__kdec_error(d, v.vs, "a List or an array cannot be part of a watch stream");
-        if (list)
-            return velstatus__kdec_each_item(d, v, list_kinds, 3, "a VolumeSnapshot or VolumeSnapshotContent",
-                                             list_item, l);
-        VS_TRY(stream_value(d, l, v));
-        nvalues++;
-    }
-    if (nvalues == 0)
-        return velstatus__kdec_scan(d->text, d->len, &(velstatus__kspan){0, 0}, d->err);
-    return VELSTATUS_OK;
+    velstatus_snapshot_list_free(list);
 }
+
+static const char *const list_kinds[3] = {"List", "VolumeSnapshotList", "VolumeSnapshotContentList"};
+
+/* The text: one document or a watch stream (velstatus__kdec_document_or_stream()). */
+static const velstatus__klist snap_list = {sizeof(vs_snap_list),
+                                           offsetof(vs_snap_list, pool),
+                                           offsetof(vs_snap_list, skipped),
+                                           0,
+                                           list_kinds,
+                                           3,
+                                           "a VolumeSnapshot or VolumeSnapshotContent",
+                                           put,
+                                           NULL,
+                                           free_list};
 
 velstatus_status velstatus_snapshot_list_from_json(velstatus_snapshot_list **out, velstatus_ctx *ctx, const char *json,
                                                    size_t len, velstatus_error *err)
 {
-    vs_snap_list *l;
-    velstatus__kdec d;
-    velstatus_status st;
+    void *l;
     VS_TRY(velstatus__kdec_args(out, ctx, &json, &len, err));
     *out = NULL;
-    l = velstatus__calloc(ctx, 1, sizeof(*l));
-    if (!l)
-        return velstatus__error_nomem(err);
-    velstatus__pool_init(&l->pool, ctx);
-    velstatus__kdec_init(&d, ctx, json, len, err);
-    st = decode_text(&d, l);
-    velstatus__kdec_release(&d);
-    if (st != VELSTATUS_OK) {
-        velstatus_snapshot_list_free(l);
-        return st;
-    }
+    VS_TRY(velstatus__kdec_list(&snap_list, ctx, json, len, err, &l));
     *out = l;
     return VELSTATUS_OK;
 }

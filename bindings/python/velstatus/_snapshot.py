@@ -106,8 +106,8 @@ def _release(release: Release) -> Tuple[int, int]:
 class SnapshotList:
     """The decoded VolumeSnapshots and VolumeSnapshotContents of a text
     (velstatus_snapshot_list_from_json): ``objects`` (a tuple of
-    SnapshotObject), ``skipped`` (objects of other kinds, BOOKMARK and
-    ERROR events). A field of the wrong type raises SchemaError with its
+    SnapshotObject), ``skipped`` (objects of other kinds and ERROR
+    events). A field of the wrong type raises SchemaError with its
     path and position, malformed JSON ParseError."""
 
     def __init__(self, text: Union[str, bytes], ctx: Optional[Context] = None) -> None:
