@@ -4,12 +4,15 @@ package velstatus
 
 /*
 #include <stdint.h>
+#include <stdlib.h>
 #include <velstatus.h>
 */
 import "C"
 
 import (
+	"runtime"
 	"time"
+	"unsafe"
 )
 
 // ForecastFate is what the timeline says becomes of one operation
@@ -153,4 +156,41 @@ func (ol *OpList) Forecast(opts ReconcileOptions) (Forecast, error) {
 		return nil
 	})
 	return fc, err
+}
+
+// DmInstants returns the instants, ascending, at which the DataUploads or
+// DataDownloads of the list's running operations change on their own
+// (velstatus_forecast_dm_instants): a forecast over the operations and dms
+// looks at these besides its own. veleroNamespace "" is "velero"; cfg may
+// be nil.
+func (ol *OpList) DmInstants(dms *DataMoverList, veleroNamespace string, now time.Time, major, minor int,
+	cfg *DmConfig) ([]time.Time, error) {
+	c, err := newDmCall(DmObject{}, now, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer c.free()
+	a := dmArgs{nil, []byte(veleroNamespace)}
+	var out []time.Time
+	err = dms.with(func(_ *C.velstatus_ctx, dl *C.velstatus_dm_list) error {
+		return ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+			capacity := 16*int(C.velstatus_oplist_count(l)) + 1
+			p := (*C.int64_t)(C.calloc(C.size_t(capacity), C.size_t(unsafe.Sizeof(C.int64_t(0)))))
+			defer C.free(unsafe.Pointer(p))
+			var n C.size_t
+			var cerr C.velstatus_error
+			_, _, np, nn := a.c()
+			st := C.velstatus_forecast_dm_instants(l, dl, np, nn, c.now, C.int(major), C.int(minor), c.cfg, p,
+				C.size_t(capacity), &n, &cerr)
+			runtime.KeepAlive(&a)
+			if err := check(st, &cerr); err != nil {
+				return err
+			}
+			for _, ns := range unsafe.Slice(p, int(n)) {
+				out = append(out, time.Unix(0, int64(ns)).UTC())
+			}
+			return nil
+		})
+	})
+	return out, err
 }
