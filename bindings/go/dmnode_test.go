@@ -369,3 +369,49 @@ func TestDmInstants(t *testing.T) {
 		t.Error("a closed list answers")
 	}
 }
+
+// TestForecastDataMover: the prepare timeout fails the DataUpload at
+// 08:35:21 and that pass fails the operation; Forecast alone waits for the
+// operation's own 4h timeout.
+func TestForecastDataMover(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "explain", "readonly-itemoperations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := DecodeOpList(KindBackup, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ops.Close()
+	dms, err := DecodeDataMovers([]byte(dmAcceptedDU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dms.Close()
+	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
+	pol, err := PolicyVeleroRelease(1, 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultReconcileOptions(day("08:10:00"))
+	opts.Policy = pol
+	fc, err := ops.ForecastDataMover(dms, 1, 18, "", nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:35:21")) || fc.Ops[0].Fate != FateErrorFails ||
+		fc.FinalPhase != PhaseFinalizingPartiallyFailed {
+		t.Errorf("ForecastDataMover: %+v", fc)
+	}
+	plain, err := ops.Forecast(opts)
+	if err != nil || plain.Ops[0].Fate != FateTimesOut {
+		t.Errorf("Forecast: %+v %v", plain, err)
+	}
+	fc, err = ops.ForecastDataMover(dms, 1, 16, "velero", &DmConfig{PrepareTimeout: 10 * time.Minute}, opts)
+	if err != nil || len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:15:21")) {
+		t.Errorf("10m prepare timeout: %+v %v", fc, err)
+	}
+	if _, err := ops.ForecastDataMover(dms, 1, 11, "", nil, opts); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.11: %v", err)
+	}
+}

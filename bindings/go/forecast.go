@@ -194,3 +194,43 @@ func (ol *OpList) DmInstants(dms *DataMoverList, veleroNamespace string, now tim
 	})
 	return out, err
 }
+
+// ForecastDataMover is Forecast over the operations and their DataUploads
+// or DataDownloads (velstatus_forecast_new_dm): the operations of Velero's
+// CSI PVC plugins are answered from a copy of dms that the node-agent's
+// decisions of Velero major.minor change, so an event can be an operation
+// failing when the prepare timeout fails its DataUpload; every other plugin
+// keeps reporting what its record holds. veleroNamespace "" is "velero";
+// cfg may be nil. Neither list is modified.
+func (ol *OpList) ForecastDataMover(dms *DataMoverList, major, minor int, veleroNamespace string, cfg *DmConfig,
+	opts ReconcileOptions) (Forecast, error) {
+	var fc Forecast
+	co, err := opts.toC()
+	if err != nil {
+		return fc, err
+	}
+	defer co.free()
+	c, err := newDmCall(DmObject{}, time.Time{}, cfg)
+	if err != nil {
+		return fc, err
+	}
+	defer c.free()
+	a := dmArgs{nil, []byte(veleroNamespace)}
+	err = dms.with(func(_ *C.velstatus_ctx, dl *C.velstatus_dm_list) error {
+		return ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+			var out *C.velstatus_forecast
+			var cerr C.velstatus_error
+			_, _, np, nn := a.c()
+			st := C.velstatus_forecast_new_dm(&out, l, &co.c, co.policy, dl, np, nn, C.int(major), C.int(minor), c.cfg,
+				&cerr)
+			runtime.KeepAlive(&a)
+			if err := check(st, &cerr); err != nil {
+				return err
+			}
+			defer C.velstatus_forecast_free(out)
+			fc = forecastFromC(out)
+			return nil
+		})
+	})
+	return fc, err
+}

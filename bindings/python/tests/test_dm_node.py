@@ -236,3 +236,24 @@ def test_dm_instants_shared_context():
         ops = velstatus.OpList.from_json(f.read(), "backup", ctx=ctx)
     dms = velstatus.DataMoverList.from_json(ACCEPTED_DU, ctx=ctx)
     assert ops.dm_instants(dms, now=_day("08:10:00"), release=(1, 17)) == [_day("08:35:21")]
+
+
+def test_forecast_dm_prepare_timeout():
+    """The forecast over the operation and its DataUpload: the prepare timeout fails the
+    DataUpload at 08:35:21 and that pass fails the operation (forecast() alone waits for the
+    operation's own 4h timeout)."""
+    with open(os.path.join(EXPLAIN, "readonly-itemoperations.json"), encoding="utf-8") as f:
+        ops = velstatus.OpList.from_json(f.read(), "backup")
+    dms = velstatus.DataMoverList.from_json(ACCEPTED_DU)
+    fc = ops.forecast_dm(dms, release=(1, 18), now=_day("08:10:00"), policy=velstatus.Policy.velero_release((1, 18)))
+    assert [e.at for e in fc.events] == [_day("08:35:21")]
+    assert str(fc.operations[0].fate) == "error_fails" and fc.final_phase == velstatus.Phase.FINALIZING_PARTIALLY_FAILED
+    plain = ops.forecast(now=_day("08:10:00"), policy=velstatus.Policy.velero_release((1, 18)))
+    assert str(plain.operations[0].fate) == "times_out" and plain.events[-1].at == _day("12:05:21") + 1
+    # 1.15 counts from the velero.io/accepted-at annotation, which this object lacks
+    fc = ops.forecast_dm(dms, release="1.15", now=_day("08:10:00"), prepare_timeout=10 * 60 * 10**9)
+    assert str(fc.operations[0].fate) == "times_out"
+    fc = ops.forecast_dm(dms, release="1.16", now=_day("08:10:00"), prepare_timeout=10 * 60 * 10**9)
+    assert [e.at for e in fc.events] == [_day("08:15:21")]
+    with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
+        ops.forecast_dm(dms, release=(1, 11), now=_day("08:10:00"))
