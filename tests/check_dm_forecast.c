@@ -482,6 +482,18 @@ static int64_t ro_time(const char *hms)
     return ns;
 }
 
+/* The case's inputs: its operation, du_json, a pass at 08:10:00 with the 4h timeout. */
+static void ro_inputs(velstatus_ctx *ctx, const char *du_json, velstatus_oplist **ops, velstatus_dm_list **dms,
+                      velstatus_reconcile_options *o)
+{
+    ck_assert_int_eq(velstatus_oplist_from_json(ops, ctx, VELSTATUS_KIND_BACKUP, ro_ops, strlen(ro_ops), NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(dms, ctx, du_json, strlen(du_json), NULL), VELSTATUS_OK);
+    velstatus_reconcile_options_init(o, sizeof *o);
+    o->phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, o->now_ns = ro_time("08:10:00");
+    o->timeout_ns = 4 * 3600 * NS;
+}
+
 static velstatus_status ro_forecast(velstatus_ctx *ctx, const char *du_json, int minor, velstatus_forecast **f,
                                     velstatus_error *e)
 {
@@ -491,12 +503,7 @@ static velstatus_status ro_forecast(velstatus_ctx *ctx, const char *du_json, int
     velstatus_policy pol;
     velstatus_status st;
     ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof pol, 1, minor < 12 ? 12 : minor, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ro_ops, strlen(ro_ops), NULL),
-                     VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_dm_list_from_json(&dms, ctx, du_json, strlen(du_json), NULL), VELSTATUS_OK);
-    velstatus_reconcile_options_init(&o, sizeof o);
-    o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, o.now_ns = ro_time("08:10:00");
-    o.timeout_ns = 4 * 3600 * NS;
+    ro_inputs(ctx, du_json, &ops, &dms, &o);
     st = velstatus_forecast_new_dm(f, ops, &o, &pol, dms, NULL, 0, 1, minor, NULL, e);
     velstatus_dm_list_free(dms);
     velstatus_oplist_free(ops);
@@ -589,12 +596,7 @@ START_TEST(test_every_allocation_failure)
         velstatus_forecast *f = NULL;
         velstatus_reconcile_options o;
         VS_FAILALLOC_PAUSE(fa);
-        ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ro_ops, strlen(ro_ops), NULL),
-                         VELSTATUS_OK);
-        ck_assert_int_eq(velstatus_dm_list_from_json(&dms, ctx, ro_new_du, strlen(ro_new_du), NULL), VELSTATUS_OK);
-        velstatus_reconcile_options_init(&o, sizeof o);
-        o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, o.now_ns = ro_time("08:10:00");
-        o.timeout_ns = 4 * 3600 * NS;
+        ro_inputs(ctx, ro_new_du, &ops, &dms, &o);
         VS_FAILALLOC_RESUME(fa);
         st = velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 0, 1, minor, NULL, NULL);
         VS_FAILALLOC_PAUSE_AGAIN(fa);

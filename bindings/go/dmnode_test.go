@@ -321,7 +321,9 @@ const dmAcceptedDU = `{"apiVersion":"velero.io/v2alpha1","kind":"DataUpload",
   "labels":{"velero.io/async-operation-id":"du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx"}},
  "status":{"phase":"Accepted","acceptedTimestamp":"2025-01-07T08:05:21Z","startTimestamp":"2025-01-07T08:05:21Z"}}`
 
-func TestDmInstants(t *testing.T) {
+// dmReadOnlyCase is the case's operation list and its DataUpload.
+func dmReadOnlyCase(t *testing.T) (*OpList, *DataMoverList) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "explain", "readonly-itemoperations.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -330,11 +332,16 @@ func TestDmInstants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ops.Close()
 	dms, err := DecodeDataMovers([]byte(dmAcceptedDU))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ops, dms
+}
+
+func TestDmInstants(t *testing.T) {
+	ops, dms := dmReadOnlyCase(t)
+	defer ops.Close()
 	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
 	now := day("08:10:00")
 	for _, c := range []struct {
@@ -374,19 +381,8 @@ func TestDmInstants(t *testing.T) {
 // 08:35:21 and that pass fails the operation; Forecast alone waits for the
 // operation's own 4h timeout.
 func TestForecastDataMover(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "explain", "readonly-itemoperations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops, err := DecodeOpList(KindBackup, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops, dms := dmReadOnlyCase(t)
 	defer ops.Close()
-	dms, err := DecodeDataMovers([]byte(dmAcceptedDU))
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer dms.Close()
 	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
 	pol, err := PolicyVeleroRelease(1, 18)
