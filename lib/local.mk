@@ -61,6 +61,7 @@ lib_libvelstatus_la_SOURCES = \
 	lib/datamover/plugin.c \
 	lib/datamover/client.c \
 	lib/datamover/node_agent.c \
+	lib/forecast/private.h \
 	lib/forecast/forecast.c \
 	lib/forecast/forecast_dm.c
 lib_libvelstatus_la_CPPFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include -I$(top_srcdir)/lib -I$(top_srcdir)/util

@@ -11,6 +11,7 @@ VS_SH_TESTS += tests/cli-explain.sh
 VS_SH_TESTS += tests/cli-explain-svg.sh
 EXTRA_DIST += tests/svg-check.py
 # The forecast over a DataUpload list (issue 26): passes at the instants the
-# library names equal stepping the reconcile and the node-agent every second.
+# library names, and velstatus_forecast_new_dm()'s events, equal stepping the
+# reconcile and the node-agent every second.
 VS_CHECK_PROGS += tests/check_dm_forecast
 tests_check_dm_forecast_SOURCES = tests/check_dm_forecast.c $(VS_TEST_COMMON)

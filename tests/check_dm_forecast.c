@@ -6,6 +6,7 @@
  * reconcile (velstatus_oplist_reconcile() with the data mover's client) and
  * the real node-agent decision (velstatus_dm_next()) at every second.
  * Random objects and instants, deterministic seeds. */
+#include "failalloc.h"
 #include "harness.h"
 
 #include <stdio.h>
@@ -309,6 +310,125 @@ static int64_t ceil_second(int64_t t)
     return (t - T0 + NS - 1) / NS * NS + T0;
 }
 
+/* What the forecast tells and stepping shows: the backup's phase changes
+ * and each record's failure, each with its instant (at a whole second). */
+typedef struct mark {
+    int64_t at;
+    char what[64];
+} mark;
+
+static void add_mark(mark *m, size_t *n, size_t cap, int64_t at, const char *what)
+{
+    ck_assert_uint_lt(*n, cap);
+    m[*n].at = at;
+    snprintf(m[*n].what, sizeof m[*n].what, "%s", what);
+    (*n)++;
+}
+
+/* The marks of the states stepping every second gave. */
+static size_t marks_of_states(const change *c, size_t nc, size_t nops, mark *m, size_t cap)
+{
+    char phase[64] = "WaitingForPluginOperations", what[64];
+    int failed[MAX_DU] = {0};
+    size_t n = 0;
+    for (size_t k = 0; k < nc; k++) {
+        const char *p = c[k].state;
+        size_t len = strcspn(p, " ");
+        if (strncmp(phase, p, len) != 0 || phase[len] != '\0') {
+            snprintf(phase, sizeof phase, "%.*s", (int)len, p);
+            add_mark(m, &n, cap, c[k].at, phase);
+        }
+        for (size_t i = 0; i < nops && (p = strstr(p, " | ")) != NULL; i++) {
+            p += 3;
+            if (!failed[i] && strncmp(p, "Failed ", 7) == 0) {
+                failed[i] = 1;
+                snprintf(what, sizeof what, "op %zu fails", i);
+                add_mark(m, &n, cap, c[k].at, what);
+            }
+        }
+    }
+    return n;
+}
+
+/* The forecast's marks up to the horizon, at the whole second stepping
+ * sees them; 0 (and no marks) when two of its events fall in one second. */
+static size_t marks_of_forecast(const velstatus_forecast *f, size_t nops, mark *m, size_t cap)
+{
+    velstatus_phase phase = velstatus_forecast_phase(f);
+    size_t n = 0;
+    int64_t last = INT64_MIN;
+    for (size_t k = 0; k < velstatus_forecast_event_count(f); k++) {
+        const velstatus_reconcile_result *r = velstatus_forecast_event_result(f, k);
+        int64_t at;
+        char what[64];
+        ck_assert(velstatus_forecast_event_time(f, k, &at));
+        if (at > T0 + HORIZON)
+            break;
+        if (ceil_second(at) == last)
+            return 0;
+        last = ceil_second(at);
+        if (velstatus_reconcile_result_phase(r) != phase) {
+            phase = velstatus_reconcile_result_phase(r);
+            add_mark(m, &n, cap, last, velstatus_phase_to_string(phase));
+        }
+        for (size_t i = 0; i < nops; i++)
+            if (velstatus_forecast_op_event(f, i) == k) {
+                snprintf(what, sizeof what, "op %zu fails", i);
+                add_mark(m, &n, cap, last, what);
+            }
+    }
+    return n;
+}
+
+/* The marks of velstatus_forecast_new_dm() over the world at T0. */
+static size_t forecast_marks(uint64_t seed, size_t *nops, mark *m, size_t cap)
+{
+    world w;
+    velstatus_reconcile_options o;
+    velstatus_forecast *f = NULL;
+    velstatus_error e;
+    size_t n;
+    make_world(&w, seed);
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.phase = w.phase, o.now_ns = T0, o.timeout_ns = w.timeout;
+    ck_assert_msg(velstatus_forecast_new_dm(&f, w.ops, &o, &w.pol, w.dms, NULL, 0, 1, w.minor, NULL, &e) ==
+                      VELSTATUS_OK,
+                  "%s", e.message);
+    *nops = w.n;
+    n = marks_of_forecast(f, w.n, m, cap);
+    velstatus_forecast_free(f);
+    free_world(&w);
+    return n;
+}
+
+/* The forecast over the same world (velstatus_forecast_new_dm(), which
+ * steps the objects itself) says what stepping every second shows: the
+ * backup's phase changes and each record's failure, at the same second. */
+START_TEST(test_forecast_equals_every_second)
+{
+    long trials = vs_test_iterations(60), compared = 0, failures = 0;
+    for (long s = 0; s < trials; s++) {
+        change c[32];
+        mark a[64], b[64];
+        size_t nops, nc = by_second((uint64_t)s, c, 32), na, nb;
+        nb = forecast_marks((uint64_t)s, &nops, b, 64);
+        na = marks_of_states(c, nc, nops, a, 64);
+        if (nb == 0 && na > 0)
+            continue; /* two events within one second: stepping every second merges them */
+        ck_assert_msg(na == nb, "seed %ld: %zu marks stepping every second, %zu forecast", s, na, nb);
+        for (size_t i = 0; i < na; i++) {
+            ck_assert_msg(a[i].at == b[i].at && strcmp(a[i].what, b[i].what) == 0,
+                          "seed %ld mark %zu: every second %s at %lld s, forecast %s at %lld s", s, i, a[i].what,
+                          (long long)((a[i].at - T0) / NS), b[i].what, (long long)((b[i].at - T0) / NS));
+            failures += strstr(a[i].what, "fails") != NULL;
+        }
+        compared++;
+    }
+    ck_assert_msg(compared >= trials / 2, "only %ld of %ld trials compared", compared, trials);
+    ck_assert_msg(failures > 0, "no trial has a record failing: the comparison saw no failure");
+}
+END_TEST
+
 START_TEST(test_instants_equal_every_second)
 {
     long trials = vs_test_iterations(60), compared = 0, skipped = 0;
@@ -335,12 +455,174 @@ START_TEST(test_instants_equal_every_second)
 }
 END_TEST
 
+/* ---- one case by hand: doc/explain.md's read-only storage (tests/data/explain/readonly-*) ---- */
+
+/* The CSI PVC operation, New, and its DataUpload, Accepted at 08:05:21 on
+ * no node; ro_new_du: the same DataUpload before a node-agent took it. */
+static const char ro_ops[] =
+    "[{\"spec\":{\"backupName\":\"longhorn-backup-datamover\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\","
+    "\"operationID\":\"du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx\"},\"status\":{\"phase\":\"New\","
+    "\"description\":\"Accepted\",\"created\":\"2025-01-07T08:05:21Z\"}}]";
+static const char ro_du[] =
+    "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"longhorn-backup-datamover-lthkx\",\"namespace\":\"velero\","
+    "\"labels\":{\"velero.io/async-operation-id\":\"du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx\"}},"
+    "\"status\":{\"phase\":\"Accepted\",\"acceptedTimestamp\":\"2025-01-07T08:05:21Z\","
+    "\"startTimestamp\":\"2025-01-07T08:05:21Z\"}}";
+static const char ro_new_du[] =
+    "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"longhorn-backup-datamover-lthkx\",\"namespace\":\"velero\","
+    "\"labels\":{\"velero.io/async-operation-id\":\"du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx\"}},"
+    "\"status\":{\"phase\":\"\"}}";
+
+static int64_t ro_time(const char *hms)
+{
+    char buf[32];
+    int64_t ns;
+    snprintf(buf, sizeof buf, "2025-01-07T%sZ", hms);
+    ck_assert_int_eq(velstatus_time_parse(&ns, buf, strlen(buf), NULL), VELSTATUS_OK);
+    return ns;
+}
+
+/* The case's inputs: its operation, du_json, a pass at 08:10:00 with the 4h timeout. */
+static void ro_inputs(velstatus_ctx *ctx, const char *du_json, velstatus_oplist **ops, velstatus_dm_list **dms,
+                      velstatus_reconcile_options *o)
+{
+    ck_assert_int_eq(velstatus_oplist_from_json(ops, ctx, VELSTATUS_KIND_BACKUP, ro_ops, strlen(ro_ops), NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(dms, ctx, du_json, strlen(du_json), NULL), VELSTATUS_OK);
+    velstatus_reconcile_options_init(o, sizeof *o);
+    o->phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, o->now_ns = ro_time("08:10:00");
+    o->timeout_ns = 4 * 3600 * NS;
+}
+
+static velstatus_status ro_forecast(velstatus_ctx *ctx, const char *du_json, int minor, velstatus_forecast **f,
+                                    velstatus_error *e)
+{
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_reconcile_options o;
+    velstatus_policy pol;
+    velstatus_status st;
+    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof pol, 1, minor < 12 ? 12 : minor, NULL), VELSTATUS_OK);
+    ro_inputs(ctx, du_json, &ops, &dms, &o);
+    st = velstatus_forecast_new_dm(f, ops, &o, &pol, dms, NULL, 0, 1, minor, NULL, e);
+    velstatus_dm_list_free(dms);
+    velstatus_oplist_free(ops);
+    return st;
+}
+
+/* The forecast of the operation over du at release 1.minor: the event that
+ * fails the operation (its instant, the operation's fate) and where the
+ * forecast ends. */
+static void check_fails(const char *du_json, int minor, velstatus_forecast_fate fate, const char *hms,
+                        velstatus_phase final)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_forecast *f = NULL;
+    velstatus_error e;
+    size_t k;
+    int64_t at;
+    ck_assert_msg(ro_forecast(ctx, du_json, minor, &f, &e) == VELSTATUS_OK, "%s", e.message);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), fate);
+    k = velstatus_forecast_op_event(f, 0);
+    ck_assert_uint_eq(k, velstatus_forecast_event_count(f) - 1);
+    ck_assert(velstatus_forecast_event_time(f, k, &at));
+    ck_assert_int_eq(at, ro_time(hms));
+    ck_assert_uint_eq(velstatus_reconcile_result_failed(velstatus_forecast_event_result(f, k)), 1);
+    ck_assert_int_eq(velstatus_forecast_end_kind(f), VELSTATUS_FORECAST_END_FINAL);
+    ck_assert_int_eq(velstatus_forecast_final_phase(f), final);
+    velstatus_forecast_free(f);
+    velstatus_ctx_free(ctx);
+}
+
+/* From 1.16 the prepare timeout counts from status.acceptedTimestamp: it
+ * fails the DataUpload at 08:35:21, and that pass fails the operation with
+ * the node-agent's message, hours before the operation's own 4h timeout.
+ * 1.15 reads the velero.io/accepted-at annotation, which this object lacks:
+ * no prepare timeout, the operation times out at 12:05:21 (+1 ns). 1.13
+ * reads status.startTimestamp. */
+START_TEST(test_prepare_timeout_fails_the_operation)
+{
+    const velstatus_phase fpf = VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    check_fails(ro_du, 18, VELSTATUS_FORECAST_FATE_ERROR_FAILS, "08:35:21", fpf);
+    check_fails(ro_du, 16, VELSTATUS_FORECAST_FATE_ERROR_FAILS, "08:35:21", fpf);
+    check_fails(ro_du, 13, VELSTATUS_FORECAST_FATE_ERROR_FAILS, "08:35:21", fpf);
+    check_fails(ro_du, 15, VELSTATUS_FORECAST_FATE_TIMES_OUT, "12:05:21.000000001", fpf);
+}
+END_TEST
+
+/* A New DataUpload: a node-agent accepts it at the first pass (08:10:00),
+ * writing the accept instant where each release reads it (startTimestamp,
+ * the accepted-at annotation, acceptedTimestamp), so the prepare timeout
+ * fails it 30 minutes later in every release. */
+START_TEST(test_accept_then_prepare_timeout)
+{
+    const velstatus_phase fpf = VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED;
+    for (int minor = 12; minor <= 18; minor++)
+        check_fails(ro_new_du, minor, VELSTATUS_FORECAST_FATE_ERROR_FAILS, "08:40:00", fpf);
+}
+END_TEST
+
+START_TEST(test_forecast_new_dm_refuses)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_forecast *f = NULL;
+    velstatus_oplist *ops = NULL;
+    velstatus_reconcile_options o;
+    velstatus_error e;
+    ck_assert_int_eq(ro_forecast(ctx, ro_du, 11, &f, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(f);
+    ck_assert_ptr_nonnull(strstr(e.message, "1.11 has no data mover"));
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ro_ops, strlen(ro_ops), NULL),
+                     VELSTATUS_OK);
+    velstatus_reconcile_options_init(&o, sizeof o);
+    o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
+    ck_assert_int_eq(velstatus_forecast_new_dm(&f, ops, &o, NULL, NULL, NULL, 0, 1, 18, NULL, &e), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velstatus_forecast_new_dm: dms is NULL");
+    velstatus_oplist_free(ops);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Every allocation of a data-mover forecast fails in turn: E_NOMEM,
+ * nothing leaked. */
+START_TEST(test_every_allocation_failure)
+{
+    velstatus_status st = VELSTATUS_OK;
+    int minor = 15; /* the accept writes the annotation: a pool copy, as the failure's message */
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_oplist *ops = NULL;
+        velstatus_dm_list *dms = NULL;
+        velstatus_forecast *f = NULL;
+        velstatus_reconcile_options o;
+        VS_FAILALLOC_PAUSE(fa);
+        ro_inputs(ctx, ro_new_du, &ops, &dms, &o);
+        VS_FAILALLOC_RESUME(fa);
+        st = velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 0, 1, minor, NULL, NULL);
+        VS_FAILALLOC_PAUSE_AGAIN(fa);
+        if (st == VELSTATUS_OK)
+            ck_assert_int_eq(velstatus_forecast_final_phase(f), VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED);
+        velstatus_forecast_free(f);
+        velstatus_dm_list_free(dms);
+        velstatus_oplist_free(ops);
+    }
+    VS_FAILALLOC_END(fa, ctx, st);
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("dm_forecast");
     TCase *tc = tcase_create("property");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_instants_equal_every_second);
+    tcase_add_test(tc, test_forecast_equals_every_second);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("unit");
+    tcase_add_test(tc, test_prepare_timeout_fails_the_operation);
+    tcase_add_test(tc, test_accept_then_prepare_timeout);
+    tcase_add_test(tc, test_forecast_new_dm_refuses);
+    tcase_add_test(tc, test_every_allocation_failure);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -275,3 +275,26 @@ func DmPrepareTimeoutDefault(major, minor int) (time.Duration, error) {
 	}
 	return time.Duration(ns), nil
 }
+
+// Next says what Velero major.minor's node-agent does next with the i-th
+// object at now, and when (velstatus_dm_next). cfg may be nil.
+func (dms *DataMoverList) Next(i int, now time.Time, major, minor int, cfg *DmConfig) (DmDecision, error) {
+	if i < 0 {
+		return DmDecision{}, fmt.Errorf("velstatus: DataMoverList.Next: index %d is negative", i)
+	}
+	c, err := newDmCall(DmObject{}, now, cfg)
+	if err != nil {
+		return DmDecision{}, err
+	}
+	defer c.free()
+	d := newDmDecisions(1)
+	defer C.free(unsafe.Pointer(&d[0]))
+	err = dms.with(func(_ *C.velstatus_ctx, l *C.velstatus_dm_list) error {
+		var cerr C.velstatus_error
+		return check(C.velstatus_dm_next(l, C.size_t(i), c.now, C.int(major), C.int(minor), c.cfg, &d[0], &cerr), &cerr)
+	})
+	if err != nil {
+		return DmDecision{}, err
+	}
+	return dmDecisionFromC(&d[0]), nil
+}

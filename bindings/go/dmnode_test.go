@@ -4,6 +4,7 @@ package velstatus
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -233,6 +234,180 @@ func TestDmTimeline(t *testing.T) {
 		t.Errorf("completed: %+v %v", ev, err)
 	}
 	if _, err = DmTimeline(DmObject{Kind: DmUpload}, dmTime(t, "08:00:00"), 1, 11, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.11: %v", err)
+	}
+}
+
+// dmObjectJSON is the object as kubectl prints it: the row's fields in a
+// DataUpload or DataDownload.
+func dmObjectJSON(o DmObject) []byte {
+	meta := map[string]any{}
+	status := map[string]any{"phase": o.Phase}
+	kind := map[DmKind]string{DmUpload: "DataUpload", DmDownload: "DataDownload"}[o.Kind]
+	for k, v := range map[string]string{"namespace": o.Namespace, "name": o.Name} {
+		if v != "" {
+			meta[k] = v
+		}
+	}
+	if o.Deleting {
+		meta["deletionTimestamp"] = "2024-05-01T07:00:00Z"
+	}
+	if o.AcceptedByLabel != "" {
+		meta["labels"] = map[string]string{"velero.io/accepted-by": o.AcceptedByLabel}
+	}
+	if o.AcceptedAtAnnotation != "" {
+		meta["annotations"] = map[string]string{"velero.io/accepted-at": o.AcceptedAtAnnotation}
+	}
+	if o.Node != "" {
+		status["node"] = o.Node
+	}
+	for k, v := range map[string]time.Time{"startTimestamp": o.Start, "acceptedTimestamp": o.Accepted} {
+		if !v.IsZero() {
+			status[k] = v.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"apiVersion": "velero.io/v2alpha1", "kind": kind, "metadata": meta,
+		"spec": map[string]any{"cancel": o.Cancel}, "status": status})
+	return b
+}
+
+// TestDmNextReleaseRows replays every row through the decoder and
+// DataMoverList.Next: the decoded object decides as its fields do.
+func TestDmNextReleaseRows(t *testing.T) {
+	for _, r := range dmRows(t) {
+		dms, err := DecodeDataMovers(dmObjectJSON(r.obj))
+		if err != nil || dms.Len() != 1 {
+			t.Fatalf("line %d: %v (%d objects)", r.line, err, dms.Len())
+		}
+		for _, minor := range r.minors {
+			got, err := dms.Next(0, r.now, 1, minor, &r.cfg)
+			if err != nil {
+				t.Fatalf("line %d (1.%d): %v", r.line, minor, err)
+			}
+			if !dmSame(got, r.want) {
+				t.Errorf("line %d (1.%d): got %v/%v at %v msg %v, want %v/%v at %v msg %v", r.line, minor,
+					got.Action, got.When, got.At, got.Message, r.want.Action, r.want.When, r.want.At, r.want.Message)
+			}
+		}
+		dms.Close()
+	}
+}
+
+func TestDmNextRefuses(t *testing.T) {
+	dms, err := DecodeDataMovers([]byte(`{"kind":"DataUpload","metadata":{"name":"du-1"},"status":{"phase":"Accepted"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := dmTime(t, "08:00:00")
+	if _, err := dms.Next(1, now, 1, 18, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("index 1 of 1: %v", err)
+	}
+	if _, err := dms.Next(-1, now, 1, 18, nil); err == nil {
+		t.Error("a negative index is accepted")
+	}
+	if _, err := dms.Next(0, now, 1, 11, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.11: %v", err)
+	}
+	dms.Close()
+	if _, err := dms.Next(0, now, 1, 18, nil); err == nil {
+		t.Error("a closed list answers")
+	}
+}
+
+// The case of doc/explain.md "read-only storage" (tests/data/explain/readonly-*):
+// the CSI PVC operation, New, and its DataUpload Accepted at 08:05:21.
+const dmAcceptedDU = `{"apiVersion":"velero.io/v2alpha1","kind":"DataUpload",
+ "metadata":{"name":"longhorn-backup-datamover-lthkx","namespace":"velero",
+  "labels":{"velero.io/async-operation-id":"du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx"}},
+ "status":{"phase":"Accepted","acceptedTimestamp":"2025-01-07T08:05:21Z","startTimestamp":"2025-01-07T08:05:21Z"}}`
+
+// dmReadOnlyCase is the case's operation list and its DataUpload.
+func dmReadOnlyCase(t *testing.T) (*OpList, *DataMoverList) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "explain", "readonly-itemoperations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := DecodeOpList(KindBackup, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dms, err := DecodeDataMovers([]byte(dmAcceptedDU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops, dms
+}
+
+func TestDmInstants(t *testing.T) {
+	ops, dms := dmReadOnlyCase(t)
+	defer ops.Close()
+	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
+	now := day("08:10:00")
+	for _, c := range []struct {
+		ns    string
+		minor int
+		cfg   *DmConfig
+		want  []time.Time
+	}{
+		{"", 18, nil, []time.Time{day("08:35:21")}}, // 30m from status.acceptedTimestamp
+		{"velero", 16, &DmConfig{PrepareTimeout: 10 * time.Minute}, []time.Time{day("08:15:21")}},
+		{"", 13, nil, []time.Time{day("08:35:21")}}, // 1.12-1.14: from status.startTimestamp
+		{"backup", 18, nil, nil},                    // another namespace: the plugin finds none
+	} {
+		got, err := ops.DmInstants(dms, c.ns, now, 1, c.minor, c.cfg)
+		if err != nil {
+			t.Fatalf("1.%d: %v", c.minor, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("1.%d ns %q: %v, want %v", c.minor, c.ns, got, c.want)
+		}
+	}
+	d, err := dms.Next(0, now, 1, 18, nil)
+	if err != nil || d.Action != DmActionFail || !d.At.Equal(day("08:35:21")) || d.Message == nil ||
+		*d.Message != "timeout on preparing data upload" {
+		t.Errorf("Next: %+v %v", d, err)
+	}
+	if _, err := ops.DmInstants(dms, "", now, 1, 11, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.11: %v", err)
+	}
+	dms.Close()
+	if _, err := ops.DmInstants(dms, "", now, 1, 18, nil); err == nil {
+		t.Error("a closed list answers")
+	}
+}
+
+// TestForecastDataMover: the prepare timeout fails the DataUpload at
+// 08:35:21 and that pass fails the operation; Forecast alone waits for the
+// operation's own 4h timeout.
+func TestForecastDataMover(t *testing.T) {
+	ops, dms := dmReadOnlyCase(t)
+	defer ops.Close()
+	defer dms.Close()
+	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
+	pol, err := PolicyVeleroRelease(1, 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultReconcileOptions(day("08:10:00"))
+	opts.Policy = pol
+	fc, err := ops.ForecastDataMover(dms, 1, 18, "", nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:35:21")) || fc.Ops[0].Fate != FateErrorFails ||
+		fc.FinalPhase != PhaseFinalizingPartiallyFailed {
+		t.Errorf("ForecastDataMover: %+v", fc)
+	}
+	plain, err := ops.Forecast(opts)
+	if err != nil || plain.Ops[0].Fate != FateTimesOut {
+		t.Errorf("Forecast: %+v %v", plain, err)
+	}
+	fc, err = ops.ForecastDataMover(dms, 1, 16, "velero", &DmConfig{PrepareTimeout: 10 * time.Minute}, opts)
+	if err != nil || len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:15:21")) {
+		t.Errorf("10m prepare timeout: %+v %v", fc, err)
+	}
+	if _, err := ops.ForecastDataMover(dms, 1, 11, "", nil, opts); !errors.Is(err, ErrInvalid) {
 		t.Errorf("1.11: %v", err)
 	}
 }

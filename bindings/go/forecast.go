@@ -4,12 +4,15 @@ package velstatus
 
 /*
 #include <stdint.h>
+#include <stdlib.h>
 #include <velstatus.h>
 */
 import "C"
 
 import (
+	"runtime"
 	"time"
+	"unsafe"
 )
 
 // ForecastFate is what the timeline says becomes of one operation
@@ -151,6 +154,83 @@ func (ol *OpList) Forecast(opts ReconcileOptions) (Forecast, error) {
 		defer C.velstatus_forecast_free(out)
 		fc = forecastFromC(out)
 		return nil
+	})
+	return fc, err
+}
+
+// DmInstants returns the instants, ascending, at which the DataUploads or
+// DataDownloads of the list's running operations change on their own
+// (velstatus_forecast_dm_instants): a forecast over the operations and dms
+// looks at these besides its own. veleroNamespace "" is "velero"; cfg may
+// be nil.
+func (ol *OpList) DmInstants(dms *DataMoverList, veleroNamespace string, now time.Time, major, minor int,
+	cfg *DmConfig) ([]time.Time, error) {
+	c, err := newDmCall(DmObject{}, now, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer c.free()
+	a := dmArgs{nil, []byte(veleroNamespace)}
+	var out []time.Time
+	err = dms.with(func(_ *C.velstatus_ctx, dl *C.velstatus_dm_list) error {
+		return ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+			capacity := 16*int(C.velstatus_oplist_count(l)) + 1
+			p := (*C.int64_t)(C.calloc(C.size_t(capacity), C.size_t(unsafe.Sizeof(C.int64_t(0)))))
+			defer C.free(unsafe.Pointer(p))
+			var n C.size_t
+			var cerr C.velstatus_error
+			_, _, np, nn := a.c()
+			st := C.velstatus_forecast_dm_instants(l, dl, np, nn, c.now, C.int(major), C.int(minor), c.cfg, p,
+				C.size_t(capacity), &n, &cerr)
+			runtime.KeepAlive(&a)
+			if err := check(st, &cerr); err != nil {
+				return err
+			}
+			for _, ns := range unsafe.Slice(p, int(n)) {
+				out = append(out, time.Unix(0, int64(ns)).UTC())
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// ForecastDataMover is Forecast over the operations and their DataUploads
+// or DataDownloads (velstatus_forecast_new_dm): the operations of Velero's
+// CSI PVC plugins are answered from a copy of dms that the node-agent's
+// decisions of Velero major.minor change, so an event can be an operation
+// failing when the prepare timeout fails its DataUpload; every other plugin
+// keeps reporting what its record holds. veleroNamespace "" is "velero";
+// cfg may be nil. Neither list is modified.
+func (ol *OpList) ForecastDataMover(dms *DataMoverList, major, minor int, veleroNamespace string, cfg *DmConfig,
+	opts ReconcileOptions) (Forecast, error) {
+	var fc Forecast
+	co, err := opts.toC()
+	if err != nil {
+		return fc, err
+	}
+	defer co.free()
+	c, err := newDmCall(DmObject{}, time.Time{}, cfg)
+	if err != nil {
+		return fc, err
+	}
+	defer c.free()
+	a := dmArgs{nil, []byte(veleroNamespace)}
+	err = dms.with(func(_ *C.velstatus_ctx, dl *C.velstatus_dm_list) error {
+		return ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+			var out *C.velstatus_forecast
+			var cerr C.velstatus_error
+			_, _, np, nn := a.c()
+			st := C.velstatus_forecast_new_dm(&out, l, &co.c, co.policy, dl, np, nn, C.int(major), C.int(minor), c.cfg,
+				&cerr)
+			runtime.KeepAlive(&a)
+			if err := check(st, &cerr); err != nil {
+				return err
+			}
+			defer C.velstatus_forecast_free(out)
+			fc = forecastFromC(out)
+			return nil
+		})
 	})
 	return fc, err
 }

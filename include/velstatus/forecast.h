@@ -300,9 +300,8 @@ VELSTATUS_API velstatus_forecast_eta velstatus_forecast_op_eta(const velstatus_f
  * These are the instants a forecast over the operations and their
  * DataUploads has to look at besides its own: at each, the object's change
  * is what the CSI plugin reports at the next pass (velstatus_dm_progress()).
- * velstatus_forecast_new() does not read a data-mover list: a host steps
- * the reconcile with the data-mover client (velstatus_dm_client_init()) at
- * these instants and the forecast's own (doc/data-mover.md).
+ * velstatus_forecast_new_dm() passes at these instants and the forecast's
+ * own (doc/data-mover.md).
  * @param[in] ops The operation list.
  * @param[in] dms The decoded DataUploads and DataDownloads.
  * @param[in] velero_namespace Velero's namespace (NULL: `velero`), as velstatus_dm_list_find() reads it.
@@ -325,6 +324,48 @@ VELSTATUS_API velstatus_status velstatus_forecast_dm_instants(const velstatus_op
                                                               int64_t now_ns, int major, int minor,
                                                               const velstatus_dm_config *cfg, int64_t *instants,
                                                               size_t cap, size_t *n, velstatus_error *err);
+
+/**
+ * @brief velstatus_forecast_new() over the operations and their
+ * DataUploads (a Backup's list) or DataDownloads (a Restore's): the
+ * operations of Velero's CSI PVC plugins are answered from the objects as
+ * release major.minor's plugin answers them (velstatus_dm_client_init()),
+ * every other plugin keeps reporting what its record holds.
+ *
+ * The forecast steps a private copy of the objects: at each instant, the
+ * node-agent's decisions due then (velstatus_dm_next(), applied as its
+ * controller writes them: phase, spec.cancel, status.message, the accept
+ * instant), the operations controller's pass, then spec.cancel on the
+ * objects of the operations that pass canceled (the plugin's Cancel) and
+ * the decisions that makes due. The instants are the forecast's own and
+ * those of the objects' next decisions (the prepare timeout, a cancel
+ * completing, 1.17's forced cancel, the restarts in `cfg`), so an event
+ * says, e.g., that the operation fails at the pass when the prepare timeout
+ * fails its DataUpload. The controller sees a spec.cancel the forecast
+ * writes at that instant (cancel_seen_ns of `cfg` is for the ones already
+ * written). Changes from outside (the exposer's pod running, the data path
+ * ending) are not forecast: such an object waits.
+ * @param[out] out Receives the forecast (free with velstatus_forecast_free()).
+ * @param[in] list As velstatus_forecast_new(); not modified.
+ * @param[in] opts As velstatus_forecast_new().
+ * @param[in] policy As velstatus_forecast_new().
+ * @param[in] dms The decoded DataUploads and DataDownloads; not modified.
+ * @param[in] velero_namespace Velero's namespace (NULL: `velero`), as velstatus_dm_list_find() reads it.
+ * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] major The Velero release's major version.
+ * @param[in] minor Its minor version (12 to 18).
+ * @param[in] cfg What else is known (restarts, the prepare timeout), or NULL.
+ * @param[out] err Error details on failure, or NULL.
+ * @return As velstatus_forecast_new(); ::VELSTATUS_E_INVALID also for a
+ *         NULL dms, an unsupported release or 1.11, or a config
+ *         velstatus_dm_decide() refuses; ::VELSTATUS_E_ABI (a struct_size).
+ */
+VELSTATUS_API velstatus_status velstatus_forecast_new_dm(velstatus_forecast **out, const velstatus_oplist *list,
+                                                         const velstatus_reconcile_options *opts,
+                                                         const velstatus_policy *policy, const velstatus_dm_list *dms,
+                                                         const char *velero_namespace, size_t ns_len, int major,
+                                                         int minor, const velstatus_dm_config *cfg,
+                                                         velstatus_error *err);
 
 VELSTATUS_END_DECLS
 

@@ -672,3 +672,77 @@ velstatus_status velstatus_dm_timeline(const velstatus_dm_object *obj, int64_t n
     return velstatus__error_set(err, VELSTATUS_E_INTERNAL, "velstatus_dm_timeline: more than %d changes",
                                 VS_DM_TIMELINE_MAX);
 }
+
+/* ---- a copy of a list the forecast changes (lib/forecast/forecast_dm.c) ---- */
+
+velstatus_status velstatus__dm_list_clone(velstatus_dm_list **out, const velstatus_dm_list *l, velstatus_error *err)
+{
+    velstatus_dm_list *c = velstatus__calloc(l->pool.ctx, 1, sizeof(*c));
+    if (!c)
+        return velstatus__error_nomem(err);
+    velstatus__pool_init(&c->pool, l->pool.ctx);
+    c->n = c->cap = l->n;
+    c->skipped = l->skipped;
+    c->items = velstatus__calloc(l->pool.ctx, l->n > 0 ? l->n : 1, sizeof(*c->items));
+    if (!c->items) {
+        velstatus_dm_list_free(c);
+        return velstatus__error_nomem(err);
+    }
+    if (l->n > 0)
+        memcpy(c->items, l->items, l->n * sizeof(*c->items));
+    *out = c;
+    return VELSTATUS_OK;
+}
+
+static void set_text(vs_dm *o, velstatus_dm_text f, const char *s, size_t len)
+{
+    o->text[f].s = s;
+    o->text[f].len = len;
+}
+
+void velstatus__dm_list_set_cancel(velstatus_dm_list *l, size_t i)
+{
+    l->items[i].ints[VELSTATUS_DM_INT_CANCEL] = 1;
+    l->items[i].has_int |= UINT32_C(1) << VELSTATUS_DM_INT_CANCEL;
+}
+
+/* The accept instant the release reads, written as its controller writes it. */
+static velstatus_status write_accept(velstatus_dm_list *l, vs_dm *o, int accept_time, int64_t at, velstatus_error *err)
+{
+    char buf[VELSTATUS_TIME_BUFSIZE];
+    const char *s;
+    int f = accept_time == 1 ? VELSTATUS_DM_TIME_STARTED : VELSTATUS_DM_TIME_ACCEPTED;
+    if (accept_time != 2) {
+        o->time[f] = at;
+        o->has_time |= UINT32_C(1) << f;
+        return VELSTATUS_OK;
+    }
+    VS_TRY(velstatus_time_format(buf, sizeof(buf), at, 0, err)); /* time.RFC3339: whole seconds */
+    s = velstatus__pool_str(&l->pool, buf, strlen(buf));
+    if (!s)
+        return velstatus__error_nomem(err);
+    set_text(o, VELSTATUS_DM_TEXT_ACCEPTED_AT, s, strlen(buf));
+    return VELSTATUS_OK;
+}
+
+velstatus_status velstatus__dm_list_apply(velstatus_dm_list *l, size_t i, const velstatus_dm_decision *d, int64_t at,
+                                          int major, int minor, velstatus_error *err)
+{
+    vs_dm *o = &l->items[i];
+    const char *phase = velstatus_dm_phase_to_string(d->phase_after);
+    dm_knobs k;
+    VS_TRY(load_knobs(&k, major, minor, err));
+    if (d->message_set) {
+        const char *m = velstatus__pool_str(&l->pool, d->message, d->message_len);
+        if (!m)
+            return velstatus__error_nomem(err);
+        set_text(o, VELSTATUS_DM_TEXT_MESSAGE, m, d->message_len);
+    }
+    if (d->action == VELSTATUS_DM_ACTION_ACCEPT)
+        VS_TRY(write_accept(l, o, k.accept_time, at, err));
+    o->phase = d->phase_after;
+    set_text(o, VELSTATUS_DM_TEXT_PHASE, phase, strlen(phase));
+    o->ints[VELSTATUS_DM_INT_CANCEL] = d->cancel_after;
+    o->has_int |= UINT32_C(1) << VELSTATUS_DM_INT_CANCEL;
+    return VELSTATUS_OK;
+}

@@ -73,5 +73,16 @@ void velstatus__dm_object_of(const velstatus_dm_list *l, size_t i, velstatus_dm_
  * Accepted, a cancel, Canceling, Canceled, two restarts: far fewer); a
  * longer chain is a bug (E_INTERNAL). */
 enum { VS_DM_TIMELINE_MAX = 16 };
+/* A copy of list l that the forecast changes (velstatus_dm_list_free frees
+ * it): its objects' texts are borrowed from l, which outlives it. */
+velstatus_status velstatus__dm_list_clone(velstatus_dm_list **out, const velstatus_dm_list *l, velstatus_error *err);
+/* Writes decision d, due at `at`, into object i of a clone as release
+ * major.minor's controller writes it: status.phase, spec.cancel,
+ * status.message when set, and on an accept the accept instant the release
+ * reads. */
+velstatus_status velstatus__dm_list_apply(velstatus_dm_list *l, size_t i, const velstatus_dm_decision *d, int64_t at,
+                                          int major, int minor, velstatus_error *err);
+/* Sets spec.cancel on object i of a clone (the CSI plugin's Cancel). */
+void velstatus__dm_list_set_cancel(velstatus_dm_list *l, size_t i);
 
 #endif /* VELSTATUS_DATAMOVER_PRIVATE_H */

@@ -8,6 +8,7 @@
  * here. */
 #include <string.h>
 
+#include "forecast/private.h"
 #include "progress/private.h"
 #include "velstatus/forecast.h"
 #include "common/util_array.h"
@@ -205,34 +206,80 @@ static int is_waiting(velstatus_phase ph)
            ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
 }
 
-/* The timeline: the next pass, then a pass at each instant where a running
- * record's rule changes its outcome, until the phase leaves the Waiting
- * phases or no such instant is left. Each event after the first fails at
- * least one record, so there are at most n + 1 of them. */
-static velstatus_status timeline(velstatus_forecast *f, const velstatus_oplist *orig, velstatus_oplist *sim, fc_in *in,
-                                 velstatus_error *err)
+/* The plugin client of the passes: the recorded progress echoed, or the
+ * data mover's client over dm's copy with that echo as its fallback. */
+static velstatus_status fc_client(velstatus_plugin_client *echo, velstatus_plugin_client *c, velstatus_ctx *ctx,
+                                  vs_fc_dm *dm, velstatus_error *err)
 {
-    velstatus_plugin_client c;
+    velstatus_plugin_client_init(echo, sizeof(*echo));
+    echo->progress = echo_progress;
+    *c = *echo;
+    if (!dm)
+        return VELSTATUS_OK;
+    VS_TRY(velstatus_dm_client_new(&dm->client, ctx, dm->objs, dm->ns, dm->ns_len, dm->major, dm->minor, echo, err));
+    return velstatus_dm_client_init(c, sizeof(*c), dm->client, err);
+}
+
+/* One instant: the node-agent's decisions due, the pass, the Cancels it
+ * patches. */
+static velstatus_status fc_instant(velstatus_forecast *f, const velstatus_oplist *orig, velstatus_oplist *sim,
+                                   fc_in *in, const velstatus_plugin_client *c, vs_fc_dm *dm, int64_t at,
+                                   velstatus_error *err)
+{
+    size_t before = f->nev;
+    if (dm)
+        VS_TRY(velstatus__fc_dm_agent(dm, at, err));
+    VS_TRY(fc_pass(f, sim, in, c, at, err));
+    if (f->nev > before)
+        mark_failed(f, orig, sim, before);
+    if (dm && f->nev > before)
+        VS_TRY(velstatus__fc_dm_cancels(dm, f->ev[f->nev - 1].r, at, err));
+    return VELSTATUS_OK;
+}
+
+/* The instant after `at` of the next pass with a data mover: a record's
+ * rule or an object's decision, whichever comes first. */
+static velstatus_status dm_next_instant(const velstatus_oplist *sim, const fc_in *in, vs_fc_dm *dm, int64_t *at,
+                                        int *found, velstatus_error *err)
+{
+    int64_t t, d;
+    int has_d;
+    VS_TRY(velstatus__fc_dm_next(dm, *at, &d, &has_d, err));
+    *found = next_instant(sim, in, &t) && t > *at;
+    if (has_d && (!*found || d < t))
+        t = d, *found = 1;
+    if (*found)
+        *at = t;
+    return VELSTATUS_OK;
+}
+
+/* The timeline: the next pass, then a pass at each instant where a running
+ * record's rule (or, with dm, an object's decision) changes its outcome,
+ * until the phase leaves the Waiting phases or no such instant is left.
+ * Without dm each event after the first fails at least one record, so there
+ * are at most n + 1 of them; with dm each instant is later than the last and
+ * every object's chain of decisions is finite. */
+static velstatus_status timeline(velstatus_forecast *f, const velstatus_oplist *orig, velstatus_oplist *sim, fc_in *in,
+                                 vs_fc_dm *dm, velstatus_error *err)
+{
+    velstatus_plugin_client echo, c;
     int64_t at = in->o.now_ns;
     size_t before;
-    int first = 1;
-    velstatus_status st;
-    velstatus_plugin_client_init(&c, sizeof(c));
-    c.progress = echo_progress;
+    int first = 1, found;
+    VS_TRY(fc_client(&echo, &c, f->ctx, dm, err));
     for (;;) {
         before = f->nev;
-        st = fc_pass(f, sim, in, &c, at, err);
-        if (st != VELSTATUS_OK)
-            return st;
-        if (f->nev > before)
-            mark_failed(f, orig, sim, before);
+        VS_TRY(fc_instant(f, orig, sim, in, &c, dm, at, err));
         if (!is_waiting(in->o.phase)) {
             f->end = VELSTATUS_FORECAST_END_FINAL;
             break;
         }
-        /* a computed instant always fails a record; were it not to, the
-         * same instant would come back: stop rather than loop */
-        if ((!first && f->nev == before) || !next_instant(sim, in, &at)) {
+        if (dm)
+            VS_TRY(dm_next_instant(sim, in, dm, &at, &found, err));
+        else /* a computed instant always fails a record; were it not to, the
+              * same instant would come back: stop rather than loop */
+            found = (first || f->nev > before) && next_instant(sim, in, &at);
+        if (!found) {
             f->end = VELSTATUS_FORECAST_END_STALLED;
             break;
         }
@@ -293,9 +340,9 @@ static velstatus_status fc_load(fc_in *in, const velstatus_reconcile_options *op
     return VELSTATUS_OK;
 }
 
-velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatus_oplist *list,
-                                        const velstatus_reconcile_options *opts, const velstatus_policy *policy,
-                                        velstatus_error *err)
+velstatus_status velstatus__forecast_run(velstatus_forecast **out, const velstatus_oplist *list,
+                                         const velstatus_reconcile_options *opts, const velstatus_policy *policy,
+                                         vs_fc_dm *dm, velstatus_error *err)
 {
     fc_in in;
     velstatus_forecast *f;
@@ -315,7 +362,7 @@ velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatu
     for (i = 0; st == VELSTATUS_OK && i < f->nops; i++)
         classify(&f->ops[i], velstatus_oplist_at(list, i), &in);
     if (st == VELSTATUS_OK)
-        st = timeline(f, list, sim, &in, err);
+        st = timeline(f, list, sim, &in, dm, err);
     velstatus_oplist_free(sim);
     if (st != VELSTATUS_OK) {
         velstatus_forecast_free(f);
@@ -323,6 +370,13 @@ velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatu
     }
     *out = f;
     return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_forecast_new(velstatus_forecast **out, const velstatus_oplist *list,
+                                        const velstatus_reconcile_options *opts, const velstatus_policy *policy,
+                                        velstatus_error *err)
+{
+    return velstatus__forecast_run(out, list, opts, policy, NULL, err);
 }
 
 /* ---- getters ---- */

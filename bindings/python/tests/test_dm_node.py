@@ -3,6 +3,7 @@
 tests/data/releases/dm-node-agent.txt (the C suite's per-release cases),
 replayed through the binding, and the binding's own argument handling."""
 
+import json
 import os
 
 import pytest
@@ -137,3 +138,122 @@ def test_timeline():
          "Dataupload is in Accepted status during the node-agent starting, mark it as cancel"),
         (DmAction.CANCELED, t("08:20:00"), None)]
     assert velstatus.dm_timeline(kind="upload", phase="Completed", now=0, release=(1, 18)) == []
+
+
+def _object_json(kw):
+    """The row's object as kubectl prints it (a DataUpload or DataDownload)."""
+    meta, status = {}, {"phase": kw.get("phase", "")}
+    for key, field in (("namespace", "namespace"), ("name", "name")):
+        if key in kw:
+            meta[field] = kw[key]
+    if kw.get("deleting"):
+        meta["deletionTimestamp"] = "2024-05-01T07:00:00Z"
+    if "accepted_by_label" in kw:
+        meta["labels"] = {"velero.io/accepted-by": kw["accepted_by_label"]}
+    if "accepted_at_annotation" in kw:
+        meta["annotations"] = {"velero.io/accepted-at": kw["accepted_at_annotation"]}
+    if "node" in kw:
+        status["node"] = kw["node"]
+    for key, field in (("start", "startTimestamp"), ("accepted", "acceptedTimestamp")):
+        if key in kw:
+            status[field] = velstatus.format_time(kw[key])
+    return json.dumps({"apiVersion": "velero.io/v2alpha1",
+                       "kind": "DataUpload" if kw["kind"] == "upload" else "DataDownload",
+                       "metadata": meta, "spec": {"cancel": bool(kw.get("cancel"))}, "status": status})
+
+
+CONFIG = ("prepare_timeout", "node_restart", "server_restart", "cancel_seen", "resume_error")
+
+
+@pytest.mark.parametrize("lineno,line", list(rows()))
+def test_release_rows_through_next(lineno, line):
+    """Each row's object decoded (DataMoverList) decides through next() as its fields do."""
+    rels, kw, want = parse(line)
+    with velstatus.DataMoverList.from_json(_object_json(kw)) as dms:
+        assert len(dms) == 1
+        cfg = {k: kw[k] for k in CONFIG if k in kw}
+        for rel in rels:
+            got = dms.next(0, now=kw["now"], release=rel, **cfg)
+            assert got == want, "line %d at %d.%d" % (lineno, rel[0], rel[1])
+            assert dms.next(0, now=kw["now"], release="%d.%d.3" % rel, **cfg) == want
+
+
+def test_next_refused():
+    dms = velstatus.DataMoverList.from_json('{"kind":"DataUpload","metadata":{"name":"du-1"},'
+                                            '"status":{"phase":"Accepted"}}')
+    with pytest.raises(velstatus.InvalidArgument, match="index"):
+        dms.next(1, now=0, release=(1, 18))
+    with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
+        dms.next(0, now=0, release=(1, 11))
+    dms.close()
+    with pytest.raises(velstatus.StateError):
+        dms.next(0, now=0, release=(1, 18))
+
+
+# The case of doc/explain.md "read-only storage" (tests/data/explain/readonly-*): the CSI PVC
+# operation, New, and its DataUpload Accepted at 08:05:21, no node-agent taking it.
+EXPLAIN = os.path.join(os.path.dirname(ROWS), "..", "explain")
+OP_ID = "du-d6edd1a9-af36-46e9-ad42-c0dc7291b5ed.lthkx"
+ACCEPTED_DU = json.dumps({
+    "apiVersion": "velero.io/v2alpha1", "kind": "DataUpload",
+    "metadata": {"name": "longhorn-backup-datamover-lthkx", "namespace": "velero",
+                 "labels": {"velero.io/async-operation-id": OP_ID}},
+    "status": {"phase": "Accepted", "acceptedTimestamp": "2025-01-07T08:05:21Z",
+               "startTimestamp": "2025-01-07T08:05:21Z"}})
+
+
+def _day(hms):
+    return velstatus.parse_time("2025-01-07T%sZ" % hms)
+
+
+def test_dm_instants_prepare_timeout():
+    with open(os.path.join(EXPLAIN, "readonly-itemoperations.json"), encoding="utf-8") as f:
+        ops = velstatus.OpList.from_json(f.read(), "backup")
+    dms = velstatus.DataMoverList.from_json(ACCEPTED_DU)
+    # 1.16 on: the prepare timeout (30m by default) runs from status.acceptedTimestamp
+    assert ops.dm_instants(dms, now=_day("08:10:00"), release=(1, 18)) == [_day("08:35:21")]
+    assert ops.dm_instants(dms, now=_day("08:10:00"), release="1.16", velero_namespace="velero",
+                           prepare_timeout=10 * 60 * 10**9) == [_day("08:15:21")]
+    # 1.12 to 1.14 read status.startTimestamp: the same instant here
+    assert ops.dm_instants(dms, now=_day("08:10:00"), release=(1, 13)) == [_day("08:35:21")]
+    # at that very instant the failure is due now: the instant is still listed (from `now` on)
+    assert ops.dm_instants(dms, now=_day("08:35:21"), release=(1, 18)) == [_day("08:35:21")]
+    # another Velero namespace: the plugin finds no object, nothing to come
+    assert ops.dm_instants(dms, now=_day("08:10:00"), release=(1, 18), velero_namespace="backup") == []
+    # the DataUpload as next() sees it: fails at 08:35:21 with the node-agent's message
+    d = dms.next(0, now=_day("08:10:00"), release=(1, 18))
+    assert (d.action, d.at, d.message) == (DmAction.FAIL, _day("08:35:21"), "timeout on preparing data upload")
+    with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
+        ops.dm_instants(dms, now=0, release=(1, 11))
+    dms.close()
+    with pytest.raises(velstatus.StateError):
+        ops.dm_instants(dms, now=0, release=(1, 18))
+
+
+def test_dm_instants_shared_context():
+    ctx = velstatus.Context()
+    with open(os.path.join(EXPLAIN, "readonly-itemoperations.json"), encoding="utf-8") as f:
+        ops = velstatus.OpList.from_json(f.read(), "backup", ctx=ctx)
+    dms = velstatus.DataMoverList.from_json(ACCEPTED_DU, ctx=ctx)
+    assert ops.dm_instants(dms, now=_day("08:10:00"), release=(1, 17)) == [_day("08:35:21")]
+
+
+def test_forecast_dm_prepare_timeout():
+    """The forecast over the operation and its DataUpload: the prepare timeout fails the
+    DataUpload at 08:35:21 and that pass fails the operation (forecast() alone waits for the
+    operation's own 4h timeout)."""
+    with open(os.path.join(EXPLAIN, "readonly-itemoperations.json"), encoding="utf-8") as f:
+        ops = velstatus.OpList.from_json(f.read(), "backup")
+    dms = velstatus.DataMoverList.from_json(ACCEPTED_DU)
+    fc = ops.forecast_dm(dms, release=(1, 18), now=_day("08:10:00"), policy=velstatus.Policy.velero_release((1, 18)))
+    assert [e.at for e in fc.events] == [_day("08:35:21")]
+    assert str(fc.operations[0].fate) == "error_fails" and fc.final_phase == velstatus.Phase.FINALIZING_PARTIALLY_FAILED
+    plain = ops.forecast(now=_day("08:10:00"), policy=velstatus.Policy.velero_release((1, 18)))
+    assert str(plain.operations[0].fate) == "times_out" and plain.events[-1].at == _day("12:05:21") + 1
+    # 1.15 counts from the velero.io/accepted-at annotation, which this object lacks
+    fc = ops.forecast_dm(dms, release="1.15", now=_day("08:10:00"), prepare_timeout=10 * 60 * 10**9)
+    assert str(fc.operations[0].fate) == "times_out"
+    fc = ops.forecast_dm(dms, release="1.16", now=_day("08:10:00"), prepare_timeout=10 * 60 * 10**9)
+    assert [e.at for e in fc.events] == [_day("08:15:21")]
+    with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
+        ops.forecast_dm(dms, release=(1, 11), now=_day("08:10:00"))

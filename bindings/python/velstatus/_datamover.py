@@ -241,6 +241,22 @@ class DataMoverList(_Closeable):
             finally:
                 lib.velstatus_free(p, text[0])
 
+    def next(self, index: int, *, now: int, release: Release, prepare_timeout: int = 0,
+             node_restart: Optional[Tuple[int, str]] = None, server_restart: Optional[int] = None,
+             cancel_seen: Optional[int] = None, resume_error: Optional[str] = None) -> Any:
+        """What the node-agent of ``release`` does next with the ``index``-th
+        object at ``now``, and when (velstatus_dm_next): a DmDecision. The
+        keyword arguments after ``release`` are dm_decide()'s config."""
+        from ._dm_node import _config, _decision, _decisions, _Texts  # that module imports this one
+        major, minor = _release(release)
+        texts = _Texts()
+        c = _config(texts, prepare_timeout, node_restart, server_restart, cancel_seen, resume_error)
+        d = _decisions(1)
+        err = new_error()
+        with self._held():
+            check(lib.velstatus_dm_next(self._ptr, int(index), int(now), major, minor, c, d, err), err)
+        return _decision(d[0])
+
     def __repr__(self) -> str:
         return "<DataMoverList %s>" % ("closed" if self._ptr is None else "of %d" % len(self))
 

@@ -88,10 +88,15 @@ def _read(f):
                     ForecastEnd(int(lib.velstatus_forecast_end_kind(f))), tuple(events), tuple(ops))
 
 
-def _forecast(clist, opts, pol):
+def _forecast(clist, opts, pol, dm=None):
+    """velstatus_forecast_new, or velstatus_forecast_new_dm with dm = its
+    (dms, namespace, ns_len, major, minor, cfg) arguments."""
     out = ffi.new("velstatus_forecast **")
     err = new_error()
-    check(lib.velstatus_forecast_new(out, clist, opts, pol, err), err)
+    if dm is None:
+        check(lib.velstatus_forecast_new(out, clist, opts, pol, err), err)
+    else:
+        check(lib.velstatus_forecast_new_dm(out, clist, opts, pol, *dm, err), err)
     try:
         return _read(out[0])
     finally:

@@ -12,12 +12,13 @@ that timed out. Records are handed to Python as ``Operation`` snapshots.
 import collections
 import contextlib
 import enum
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
 from ._context import _Closeable, Context, _Host, _onerror
 from ._core import (DurationLike, KindLike, PhaseLike, PolicyLike, TimeLike, duration_ns, exact_time_ns, policy_ptr,
                     time_ns)
-from ._datamover import DataMoverClient
+from ._datamover import DataMoverClient, DataMoverList, Release, _raw, _release
+from ._dm_node import _config, _Texts
 from ._enums import CEnum, Kind, Phase, c_enum
 from ._errors import InvalidArgument, StateError, check, new_error
 from ._ffi import ffi, lib
@@ -644,6 +645,61 @@ class OpList(_Closeable):
             result = _forecast(self._ptr, opts, policy_ptr(policy))
         del name
         return result
+
+    def forecast_dm(self, dms: DataMoverList, *, release: Release, now: TimeLike,
+                    velero_namespace: Optional[str] = None, phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS,
+                    timeout: DurationLike = "4h", bsl: Union[BslState, str] = "available",
+                    bsl_name: Optional[str] = None, errors: int = 0, completed_before: int = 0,
+                    failed_before: int = 0, policy: PolicyLike = None, prepare_timeout: int = 0,
+                    node_restart: Optional[Tuple[int, str]] = None, server_restart: Optional[int] = None,
+                    cancel_seen: Optional[int] = None, resume_error: Optional[str] = None) -> "Forecast":
+        """forecast() over the operations and their DataUploads or DataDownloads
+        (velstatus_forecast_new_dm): the CSI PVC plugin's operations are
+        answered from a copy of ``dms`` that the node-agent's decisions of
+        ``release`` change, so an event can be an operation failing when the
+        prepare timeout fails its DataUpload. The keyword arguments after
+        ``policy`` are dm_decide()'s config. Neither list is modified."""
+        major, minor = _release(release)
+        texts = _Texts()
+        c = _config(texts, prepare_timeout, node_restart, server_restart, cancel_seen, resume_error)
+        rns = _raw(velero_namespace)
+        opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
+        with contextlib.ExitStack() as held:  # one lock per context: the two may share one
+            dms_held = dms._held()  # StateError when dms is closed
+            held.enter_context(self._held())
+            if dms._ref is not self._ref:
+                held.enter_context(dms_held)
+            dm = (dms._ptr, rns if velero_namespace is not None else ffi.NULL, len(rns), major, minor, c)
+            result = _forecast(self._ptr, opts, policy_ptr(policy), dm)
+        del name
+        return result
+
+    def dm_instants(self, dms: DataMoverList, *, now: int, release: Release,
+                    velero_namespace: Optional[str] = None, prepare_timeout: int = 0,
+                    node_restart: Optional[Tuple[int, str]] = None, server_restart: Optional[int] = None,
+                    cancel_seen: Optional[int] = None, resume_error: Optional[str] = None) -> List[int]:
+        """The instants (int ns, ascending) at which the DataUploads or
+        DataDownloads of the running operations change on their own
+        (velstatus_forecast_dm_instants): a forecast over the operations and
+        ``dms`` looks at these besides its own. The keyword arguments after
+        ``velero_namespace`` are dm_decide()'s config."""
+        major, minor = _release(release)
+        texts = _Texts()
+        c = _config(texts, prepare_timeout, node_restart, server_restart, cancel_seen, resume_error)
+        rns = _raw(velero_namespace)
+        n = ffi.new("size_t *")
+        err = new_error()
+        with contextlib.ExitStack() as held:  # one lock per context: the two may share one
+            dms_held = dms._held()  # StateError when dms is closed
+            held.enter_context(self._held())
+            if dms._ref is not self._ref:
+                held.enter_context(dms_held)
+            cap = 16 * int(lib.velstatus_oplist_count(self._ptr)) + 1
+            out = ffi.new("int64_t[]", cap)
+            check(lib.velstatus_forecast_dm_instants(self._ptr, dms._ptr, rns if velero_namespace is not None
+                                                     else ffi.NULL, len(rns), int(now), major, minor, c, out, cap,
+                                                     n, err), err)
+        return [int(out[i]) for i in range(n[0])]
 
     def __repr__(self):
         if self._ptr is None:
