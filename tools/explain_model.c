@@ -193,8 +193,14 @@ int ex_forecast(ex *x, velstatus_forecast **out, const velstatus_policy *pol, ve
 {
     velstatus_reconcile_options o;
     velstatus_error err;
+    velstatus_status st;
     ex_options(x, &o, bsl);
-    if (velstatus_forecast_new(out, x->ops, &o, pol, &err) != VELSTATUS_OK)
+    if (x->objs.dm) /* the CSI PVC plugin's operations answered from the objects as the node-agent moves them */
+        st = velstatus_forecast_new_dm(out, x->ops, &o, pol, x->objs.dm, x->o.ns, x->o.ns ? x->o.ns_len : 0, x->major,
+                                       x->minor, NULL, &err);
+    else
+        st = velstatus_forecast_new(out, x->ops, &o, pol, &err);
+    if (st != VELSTATUS_OK)
         return cli_fail_err(EX_CMD, "forecast", &err);
     return CLI_OK;
 }

@@ -329,6 +329,10 @@ static void text_cause(const ex *x, size_t k)
                    x->pol.report_cancel_results ? "" : " (and ignores the answer)");
             break;
         case VELSTATUS_FORECAST_FATE_ERROR_FAILS:
+            if (x->objs.dm) { /* an object's answer may be a finished operation with an error */
+                printf(" fails with the error its plugin reports\n");
+                break;
+            }
             printf(" fails with its Progress error (%s)\n", x->pol.progress_error_grace_ns > 0
                                                                 ? "its grace period has ended"
                                                                 : "no grace period: at the first error");
@@ -559,10 +563,11 @@ static void text_timeline(const ex *x)
         char rel[32] = "";
         if (x->release_given)
             snprintf(rel, sizeof(rel), ", Velero %d.%d", x->major, x->minor);
-        snprintf(buf, sizeof(buf),
-                 "(policy %s%s; item operation timeout %s from %s; if every plugin keeps reporting the progress "
-                 "recorded%s):",
+        snprintf(buf, sizeof(buf), "(policy %s%s; item operation timeout %s from %s; %s%s):",
                  velstatus_preset_to_string((velstatus_preset)x->pol.preset), rel, d, x->timeout_src,
+                 x->objs.dm ? "the CSI data mover's operations answered from its objects as the node-agent moves "
+                              "them, every other plugin keeping to the progress recorded"
+                            : "if every plugin keeps reporting the progress recorded",
                  x->bsl_known ? "" : "; the BSL assumed available");
         printf("\n");
         ex_prose("  ", buf);
