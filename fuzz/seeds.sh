@@ -27,6 +27,9 @@ for f in "$src"/tests/data/describe-in/*.txt "$src"/tests/data/progress/*.detail
     "$src"/tests/data/fuzz-regress/*.txt; do
     [ -f "$f" ] && put "$f" describe_in table_in
 done
+for f in "$src"/tests/data/fuzz-regress/oom-*.json; do
+    [ -f "$f" ] && put "$f" oom
+done
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
     [ -f "$f" ] && put "$f" bsl oom scan watch
 done
