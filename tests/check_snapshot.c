@@ -663,6 +663,99 @@ START_TEST(client_arguments)
 }
 END_TEST
 
+/* A restore's records: the restorer under both spellings, then names that
+ * are not the plugin's (the backupper, a wrong last letter with and
+ * without "velero.io/", another prefix of the same length). */
+static const char restore_ops_json[] = "[{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshot-restorer\",\"operationID\":\"app/vs-1/t\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"csi-volumesnapshot-restorer\",\"operationID\":\"app/vs-2/t\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshot-backupper\",\"operationID\":\"op-3\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"csi-volumesnapshot-restorex\",\"operationID\":\"op-4\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshot-restorex\",\"operationID\":\"op-5\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"veleroXio/csi-volumesnapshot-restorer\",\"operationID\":\"op-6\"}}]";
+
+/* The fallback's Cancel: counts its calls, answers 7. */
+static int other_cancel(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    (void)list;
+    (void)index;
+    (void)reply;
+    ++*(int *)userdata;
+    return 7;
+}
+
+/* Cancel of the snapshot client: 0 for the plugin's records (the CSI
+ * specification cannot cancel), the fallback's answer (or pass-through)
+ * for the others, and a record past the list's end is not the plugin's. */
+START_TEST(client_cancel_and_names)
+{
+    velstatus_oplist *ops = NULL;
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_plugin_client c, fb;
+    velstatus_snapshot_client_config cfg;
+    int calls = 0;
+    static const int ours[] = {1, 1, 0, 0, 0, 0, 0};
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_RESTORE, restore_ops_json,
+                                                VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_oplist_count(ops), 6);
+    velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+    cfg.snapshots = l;
+    cfg.major = 1;
+    cfg.minor = 18;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? 0 : VELSTATUS_PASSTHROUGH);
+    /* a fallback without callbacks passes through too */
+    velstatus_plugin_client_init(&fb, sizeof(fb));
+    fb.userdata = &calls;
+    cfg.fallback = &fb;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(c.cancel(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
+    ck_assert_int_eq(c.progress(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
+    fb.cancel = other_cancel;
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? 0 : 7);
+    ck_assert_int_eq(calls, 5);
+    velstatus_oplist_free(ops);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* The fallback's layout and flags are checked, NULLs are refused. */
+START_TEST(client_fallback_arguments)
+{
+    velstatus_plugin_client c, fb;
+    velstatus_snapshot_client_config cfg;
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_error err;
+    velstatus_snapshot_client_config_init(NULL, sizeof(cfg)); /* nothing to do */
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "client or config is NULL");
+    velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+    cfg.snapshots = l;
+    cfg.major = 1;
+    cfg.minor = 18;
+    memset(&fb, 0, sizeof(fb));
+    fb.struct_size = 4;
+    cfg.fallback = &fb;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_E_ABI);
+    ck_assert_ptr_nonnull(strstr(err.message, "config.fallback"));
+    velstatus_plugin_client_init(&fb, sizeof(fb));
+    fb.flags = 1;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "config.fallback.flags must be 0");
+    fb.flags = 0;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_OK);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
 /* ---- every allocation failure ---- */
 
 START_TEST(failalloc_decoder)
@@ -751,6 +844,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, progress_arguments);
     tcase_add_test(tc, reconcile_with_the_client);
     tcase_add_test(tc, client_arguments);
+    tcase_add_test(tc, client_cancel_and_names);
+    tcase_add_test(tc, client_fallback_arguments);
     tcase_add_test(tc, failalloc_decoder);
     tcase_add_test(tc, failalloc_progress);
     tcase_add_test(tc, failalloc_reconcile);
