@@ -960,14 +960,15 @@ static const char named_ops[] =
     "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/csi-pvc-backuppex\","
     "\"operationID\":\"x-3\"}},"
     "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/csi-pvc-restorer\","
-    "\"operationID\":\"x-4\"}}]";
+    "\"operationID\":\"x-4\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"operationID\":\"x-5\"}}]";
 
 /* The client's callbacks called as the reconcile calls them: the plugin's
  * records get its answer (here the refused operation ID), the others (and
  * a record past the list's end) go to the fallback or pass through. */
 START_TEST(client_names_and_fallback_cancel)
 {
-    static const int ours[] = {1, 1, 0, 0, 0, 0, 0};
+    static const int ours[] = {1, 1, 0, 0, 0, 0, 0, 0};
     velstatus_oplist *ops = NULL;
     velstatus_dm_list *l = decode("[]");
     velstatus_dm_client *dm = NULL;
@@ -976,10 +977,10 @@ START_TEST(client_names_and_fallback_cancel)
     ck_assert_int_eq(
         velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_BACKUP, named_ops, VELSTATUS_NUL_TERMINATED, NULL),
         VELSTATUS_OK);
-    ck_assert_uint_eq(velstatus_oplist_count(ops), 6);
+    ck_assert_uint_eq(velstatus_oplist_count(ops), 7);
     ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), dm, NULL), VELSTATUS_OK);
-    for (size_t i = 0; i < 7; i++) {
+    for (size_t i = 0; i < 8; i++) {
         int want = ours[i] ? -(int)VELSTATUS_E_INVALID : VELSTATUS_PASSTHROUGH;
         ck_assert_int_eq(c.progress(c.userdata, ops, i, NULL), want);
         ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), want);
@@ -990,9 +991,9 @@ START_TEST(client_names_and_fallback_cancel)
     fbc.cancel = fb_cancel;
     ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, &fbc, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), dm, NULL), VELSTATUS_OK);
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < 8; i++)
         ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? -(int)VELSTATUS_E_INVALID : 0);
-    ck_assert_int_eq(fb.cancel, 5);
+    ck_assert_int_eq(fb.cancel, 6);
     ck_assert_int_eq(c.progress(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
     velstatus_dm_client_free(dm);
     velstatus_oplist_free(ops);
