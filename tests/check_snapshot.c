@@ -255,6 +255,7 @@ START_TEST(errors_name_the_field_and_position)
         {"{\"kind\":\"VolumeSnapshotContent\",\"status\":{\"creationTime\":\"x\"}}", "\"x\"",
          "status.creationTime: expected an integer, got a string", VELSTATUS_E_SCHEMA},
         {"{\"kind\":1}", "1}", "kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"[{\"kind\":1}]", "1}]", "[0].kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"VolumeSnapshot\",\"status\":{\"error\":[]}}", "[]",
          "status.error: expected an object, got an array", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"VolumeSnapshot\"} 7", "7",
