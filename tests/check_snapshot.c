@@ -873,6 +873,31 @@ START_TEST(failalloc_decoder)
 }
 END_TEST
 
+/* An escaped key of an array's item: its unescaping is the key buffer's
+ * first allocation, made while the item's kind is looked for. */
+START_TEST(failalloc_escaped_key)
+{
+    static const char json[] = "[{\"\\u0061piVersion\":\"snapshot.storage.k8s.io/v1\",\"kind\":\"VolumeSnapshot\"}]";
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_snapshot_list *l = NULL;
+        size_t n = 0;
+        st = velstatus_snapshot_list_from_json(&l, ctx, json, VELSTATUS_NUL_TERMINATED, NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
+            ck_assert_str_eq(velstatus_snapshot_list_text(l, 0, VELSTATUS_SNAPSHOT_FIELD_API_VERSION, &n),
+                             "snapshot.storage.k8s.io/v1");
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
+            ck_assert_ptr_null(l);
+        }
+        velstatus_snapshot_list_free(l);
+    }
+    VS_FAILALLOC_END(fa, ctx, st)
+}
+END_TEST
+
 START_TEST(failalloc_progress)
 {
     static const char *const ids[] = {"bad", "ns/name/invalid", "../n/2024-05-01T10:00:00Z",
@@ -941,6 +966,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, client_cancel_and_names);
     tcase_add_test(tc, client_fallback_arguments);
     tcase_add_test(tc, failalloc_decoder);
+    tcase_add_test(tc, failalloc_escaped_key);
     tcase_add_test(tc, failalloc_progress);
     tcase_add_test(tc, failalloc_reconcile);
     suite_add_tcase(s, tc);
