@@ -944,6 +944,123 @@ START_TEST(client_arguments)
 }
 END_TEST
 
+/* A backup's records: the CSI PVC backupper under both spellings (with an
+ * operation ID that is no label value, so the answer fails with
+ * E_INVALID), then names that are not the plugin's: a wrong last letter
+ * and the restorer, without and with "velero.io/". */
+static const char named_ops[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\","
+    "\"operationID\":\"a/b\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"csi-pvc-backupper\","
+    "\"operationID\":\"a/b\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"csi-pvc-backuppex\","
+    "\"operationID\":\"x-1\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"csi-pvc-restorer\","
+    "\"operationID\":\"x-2\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/csi-pvc-backuppex\","
+    "\"operationID\":\"x-3\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/csi-pvc-restorer\","
+    "\"operationID\":\"x-4\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"operationID\":\"x-5\"}}]";
+
+/* The client's callbacks called as the reconcile calls them: the plugin's
+ * records get its answer (here the refused operation ID), the others (and
+ * a record past the list's end) go to the fallback or pass through. */
+START_TEST(client_names_and_fallback_cancel)
+{
+    static const int ours[] = {1, 1, 0, 0, 0, 0, 0, 0};
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *l = decode("[]");
+    velstatus_dm_client *dm = NULL;
+    velstatus_plugin_client c, fbc;
+    fallback fb = {0, 0};
+    ck_assert_int_eq(
+        velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_BACKUP, named_ops, VELSTATUS_NUL_TERMINATED, NULL),
+        VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_oplist_count(ops), 7);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), dm, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < 8; i++) {
+        int want = ours[i] ? -(int)VELSTATUS_E_INVALID : VELSTATUS_PASSTHROUGH;
+        ck_assert_int_eq(c.progress(c.userdata, ops, i, NULL), want);
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), want);
+    }
+    velstatus_dm_client_free(dm);
+    velstatus_plugin_client_init(&fbc, sizeof(fbc));
+    fbc.userdata = &fb;
+    fbc.cancel = fb_cancel;
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, &fbc, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), dm, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? -(int)VELSTATUS_E_INVALID : 0);
+    ck_assert_int_eq(fb.cancel, 6);
+    ck_assert_int_eq(c.progress(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
+    velstatus_dm_client_free(dm);
+    velstatus_oplist_free(ops);
+    velstatus_dm_list_free(l);
+}
+END_TEST
+
+/* A host client whose Progress keeps every operation in progress and whose
+ * Cancel is the data mover client's. */
+static int still_running(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    velstatus_op_progress p;
+    (void)ud;
+    (void)list;
+    (void)i;
+    velstatus_op_progress_init(&p, sizeof(p));
+    return velstatus_op_reply_set_progress(reply, &p, NULL) == VELSTATUS_OK ? 0 : -1;
+}
+
+static int dm_cancel_of(void *ud, const velstatus_oplist *list, size_t i, velstatus_op_reply *reply)
+{
+    const velstatus_plugin_client *inner = ud;
+    return inner->cancel(inner->userdata, list, i, reply);
+}
+
+/* Cancel of an operation whose DataDownload is gone: the client answers
+ * the plugin's lookup error as the cancel error. */
+START_TEST(client_cancel_error_when_not_found)
+{
+    static const char ops_json[] =
+        "[{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+        "\"velero.io/csi-pvc-restorer\",\"resourceIdentifier\":{\"Group\":\"\",\"Resource\":"
+        "\"persistentvolumeclaims\",\"Namespace\":\"app\",\"Name\":\"e\"},\"operationID\":\"dd-2\"},"
+        "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T00:00:00Z\"}}]";
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *l = decode("[]");
+    velstatus_dm_client *dm = NULL;
+    velstatus_plugin_client inner, host;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *r = NULL;
+    velstatus_policy pol;
+    size_t n = 0;
+    const char *e;
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_RESTORE, ops_json, strlen(ops_json), NULL),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 16, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_init(&inner, sizeof(inner), dm, NULL), VELSTATUS_OK);
+    velstatus_plugin_client_init(&host, sizeof(host));
+    host.userdata = &inner;
+    host.progress = still_running;
+    host.cancel = dm_cancel_of;
+    velstatus_reconcile_options_init(&o, sizeof(o));
+    o.now_ns = ns_of("2024-05-01T05:00:00Z");
+    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, 16, NULL), VELSTATUS_OK);
+    pol.report_cancel_results = 1;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&r, ops, &host, &o, &pol, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_reconcile_result_canceled_count(r), 1);
+    e = velstatus_reconcile_result_cancel_error(r, 0, &n);
+    ck_assert_ptr_nonnull(e);
+    expect_span("cancel", "error", e, n, "rpc error: code = Unknown desc = didn't find DataDownload");
+    velstatus_reconcile_result_free(r);
+    velstatus_dm_client_free(dm);
+    velstatus_oplist_free(ops);
+    velstatus_dm_list_free(l);
+}
+END_TEST
+
 START_TEST(client_allocation_failures)
 {
     velstatus_status st;
@@ -984,6 +1101,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, plugin_allocation_failures);
     tcase_add_test(tc, client_under_the_reconcile);
     tcase_add_test(tc, client_cancels_a_timed_out_restore);
+    tcase_add_test(tc, client_names_and_fallback_cancel);
+    tcase_add_test(tc, client_cancel_error_when_not_found);
     tcase_add_test(tc, client_arguments);
     tcase_add_test(tc, client_allocation_failures);
     suite_add_tcase(s, tc);

@@ -246,6 +246,18 @@ START_TEST(errors_name_the_field_and_position)
         {"{\"kind\":\"VolumeSnapshot\"}\n{\"type\":\"ADDED\"}", "{\"type\":\"ADDED\"}", "", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"VolumeSnapshot\"} [7, {\"kind\":\"VolumeSnapshot\",\"metadata\":[]}]", "[]}]",
          "[1].metadata: expected an object, got an array", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"creationTimestamp\":\"x\"}}", "x\"",
+         "metadata.creationTimestamp: not an RFC 3339 time", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"deletionTimestamp\":\"x\"}}", "x\"",
+         "metadata.deletionTimestamp: not an RFC 3339 time", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"status\":{\"error\":{\"time\":\"x\"}}}", "x\"",
+         "status.error.time: not an RFC 3339 time", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshotContent\",\"status\":{\"creationTime\":\"x\"}}", "\"x\"",
+         "status.creationTime: expected an integer, got a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":1}", "1}", "kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"[{\"kind\":1}]", "1}]", "[0].kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"VolumeSnapshot\",\"status\":{\"error\":[]}}", "[]",
+         "status.error: expected an object, got an array", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"VolumeSnapshot\"} 7", "7",
          "expected a List, an array or a VolumeSnapshot or VolumeSnapshotContent, got a number", VELSTATUS_E_SCHEMA},
         {"\"VolumeSnapshot\"", "\"VolumeSnapshot\"", "expected a List, an array or a VolumeSnapshot",
@@ -522,6 +534,85 @@ START_TEST(progress_arguments)
 }
 END_TEST
 
+/* The getters without an object (NULL list, index past the end), with a
+ * field of another type, and find's comparisons of kind, name and namespace. */
+START_TEST(getters_and_find_edges)
+{
+    velstatus_snapshot_list *l =
+        decode("[{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"vs-1\",\"namespace\":\"app\",\"labels\":null}},"
+               "{\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":\"c-1\"},\"status\":{\"readyToUse\":true,"
+               "\"restoreSize\":5,\"creationTime\":7}},"
+               "{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"namespace\":\"ab\"}},"
+               "{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"x\"}}]");
+    velstatus_snapshot_field f = VELSTATUS_SNAPSHOT_FIELD_NAME;
+    int64_t v = 9;
+    int b = 9;
+    size_t idx = 99, n = 9;
+    ck_assert_int_eq(velstatus_snapshot_field_from_string(NULL, "name", VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_field_from_string(&f, "nope", VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(f, VELSTATUS_SNAPSHOT_FIELD_NAME);
+    ck_assert_int_eq(velstatus_snapshot_kind_from_string(NULL, "volume_snapshot", VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_E_INVALID);
+    ck_assert_uint_eq(velstatus_snapshot_list_skipped(NULL), 0);
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 4);
+    ck_assert_ptr_null(velstatus_snapshot_list_text(l, 0, VELSTATUS_SNAPSHOT_FIELD_BACKUP_NAME_LABEL, &n));
+    /* has_status / has_error */
+    ck_assert_int_eq(velstatus_snapshot_list_has_status(NULL, 0), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_has_status(l, 4), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_has_status(l, 0), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_has_status(l, 1), 1);
+    ck_assert_int_eq(velstatus_snapshot_list_has_error(NULL, 0), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_has_error(l, 1), 0);
+    /* time: fields before and after the times, no object */
+    ck_assert_int_eq(velstatus_snapshot_list_time(l, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v), 1);
+    ck_assert_int_eq(v, 7);
+    ck_assert_int_eq(velstatus_snapshot_list_time(l, 1, VELSTATUS_SNAPSHOT_FIELD_NAME, &v), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_time(l, 1, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &v), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_time(NULL, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v), 0);
+    /* int: both fields, another field, no object */
+    ck_assert_int_eq(velstatus_snapshot_list_int(l, 1, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, &v), 1);
+    ck_assert_int_eq(v, 5);
+    ck_assert_int_eq(velstatus_snapshot_list_int(l, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v), 1);
+    ck_assert_int_eq(v, 7);
+    ck_assert_int_eq(velstatus_snapshot_list_int(l, 1, VELSTATUS_SNAPSHOT_FIELD_NAME, &v), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_int(NULL, 1, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, &v), 0);
+    /* bool: the field, another field, no readyToUse, no object */
+    ck_assert_int_eq(velstatus_snapshot_list_bool(l, 1, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b), 1);
+    ck_assert_int_eq(b, 1);
+    ck_assert_int_eq(velstatus_snapshot_list_bool(l, 1, VELSTATUS_SNAPSHOT_FIELD_NAME, &b), 0);
+    ck_assert_int_eq(b, 0);
+    ck_assert_int_eq(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, NULL), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_bool(NULL, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b), 0);
+    /* find */
+    ck_assert_int_eq(
+        velstatus_snapshot_list_find(NULL, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "app", 3, "vs-1", 4, &idx), 0);
+    ck_assert_int_eq(
+        velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "app", 3, "vs-1", 4, NULL), 1);
+    ck_assert_int_eq(
+        velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "apx", 3, "vs-1", 4, &idx), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "ap", 2, "vs-1", 4, &idx),
+                     0);
+    ck_assert_int_eq(
+        velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "app", 3, "vs-2", 4, &idx), 0);
+    ck_assert_int_eq(
+        velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "app", 3, "vs-10", 5, &idx), 0);
+    ck_assert_int_eq(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "ab", 2, "", 0, &idx), 1);
+    ck_assert_uint_eq(idx, 2);
+    ck_assert_int_eq(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, "", 0, "x", 1, &idx), 1);
+    ck_assert_uint_eq(idx, 3);
+    ck_assert_int_eq(velstatus_snapshot_list_find(l, VELSTATUS_SNAPSHOT_KIND_CONTENT, "", 0, "c-1", 3, &idx), 1);
+    ck_assert_uint_eq(idx, 1);
+    velstatus_snapshot_list_free(l);
+    /* a DELETED event of an object never seen changes nothing */
+    l = decode("{\"type\":\"DELETED\",\"object\":{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"zz\"}}}\n"
+               "{\"type\":\"ADDED\",\"object\":{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"a\"}}}");
+    ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
 /* ---- the plugin client in a reconcile pass ---- */
 
 static const char ops_json[] =
@@ -663,6 +754,101 @@ START_TEST(client_arguments)
 }
 END_TEST
 
+/* A restore's records: the restorer under both spellings, then names that
+ * are not the plugin's (the backupper, a wrong last letter with and
+ * without "velero.io/", another prefix of the same length). */
+static const char restore_ops_json[] = "[{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshot-restorer\",\"operationID\":\"app/vs-1/t\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"csi-volumesnapshot-restorer\",\"operationID\":\"app/vs-2/t\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshot-backupper\",\"operationID\":\"op-3\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"csi-volumesnapshot-restorex\",\"operationID\":\"op-4\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshot-restorex\",\"operationID\":\"op-5\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"veleroXio/csi-volumesnapshot-restorer\",\"operationID\":\"op-6\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"csi-volumesnapshot-backupper\",\"operationID\":\"op-7\"}}]";
+
+/* The fallback's Cancel: counts its calls, answers 7. */
+static int other_cancel(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    (void)list;
+    (void)index;
+    (void)reply;
+    ++*(int *)userdata;
+    return 7;
+}
+
+/* Cancel of the snapshot client: 0 for the plugin's records (the CSI
+ * specification cannot cancel), the fallback's answer (or pass-through)
+ * for the others, and a record past the list's end is not the plugin's. */
+START_TEST(client_cancel_and_names)
+{
+    velstatus_oplist *ops = NULL;
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_plugin_client c, fb;
+    velstatus_snapshot_client_config cfg;
+    int calls = 0;
+    static const int ours[] = {1, 1, 0, 0, 0, 0, 0, 0};
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_RESTORE, restore_ops_json,
+                                                VELSTATUS_NUL_TERMINATED, NULL),
+                     VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_oplist_count(ops), 7);
+    velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+    cfg.snapshots = l;
+    cfg.major = 1;
+    cfg.minor = 18;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? 0 : VELSTATUS_PASSTHROUGH);
+    /* a fallback without callbacks passes through too */
+    velstatus_plugin_client_init(&fb, sizeof(fb));
+    fb.userdata = &calls;
+    cfg.fallback = &fb;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(c.cancel(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
+    ck_assert_int_eq(c.progress(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
+    fb.cancel = other_cancel;
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? 0 : 7);
+    ck_assert_int_eq(calls, 6);
+    velstatus_oplist_free(ops);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* The fallback's layout and flags are checked, NULLs are refused. */
+START_TEST(client_fallback_arguments)
+{
+    velstatus_plugin_client c, fb;
+    velstatus_snapshot_client_config cfg;
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_error err;
+    velstatus_snapshot_client_config_init(NULL, sizeof(cfg)); /* nothing to do */
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "client or config is NULL");
+    velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+    cfg.snapshots = l;
+    cfg.major = 1;
+    cfg.minor = 18;
+    memset(&fb, 0, sizeof(fb));
+    fb.struct_size = 4;
+    cfg.fallback = &fb;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_E_ABI);
+    ck_assert_ptr_nonnull(strstr(err.message, "config.fallback"));
+    velstatus_plugin_client_init(&fb, sizeof(fb));
+    fb.flags = 1;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "config.fallback.flags must be 0");
+    fb.flags = 0;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, &err), VELSTATUS_OK);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
 /* ---- every allocation failure ---- */
 
 START_TEST(failalloc_decoder)
@@ -681,6 +867,31 @@ START_TEST(failalloc_decoder)
             ck_assert_uint_eq(velstatus_snapshot_list_count(l), 2);
         else
             ck_assert_ptr_null(l);
+        velstatus_snapshot_list_free(l);
+    }
+    VS_FAILALLOC_END(fa, ctx, st)
+}
+END_TEST
+
+/* An escaped key of an array's item: its unescaping is the key buffer's
+ * first allocation, made while the item's kind is looked for. */
+START_TEST(failalloc_escaped_key)
+{
+    static const char json[] = "[{\"\\u0061piVersion\":\"snapshot.storage.k8s.io/v1\",\"kind\":\"VolumeSnapshot\"}]";
+    velstatus_status st;
+    VS_FAILALLOC_LOOP(fa, ctx)
+    {
+        velstatus_snapshot_list *l = NULL;
+        size_t n = 0;
+        st = velstatus_snapshot_list_from_json(&l, ctx, json, VELSTATUS_NUL_TERMINATED, NULL);
+        if (st == VELSTATUS_OK) {
+            ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
+            ck_assert_str_eq(velstatus_snapshot_list_text(l, 0, VELSTATUS_SNAPSHOT_FIELD_API_VERSION, &n),
+                             "snapshot.storage.k8s.io/v1");
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
+            ck_assert_ptr_null(l);
+        }
         velstatus_snapshot_list_free(l);
     }
     VS_FAILALLOC_END(fa, ctx, st)
@@ -745,13 +956,17 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, watch_streams);
     tcase_add_test(tc, errors_name_the_field_and_position);
     tcase_add_test(tc, enum_tokens);
+    tcase_add_test(tc, getters_and_find_edges);
     tcase_add_test(tc, kubectl_outputs);
     tcase_add_test(tc, progress_per_release_rows);
     tcase_add_test(tc, go_time_parse_vectors);
     tcase_add_test(tc, progress_arguments);
     tcase_add_test(tc, reconcile_with_the_client);
     tcase_add_test(tc, client_arguments);
+    tcase_add_test(tc, client_cancel_and_names);
+    tcase_add_test(tc, client_fallback_arguments);
     tcase_add_test(tc, failalloc_decoder);
+    tcase_add_test(tc, failalloc_escaped_key);
     tcase_add_test(tc, failalloc_progress);
     tcase_add_test(tc, failalloc_reconcile);
     suite_add_tcase(s, tc);
