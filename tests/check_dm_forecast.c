@@ -767,6 +767,36 @@ START_TEST(test_forecast_node_restart_cancels)
 }
 END_TEST
 
+/* Another plugin's operation keeps its record and times out at 12:05:21
+ * (+1 ns); the cancel of that pass finds no DataUpload to patch. */
+START_TEST(test_forecast_other_plugin_cancel)
+{
+    static const char other[] =
+        "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"example.io/other\",\"operationID\":\"x-1\"},"
+        "\"status\":{\"phase\":\"InProgress\",\"created\":\"2025-01-07T08:05:21Z\"}}]";
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_forecast *f = NULL;
+    velstatus_oplist *ops = NULL, *ignored = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_reconcile_options o;
+    velstatus_error e;
+    int64_t at;
+    ro_inputs(ctx, ro_du, &ignored, &dms, &o);
+    velstatus_oplist_free(ignored);
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, other, strlen(other), NULL),
+                     VELSTATUS_OK);
+    ck_assert_msg(velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 0, 1, 18, NULL, &e) == VELSTATUS_OK, "%s",
+                  e.message);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_TIMES_OUT);
+    ck_assert(velstatus_forecast_event_time(f, velstatus_forecast_op_event(f, 0), &at));
+    ck_assert_int_eq(at, ro_time("12:05:21.000000001"));
+    velstatus_forecast_free(f);
+    velstatus_dm_list_free(dms);
+    velstatus_oplist_free(ops);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* Every allocation of a data-mover forecast fails in turn: E_NOMEM,
  * nothing leaked. */
 START_TEST(test_every_allocation_failure)
@@ -811,6 +841,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_forecast_new_dm_refuses_inputs);
     tcase_add_test(tc, test_forecast_without_objects);
     tcase_add_test(tc, test_forecast_node_restart_cancels);
+    tcase_add_test(tc, test_forecast_other_plugin_cancel);
     tcase_add_test(tc, test_every_allocation_failure);
     suite_add_tcase(s, tc);
     return s;
