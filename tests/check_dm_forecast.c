@@ -583,6 +583,220 @@ START_TEST(test_forecast_new_dm_refuses)
 }
 END_TEST
 
+/* Two New operations whose DataUploads time out out of order (08:35:21,
+ * then 08:30:00), a running operation without an ID and one whose
+ * DataUpload is missing. */
+static const char two_ops[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-a\"},"
+    "\"status\":{\"phase\":\"New\",\"created\":\"2025-01-07T08:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-b\"},"
+    "\"status\":{\"phase\":\"New\",\"created\":\"2025-01-07T08:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\"},"
+    "\"status\":{\"phase\":\"InProgress\",\"created\":\"2025-01-07T08:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-pvc-backupper\",\"operationID\":\"du-z\"},"
+    "\"status\":{\"phase\":\"New\",\"created\":\"2025-01-07T08:00:00Z\"}}]";
+static const char two_dus[] = "{\"kind\":\"DataUploadList\",\"items\":["
+                              "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"a\",\"namespace\":\"velero\","
+                              "\"labels\":{\"velero.io/async-operation-id\":\"du-a\"}},"
+                              "\"status\":{\"phase\":\"Accepted\",\"acceptedTimestamp\":\"2025-01-07T08:05:21Z\"}},"
+                              "{\"kind\":\"DataUpload\",\"metadata\":{\"name\":\"b\",\"namespace\":\"velero\","
+                              "\"labels\":{\"velero.io/async-operation-id\":\"du-b\"}},"
+                              "\"status\":{\"phase\":\"Accepted\",\"acceptedTimestamp\":\"2025-01-07T08:00:00Z\"}}]}";
+
+static void instants_inputs(velstatus_ctx *ctx, velstatus_kind kind, velstatus_oplist **ops, velstatus_dm_list **dms)
+{
+    ck_assert_int_eq(velstatus_oplist_from_json(ops, ctx, kind, two_ops, strlen(two_ops), NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(dms, ctx, two_dus, strlen(two_dus), NULL), VELSTATUS_OK);
+}
+
+/* The instants come sorted whatever the operations' order; the operation
+ * without an ID and the one without an object add none; a Restore's
+ * operations read DataDownloads, so these DataUploads add none. */
+START_TEST(test_instants_sorted_and_skipped)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_error e;
+    int64_t at[4] = {0};
+    size_t n = 9;
+    instants_inputs(ctx, VELSTATUS_KIND_BACKUP, &ops, &dms);
+    ck_assert_msg(velstatus_forecast_dm_instants(ops, dms, NULL, 0, ro_time("08:10:00"), 1, 18, NULL, at, 4, &n, &e) ==
+                      VELSTATUS_OK,
+                  "%s", e.message);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(at[0], ro_time("08:30:00"));
+    ck_assert_int_eq(at[1], ro_time("08:35:21"));
+    velstatus_oplist_free(ops);
+    velstatus_dm_list_free(dms);
+    instants_inputs(ctx, VELSTATUS_KIND_RESTORE, &ops, &dms);
+    n = 9;
+    ck_assert_int_eq(
+        velstatus_forecast_dm_instants(ops, dms, NULL, 0, ro_time("08:10:00"), 1, 18, NULL, NULL, 0, &n, &e),
+        VELSTATUS_OK);
+    ck_assert_uint_eq(n, 0);
+    velstatus_oplist_free(ops);
+    velstatus_dm_list_free(dms);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Each NULL argument is named; a NULL namespace with a length, a config the
+ * node-agent refuses, no room: refused. */
+START_TEST(test_instants_refuses)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_dm_config c;
+    velstatus_error e;
+    int64_t at[4], now = ro_time("08:10:00");
+    size_t n = 0;
+    instants_inputs(ctx, VELSTATUS_KIND_BACKUP, &ops, &dms);
+    ck_assert_int_eq(velstatus_forecast_dm_instants(NULL, dms, NULL, 0, now, 1, 18, NULL, at, 4, &n, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velstatus_forecast_dm_instants: ops is NULL");
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, NULL, NULL, 0, now, 1, 18, NULL, at, 4, &n, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velstatus_forecast_dm_instants: dms is NULL");
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 18, NULL, at, 4, NULL, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velstatus_forecast_dm_instants: n is NULL");
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 18, NULL, NULL, 4, &n, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velstatus_forecast_dm_instants: instants is NULL");
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 3, now, 1, 18, NULL, at, 4, &n, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velero_namespace is NULL with length 3");
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 18, NULL, NULL, 0, &n, &e),
+                     VELSTATUS_E_RANGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than 0 instants"));
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.prepare_timeout_ns = -1;
+    ck_assert_int_eq(velstatus_forecast_dm_instants(ops, dms, NULL, 0, now, 1, 18, &c, at, 4, &n, &e),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "config prepare_timeout_ns is negative (-1)");
+    velstatus_oplist_free(ops);
+    velstatus_dm_list_free(dms);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The forecast's own refusals: a NULL list, a NULL namespace with a
+ * length, a config too small or refused by the node-agent. */
+START_TEST(test_forecast_new_dm_refuses_inputs)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_forecast *f = NULL;
+    velstatus_oplist *ops = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_reconcile_options o;
+    velstatus_dm_config c;
+    velstatus_error e;
+    ro_inputs(ctx, ro_du, &ops, &dms, &o);
+    ck_assert_int_eq(velstatus_forecast_new_dm(&f, NULL, &o, NULL, dms, NULL, 0, 1, 18, NULL, &e), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velstatus_forecast_new_dm: list is NULL");
+    ck_assert_int_eq(velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 2, 1, 18, NULL, &e), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "velero_namespace is NULL with length 2");
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.struct_size = 4;
+    ck_assert_int_eq(velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 0, 1, 18, &c, &e), VELSTATUS_E_ABI);
+    ck_assert_ptr_nonnull(strstr(e.message, "dm config.struct_size is 4"));
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.prepare_timeout_ns = -1;
+    ck_assert_int_eq(velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 0, 1, 18, &c, &e), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(e.message, "config prepare_timeout_ns is negative (-1)");
+    ck_assert_ptr_null(f);
+    velstatus_dm_list_free(dms);
+    velstatus_oplist_free(ops);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* No DataUpload at all: the plugin's Progress returns an error at the
+ * first pass (08:10:00), which fails the operation. */
+START_TEST(test_forecast_without_objects)
+{
+    static const char empty[] = "{\"kind\":\"DataUploadList\",\"items\":[]}";
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_forecast *f = NULL;
+    velstatus_error e;
+    int64_t at;
+    ck_assert_msg(ro_forecast(ctx, empty, 18, &f, &e) == VELSTATUS_OK, "%s", e.message);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_ERROR_FAILS);
+    ck_assert(velstatus_forecast_event_time(f, velstatus_forecast_op_event(f, 0), &at));
+    ck_assert_int_eq(at, ro_time("08:10:00"));
+    ck_assert_int_eq(velstatus_forecast_end_kind(f), VELSTATUS_FORECAST_END_FINAL);
+    velstatus_forecast_free(f);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* A node-agent restart at 08:20 on node-1 (1.16) cancels the Accepted
+ * DataUpload then, whether or not the caller says when the controller saw a
+ * cancel: the operation fails at that pass or later, never at the 4h timeout. */
+START_TEST(test_forecast_node_restart_cancels)
+{
+    for (int seen = 0; seen <= 1; seen++) {
+        velstatus_ctx *ctx = vs_test_ctx();
+        velstatus_forecast *f = NULL;
+        velstatus_oplist *ops = NULL;
+        velstatus_dm_list *dms = NULL;
+        velstatus_reconcile_options o;
+        velstatus_dm_config c;
+        velstatus_error e;
+        size_t k;
+        int64_t at;
+        ro_inputs(ctx, ro_du, &ops, &dms, &o);
+        velstatus_dm_config_init(&c, sizeof c, NULL);
+        c.has_node_restart = 1, c.node_restart_ns = ro_time("08:20:00");
+        c.restart_node = "node-1", c.restart_node_len = 6;
+        c.has_cancel_seen = seen, c.cancel_seen_ns = ro_time("08:20:00");
+        ck_assert_msg(velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, "velero", 6, 1, 16, &c, &e) == VELSTATUS_OK,
+                      "%s", e.message);
+        k = velstatus_forecast_op_event(f, 0);
+        ck_assert(velstatus_forecast_event_time(f, k, &at));
+        ck_assert_msg(at >= ro_time("08:20:00") && at < ro_time("12:00:00"), "seen %d: fails at %lld", seen,
+                      (long long)at);
+        ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_ERROR_FAILS);
+        velstatus_forecast_free(f);
+        velstatus_dm_list_free(dms);
+        velstatus_oplist_free(ops);
+        velstatus_ctx_free(ctx);
+    }
+}
+END_TEST
+
+/* Another plugin's operation keeps its record and times out at 12:05:21
+ * (+1 ns); the cancel of that pass finds no DataUpload to patch. */
+START_TEST(test_forecast_other_plugin_cancel)
+{
+    static const char other[] =
+        "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"example.io/other\",\"operationID\":\"x-1\"},"
+        "\"status\":{\"phase\":\"InProgress\",\"created\":\"2025-01-07T08:05:21Z\"}}]";
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_forecast *f = NULL;
+    velstatus_oplist *ops = NULL, *ignored = NULL;
+    velstatus_dm_list *dms = NULL;
+    velstatus_reconcile_options o;
+    velstatus_error e;
+    int64_t at;
+    ro_inputs(ctx, ro_du, &ignored, &dms, &o);
+    velstatus_oplist_free(ignored);
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, other, strlen(other), NULL),
+                     VELSTATUS_OK);
+    ck_assert_msg(velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, NULL, 0, 1, 18, NULL, &e) == VELSTATUS_OK, "%s",
+                  e.message);
+    ck_assert_int_eq(velstatus_forecast_op_fate(f, 0), VELSTATUS_FORECAST_FATE_TIMES_OUT);
+    ck_assert(velstatus_forecast_event_time(f, velstatus_forecast_op_event(f, 0), &at));
+    ck_assert_int_eq(at, ro_time("12:05:21.000000001"));
+    velstatus_forecast_free(f);
+    velstatus_dm_list_free(dms);
+    velstatus_oplist_free(ops);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* Every allocation of a data-mover forecast fails in turn: E_NOMEM,
  * nothing leaked. */
 START_TEST(test_every_allocation_failure)
@@ -622,6 +836,12 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_prepare_timeout_fails_the_operation);
     tcase_add_test(tc, test_accept_then_prepare_timeout);
     tcase_add_test(tc, test_forecast_new_dm_refuses);
+    tcase_add_test(tc, test_instants_sorted_and_skipped);
+    tcase_add_test(tc, test_instants_refuses);
+    tcase_add_test(tc, test_forecast_new_dm_refuses_inputs);
+    tcase_add_test(tc, test_forecast_without_objects);
+    tcase_add_test(tc, test_forecast_node_restart_cancels);
+    tcase_add_test(tc, test_forecast_other_plugin_cancel);
     tcase_add_test(tc, test_every_allocation_failure);
     suite_add_tcase(s, tc);
     return s;
