@@ -337,6 +337,67 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* Each text argument NULL with a length is refused by name, and a config
+ * or a timeline event from a caller whose struct is too small (E_ABI). */
+START_TEST(test_refused_fields)
+{
+    static const char *const obj_fields[] = {"phase_text", "ns", "name", "accepted_by_label", "accepted_at_annotation"};
+    velstatus_dm_object o = accepted_upload(), bad;
+    velstatus_dm_config c;
+    velstatus_dm_decision ev[2];
+    velstatus_error e;
+    char want[80];
+    size_t i, n = 7;
+    for (i = 0; i < sizeof obj_fields / sizeof obj_fields[0]; i++) {
+        bad = o;
+        if (i == 0)
+            bad.phase_text = NULL, bad.phase_text_len = 2;
+        else if (i == 1)
+            bad.ns = NULL, bad.ns_len = 2;
+        else if (i == 2)
+            bad.name = NULL, bad.name_len = 2;
+        else if (i == 3)
+            bad.accepted_by_label = NULL, bad.accepted_by_label_len = 2;
+        else
+            bad.accepted_at_annotation = NULL, bad.accepted_at_annotation_len = 2;
+        snprintf(want, sizeof want, "object %s is NULL with length 2", obj_fields[i]);
+        refused(&bad, 18, NULL, VELSTATUS_E_INVALID, want);
+    }
+    bad = o, bad.phase = (velstatus_dm_phase)(VELSTATUS_DM_PHASE_UNKNOWN + 1);
+    snprintf(want, sizeof want, "phase is %d", (int)VELSTATUS_DM_PHASE_UNKNOWN + 1);
+    refused(&bad, 18, NULL, VELSTATUS_E_INVALID, want);
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.restart_node = NULL, c.restart_node_len = 1;
+    refused(&o, 18, &c, VELSTATUS_E_INVALID, "config restart_node is NULL with length 1");
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.resume_error = NULL, c.resume_error_len = 1;
+    refused(&o, 18, &c, VELSTATUS_E_INVALID, "config resume_error is NULL with length 1");
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.struct_size = 4;
+    refused(&o, 18, &c, VELSTATUS_E_ABI, "dm_config");
+    /* the timeline's own checks */
+    ck_assert_int_eq(velstatus_dm_timeline(NULL, 0, 1, 18, NULL, NULL, 0, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "velstatus_dm_timeline: obj is NULL"));
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, NULL, 0, NULL, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "velstatus_dm_timeline: n is NULL"));
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, NULL, 1, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "velstatus_dm_timeline: events is NULL"));
+    velstatus_dm_decision_init(&ev[0], sizeof ev[0], NULL);
+    velstatus_dm_decision_init(&ev[1], sizeof ev[1], NULL);
+    ev[1].struct_size = 4;
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, ev, 2, &n, &e), VELSTATUS_E_ABI);
+    ck_assert_ptr_nonnull(strstr(e.message, "dm_decision"));
+    ck_assert_uint_eq(n, 7);
+    bad = o, bad.name = NULL, bad.name_len = 3;
+    ck_assert_int_eq(velstatus_dm_timeline(&bad, 0, 1, 18, NULL, NULL, 0, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "object name is NULL with length 3"));
+    /* the action and when tokens: unknown ones and a NULL out */
+    ck_assert_int_eq(velstatus_dm_when_from_string(NULL, "at", 2, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_action_from_string(NULL, "accept", 6, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(velstatus_dm_when_to_string((velstatus_dm_when)99));
+}
+END_TEST
+
 /* phase_text, when set, gives the phase (the `phase` field is ignored). */
 START_TEST(test_phase_from_text)
 {
@@ -821,6 +882,7 @@ Suite *velstatus_test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_release_rows);
     tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_refused_fields);
     tcase_add_test(tc, test_tokens_and_defaults);
     tcase_add_test(tc, test_phase_from_text);
     tcase_add_test(tc, test_stable_between_instants);
