@@ -511,6 +511,47 @@ static velstatus_dm_decision decide_at(const velstatus_dm_object *o, const velst
     return d;
 }
 
+/* Restart rules: a message too long for a restart still to come (decide
+ * and timeline), a canceled InProgress object resumed whatever the resume
+ * error (1.15+). */
+START_TEST(test_restart_edges)
+{
+    velstatus_dm_object o = accepted_upload();
+    velstatus_dm_config c;
+    velstatus_dm_decision d, ev[4];
+    velstatus_error e;
+    char long_error[1100];
+    size_t n = 9;
+    int64_t now = row_time("08:10:00", 0);
+    memset(long_error, 'x', sizeof long_error - 1);
+    long_error[sizeof long_error - 1] = '\0';
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.has_node_restart = 1, c.restart_node = "n1", c.restart_node_len = 2;
+    c.node_restart_ns = row_time("08:20:00", 0);
+    c.resume_error = long_error, c.resume_error_len = VELSTATUS_NUL_TERMINATED;
+    o.phase = VELSTATUS_DM_PHASE_IN_PROGRESS, o.node = "n1", o.node_len = 2;
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    ck_assert_int_eq(velstatus_dm_decide(&o, now, 1, 18, &c, &d, &e), VELSTATUS_E_RANGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than 1023"));
+    velstatus_dm_decision_init(&ev[0], sizeof ev[0], NULL);
+    ck_assert_int_eq(velstatus_dm_timeline(&o, now, 1, 18, &c, ev, 1, &n, &e), VELSTATUS_E_RANGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than 1023"));
+    ck_assert_uint_eq(n, 9);
+    /* canceled and InProgress on the restarting node: resumed, still canceled */
+    c.resume_error = "boom", c.resume_error_len = 4, c.node_restart_ns = now;
+    o.cancel = 1;
+    d = decide_at(&o, &c, 15, now);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_RESUME);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_NOW);
+    ck_assert_int_eq(d.cancel_after, 1);
+    ck_assert_int_eq(d.message_set, 0);
+    o.cancel = 0;
+    d = decide_at(&o, &c, 15, now);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_str_eq(d.message, "Resume InProgress dataupload failed with error boom, mark it as cancel");
+}
+END_TEST
+
 /* For random objects, configs, releases and instants: a decision "at T"
  * is the same decision at every instant in [now, T) and falls due at T
  * with the same action, phase, cancel and message; a "never" decision is
@@ -883,6 +924,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_release_rows);
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_refused_fields);
+    tcase_add_test(tc, test_restart_edges);
     tcase_add_test(tc, test_tokens_and_defaults);
     tcase_add_test(tc, test_phase_from_text);
     tcase_add_test(tc, test_stable_between_instants);
