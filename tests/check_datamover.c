@@ -690,6 +690,30 @@ START_TEST(plugin_arguments_and_releases)
                      VELSTATUS_E_ABI);
     ck_assert_int_eq(velstatus_dm_cancel(NULL, &t, NULL, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "index is NULL");
+    ck_assert_int_eq(
+        velstatus_dm_cancel(&index, NULL, NULL, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+        VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "text is NULL");
+    ck_assert_int_eq(velstatus_dm_cancel(&index, &t, NULL, NULL, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "ctx is NULL");
+    ck_assert_int_eq(velstatus_dm_progress(&p, NULL, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "text is NULL");
+    /* a NULL namespace with a length, and IDs that are no label value */
+    ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 2, 1, 18, NULL, NULL, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "Velero namespace is NULL with length 2"));
+    ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "-a", 2, NULL, 0, 1, 18, NULL, NULL, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(err.message, "operation ID \"-a\" is not a valid label value"));
+    ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "a-", 2, NULL, 0, 1, 18, NULL, NULL, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "a/b", 3, NULL, 0, 1, 18, NULL, NULL, &err),
+                     VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "a.b_c-d", 7, NULL, 0, 1, 18, NULL, NULL, &err),
+                     VELSTATUS_OK);
     velstatus_dm_list_free(l);
 }
 END_TEST

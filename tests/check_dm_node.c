@@ -337,6 +337,67 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* Each text argument NULL with a length is refused by name, and a config
+ * or a timeline event from a caller whose struct is too small (E_ABI). */
+START_TEST(test_refused_fields)
+{
+    static const char *const obj_fields[] = {"phase_text", "ns", "name", "accepted_by_label", "accepted_at_annotation"};
+    velstatus_dm_object o = accepted_upload(), bad;
+    velstatus_dm_config c;
+    velstatus_dm_decision ev[2];
+    velstatus_error e;
+    char want[80];
+    size_t i, n = 7;
+    for (i = 0; i < sizeof obj_fields / sizeof obj_fields[0]; i++) {
+        bad = o;
+        if (i == 0)
+            bad.phase_text = NULL, bad.phase_text_len = 2;
+        else if (i == 1)
+            bad.ns = NULL, bad.ns_len = 2;
+        else if (i == 2)
+            bad.name = NULL, bad.name_len = 2;
+        else if (i == 3)
+            bad.accepted_by_label = NULL, bad.accepted_by_label_len = 2;
+        else
+            bad.accepted_at_annotation = NULL, bad.accepted_at_annotation_len = 2;
+        snprintf(want, sizeof want, "object %s is NULL with length 2", obj_fields[i]);
+        refused(&bad, 18, NULL, VELSTATUS_E_INVALID, want);
+    }
+    bad = o, bad.phase = (velstatus_dm_phase)(VELSTATUS_DM_PHASE_UNKNOWN + 1);
+    snprintf(want, sizeof want, "phase is %d", (int)VELSTATUS_DM_PHASE_UNKNOWN + 1);
+    refused(&bad, 18, NULL, VELSTATUS_E_INVALID, want);
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.restart_node = NULL, c.restart_node_len = 1;
+    refused(&o, 18, &c, VELSTATUS_E_INVALID, "config restart_node is NULL with length 1");
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.resume_error = NULL, c.resume_error_len = 1;
+    refused(&o, 18, &c, VELSTATUS_E_INVALID, "config resume_error is NULL with length 1");
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.struct_size = 4;
+    refused(&o, 18, &c, VELSTATUS_E_ABI, "dm_config");
+    /* the timeline's own checks */
+    ck_assert_int_eq(velstatus_dm_timeline(NULL, 0, 1, 18, NULL, NULL, 0, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "velstatus_dm_timeline: obj is NULL"));
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, NULL, 0, NULL, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "velstatus_dm_timeline: n is NULL"));
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, NULL, 1, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "velstatus_dm_timeline: events is NULL"));
+    velstatus_dm_decision_init(&ev[0], sizeof ev[0], NULL);
+    velstatus_dm_decision_init(&ev[1], sizeof ev[1], NULL);
+    ev[1].struct_size = 4;
+    ck_assert_int_eq(velstatus_dm_timeline(&o, 0, 1, 18, NULL, ev, 2, &n, &e), VELSTATUS_E_ABI);
+    ck_assert_ptr_nonnull(strstr(e.message, "dm_decision"));
+    ck_assert_uint_eq(n, 7);
+    bad = o, bad.name = NULL, bad.name_len = 3;
+    ck_assert_int_eq(velstatus_dm_timeline(&bad, 0, 1, 18, NULL, NULL, 0, &n, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(e.message, "object name is NULL with length 3"));
+    /* the action and when tokens: unknown ones and a NULL out */
+    ck_assert_int_eq(velstatus_dm_when_from_string(NULL, "at", 2, &e), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_action_from_string(NULL, "accept", 6, &e), VELSTATUS_E_INVALID);
+    ck_assert_ptr_null(velstatus_dm_when_to_string((velstatus_dm_when)99));
+}
+END_TEST
+
 /* phase_text, when set, gives the phase (the `phase` field is ignored). */
 START_TEST(test_phase_from_text)
 {
@@ -449,6 +510,47 @@ static velstatus_dm_decision decide_at(const velstatus_dm_object *o, const velst
     ck_assert_msg(velstatus_dm_decide(o, t, 1, minor, c, &d, &e) == VELSTATUS_OK, "%s", e.message);
     return d;
 }
+
+/* Restart rules: a message too long for a restart still to come (decide
+ * and timeline), a canceled InProgress object resumed whatever the resume
+ * error (1.15+). */
+START_TEST(test_restart_edges)
+{
+    velstatus_dm_object o = accepted_upload();
+    velstatus_dm_config c;
+    velstatus_dm_decision d, ev[4];
+    velstatus_error e;
+    char long_error[1100];
+    size_t n = 9;
+    int64_t now = row_time("08:10:00", 0);
+    memset(long_error, 'x', sizeof long_error - 1);
+    long_error[sizeof long_error - 1] = '\0';
+    velstatus_dm_config_init(&c, sizeof c, NULL);
+    c.has_node_restart = 1, c.restart_node = "n1", c.restart_node_len = 2;
+    c.node_restart_ns = row_time("08:20:00", 0);
+    c.resume_error = long_error, c.resume_error_len = VELSTATUS_NUL_TERMINATED;
+    o.phase = VELSTATUS_DM_PHASE_IN_PROGRESS, o.node = "n1", o.node_len = 2;
+    velstatus_dm_decision_init(&d, sizeof d, NULL);
+    ck_assert_int_eq(velstatus_dm_decide(&o, now, 1, 18, &c, &d, &e), VELSTATUS_E_RANGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than 1023"));
+    velstatus_dm_decision_init(&ev[0], sizeof ev[0], NULL);
+    ck_assert_int_eq(velstatus_dm_timeline(&o, now, 1, 18, &c, ev, 1, &n, &e), VELSTATUS_E_RANGE);
+    ck_assert_ptr_nonnull(strstr(e.message, "more than 1023"));
+    ck_assert_uint_eq(n, 9);
+    /* canceled and InProgress on the restarting node: resumed, still canceled */
+    c.resume_error = "boom", c.resume_error_len = 4, c.node_restart_ns = now;
+    o.cancel = 1;
+    d = decide_at(&o, &c, 15, now);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_RESUME);
+    ck_assert_int_eq(d.when, VELSTATUS_DM_WHEN_NOW);
+    ck_assert_int_eq(d.cancel_after, 1);
+    ck_assert_int_eq(d.message_set, 0);
+    o.cancel = 0;
+    d = decide_at(&o, &c, 15, now);
+    ck_assert_int_eq(d.action, VELSTATUS_DM_ACTION_SET_CANCEL);
+    ck_assert_str_eq(d.message, "Resume InProgress dataupload failed with error boom, mark it as cancel");
+}
+END_TEST
 
 /* For random objects, configs, releases and instants: a decision "at T"
  * is the same decision at every instant in [now, T) and falls due at T
@@ -821,6 +923,8 @@ Suite *velstatus_test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_release_rows);
     tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_refused_fields);
+    tcase_add_test(tc, test_restart_edges);
     tcase_add_test(tc, test_tokens_and_defaults);
     tcase_add_test(tc, test_phase_from_text);
     tcase_add_test(tc, test_stable_between_instants);
