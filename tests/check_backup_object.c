@@ -203,6 +203,12 @@ START_TEST(errors_name_the_field_and_position)
          "status.restoreItemOperationsFailed: expected an integer", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"PodList\",\"items\":[]}", "\"PodList\"", "kind: expected \"List\", \"BackupList\" or",
          VELSTATUS_E_SCHEMA},
+        {"{\"items\":[{\"kind\":5}]}", "5}", "items[0].kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":[],\"items\":[]}", "[],", "kind: expected a string, got an array", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL\",\"items\":[]}",
+         "\"LLL", "kind: expected \"List\", \"BackupList\" or", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"errors\":2E3}}", "2E3",
+         "status.errors: expected an integer, got a number with a fraction or exponent", VELSTATUS_E_SCHEMA},
         {"{\"items\":null}", "null", "items: expected an array, got null", VELSTATUS_E_SCHEMA},
         {"\"Backup\"", "\"Backup\"", "expected a List, an array or a Backup or Restore", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"Backup\",} ", ",}", "invalid JSON", VELSTATUS_E_PARSE},
@@ -219,6 +225,8 @@ START_TEST(errors_name_the_field_and_position)
         if (st == VELSTATUS_E_SCHEMA)
             vs_test_assert_position(&err, cases[i].json, at);
     }
+    ck_assert_uint_eq(velstatus_backup_list_count(NULL), 0);
+    ck_assert_uint_eq(velstatus_backup_list_skipped(NULL), 0);
     ck_assert_int_eq(velstatus_backup_list_from_json(NULL, tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_backup_list_from_json((velstatus_backup_list **)&cases, NULL, "{}", 2, NULL),
                      VELSTATUS_E_INVALID);
