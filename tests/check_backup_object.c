@@ -131,6 +131,8 @@ START_TEST(lists_arrays_and_skipped_kinds)
         {"{\"kind\":\"BackupList\",\"items\":[{\"kind\":\"Backup\"},{\"kind\":\"Restore\"}]}", 2, 0},
         {"{\"kind\":\"List\",\"items\":[{\"kind\":\"Backup\"},{\"kind\":\"Schedule\"},3,{}]}", 1, 3},
         {"{\"items\":[]}", 0, 0},
+        {"{\"kind\":\"Backup\",\"metadata\":{\"finalizers\":[]}}", 1, 0},
+        {"{\"kind\":\"Restore\",\"metadata\":{\"finalizers\":[null,\"a\"]}}", 1, 0},
         {"[{\"kind\":\"Restore\"},{\"kind\":\"backup\"}]", 1, 1},
         {"{\"kind\":\"Schedule\",\"status\":\"not checked\"}", 0, 1},
         {"{\"metadata\":{\"name\":\"x\"}}", 0, 1},
@@ -143,6 +145,18 @@ START_TEST(lists_arrays_and_skipped_kinds)
                       "%s: %s", cases[i].json, err.message);
         ck_assert_msg(velstatus_backup_list_count(l) == cases[i].count, "%s: count", cases[i].json);
         ck_assert_msg(velstatus_backup_list_skipped(l) == cases[i].skipped, "%s: skipped", cases[i].json);
+        velstatus_backup_list_free(l);
+    }
+    {
+        velstatus_backup_list *l = one("{\"kind\":\"Restore\",\"metadata\":{\"finalizers\":[null,\"a\"]}}");
+        ck_assert_uint_eq(velstatus_backup_list_finalizer_count(l, 0), 2);
+        ck_assert_str_eq(velstatus_backup_list_finalizer(l, 0, 0, NULL), "");
+        ck_assert_str_eq(velstatus_backup_list_finalizer(l, 0, 1, NULL), "a");
+        ck_assert_ptr_null(velstatus_backup_list_finalizer(l, 0, 2, NULL));
+        ck_assert_uint_eq(velstatus_backup_list_finalizer_count(l, 1), 0);
+        velstatus_backup_list_free(l);
+        l = one("{\"kind\":\"Backup\",\"metadata\":{\"finalizers\":[]}}");
+        ck_assert_uint_eq(velstatus_backup_list_finalizer_count(l, 0), 0);
         velstatus_backup_list_free(l);
     }
 }
@@ -163,8 +177,38 @@ START_TEST(errors_name_the_field_and_position)
          "metadata.deletionTimestamp: not an RFC 3339 time", VELSTATUS_E_SCHEMA},
         {"{\"items\":[{\"kind\":\"Backup\",\"metadata\":{\"finalizers\":[\"a\",1]}}]}", "1]",
          "items[0].metadata.finalizers[1]: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"metadata\":{\"namespace\":5}}", "5}",
+         "metadata.namespace: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"metadata\":{\"finalizers\":\"f\"}}", "\"f\"",
+         "metadata.finalizers: expected an array, got a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"spec\":{\"storageLocation\":true}}", "true", "spec.storageLocation: expected a string",
+         VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"spec\":{\"itemOperationTimeout\":[]}}", "[]",
+         "spec.itemOperationTimeout: expected a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Restore\",\"spec\":{\"backupName\":{}}}", "{}}", "spec.backupName: expected a string",
+         VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"failureReason\":1}}", "1}", "status.failureReason: expected a string",
+         VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"errors\":\"x\"}}", "\"x\"",
+         "status.errors: expected an integer, got a string", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"warnings\":true}}", "true", "status.warnings: expected an integer",
+         VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"backupItemOperationsCompleted\":1.5}}", "1.5",
+         "status.backupItemOperationsCompleted: expected an integer", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"backupItemOperationsFailed\":1e3}}", "1e3",
+         "status.backupItemOperationsFailed: expected an integer", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Restore\",\"status\":{\"restoreItemOperationsCompleted\":[]}}", "[]",
+         "status.restoreItemOperationsCompleted: expected an integer", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Restore\",\"status\":{\"restoreItemOperationsFailed\":\"2\"}}", "\"2\"",
+         "status.restoreItemOperationsFailed: expected an integer", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"PodList\",\"items\":[]}", "\"PodList\"", "kind: expected \"List\", \"BackupList\" or",
          VELSTATUS_E_SCHEMA},
+        {"{\"items\":[{\"kind\":5}]}", "5}", "items[0].kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":[],\"items\":[]}", "[],", "kind: expected a string, got an array", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL\",\"items\":[]}",
+         "\"LLL", "kind: expected \"List\", \"BackupList\" or", VELSTATUS_E_SCHEMA},
+        {"{\"kind\":\"Backup\",\"status\":{\"errors\":2E3}}", "2E3",
+         "status.errors: expected an integer, got a number with a fraction or exponent", VELSTATUS_E_SCHEMA},
         {"{\"items\":null}", "null", "items: expected an array, got null", VELSTATUS_E_SCHEMA},
         {"\"Backup\"", "\"Backup\"", "expected a List, an array or a Backup or Restore", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"Backup\",} ", ",}", "invalid JSON", VELSTATUS_E_PARSE},
@@ -181,6 +225,8 @@ START_TEST(errors_name_the_field_and_position)
         if (st == VELSTATUS_E_SCHEMA)
             vs_test_assert_position(&err, cases[i].json, at);
     }
+    ck_assert_uint_eq(velstatus_backup_list_count(NULL), 0);
+    ck_assert_uint_eq(velstatus_backup_list_skipped(NULL), 0);
     ck_assert_int_eq(velstatus_backup_list_from_json(NULL, tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_backup_list_from_json((velstatus_backup_list **)&cases, NULL, "{}", 2, NULL),
                      VELSTATUS_E_INVALID);

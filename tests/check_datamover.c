@@ -314,6 +314,7 @@ START_TEST(errors_name_the_field_and_position)
         const char *json, *at, *msg;
         velstatus_status st;
     } cases[] = {
+        {"{\"items\":[{\"kind\":5}]}", "5}", "items[0].kind: expected a string, got a number", VELSTATUS_E_SCHEMA},
         {"{\"kind\":\"DataUpload\",\"status\":{\"phase\":5}}", "5}", "status.phase: expected a string, got a number",
          VELSTATUS_E_SCHEMA},
         {"{\"items\":[{\"kind\":\"DataUpload\"},{\"kind\":\"DataUpload\",\"status\":{\"progress\":{\"bytesDone\":"
@@ -356,6 +357,22 @@ START_TEST(errors_name_the_field_and_position)
         ck_assert_msg(strstr(err.message, cases[i].msg), "%s: message \"%s\"", cases[i].json, err.message);
         if (st == VELSTATUS_E_SCHEMA)
             vs_test_assert_position(&err, cases[i].json, strstr(cases[i].json, cases[i].at));
+    }
+    {
+        velstatus_dm_list *l = NULL;
+        int64_t v = -1;
+        ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx,
+                                                     "{\"kind\":\"DataUpload\",\"status\":{\"progress\":{"
+                                                     "\"bytesDone\":5}}}",
+                                                     VELSTATUS_NUL_TERMINATED, NULL),
+                         VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_dm_list_int(l, 0, VELSTATUS_DM_INT_BYTES_DONE, &v), 1);
+        ck_assert_int_eq(v, 5);
+        ck_assert_int_eq(velstatus_dm_list_int(l, 0, VELSTATUS_DM_INT_TOTAL_BYTES, &v), 0);
+        ck_assert_int_eq(velstatus_dm_list_int(l, 0, (velstatus_dm_int)99, &v), 0);
+        ck_assert_int_eq(velstatus_dm_list_int(l, 1, VELSTATUS_DM_INT_BYTES_DONE, &v), 0);
+        ck_assert_int_eq(velstatus_dm_list_int(NULL, 0, VELSTATUS_DM_INT_BYTES_DONE, &v), 0);
+        velstatus_dm_list_free(l);
     }
     ck_assert_int_eq(velstatus_dm_list_from_json(NULL, tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
 }

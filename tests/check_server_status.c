@@ -1830,6 +1830,93 @@ START_TEST(bsl_watch_event_is_the_two_decoders)
 }
 END_TEST
 
+/* velstatus_watch_event_from_json() on each kind of event and on malformed
+ * ones: bare Status objects, wrong-typed kinds, long unknown types. */
+static velstatus_status watch_one(velstatus_ctx *ctx, const char *js, velstatus_watch_event **ev, velstatus_error *err)
+{
+    *ev = NULL;
+    return velstatus_watch_event_from_json(ev, ctx, js, strlen(js), err);
+}
+
+START_TEST(watch_event_kinds_and_errors)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_watch_event *ev;
+    velstatus_error err;
+    velstatus_watch_type t = VELSTATUS_WATCH_INVALID;
+    size_t n;
+    int64_t code = 0;
+    ck_assert_str_eq(velstatus_watch_type_to_string(VELSTATUS_WATCH_BOOKMARK), "BOOKMARK");
+    ck_assert_ptr_null(velstatus_watch_type_to_string(VELSTATUS_WATCH_INVALID));
+    ck_assert_int_eq(velstatus_watch_type_from_string(&t, "DELETED", 7, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(t, VELSTATUS_WATCH_DELETED);
+    ck_assert_int_ne(velstatus_watch_type_from_string(&t, "NOPE", 4, &err), VELSTATUS_OK);
+    /* a bare Status object is an ERROR without an event around it */
+    ck_assert_int_eq(
+        watch_one(ctx, "{\"kind\":\"Status\",\"reason\":\"Expired\",\"message\":null,\"code\":410}", &ev, &err),
+        VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_watch_event_type(ev), VELSTATUS_WATCH_ERROR);
+    ck_assert_str_eq(velstatus_watch_event_reason(ev, &n), "Expired");
+    ck_assert_uint_eq(n, 7);
+    ck_assert_ptr_null(velstatus_watch_event_message(ev, NULL));
+    ck_assert_int_eq(velstatus_watch_event_code(ev, &code), 1);
+    ck_assert_int_eq(code, 410);
+    velstatus_watch_event_free(ev);
+    /* a bare Status with a wrong-typed field names it without "object." */
+    ck_assert_int_eq(watch_one(ctx, "{\"kind\":\"Status\",\"reason\":5}", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_null(ev);
+    ck_assert_ptr_nonnull(strstr(err.message, "reason"));
+    ck_assert_ptr_null(strstr(err.message, "object.reason"));
+    ck_assert_int_eq(watch_one(ctx, "{\"kind\":\"Status\",\"code\":\"x\"}", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "code"));
+    /* an event's Status fields are named under "object" */
+    ck_assert_int_eq(watch_one(ctx, "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":[1]}}", &ev, &err),
+                     VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "object.message"));
+    /* other event types, the last non-null member wins */
+    ck_assert_int_eq(watch_one(ctx,
+                               "{\"type\":\"ADDED\",\"type\":\"BOOKMARK\",\"type\":null,\"object\":{\"kind\":\"X\"}}",
+                               &ev, &err),
+                     VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_watch_event_type(ev), VELSTATUS_WATCH_BOOKMARK);
+    ck_assert_int_eq(velstatus_watch_event_code(ev, &code), 0);
+    velstatus_watch_event_free(ev);
+    ck_assert_int_eq(watch_one(ctx, "{\"type\":\"DELETED\",\"object\":{}}", &ev, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_watch_event_type(ev), VELSTATUS_WATCH_DELETED);
+    ck_assert_uint_eq(velstatus_watch_event_object(ev, &n), 2);
+    ck_assert_uint_eq(n, 27);
+    velstatus_watch_event_free(ev);
+    /* malformed: wrong-typed kind and type, long unknown types, non-objects */
+    ck_assert_int_eq(watch_one(ctx, "{\"kind\":5}", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "kind"));
+    ck_assert_int_eq(watch_one(ctx, "{\"type\":true,\"object\":{}}", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "type"));
+    ck_assert_int_eq(watch_one(ctx,
+                               "{\"type\":\"ADDEDXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\","
+                               "\"object\":{}}",
+                               &ev, &err),
+                     VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "got \"ADDEDXXX"));
+    ck_assert_ptr_null(strstr(err.message, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"));
+    ck_assert_int_eq(watch_one(ctx, "{\"type\":\"ADDED\",\"object\":[]}", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "expected an object"));
+    ck_assert_int_eq(watch_one(ctx, "{\"type\":\"ADDED\"}", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_ptr_nonnull(strstr(err.message, "missing"));
+    ck_assert_int_eq(watch_one(ctx, "[1]", &ev, &err), VELSTATUS_E_SCHEMA);
+    ck_assert_int_eq(watch_one(ctx, "{\"ty\\u0070e\":\"ADDED\",\"object\":{}}", &ev, &err), VELSTATUS_OK);
+    velstatus_watch_event_free(ev);
+    ck_assert_int_eq(watch_one(ctx, "{\"type\\uZZZZ\":1}", &ev, &err), VELSTATUS_E_PARSE);
+    ck_assert_int_eq(velstatus_watch_event_from_json(NULL, ctx, "{}", 2, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_watch_event_type(NULL), VELSTATUS_WATCH_INVALID);
+    ck_assert_uint_eq(velstatus_watch_event_object(NULL, &n), 0);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_ptr_null(velstatus_watch_event_reason(NULL, &n));
+    ck_assert_ptr_null(velstatus_watch_event_message(NULL, NULL));
+    ck_assert_int_eq(velstatus_watch_event_code(NULL, &code), 0);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* Every allocation of velstatus_bsl_watch_event_from_json() may fail: then
  * nothing is left (the context's allocator counts) and the error is E_NOMEM. */
 START_TEST(failalloc_bsl_watch_event)
@@ -2097,6 +2184,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, failalloc_tracker_upsert_json);
     tcase_add_test(tc, bsl_watch_event_is_the_two_decoders);
     tcase_add_test(tc, failalloc_bsl_watch_event);
+    tcase_add_test(tc, watch_event_kinds_and_errors);
     tcase_add_test(tc, failalloc_set_new_add);
     tcase_add_test(tc, failalloc_classify);
     tcase_add_test(tc, failalloc_tracker);

@@ -58,27 +58,27 @@ static velstatus_status members(velstatus__kdec *d, velstatus__kspan obj, const 
 }
 
 /* A copy of a Status string field in the event's own memory. */
-static velstatus_status status_text(velstatus__kdec *d, velstatus_watch_event *ev, velstatus__kspan v, const char *key,
-                                    char **out, size_t *len)
+static velstatus_status status_text(velstatus__kdec *d, velstatus_watch_event *ev, velstatus__kspan v,
+                                    const char *parent, const char *key, char **out, size_t *len)
 {
     const char *s;
-    VS_TRY(velstatus__kdec_string(d, v, ev->type == VELSTATUS_WATCH_OBJECT ? NULL : "object", key, VS_KBUF_MESSAGE, &s,
-                                  len));
+    VS_TRY(velstatus__kdec_string(d, v, parent, key, VS_KBUF_MESSAGE, &s, len));
     if (!s)
         return VELSTATUS_OK;
     *out = velstatus__strndup(ev->ctx, s, *len);
     return *out ? VELSTATUS_OK : velstatus__error_nomem(d->err);
 }
 
-/* An ERROR's Status: reason, message, code. */
-static velstatus_status decode_status(velstatus__kdec *d, velstatus_watch_event *ev, velstatus__kspan obj)
+/* An ERROR's Status: reason, message, code. Its fields are named under
+ * "object" when an event holds it, bare when it is the whole value. */
+static velstatus_status decode_status(velstatus__kdec *d, velstatus_watch_event *ev, velstatus__kspan obj, int bare)
 {
     static const char *const keys[3] = {"reason", "message", "code"};
     velstatus__kspan f[3];
-    const char *parent = ev->type == VELSTATUS_WATCH_OBJECT ? NULL : "object";
+    const char *parent = bare ? NULL : "object";
     VS_TRY(members(d, obj, keys, 3, f));
-    VS_TRY(status_text(d, ev, f[0], "reason", &ev->reason, &ev->reason_len));
-    VS_TRY(status_text(d, ev, f[1], "message", &ev->message, &ev->message_len));
+    VS_TRY(status_text(d, ev, f[0], parent, "reason", &ev->reason, &ev->reason_len));
+    VS_TRY(status_text(d, ev, f[1], parent, "message", &ev->message, &ev->message_len));
     return velstatus__kdec_int(d, f[2], parent, "code", &ev->has_code, &ev->code);
 }
 
@@ -129,7 +129,7 @@ static velstatus_status decode_event(velstatus__kdec *d, velstatus_watch_event *
     VS_TRY(velstatus__kdec_watch_event(d, root, &ev->type, &obj));
     ev->obj_off = obj.vs;
     ev->obj_len = obj.ve - obj.vs;
-    return ev->type == VELSTATUS_WATCH_ERROR ? decode_status(d, ev, obj) : VELSTATUS_OK;
+    return ev->type == VELSTATUS_WATCH_ERROR ? decode_status(d, ev, obj, obj.vs == root.vs) : VELSTATUS_OK;
 }
 
 velstatus_status velstatus__watch_event_decode(velstatus_watch_event **out, velstatus_ctx *ctx, const char *json,
