@@ -12,26 +12,13 @@
 #include "failalloc.h"
 #include "harness.h"
 
-/* The context of each test (a checked fixture makes and frees it). */
-static velstatus_ctx *tctx;
-
-static void setup(void)
-{
-    tctx = vs_test_ctx();
-}
-
-static void teardown(void)
-{
-    velstatus_ctx_free(tctx);
-    tctx = NULL;
-}
 
 /* The one object of json, decoded (asserted OK, one object). */
 static velstatus_backup_list *one(const char *json)
 {
     velstatus_backup_list *l = NULL;
     velstatus_error err;
-    velstatus_status st = velstatus_backup_list_from_json(&l, tctx, json, VELSTATUS_NUL_TERMINATED, &err);
+    velstatus_status st = velstatus_backup_list_from_json(&l, vs_tctx, json, VELSTATUS_NUL_TERMINATED, &err);
     ck_assert_msg(st == VELSTATUS_OK, "%s: %s", json, err.message);
     ck_assert_uint_eq(velstatus_backup_list_count(l), 1);
     return l;
@@ -140,7 +127,7 @@ START_TEST(lists_arrays_and_skipped_kinds)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         velstatus_backup_list *l = NULL;
         velstatus_error err;
-        ck_assert_msg(velstatus_backup_list_from_json(&l, tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err) ==
+        ck_assert_msg(velstatus_backup_list_from_json(&l, vs_tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err) ==
                           VELSTATUS_OK,
                       "%s: %s", cases[i].json, err.message);
         ck_assert_msg(velstatus_backup_list_count(l) == cases[i].count, "%s: count", cases[i].json);
@@ -217,7 +204,8 @@ START_TEST(errors_name_the_field_and_position)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         velstatus_backup_list *l = (velstatus_backup_list *)1;
         velstatus_error err;
-        velstatus_status st = velstatus_backup_list_from_json(&l, tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
+        velstatus_status st =
+            velstatus_backup_list_from_json(&l, vs_tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
         const char *at = cases[i].json + (strstr(cases[i].json, cases[i].at) - cases[i].json);
         ck_assert_msg(st == cases[i].st, "%s: status %d", cases[i].json, (int)st);
         ck_assert_ptr_null(l);
@@ -227,7 +215,7 @@ START_TEST(errors_name_the_field_and_position)
     }
     ck_assert_uint_eq(velstatus_backup_list_count(NULL), 0);
     ck_assert_uint_eq(velstatus_backup_list_skipped(NULL), 0);
-    ck_assert_int_eq(velstatus_backup_list_from_json(NULL, tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_backup_list_from_json(NULL, vs_tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_backup_list_from_json((velstatus_backup_list **)&cases, NULL, "{}", 2, NULL),
                      VELSTATUS_E_INVALID);
 }
@@ -334,7 +322,7 @@ static velstatus_watch_event *event(const char *json)
 {
     velstatus_watch_event *ev = NULL;
     velstatus_error err;
-    ck_assert_msg(velstatus_watch_event_from_json(&ev, tctx, json, VELSTATUS_NUL_TERMINATED, &err) == VELSTATUS_OK,
+    ck_assert_msg(velstatus_watch_event_from_json(&ev, vs_tctx, json, VELSTATUS_NUL_TERMINATED, &err) == VELSTATUS_OK,
                   "%s: %s", json, err.message);
     return ev;
 }
@@ -390,7 +378,7 @@ START_TEST(watch_event_errors)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         velstatus_watch_event *ev = NULL;
         velstatus_error err;
-        ck_assert_int_eq(velstatus_watch_event_from_json(&ev, tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err),
+        ck_assert_int_eq(velstatus_watch_event_from_json(&ev, vs_tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err),
                          VELSTATUS_E_SCHEMA);
         ck_assert_ptr_null(ev);
         ck_assert_msg(strstr(err.message, cases[i].msg), "%s: message \"%s\"", cases[i].json, err.message);
@@ -468,8 +456,9 @@ START_TEST(getters_without_an_object)
     velstatus_condition_status cs = VELSTATUS_CONDITION_UNKNOWN;
     size_t len = 7, off = 7;
     int64_t v = 7;
-    ck_assert_int_eq(velstatus_backup_list_from_json(&l, tctx, "{\"kind\":\"Backup\"}", VELSTATUS_NUL_TERMINATED, NULL),
-                     VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_backup_list_from_json(&l, vs_tctx, "{\"kind\":\"Backup\"}", VELSTATUS_NUL_TERMINATED, NULL),
+        VELSTATUS_OK);
     for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
         len = 7;
         ck_assert_ptr_null(texts[k](NULL, 0, &len));
@@ -510,7 +499,7 @@ Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("backup_object");
     TCase *tc = tcase_create("backup_object");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, vs_test_ctx_setup, vs_test_ctx_teardown);
     tcase_add_test(tc, keys_as_kubernetes_reads_them);
     tcase_add_test(tc, every_field);
     tcase_add_test(tc, lists_arrays_and_skipped_kinds);

@@ -14,8 +14,6 @@
 #include "failalloc.h"
 #include "harness.h"
 
-static velstatus_ctx *tctx;
-
 #define N_CASES(a) (sizeof(a) / sizeof((a)[0]))
 /* Returns the status of x from the enclosing function when it is not OK. */
 #define TRY(x)                      \
@@ -25,22 +23,12 @@ static velstatus_ctx *tctx;
             return st_;             \
     } while (0)
 
-static void setup(void)
-{
-    tctx = vs_test_ctx();
-}
-
-static void teardown(void)
-{
-    velstatus_ctx_free(tctx);
-    tctx = NULL;
-}
 
 static velstatus_dm_list *decode(const char *json)
 {
     velstatus_dm_list *l = NULL;
     velstatus_error err;
-    velstatus_status st = velstatus_dm_list_from_json(&l, tctx, json, VELSTATUS_NUL_TERMINATED, &err);
+    velstatus_status st = velstatus_dm_list_from_json(&l, vs_tctx, json, VELSTATUS_NUL_TERMINATED, &err);
     ck_assert_msg(st == VELSTATUS_OK, "%s: %s", json, err.message);
     return l;
 }
@@ -58,13 +46,6 @@ static void expect_text(const velstatus_dm_list *l, size_t i, velstatus_dm_text 
                   s ? s : "(absent)", want);
 }
 
-static int64_t ns_of(const char *rfc3339)
-{
-    int64_t ns = 0;
-    ck_assert_int_eq(velstatus_time_parse(&ns, rfc3339, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
-    return ns;
-}
-
 static void expect_time(const velstatus_dm_list *l, size_t i, velstatus_dm_time w, const char *want)
 {
     int64_t ns = 7;
@@ -74,7 +55,7 @@ static void expect_time(const velstatus_dm_list *l, size_t i, velstatus_dm_time 
         return;
     }
     ck_assert_msg(has, "time %d absent, want %s", (int)w, want);
-    ck_assert_int_eq(ns, ns_of(want));
+    ck_assert_int_eq(ns, vs_test_ns(want));
 }
 
 static void expect_int(const velstatus_dm_list *l, size_t i, velstatus_dm_int w, int has, int64_t want)
@@ -90,7 +71,7 @@ START_TEST(objects_as_users_paste_them)
     size_t n;
     char *text = vs_test_read_data("datamover/oadp-1482-list.json", &n);
     velstatus_dm_list *l = NULL;
-    ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx, text, n, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, vs_tctx, text, n, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_dm_list_count(l), 2);
     ck_assert_uint_eq(velstatus_dm_list_skipped(l), 0);
     ck_assert_int_eq(velstatus_dm_list_kind(l, 0), VELSTATUS_DM_UPLOAD);
@@ -143,7 +124,7 @@ START_TEST(objects_as_users_paste_them)
 
     /* kubectl writes one object as itself */
     text = vs_test_read_data("datamover/oadp-1482-datadownload.json", &n);
-    ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx, text, n, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, vs_tctx, text, n, NULL), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_dm_list_count(l), 1);
     ck_assert_int_eq(velstatus_dm_list_phase(l, 0), VELSTATUS_DM_PHASE_COMPLETED);
     velstatus_dm_list_free(l);
@@ -162,19 +143,19 @@ START_TEST(object_as_velero_builder_writes_it)
     velstatus_dm_list *l = NULL;
     velstatus_op_progress p;
     char *t = (char *)1;
-    ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx, text, n, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_list_from_json(&l, vs_tctx, text, n, NULL), VELSTATUS_OK);
     expect_time(l, 0, VELSTATUS_DM_TIME_CREATED, NULL);
     expect_text(l, 0, VELSTATUS_DM_TEXT_VOLUME_SNAPSHOT, NULL);
     expect_text(l, 0, VELSTATUS_DM_TEXT_SOURCE_PVC, "");
     expect_text(l, 0, VELSTATUS_DM_TEXT_OPERATION_TIMEOUT, "0s");
     expect_int(l, 0, VELSTATUS_DM_INT_CANCEL, 0, 0);
     velstatus_op_progress_init(&p, sizeof(p));
-    ck_assert_int_eq(velstatus_dm_progress(&p, &t, tctx, l, VELSTATUS_DM_UPLOAD, "du-1", 4, NULL, 0, 1, 18, NULL),
+    ck_assert_int_eq(velstatus_dm_progress(&p, &t, vs_tctx, l, VELSTATUS_DM_UPLOAD, "du-1", 4, NULL, 0, 1, 18, NULL),
                      VELSTATUS_OK);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS);
     ck_assert(!p.completed && p.n_completed == 10 && p.n_total == 20 && p.has_started && !p.has_updated);
-    ck_assert_int_eq(p.started_ns, ns_of("2024-05-01T10:00:05Z"));
+    ck_assert_int_eq(p.started_ns, vs_test_ns("2024-05-01T10:00:05Z"));
     expect_span("builder", "description", p.description, p.description_len, "InProgress");
     velstatus_dm_list_free(l);
     free(text);
@@ -351,7 +332,7 @@ START_TEST(errors_name_the_field_and_position)
     for (size_t i = 0; i < N_CASES(cases); i++) {
         velstatus_dm_list *l = (velstatus_dm_list *)1;
         velstatus_error err;
-        velstatus_status st = velstatus_dm_list_from_json(&l, tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
+        velstatus_status st = velstatus_dm_list_from_json(&l, vs_tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
         ck_assert_msg(st == cases[i].st, "%s: status %d (%s)", cases[i].json, (int)st, err.message);
         ck_assert_ptr_null(l);
         ck_assert_msg(strstr(err.message, cases[i].msg), "%s: message \"%s\"", cases[i].json, err.message);
@@ -361,7 +342,7 @@ START_TEST(errors_name_the_field_and_position)
     {
         velstatus_dm_list *l = NULL;
         int64_t v = -1;
-        ck_assert_int_eq(velstatus_dm_list_from_json(&l, tctx,
+        ck_assert_int_eq(velstatus_dm_list_from_json(&l, vs_tctx,
                                                      "{\"kind\":\"DataUpload\",\"status\":{\"progress\":{"
                                                      "\"bytesDone\":5}}}",
                                                      VELSTATUS_NUL_TERMINATED, NULL),
@@ -374,7 +355,7 @@ START_TEST(errors_name_the_field_and_position)
         ck_assert_int_eq(velstatus_dm_list_int(NULL, 0, VELSTATUS_DM_INT_BYTES_DONE, &v), 0);
         velstatus_dm_list_free(l);
     }
-    ck_assert_int_eq(velstatus_dm_list_from_json(NULL, tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_list_from_json(NULL, vs_tctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
 }
 END_TEST
 
@@ -525,9 +506,9 @@ static void expect_field(const char *name, const velstatus_op_progress *p, const
     else if (strcmp(k, "completed") == 0)
         ck_assert_msg(p->completed == atoi(v), "%s: completed %d", name, p->completed);
     else if (strcmp(k, "started") == 0)
-        ck_assert_msg(p->has_started && p->started_ns == ns_of(v), "%s: started", name);
+        ck_assert_msg(p->has_started && p->started_ns == vs_test_ns(v), "%s: started", name);
     else if (strcmp(k, "updated") == 0)
-        ck_assert_msg(p->has_updated && p->updated_ns == ns_of(v), "%s: updated", name);
+        ck_assert_msg(p->has_updated && p->updated_ns == vs_test_ns(v), "%s: updated", name);
     else
         ck_abort_msg("%s: unknown field %s", name, k);
 }
@@ -593,19 +574,19 @@ static void run_row(char **c, int minor)
     size_t index = 0, cn = 0;
     snprintf(name, sizeof(name), "%s (1.%d)", c[0], minor);
     velstatus_op_progress_init(&p, sizeof(p));
-    ck_assert_msg(velstatus_dm_progress(&p, &text, tctx, l, kind, id, VELSTATUS_NUL_TERMINATED, c[3],
+    ck_assert_msg(velstatus_dm_progress(&p, &text, vs_tctx, l, kind, id, VELSTATUS_NUL_TERMINATED, c[3],
                                         VELSTATUS_NUL_TERMINATED, 1, minor, &err) == VELSTATUS_OK,
                   "%s: %s", name, err.message);
     ck_assert_msg(strlen(c[6]) < sizeof(want), "%s: column too long", name);
     strcpy(want, c[6]);
     expect_progress(name, &p, want);
     ck_assert_msg((text != NULL) == (p.report == VELSTATUS_OP_REPORT_PROGRESS_ERROR), "%s: text", name);
-    velstatus_free(tctx, text);
-    ck_assert_int_eq(velstatus_dm_cancel(&index, &ctext, &cn, tctx, l, kind, id, VELSTATUS_NUL_TERMINATED, c[3],
+    velstatus_free(vs_tctx, text);
+    ck_assert_int_eq(velstatus_dm_cancel(&index, &ctext, &cn, vs_tctx, l, kind, id, VELSTATUS_NUL_TERMINATED, c[3],
                                          VELSTATUS_NUL_TERMINATED, 1, minor, &err),
                      VELSTATUS_OK);
     expect_cancel(name, l, index, ctext, cn, c[7]);
-    velstatus_free(tctx, ctext);
+    velstatus_free(vs_tctx, ctext);
     velstatus_dm_list_free(l);
 }
 
@@ -649,12 +630,12 @@ START_TEST(plugin_arguments_and_releases)
     char *t = NULL;
     size_t index = 0, m = 0;
     velstatus_op_progress_init(&p, sizeof(p));
-    ck_assert_int_eq(velstatus_dm_progress(&p, &t, tctx, l, VELSTATUS_DM_UPLOAD, "du-2", 4, NULL, 0, 1, 14, &err),
+    ck_assert_int_eq(velstatus_dm_progress(&p, &t, vs_tctx, l, VELSTATUS_DM_UPLOAD, "du-2", 4, NULL, 0, 1, 14, &err),
                      VELSTATUS_OK);
     ck_assert_str_eq(p.err, "rpc error: code = Unknown desc = not found DataUpload for operationID du-2");
-    velstatus_free(tctx, t);
+    velstatus_free(vs_tctx, t);
     /* release 1.11 has no data mover; 1.19 and 2.0 are not supported */
-    ck_assert_int_eq(velstatus_dm_progress(&p, &t, tctx, l, VELSTATUS_DM_UPLOAD, "du-1", 4, NULL, 0, 1, 11, &err),
+    ck_assert_int_eq(velstatus_dm_progress(&p, &t, vs_tctx, l, VELSTATUS_DM_UPLOAD, "du-1", 4, NULL, 0, 1, 11, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "Velero 1.11 has no data mover (DataUpload and DataDownload came in 1.12)");
     ck_assert_ptr_null(t);
@@ -663,7 +644,7 @@ START_TEST(plugin_arguments_and_releases)
     ck_assert_str_eq(err.message, "Velero 1.19 is not supported (supported: 1.11 to 1.18)");
     ck_assert_uint_eq(index, SIZE_MAX);
     ck_assert_int_eq(
-        velstatus_dm_cancel(&index, &t, NULL, tctx, l, VELSTATUS_DM_DOWNLOAD, "du-1", 4, NULL, 0, 2, 0, &err),
+        velstatus_dm_cancel(&index, &t, NULL, vs_tctx, l, VELSTATUS_DM_DOWNLOAD, "du-1", 4, NULL, 0, 2, 0, &err),
         VELSTATUS_E_INVALID);
     /* an ID the API server's selector refuses */
     ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, "du-1,x", 6, NULL, 0, 1, 18, &index, &m, &err),
@@ -698,24 +679,24 @@ START_TEST(plugin_arguments_and_releases)
                      VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_dm_list_find(l, VELSTATUS_DM_UPLOAD, NULL, 1, NULL, 0, 1, 18, NULL, NULL, &err),
                      VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_dm_progress(NULL, &t, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+    ck_assert_int_eq(velstatus_dm_progress(NULL, &t, vs_tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_dm_progress(&p, &t, NULL, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_INVALID);
     p.struct_size = 8;
-    ck_assert_int_eq(velstatus_dm_progress(&p, &t, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+    ck_assert_int_eq(velstatus_dm_progress(&p, &t, vs_tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_ABI);
-    ck_assert_int_eq(velstatus_dm_cancel(NULL, &t, NULL, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+    ck_assert_int_eq(velstatus_dm_cancel(NULL, &t, NULL, vs_tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "index is NULL");
     ck_assert_int_eq(
-        velstatus_dm_cancel(&index, NULL, NULL, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+        velstatus_dm_cancel(&index, NULL, NULL, vs_tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
         VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "text is NULL");
     ck_assert_int_eq(velstatus_dm_cancel(&index, &t, NULL, NULL, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "ctx is NULL");
-    ck_assert_int_eq(velstatus_dm_progress(&p, NULL, tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
+    ck_assert_int_eq(velstatus_dm_progress(&p, NULL, vs_tctx, l, VELSTATUS_DM_UPLOAD, "a", 1, NULL, 0, 1, 18, &err),
                      VELSTATUS_E_INVALID);
     ck_assert_str_eq(err.message, "text is NULL");
     /* a NULL namespace with a length, and IDs that are no label value */
@@ -828,7 +809,7 @@ static velstatus_status pass(velstatus_ctx *ctx, const char *dus, const velstatu
     TRY(velstatus_dm_client_new(&dm, ctx, *l, "velero", VELSTATUS_NUL_TERMINATED, 1, 14, fb, NULL));
     ck_assert_int_eq(velstatus_dm_client_init(&client, sizeof(client), dm, NULL), VELSTATUS_OK);
     velstatus_reconcile_options_init(&o, sizeof(o));
-    o.now_ns = ns_of("2024-05-01T12:00:00Z");
+    o.now_ns = vs_test_ns("2024-05-01T12:00:00Z");
     ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, 14, NULL), VELSTATUS_OK);
     st = velstatus_oplist_reconcile(r, *ops, &client, &o, &pol, NULL);
     velstatus_dm_client_free(dm);
@@ -859,7 +840,7 @@ START_TEST(client_under_the_reconcile)
     fbc.userdata = &fb;
     fbc.progress = fb_progress;
     fbc.cancel = fb_cancel;
-    ck_assert_int_eq(pass(tctx, uploads, &fbc, &r, &ops, &l), VELSTATUS_OK);
+    ck_assert_int_eq(pass(vs_tctx, uploads, &fbc, &r, &ops, &l), VELSTATUS_OK);
     ck_assert_int_eq(fb.progress, 1);
     ck_assert_int_eq(velstatus_reconcile_result_phase(r), VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED);
     ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 2);
@@ -882,7 +863,7 @@ START_TEST(client_under_the_reconcile)
 
     /* du-c New and du-b still InProgress: Velero waits; without a fallback the
      * other plugin's operation gets the manager's lookup error */
-    ck_assert_int_eq(pass(tctx,
+    ck_assert_int_eq(pass(vs_tctx,
                           "[{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\",\"labels\":{"
                           "\"velero.io/async-operation-id\":\"du-b\"}},\"status\":{\"phase\":\"InProgress\"}},"
                           "{\"kind\":\"DataUpload\",\"metadata\":{\"namespace\":\"velero\",\"labels\":{"
@@ -928,12 +909,13 @@ START_TEST(client_cancels_a_timed_out_restore)
     velstatus_policy pol;
     size_t index = 0;
     char *t = NULL;
-    ck_assert_int_eq(velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_RESTORE, ops_json, strlen(ops_json), NULL),
-                     VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 16, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_from_json(&ops, vs_tctx, VELSTATUS_KIND_RESTORE, ops_json, strlen(ops_json), NULL),
+        VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, NULL, 0, 1, 16, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&client, sizeof(client), dm, NULL), VELSTATUS_OK);
     velstatus_reconcile_options_init(&o, sizeof(o));
-    o.now_ns = ns_of("2024-05-01T05:00:00Z"); /* 5h after creation: the default 4h timeout has passed */
+    o.now_ns = vs_test_ns("2024-05-01T05:00:00Z"); /* 5h after creation: the default 4h timeout has passed */
     ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, 16, NULL), VELSTATUS_OK);
     pol.report_cancel_results = 1;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, ops, &client, &o, &pol, NULL), VELSTATUS_OK);
@@ -947,7 +929,7 @@ START_TEST(client_cancels_a_timed_out_restore)
     /* a restore's errors are the texts as they are (no plugin suffix) */
     expect_result_error(r, 0, "Asynchronous action timed out");
     expect_result_error(r, 1, "rpc error: code = Unknown desc = didn't find DataDownload");
-    ck_assert_int_eq(velstatus_dm_cancel(&index, &t, NULL, tctx, l, VELSTATUS_DM_DOWNLOAD,
+    ck_assert_int_eq(velstatus_dm_cancel(&index, &t, NULL, vs_tctx, l, VELSTATUS_DM_DOWNLOAD,
                                          velstatus_reconcile_result_canceled_id(r, 0, NULL), VELSTATUS_NUL_TERMINATED,
                                          NULL, 0, 1, 16, NULL),
                      VELSTATUS_OK);
@@ -966,17 +948,17 @@ START_TEST(client_arguments)
     velstatus_dm_client *dm = (velstatus_dm_client *)1;
     velstatus_plugin_client c, fb;
     velstatus_error err;
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 11, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, NULL, 0, 1, 11, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_ptr_null(dm);
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, NULL, NULL, 0, 1, 18, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, NULL, NULL, 0, 1, 18, NULL, &err), VELSTATUS_E_INVALID);
     ck_assert_int_eq(velstatus_dm_client_new(&dm, NULL, l, NULL, 0, 1, 18, NULL, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_dm_client_new(NULL, tctx, l, NULL, 0, 1, 18, NULL, &err), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_dm_client_new(NULL, vs_tctx, l, NULL, 0, 1, 18, NULL, &err), VELSTATUS_E_INVALID);
     memset(&fb, 0, sizeof(fb));
     fb.struct_size = 4;
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, &fb, &err), VELSTATUS_E_ABI);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, NULL, 0, 1, 18, &fb, &err), VELSTATUS_E_ABI);
     ck_assert_ptr_null(dm);
     ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), NULL, &err), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, "ns", 2, 1, 18, NULL, &err), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, "ns", 2, 1, 18, NULL, &err), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&c, 8, dm, &err), VELSTATUS_E_ABI);
     ck_assert_int_eq(velstatus_dm_client_init(NULL, sizeof(c), dm, &err), VELSTATUS_E_INVALID);
     velstatus_dm_client_free(dm);
@@ -1016,10 +998,10 @@ START_TEST(client_names_and_fallback_cancel)
     velstatus_plugin_client c, fbc;
     fallback fb = {0, 0};
     ck_assert_int_eq(
-        velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_BACKUP, named_ops, VELSTATUS_NUL_TERMINATED, NULL),
+        velstatus_oplist_from_json(&ops, vs_tctx, VELSTATUS_KIND_BACKUP, named_ops, VELSTATUS_NUL_TERMINATED, NULL),
         VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_oplist_count(ops), 7);
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, NULL, 0, 1, 18, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), dm, NULL), VELSTATUS_OK);
     for (size_t i = 0; i < 8; i++) {
         int want = ours[i] ? -(int)VELSTATUS_E_INVALID : VELSTATUS_PASSTHROUGH;
@@ -1030,7 +1012,7 @@ START_TEST(client_names_and_fallback_cancel)
     velstatus_plugin_client_init(&fbc, sizeof(fbc));
     fbc.userdata = &fb;
     fbc.cancel = fb_cancel;
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 18, &fbc, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, NULL, 0, 1, 18, &fbc, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&c, sizeof(c), dm, NULL), VELSTATUS_OK);
     for (size_t i = 0; i < 8; i++)
         ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? -(int)VELSTATUS_E_INVALID : 0);
@@ -1078,16 +1060,17 @@ START_TEST(client_cancel_error_when_not_found)
     velstatus_policy pol;
     size_t n = 0;
     const char *e;
-    ck_assert_int_eq(velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_RESTORE, ops_json, strlen(ops_json), NULL),
-                     VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_dm_client_new(&dm, tctx, l, NULL, 0, 1, 16, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(
+        velstatus_oplist_from_json(&ops, vs_tctx, VELSTATUS_KIND_RESTORE, ops_json, strlen(ops_json), NULL),
+        VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_dm_client_new(&dm, vs_tctx, l, NULL, 0, 1, 16, NULL, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_dm_client_init(&inner, sizeof(inner), dm, NULL), VELSTATUS_OK);
     velstatus_plugin_client_init(&host, sizeof(host));
     host.userdata = &inner;
     host.progress = still_running;
     host.cancel = dm_cancel_of;
     velstatus_reconcile_options_init(&o, sizeof(o));
-    o.now_ns = ns_of("2024-05-01T05:00:00Z");
+    o.now_ns = vs_test_ns("2024-05-01T05:00:00Z");
     ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof(pol), 1, 16, NULL), VELSTATUS_OK);
     pol.report_cancel_results = 1;
     ck_assert_int_eq(velstatus_oplist_reconcile(&r, ops, &host, &o, &pol, NULL), VELSTATUS_OK);
@@ -1127,7 +1110,7 @@ Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("datamover");
     TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, vs_test_ctx_setup, vs_test_ctx_teardown);
     tcase_add_test(tc, objects_as_users_paste_them);
     tcase_add_test(tc, object_as_velero_builder_writes_it);
     tcase_add_test(tc, fields_of_later_releases);

@@ -14,33 +14,14 @@
 #include "failalloc.h"
 #include "harness.h"
 
-static velstatus_ctx *tctx;
-
-static void setup(void)
-{
-    tctx = vs_test_ctx();
-}
-
-static void teardown(void)
-{
-    velstatus_ctx_free(tctx);
-    tctx = NULL;
-}
 
 #define NOW_TEXT "2024-05-01T12:00:00Z"
-
-static int64_t ns_of(const char *t)
-{
-    int64_t ns = 0;
-    ck_assert_int_eq(velstatus_time_parse(&ns, t, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
-    return ns;
-}
 
 static velstatus_snapshot_list *decode(const char *json)
 {
     velstatus_snapshot_list *l = NULL;
     velstatus_error err;
-    velstatus_status st = velstatus_snapshot_list_from_json(&l, tctx, json, VELSTATUS_NUL_TERMINATED, &err);
+    velstatus_status st = velstatus_snapshot_list_from_json(&l, vs_tctx, json, VELSTATUS_NUL_TERMINATED, &err);
     ck_assert_msg(st == VELSTATUS_OK, "%s: %s", json, err.message);
     return l;
 }
@@ -92,9 +73,9 @@ START_TEST(every_field_of_both_kinds)
     ck_assert(velstatus_snapshot_list_has_status(l, 0) && velstatus_snapshot_list_has_error(l, 0));
     ck_assert(velstatus_snapshot_list_bool(l, 0, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b) && !b);
     ck_assert(velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v));
-    ck_assert_int_eq(v, ns_of("2024-05-01T10:00:01Z"));
+    ck_assert_int_eq(v, vs_test_ns("2024-05-01T10:00:01Z"));
     ck_assert(velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_ERROR_TIME, &v));
-    ck_assert_int_eq(v, ns_of("2024-05-01T10:00:02Z"));
+    ck_assert_int_eq(v, vs_test_ns("2024-05-01T10:00:02Z"));
     ck_assert(velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIMESTAMP, &v));
     ck_assert(!velstatus_snapshot_list_time(l, 0, VELSTATUS_SNAPSHOT_FIELD_DELETION_TIMESTAMP, &v) && v == 0);
     ck_assert(!velstatus_snapshot_list_int(l, 0, VELSTATUS_SNAPSHOT_FIELD_RESTORE_SIZE, &v));
@@ -112,7 +93,7 @@ START_TEST(every_field_of_both_kinds)
     ck_assert(velstatus_snapshot_list_int(l, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v));
     ck_assert_int_eq(v, 1714557601000000000);
     ck_assert(velstatus_snapshot_list_time(l, 1, VELSTATUS_SNAPSHOT_FIELD_CREATION_TIME, &v));
-    ck_assert_int_eq(v, ns_of("2024-05-01T10:00:01Z"));
+    ck_assert_int_eq(v, vs_test_ns("2024-05-01T10:00:01Z"));
     ck_assert(velstatus_snapshot_list_bool(l, 1, VELSTATUS_SNAPSHOT_FIELD_READY_TO_USE, &b) && b);
     ck_assert(!velstatus_snapshot_list_has_error(l, 1));
     /* out of range, NULL, a field of another type */
@@ -269,15 +250,15 @@ START_TEST(errors_name_the_field_and_position)
         velstatus_snapshot_list *l = (velstatus_snapshot_list *)&l;
         velstatus_error err;
         velstatus_status st =
-            velstatus_snapshot_list_from_json(&l, tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
+            velstatus_snapshot_list_from_json(&l, vs_tctx, cases[i].json, VELSTATUS_NUL_TERMINATED, &err);
         ck_assert_msg(st == cases[i].st, "case %zu: status %s (%s)", i, velstatus_status_name(st), err.message);
         ck_assert_msg(!l, "case %zu: a list on failure", i);
         ck_assert_msg(strstr(err.message, cases[i].msg), "case %zu: message \"%s\"", i, err.message);
         if (cases[i].at[0])
             vs_test_assert_position(&err, cases[i].json, strstr(cases[i].json, cases[i].at));
     }
-    ck_assert_int_eq(velstatus_snapshot_list_from_json(NULL, tctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
-    ck_assert_int_eq(velstatus_snapshot_list_from_json((velstatus_snapshot_list **)&tctx, NULL, "[]", 2, NULL),
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(NULL, vs_tctx, "[]", 2, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_list_from_json((velstatus_snapshot_list **)&vs_tctx, NULL, "[]", 2, NULL),
                      VELSTATUS_E_INVALID);
 }
 END_TEST
@@ -315,7 +296,7 @@ START_TEST(kubectl_outputs)
     velstatus_snapshot_list *l = NULL;
     velstatus_op_progress p;
     char *msg = NULL;
-    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, tctx, text, len, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, vs_tctx, text, len, NULL), VELSTATUS_OK);
     free(text);
     ck_assert_uint_eq(velstatus_snapshot_list_count(l), 4);
     ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 0);
@@ -326,17 +307,17 @@ START_TEST(kubectl_outputs)
     velstatus_op_progress_init(&p, sizeof(p));
     ck_assert_int_eq(velstatus_snapshot_progress(&p, &msg, l, VELSTATUS_KIND_BACKUP,
                                                  "app/velero-data-0-x7k2p/2024-05-01T10:00:04Z",
-                                                 VELSTATUS_NUL_TERMINATED, ns_of(NOW_TEXT), 1, 16, NULL),
+                                                 VELSTATUS_NUL_TERMINATED, vs_test_ns(NOW_TEXT), 1, 16, NULL),
                      VELSTATUS_OK);
     ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS && p.completed && p.err_len == 0 && p.has_updated);
     ck_assert_int_eq(velstatus_snapshot_progress(&p, &msg, l, VELSTATUS_KIND_BACKUP,
                                                  "app/velero-data-1-q9w4z/2024-05-01T10:00:06Z",
-                                                 VELSTATUS_NUL_TERMINATED, ns_of(NOW_TEXT), 1, 16, NULL),
+                                                 VELSTATUS_NUL_TERMINATED, vs_test_ns(NOW_TEXT), 1, 16, NULL),
                      VELSTATUS_OK);
     ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS && !p.completed && !p.has_updated);
     velstatus_snapshot_list_free(l);
     text = vs_test_read_data("snapshot/volumesnapshots-v1beta1-watch.json", &len);
-    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, tctx, text, len, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_snapshot_list_from_json(&l, vs_tctx, text, len, NULL), VELSTATUS_OK);
     free(text);
     ck_assert_uint_eq(velstatus_snapshot_list_count(l), 1);
     ck_assert_uint_eq(velstatus_snapshot_list_skipped(l), 0); /* its BOOKMARK changes nothing */
@@ -380,7 +361,7 @@ static int row_holds(const prow *r, int minor, char *why, size_t cap)
     velstatus_op_progress p;
     char *text = NULL, want[1024];
     const char *at = strstr(r->col[C_ANSWER], "@now");
-    int64_t now = ns_of(NOW_TEXT);
+    int64_t now = vs_test_ns(NOW_TEXT);
     int ok, is_error = strncmp(r->col[C_ANSWER], "error=", 6) == 0, completed, started_ok, updated_ok;
     velstatus_status st;
     velstatus_op_progress_init(&p, sizeof(p));
@@ -411,7 +392,7 @@ static int row_holds(const prow *r, int minor, char *why, size_t cap)
     }
     snprintf(why, cap, "report %u completed %d err \"%.*s\" started %d updated %d", p.report, p.completed,
              (int)p.err_len, p.err ? p.err : "", p.has_started_sec, p.has_updated);
-    velstatus_free(tctx, text);
+    velstatus_free(vs_tctx, text);
     velstatus_snapshot_list_free(l);
     return ok;
 }
@@ -496,7 +477,7 @@ START_TEST(go_time_parse_vectors)
                               memcmp(p.err, want, p.err_len) == 0,
                           "%s: got \"%.*s\", want \"%s\"", end + 1, (int)p.err_len, p.err ? p.err : "", want);
         }
-        velstatus_free(tctx, text);
+        velstatus_free(vs_tctx, text);
         n++;
     }
     ck_assert_uint_ge(n, 50);
@@ -671,7 +652,7 @@ static velstatus_status pass(velstatus_ctx *ctx, int minor, int with_fallback, v
         cfg.snapshots = snaps;
         cfg.major = 1;
         cfg.minor = minor;
-        cfg.now_ns = ns_of(NOW_TEXT);
+        cfg.now_ns = vs_test_ns(NOW_TEXT);
         cfg.fallback = with_fallback ? &fb : NULL;
         ck_assert_int_eq(velstatus_snapshot_client_init(&client, sizeof(client), &cfg, NULL), VELSTATUS_OK);
         velstatus_reconcile_options_init(&o, sizeof(o));
@@ -700,7 +681,7 @@ START_TEST(reconcile_with_the_client)
     velstatus_reconcile_result *r;
     int calls = 0;
     /* 1.14 reads the contents: vs-1 completes, vs-2 completes with the content's error */
-    ck_assert_int_eq(pass(tctx, 14, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_int_eq(pass(vs_tctx, 14, 1, &r, &calls), VELSTATUS_OK);
     ck_assert_int_eq(calls, 1);
     ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 2);
     ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
@@ -708,17 +689,17 @@ START_TEST(reconcile_with_the_client)
     ck_assert_int_eq(velstatus_reconcile_result_phase(r), VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED);
     velstatus_reconcile_result_free(r);
     /* 1.13 reads the VolumeSnapshots only: all three complete */
-    ck_assert_int_eq(pass(tctx, 13, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_int_eq(pass(vs_tctx, 13, 1, &r, &calls), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 3);
     ck_assert_int_eq(velstatus_reconcile_result_phase(r), VELSTATUS_PHASE_FINALIZING);
     velstatus_reconcile_result_free(r);
     /* 1.11: the plugin has no asynchronous operations: both fail with Velero's own text */
-    ck_assert_int_eq(pass(tctx, 11, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_int_eq(pass(vs_tctx, 11, 1, &r, &calls), VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 2);
     ck_assert(has_error(r, "Plugin does not support asynchronous operations"));
     velstatus_reconcile_result_free(r);
     /* without a fallback the other operation's plugin cannot be obtained */
-    ck_assert_int_eq(pass(tctx, 18, 0, &r, &calls), VELSTATUS_OK);
+    ck_assert_int_eq(pass(vs_tctx, 18, 0, &r, &calls), VELSTATUS_OK);
     ck_assert(has_error(r, "unable to get valid BackupItemActionV2 for \"example.io/other\", plugin: unknown"));
     ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 2);
     velstatus_reconcile_result_free(r);
@@ -793,7 +774,7 @@ START_TEST(client_cancel_and_names)
     velstatus_snapshot_client_config cfg;
     int calls = 0;
     static const int ours[] = {1, 1, 0, 0, 0, 0, 0, 0};
-    ck_assert_int_eq(velstatus_oplist_from_json(&ops, tctx, VELSTATUS_KIND_RESTORE, restore_ops_json,
+    ck_assert_int_eq(velstatus_oplist_from_json(&ops, vs_tctx, VELSTATUS_KIND_RESTORE, restore_ops_json,
                                                 VELSTATUS_NUL_TERMINATED, NULL),
                      VELSTATUS_OK);
     ck_assert_uint_eq(velstatus_oplist_count(ops), 7);
@@ -948,7 +929,7 @@ Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("snapshot");
     TCase *tc = tcase_create("snapshot");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, vs_test_ctx_setup, vs_test_ctx_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, every_field_of_both_kinds);
     tcase_add_test(tc, null_resets_pointers_as_go_does);

@@ -34,6 +34,26 @@ velstatus_ctx *vs_test_ctx(void)
     return ctx;
 }
 
+velstatus_ctx *vs_tctx;
+
+void vs_test_ctx_setup(void)
+{
+    vs_tctx = vs_test_ctx();
+}
+
+void vs_test_ctx_teardown(void)
+{
+    velstatus_ctx_free(vs_tctx);
+    vs_tctx = NULL;
+}
+
+int64_t vs_test_ns(const char *rfc3339)
+{
+    int64_t ns = 0;
+    ck_assert_int_eq(velstatus_time_parse(&ns, rfc3339, VELSTATUS_NUL_TERMINATED, NULL), VELSTATUS_OK);
+    return ns;
+}
+
 char *vs_test_read_data(const char *rel, size_t *len)
 {
     const char *dir = getenv("VS_TEST_DATA");

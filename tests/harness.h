@@ -21,6 +21,13 @@ velstatus_backoff vs_backoff(velstatus_backoff_kind kind, int64_t cap_ns);
 velstatus_retry_schedule vs_schedule(void);
 
 velstatus_ctx *vs_test_ctx(void);
+/* The context of each test of a suite whose fixture is vs_test_ctx_setup /
+ * vs_test_ctx_teardown (tcase_add_checked_fixture). */
+extern velstatus_ctx *vs_tctx;
+void vs_test_ctx_setup(void);
+void vs_test_ctx_teardown(void);
+/* An RFC 3339 text in ns since the epoch (the test fails on a bad text). */
+int64_t vs_test_ns(const char *rfc3339);
 
 /* Reads a whole file into a malloc'ed, NUL-terminated buffer; aborts the
  * test on failure. `rel` is relative to $VS_TEST_DATA. */
