@@ -127,8 +127,7 @@ static int started_from(snap_call *c, const vs_part *t)
     velstatus__buf_init(&scratch, c->text.ctx);
     if (velstatus__go_rfc3339_error(&scratch, t->s, t->n)) {
         grpc_prefix(c);
-        if (scratch.len) /* none when its allocation failed (scratch.p NULL) */
-            velstatus__buf_append(&c->text, scratch.p, scratch.len);
+        velstatus__buf_append(&c->text, scratch.p, scratch.len);
         c->text.failed |= scratch.failed;
         velstatus__buf_reset(&scratch);
         return 0;
