@@ -2,7 +2,7 @@
 /* Edges of the server-status area: the publish retries of the controller
  * step with every host slot set (classify, sleep, random, now), the BSL
  * setters' argument checks, token parsers, and the tracker's hash table
- * when entries are deleted out of order. */
+ * when entries are deleted out of order or its events replay an order. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -431,6 +431,79 @@ START_TEST(tracker_matches_a_model_under_random_upserts_and_deletes)
 }
 END_TEST
 
+/* One event of the replay check: name k of the pool upserted (a default
+ * with a creation time when `dflt`) or deleted, the model kept beside it. */
+static void replay_event(velstatus_server_tracker *t, int k, int del, int dflt, int *present, int *is_default,
+                         int *created, char names[][40], size_t *n)
+{
+    size_t len = strlen(names[k]);
+    if (del) {
+        ck_assert_int_eq(velstatus_server_tracker_delete(t, NULL, names[k], len, NULL), VELSTATUS_OK);
+        *n -= (size_t)present[k];
+        present[k] = 0;
+        return;
+    }
+    is_default[k] = dflt;
+    created[k] = (k * 7) % 11;
+    ck_assert_int_eq(vs_test_upsert(t, NULL, names[k], len, "Available", 9, dflt, VELSTATUS_BSL_READ_WRITE, 1,
+                                    (int64_t)created[k] * 1000000000, 0, 0, NULL),
+                     VELSTATUS_OK);
+    *n += (size_t)!present[k];
+    present[k] = 1;
+}
+
+/* The tracker learns the order of its events to fetch the next BSL ahead
+ * and looks where it guesses before probing (server_status.c, vs_order). A
+ * guess is a table index that the table's growth, deletions (an entry
+ * shifted back) and a changed order make stale: the pool is replayed in
+ * one order, then in another, with names deleted out of turn in the
+ * middle of each pass (a deleted BSL's slot keeps its old bytes, and the
+ * guess for its next turn points there), names short and long, while
+ * the table grows from empty to 600 names. Each count is the model's, the
+ * verdict's default the model's best, and every name the model holds is
+ * found at the end (each deletion drops the count by one). */
+START_TEST(tracker_replayed_orders_match_a_model)
+{
+    enum { POOL = 600, PASSES = 12 };
+    static char names[POOL][40];
+    static int present[POOL], is_default[POOL], created[POOL];
+    velstatus_ctx *ctx = vs_test_ctx();
+    velstatus_server_tracker *t = NULL;
+    uint32_t x = 777;
+    size_t n = 0;
+    for (int i = 0; i < POOL; i++)
+        snprintf(names[i], sizeof(names[i]), i % 3 ? "b%d" : "backup-storage-location-%d", i);
+    ck_assert_int_eq(velstatus_server_tracker_new(&t, ctx, NULL, NULL), VELSTATUS_OK);
+    for (int pass = 0; pass < PASSES; pass++) {
+        int size = pass < 3 ? 200 * (pass + 1) : POOL; /* grows in the first passes */
+        for (int j = 0; j < size; j++) {
+            int k = pass % 4 == 3 ? size - 1 - j : j; /* every fourth pass backwards */
+            x = x * 1103515245u + 12345u;
+            replay_event(t, k, 0, (x >> 16) % 9 == 0, present, is_default, created, names, &n);
+            if (pass >= 3 && (x >> 8) % 13 == 0) /* another name deleted: its slot keeps its bytes */
+                replay_event(t, (int)((x >> 20) % POOL), 1, 0, present, is_default, created, names, &n);
+            ck_assert_uint_eq(velstatus_server_tracker_count(t), n);
+        }
+        velstatus_server_verdict *v = NULL;
+        int want = model_default(present, is_default, created, names, POOL);
+        ck_assert_int_eq(velstatus_server_tracker_verdict(&v, t, NULL), VELSTATUS_OK);
+        ck_assert_uint_eq(velstatus_server_verdict_total(v), n);
+        if (want < 0)
+            ck_assert_ptr_null(velstatus_server_verdict_default(v));
+        else
+            ck_assert_str_eq(velstatus_server_verdict_default(v), names[want]);
+        velstatus_server_verdict_free(v);
+    }
+    for (int k = 0; k < POOL; k++) {
+        replay_event(t, k, 1, 0, present, is_default, created, names, &n);
+        ck_assert_uint_eq(velstatus_server_tracker_count(t), n);
+    }
+    ck_assert_uint_eq(n, 0);
+    velstatus_server_tracker_free(t);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* An upsert of a tracked name rewrites its entry in place, whatever the
  * length of its new texts (the tracker keeps none but the name); an
  * allocation failure (the default heap's room) leaves the tracker as it was. */
@@ -563,6 +636,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, tracker_and_verdict_argument_checks);
     tcase_add_test(tc, tracker_matches_a_model_under_random_upserts_and_deletes);
     tcase_add_test(tc, tracker_upsert_in_place_or_grown_fails_cleanly);
+    tcase_add_test(tc, tracker_replayed_orders_match_a_model);
     tcase_add_test(tc, step_without_publish_or_outputs);
     tcase_add_test(tc, bsl_decode_refuses_text_after_the_value_and_ignores_long_keys);
     suite_add_tcase(s, tc);

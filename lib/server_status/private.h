@@ -41,6 +41,7 @@ typedef struct vs_bsl {
         char *ext;               /* else: the name elsewhere (a set's texts, a tracker's copy) */
     } name;
     uint32_t heap_idx;  /* tracker: position in the default heap */
+    uint32_t ahead;     /* tracker: the table index of the BSL upserted VS_AHEAD events after this one, last time */
     unsigned char used; /* tracker: the table slot holds a BSL */
     unsigned char is_default, access, has_created, has_validated;
     unsigned char pclass; /* VS_PH_* */

@@ -1011,12 +1011,34 @@ VS_GETTER(velstatus_server_verdict, velstatus_server_verdict_namespace, const ch
 
 /* ---- tracker ---- */
 
+/* A relist replays the list in its order, every time: the BSL that came
+ * VS_AHEAD events after this one last time (vs_bsl.ahead) is likely to come
+ * VS_AHEAD events after it again. The tracker remembers the table indexes
+ * of the last VS_AHEAD events (to teach each its successor) and the guess
+ * for each of the next VS_AHEAD. While the guesses come true, it fetches
+ * the guessed entry VS_AHEAD events before it is needed and looks there
+ * before probing; once one fails, it neither fetches nor looks (a random
+ * order costs no extra line) until a guess comes true again. A guess is
+ * only a hint: a table index that an entry's move or the table's growth
+ * made stale is checked as any other (bench/README.md, issue 25). */
+enum { VS_AHEAD = 8 };
+typedef struct vs_order {
+    uint32_t recent[VS_AHEAD]; /* the table indexes of the last VS_AHEAD upserts, by event number mod VS_AHEAD */
+    uint32_t guess[VS_AHEAD];  /* the table index guessed for each of the next VS_AHEAD upserts, the same */
+    unsigned seq;              /* the event number, mod VS_AHEAD */
+    int streak;                /* the last upsert's BSL was where it was guessed */
+} vs_order;
+
 /* The tracker's BSLs live in its table itself, one 64-byte line each
  * (vs_bsl): open addressing, linear probing, load <= 7/8, backward-shift
  * deletion. At 100,000 BSLs that is 8 MiB (16 at load <= 1/2): the one
  * line an upsert misses is found in fewer pages, and a longer probe reads
- * the lines that follow, which the hardware fetches ahead. An entry moves when the table grows or a deletion shifts it;
- * the default heap holds table indexes, which a move keeps current. */
+ * the lines that follow, which the hardware fetches ahead. The line is
+ * asked for as soon as the name is hashed, while the record is checked;
+ * in a replayed order, VS_AHEAD events before (vs_order above). An entry
+ * moves when the table grows or a deletion shifts it; the default heap
+ * holds table indexes, which a move keeps current, and so does the learned
+ * order when the table grows (a deletion's shift leaves it a stale hint). */
 struct velstatus_server_tracker {
     velstatus_ctx *ctx;
     vs_opts o;
@@ -1036,6 +1058,7 @@ struct velstatus_server_tracker {
     int has_clock;         /* o.now_ns is a real instant: check_stale, or set_now called */
     int has_transition;    /* transition_ns is known */
     int64_t transition_ns; /* o.now_ns when the condition status last changed */
+    vs_order order;        /* the order of the events, learned to fetch ahead */
 };
 
 static void heap_set(velstatus_server_tracker *t, size_t i, size_t e)
@@ -1135,6 +1158,26 @@ static void tt_move(velstatus_server_tracker *t, size_t i, const vs_bsl *e)
         t->heap[e->heap_idx] = i;
 }
 
+/* Index i of the table before it grew, as it is now (0: none). */
+static uint32_t moved_to(const vs_bsl *old, size_t ocap, uint32_t i)
+{
+    return i < ocap && old[i].used ? old[i].heap_idx : 0;
+}
+
+/* The learned order carried into the grown table, whose entries' old
+ * indexes went to where each entry now is (old[i].heap_idx): a relist
+ * after the first list is guessed from its first event. */
+static void order_moved(velstatus_server_tracker *t, const vs_bsl *old, size_t ocap)
+{
+    for (size_t j = 0; j < t->cap; j++)
+        if (t->ents[j].used)
+            t->ents[j].ahead = moved_to(old, ocap, t->ents[j].ahead);
+    for (unsigned k = 0; k < VS_AHEAD; k++) {
+        t->order.recent[k] = moved_to(old, ocap, t->order.recent[k]);
+        t->order.guess[k] = moved_to(old, ocap, t->order.guess[k]);
+    }
+}
+
 /* Makes room for `want` BSLs at load <= 7/8, so at least one slot stays
  * empty (positions in the heap are 32 bits). Leaves the tracker intact on
  * failure. */
@@ -1155,8 +1198,12 @@ static int tt_reserve(velstatus_server_tracker *t, size_t want)
     t->ents = (vs_bsl *)(void *)(mem + (64 - (uintptr_t)mem % 64) % 64);
     t->cap = cap;
     for (size_t i = 0; i < ocap; i++)
-        if (old[i].used)
-            tt_move(t, tt_free_slot(t, old[i].hash), &old[i]);
+        if (old[i].used) {
+            size_t j = tt_free_slot(t, old[i].hash);
+            tt_move(t, j, &old[i]);
+            old[i].heap_idx = (uint32_t)j; /* where it went, for the learned order */
+        }
+    order_moved(t, old, ocap);
     velstatus__free(t->ctx, t->mem);
     t->mem = mem;
     return 1;
@@ -1204,6 +1251,41 @@ static velstatus_status tt_insert(velstatus_server_tracker *t, const velstatus_b
     t->ents[*at] = e;
     t->n++;
     return VELSTATUS_OK;
+}
+
+#if defined(__GNUC__)
+#define VS_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define VS_PREFETCH_W(p) ((void)(p))
+#endif
+
+/* The table index of this upsert's BSL as the order guesses it, when the
+ * guesses come true and that entry holds the name; else SIZE_MAX. */
+static size_t order_guess(const velstatus_server_tracker *t, const char *name, size_t len, uint64_t h)
+{
+    size_t g = t->order.guess[t->order.seq];
+    if (!t->order.streak || g >= t->cap || !t->ents[g].used || t->ents[g].hash != h || !name_eq(&t->ents[g], name, len))
+        return SIZE_MAX;
+    return g;
+}
+
+/* Learns that this upsert's BSL is at table index i: it is the successor
+ * of the BSL VS_AHEAD events back, and its own successor, learned last
+ * time, is the guess for VS_AHEAD events on, fetched now while guesses
+ * come true. */
+static void order_learn(velstatus_server_tracker *t, size_t i)
+{
+    vs_order *o = &t->order;
+    unsigned k = o->seq;
+    size_t back = o->recent[k], g;
+    o->streak = o->guess[k] == i;
+    if (back < t->cap)
+        t->ents[back].ahead = (uint32_t)i;
+    o->recent[k] = (uint32_t)i;
+    g = o->guess[k] = t->ents[i].ahead;
+    if (o->streak && g < t->cap)
+        VS_PREFETCH_W(&t->ents[g]);
+    o->seq = (k + 1) % VS_AHEAD;
 }
 
 /* Adds (sign 1) or removes (sign 0) a BSL's contribution to the counts,
@@ -1309,9 +1391,13 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     if (!t || !bsl)
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or bsl is NULL");
     VS_TRY(load_record(&r, bsl, err));
+    h = r.name ? velstatus__hash_fnv1a(r.name, r.name_len) : 0;
+    if (!t->order.streak && t->cap) /* the name's home line, fetched while the record is checked */
+        VS_PREFETCH_W(&t->ents[(size_t)h & (t->cap - 1)]);
     VS_TRY(check_bsl_args(&r, err));
-    h = velstatus__hash_fnv1a(r.name, r.name_len);
-    i = tt_find(t, r.name, r.name_len, h);
+    i = order_guess(t, r.name, r.name_len, h);
+    if (i == SIZE_MAX)
+        i = tt_find(t, r.name, r.name_len, h);
     if (i == SIZE_MAX) {
         VS_TRY(tt_insert(t, &r, h, &i, err));
     } else {
@@ -1328,6 +1414,7 @@ velstatus_status velstatus_server_tracker_upsert(velstatus_server_tracker *t, in
     contribute(t, b, 1);
     if (b->is_default)
         heap_push(t, i);
+    order_learn(t, i);
     tracker_update(t, changed);
     return VELSTATUS_OK;
 }
