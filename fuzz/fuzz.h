@@ -138,6 +138,9 @@ void vs_fuzz_roundtrip(vs_fuzz_env *env, const velstatus_oplist *list, int settl
 
 /* ---- the pipelines (one plain target each; all of them in the OOM target) - */
 void vs_pipe_bsl(vs_fuzz_env *env, vs_fuzz_in *in);
+/* The BSL tracker fed the decoded set (pipe_tracker.c), after vs_pipe_bsl's classification. */
+void vs_track_bsls(vs_fuzz_env *env, vs_fuzz_in *in, const velstatus_bsl_set *set,
+                   const velstatus_server_status_options *o);
 void vs_pipe_oplist(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_reports(vs_fuzz_env *env, vs_fuzz_in *in);
 void vs_pipe_time(vs_fuzz_env *env, vs_fuzz_in *in);

@@ -11,7 +11,7 @@
 #    coverage instrumentation, ASan and UBSan (the normal library is untouched).
 FUZZ_TARGETS = bsl oplist reports time reconcile progress oom scan watch decoder describe_in table_in yaml snapshot datamover
 
-VS_FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c fuzz/pipe_bsl.c fuzz/pipe_oplist.c fuzz/pipe_reports.c \
+VS_FUZZ_COMMON = fuzz/fuzz.h fuzz/common.c fuzz/pipe_bsl.c fuzz/pipe_tracker.c fuzz/pipe_oplist.c fuzz/pipe_reports.c \
 	fuzz/pipe_time.c fuzz/pipe_reconcile.c fuzz/pipe_progress.c fuzz/pipe_scan.c fuzz/pipe_watch.c fuzz/pipe_decoder.c fuzz/pipe_snapshot.c fuzz/pipe_datamover.c \
 	tools/watch_stream.c tools/watch_stream.h tests/failalloc.c tests/failalloc.h \
 	fuzz/pipe_textin.c $(VS_TEXT_IN_SOURCES)

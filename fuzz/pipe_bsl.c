@@ -141,5 +141,6 @@ void vs_pipe_bsl(vs_fuzz_env *env, vs_fuzz_in *in)
     classify(env, set, NULL);
     options(in, set, &o);
     classify(env, set, &o);
+    vs_track_bsls(env, in, set, &o);
     velstatus_bsl_set_free(set);
 }

@@ -30,6 +30,9 @@ done
 for f in "$src"/tests/data/fuzz-regress/oom-*.json; do
     [ -f "$f" ] && put "$f" oom
 done
+for f in "$src"/tests/data/fuzz-regress/bsl-*.json; do
+    [ -f "$f" ] && put "$f" bsl oom
+done
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
     [ -f "$f" ] && put "$f" bsl oom scan watch
 done
