@@ -524,6 +524,17 @@ static size_t forecast_marks(uint64_t seed, int snaps, size_t *nops, size_t *m_o
     return n;
 }
 
+/* Seed s's marks: stepping every second (a, *na: room for 64) and the
+ * forecast, with or without the snapshot list (b, returned: room for 64);
+ * *m the world's number of snapshot operations. */
+static size_t seed_marks(long s, int snaps, mark *a, size_t *na, mark *b, size_t *m)
+{
+    change c[32];
+    size_t nops, nc = by_second((uint64_t)s, c, 32), nb = forecast_marks((uint64_t)s, snaps, &nops, m, b, 64);
+    *na = marks_of_states(c, nc, nops, a, 64);
+    return nb;
+}
+
 /* The forecast over the same world (velstatus_forecast_new_dm(), which
  * steps the objects itself) says what stepping every second shows: the
  * backup's phase changes and each record's failure, at the same second. */
@@ -531,11 +542,8 @@ START_TEST(test_forecast_equals_every_second)
 {
     long trials = vs_test_iterations(60), compared = 0, failures = 0;
     for (long s = 0; s < trials; s++) {
-        change c[32];
         mark a[64], b[64];
-        size_t nops, m, nc = by_second((uint64_t)s, c, 32), na, nb;
-        nb = forecast_marks((uint64_t)s, 1, &nops, &m, b, 64);
-        na = marks_of_states(c, nc, nops, a, 64);
+        size_t m, na, nb = seed_marks(s, 1, a, &na, b, &m);
         if (nb == 0 && na > 0)
             continue; /* two events within one second: stepping every second merges them */
         if (na != nb) {
@@ -565,11 +573,8 @@ START_TEST(test_forecast_without_snapshots_differs)
 {
     long trials = vs_test_iterations(60), with_snap = 0, differ = 0;
     for (long s = 0; s < trials; s++) {
-        change c[32];
         mark a[64], b[64];
-        size_t nops, m, nc = by_second((uint64_t)s, c, 32), na, nb;
-        nb = forecast_marks((uint64_t)s, 0, &nops, &m, b, 64);
-        na = marks_of_states(c, nc, nops, a, 64);
+        size_t m, na, nb = seed_marks(s, 0, a, &na, b, &m);
         if (m == 0)
             continue;
         with_snap++;
@@ -1017,40 +1022,59 @@ typedef struct snap_case {
 static const char vsc_err[] = "Failed to check and update snapshot content: failed to take snapshot of the volume "
                               "vol-1: \\\"rpc error: code = Internal desc = SnapshotCreationPerVolumeRateExceeded\\\"";
 
-/* The forecast of the snapshot operation over the objects; *pol the release's. */
-static velstatus_status snap_forecast(velstatus_ctx *ctx, const snap_case *c, int give_dms, velstatus_forecast **f,
-                                      velstatus_error *e)
+/* The inputs of a snapshot case: its operation, its VolumeSnapshot (status
+ * vs_status) and content (vsc_status; NULL: none), the read-only case's
+ * DataUpload when give_dms, and the pass at 08:10:00 with a 4h timeout. */
+typedef struct snap_in {
+    velstatus_oplist *ops;
+    velstatus_snapshot_list *snaps;
+    velstatus_dm_list *dms;
+    velstatus_reconcile_options o;
+} snap_in;
+
+static void snap_inputs(velstatus_ctx *ctx, const char *vs_status, const char *vsc_status, int give_dms, snap_in *in)
 {
     char vs[1024];
-    velstatus_oplist *ops = NULL;
-    velstatus_snapshot_list *snaps = NULL;
-    velstatus_dm_list *dms = NULL;
-    velstatus_reconcile_options o;
-    velstatus_policy pol;
-    velstatus_status st;
+    velstatus_error e;
     int n = snprintf(vs, sizeof vs,
                      "[{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"snap-1\",\"namespace\":\"app\"},"
                      "\"status\":%s}",
-                     c->vs_status);
-    if (c->vsc_status)
+                     vs_status);
+    if (vsc_status)
         n += snprintf(vs + n, sizeof vs - (size_t)n,
                       ",{\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":\"snapcontent-1\"},\"status\":%s}",
-                      c->vsc_status);
+                      vsc_status);
     snprintf(vs + n, sizeof vs - (size_t)n, "]");
-    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof pol, 1, c->minor, NULL), VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, snap_ops, strlen(snap_ops), NULL),
+    memset(in, 0, sizeof *in);
+    ck_assert_int_eq(velstatus_oplist_from_json(&in->ops, ctx, VELSTATUS_KIND_BACKUP, snap_ops, strlen(snap_ops), NULL),
                      VELSTATUS_OK);
-    ck_assert_msg(velstatus_snapshot_list_from_json(&snaps, ctx, vs, strlen(vs), e) == VELSTATUS_OK, "%s: %s", c->name,
-                  e->message);
+    ck_assert_msg(velstatus_snapshot_list_from_json(&in->snaps, ctx, vs, strlen(vs), &e) == VELSTATUS_OK, "%s",
+                  e.message);
     if (give_dms)
-        ck_assert_int_eq(velstatus_dm_list_from_json(&dms, ctx, ro_du, strlen(ro_du), NULL), VELSTATUS_OK);
-    velstatus_reconcile_options_init(&o, sizeof o);
-    o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, o.now_ns = ro_time("08:10:00");
-    o.timeout_ns = 4 * 3600 * NS;
-    st = velstatus_forecast_new_dm(f, ops, &o, &pol, dms, snaps, NULL, 0, 1, c->minor, NULL, e);
-    velstatus_dm_list_free(dms);
-    velstatus_snapshot_list_free(snaps);
-    velstatus_oplist_free(ops);
+        ck_assert_int_eq(velstatus_dm_list_from_json(&in->dms, ctx, ro_du, strlen(ro_du), NULL), VELSTATUS_OK);
+    velstatus_reconcile_options_init(&in->o, sizeof in->o);
+    in->o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, in->o.now_ns = ro_time("08:10:00");
+    in->o.timeout_ns = 4 * 3600 * NS;
+}
+
+static void snap_free(snap_in *in)
+{
+    velstatus_dm_list_free(in->dms);
+    velstatus_snapshot_list_free(in->snaps);
+    velstatus_oplist_free(in->ops);
+}
+
+/* The forecast of case c's operation over its objects, with the release's policy. */
+static velstatus_status snap_forecast(velstatus_ctx *ctx, const snap_case *c, int give_dms, velstatus_forecast **f,
+                                      velstatus_error *e)
+{
+    snap_in in;
+    velstatus_policy pol;
+    velstatus_status st;
+    ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof pol, 1, c->minor, NULL), VELSTATUS_OK);
+    snap_inputs(ctx, c->vs_status, c->vsc_status, give_dms, &in);
+    st = velstatus_forecast_new_dm(f, in.ops, &in.o, &pol, in.dms, in.snaps, NULL, 0, 1, c->minor, NULL, e);
+    snap_free(&in);
     return st;
 }
 
@@ -1149,25 +1173,18 @@ START_TEST(test_snapshot_forecast_refuses)
 {
     velstatus_ctx *ctx = vs_test_ctx();
     velstatus_forecast *f = NULL;
-    velstatus_oplist *ops = NULL;
-    velstatus_snapshot_list *snaps = NULL;
-    velstatus_reconcile_options o;
+    snap_in in;
     velstatus_error e;
     const snap_case c = {"1.11 with dms", "{}", NULL, 11, 0, NULL, VELSTATUS_FORECAST_FATE_INVALID, NULL};
     ck_assert_int_eq(snap_forecast(ctx, &c, 1, &f, &e), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(e.message, "1.11 has no data mover"));
     ck_assert_ptr_null(f);
-    ck_assert_int_eq(velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, snap_ops, strlen(snap_ops), NULL),
-                     VELSTATUS_OK);
-    ck_assert_int_eq(velstatus_snapshot_list_from_json(&snaps, ctx, "[]", 2, NULL), VELSTATUS_OK);
-    velstatus_reconcile_options_init(&o, sizeof o);
-    o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS;
-    ck_assert_int_eq(velstatus_forecast_new_dm(&f, ops, &o, NULL, NULL, snaps, NULL, 0, 1, 10, NULL, &e),
+    snap_inputs(ctx, "{}", NULL, 0, &in);
+    ck_assert_int_eq(velstatus_forecast_new_dm(&f, in.ops, &in.o, NULL, NULL, in.snaps, NULL, 0, 1, 10, NULL, &e),
                      VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(e.message, "1.10"));
     ck_assert_ptr_null(f);
-    velstatus_snapshot_list_free(snaps);
-    velstatus_oplist_free(ops);
+    snap_free(&in);
     velstatus_ctx_free(ctx);
 }
 END_TEST
@@ -1184,36 +1201,18 @@ START_TEST(test_snapshot_every_allocation_failure)
     for (int give_dms = 0; give_dms <= 1; give_dms++) {
         VS_FAILALLOC_LOOP(fa, ctx)
         {
-            velstatus_oplist *ops = NULL;
-            velstatus_snapshot_list *snaps = NULL;
-            velstatus_dm_list *dms = NULL;
+            snap_in in;
             velstatus_forecast *f = NULL;
-            velstatus_reconcile_options o;
-            char vs[1024];
             VS_FAILALLOC_PAUSE(fa);
-            snprintf(vs, sizeof vs,
-                     "[{\"kind\":\"VolumeSnapshot\",\"metadata\":{\"name\":\"snap-1\",\"namespace\":\"app\"},"
-                     "\"status\":{\"boundVolumeSnapshotContentName\":\"snapcontent-1\",\"readyToUse\":false}},"
-                     "{\"kind\":\"VolumeSnapshotContent\",\"metadata\":{\"name\":\"snapcontent-1\"},\"status\":%s}]",
-                     vsc_error_status);
-            ck_assert_int_eq(
-                velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, snap_ops, strlen(snap_ops), NULL),
-                VELSTATUS_OK);
-            ck_assert_int_eq(velstatus_snapshot_list_from_json(&snaps, ctx, vs, strlen(vs), NULL), VELSTATUS_OK);
-            if (give_dms)
-                ck_assert_int_eq(velstatus_dm_list_from_json(&dms, ctx, ro_du, strlen(ro_du), NULL), VELSTATUS_OK);
-            velstatus_reconcile_options_init(&o, sizeof o);
-            o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, o.now_ns = ro_time("08:10:00");
-            o.timeout_ns = 4 * 3600 * NS;
+            snap_inputs(ctx, "{\"boundVolumeSnapshotContentName\":\"snapcontent-1\",\"readyToUse\":false}",
+                        vsc_error_status, give_dms, &in);
             VS_FAILALLOC_RESUME(fa);
-            st = velstatus_forecast_new_dm(&f, ops, &o, NULL, dms, snaps, NULL, 0, 1, 16, NULL, NULL);
+            st = velstatus_forecast_new_dm(&f, in.ops, &in.o, NULL, in.dms, in.snaps, NULL, 0, 1, 16, NULL, NULL);
             VS_FAILALLOC_PAUSE_AGAIN(fa);
             if (st == VELSTATUS_OK)
                 ck_assert_int_eq(velstatus_forecast_final_phase(f), VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED);
             velstatus_forecast_free(f);
-            velstatus_dm_list_free(dms);
-            velstatus_snapshot_list_free(snaps);
-            velstatus_oplist_free(ops);
+            snap_free(&in);
         }
         VS_FAILALLOC_END(fa, ctx, st);
     }

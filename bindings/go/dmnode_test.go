@@ -377,13 +377,10 @@ func TestDmInstants(t *testing.T) {
 	}
 }
 
-// TestForecastDataMover: the prepare timeout fails the DataUpload at
-// 08:35:21 and that pass fails the operation; Forecast alone waits for the
-// operation's own 4h timeout.
-func TestForecastDataMover(t *testing.T) {
-	ops, dms := dmReadOnlyCase(t)
-	defer ops.Close()
-	defer dms.Close()
+// dmForecastOptions: the read-only case's day (2025-01-07) and the options
+// of its pass at 08:10:00 under Velero 1.18's policy.
+func dmForecastOptions(t *testing.T) (func(string) time.Time, ReconcileOptions) {
+	t.Helper()
 	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
 	pol, err := PolicyVeleroRelease(1, 18)
 	if err != nil {
@@ -391,6 +388,17 @@ func TestForecastDataMover(t *testing.T) {
 	}
 	opts := DefaultReconcileOptions(day("08:10:00"))
 	opts.Policy = pol
+	return day, opts
+}
+
+// TestForecastDataMover: the prepare timeout fails the DataUpload at
+// 08:35:21 and that pass fails the operation; Forecast alone waits for the
+// operation's own 4h timeout.
+func TestForecastDataMover(t *testing.T) {
+	ops, dms := dmReadOnlyCase(t)
+	defer ops.Close()
+	defer dms.Close()
+	day, opts := dmForecastOptions(t)
 	fc, err := ops.ForecastDataMover(dms, nil, 1, 18, "", nil, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -435,13 +443,7 @@ func TestForecastSnapshots(t *testing.T) {
 	roOps, dms := dmReadOnlyCase(t)
 	defer roOps.Close()
 	defer dms.Close()
-	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
-	pol, err := PolicyVeleroRelease(1, 18)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := DefaultReconcileOptions(day("08:10:00"))
-	opts.Policy = pol
+	day, opts := dmForecastOptions(t)
 	for _, d := range []*DataMoverList{nil, dms} {
 		fc, err := ops.ForecastDataMover(d, snaps, 1, 18, "", nil, opts)
 		if err != nil || len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:10:00")) ||
