@@ -541,7 +541,8 @@ static size_t seed_marks(long s, int snaps, mark *a, size_t *na, mark *b, size_t
 START_TEST(test_forecast_equals_every_second)
 {
     long trials = vs_test_iterations(60), compared = 0, failures = 0;
-    for (long s = 0; s < trials; s++) {
+    /* past the trials (few under valgrind) until a failing record was compared */
+    for (long s = 0; s < trials || (failures == 0 && s < 60); s++) {
         mark a[64], b[64];
         size_t m, na, nb = seed_marks(s, 1, a, &na, b, &m);
         if (nb == 0 && na > 0)
@@ -572,7 +573,7 @@ END_TEST
 START_TEST(test_forecast_without_snapshots_differs)
 {
     long trials = vs_test_iterations(60), with_snap = 0, differ = 0;
-    for (long s = 0; s < trials; s++) {
+    for (long s = 0; s < trials || (differ == 0 && s < 60); s++) { /* as above: until one differs */
         mark a[64], b[64];
         size_t m, na, nb = seed_marks(s, 0, a, &na, b, &m);
         if (m == 0)
