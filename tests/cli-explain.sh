@@ -195,6 +195,29 @@ golden objects-explain-accepted "$d/accepted-objects.txt" -- explain --utc --now
 golden objects-explain-accepted-json "$d/accepted-objects.json" -- explain -o json --now 2025-01-07T08:10:00Z \
     --operations "$d/readonly-itemoperations.json" --bsls "$d/bsls-available.json" \
     --datauploads "$d/readonly-datauploads.yaml" "$d/readonly-backup.json"
+# The CSI snapshot plugin's operations from the VolumeSnapshots and their contents (issue 26;
+# the error text is velero #7197's): the ready one completes at the next pass; the one whose
+# VolumeSnapshot carries the error waits until its 4h timeout in 1.16 (velero #9674).
+snap="--utc --now 2023-12-10T03:55:00Z --operations $d/snapshot-itemoperations.json --bsls $d/bsls-available.json \
+    --volumesnapshotcontents $d/snapshot-volumesnapshotcontents.json"
+golden objects-explain-snapshots "$d/snapshot-objects.txt" -- explain --velero-version 1.16 $snap \
+    --volumesnapshots "$d/snapshot-volumesnapshots.json" "$d/snapshot-backup.json"
+# With the error on the content alone, 1.14 and later fail it at the next pass with the content's
+# message; 1.13 reads only the VolumeSnapshot (not ready): its timeout still ends it.
+sed 's/"error": {/"errorIgnored": {/' "$d/snapshot-volumesnapshots.json" >"$tmp.vs"
+"$v" explain --velero-version 1.16 $snap --volumesnapshots "$tmp.vs" "$d/snapshot-backup.json" >"$tmp.out" 2>&1
+sed -n '/^Timeline:/,/^$/p' "$tmp.out" | tr '\n' ' ' | sed 's/  */ /g' >"$tmp.flat"
+grep -q '03:55:00 +0000 UTC (the next pass): apps/velero-data-postgres-0-t8vnd/2023-12-10T03:50:41Z fails with the error its plugin reports error: Failed to check and update snapshot content: failed to remove VolumeSnapshotBeingCreated' "$tmp.flat" &&
+    grep -q 'phase: WaitingForPluginOperations -> FinalizingPartiallyFailed' "$tmp.flat" && ! grep -q 'times out' "$tmp.flat" &&
+    echo "ok objects-explain-snapshot-content-error" || { echo "FAIL objects-explain-snapshot-content-error"; cat "$tmp.out"; fail=1; }
+"$v" explain --velero-version 1.13 $snap --volumesnapshots "$tmp.vs" "$d/snapshot-backup.json" >"$tmp.out" 2>&1
+grep -q '07:50:41.000000001 +0000 UTC (the first pass from then on):' "$tmp.out" && grep -q 't8vnd/2023-12-10T03:50:41Z times out' "$tmp.out" &&
+    echo "ok objects-explain-snapshot-1.13" || { echo "FAIL objects-explain-snapshot-1.13"; cat "$tmp.out"; fail=1; }
+# Without the snapshot list the forecast keeps the records: the ready one times out too.
+"$v" explain --velero-version 1.16 --utc --now 2023-12-10T03:55:00Z --operations "$d/snapshot-itemoperations.json" \
+    --bsls "$d/bsls-available.json" "$d/snapshot-backup.json" >"$tmp.out" 2>&1
+grep -q 'gitea-0-5kq2w/2023-12-10T03:50:40Z times out' "$tmp.out" && ! grep -q 'then it patches the Backup.s status' "$tmp.out" &&
+    echo "ok objects-explain-snapshot-none" || { echo "FAIL objects-explain-snapshot-none"; cat "$tmp.out"; fail=1; }
 section() { sed -n "/^$1/,/^\$/p" "$2"; }
 # The same decisions: the timeline's events, its opening line (what is assumed) apart.
 events() { section Timeline: "$1" | sed '/^  (policy/,/):$/d'; }
@@ -241,6 +264,11 @@ for f in readonly accepted; do
     [ -s "$tmp.want" ] && cmp -s "$tmp.doc" "$tmp.want" && echo "ok doc-objects-$f" ||
         { echo "FAIL doc-objects-$f: doc/explain.md differs"; diff "$tmp.doc" "$tmp.want"; fail=1; }
 done
+# ... and the snapshot plugin's timeline (code block 12, up to its phase change).
+block 12 >"$tmp.doc"
+section Timeline: "$d/snapshot-objects.txt" | sed -n '1,/phase: /p' >"$tmp.want"
+[ -s "$tmp.want" ] && cmp -s "$tmp.doc" "$tmp.want" && echo "ok doc-objects-snapshots" ||
+    { echo "FAIL doc-objects-snapshots: doc/explain.md differs"; diff "$tmp.doc" "$tmp.want"; fail=1; }
 
 rm -f "$tmp".*
 exit $fail

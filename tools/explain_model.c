@@ -195,9 +195,9 @@ int ex_forecast(ex *x, velstatus_forecast **out, const velstatus_policy *pol, ve
     velstatus_error err;
     velstatus_status st;
     ex_options(x, &o, bsl);
-    if (x->objs.dm) /* the CSI PVC plugin's operations answered from the objects as the node-agent moves them */
-        st = velstatus_forecast_new_dm(out, x->ops, &o, pol, x->objs.dm, x->o.ns, x->o.ns ? x->o.ns_len : 0, x->major,
-                                       x->minor, NULL, &err);
+    if (x->objs.dm || x->objs.snap) /* Velero's own CSI plugins answered from their objects */
+        st = velstatus_forecast_new_dm(out, x->ops, &o, pol, x->objs.dm, x->objs.snap, x->o.ns,
+                                       x->o.ns ? x->o.ns_len : 0, x->major, x->minor, NULL, &err);
     else
         st = velstatus_forecast_new(out, x->ops, &o, pol, &err);
     if (st != VELSTATUS_OK)

@@ -329,7 +329,7 @@ static void text_cause(const ex *x, size_t k)
                    x->pol.report_cancel_results ? "" : " (and ignores the answer)");
             break;
         case VELSTATUS_FORECAST_FATE_ERROR_FAILS:
-            if (x->objs.dm) { /* an object's answer may be a finished operation with an error */
+            if (x->objs.dm || x->objs.snap) { /* an object's answer may be a finished operation with an error */
                 printf(" fails with the error its plugin reports\n");
                 break;
             }
@@ -535,6 +535,22 @@ static void text_end(const ex *x)
     }
 }
 
+/* What the forecast takes the plugins to answer (the objects given). */
+static const char *objects_answer(const ex *x)
+{
+    if (x->objs.dm && x->objs.snap)
+        return "the CSI data mover's operations answered from its objects as the node-agent moves them, the CSI "
+               "snapshot plugin's from the VolumeSnapshots and their contents as they are, every other plugin keeping "
+               "to the progress recorded";
+    if (x->objs.dm)
+        return "the CSI data mover's operations answered from its objects as the node-agent moves them, every other "
+               "plugin keeping to the progress recorded";
+    if (x->objs.snap)
+        return "the CSI snapshot plugin's operations answered from the VolumeSnapshots and their contents as they are, "
+               "every other plugin keeping to the progress recorded";
+    return "if every plugin keeps reporting the progress recorded";
+}
+
 static void text_timeline(const ex *x)
 {
     size_t k;
@@ -564,10 +580,7 @@ static void text_timeline(const ex *x)
         if (x->release_given)
             snprintf(rel, sizeof(rel), ", Velero %d.%d", x->major, x->minor);
         snprintf(buf, sizeof(buf), "(policy %s%s; item operation timeout %s from %s; %s%s):",
-                 velstatus_preset_to_string((velstatus_preset)x->pol.preset), rel, d, x->timeout_src,
-                 x->objs.dm ? "the CSI data mover's operations answered from its objects as the node-agent moves "
-                              "them, every other plugin keeping to the progress recorded"
-                            : "if every plugin keeps reporting the progress recorded",
+                 velstatus_preset_to_string((velstatus_preset)x->pol.preset), rel, d, x->timeout_src, objects_answer(x),
                  x->bsl_known ? "" : "; the BSL assumed available");
         printf("\n");
         ex_prose("  ", buf);

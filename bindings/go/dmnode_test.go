@@ -377,13 +377,10 @@ func TestDmInstants(t *testing.T) {
 	}
 }
 
-// TestForecastDataMover: the prepare timeout fails the DataUpload at
-// 08:35:21 and that pass fails the operation; Forecast alone waits for the
-// operation's own 4h timeout.
-func TestForecastDataMover(t *testing.T) {
-	ops, dms := dmReadOnlyCase(t)
-	defer ops.Close()
-	defer dms.Close()
+// dmForecastOptions: the read-only case's day (2025-01-07) and the options
+// of its pass at 08:10:00 under Velero 1.18's policy.
+func dmForecastOptions(t *testing.T) (func(string) time.Time, ReconcileOptions) {
+	t.Helper()
 	day := func(s string) time.Time { return dmTime(t, "2025-01-07T"+s+"Z") }
 	pol, err := PolicyVeleroRelease(1, 18)
 	if err != nil {
@@ -391,7 +388,18 @@ func TestForecastDataMover(t *testing.T) {
 	}
 	opts := DefaultReconcileOptions(day("08:10:00"))
 	opts.Policy = pol
-	fc, err := ops.ForecastDataMover(dms, 1, 18, "", nil, opts)
+	return day, opts
+}
+
+// TestForecastDataMover: the prepare timeout fails the DataUpload at
+// 08:35:21 and that pass fails the operation; Forecast alone waits for the
+// operation's own 4h timeout.
+func TestForecastDataMover(t *testing.T) {
+	ops, dms := dmReadOnlyCase(t)
+	defer ops.Close()
+	defer dms.Close()
+	day, opts := dmForecastOptions(t)
+	fc, err := ops.ForecastDataMover(dms, nil, 1, 18, "", nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,11 +411,55 @@ func TestForecastDataMover(t *testing.T) {
 	if err != nil || plain.Ops[0].Fate != FateTimesOut {
 		t.Errorf("Forecast: %+v %v", plain, err)
 	}
-	fc, err = ops.ForecastDataMover(dms, 1, 16, "velero", &DmConfig{PrepareTimeout: 10 * time.Minute}, opts)
+	fc, err = ops.ForecastDataMover(dms, nil, 1, 16, "velero", &DmConfig{PrepareTimeout: 10 * time.Minute}, opts)
 	if err != nil || len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:15:21")) {
 		t.Errorf("10m prepare timeout: %+v %v", fc, err)
 	}
-	if _, err := ops.ForecastDataMover(dms, 1, 11, "", nil, opts); !errors.Is(err, ErrInvalid) {
+	if _, err := ops.ForecastDataMover(dms, nil, 1, 11, "", nil, opts); !errors.Is(err, ErrInvalid) {
 		t.Errorf("1.11: %v", err)
+	}
+}
+
+// TestForecastSnapshots: the VolumeSnapshot plugin's operation answered
+// from the snapshot list: from 1.14 a content with an error fails it at the
+// next pass; 1.13 reads only the VolumeSnapshot (not ready), so the
+// operation's 4h timeout ends it. With the DataUploads too the answer is
+// the same; neither list is refused, a closed one too.
+func TestForecastSnapshots(t *testing.T) {
+	ops, err := DecodeOpList(KindBackup, []byte(`[{"spec":{"backupName":"b",`+
+		`"backupItemAction":"velero.io/csi-volumesnapshot-backupper","operationID":"app/snap-1/2025-01-07T08:05:21Z"},`+
+		`"status":{"phase":"InProgress","created":"2025-01-07T08:05:21Z"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ops.Close()
+	snaps, err := DecodeSnapshots([]byte(`[{"kind":"VolumeSnapshot","metadata":{"name":"snap-1","namespace":"app"},` +
+		`"status":{"boundVolumeSnapshotContentName":"snapcontent-1","readyToUse":false}},` +
+		`{"kind":"VolumeSnapshotContent","metadata":{"name":"snapcontent-1"},` +
+		`"status":{"readyToUse":false,"error":{"message":"Failed to check and update snapshot content"}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roOps, dms := dmReadOnlyCase(t)
+	defer roOps.Close()
+	defer dms.Close()
+	day, opts := dmForecastOptions(t)
+	for _, d := range []*DataMoverList{nil, dms} {
+		fc, err := ops.ForecastDataMover(d, snaps, 1, 18, "", nil, opts)
+		if err != nil || len(fc.Events) != 1 || !fc.Events[0].At.Equal(day("08:10:00")) ||
+			fc.Ops[0].Fate != FateErrorFails || fc.FinalPhase != PhaseFinalizingPartiallyFailed {
+			t.Errorf("1.18 (dms %v): %+v %v", d != nil, fc, err)
+		}
+	}
+	fc, err := ops.ForecastDataMover(nil, snaps, 1, 13, "", nil, opts)
+	if err != nil || fc.Ops[0].Fate != FateTimesOut {
+		t.Errorf("1.13: %+v %v", fc, err)
+	}
+	if _, err := ops.ForecastDataMover(nil, nil, 1, 18, "", nil, opts); !errors.Is(err, ErrInvalid) {
+		t.Errorf("neither list: %v", err)
+	}
+	snaps.Close()
+	if _, err := ops.ForecastDataMover(nil, snaps, 1, 18, "", nil, opts); err == nil {
+		t.Error("a closed snapshot list answers")
 	}
 }

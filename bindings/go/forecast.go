@@ -195,15 +195,18 @@ func (ol *OpList) DmInstants(dms *DataMoverList, veleroNamespace string, now tim
 	return out, err
 }
 
-// ForecastDataMover is Forecast over the operations and their DataUploads
-// or DataDownloads (velstatus_forecast_new_dm): the operations of Velero's
-// CSI PVC plugins are answered from a copy of dms that the node-agent's
-// decisions of Velero major.minor change, so an event can be an operation
-// failing when the prepare timeout fails its DataUpload; every other plugin
-// keeps reporting what its record holds. veleroNamespace "" is "velero";
-// cfg may be nil. Neither list is modified.
-func (ol *OpList) ForecastDataMover(dms *DataMoverList, major, minor int, veleroNamespace string, cfg *DmConfig,
-	opts ReconcileOptions) (Forecast, error) {
+// ForecastDataMover is Forecast over the operations and the objects
+// Velero's own CSI plugins read (velstatus_forecast_new_dm): the
+// operations of the CSI PVC plugins are answered from a copy of dms
+// (DataUploads or DataDownloads) that the node-agent's decisions of Velero
+// major.minor change, so an event can be an operation failing when the
+// prepare timeout fails its DataUpload; those of the VolumeSnapshot plugin
+// from snaps, which nothing changes (a ready snapshot completes at the
+// next pass, a content with an error fails then); every other plugin keeps
+// reporting what its record holds. dms or snaps may be nil, not both.
+// veleroNamespace "" is "velero"; cfg may be nil. No list is modified.
+func (ol *OpList) ForecastDataMover(dms *DataMoverList, snaps *SnapshotList, major, minor int, veleroNamespace string,
+	cfg *DmConfig, opts ReconcileOptions) (Forecast, error) {
 	var fc Forecast
 	co, err := opts.toC()
 	if err != nil {
@@ -216,20 +219,34 @@ func (ol *OpList) ForecastDataMover(dms *DataMoverList, major, minor int, velero
 	}
 	defer c.free()
 	a := dmArgs{nil, []byte(veleroNamespace)}
-	err = dms.with(func(_ *C.velstatus_ctx, dl *C.velstatus_dm_list) error {
-		return ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
-			var out *C.velstatus_forecast
-			var cerr C.velstatus_error
-			_, _, np, nn := a.c()
-			st := C.velstatus_forecast_new_dm(&out, l, &co.c, co.policy, dl, np, nn, C.int(major), C.int(minor), c.cfg,
-				&cerr)
-			runtime.KeepAlive(&a)
-			if err := check(st, &cerr); err != nil {
-				return err
-			}
-			defer C.velstatus_forecast_free(out)
-			fc = forecastFromC(out)
-			return nil
+	withDms := func(fn func(*C.velstatus_dm_list) error) error {
+		if dms == nil {
+			return fn(nil)
+		}
+		return dms.with(func(_ *C.velstatus_ctx, dl *C.velstatus_dm_list) error { return fn(dl) })
+	}
+	withSnaps := func(fn func(*C.velstatus_snapshot_list) error) error {
+		if snaps == nil {
+			return fn(nil)
+		}
+		return snaps.with(func(_ *C.velstatus_ctx, sl *C.velstatus_snapshot_list) error { return fn(sl) })
+	}
+	err = withDms(func(dl *C.velstatus_dm_list) error {
+		return withSnaps(func(sl *C.velstatus_snapshot_list) error {
+			return ol.with(func(_ *C.velstatus_ctx, l *C.velstatus_oplist) error {
+				var out *C.velstatus_forecast
+				var cerr C.velstatus_error
+				_, _, np, nn := a.c()
+				st := C.velstatus_forecast_new_dm(&out, l, &co.c, co.policy, dl, sl, np, nn, C.int(major), C.int(minor),
+					c.cfg, &cerr)
+				runtime.KeepAlive(&a)
+				if err := check(st, &cerr); err != nil {
+					return err
+				}
+				defer C.velstatus_forecast_free(out)
+				fc = forecastFromC(out)
+				return nil
+			})
 		})
 	})
 	return fc, err

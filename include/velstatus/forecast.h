@@ -47,6 +47,7 @@
 #include "oplist.h"
 #include "reconcile.h"
 #include "datamover.h"
+#include "snapshot.h"
 
 VELSTATUS_BEGIN_DECLS
 
@@ -326,43 +327,68 @@ VELSTATUS_API velstatus_status velstatus_forecast_dm_instants(const velstatus_op
                                                               size_t cap, size_t *n, velstatus_error *err);
 
 /**
- * @brief velstatus_forecast_new() over the operations and their
- * DataUploads (a Backup's list) or DataDownloads (a Restore's): the
- * operations of Velero's CSI PVC plugins are answered from the objects as
- * release major.minor's plugin answers them (velstatus_dm_client_init()),
- * every other plugin keeps reporting what its record holds.
+ * @brief velstatus_forecast_new() over the operations and the objects
+ * Velero's own CSI plugins read: the DataUploads (a Backup's list) or
+ * DataDownloads (a Restore's) the CSI PVC plugins answer from
+ * (velstatus_dm_client_init()), and the VolumeSnapshots and
+ * VolumeSnapshotContents the VolumeSnapshot plugin answers from
+ * (velstatus_snapshot_client_init()), each as release major.minor's plugin
+ * answers; every other plugin keeps reporting what its record holds. The
+ * clients are chained as a host chains them: the data mover's, the
+ * snapshot plugin's, the recorded progress.
  *
- * The forecast steps a private copy of the objects: at each instant, the
- * node-agent's decisions due then (velstatus_dm_next(), applied as its
- * controller writes them: phase, spec.cancel, status.message, the accept
- * instant), the operations controller's pass, then spec.cancel on the
- * objects of the operations that pass canceled (the plugin's Cancel) and
- * the decisions that makes due. The instants are the forecast's own and
- * those of the objects' next decisions (the prepare timeout, a cancel
- * completing, 1.17's forced cancel, the restarts in `cfg`), so an event
- * says, e.g., that the operation fails at the pass when the prepare timeout
- * fails its DataUpload. The controller sees a spec.cancel the forecast
- * writes at that instant (cancel_seen_ns of `cfg` is for the ones already
- * written). Changes from outside (the exposer's pod running, the data path
- * ending) are not forecast: such an object waits.
+ * The forecast steps a private copy of the data-mover objects: at each
+ * instant, the node-agent's decisions due then (velstatus_dm_next(),
+ * applied as its controller writes them: phase, spec.cancel,
+ * status.message, the accept instant), the operations controller's pass,
+ * then spec.cancel on the objects of the operations that pass canceled (the
+ * plugin's Cancel) and the decisions that makes due. The instants are the
+ * forecast's own and those of the objects' next decisions (the prepare
+ * timeout, a cancel completing, 1.17's forced cancel, the restarts in
+ * `cfg`), so an event says, e.g., that the operation fails at the pass when
+ * the prepare timeout fails its DataUpload. The controller sees a
+ * spec.cancel the forecast writes at that instant (cancel_seen_ns of `cfg`
+ * is for the ones already written). Changes from outside (the exposer's
+ * pod running, the data path ending) are not forecast: such an object
+ * waits.
+ *
+ * The snapshot objects are read as they are: nothing Velero does changes
+ * them (the plugin's Cancel does nothing) and the CSI snapshotter's work
+ * is outside, so a snapshot operation's answer is the same at every pass
+ * (only Updated, `now`, moves): from 1.12 an operation whose snapshot is
+ * done (1.12 and 1.13: the VolumeSnapshot ready to use; 1.14 to 1.18: its
+ * bound content ready to use) completes at the next pass, one whose
+ * content has an error (1.14 to 1.18) fails at the next pass with that
+ * message, and one still being cut keeps running until the operation's
+ * timeout; an ID or object the plugin cannot read is a Progress error,
+ * failing the operation when the policy's grace period ends. 1.11's plugin
+ * is a v1 action, which Velero answers itself with a Progress error
+ * (doc/data-mover.md).
  * @param[out] out Receives the forecast (free with velstatus_forecast_free()).
  * @param[in] list As velstatus_forecast_new(); not modified.
  * @param[in] opts As velstatus_forecast_new().
  * @param[in] policy As velstatus_forecast_new().
- * @param[in] dms The decoded DataUploads and DataDownloads; not modified.
+ * @param[in] dms The decoded DataUploads and DataDownloads, or NULL (the
+ *            CSI PVC plugins' operations then keep their records); not modified.
+ * @param[in] snapshots The decoded VolumeSnapshots and VolumeSnapshotContents
+ *            (velstatus_snapshot_list_from_json()), or NULL (the VolumeSnapshot
+ *            plugin's operations then keep their records); not modified. At
+ *            least one of dms and snapshots is given.
  * @param[in] velero_namespace Velero's namespace (NULL: `velero`), as velstatus_dm_list_find() reads it.
  * @param[in] ns_len Its length, or #VELSTATUS_NUL_TERMINATED.
  * @param[in] major The Velero release's major version.
- * @param[in] minor Its minor version (12 to 18).
- * @param[in] cfg What else is known (restarts, the prepare timeout), or NULL.
+ * @param[in] minor Its minor version: 12 to 18 with dms, 11 to 18 with snapshots alone.
+ * @param[in] cfg What else is known of the data mover (restarts, the prepare timeout), or NULL.
  * @param[out] err Error details on failure, or NULL.
- * @return As velstatus_forecast_new(); ::VELSTATUS_E_INVALID also for a
- *         NULL dms, an unsupported release or 1.11, or a config
- *         velstatus_dm_decide() refuses; ::VELSTATUS_E_ABI (a struct_size).
+ * @return As velstatus_forecast_new(); ::VELSTATUS_E_INVALID also for dms
+ *         and snapshots both NULL, an unsupported release (1.11 with dms),
+ *         or a config velstatus_dm_decide() refuses; ::VELSTATUS_E_ABI (a
+ *         struct_size).
  */
 VELSTATUS_API velstatus_status velstatus_forecast_new_dm(velstatus_forecast **out, const velstatus_oplist *list,
                                                          const velstatus_reconcile_options *opts,
                                                          const velstatus_policy *policy, const velstatus_dm_list *dms,
+                                                         const velstatus_snapshot_list *snapshots,
                                                          const char *velero_namespace, size_t ns_len, int major,
                                                          int minor, const velstatus_dm_config *cfg,
                                                          velstatus_error *err);

@@ -35,8 +35,8 @@ static int is_csi_pvc(const char *a, size_t n, velstatus_dm_kind kind)
     return n == wn && memcmp(a, want, n) == 0;
 }
 
-/* The record's kind and operation ID, when it is a CSI PVC operation. */
-static int csi_op(const velstatus_oplist *ops, size_t i, velstatus_dm_kind *kind, const char **id, size_t *id_len)
+int velstatus__dm_csi_op(const velstatus_oplist *ops, size_t i, velstatus_dm_kind *kind, const char **id,
+                         size_t *id_len)
 {
     const velstatus_op *op = velstatus_oplist_at(ops, i);
     size_t n;
@@ -55,7 +55,7 @@ static int dm_progress(void *userdata, const velstatus_oplist *ops, size_t i, ve
     size_t id_len, n;
     char buf[VS_DM_ERROR_MAX];
     velstatus_status st;
-    if (!csi_op(ops, i, &kind, &id, &id_len))
+    if (!velstatus__dm_csi_op(ops, i, &kind, &id, &id_len))
         return c->fallback.progress ? c->fallback.progress(c->fallback.userdata, ops, i, reply) : VELSTATUS_PASSTHROUGH;
     p.struct_size = sizeof(p);
     st = velstatus__dm_answer(&p, NULL, buf, &n, c->list, kind, id, id_len, c->ns, c->ns_len, c->major, c->minor, NULL);
@@ -72,7 +72,7 @@ static int dm_cancel(void *userdata, const velstatus_oplist *ops, size_t i, vels
     size_t id_len, index, n;
     char buf[VS_DM_ERROR_MAX];
     velstatus_status st;
-    if (!csi_op(ops, i, &kind, &id, &id_len))
+    if (!velstatus__dm_csi_op(ops, i, &kind, &id, &id_len))
         return c->fallback.cancel ? c->fallback.cancel(c->fallback.userdata, ops, i, reply) : VELSTATUS_PASSTHROUGH;
     st = velstatus__dm_answer(NULL, &index, buf, &n, c->list, kind, id, id_len, c->ns, c->ns_len, c->major, c->minor,
                               NULL);

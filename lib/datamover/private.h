@@ -47,6 +47,10 @@ void velstatus__dm_match(const velstatus_dm_list *l, velstatus_dm_kind kind, con
  * the longest message and an operation ID, which is a label value (at most
  * 63 bytes), and the NUL. */
 enum { VS_DM_ERROR_MAX = 160 };
+/* Record i's kind and operation ID, when it is an operation of the CSI PVC
+ * plugin of its list's kind (the data mover client's records; client.c). */
+int velstatus__dm_csi_op(const velstatus_oplist *ops, size_t i, velstatus_dm_kind *kind, const char **id,
+                         size_t *id_len);
 /* Progress (index_out NULL) or Cancel for an operation, as
  * velstatus_dm_progress() and velstatus_dm_cancel() answer, without
  * allocating: the error text goes into buf (NUL-terminated, *text_len its

@@ -206,8 +206,9 @@ static int is_waiting(velstatus_phase ph)
            ph == VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS_PARTIALLY_FAILED;
 }
 
-/* The plugin client of the passes: the recorded progress echoed, or the
- * data mover's client over dm's copy with that echo as its fallback. */
+/* The plugin client of the passes, as a host chains them: the data mover's
+ * client over dm's copy (with DataUploads), then the snapshot plugin's (with
+ * snapshots), then the recorded progress echoed. echo outlives the passes. */
 static velstatus_status fc_client(velstatus_plugin_client *echo, velstatus_plugin_client *c, velstatus_ctx *ctx,
                                   vs_fc_dm *dm, velstatus_error *err)
 {
@@ -216,7 +217,13 @@ static velstatus_status fc_client(velstatus_plugin_client *echo, velstatus_plugi
     *c = *echo;
     if (!dm)
         return VELSTATUS_OK;
-    VS_TRY(velstatus_dm_client_new(&dm->client, ctx, dm->objs, dm->ns, dm->ns_len, dm->major, dm->minor, echo, err));
+    if (dm->snaps) {
+        dm->snap_cfg.fallback = echo;
+        *c = dm->snap_client;
+    }
+    if (!dm->objs)
+        return VELSTATUS_OK;
+    VS_TRY(velstatus_dm_client_new(&dm->client, ctx, dm->objs, dm->ns, dm->ns_len, dm->major, dm->minor, c, err));
     return velstatus_dm_client_init(c, sizeof(*c), dm->client, err);
 }
 
@@ -233,7 +240,7 @@ static velstatus_status fc_instant(velstatus_forecast *f, const velstatus_oplist
     if (f->nev > before)
         mark_failed(f, orig, sim, before);
     if (dm && f->nev > before)
-        VS_TRY(velstatus__fc_dm_cancels(dm, f->ev[f->nev - 1].r, at, err));
+        VS_TRY(velstatus__fc_dm_cancels(dm, sim, f->ev[f->nev - 1].r, at, err));
     return VELSTATUS_OK;
 }
 

@@ -4,9 +4,10 @@
  * each running operation's DataUpload or DataDownload, found as the CSI
  * plugin finds it (velstatus_dm_list_find), and its timeline
  * (velstatus_dm_timeline); and the forecast that steps a copy of those
- * objects with the node-agent's decisions (velstatus_dm_next) and answers
- * the CSI PVC plugin's operations from it (velstatus_dm_client_init). No
- * decision is made here. */
+ * objects with the node-agent's decisions (velstatus_dm_next), answers the
+ * CSI PVC plugin's operations from it (velstatus_dm_client_init) and the
+ * VolumeSnapshot plugin's from the snapshot list, which nothing changes
+ * (velstatus_snapshot_client_init). No decision is made here. */
 #include <string.h>
 
 #include "forecast/private.h"
@@ -139,18 +140,24 @@ static velstatus_status agent_one(vs_fc_dm *dm, size_t i, int64_t at, velstatus_
 velstatus_status velstatus__fc_dm_agent(vs_fc_dm *dm, int64_t at, velstatus_error *err)
 {
     size_t i;
+    dm->snap_cfg.now_ns = at; /* the snapshot client reads its config at every call */
     for (i = 0; i < velstatus_dm_list_count(dm->objs); i++)
         VS_TRY(agent_one(dm, i, at, err));
     return VELSTATUS_OK;
 }
 
-velstatus_status velstatus__fc_dm_cancels(vs_fc_dm *dm, const velstatus_reconcile_result *r, int64_t at,
-                                          velstatus_error *err)
+velstatus_status velstatus__fc_dm_cancels(vs_fc_dm *dm, const velstatus_oplist *sim,
+                                          const velstatus_reconcile_result *r, int64_t at, velstatus_error *err)
 {
     char buf[VS_DM_ERROR_MAX];
     size_t k, idx, len, tl;
+    velstatus_dm_kind kind;
+    const char *id;
+    if (!dm->objs)
+        return VELSTATUS_OK; /* the snapshot plugin's Cancel does nothing */
     for (k = 0; k < velstatus_reconcile_result_canceled_count(r); k++) {
-        const char *id = velstatus_reconcile_result_canceled_id(r, k, &len);
+        if (!velstatus__dm_csi_op(sim, velstatus_reconcile_result_canceled_index(r, k), &kind, &id, &len))
+            continue; /* another plugin's Cancel: nothing the data mover's objects show */
         VS_TRY(velstatus__dm_answer(NULL, &idx, buf, &tl, dm->objs, dm->kind, id, id ? len : 0, dm->ns, dm->ns_len,
                                     dm->major, dm->minor, err));
         if (idx == SIZE_MAX)
@@ -185,17 +192,26 @@ static void dm_release(velstatus_ctx *ctx, vs_fc_dm *dm)
     velstatus__free(ctx, dm->has_seen);
 }
 
-/* dm's copy of the objects and its checked inputs. */
+/* dm's copy of the objects and its checked inputs: the release has a data
+ * mover when DataUploads are given, a VolumeSnapshot plugin when snapshots
+ * are (the snapshot client's checks). */
 static velstatus_status dm_load(vs_fc_dm *dm, const velstatus_oplist *list, const velstatus_dm_list *dms,
                                 const velstatus_dm_config *cfg, velstatus_error *err)
 {
     size_t n = velstatus_dm_list_count(dms) > 0 ? velstatus_dm_list_count(dms) : 1;
     int64_t timeout;
-    VS_TRY(
-        velstatus_dm_prepare_timeout_default(dm->major, dm->minor, &timeout, err)); /* the release has a data mover */
-    (void)velstatus_dm_config_init(&dm->cfg, sizeof(dm->cfg), NULL);                /* cannot fail: its own size */
+    if (dms) /* the release has a data mover */
+        VS_TRY(velstatus_dm_prepare_timeout_default(dm->major, dm->minor, &timeout, err));
+    (void)velstatus_dm_config_init(&dm->cfg, sizeof(dm->cfg), NULL); /* cannot fail: its own size */
     if (cfg)
         VS_TRY(velstatus__sized_copy(&dm->cfg, sizeof(dm->cfg), VS_DM_CONFIG_SIZE_V1, cfg, "dm config", err));
+    if (dm->snaps) { /* its fallback, the recorded progress, is set when the passes start */
+        velstatus_snapshot_client_config_init(&dm->snap_cfg, sizeof(dm->snap_cfg));
+        dm->snap_cfg.snapshots = dm->snaps, dm->snap_cfg.major = dm->major, dm->snap_cfg.minor = dm->minor;
+        VS_TRY(velstatus_snapshot_client_init(&dm->snap_client, sizeof(dm->snap_client), &dm->snap_cfg, err));
+    }
+    if (!dms)
+        return VELSTATUS_OK;
     dm->kind = velstatus_oplist_kind(list) == VELSTATUS_KIND_RESTORE ? VELSTATUS_DM_DOWNLOAD : VELSTATUS_DM_UPLOAD;
     dm->seen = velstatus__calloc(list->ctx, n, sizeof(*dm->seen));
     dm->has_seen = velstatus__calloc(list->ctx, n, sizeof(*dm->has_seen));
@@ -206,16 +222,21 @@ static velstatus_status dm_load(vs_fc_dm *dm, const velstatus_oplist *list, cons
 
 velstatus_status velstatus_forecast_new_dm(velstatus_forecast **out, const velstatus_oplist *list,
                                            const velstatus_reconcile_options *opts, const velstatus_policy *policy,
-                                           const velstatus_dm_list *dms, const char *velero_namespace, size_t ns_len,
-                                           int major, int minor, const velstatus_dm_config *cfg, velstatus_error *err)
+                                           const velstatus_dm_list *dms, const velstatus_snapshot_list *snapshots,
+                                           const char *velero_namespace, size_t ns_len, int major, int minor,
+                                           const velstatus_dm_config *cfg, velstatus_error *err)
 {
     vs_fc_dm dm;
     velstatus_status st;
-    if (!list || !dms)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_forecast_new_dm: %s is NULL",
-                                    !list ? "list" : "dms");
+    if (!list)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "velstatus_forecast_new_dm: list is NULL");
+    if (!dms && !snapshots)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "velstatus_forecast_new_dm: dms and snapshots are both NULL (give at least one; "
+                                    "velstatus_forecast_new() forecasts without objects)");
     VS_TRY(velstatus__text_arg(velero_namespace, &ns_len, "velero_namespace", err));
     memset(&dm, 0, sizeof(dm));
+    dm.snaps = snapshots;
     dm.ns = velero_namespace, dm.ns_len = ns_len, dm.major = major, dm.minor = minor;
     st = dm_load(&dm, list, dms, cfg, err);
     if (st == VELSTATUS_OK)

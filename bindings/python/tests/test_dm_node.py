@@ -257,3 +257,45 @@ def test_forecast_dm_prepare_timeout():
     assert [e.at for e in fc.events] == [_day("08:15:21")]
     with pytest.raises(velstatus.InvalidArgument, match="1.11 has no data mover"):
         ops.forecast_dm(dms, release=(1, 11), now=_day("08:10:00"))
+
+
+SNAP_OPS = json.dumps([{
+    "spec": {"backupName": "b", "backupItemAction": "velero.io/csi-volumesnapshot-backupper",
+             "operationID": "app/snap-1/2025-01-07T08:05:21Z"},
+    "status": {"phase": "InProgress", "created": "2025-01-07T08:05:21Z"}}])
+
+
+def _snapshots(content_status, ctx=None):
+    return velstatus.SnapshotList(json.dumps([
+        {"kind": "VolumeSnapshot", "metadata": {"name": "snap-1", "namespace": "app"},
+         "status": {"boundVolumeSnapshotContentName": "snapcontent-1", "readyToUse": False}},
+        {"kind": "VolumeSnapshotContent", "metadata": {"name": "snapcontent-1"}, "status": content_status}]), ctx)
+
+
+def test_forecast_dm_snapshots():
+    """The VolumeSnapshot plugin's operation answered from the snapshot list: from 1.14 a
+    content with an error fails it at the next pass with the message, a ready one completes it
+    then; 1.13 reads only the VolumeSnapshot (not ready): the operation's timeout. Without the
+    list (forecast()) it keeps its record and times out."""
+    ops = velstatus.OpList.from_json(SNAP_OPS, "backup")
+    err = {"readyToUse": False, "error": {"message": "Failed to check and update snapshot content"}}
+    pol = velstatus.Policy.velero_release((1, 18))
+    fc = ops.forecast_dm(snapshots=_snapshots(err), release=(1, 18), now=_day("08:10:00"), policy=pol)
+    assert [e.at for e in fc.events] == [_day("08:10:00")]
+    assert str(fc.operations[0].fate) == "error_fails" and fc.final_phase == velstatus.Phase.FINALIZING_PARTIALLY_FAILED
+    fc = ops.forecast_dm(snapshots=_snapshots({"readyToUse": True}), release="1.14", now=_day("08:10:00"), policy=pol)
+    assert [e.at for e in fc.events] == [_day("08:10:00")] and fc.final_phase == velstatus.Phase.FINALIZING
+    fc = ops.forecast_dm(snapshots=_snapshots({"readyToUse": True}), release="1.13", now=_day("08:10:00"), policy=pol)
+    assert str(fc.operations[0].fate) == "times_out" and fc.events[-1].at == _day("12:05:21") + 1
+    # with the DataUploads too, sharing one context: the same answer
+    ctx = velstatus.Context()
+    ops = velstatus.OpList.from_json(SNAP_OPS, "backup", ctx=ctx)
+    dms = velstatus.DataMoverList.from_json(ACCEPTED_DU, ctx=ctx)
+    fc = ops.forecast_dm(dms, snapshots=_snapshots(err, ctx), release=(1, 16), now=_day("08:10:00"), policy=pol)
+    assert str(fc.operations[0].fate) == "error_fails" and [e.at for e in fc.events] == [_day("08:10:00")]
+    with pytest.raises(velstatus.InvalidArgument, match="dms and snapshots are both NULL"):
+        ops.forecast_dm(release=(1, 18), now=_day("08:10:00"))
+    snaps = _snapshots(err)
+    snaps.close()
+    with pytest.raises(velstatus.StateError):
+        ops.forecast_dm(snapshots=snaps, release=(1, 18), now=_day("08:10:00"))

@@ -90,7 +90,7 @@ def _read(f):
 
 def _forecast(clist, opts, pol, dm=None):
     """velstatus_forecast_new, or velstatus_forecast_new_dm with dm = its
-    (dms, namespace, ns_len, major, minor, cfg) arguments."""
+    (dms, snapshots, namespace, ns_len, major, minor, cfg) arguments."""
     out = ffi.new("velstatus_forecast **")
     err = new_error()
     if dm is None:

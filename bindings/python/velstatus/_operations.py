@@ -646,30 +646,45 @@ class OpList(_Closeable):
         del name
         return result
 
-    def forecast_dm(self, dms: DataMoverList, *, release: Release, now: TimeLike,
-                    velero_namespace: Optional[str] = None, phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS,
+    def forecast_dm(self, dms: Optional[DataMoverList] = None, *, release: Release, now: TimeLike,
+                    snapshots: Optional[Any] = None, velero_namespace: Optional[str] = None,
+                    phase: PhaseLike = Phase.WAITING_FOR_PLUGIN_OPERATIONS,
                     timeout: DurationLike = "4h", bsl: Union[BslState, str] = "available",
                     bsl_name: Optional[str] = None, errors: int = 0, completed_before: int = 0,
                     failed_before: int = 0, policy: PolicyLike = None, prepare_timeout: int = 0,
                     node_restart: Optional[Tuple[int, str]] = None, server_restart: Optional[int] = None,
                     cancel_seen: Optional[int] = None, resume_error: Optional[str] = None) -> "Forecast":
-        """forecast() over the operations and their DataUploads or DataDownloads
-        (velstatus_forecast_new_dm): the CSI PVC plugin's operations are
-        answered from a copy of ``dms`` that the node-agent's decisions of
-        ``release`` change, so an event can be an operation failing when the
-        prepare timeout fails its DataUpload. The keyword arguments after
-        ``policy`` are dm_decide()'s config. Neither list is modified."""
+        """forecast() over the operations and the objects Velero's own CSI
+        plugins read (velstatus_forecast_new_dm): the CSI PVC plugin's
+        operations are answered from a copy of ``dms`` (DataUploads or
+        DataDownloads) that the node-agent's decisions of ``release``
+        change, so an event can be an operation failing when the prepare
+        timeout fails its DataUpload; the VolumeSnapshot plugin's from
+        ``snapshots`` (a SnapshotList, typed Any here because _snapshot
+        imports this module; nothing changes it: a ready
+        snapshot completes at the next pass, a content error fails it then).
+        Give ``dms``, ``snapshots`` or both. The keyword arguments after
+        ``policy`` are dm_decide()'s config. No list is modified."""
         major, minor = _release(release)
         texts = _Texts()
         c = _config(texts, prepare_timeout, node_restart, server_restart, cancel_seen, resume_error)
         rns = _raw(velero_namespace)
         opts, name = self._options(phase, bsl, bsl_name, now, timeout, errors, completed_before, failed_before)
-        with contextlib.ExitStack() as held:  # one lock per context: the two may share one
-            dms_held = dms._held()  # StateError when dms is closed
+        with contextlib.ExitStack() as held:  # one lock per context: the lists may share one
+            refs = [self._ref]
+            lists = []
+            if dms is not None:
+                lists.append((dms._held(), dms._ref))  # StateError when dms is closed
+            if snapshots is not None:
+                snapshots._live()  # StateError when closed
+                lists.append((snapshots._ref.held(), snapshots._ref))
             held.enter_context(self._held())
-            if dms._ref is not self._ref:
-                held.enter_context(dms_held)
-            dm = (dms._ptr, rns if velero_namespace is not None else ffi.NULL, len(rns), major, minor, c)
+            for lock, ref in lists:
+                if all(ref is not r for r in refs):
+                    refs.append(ref)
+                    held.enter_context(lock)
+            dm = (dms._ptr if dms is not None else ffi.NULL, snapshots._ptr if snapshots is not None else ffi.NULL,
+                  rns if velero_namespace is not None else ffi.NULL, len(rns), major, minor, c)
             result = _forecast(self._ptr, opts, policy_ptr(policy), dm)
         del name
         return result
