@@ -133,3 +133,34 @@ def test_client_under_reconcile():
     r = ops.reconcile(vs.DataMoverClient(dms, release=(1, 14)), now="2024-05-01T12:00:00Z",
                       policy=vs.Policy.velero_release("1.14"))
     assert r.errors[-1] == 'unable to get valid BackupItemActionV2 for "example.io/other", plugin: unknown'
+
+
+def test_client_chained_to_the_snapshot_client():
+    """DataUploads, then VolumeSnapshots, then the host: the chain the CLI's reconcile builds."""
+    dms = vs.DataMoverList.from_json("[%s,%s]" % (
+        du("velero", "a", "du-a", '{"phase":"Completed","progress":{"bytesDone":10,"totalBytes":10}}'),
+        du("velero", "b", "du-b", '{"phase":"InProgress"}')))
+    ops_json = BACKUP_OPS[:-1] + (
+        ',{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"velero.io/csi-volumesnapshot-backupper",'
+        '"resourceIdentifier":{"Group":"snapshot.storage.k8s.io","Resource":"volumesnapshots","Namespace":"app",'
+        '"Name":"vs-1"},"operationID":"app/vs-1/2024-05-01T10:00:04Z"},'
+        '"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}}]')
+    snaps = vs.SnapshotList('{"kind":"List","items":[{"kind":"VolumeSnapshot","metadata":{"name":"vs-1",'
+                            '"namespace":"app"},"status":{"readyToUse":true,"boundVolumeSnapshotContentName":"c-1"}},'
+                            '{"kind":"VolumeSnapshotContent","metadata":{"name":"c-1"},"status":{"readyToUse":true}}]}')
+    seen = []
+
+    def other(op):
+        seen.append(op.operation_id)
+        return vs.Progress(completed=True)
+
+    now = "2024-05-01T12:00:00Z"
+    chain = vs.DataMoverClient(dms, release="1.16", fallback=vs.SnapshotClient(snaps, now=now, release="1.16",
+                                                                               fallback=other))
+    ops = vs.OpList.from_json(ops_json, "backup")
+    r = ops.reconcile(chain, now=now, policy=vs.Policy.velero_release("1.16"))
+    assert seen == ["x-1"]  # the host saw only the operation neither client answers
+    assert [op.phase for op in ops] == ["Completed", "InProgress", "Completed", "Completed"]
+    assert (r.completed, r.failed) == (3, 0) and r.phase is vs.Phase.WAITING_FOR_PLUGIN_OPERATIONS
+    with pytest.raises(TypeError):
+        ops.reconcile(chain, lambda op: None, now=now)

@@ -268,10 +268,13 @@ class DataMoverClient:
     operation goes to ``fallback`` (a progress callable taking an Operation,
     as reconcile's ``progress``; None: no plugin can be obtained, as
     reconcile answers a missing plugin) and reconcile's ``cancel``.
+    ``fallback`` may also be a SnapshotClient: the chain is then the C one
+    (the data mover's client, the VolumeSnapshot plugin's, then that
+    client's own fallbacks), and reconcile takes no ``cancel``.
     """
 
     def __init__(self, dms: DataMoverList, *, release: Release, velero_namespace: Optional[str] = None,
-                 fallback: Optional[Callable[[Any], Any]] = None) -> None:
+                 fallback: Optional[Any] = None) -> None:
         self.dms = dms
         self.major, self.minor = _release(release)
         self.velero_namespace = velero_namespace

@@ -593,21 +593,31 @@ class OpList(_Closeable):
                 del held, name, keep
 
     def _reconcile_dm(self, dmc, host, cancel, inputs):
-        """reconcile() with a DataMoverClient: its C client chained to the fallback callables."""
-        host.progress = dmc.fallback
+        """reconcile() with a DataMoverClient: its C client chained to the fallback callables, or
+        to a SnapshotClient's C client (and that one's fallbacks behind it)."""
         fallback = ffi.new("velstatus_plugin_client *")
         lib.velstatus_plugin_client_init(fallback, ffi.sizeof("velstatus_plugin_client"))
-        fallback.userdata = host.userdata
-        fallback.progress = lib._vs_op_progress if dmc.fallback is not None else ffi.NULL
-        fallback.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
+        installed, refs = None, []
+        if hasattr(dmc.fallback, "_install"):  # a SnapshotClient
+            if cancel is not None:
+                raise TypeError("a SnapshotClient answers Cancel() itself (fallback_cancel); pass no cancel")
+            host.progress, host.cancel = dmc.fallback.fallback, dmc.fallback.fallback_cancel
+            installed = dmc.fallback._install(fallback, host)
+            refs.append(dmc.fallback.snapshots._ref)
+        else:
+            host.progress = dmc.fallback
+            fallback.userdata = host.userdata
+            fallback.progress = lib._vs_op_progress if dmc.fallback is not None else ffi.NULL
+            fallback.cancel = lib._vs_op_cancel if cancel is not None else ffi.NULL
         with dmc.dms._held() as dp:
             state = dmc._new(dp, fallback)
         try:
             client = ffi.new("velstatus_plugin_client *")
             err = new_error()
             check(lib.velstatus_dm_client_init(client, ffi.sizeof("velstatus_plugin_client"), state, err), err)
-            refs = [dmc.dms._ref] if dmc.dms._ref is not self._ref else []
-            return self._pass(host, client, inputs, refs)
+            refs.append(dmc.dms._ref)
+            refs = [r for i, r in enumerate(refs) if r is not self._ref and r not in refs[:i]]
+            return self._pass(host, client, inputs, refs, installed)
         finally:
             with dmc.dms._ref.held():
                 lib.velstatus_dm_client_free(state)
