@@ -61,6 +61,14 @@ static inline void copy_short(char *d, const char *s, size_t len)
     }
 }
 
+/* Copies s into a text slot that has room for it and the NUL. */
+static inline const char *slot_text(char *t, const char *s, size_t len)
+{
+    copy_short(t, s, len);
+    t[len] = '\0';
+    return t;
+}
+
 /* Copies s into text slot k (growing it), NUL-terminated. */
 static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
 {
@@ -72,9 +80,7 @@ static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *
         rp->text[k] = t;
         rp->cap[k] = cap;
     }
-    copy_short(rp->text[k], s, len);
-    rp->text[k][len] = '\0';
-    return rp->text[k];
+    return slot_text(rp->text[k], s, len);
 }
 
 /* The usual answer, taken without the general path's frame and checks: a
@@ -85,23 +91,16 @@ static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *
  * path, nothing written. */
 static inline int reply_set_usual(velstatus_op_reply *rp, const velstatus_op_progress *p)
 {
-    const char *e = p->err, *u = p->operation_units, *d = p->description;
     size_t el = p->err_len, ul = p->operation_units_len, dl = p->description_len;
-    char *t0 = rp->text[0], *t1 = rp->text[1], *t2 = rp->text[2];
     if (!rp->roomy || p->struct_size != sizeof(*p) || p->flags != 0 || p->report > VELSTATUS_OP_REPORT_LOOKUP_ERROR ||
-        (el | ul | dl) > 16 || (!e && el) || (!u && ul) || (!d && dl) ||
+        (el | ul | dl) > 16 || (!p->err && el) || (!p->operation_units && ul) || (!p->description && dl) ||
         ((uintptr_t)p->plugin_name | p->plugin_name_len) != 0 || (p->has_started_sec | p->has_updated_sec) != 0)
         return 0;
+    /* the copy first, then each text from it: few values live at once */
     rp->p = *p;
-    rp->p.err = t0;
-    rp->p.operation_units = t1;
-    rp->p.description = t2;
-    copy_short(t0, e, el);
-    t0[el] = '\0';
-    copy_short(t1, u, ul);
-    t1[ul] = '\0';
-    copy_short(t2, d, dl);
-    t2[dl] = '\0';
+    rp->p.err = slot_text(rp->text[0], rp->p.err, rp->p.err_len);
+    rp->p.operation_units = slot_text(rp->text[1], rp->p.operation_units, rp->p.operation_units_len);
+    rp->p.description = slot_text(rp->text[2], rp->p.description, rp->p.description_len);
     rp->set = 1;
     return 1;
 }
