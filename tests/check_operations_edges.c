@@ -1244,14 +1244,14 @@ static void usual_case(size_t k, velstatus_op_progress *p, velstatus_op_progress
     ud->first = p;
     ud->second = NULL;
     if (k < nlens) { /* units of every length, the last byte apart */
-        p->operation_units = abc + k;
+        p->operation_units = abc + k % nlens;
         p->operation_units_len = len;
     } else if (k < 2 * nlens) { /* descriptions */
-        p->description = abc + 3 * k;
+        p->description = abc + 1 + k % nlens;
         p->description_len = len;
     } else if (k < 3 * nlens) { /* a completion with an error of every length */
         p->completed = 1;
-        p->err = len ? abc + k : NULL;
+        p->err = len ? abc + 2 + k % nlens : NULL;
         p->err_len = len;
     } else if (k < 3 * nlens + 2) { /* a plugin's own name, and a plugin named "" */
         p->plugin_name = k == 3 * nlens ? "my-plugin" : "";
@@ -1342,8 +1342,10 @@ END_TEST
  * nanosecond or so from the turn. */
 START_TEST(times_out_at_is_the_split_rule)
 {
-    static const int64_t ts[] = {INT64_MIN, INT64_MIN + 1, -1000000001, -1,           0,           1,
-                                 NOW_NS,    INT64_MAX - 1, INT64_MAX,   -62135596800, 253402300799};
+    /* in nanoseconds, or (wide) whole seconds of years 0000 to 9999, as a record holds them */
+    static const int64_t ts[] = {INT64_MIN,   INT64_MIN + 1, -1000000001,   -1,        0,
+                                 1,           NOW_NS,        INT64_MAX - 1, INT64_MAX, -62135596800,
+                                 -9300000000, 9300000000,    253402300799};
     static const int64_t adds[] = {0, 1, -1, 4 * HOUR_NS, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1};
     uint64_t x = UINT64_C(0x2545f4914f6cdd1d);
     for (size_t a = 0; a < sizeof(ts) / sizeof(ts[0]); a++)
@@ -1352,6 +1354,8 @@ START_TEST(times_out_at_is_the_split_rule)
                 for (int d = -2; d <= 2; d++) {
                     int64_t t[3] = {0, 0, ts[a]}, sec, sum, now = d < 0 ? INT64_MIN : d > 0 ? INT64_MAX : 0;
                     int32_t nsec;
+                    if (wide && (ts[a] < INT64_C(-62167309200) || ts[a] > INT64_C(253402390799)))
+                        continue;
                     if (!wide && !velstatus__add_overflow_i64(&sum, ts[a], adds[b]))
                         (void)velstatus__add_overflow_i64(&now, sum, d); /* a nanosecond or two from the sum */
                     vs__time_exact(t, (uint8_t)(wide << 2), 2, &sec, &nsec);
