@@ -13,7 +13,9 @@
  * lines (CPU time of that path alone).
  *
  * lin=: the files of 1k, 10k, 100k and 1M records, each decoded, reconciled
- * and encoded enough times for a million records: records per CPU second.
+ * and encoded enough times for a million records, after one untimed pass:
+ * records per CPU second, the sizes in turn in each of RUNS rounds (at
+ * least 3).
  * cli= and stream=: `velstatus server-status --watch` over a watch stream
  * against the same events upserted in process, and the tracker's cost per
  * event at 1,000 and 100,000 BSLs. simd= and floor=: the codec table, the
@@ -182,30 +184,45 @@ static void main_table(const char *lib, const char *peer, const char *file, int 
            have_peer ? (m[0][F_SAME] == 1 ? "yes" : "NO") : "-", m[1][F_SAME] == 1 ? "yes" : "NO");
 }
 
+/* Linearity: `bench_operations rate` at each size (about a million records
+ * of passes each, after one untimed pass), the sizes in turn in every round
+ * so that the machine's load drifts over all of them alike; the median of
+ * the rounds per size. Beside each rate the page faults per record and the
+ * system's share of the timed CPU time. */
 static void linearity(const char *lib, char *files, int runs)
 {
+    static double v[8][MAXRUNS], faults[8][MAXRUNS], sys[8][MAXRUNS];
+    char *f[8], reps[8][32];
     double rps[8], lo = 0, hi = 0;
     long recs[8];
     int nf = 0;
-    printf("\nlinearity: decode + reconcile + encode in process, records per CPU second (median of %d)\n", runs);
-    for (char *f = strtok(files, ","); f && nf < 8; f = strtok(NULL, ",")) {
-        double v[MAXRUNS];
+    printf("\nlinearity: decode + reconcile + encode in process, records per CPU second (median of %d rounds,\n"
+           "the sizes in turn; each run times its passes after one untimed pass)\n",
+           runs);
+    for (char *t = strtok(files, ","); t && nf < 8; t = strtok(NULL, ",")) {
         proc p;
-        char reps[32];
-        char *argv[] = {(char *)lib, "decode", f, NULL};
-        char *rargv[] = {(char *)lib, "rate", f, reps, NULL};
+        char *argv[] = {(char *)lib, "decode", t, NULL};
         run(&p, argv, NULL, 0);
+        f[nf] = t;
         recs[nf] = (long)val(&p, "records");
-        snprintf(reps, sizeof(reps), "%ld", recs[nf] >= 1000000 ? 1 : 1000000 / (recs[nf] > 0 ? recs[nf] : 1));
-        for (int k = 0; k < runs; k++) {
-            run(&p, rargv, NULL, 0);
-            v[k] = val(&p, "rate_rps");
-        }
-        rps[nf] = median(v, runs);
-        lo = nf == 0 || rps[nf] < lo ? rps[nf] : lo;
-        hi = nf == 0 || rps[nf] > hi ? rps[nf] : hi;
-        printf("  %8ld records: %10.0f records/s\n", recs[nf], rps[nf]);
+        snprintf(reps[nf], sizeof(reps[nf]), "%ld", recs[nf] >= 1000000 ? 1 : 1000000 / (recs[nf] > 0 ? recs[nf] : 1));
         nf++;
+    }
+    for (int k = 0; k < runs; k++)
+        for (int i = 0; i < nf; i++) {
+            proc p;
+            char *rargv[] = {(char *)lib, "rate", f[i], reps[i], NULL};
+            run(&p, rargv, NULL, 0);
+            v[i][k] = val(&p, "rate_rps");
+            faults[i][k] = val(&p, "rate_faults_per_record");
+            sys[i][k] = val(&p, "rate_sys_share");
+        }
+    for (int i = 0; i < nf; i++) {
+        rps[i] = median(v[i], runs);
+        lo = i == 0 || rps[i] < lo ? rps[i] : lo;
+        hi = i == 0 || rps[i] > hi ? rps[i] : hi;
+        printf("  %8ld records: %10.0f records/s  (%.3f page faults per record, system %2.0f%% of the CPU time)\n",
+               recs[i], rps[i], median(faults[i], runs), 100 * median(sys[i], runs));
     }
     printf("  slowest/fastest %.2f (goal >= 0.80: within 20%%): %s\n", lo / hi, lo / hi >= 0.8 ? "met" : "NOT met");
 }
@@ -412,7 +429,7 @@ int main(int argc, char **argv)
     if (simd && flo)
         codec_table(argv[1], simd, flo, argv[3], runs);
     if (lin)
-        linearity(argv[1], lin, runs < 3 ? runs : 3);
+        linearity(argv[1], lin, runs < 3 ? 3 : runs);
     if (cli && stream)
         tracker_and_watch(argv[1], cli, stream, runs);
     return 0;

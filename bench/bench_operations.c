@@ -27,6 +27,7 @@
 #include <string.h>
 #include <malloc.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <velstatus.h>
 
 #include "fake_plugin.h"
@@ -237,26 +238,50 @@ static void codec(const char *mode, const char *path)
 }
 
 /* REPS times decode + reconcile + encode (in memory): records per CPU second. */
+static double tv_s(const struct timeval *tv)
+{
+    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* One decode + reconcile + encode of the file in memory; its record count. */
+static size_t rate_pass(velstatus_ctx *ctx, const char *p, size_t n, const velstatus_policy *pol)
+{
+    velstatus_oplist *l = decode(ctx, p, n);
+    char *js;
+    size_t jn, records;
+    (void)reconcile_ns(l, pol);
+    if (velstatus_oplist_to_json(&js, &jn, l, NULL) != VELSTATUS_OK)
+        die("encode failed");
+    records = velstatus_oplist_count(l);
+    velstatus_free(ctx, js);
+    velstatus_oplist_free(l);
+    return records;
+}
+
+/* REPS passes, timed, after one untimed pass: every size's timed passes
+ * then get their memory as a pass after another does (pages the process
+ * just gave back), where the first pass of a process takes pages the
+ * system has not handed out for a while, which on the VM costs up to three
+ * times as much per page (bench/README.md, "Linearity"). Prints the rate
+ * and the page faults of the timed passes per record. */
 static void rate(const char *path, long reps)
 {
     size_t n, records = 0;
     char *p = read_file(path, &n);
     velstatus_ctx *ctx = new_ctx();
     velstatus_policy pol;
+    struct rusage r0, r1;
     velstatus_policy_init(&pol, sizeof(pol), VELSTATUS_PRESET_VELERO, NULL);
+    (void)rate_pass(ctx, p, n, &pol);
+    getrusage(RUSAGE_SELF, &r0);
     double t0 = cpu_s();
-    for (long k = 0; k < reps; k++) {
-        velstatus_oplist *l = decode(ctx, p, n);
-        char *js;
-        size_t jn;
-        (void)reconcile_ns(l, &pol);
-        if (velstatus_oplist_to_json(&js, &jn, l, NULL) != VELSTATUS_OK)
-            die("encode failed");
-        records += velstatus_oplist_count(l);
-        velstatus_free(ctx, js);
-        velstatus_oplist_free(l);
-    }
-    printf("rate_rps %.0f\n", (double)records / (cpu_s() - t0));
+    for (long k = 0; k < reps; k++)
+        records += rate_pass(ctx, p, n, &pol);
+    double t = cpu_s() - t0;
+    getrusage(RUSAGE_SELF, &r1);
+    printf("rate_rps %.0f\nrate_faults_per_record %.3f\nrate_sys_share %.3f\n", (double)records / t,
+           (double)(r1.ru_minflt - r0.ru_minflt + r1.ru_majflt - r0.ru_majflt) / (double)(records ? records : 1),
+           tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime) > 0 ? (tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime)) / t : 0.0);
     velstatus_ctx_free(ctx);
     free(p);
 }

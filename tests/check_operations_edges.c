@@ -18,12 +18,10 @@
 #define NOW_NS INT64_C(1714559400000000000) /* 2024-05-01T10:30:00Z */
 #define HOUR_NS (INT64_C(3600) * 1000000000)
 
-/* One backup record, InProgress, created `age_ns` before NOW_NS. */
-static velstatus_oplist *one_op(velstatus_ctx *ctx, const char *action, const char *id, int64_t age_ns)
+/* Appends a backup record, InProgress, created `age_ns` before NOW_NS. */
+static void add_op(velstatus_oplist *list, const char *action, const char *id, int64_t age_ns)
 {
-    velstatus_oplist *list = NULL;
     size_t i;
-    ck_assert_int_eq(velstatus_oplist_new(&list, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_append(&i, list, NULL), VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_string(list, i, VELSTATUS_OP_FIELD_ITEM_ACTION, action, strlen(action), NULL),
                      VELSTATUS_OK);
@@ -33,6 +31,14 @@ static velstatus_oplist *one_op(velstatus_ctx *ctx, const char *action, const ch
                      VELSTATUS_OK);
     ck_assert_int_eq(velstatus_oplist_set_time(list, i, VELSTATUS_OP_TIME_CREATED, 1, NOW_NS - age_ns, NULL),
                      VELSTATUS_OK);
+}
+
+/* A list of one such record. */
+static velstatus_oplist *one_op(velstatus_ctx *ctx, const char *action, const char *id, int64_t age_ns)
+{
+    velstatus_oplist *list = NULL;
+    ck_assert_int_eq(velstatus_oplist_new(&list, ctx, VELSTATUS_KIND_BACKUP, NULL), VELSTATUS_OK);
+    add_op(list, action, id, age_ns);
     return list;
 }
 
@@ -1167,6 +1173,216 @@ START_TEST(an_answer_repeating_the_stored_texts_changes_nothing)
 }
 END_TEST
 
+/* The answers of two_answers(): `first` set, then `second` (when not NULL)
+ * set over it in the same call; an invalid second leaves the first. */
+typedef struct two_answers_ud {
+    const velstatus_op_progress *first, *second;
+} two_answers_ud;
+
+static int two_answers(void *ud, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
+{
+    const two_answers_ud *a = ud;
+    (void)list;
+    (void)index;
+    if (velstatus_op_reply_set_progress(reply, a->first, NULL) != VELSTATUS_OK)
+        return -1;
+    if (a->second)
+        (void)velstatus_op_reply_set_progress(reply, a->second, NULL); /* refused or not: 0 */
+    return 0;
+}
+
+/* n records as one_op() makes them, one reconcile pass answered by ud; the
+ * list's JSON and the pass's error texts, '|'-separated, in *json / *errs. */
+static void reconcile_answered(velstatus_ctx *ctx, size_t n, two_answers_ud *ud, char **json, char **errs)
+{
+    velstatus_oplist *list = one_op(ctx, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_plugin_client c;
+    velstatus_reconcile_options o;
+    velstatus_reconcile_result *res = NULL;
+    size_t i, len, at = 0;
+    for (i = 1; i < n; i++)
+        add_op(list, "velero.io/csi", "op-1", HOUR_NS);
+    velstatus_plugin_client_init(&c, sizeof(c));
+    c.userdata = ud;
+    c.progress = two_answers;
+    velstatus_reconcile_options_init(&o, sizeof(o));
+    o.now_ns = NOW_NS;
+    ck_assert_int_eq(velstatus_oplist_reconcile(&res, list, &c, &o, NULL, NULL), VELSTATUS_OK);
+    ck_assert_int_eq(velstatus_oplist_to_json(json, &len, list, NULL), VELSTATUS_OK);
+    *errs = calloc(1, 4096);
+    ck_assert_ptr_nonnull(*errs);
+    for (i = 0; i < velstatus_reconcile_result_error_count(res); i++)
+        at += (size_t)snprintf(*errs + at, 4096 - at, "%s|", velstatus_reconcile_result_error(res, i, NULL));
+    velstatus_reconcile_result_free(res);
+    velstatus_oplist_free(list);
+}
+
+/* velstatus_op_reply_set_progress() takes a pass's first answer through its
+ * checked path (the reply's text slots are still empty) and the later ones,
+ * when they are the usual kind (short texts, no plugin name, nanosecond
+ * times, this library's struct), without it: the records and the messages
+ * come out the same either way, at every text length around the usual
+ * path's 16 bytes, and a refused answer after a good one leaves the good
+ * one. */
+/* Case k of the test below: *p, and a refused second answer in *bad. */
+static void usual_case(size_t k, velstatus_op_progress *p, velstatus_op_progress *bad, two_answers_ud *ud)
+{
+    static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    static const size_t lens[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 40};
+    const size_t nlens = sizeof(lens) / sizeof(lens[0]), len = lens[k % nlens];
+    velstatus_op_progress_init(p, sizeof(*p));
+    p->n_completed = 3;
+    p->n_total = 9;
+    p->operation_units = "Bytes";
+    p->operation_units_len = 5;
+    p->description = "InProgress";
+    p->description_len = 10;
+    p->has_started = 1;
+    p->started_ns = NOW_NS - HOUR_NS / 2;
+    p->has_updated = 1;
+    p->updated_ns = NOW_NS - 1;
+    ud->first = p;
+    ud->second = NULL;
+    if (k < nlens) { /* units of every length, the last byte apart */
+        p->operation_units = abc + k % nlens;
+        p->operation_units_len = len;
+    } else if (k < 2 * nlens) { /* descriptions */
+        p->description = abc + 1 + k % nlens;
+        p->description_len = len;
+    } else if (k < 3 * nlens) { /* a completion with an error of every length */
+        p->completed = 1;
+        p->err = len ? abc + 2 + k % nlens : NULL;
+        p->err_len = len;
+    } else if (k < 3 * nlens + 2) { /* a plugin's own name, and a plugin named "" */
+        p->plugin_name = k == 3 * nlens ? "my-plugin" : "";
+        p->plugin_name_len = strlen(p->plugin_name);
+        p->completed = 1;
+        p->err = "e";
+        p->err_len = 1;
+    } else if (k == 3 * nlens + 2) { /* an exact time in year 1 */
+        p->has_started_sec = 1;
+        p->started_sec = INT64_C(-62135596799);
+        p->started_nsec = 5;
+    } else if (k < 3 * nlens + 5) { /* a Progress error, a lookup error */
+        p->report = k == 3 * nlens + 3 ? VELSTATUS_OP_REPORT_PROGRESS_ERROR : VELSTATUS_OP_REPORT_LOOKUP_ERROR;
+        p->err = "boom";
+        p->err_len = 4;
+    } else if (k == 3 * nlens + 5) { /* an older header's struct */
+        p->struct_size = VS_OP_PROGRESS_SIZE_V1;
+    } else if (k == 3 * nlens + 6) { /* NULL and "" texts */
+        p->operation_units = NULL;
+        p->operation_units_len = 0;
+        p->description = "";
+        p->description_len = 0;
+    } else if (k == 3 * nlens + 7) { /* no times, then the Unix epoch */
+        p->has_started = 0;
+        p->has_updated = 0;
+    } else if (k == 3 * nlens + 8) {
+        p->started_ns = 0;
+    } else { /* a refused answer over a good one: bad flags, or a NULL text with a length */
+        *bad = *p;
+        bad->n_total = 1;
+        if (k & 1)
+            bad->flags = 1;
+        else
+            bad->description = NULL;
+        ud->second = bad;
+    }
+}
+
+/* velstatus_op_reply_set_progress() takes a pass's first answer through its
+ * checked path (the reply's text slots are still empty) and the later ones,
+ * when they are the usual kind (short texts, no plugin name, nanosecond
+ * times, this library's struct), without it: the records and the messages
+ * come out the same either way, at every text length around the usual
+ * path's 16 bytes, and a refused answer after a good one leaves the good
+ * one. */
+START_TEST(the_usual_answer_is_the_checked_answer)
+{
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t k = 0; k < 3 * 13 + 11; k++) {
+        velstatus_op_progress p, bad;
+        two_answers_ud ud;
+        char *json1, *errs1, *json3, *errs3, *want;
+        usual_case(k, &p, &bad, &ud);
+        reconcile_answered(ctx, 1, &ud, &json1, &errs1);
+        reconcile_answered(ctx, 3, &ud, &json3, &errs3);
+        /* [R,R,R] and three times its message: each record as the first answer made it */
+        want = calloc(1, 3 * strlen(json1) + 8);
+        ck_assert_ptr_nonnull(want);
+        ck_assert_ptr_nonnull(strrchr(json1, ']'));
+        *strrchr(json1, ']') = '\0'; /* "[R" and what followed the bracket */
+        sprintf(want, "%s,%s,%s]%s", json1, json1 + 1, json1 + 1, json1 + strlen(json1) + 1);
+        ck_assert_msg(strcmp(json3, want) == 0, "case %zu: %s\nwant %s", k, json3, want);
+        ck_assert_uint_eq(strlen(errs3), 3 * strlen(errs1));
+        ck_assert_msg(strncmp(errs3, errs1, strlen(errs1)) == 0 &&
+                          strncmp(errs3 + 2 * strlen(errs1), errs1, strlen(errs1)) == 0,
+                      "case %zu: %s", k, errs3);
+        if (ud.second) { /* the refused answer changed nothing */
+            ud.second = NULL;
+            free(json3);
+            free(errs3);
+            reconcile_answered(ctx, 3, &ud, &json3, &errs3);
+            ck_assert_str_eq(json3, want);
+        }
+        free(want);
+        free(json1);
+        free(errs1);
+        free(json3);
+        free(errs3);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* The step's timeout test on a record's created time
+ * (velstatus__op_times_out_at): one sum when created is in nanoseconds and
+ * the sum fits, the split rule otherwise; both the split rule's answer at
+ * the int64 ends, for whole-second (wide) times and on random operands a
+ * nanosecond or so from the turn. */
+START_TEST(times_out_at_is_the_split_rule)
+{
+    /* in nanoseconds, or (wide) whole seconds of years 0000 to 9999, as a record holds them */
+    static const int64_t ts[] = {INT64_MIN,   INT64_MIN + 1, -1000000001,   -1,        0,
+                                 1,           NOW_NS,        INT64_MAX - 1, INT64_MAX, -62135596800,
+                                 -9300000000, 9300000000,    253402300799};
+    static const int64_t adds[] = {0, 1, -1, 4 * HOUR_NS, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1};
+    uint64_t x = UINT64_C(0x2545f4914f6cdd1d);
+    for (size_t a = 0; a < sizeof(ts) / sizeof(ts[0]); a++)
+        for (size_t b = 0; b < sizeof(adds) / sizeof(adds[0]); b++)
+            for (int wide = 0; wide < 2; wide++)
+                for (int d = -2; d <= 2; d++) {
+                    int64_t t[3] = {0, 0, ts[a]}, sec, sum, now = d < 0 ? INT64_MIN : d > 0 ? INT64_MAX : 0;
+                    int32_t nsec;
+                    if (wide && (ts[a] < INT64_C(-62167309200) || ts[a] > INT64_C(253402390799)))
+                        continue;
+                    if (!wide && !velstatus__add_overflow_i64(&sum, ts[a], adds[b]))
+                        (void)velstatus__add_overflow_i64(&now, sum, d); /* a nanosecond or two from the sum */
+                    vs__time_exact(t, (uint8_t)(wide << 2), 2, &sec, &nsec);
+                    ck_assert_msg(velstatus__op_times_out_at(t, (uint8_t)(wide << 2), 2, adds[b], now) ==
+                                      velstatus__op_times_out(sec, nsec, adds[b], now),
+                                  "t %lld wide %d add %lld now %lld", (long long)ts[a], wide, (long long)adds[b],
+                                  (long long)now);
+                }
+    for (int i = 0; i < 200000; i++) {
+        int64_t t[3], sec, now;
+        int32_t nsec;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        t[0] = (int64_t)x >> (x % 3 * 8);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t add = (int64_t)(x >> (x % 64)) * ((i & 1) ? 1 : -1);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if ((i & 2) && !velstatus__add_overflow_i64(&now, t[0], add))
+            (void)velstatus__add_overflow_i64(&now, now, (int64_t)(x % 5) - 2); /* at the turn */
+        else
+            now = (int64_t)x;
+        vs__time_exact(t, 0, 0, &sec, &nsec);
+        ck_assert_msg(velstatus__op_times_out_at(t, 0, 0, add, now) == velstatus__op_times_out(sec, nsec, add, now),
+                      "t %lld add %lld now %lld", (long long)t[0], (long long)add, (long long)now);
+    }
+}
+END_TEST
+
 Suite *velstatus_test_suite(void)
 {
     Suite *s = suite_create("operations_edges");
@@ -1198,6 +1414,8 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, lookup_errors_bad_combinations_are_refused);
     tcase_add_test(tc, lookup_error_out_of_memory);
     tcase_add_test(tc, persist_failures_keep_or_lose_the_errors);
+    tcase_add_test(tc, the_usual_answer_is_the_checked_answer);
+    tcase_add_test(tc, times_out_at_is_the_split_rule);
     suite_add_tcase(s, tc);
     return s;
 }

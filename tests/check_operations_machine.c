@@ -481,6 +481,21 @@ START_TEST(step4_times_hardened)
     ASSERT_STATUS(ctx, l, 0,
                   "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
                   "\"started\":\"2024-05-01T10:00:05Z\",\"updated\":\"2024-05-01T10:01:01Z\"}");
+    /* A reported time held as whole seconds (year 1, outside the nanosecond
+     * range), then a report whose nanoseconds are the same number: another
+     * instant (1969), a change. */
+    r.has_started_sec = 1;
+    r.started_sec = INT64_C(-62135596799);
+    s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
+    ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
+    r.has_started_sec = 0;
+    r.has_started = 1;
+    r.started_ns = INT64_C(-62135596799);
+    s = step(l, 0, &r, T0 + 90 * SEC, HOUR, &pol);
+    ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
+    ASSERT_STATUS(ctx, l, 0,
+                  "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
+                  "\"started\":\"1969-12-31T23:58:57Z\",\"updated\":\"2024-05-01T10:01:01Z\"}");
     velstatus_oplist_free(l);
     velstatus_ctx_free(ctx);
 }
@@ -504,6 +519,15 @@ START_TEST(step4_unix_epoch)
             ASSERT_STATUS(ctx, l, 0,
                           "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\","
                           "\"started\":\"1970-01-01T00:00:00Z\"}");
+            s = step(l, 0, &r, T0 + 2 * SEC, HOUR, &pol); /* the same epoch again: nothing changes */
+            ck_assert_uint_eq(s.flags, F(IN_PROGRESS));
+            /* With the epoch read as no time (and Go's struct comparison), the
+             * epoch the record holds differs from the zero time reported. */
+            pol.unix_epoch_is_unknown = 1;
+            s = step(l, 0, &r, T0 + 3 * SEC, HOUR, &pol);
+            ck_assert_uint_eq(s.flags, F(CHANGED) | F(IN_PROGRESS));
+            ASSERT_STATUS(ctx, l, 0,
+                          "{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\",\"started\":null}");
         } else {
             ck_assert_uint_eq(s.flags, F(IN_PROGRESS));
             ASSERT_STATUS(ctx, l, 0, "{\"phase\":\"New\",\"created\":\"2024-05-01T10:00:00Z\"}");

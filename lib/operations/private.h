@@ -226,14 +226,22 @@ enum vs__deadline_kind {
     VS__DEADLINE_NO_CREATED = 1, /* no `created`: never times out (Velero dereferences nil) */
     VS__DEADLINE_NONE = 2        /* a timeout <= 0 means "no timeout" under the policy */
 };
-static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t nsec, int64_t timeout,
-                                         const velstatus_policy *pol, int64_t *deadline)
+static inline int velstatus__op_deadline_kind(int has_created, int64_t timeout, const velstatus_policy *pol)
 {
-    int64_t ns;
     if (!has_created)
         return VS__DEADLINE_NO_CREATED;
     if (!(timeout > 0 || pol->zero_timeout_expires))
         return VS__DEADLINE_NONE;
+    return VS__DEADLINE;
+}
+
+static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t nsec, int64_t timeout,
+                                         const velstatus_policy *pol, int64_t *deadline)
+{
+    int64_t ns;
+    int kind = velstatus__op_deadline_kind(has_created, timeout, pol);
+    if (kind != VS__DEADLINE)
+        return kind;
     if (deadline) {
         (void)velstatus__time_to_ns(sec, nsec, &ns); /* saturates outside the int64 range */
         *deadline = velstatus__sat_add_i64(ns, timeout);
@@ -244,6 +252,21 @@ static inline int velstatus__op_deadline(int has_created, int64_t sec, int32_t n
 static inline int velstatus__op_times_out(int64_t sec, int32_t nsec, int64_t timeout, int64_t now)
 {
     return velstatus__time_add_before(sec, nsec, timeout, now);
+}
+
+/* velstatus__op_times_out for a record's time i (t, wide as vs__time_exact):
+ * a time held in nanoseconds whose sum with the timeout stays in the int64
+ * range is the exact instant, decided by one addition (the steady pass asks
+ * once per running operation, bench/README.md, issue 25); any other takes
+ * the split above. */
+static inline int velstatus__op_times_out_at(const int64_t *t, uint8_t wide, int i, int64_t timeout, int64_t now)
+{
+    int64_t sum, sec;
+    int32_t nsec;
+    if (!(wide >> i & 1) && !velstatus__add_overflow_i64(&sum, t[i], timeout))
+        return sum < now;
+    vs__time_exact(t, wide, i, &sec, &nsec);
+    return velstatus__op_times_out(sec, nsec, timeout, now);
 }
 
 /* The Progress-error grace rule (doc/velero-behaviour.md §6.4), shared by the
@@ -300,6 +323,7 @@ struct velstatus_op_reply {
     velstatus_op_progress p; /* texts point into `text` */
     char *text[4];           /* err, units, description, plugin name: owned, reused across calls */
     size_t cap[4];
+    int roomy; /* text[0..2] each have room for 16 bytes and the NUL */
 };
 
 /* ---- lib/operations/reports.c ---- */

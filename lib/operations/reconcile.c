@@ -41,6 +41,7 @@ static void reply_release(velstatus_op_reply *rp)
         rp->text[i] = NULL;
         rp->cap[i] = 0;
     }
+    rp->roomy = 0;
 }
 
 /* memcpy(d, s, len), a text of up to 16 bytes without the call: a plugin's
@@ -60,12 +61,12 @@ static inline void copy_short(char *d, const char *s, size_t len)
     }
 }
 
-/* Copies s (up to 16 bytes) into text slot k, which has room, NUL-terminated. */
-static inline const char *short_text(velstatus_op_reply *rp, int k, const char *s, size_t len)
+/* Copies s into a text slot that has room for it and the NUL. */
+static inline const char *slot_text(char *t, const char *s, size_t len)
 {
-    copy_short(rp->text[k], s, len);
-    rp->text[k][len] = '\0';
-    return rp->text[k];
+    copy_short(t, s, len);
+    t[len] = '\0';
+    return t;
 }
 
 /* Copies s into text slot k (growing it), NUL-terminated. */
@@ -79,22 +80,43 @@ static inline const char *reply_text(velstatus_op_reply *rp, int k, const char *
         rp->text[k] = t;
         rp->cap[k] = cap;
     }
-    copy_short(rp->text[k], s, len);
-    rp->text[k][len] = '\0';
-    return rp->text[k];
+    return slot_text(rp->text[k], s, len);
 }
 
-velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, const velstatus_op_progress *progress,
-                                                 velstatus_error *err)
+/* The usual answer, taken without the general path's frame and checks: a
+ * report of this library's size, valid (report_ok()'s checks, in the order
+ * of the struct's fields), nanosecond times, no plugin name, texts of at
+ * most 16 bytes, into text slots that already have room (every answer
+ * after a pass's first; bench/README.md, issue 25). 0: take the general
+ * path, nothing written. */
+static inline int reply_set_usual(velstatus_op_reply *rp, const velstatus_op_progress *p)
+{
+    size_t el = p->err_len, ul = p->operation_units_len, dl = p->description_len;
+    if (!rp->roomy || p->struct_size != sizeof(*p) || p->flags != 0 || p->report > VELSTATUS_OP_REPORT_LOOKUP_ERROR ||
+        (el | ul | dl) > 16 || (!p->err && el) || (!p->operation_units && ul) || (!p->description && dl) ||
+        ((uintptr_t)p->plugin_name | p->plugin_name_len) != 0 || (p->has_started_sec | p->has_updated_sec) != 0)
+        return 0;
+    /* the copy first, then each text from it: few values live at once */
+    rp->p = *p;
+    rp->p.err = slot_text(rp->text[0], rp->p.err, rp->p.err_len);
+    rp->p.operation_units = slot_text(rp->text[1], rp->p.operation_units, rp->p.operation_units_len);
+    rp->p.description = slot_text(rp->text[2], rp->p.description, rp->p.description_len);
+    rp->set = 1;
+    return 1;
+}
+
+/* Any other answer: checked (a report of another size copied first), each
+ * text into its slot, grown as needed. Out of line: the usual answer's call
+ * keeps a leaf's frame. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static velstatus_status
+reply_set_checked(velstatus_op_reply *reply, const velstatus_op_progress *progress, velstatus_error *err)
 {
     velstatus_op_progress r;
     velstatus_status st;
     const char *t0, *t1, *t2, *t3;
-    if (!reply || !progress)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !reply ? "reply" : "progress");
-    if (reply->is_cancel)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID,
-                                    "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
     if (!report_ok(progress)) { /* else the common case: used in place */
         st = load_report(&r, progress, err);
         if (st != VELSTATUS_OK)
@@ -102,24 +124,15 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
         progress = &r;
     }
     reply->set = 0; /* unanswered until every text is copied */
-    if (!progress->plugin_name && reply->cap[0] > 16 && reply->cap[1] > 16 && reply->cap[2] > 16 &&
-        (progress->err_len | progress->operation_units_len | progress->description_len) <= 16) {
-        /* the usual answer: short texts into slots that have room, no checks per text */
-        t0 = short_text(reply, 0, progress->err, progress->err_len);
-        t1 = short_text(reply, 1, progress->operation_units, progress->operation_units_len);
-        t2 = short_text(reply, 2, progress->description, progress->description_len);
-        t3 = NULL;
-    } else {
-        t0 = reply_text(reply, 0, progress->err, progress->err_len);
-        t1 = t0 ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
-        t2 = t1 ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
-        t3 =
-            t2 && progress->plugin_name ? reply_text(reply, 3, progress->plugin_name, progress->plugin_name_len) : NULL;
-        if (!t2 || (progress->plugin_name && !t3)) {
-            reply->oom = 1;
-            return velstatus__error_nomem(err);
-        }
+    t0 = reply_text(reply, 0, progress->err, progress->err_len);
+    t1 = t0 ? reply_text(reply, 1, progress->operation_units, progress->operation_units_len) : NULL;
+    t2 = t1 ? reply_text(reply, 2, progress->description, progress->description_len) : NULL;
+    t3 = t2 && progress->plugin_name ? reply_text(reply, 3, progress->plugin_name, progress->plugin_name_len) : NULL;
+    if (!t2 || (progress->plugin_name && !t3)) {
+        reply->oom = 1;
+        return velstatus__error_nomem(err);
     }
+    reply->roomy = reply->cap[0] > 16 && reply->cap[1] > 16 && reply->cap[2] > 16;
     reply->p = *progress;
     reply->p.err = t0;
     reply->p.operation_units = t1;
@@ -127,6 +140,19 @@ velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, cons
     reply->p.plugin_name = t3; /* NULL stays NULL: the registered name */
     reply->set = 1;
     return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_op_reply_set_progress(velstatus_op_reply *reply, const velstatus_op_progress *progress,
+                                                 velstatus_error *err)
+{
+    if (!reply || !progress)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "%s is NULL", !reply ? "reply" : "progress");
+    if (reply->is_cancel)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID,
+                                    "this is a cancel reply: use velstatus_op_reply_set_cancel_error()");
+    if (reply_set_usual(reply, progress))
+        return VELSTATUS_OK;
+    return reply_set_checked(reply, progress, err);
 }
 
 velstatus_status velstatus_op_reply_set_cancel_error(velstatus_op_reply *reply, const char *msg, size_t len,

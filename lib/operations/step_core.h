@@ -15,6 +15,12 @@
 
 static const char timed_out[] = "Asynchronous action timed out";
 
+#if defined(__GNUC__)
+#define VS__ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define VS__ALWAYS_INLINE inline
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                              */
 /* ------------------------------------------------------------------------ */
@@ -166,16 +172,6 @@ static inline int time_update_exact(const velstatus_policy *pol, uint8_t *state,
     return 1;
 }
 
-/* Step 4 for started (i = VELSTATUS_OP_TIME_STARTED) or updated, in whichever
- * form the report gives it. */
-static inline int report_time(const velstatus_policy *pol, vs__op_hot *h, int i, int has, int64_t ns, int has_sec,
-                              int64_t sec, int32_t nsec)
-{
-    if (has_sec)
-        return time_update_exact(pol, &h->tstate[i], h->t, &h->twide, i, sec, nsec);
-    return time_update(pol, &h->tstate[i], h->t, &h->twide, i, has, ns);
-}
-
 /* A pending string change: in place, or a fresh pool copy. */
 typedef struct pend {
     vs__str *dst;
@@ -321,23 +317,20 @@ static inline void plan_message(plan *pl, velstatus_ctx *ctx, velstatus_kind kin
 #define VS__PREFETCH(p) ((void)(p))
 #endif
 
-#if defined(__GNUC__)
-#define VS__ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define VS__ALWAYS_INLINE inline
-#endif
-
 enum { VS__NO_MOVE = 0xff };
 
 /* One step's decision: taken in the record's hot part itself, with a copy
- * of it that step_commit() puts back when what the decision needs cannot
- * be allocated (the strings and the message are applied only after that).
- * Working in place, not on a copy written back, spares the write-back's
- * wide loads of fields just stored one by one (a store-forwarding stall:
- * first pass 60 -> 30 ns per operation, bench/README.md). */
+ * of it, made before the first write (step_touch()), that step_commit()
+ * puts back when what the decision needs cannot be allocated (the strings
+ * and the message are applied only after that). Working in place, not on a
+ * copy written back, spares the write-back's wide loads of fields just
+ * stored one by one (a store-forwarding stall: first pass 60 -> 30 ns per
+ * operation, bench/README.md); a steady step writes nothing and copies
+ * nothing. */
 typedef struct step_work {
     vs__op_hot *h;    /* the record's hot part, as decided so far */
-    vs__op_hot saved; /* the hot part as the step found it */
+    vs__op_hot saved; /* the hot part as the step found it (when touched) */
+    int touched;      /* saved holds it: the hot part may have been written */
     uint8_t next;     /* the phase to move to, or VS__NO_MOVE */
     uint32_t flags;
     const char *fail_text; /* non-NULL: the operation fails with this error */
@@ -346,6 +339,32 @@ typedef struct step_work {
     int completed;   /* the plugin reported completion without an error */
     plan pl;
 } step_work;
+
+/* Before the step's first write to the record's hot part. */
+static VS__ALWAYS_INLINE void step_touch(step_work *w)
+{
+    if (!w->touched) {
+        w->saved = *w->h;
+        w->touched = 1;
+    }
+}
+
+/* Step 4 for started (i = VELSTATUS_OP_TIME_STARTED) or updated, in whichever
+ * form the report gives it. */
+static VS__ALWAYS_INLINE int report_time(step_work *w, const velstatus_policy *pol, int i, int has, int64_t ns,
+                                         int has_sec, int64_t sec, int32_t nsec)
+{
+    vs__op_hot *h = w->h;
+    /* The steady answer, the UTC time the record holds reported again:
+     * unchanged under either comparison of time_update() (ns != 0: not the
+     * Unix epoch, which unix_epoch_is_unknown reads as no time). */
+    if (!has_sec && has && h->tstate[i] == VS__T_UTC && h->t[i] == ns && ns != 0 && !(h->twide >> i & 1))
+        return 0;
+    step_touch(w);
+    if (has_sec)
+        return time_update_exact(pol, &h->tstate[i], h->t, &h->twide, i, sec, nsec);
+    return time_update(pol, &h->tstate[i], h->t, &h->twide, i, has, ns);
+}
 
 /* An unknown phase with unknown_phase_fails: the operation fails with
  * "unknown operation phase %q" (Velero skips it). */
@@ -406,7 +425,7 @@ static VS__ALWAYS_INLINE velstatus_status step_settled(uint32_t *flags_out, vels
 static VS__ALWAYS_INLINE void step_begin(step_work *w, velstatus_op *op)
 {
     w->h = &op->h;
-    w->saved = op->h;
+    w->touched = 0;
     w->next = VS__NO_MOVE;
     w->flags = 0;
     w->fail_text = NULL;
@@ -425,6 +444,7 @@ static VS__ALWAYS_INLINE void step_error_report(step_work *w, const velstatus_op
 {
     int fail_now = 1;
     if (pol->progress_error_grace_ns > 0) {
+        step_touch(w);
         if (!w->h->has_err_since) {
             w->h->has_err_since = 1;
             w->h->err_since = now;
@@ -459,20 +479,22 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
                                                    const velstatus_policy *pol)
 {
     if (w->h->has_err_since) {
+        step_touch(w);
         w->h->has_err_since = 0;
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     }
     if (w->h->n_completed != r->n_completed || w->h->n_total != r->n_total) {
+        step_touch(w);
         w->h->n_completed = r->n_completed;
         w->h->n_total = r->n_total;
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     }
     step_copy_text(w, &op->h.units, r->operation_units, r->operation_units_len);
     step_copy_text(w, &op->h.desc, r->description, r->description_len);
-    if (report_time(pol, w->h, VELSTATUS_OP_TIME_STARTED, r->has_started, r->started_ns, r->has_started_sec,
+    if (report_time(w, pol, VELSTATUS_OP_TIME_STARTED, r->has_started, r->started_ns, r->has_started_sec,
                     r->started_sec, r->started_nsec))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
-    if (report_time(pol, w->h, VELSTATUS_OP_TIME_UPDATED, r->has_updated, r->updated_ns, r->has_updated_sec,
+    if (report_time(w, pol, VELSTATUS_OP_TIME_UPDATED, r->has_updated, r->updated_ns, r->has_updated_sec,
                     r->updated_sec, r->updated_nsec))
         w->flags |= VELSTATUS_OP_STEP_CHANGED;
     if (!r->completed)
@@ -492,22 +514,21 @@ static VS__ALWAYS_INLINE void step_progress_report(step_work *w, velstatus_op *o
  * time (year 1) times out at once, as in Velero. */
 static VS__ALWAYS_INLINE void step_timeout(step_work *w, int64_t now, int64_t timeout, const velstatus_policy *pol)
 {
-    int64_t sec;
-    int32_t nsec;
     int kind;
     if (w->fail_text || w->completed)
         return;
-    vs__time_exact(w->h->t, w->h->twide, VELSTATUS_OP_TIME_CREATED, &sec, &nsec);
-    kind = velstatus__op_deadline(t_has(w->h->tstate[VELSTATUS_OP_TIME_CREATED]), sec, nsec, timeout, pol, NULL);
+    kind = velstatus__op_deadline_kind(t_has(w->h->tstate[VELSTATUS_OP_TIME_CREATED]), timeout, pol);
     if (kind == VS__DEADLINE_NO_CREATED) {
         w->flags |= VELSTATUS_OP_STEP_MISSING_CREATED;
         return;
     }
-    if (kind == VS__DEADLINE && velstatus__op_times_out(sec, nsec, timeout, now)) {
+    if (kind == VS__DEADLINE &&
+        velstatus__op_times_out_at(w->h->t, w->h->twide, VELSTATUS_OP_TIME_CREATED, timeout, now)) {
         w->fail_text = timed_out;
         w->fail_len = sizeof(timed_out) - 1;
         w->flags |= VELSTATUS_OP_STEP_CANCEL;
         w->flags &= ~(uint32_t)VELSTATUS_OP_STEP_ERROR_DEFERRED;
+        step_touch(w);
         w->h->has_err_since = 0;
     }
 }
@@ -544,7 +565,8 @@ static inline velstatus_status step_commit(step_work *w, velstatus_oplist *l, ve
 {
     velstatus_status st = plan_alloc(l, &w->pl, err);
     if (st != VELSTATUS_OK) {
-        op->h = w->saved;
+        if (w->touched)
+            op->h = w->saved;
         if (w->pl.has_msg)
             velstatus__buf_reset(&w->pl.msg);
         return st;
