@@ -6,9 +6,10 @@
  * bytes, and a fixed start (the section's title line, or the title, an
  * operation's first line and its plugin label) followed by 0 to PROOF_N
  * unknown bytes, so that the operation reader (labels, item lists,
- * continued values, the realloc of a continued value) is reached at a
- * small bound. Allocation may fail (Frama-C's malloc and realloc may return
- * NULL, and proof/memstream.c's open_memstream() may too). doc/proof.md. */
+ * continued values) is reached at a small bound. Allocation may fail
+ * (Frama-C's malloc may return NULL, and proof/memstream.c's
+ * open_memstream() may too); memcmp() is proof/memcmp.c's model.
+ * doc/proof.md. */
 #include <string.h>
 
 #include "proof_input.h"

@@ -6,7 +6,7 @@
 # paths it reads are listed once, at the top of proof/prove.sh.
 VS_PROOF_FILES = proof/prove.sh proof/justified.txt proof/proof_input.h proof/compat.h \
 	proof/arith.c proof/utf8.c proof/time.c proof/json.c proof/yaml.c \
-	proof/table.c proof/describe.c proof/memstream.c
+	proof/table.c proof/describe.c proof/memstream.c proof/memcmp.c
 EXTRA_DIST += $(VS_PROOF_FILES) proof/local.mk
 
 .PHONY: prove

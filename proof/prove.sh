@@ -33,7 +33,7 @@ PROOF_SOURCES_YAML="tools/yaml_scalar.c"
 # and formatters (lib/common/time.c), and the model of open_memstream()
 PROOF_SOURCES_TEXT="tools/describe_in.c tools/describe_hdr.c tools/cli.c lib/common/time.c lib/common/core.c proof/memstream.c"
 PROOF_SOURCES_TABLE="tools/table_in.c $PROOF_SOURCES_TEXT"
-PROOF_SOURCES_DESCRIBE="$PROOF_SOURCES_TEXT"
+PROOF_SOURCES_DESCRIBE="$PROOF_SOURCES_TEXT proof/memcmp.c"
 # Every directory under lib/ is on the include path, so headers may move
 # between per-area folders without a change here.
 PROOF_INCLUDE_DIRS="include util tools $(cd "$src" && find lib -type d | sort | tr '\n' ' ')"
@@ -96,7 +96,20 @@ module_opts() {
         # NaN and the infinities are values the resolver stores on purpose;
         # one_of's pointer loop over a word list, one state per word.
         echo "-warn-special-float none -eva-slevel-function main:1000,one_of:30" ;;
-    table | describe)
+    describe)
+        # As table (below), and: memcmp() is proof/memcmp.c's model,
+        # inlined so that its assertions are reported in the function that
+        # calls it. din_lines and classify return every state apart
+        # (:full), one per line count and one per end of an operation, and
+        # their callers keep them apart (cli_describe_ops, read_ops): the
+        # line array and the type array are then exact in each, not joined
+        # over the counts. read_ops' loop over the operations calls
+        # malloc() (a continued value): kept apart per operation, it is
+        # never widened, which with a fresh base per malloc() call would
+        # not end.
+        echo "-inline-calls proof_started_input,memcmp -eva-split-return-function din_lines:full,classify:full
+-eva-slevel-function main:1000,din_lines:200,cli_describe_ops:100,read_ops:100,classify:100" ;;
+    table)
         # proof_started_input() inlined into main: the states its
         # Frama_C_interval_split() calls make are joined at the return of
         # the function that made them, so a call would lose the per-length
@@ -122,7 +135,7 @@ module_cpp() {
 
 upper() { echo "$1" | tr '[:lower:]' '[:upper:]'; }
 
-modules=${*:-"arith utf8 time json yaml table"}
+modules=${*:-"arith utf8 time json yaml table describe"}
 mkdir -p "$out" || exit 1
 cpp="-include $src/proof/compat.h -I$src/proof -I$bld/include"
 for d in $PROOF_INCLUDE_DIRS; do cpp="$cpp -I$src/$d"; done

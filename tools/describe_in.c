@@ -120,7 +120,7 @@ static const char *const op_label[L_N] = {"Backup Item Action Plugin:",
                                           "Updated:"};
 static const char *const time_key[3] = {"created", "started", "updated"};
 
-enum { T_OTHER = -1, T_HEADER = -2, T_ITEM = -3, T_CONT = -4 };
+enum { T_OTHER = -1, T_HEADER = -2, T_ITEM = -3, T_CONT = -4, T_END = -5, T_FAIL = -6 };
 
 static int label_of(const din_line *l)
 {
@@ -208,10 +208,11 @@ static size_t run_column(const rd *r, const int *type, size_t a, size_t b, size_
         e++;
     *ind = SIZE_MAX;
     for (size_t j = s; j <= e; j++) {
-        if (type[j] < 0)
+        int t = type[j];
+        if (t < 0)
             continue;
-        if (strlen(op_label[type[j]]) > w)
-            w = strlen(op_label[type[j]]);
+        if (strlen(op_label[t]) > w)
+            w = strlen(op_label[t]);
         if (*ind == SIZE_MAX)
             *ind = r->v[j].ind;
     }
@@ -238,43 +239,60 @@ static void exact_value(const rd *r, const int *type, size_t a, size_t b, size_t
     }
 }
 
+/* The label that the run of unlabelled lines from k leads to when the run
+ * continues the value of label last (a newline inside a value: a later
+ * label of this operation follows), else T_OTHER. */
+static int cont_label(const rd *r, size_t k, int last)
+{
+    size_t j = k;
+    int u = T_OTHER;
+    while (j < r->n && (u = label_of(&r->v[j])) == T_OTHER && !is_op_header(&r->v[j]) && r->v[j].n > 0)
+        j++;
+    if (u <= last || last == L_ITEMS || last == L_PROGRESS || last >= L_CREATED || j == r->n)
+        return T_OTHER;
+    return u;
+}
+
+/* The type of line k of an operation whose last label so far is last:
+ * a label, T_ITEM, T_CONT, T_END (the operation ended before it) or T_FAIL
+ * (a label out of order: r's message set). One function per line, so that
+ * an analyser joins its paths at the return (doc/proof.md). */
+static int line_type(rd *r, size_t k, int last)
+{
+    int t = label_of(&r->v[k]);
+    if (t == T_OTHER && last == L_ITEMS && r->v[k].n > r->v[k].ind)
+        return T_ITEM;
+    if (t == T_OTHER)
+        return cont_label(r, k, last) == T_OTHER ? T_END : T_CONT;
+    if (t <= last || (t == L_PLUGIN_R && last == L_PLUGIN_B))
+        return fail(r, k, "\"%s\" is out of the order Velero prints an operation in", op_label[t]), T_FAIL;
+    return t;
+}
+
 /* Lines a..b of one operation: their types; the end of the operation. */
 static int classify(rd *r, size_t a, int *type, size_t *end)
 {
-    int last = -1, in_items = 0;
+    int last = -1;
     size_t k;
     type[a] = T_HEADER;
     for (k = a + 1; k < r->n; k++) {
-        int t = label_of(&r->v[k]);
-        if (t == T_OTHER && in_items && r->v[k].n > r->v[k].ind) {
-            type[k] = T_ITEM;
-            continue;
-        }
-        if (t == T_OTHER) { /* a newline inside a value, when a later label of this operation follows */
-            size_t j = k;
-            int u = T_OTHER;
-            while (j < r->n && (u = label_of(&r->v[j])) == T_OTHER && !is_op_header(&r->v[j]) && r->v[j].n > 0)
-                j++;
-            if (u <= last || last == L_ITEMS || last == L_PROGRESS || last >= L_CREATED || j == r->n)
-                break;
-            while (k < j)
-                type[k++] = T_CONT;
-            t = u;
-        }
-        if (t <= last || (t == L_PLUGIN_R && last == L_PLUGIN_B))
-            return fail(r, k, "\"%s\" is out of the order Velero prints an operation in", op_label[t]);
+        int t = line_type(r, k, last);
+        if (t == T_FAIL)
+            return -1;
+        if (t == T_END)
+            break;
         type[k] = t;
-        last = t;
-        in_items = t == L_ITEMS;
+        if (t >= 0)
+            last = t;
     }
     *end = k;
     return 0;
 }
 
 /* The value of label t continued over the T_CONT lines from k on: the
- * value and each of those lines after a newline, in one buffer (o->cont[t]);
- * *next is the line after them. */
-static int continued(rd *r, const int *type, size_t k, size_t b, int t, opv *o, size_t *next)
+ * value and each of those lines after a newline, in one buffer
+ * (o->cont[t]). */
+static int continued(rd *r, const int *type, size_t k, size_t b, int t, opv *o)
 {
     size_t j, len = o->vn[t];
     char *s;
@@ -291,33 +309,35 @@ static int continued(rd *r, const int *type, size_t k, size_t b, int t, opv *o, 
     o->cont[t] = s;
     o->v[t] = s;
     o->vn[t] = len;
-    *next = j;
     return 0;
+}
+
+/* Line k of the operation of lines a..b into o: a label's value (with the
+ * T_CONT lines after it, which always follow a label line), or the end of
+ * the item list. */
+static int gather_line(rd *r, const int *type, size_t a, size_t b, size_t k, opv *o)
+{
+    int t = type[k];
+    if (t == T_ITEM)
+        o->items1 = k + 1;
+    if (t < 0)
+        return 0;
+    exact_value(r, type, a, b, k, &o->v[t], &o->vn[t]);
+    o->seen[t] = 1;
+    o->line[t] = k;
+    if (t == L_ITEMS)
+        o->items0 = o->items1 = k + 1;
+    return k + 1 < b && type[k + 1] == T_CONT ? continued(r, type, k + 1, b, t, o) : 0;
 }
 
 /* Gathers the values of lines a..b into o (o->cont is freed by opv_free()
  * whatever the result). */
 static int gather(rd *r, const int *type, size_t a, size_t b, opv *o)
 {
-    int prev = -1;
     memset(o, 0, sizeof(*o));
-    for (size_t k = a + 1; k < b;) {
-        if (type[k] >= 0) {
-            exact_value(r, type, a, b, k, &o->v[type[k]], &o->vn[type[k]]);
-            o->seen[type[k]] = 1;
-            o->line[type[k]] = k;
-            prev = type[k];
-            if (prev == L_ITEMS)
-                o->items0 = o->items1 = k + 1;
-        } else if (type[k] == T_ITEM) {
-            o->items1 = k + 1;
-        } else if (type[k] == T_CONT && prev >= 0) {
-            if (continued(r, type, k, b, prev, o, &k) != 0)
-                return -1;
-            continue;
-        }
-        k++;
-    }
+    for (size_t k = a + 1; k < b; k++)
+        if (gather_line(r, type, a, b, k, o) != 0)
+            return -1;
     return 0;
 }
 
