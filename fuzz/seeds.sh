@@ -46,14 +46,15 @@ done
 for f in "$src"/tests/data/snapshot/*.json; do
     [ -f "$f" ] && put "$f" snapshot oom scan watch
 done
-if [ -f "$src/tests/data/releases/csi-volumesnapshot-progress.txt" ]; then
+for table in csi-volumesnapshot-progress csi-volumesnapshotcontent-progress; do
+    [ -f "$src/tests/data/releases/$table.txt" ] || continue
     i=0
-    grep -v '^#' "$src/tests/data/releases/csi-volumesnapshot-progress.txt" | awk -F' [|] ' 'NF >= 7 { print $4 }' |
+    grep -v '^#' "$src/tests/data/releases/$table.txt" | awk -F' [|] ' 'NF >= 7 { print $4 }' |
         while IFS= read -r objs; do
             i=$((i + 1))
-            printf '%s' "$objs" >"$out/snapshot/progress-row-$i.json"
+            printf '%s' "$objs" >"$out/snapshot/$table-row-$i.json"
         done
-fi
+done
 # DataUploads and DataDownloads as users paste them, and the objects of the CSI
 # plugin's per-release cases (tests/data/releases/csi-pvc-plugin.txt, column 6)
 for f in "$src"/tests/data/datamover/*.json; do

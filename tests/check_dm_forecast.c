@@ -1018,6 +1018,7 @@ typedef struct snap_case {
     const char *fails_at; /* hh:mm:ss[.ns], or NULL */
     velstatus_forecast_fate fate;
     const char *error; /* the failing pass's error, a prefix; or NULL */
+    const char *ops;   /* the operation; NULL: snap_ops */
 } snap_case;
 
 static const char vsc_err[] = "Failed to check and update snapshot content: failed to take snapshot of the volume "
@@ -1033,7 +1034,8 @@ typedef struct snap_in {
     velstatus_reconcile_options o;
 } snap_in;
 
-static void snap_inputs(velstatus_ctx *ctx, const char *vs_status, const char *vsc_status, int give_dms, snap_in *in)
+static void snap_inputs_ops(velstatus_ctx *ctx, const char *ops, const char *vs_status, const char *vsc_status,
+                            int give_dms, snap_in *in)
 {
     char vs[1024];
     velstatus_error e;
@@ -1047,7 +1049,7 @@ static void snap_inputs(velstatus_ctx *ctx, const char *vs_status, const char *v
                       vsc_status);
     snprintf(vs + n, sizeof vs - (size_t)n, "]");
     memset(in, 0, sizeof *in);
-    ck_assert_int_eq(velstatus_oplist_from_json(&in->ops, ctx, VELSTATUS_KIND_BACKUP, snap_ops, strlen(snap_ops), NULL),
+    ck_assert_int_eq(velstatus_oplist_from_json(&in->ops, ctx, VELSTATUS_KIND_BACKUP, ops, strlen(ops), NULL),
                      VELSTATUS_OK);
     ck_assert_msg(velstatus_snapshot_list_from_json(&in->snaps, ctx, vs, strlen(vs), &e) == VELSTATUS_OK, "%s",
                   e.message);
@@ -1056,6 +1058,11 @@ static void snap_inputs(velstatus_ctx *ctx, const char *vs_status, const char *v
     velstatus_reconcile_options_init(&in->o, sizeof in->o);
     in->o.phase = VELSTATUS_PHASE_WAITING_FOR_PLUGIN_OPERATIONS, in->o.now_ns = ro_time("08:10:00");
     in->o.timeout_ns = 4 * 3600 * NS;
+}
+
+static void snap_inputs(velstatus_ctx *ctx, const char *vs_status, const char *vsc_status, int give_dms, snap_in *in)
+{
+    snap_inputs_ops(ctx, snap_ops, vs_status, vsc_status, give_dms, in);
 }
 
 static void snap_free(snap_in *in)
@@ -1073,7 +1080,7 @@ static velstatus_status snap_forecast(velstatus_ctx *ctx, const snap_case *c, in
     velstatus_policy pol;
     velstatus_status st;
     ck_assert_int_eq(velstatus_policy_init_release(&pol, sizeof pol, 1, c->minor, NULL), VELSTATUS_OK);
-    snap_inputs(ctx, c->vs_status, c->vsc_status, give_dms, &in);
+    snap_inputs_ops(ctx, c->ops ? c->ops : snap_ops, c->vs_status, c->vsc_status, give_dms, &in);
     st = velstatus_forecast_new_dm(f, in.ops, &in.o, &pol, in.dms, in.snaps, NULL, 0, 1, c->minor, NULL, e);
     snap_free(&in);
     return st;
@@ -1139,7 +1146,7 @@ START_TEST(test_snapshot_operations_by_release)
         const int content = minor >= 14;
         const snap_case cases[] = {
             {"ready", bound_ready, "{\"readyToUse\":true}", minor, minor >= 12, minor >= 12 ? NULL : "08:10:00",
-             VELSTATUS_FORECAST_FATE_ERROR_FAILS, "Plugin does not support asynchronous operations"},
+             VELSTATUS_FORECAST_FATE_ERROR_FAILS, "Plugin does not support asynchronous operations", NULL},
             {"content error", bound_not, vsc_error_status, minor, 0,
              minor == 11 ? "08:10:00"
              : content   ? "08:10:00"
@@ -1147,16 +1154,72 @@ START_TEST(test_snapshot_operations_by_release)
              content || minor == 11 ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : VELSTATUS_FORECAST_FATE_TIMES_OUT,
              minor == 11 ? "Plugin does not support"
              : content   ? "Failed to check and update snapshot content: failed"
-                         : NULL},
+                         : NULL,
+             NULL},
             {"snapshot error", vs_error_status, "{\"readyToUse\":true}", minor, 0, minor == 11 ? "08:10:00" : timeout,
-             minor == 11 ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : VELSTATUS_FORECAST_FATE_TIMES_OUT, NULL},
+             minor == 11 ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : VELSTATUS_FORECAST_FATE_TIMES_OUT, NULL, NULL},
             {"content not ready", bound_not, "{\"readyToUse\":false}", minor, 0, minor == 11 ? "08:10:00" : timeout,
-             minor == 11 ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : VELSTATUS_FORECAST_FATE_TIMES_OUT, NULL},
+             minor == 11 ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : VELSTATUS_FORECAST_FATE_TIMES_OUT, NULL, NULL},
             {"content missing", bound_ready, NULL, minor, minor == 12 || minor == 13, "08:10:00",
              VELSTATUS_FORECAST_FATE_ERROR_FAILS,
              minor == 11 ? "Plugin does not support"
                          : "rpc error: code = Unknown desc = volumesnapshotcontents.snapshot.storage.k8s.io "
-                           "\"snapcontent-1\" not found"},
+                           "\"snapcontent-1\" not found",
+             NULL},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            check_snap_case(&cases[i], 0);
+            if (minor >= 12)
+                check_snap_case(&cases[i], 1);
+        }
+    }
+}
+END_TEST
+
+/* One operation of the VolumeSnapshotContent action, on snapcontent-1. */
+static const char vsc_ops[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"velero.io/csi-volumesnapshotcontent-backupper\","
+    "\"operationID\":\"snapcontent-1/2025-01-07T08:05:21Z\"},\"status\":{\"phase\":\"InProgress\","
+    "\"created\":\"2025-01-07T08:05:21Z\"}}]";
+
+/* The VolumeSnapshotContent action's operation (doc/data-mover.md): 1.12
+ * and 1.13 complete it when the content is ready and fail it with the
+ * content's error (velero #7356) or a NotFound at the next pass; 1.14 and
+ * later answer an empty progress, so it times out; 1.11 fails it with
+ * Velero's v1 text. The VolumeSnapshot plays no part. */
+START_TEST(test_snapshot_content_operations_by_release)
+{
+    char vsc_error_status[512];
+    const char *vs = "{\"boundVolumeSnapshotContentName\":\"snapcontent-1\",\"readyToUse\":false}";
+    const char *timeout = "12:05:21.000000001";
+    snprintf(vsc_error_status, sizeof vsc_error_status, "{\"readyToUse\":false,\"error\":{\"message\":\"%s\"}}",
+             vsc_err);
+    for (int minor = 11; minor <= 18; minor++) {
+        const int answered = minor == 12 || minor == 13;
+        const velstatus_forecast_fate late =
+            minor == 11 ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : VELSTATUS_FORECAST_FATE_TIMES_OUT;
+        const char *v1 = "Plugin does not support asynchronous operations";
+        const snap_case cases[] = {
+            {"ready", vs, "{\"readyToUse\":true}", minor, answered,
+             answered      ? NULL
+             : minor == 11 ? "08:10:00"
+                           : timeout,
+             late, minor == 11 ? v1 : NULL, vsc_ops},
+            {"content error", vs, vsc_error_status, minor, 0, answered || minor == 11 ? "08:10:00" : timeout,
+             answered ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : late,
+             answered      ? "Failed to check and update snapshot content: failed"
+             : minor == 11 ? v1
+                           : NULL,
+             vsc_ops},
+            {"content not ready", vs, "{\"readyToUse\":false}", minor, 0, minor == 11 ? "08:10:00" : timeout, late,
+             minor == 11 ? v1 : NULL, vsc_ops},
+            {"content missing", vs, NULL, minor, 0, answered || minor == 11 ? "08:10:00" : timeout,
+             answered ? VELSTATUS_FORECAST_FATE_ERROR_FAILS : late,
+             answered      ? "rpc error: code = Unknown desc = volumesnapshotcontents.snapshot.storage.k8s.io "
+                             "\"snapcontent-1\" not found"
+             : minor == 11 ? v1
+                           : NULL,
+             vsc_ops},
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             check_snap_case(&cases[i], 0);
@@ -1176,7 +1239,7 @@ START_TEST(test_snapshot_forecast_refuses)
     velstatus_forecast *f = NULL;
     snap_in in;
     velstatus_error e;
-    const snap_case c = {"1.11 with dms", "{}", NULL, 11, 0, NULL, VELSTATUS_FORECAST_FATE_INVALID, NULL};
+    const snap_case c = {"1.11 with dms", "{}", NULL, 11, 0, NULL, VELSTATUS_FORECAST_FATE_INVALID, NULL, NULL};
     ck_assert_int_eq(snap_forecast(ctx, &c, 1, &f, &e), VELSTATUS_E_INVALID);
     ck_assert_ptr_nonnull(strstr(e.message, "1.11 has no data mover"));
     ck_assert_ptr_null(f);
@@ -1241,6 +1304,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, test_forecast_other_plugin_cancel);
     tcase_add_test(tc, test_every_allocation_failure);
     tcase_add_test(tc, test_snapshot_operations_by_release);
+    tcase_add_test(tc, test_snapshot_content_operations_by_release);
     tcase_add_test(tc, test_snapshot_forecast_refuses);
     tcase_add_test(tc, test_snapshot_every_allocation_failure);
     suite_add_tcase(s, tc);

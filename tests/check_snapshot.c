@@ -2,7 +2,8 @@
 /* snapshot.h: the VolumeSnapshot / VolumeSnapshotContent decoder (fields,
  * Lists, arrays, watch streams, Go's pointer semantics, errors with their
  * position), the VolumeSnapshot plugin's Progress per release (the rows of
- * tests/data/releases/csi-volumesnapshot-progress.txt, Go's time.Parse
+ * tests/data/releases/csi-volumesnapshot-progress.txt), the
+ * VolumeSnapshotContent action's (csi-volumesnapshotcontent-progress.txt; Go's time.Parse
  * errors of go-rfc3339-errors.txt), the plugin client in a reconcile pass,
  * and every allocation failure. */
 #include <stdio.h>
@@ -352,9 +353,21 @@ static void unescape(char *s)
     *w = '\0';
 }
 
+/* The two answers the rows test: the VolumeSnapshot plugin's and the
+ * VolumeSnapshotContent backup action's. */
+typedef enum row_action { ROW_VS, ROW_VSC } row_action;
+
+/* Whether Started is the ID's time in an answer that is not an error. */
+static int parses_started(row_action action, velstatus_kind kind, int minor)
+{
+    if (action == ROW_VSC)
+        return minor == 12 || minor == 13;
+    return kind == VELSTATUS_KIND_BACKUP && minor >= 12;
+}
+
 /* Whether the answer of row r in release 1.minor is what the row says
  * (why not in *why). */
-static int row_holds(const prow *r, int minor, char *why, size_t cap)
+static int row_holds(const prow *r, row_action action, int minor, char *why, size_t cap)
 {
     velstatus_snapshot_list *l = decode(r->col[C_OBJECTS]);
     velstatus_kind kind = strcmp(r->col[C_KIND], "restore") == 0 ? VELSTATUS_KIND_RESTORE : VELSTATUS_KIND_BACKUP;
@@ -365,7 +378,13 @@ static int row_holds(const prow *r, int minor, char *why, size_t cap)
     int ok, is_error = strncmp(r->col[C_ANSWER], "error=", 6) == 0, completed, started_ok, updated_ok;
     velstatus_status st;
     velstatus_op_progress_init(&p, sizeof(p));
-    st = velstatus_snapshot_progress(&p, &text, l, kind, r->col[C_ID], VELSTATUS_NUL_TERMINATED, now, 1, minor, NULL);
+    if (action == ROW_VSC) {
+        ck_assert_int_eq(kind, VELSTATUS_KIND_BACKUP);
+        st = velstatus_snapshot_content_progress(&p, &text, l, r->col[C_ID], VELSTATUS_NUL_TERMINATED, 1, minor, NULL);
+    } else {
+        st = velstatus_snapshot_progress(&p, &text, l, kind, r->col[C_ID], VELSTATUS_NUL_TERMINATED, now, 1, minor,
+                                         NULL);
+    }
     ck_assert_int_eq(st, VELSTATUS_OK);
     snprintf(want, sizeof(want), "%.*s", (int)(at ? (size_t)(at - r->col[C_ANSWER]) : strlen(r->col[C_ANSWER])),
              r->col[C_ANSWER]);
@@ -378,12 +397,12 @@ static int row_holds(const prow *r, int minor, char *why, size_t cap)
         const char *msg = strncmp(want, "fail=", 5) == 0 ? want + 5 : "";
         int64_t sec = 0;
         int32_t nsec = 0;
-        int parse = kind == VELSTATUS_KIND_BACKUP && minor >= 12;
-        if (parse)
-            ck_assert_int_eq(
-                velstatus_time_parse_sec(&sec, &nsec, strrchr(r->col[C_ID], '/') + 1, VELSTATUS_NUL_TERMINATED, NULL),
-                VELSTATUS_OK);
-        started_ok = parse ? p.has_started_sec && p.started_sec == sec && p.started_nsec == nsec
+        const char *slash = strrchr(r->col[C_ID], '/');
+        /* an ID without a time (a contrast release reading it) cannot give Started */
+        int parse = parses_started(action, kind, minor),
+            has_time = slash &&
+                       velstatus_time_parse_sec(&sec, &nsec, slash + 1, VELSTATUS_NUL_TERMINATED, NULL) == VELSTATUS_OK;
+        started_ok = parse ? has_time && p.has_started_sec && p.started_sec == sec && p.started_nsec == nsec
                            : !p.has_started && !p.has_started_sec;
         updated_ok = at ? p.has_updated && p.updated_ns == now : !p.has_updated;
         ok = p.report == VELSTATUS_OP_REPORT_PROGRESS && p.completed == completed && p.err_len == strlen(msg) &&
@@ -397,10 +416,11 @@ static int row_holds(const prow *r, int minor, char *why, size_t cap)
     return ok;
 }
 
-START_TEST(progress_per_release_rows)
+/* Runs every row of releases/<file> with `action`; returns the row count. */
+static size_t run_rows(const char *file, row_action action)
 {
     size_t len, nrows = 0;
-    char *buf = vs_test_read_data("releases/csi-volumesnapshot-progress.txt", &len), *save = NULL, *line;
+    char *buf = vs_test_read_data(file, &len), *save = NULL, *line;
     int lineno = 0;
     for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         prow r = {0};
@@ -415,19 +435,31 @@ START_TEST(progress_per_release_rows)
         for (int minor = 11; minor <= 18; minor++) {
             if (!vs_test_in_releases(r.col[C_RELEASES], minor))
                 continue;
-            ck_assert_msg(row_holds(&r, minor, why, sizeof(why)), "line %d \"%s\" in 1.%d: %s", r.line, r.col[C_NAME],
-                          minor, why);
+            ck_assert_msg(row_holds(&r, action, minor, why, sizeof(why)), "%s line %d \"%s\" in 1.%d: %s", file, r.line,
+                          r.col[C_NAME], minor, why);
         }
         if (strcmp(r.col[C_CONTRAST], "-") != 0) {
             int c = 0;
             ck_assert(sscanf(r.col[C_CONTRAST], "1.%d", &c) == 1);
-            ck_assert_msg(!row_holds(&r, c, why, sizeof(why)), "line %d \"%s\": holds in contrast 1.%d too", r.line,
-                          r.col[C_NAME], c);
+            ck_assert_msg(!row_holds(&r, action, c, why, sizeof(why)), "%s line %d \"%s\": holds in contrast 1.%d too",
+                          file, r.line, r.col[C_NAME], c);
         }
         nrows++;
     }
-    ck_assert_uint_ge(nrows, 35);
     free(buf);
+    return nrows;
+}
+
+START_TEST(progress_per_release_rows)
+{
+    ck_assert_uint_ge(run_rows("releases/csi-volumesnapshot-progress.txt", ROW_VS), 35);
+}
+END_TEST
+
+/* The VolumeSnapshotContent action's rows (each names a contrast release). */
+START_TEST(content_progress_per_release_rows)
+{
+    ck_assert_uint_ge(run_rows("releases/csi-volumesnapshotcontent-progress.txt", ROW_VSC), 26);
 }
 END_TEST
 
@@ -511,6 +543,22 @@ START_TEST(progress_arguments)
     p.struct_size = 8;
     ck_assert_int_eq(velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, "x", 1, 0, 1, 12, NULL),
                      VELSTATUS_E_ABI);
+    /* the VolumeSnapshotContent action's answer checks the same */
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, &text, l, "x", 1, 1, 12, &err), VELSTATUS_E_ABI);
+    velstatus_op_progress_init(&p, sizeof(p));
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, &text, l, "x", 1, 1, 19, &err), VELSTATUS_E_INVALID);
+    ck_assert_str_eq(err.message, "Velero 1.19 is not supported (supported: 1.11 to 1.18)");
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, &text, NULL, "x", 1, 1, 12, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, NULL, l, "x", 1, 1, 12, NULL), VELSTATUS_E_INVALID);
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, &text, l, NULL, 3, 1, 12, NULL), VELSTATUS_E_INVALID);
+    /* NULL with no length is "": an invalid ID in 1.12, an empty progress in 1.14 */
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, &text, l, NULL, 0, 1, 12, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS_ERROR);
+    ck_assert_str_eq(text, "rpc error: code = Unknown desc = operation ID  is invalid");
+    velstatus_free(vs_tctx, text);
+    ck_assert_int_eq(velstatus_snapshot_content_progress(&p, &text, l, NULL, 0, 1, 14, NULL), VELSTATUS_OK);
+    ck_assert_uint_eq(p.report, VELSTATUS_OP_REPORT_PROGRESS);
+    ck_assert_ptr_null(text);
     velstatus_snapshot_list_free(l);
 }
 END_TEST
@@ -629,9 +677,22 @@ static int other_progress(void *userdata, const velstatus_oplist *list, size_t i
     return (int)velstatus_op_reply_set_progress(reply, &p, NULL);
 }
 
-/* One pass at 1.minor with the snapshot client (and a fallback or none). */
-static velstatus_status pass(velstatus_ctx *ctx, int minor, int with_fallback, velstatus_reconcile_result **res,
-                             int *calls)
+/* The VolumeSnapshotContent action's records, under both spellings: c-1 is
+ * ready, c-2 has an error (cluster_json). */
+static const char content_ops_json[] =
+    "[{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"velero.io/"
+    "csi-volumesnapshotcontent-backupper\",\"resourceIdentifier\":{\"Group\":\"snapshot.storage.k8s.io\","
+    "\"Resource\":\"volumesnapshotcontents\",\"Name\":\"c-1\"},\"operationID\":\"c-1/2024-05-01T10:00:00Z\"},"
+    "\"status\":{\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}},"
+    "{\"spec\":{\"backupName\":\"b\",\"backupUID\":\"u\",\"backupItemAction\":\"csi-volumesnapshotcontent-"
+    "backupper\",\"resourceIdentifier\":{\"Group\":\"snapshot.storage.k8s.io\",\"Resource\":"
+    "\"volumesnapshotcontents\",\"Name\":\"c-2\"},\"operationID\":\"c-2/2024-05-01T10:00:00Z\"},\"status\":{"
+    "\"phase\":\"InProgress\",\"created\":\"2024-05-01T10:00:00Z\"}}]";
+
+/* One pass at 1.minor over the records `ops_text` with the snapshot client
+ * (and a fallback or none). */
+static velstatus_status pass_ops(velstatus_ctx *ctx, const char *ops_text, int minor, int with_fallback,
+                                 velstatus_reconcile_result **res, int *calls)
 {
     velstatus_oplist *ops = NULL;
     velstatus_snapshot_list *snaps = NULL;
@@ -644,7 +705,7 @@ static velstatus_status pass(velstatus_ctx *ctx, int minor, int with_fallback, v
     velstatus_plugin_client_init(&fb, sizeof(fb));
     fb.userdata = calls;
     fb.progress = other_progress;
-    st = velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ops_json, VELSTATUS_NUL_TERMINATED, NULL);
+    st = velstatus_oplist_from_json(&ops, ctx, VELSTATUS_KIND_BACKUP, ops_text, VELSTATUS_NUL_TERMINATED, NULL);
     if (st == VELSTATUS_OK)
         st = velstatus_snapshot_list_from_json(&snaps, ctx, cluster_json, VELSTATUS_NUL_TERMINATED, NULL);
     if (st == VELSTATUS_OK) {
@@ -663,6 +724,13 @@ static velstatus_status pass(velstatus_ctx *ctx, int minor, int with_fallback, v
     velstatus_snapshot_list_free(snaps);
     velstatus_oplist_free(ops);
     return st;
+}
+
+/* One pass at 1.minor over ops_json. */
+static velstatus_status pass(velstatus_ctx *ctx, int minor, int with_fallback, velstatus_reconcile_result **res,
+                             int *calls)
+{
+    return pass_ops(ctx, ops_json, minor, with_fallback, res, calls);
 }
 
 static int has_error(const velstatus_reconcile_result *r, const char *want)
@@ -706,6 +774,41 @@ START_TEST(reconcile_with_the_client)
 }
 END_TEST
 
+/* The VolumeSnapshotContent action's operations in a pass: answered in
+ * 1.12 and 1.13 from the contents, left in progress from 1.14 (an empty
+ * progress), Velero's own error in 1.11; the fallback is never asked. */
+START_TEST(reconcile_content_operations)
+{
+    velstatus_reconcile_result *r;
+    int calls = 0;
+    for (int minor = 12; minor <= 13; minor++) {
+        ck_assert_int_eq(pass_ops(vs_tctx, content_ops_json, minor, 1, &r, &calls), VELSTATUS_OK);
+        ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 1);
+        ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 1);
+        /* the content's message as Err; 1.13's backup_operations_controller.go names the plugin (wrapErrMsg) */
+        ck_assert_uint_eq(velstatus_reconcile_result_error_count(r), 1);
+        ck_assert(has_error(r, minor == 12
+                                   ? "snapshot quota exceeded"
+                                   : "snapshot quota exceeded, plugin: velero.io/csi-volumesnapshotcontent-backupper"));
+        ck_assert_int_eq(velstatus_reconcile_result_phase(r), VELSTATUS_PHASE_FINALIZING_PARTIALLY_FAILED);
+        velstatus_reconcile_result_free(r);
+    }
+    for (int minor = 14; minor <= 18; minor++) {
+        ck_assert_int_eq(pass_ops(vs_tctx, content_ops_json, minor, 1, &r, &calls), VELSTATUS_OK);
+        ck_assert_uint_eq(velstatus_reconcile_result_completed(r), 0);
+        ck_assert_uint_eq(velstatus_reconcile_result_in_progress(r), 2);
+        ck_assert_uint_eq(velstatus_reconcile_result_error_count(r), 0);
+        ck_assert_int_eq(velstatus_reconcile_result_still_in_progress(r), 1);
+        velstatus_reconcile_result_free(r);
+    }
+    ck_assert_int_eq(pass_ops(vs_tctx, content_ops_json, 11, 1, &r, &calls), VELSTATUS_OK);
+    ck_assert_uint_eq(velstatus_reconcile_result_failed(r), 2);
+    ck_assert(has_error(r, "Plugin does not support asynchronous operations"));
+    velstatus_reconcile_result_free(r);
+    ck_assert_int_eq(calls, 0);
+}
+END_TEST
+
 START_TEST(client_arguments)
 {
     velstatus_plugin_client c;
@@ -737,7 +840,8 @@ END_TEST
 
 /* A restore's records: the restorer under both spellings, then names that
  * are not the plugin's (the backupper, a wrong last letter with and
- * without "velero.io/", another prefix of the same length). */
+ * without "velero.io/", another prefix of the same length, the
+ * VolumeSnapshotContent backupper). */
 static const char restore_ops_json[] = "[{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
                                        "\"velero.io/csi-volumesnapshot-restorer\",\"operationID\":\"app/vs-1/t\"}},"
                                        "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
@@ -751,7 +855,9 @@ static const char restore_ops_json[] = "[{\"spec\":{\"restoreName\":\"r\",\"rest
                                        "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
                                        "\"veleroXio/csi-volumesnapshot-restorer\",\"operationID\":\"op-6\"}},"
                                        "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
-                                       "\"csi-volumesnapshot-backupper\",\"operationID\":\"op-7\"}}]";
+                                       "\"csi-volumesnapshot-backupper\",\"operationID\":\"op-7\"}},"
+                                       "{\"spec\":{\"restoreName\":\"r\",\"restoreUID\":\"u\",\"restoreItemAction\":"
+                                       "\"velero.io/csi-volumesnapshotcontent-backupper\",\"operationID\":\"op-8\"}}]";
 
 /* The fallback's Cancel: counts its calls, answers 7. */
 static int other_cancel(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
@@ -773,17 +879,17 @@ START_TEST(client_cancel_and_names)
     velstatus_plugin_client c, fb;
     velstatus_snapshot_client_config cfg;
     int calls = 0;
-    static const int ours[] = {1, 1, 0, 0, 0, 0, 0, 0};
+    static const int ours[] = {1, 1, 0, 0, 0, 0, 0, 0, 0};
     ck_assert_int_eq(velstatus_oplist_from_json(&ops, vs_tctx, VELSTATUS_KIND_RESTORE, restore_ops_json,
                                                 VELSTATUS_NUL_TERMINATED, NULL),
                      VELSTATUS_OK);
-    ck_assert_uint_eq(velstatus_oplist_count(ops), 7);
+    ck_assert_uint_eq(velstatus_oplist_count(ops), 8);
     velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
     cfg.snapshots = l;
     cfg.major = 1;
     cfg.minor = 18;
     ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = 0; i < 9; i++)
         ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? 0 : VELSTATUS_PASSTHROUGH);
     /* a fallback without callbacks passes through too */
     velstatus_plugin_client_init(&fb, sizeof(fb));
@@ -793,9 +899,58 @@ START_TEST(client_cancel_and_names)
     ck_assert_int_eq(c.cancel(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
     ck_assert_int_eq(c.progress(c.userdata, ops, 2, NULL), VELSTATUS_PASSTHROUGH);
     fb.cancel = other_cancel;
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = 0; i < 9; i++)
         ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), ours[i] ? 0 : 7);
-    ck_assert_int_eq(calls, 6);
+    ck_assert_int_eq(calls, 7);
+    velstatus_oplist_free(ops);
+    velstatus_snapshot_list_free(l);
+}
+END_TEST
+
+/* A backup's records for the names: the two actions under both spellings,
+ * then names that are neither (a restorer, a longer and a shorter name,
+ * another plugin's prefix). */
+static const char *const backup_actions[] = {"velero.io/csi-volumesnapshot-backupper",
+                                             "csi-volumesnapshot-backupper",
+                                             "velero.io/csi-volumesnapshotcontent-backupper",
+                                             "csi-volumesnapshotcontent-backupper",
+                                             "velero.io/csi-volumesnapshotcontent-restorer",
+                                             "velero.io/csi-volumesnapshotcontent-backupperx",
+                                             "csi-volumesnapshotcontent-backuppe",
+                                             "example.io/csi-volumesnapshotcontent-backupper"};
+
+/* Cancel of the snapshot client in a backup: 0 for both actions' records,
+ * the fallback's answer for the others. */
+START_TEST(backup_cancel_and_names)
+{
+    velstatus_oplist *ops = NULL;
+    velstatus_snapshot_list *l = decode("[]");
+    velstatus_plugin_client c, fb;
+    velstatus_snapshot_client_config cfg;
+    char json[2048];
+    size_t at = 0;
+    int calls = 0;
+    at += (size_t)snprintf(json, sizeof(json), "[");
+    for (size_t i = 0; i < sizeof(backup_actions) / sizeof(backup_actions[0]); i++)
+        at += (size_t)snprintf(json + at, sizeof(json) - at,
+                               "%s{\"spec\":{\"backupName\":\"b\",\"backupItemAction\":\"%s\",\"operationID\":\"x\"}}",
+                               i ? "," : "", backup_actions[i]);
+    snprintf(json + at, sizeof(json) - at, "]");
+    ck_assert_int_eq(
+        velstatus_oplist_from_json(&ops, vs_tctx, VELSTATUS_KIND_BACKUP, json, VELSTATUS_NUL_TERMINATED, NULL),
+        VELSTATUS_OK);
+    velstatus_snapshot_client_config_init(&cfg, sizeof(cfg));
+    cfg.snapshots = l;
+    cfg.major = 1;
+    cfg.minor = 12;
+    velstatus_plugin_client_init(&fb, sizeof(fb));
+    fb.userdata = &calls;
+    fb.cancel = other_cancel;
+    cfg.fallback = &fb;
+    ck_assert_int_eq(velstatus_snapshot_client_init(&c, sizeof(c), &cfg, NULL), VELSTATUS_OK);
+    for (size_t i = 0; i < sizeof(backup_actions) / sizeof(backup_actions[0]); i++)
+        ck_assert_int_eq(c.cancel(c.userdata, ops, i, NULL), i < 4 ? 0 : 7);
+    ck_assert_int_eq(calls, 4);
     velstatus_oplist_free(ops);
     velstatus_snapshot_list_free(l);
 }
@@ -879,11 +1034,23 @@ START_TEST(failalloc_escaped_key)
 }
 END_TEST
 
+/* Every error text of both answers: the VolumeSnapshot plugin's (1.18) and
+ * the VolumeSnapshotContent action's (1.12): a bad ID, a bad time, a name
+ * refused, not found. */
 START_TEST(failalloc_progress)
 {
-    static const char *const ids[] = {"bad", "ns/name/invalid", "../n/2024-05-01T10:00:00Z",
-                                      "ns/name/2024-05-01T10:00:00Z"};
-    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+    static const struct {
+        row_action action;
+        const char *id;
+    } cases[] = {{ROW_VS, "bad"},
+                 {ROW_VS, "ns/name/invalid"},
+                 {ROW_VS, "../n/2024-05-01T10:00:00Z"},
+                 {ROW_VS, "ns/name/2024-05-01T10:00:00Z"},
+                 {ROW_VSC, "bad"},
+                 {ROW_VSC, "vsc/invalid"},
+                 {ROW_VSC, "../2024-05-01T10:00:00Z"},
+                 {ROW_VSC, "vsc/2024-05-01T10:00:00Z"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         velstatus_status st;
         VS_FAILALLOC_LOOP(fa, ctx)
         {
@@ -892,9 +1059,12 @@ START_TEST(failalloc_progress)
             char *text = NULL;
             st = velstatus_snapshot_list_from_json(&l, ctx, "[]", 2, NULL);
             velstatus_op_progress_init(&p, sizeof(p));
-            if (st == VELSTATUS_OK)
-                st = velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, ids[i], VELSTATUS_NUL_TERMINATED,
-                                                 0, 1, 18, NULL);
+            if (st == VELSTATUS_OK && cases[i].action == ROW_VS)
+                st = velstatus_snapshot_progress(&p, &text, l, VELSTATUS_KIND_BACKUP, cases[i].id,
+                                                 VELSTATUS_NUL_TERMINATED, 0, 1, 18, NULL);
+            else if (st == VELSTATUS_OK)
+                st = velstatus_snapshot_content_progress(&p, &text, l, cases[i].id, VELSTATUS_NUL_TERMINATED, 1, 12,
+                                                         NULL);
             if (st == VELSTATUS_OK)
                 ck_assert(p.report == VELSTATUS_OP_REPORT_PROGRESS_ERROR && text && p.err == text);
             velstatus_free(ctx, text);
@@ -940,9 +1110,12 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, getters_and_find_edges);
     tcase_add_test(tc, kubectl_outputs);
     tcase_add_test(tc, progress_per_release_rows);
+    tcase_add_test(tc, content_progress_per_release_rows);
     tcase_add_test(tc, go_time_parse_vectors);
     tcase_add_test(tc, progress_arguments);
     tcase_add_test(tc, reconcile_with_the_client);
+    tcase_add_test(tc, reconcile_content_operations);
+    tcase_add_test(tc, backup_cancel_and_names);
     tcase_add_test(tc, client_arguments);
     tcase_add_test(tc, client_cancel_and_names);
     tcase_add_test(tc, client_fallback_arguments);

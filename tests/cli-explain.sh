@@ -173,8 +173,20 @@ printf '[{"spec":{"backupName":"b","backupItemAction":"velero.io/csi-volumesnaps
     <"$d/timeout-datauploads.json" | grep -q 'error: rpc error: code = Unknown desc = .*snap-1.* not found' &&
     echo "ok objects-volumesnapshots" || { echo "FAIL objects-volumesnapshots"; fail=1; }
 stderr_has objects-none 'missing --progress (or --datauploads' -- operations reconcile --phase WaitingForPluginOperations "$tmp.ops"
-stderr_has objects-vsc-alone '--volumesnapshotcontents is read with --volumesnapshots' -- operations reconcile \
-    --phase WaitingForPluginOperations --volumesnapshotcontents "$tmp.ops" "$tmp.ops"
+# The VolumeSnapshotContent action's operations (1.12, 1.13) need only the contents: c-1 is ready,
+# c-2 carries the snapshot controller's error of velero #7197 (the failure of #7356); 1.14 leaves both
+# in progress (its Progress is empty).
+printf '[{"spec":{"backupName":"b","backupItemAction":"velero.io/csi-volumesnapshotcontent-backupper","operationID":"c-1/2024-05-01T10:00:00Z"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}},{"spec":{"backupName":"b","backupItemAction":"velero.io/csi-volumesnapshotcontent-backupper","operationID":"c-2/2024-05-01T10:00:00Z"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}}]' >"$tmp.vscops"
+printf '{"kind":"List","items":[{"apiVersion":"snapshot.storage.k8s.io/v1","kind":"VolumeSnapshotContent","metadata":{"name":"c-1"},"status":{"readyToUse":true}},{"apiVersion":"snapshot.storage.k8s.io/v1","kind":"VolumeSnapshotContent","metadata":{"name":"c-2"},"status":{"readyToUse":false,"error":{"message":"Failed to check and update snapshot content: failed to remove VolumeSnapshotBeingCreated annotation on the content c-2"}}}]}' >"$tmp.vsc"
+"$v" operations reconcile --velero-version 1.12 --policy velero --phase WaitingForPluginOperations \
+    --now 2024-05-01T10:05:00Z --volumesnapshotcontents "$tmp.vsc" "$tmp.vscops" >"$tmp.out" 2>&1
+grep -q '^completed: 1$' "$tmp.out" && grep -q '^failed: 1$' "$tmp.out" &&
+    grep -q 'c-2/2024-05-01T10:00:00Z Failed .*error: Failed to check and update snapshot content' "$tmp.out" &&
+    echo "ok objects-vsc-alone" || { echo "FAIL objects-vsc-alone"; cat "$tmp.out"; fail=1; }
+"$v" operations reconcile --velero-version 1.14 --policy velero --phase WaitingForPluginOperations \
+    --now 2024-05-01T10:05:00Z --volumesnapshotcontents "$tmp.vsc" "$tmp.vscops" >"$tmp.out" 2>&1
+grep -q '^completed: 0$' "$tmp.out" && grep -q '^failed: 0$' "$tmp.out" && ! grep -q unanswered "$tmp.out" &&
+    echo "ok objects-vsc-1.14" || { echo "FAIL objects-vsc-1.14"; cat "$tmp.out"; fail=1; }
 printf '{"kind":"DataUpload","status":{"progress":{"bytesDone":"ten"}}}' >"$tmp.bad"
 stderr_has objects-bad '--datauploads '"$tmp.bad"': status.progress.bytesDone' -- operations reconcile \
     --phase WaitingForPluginOperations --datauploads "$tmp.bad" "$tmp.ops"

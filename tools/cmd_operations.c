@@ -50,6 +50,8 @@ static const cli_usage reconcile_usage = {
     "place of --progress; --progress (then optional) answers every other operation. An operation\n"
     "nothing answers gets the answer for an ID absent from --progress and is listed as\n"
     "\"unanswered\". -n is Velero's namespace, where the plugin looks for the objects.\n"
+    "--volumesnapshotcontents alone answers the VolumeSnapshotContent action's operations\n"
+    "(velero.io/csi-volumesnapshotcontent-backupper, Velero 1.12 and 1.13).\n"
     "\n"
     "Exit status: 0 success, 2 bad input or usage.\n"};
 

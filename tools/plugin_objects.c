@@ -103,10 +103,9 @@ int cli_objects_load(const char *cmd, velstatus_ctx *ctx, const cli_objects_path
         out->dm = l;
         out->have_dm = rc == CLI_OK;
     }
-    if (rc == CLI_OK && p->volumesnapshotcontents && !p->volumesnapshots)
-        return cli_fail(cmd, "--volumesnapshotcontents is read with --volumesnapshots (the plugin starts from the "
-                             "VolumeSnapshot the operation ID names)");
-    if (rc == CLI_OK && p->volumesnapshots) {
+    /* either alone is enough: the VolumeSnapshotContent action of 1.12 and
+     * 1.13 reads only the contents */
+    if (rc == CLI_OK && (p->volumesnapshots || p->volumesnapshotcontents)) {
         void *l = NULL;
         rc = load_pair(cmd, ctx, "--volumesnapshots", p->volumesnapshots, "--volumesnapshotcontents",
                        p->volumesnapshotcontents, decode_snap, free_snap, &l, NULL, NULL);

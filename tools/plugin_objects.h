@@ -27,7 +27,7 @@ typedef struct cli_objects_paths {
         CLI_VAL("--volumesnapshots", 0, &(p)->volumesnapshots, "FILE",                                       \
                 "`kubectl get volumesnapshots -A -o json`: the CSI snapshot plugin's answers"),              \
         CLI_VAL("--volumesnapshotcontents", 0, &(p)->volumesnapshotcontents, "FILE",                         \
-                "`kubectl get volumesnapshotcontents -o json`: read with --volumesnapshots")
+                "`kubectl get volumesnapshotcontents -o json`: the contents (alone: 1.12-1.13's content action)")
 
 typedef struct cli_objects {
     int have_dm, have_snap; /* which of the two lists was given */

@@ -89,6 +89,44 @@ func TestSnapshotProgressErrors(t *testing.T) {
 	}
 }
 
+// The VolumeSnapshotContent action: 1.12 and 1.13 read the content (an
+// error completes with its message; a bad time has the plugin's prefix),
+// 1.14 gives an empty progress, 1.11 Velero's own text.
+func TestSnapshotContentProgress(t *testing.T) {
+	s, err := DecodeSnapshots([]byte(`[{"kind":"VolumeSnapshotContent","metadata":{"name":"c-1"},` +
+		`"status":{"readyToUse":false,"error":{"message":"snapshot quota exceeded"}}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, perr, err := s.ContentProgress("c-1/2024-05-01T10:00:00Z", 1, 12)
+	if err != nil || perr != nil || !p.Completed || p.Err != "snapshot quota exceeded" || p.Started.IsZero() || !p.Updated.IsZero() {
+		t.Fatalf("1.12: %+v %v %v", p, perr, err)
+	}
+	p, perr, err = s.ContentProgress("c-1/2024-05-01T10:00:00Z", 1, 14)
+	if err != nil || perr != nil || p.Completed || !p.Started.IsZero() {
+		t.Fatalf("1.14: %+v %v %v", p, perr, err)
+	}
+	for _, c := range []struct {
+		id    string
+		minor int
+		want  string
+	}{
+		{"c-1/invalid", 13, grpcPrefix + `fail to parse StartedTime: parsing time "invalid" as "2006-01-02T15:04:05Z07:00": cannot parse "invalid" as "2006"`},
+		{"c-2/2024-05-01T10:00:00Z", 12, grpcPrefix + `volumesnapshotcontents.snapshot.storage.k8s.io "c-2" not found`},
+		{"ns/c-1/2024-05-01T10:00:00Z", 12, grpcPrefix + "operation ID ns/c-1/2024-05-01T10:00:00Z is invalid"},
+		{"c-1/2024-05-01T10:00:00Z", 11, "Plugin does not support asynchronous operations"},
+	} {
+		_, perr, err := s.ContentProgress(c.id, 1, c.minor)
+		if err != nil || perr == nil || perr.Error() != c.want {
+			t.Errorf("%q in 1.%d: %v %v, want %q", c.id, c.minor, perr, err, c.want)
+		}
+	}
+	if _, _, err := s.ContentProgress("x", 1, 10); err == nil || !errors.Is(err, ErrInvalid) {
+		t.Fatalf("1.10: %v", err)
+	}
+}
+
 const snapOps = `[{"spec":{"backupName":"b","backupUID":"u","backupItemAction":"velero.io/csi-volumesnapshot-backupper",` +
 	`"resourceIdentifier":{"Group":"snapshot.storage.k8s.io","Resource":"volumesnapshots","Namespace":"app","Name":"vs-1"},` +
 	`"operationID":"app/vs-1/2024-05-01T10:00:00Z"},"status":{"phase":"InProgress","created":"2024-05-01T10:00:00Z"}},` +

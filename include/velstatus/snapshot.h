@@ -295,6 +295,47 @@ VELSTATUS_API velstatus_status velstatus_snapshot_progress(velstatus_op_progress
                                                            int major, int minor, velstatus_error *err);
 
 /**
+ * @brief What the VolumeSnapshotContent backup item action of Velero's CSI
+ * plugin (`velero.io/csi-volumesnapshotcontent-backupper`) answers for one
+ * of its operations in release major.minor, with `list` as the cluster's
+ * objects (an object not in it is not found).
+ *
+ * 1.11's action is a v1 action, whose Progress Velero answers itself with
+ * `Plugin does not support asynchronous operations`. In 1.12 and 1.13
+ * (velero-plugin-for-csi v0.6 and v0.7) the operation ID is
+ * `<VolumeSnapshotContent name>/<started, RFC 3339>`: an empty ID, or one
+ * that is not two parts, is `operation ID <id> is invalid`; a started part
+ * Go's `time.Parse(time.RFC3339, …)` refuses is `fail to parse
+ * StartedTime: ` and Go's parse error text; a VolumeSnapshotContent not
+ * found is the API server's NotFound text. With no `status` the answer is
+ * not completed; it is Completed when `status.readyToUse` is true or, else,
+ * when it has a `status.error`, whose message becomes Err. Started is the
+ * ID's time; Updated is never set. From 1.14 the action's Progress answers
+ * an empty progress for any ID (not completed, no Started).
+ *
+ * Errors are given as velstatus_snapshot_progress() gives them (after the
+ * plugin's gRPC hop from 1.12).
+ * @param[out] out Receives the answer; a struct filled with
+ *             velstatus_op_progress_init(). Its `err` points into *text or
+ *             into the list.
+ * @param[out] text Receives the error text the answer points to, or NULL.
+ * @param[in] list The objects (required). *text is allocated from its context.
+ * @param[in] operation_id The operation ID (NULL is "").
+ * @param[in] id_len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] major Velero's major release (1).
+ * @param[in] minor Its minor release, 11 to 18.
+ * @param[out] err Error details on failure, or NULL.
+ * @return ::VELSTATUS_OK, ::VELSTATUS_E_INVALID (NULL out, text or list,
+ *         NULL operation_id with a length, an unsupported release),
+ *         ::VELSTATUS_E_ABI (out's struct_size) or ::VELSTATUS_E_NOMEM.
+ * @owned Release *text with velstatus_free() on the list's context.
+ */
+VELSTATUS_API velstatus_status velstatus_snapshot_content_progress(velstatus_op_progress *out, char **text,
+                                                                   const velstatus_snapshot_list *list,
+                                                                   const char *operation_id, size_t id_len, int major,
+                                                                   int minor, velstatus_error *err);
+
+/**
  * @brief The configuration of a snapshot plugin client
  * (velstatus_snapshot_client_init()). Size-tagged: fill it with
  * velstatus_snapshot_client_config_init(). The client reads it at every
@@ -323,16 +364,18 @@ VELSTATUS_API void velstatus_snapshot_client_config_init(velstatus_snapshot_clie
 
 /**
  * @brief Fills a host plugin client (reconcile.h) that answers the
- * operations of Velero's VolumeSnapshot plugin with
- * velstatus_snapshot_progress() and passes every other record to the
- * fallback.
+ * operations of Velero's VolumeSnapshot and VolumeSnapshotContent actions
+ * and passes every other record to the fallback.
  *
  * A record is the plugin's when its item action, named as Velero's plugin
  * manager names it (`velero.io/` before a name without `/`), is
  * `velero.io/csi-volumesnapshot-backupper` (a backup) or
- * `velero.io/csi-volumesnapshot-restorer` (a restore): the names every
- * release 1.11 to 1.18 registers. Its Cancel does nothing and returns nil,
- * in every release (the CSI specification cannot cancel a snapshot).
+ * `velero.io/csi-volumesnapshot-restorer` (a restore), answered with
+ * velstatus_snapshot_progress(), or
+ * `velero.io/csi-volumesnapshotcontent-backupper` (a backup), answered with
+ * velstatus_snapshot_content_progress(): the names every release 1.11 to
+ * 1.18 registers. Its Cancel of them does nothing and returns nil, in
+ * every release (the CSI specification cannot cancel a snapshot).
  * @param[out] client Receives the client (its userdata is config).
  * @param[in] client_size sizeof(velstatus_plugin_client) as the caller sees it.
  * @param[in] config The configuration; borrowed for the client's lifetime.

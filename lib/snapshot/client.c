@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The host plugin client of the VolumeSnapshot plugin (snapshot.h): answers
- * the records of `velero.io/csi-volumesnapshot-backupper` and
- * `-restorer` with velstatus_snapshot_progress() and hands every other one
- * to the fallback client. */
+/* The host plugin client of the CSI snapshot actions (snapshot.h): answers
+ * the records of `velero.io/csi-volumesnapshot-backupper` and `-restorer`
+ * with velstatus_snapshot_progress(), those of
+ * `velero.io/csi-volumesnapshotcontent-backupper` with
+ * velstatus_snapshot_content_progress(), and hands every other one to the
+ * fallback client. */
 #include "snapshot/private.h"
 
 #include <string.h>
@@ -17,20 +19,29 @@ void velstatus_snapshot_client_config_init(velstatus_snapshot_client_config *con
     config->struct_size = (uint32_t)struct_size;
 }
 
-/* Whether record i is the VolumeSnapshot plugin's, named as the plugin
- * manager names it (a name without '/' is "velero.io/<name>"). */
-static int is_ours(const velstatus_oplist *list, size_t i)
+/* Whether action name a (len bytes) is `want`, named as the plugin manager
+ * names it (a name without '/' is "velero.io/<name>"). */
+static int names(const char *a, size_t len, const char *want)
 {
-    size_t len;
-    const char *a = velstatus_op_string(velstatus_oplist_at(list, i), VELSTATUS_OP_FIELD_ITEM_ACTION, &len);
-    const char *want = velstatus_oplist_kind(list) == VELSTATUS_KIND_RESTORE ? "csi-volumesnapshot-restorer"
-                                                                             : "csi-volumesnapshot-backupper";
     size_t wl = strlen(want), pl = strlen("velero.io/");
-    if (!a)
-        return 0;
     if (!velstatus__plugin_name_prefix(a, len))
         return len == pl + wl && memcmp(a, "velero.io/", pl) == 0 && memcmp(a + pl, want, wl) == 0;
     return len == wl && memcmp(a, want, wl) == 0;
+}
+
+/* Which of the answered actions record i names: 0 none, 1 the
+ * VolumeSnapshot plugin's, 2 the VolumeSnapshotContent backup action's. */
+static int whose(const velstatus_oplist *list, size_t i)
+{
+    size_t len;
+    const char *a = velstatus_op_string(velstatus_oplist_at(list, i), VELSTATUS_OP_FIELD_ITEM_ACTION, &len);
+    if (!a)
+        return 0;
+    if (velstatus_oplist_kind(list) == VELSTATUS_KIND_RESTORE)
+        return names(a, len, "csi-volumesnapshot-restorer");
+    if (names(a, len, "csi-volumesnapshot-backupper"))
+        return 1;
+    return names(a, len, "csi-volumesnapshotcontent-backupper") ? 2 : 0;
 }
 
 static int snapshot_progress_cb(void *userdata, const velstatus_oplist *list, size_t index, velstatus_op_reply *reply)
@@ -42,12 +53,16 @@ static int snapshot_progress_cb(void *userdata, const velstatus_oplist *list, si
     size_t len;
     const char *id;
     velstatus_status st;
-    if (!is_ours(list, index))
+    int who = whose(list, index);
+    if (!who)
         return fb && fb->progress ? fb->progress(fb->userdata, list, index, reply) : VELSTATUS_PASSTHROUGH;
     id = velstatus_op_string(velstatus_oplist_at(list, index), VELSTATUS_OP_FIELD_OPERATION_ID, &len);
     velstatus_op_progress_init(&p, sizeof(p));
-    st = velstatus_snapshot_progress(&p, &text, cfg->snapshots, velstatus_oplist_kind(list), id, len, cfg->now_ns,
-                                     cfg->major, cfg->minor, NULL);
+    if (who == 2)
+        st = velstatus_snapshot_content_progress(&p, &text, cfg->snapshots, id, len, cfg->major, cfg->minor, NULL);
+    else
+        st = velstatus_snapshot_progress(&p, &text, cfg->snapshots, velstatus_oplist_kind(list), id, len, cfg->now_ns,
+                                         cfg->major, cfg->minor, NULL);
     if (st == VELSTATUS_OK)
         st = velstatus_op_reply_set_progress(reply, &p, NULL);
     velstatus_free(cfg->snapshots->pool.ctx, text);
@@ -60,7 +75,7 @@ static int snapshot_cancel_cb(void *userdata, const velstatus_oplist *list, size
 {
     const velstatus_snapshot_client_config *cfg = userdata;
     const velstatus_plugin_client *fb = cfg->fallback;
-    if (is_ours(list, index))
+    if (whose(list, index))
         return 0; /* the CSI specification cannot cancel a snapshot: Cancel returns nil */
     return fb && fb->cancel ? fb->cancel(fb->userdata, list, index, reply) : VELSTATUS_PASSTHROUGH;
 }

@@ -3,18 +3,21 @@
  * (snapshot.h), per release: velero-plugin-for-csi's
  * internal/backup/volumesnapshot_action.go Progress (v0.6 for 1.12, v0.7 for
  * 1.13), Velero's pkg/backup/actions/csi/volumesnapshot_action.go Progress
- * (1.14 to 1.18), and the restore actions' Progress; doc/data-mover.md. */
+ * (1.14 to 1.18), and the restore actions' Progress; and what its
+ * VolumeSnapshotContent backup action answers (the same files' siblings,
+ * volumesnapshotcontent_action.go); doc/data-mover.md. */
 #include "snapshot/private.h"
 
 #include <string.h>
 
 /* The release knobs of the plugin, X(field, its value in 1.11 … 1.18), in
  * the order of velstatus__release_index(). */
-#define VS_SNAPSHOT_KNOBS(X)                 \
-    X(v2_plugin, 1, 1, 1, 1, 1, 1, 1, 1)     \
-    X(async, 0, 1, 1, 1, 1, 1, 1, 1)         \
-    X(reads_content, 0, 0, 0, 1, 1, 1, 1, 1) \
-    X(restore_checks_id, 0, 1, 1, 0, 0, 0, 0, 0)
+#define VS_SNAPSHOT_KNOBS(X)                     \
+    X(v2_plugin, 1, 1, 1, 1, 1, 1, 1, 1)         \
+    X(async, 0, 1, 1, 1, 1, 1, 1, 1)             \
+    X(reads_content, 0, 0, 0, 1, 1, 1, 1, 1)     \
+    X(restore_checks_id, 0, 1, 1, 0, 0, 0, 0, 0) \
+    X(content_op, 0, 1, 1, 0, 0, 0, 0, 0)
 #define VS_SNAP_KNOB_VALUES(field, ...) static const int knob_##field[] = {__VA_ARGS__};
 VS_SNAPSHOT_KNOBS(VS_SNAP_KNOB_VALUES)
 #undef VS_SNAP_KNOB_VALUES
@@ -39,21 +42,21 @@ static velstatus_status load_release(snap_release *r, int major, int minor, vels
     return velstatus_policy_init_release(&r->pol, sizeof(r->pol), major, minor, err);
 }
 
-/* Go's strings.Split(id, "/") into exactly three parts, else 0. */
-static int split3(const char *id, size_t n, vs_part *p)
+/* Go's strings.Split(id, "/") into exactly `parts` parts, else 0. */
+static int split_parts(const char *id, size_t n, vs_part *p, size_t parts)
 {
     size_t k = 0, start = 0;
     for (size_t i = 0; i <= n; i++) {
         if (i < n && id[i] != '/')
             continue;
-        if (k == 3)
+        if (k == parts)
             return 0;
         p[k].s = id + start;
         p[k].n = i - start;
         k++;
         start = i + 1;
     }
-    return k == 3;
+    return k == parts;
 }
 
 /* client-go's check of a path segment (IsValidPathSegmentName), as the
@@ -118,8 +121,9 @@ static void invalid_id(snap_call *c, const char *id, size_t n)
     velstatus__buf_puts(&c->text, " is invalid");
 }
 
-/* Started from the ID's third part (Go's time.Parse(time.RFC3339, …)). */
-static int started_from(snap_call *c, const vs_part *t)
+/* Started from the ID's last part (Go's time.Parse(time.RFC3339, …)); a
+ * parse error is Go's text after `prefix`. */
+static int started_from(snap_call *c, const vs_part *t, const char *prefix)
 {
     int64_t sec;
     int32_t nsec;
@@ -127,6 +131,7 @@ static int started_from(snap_call *c, const vs_part *t)
     velstatus__buf_init(&scratch, c->text.ctx);
     if (velstatus__go_rfc3339_error(&scratch, t->s, t->n)) {
         grpc_prefix(c);
+        velstatus__buf_puts(&c->text, prefix);
         velstatus__buf_append(&c->text, scratch.p, scratch.len);
         c->text.failed |= scratch.failed;
         velstatus__buf_reset(&scratch);
@@ -142,22 +147,24 @@ static int started_from(snap_call *c, const vs_part *t)
     return 1;
 }
 
-/* 1.14 to 1.18: the bound VolumeSnapshotContent decides. */
-static void from_content(snap_call *c, const vs_snap *vs)
+/* The VolumeSnapshotContent `name` as the plugin's Get returns it, or NULL
+ * with the Get error in the answer. */
+static const vs_snap *get_content(snap_call *c, const vs_part *name)
 {
-    const vs_text *bound = &vs->text[VELSTATUS_SNAPSHOT_FIELD_BOUND_CONTENT];
-    vs_part name = {bound->s, bound->len};
-    const vs_snap *vsc;
     size_t i;
-    if (!bound->s)
-        return;
-    if (name.n == 0 || *path_segment_problem(&name) ||
-        !velstatus_snapshot_list_find(c->list, VELSTATUS_SNAPSHOT_KIND_CONTENT, NULL, 0, bound->s, bound->len, &i)) {
+    if (name->n == 0 || *path_segment_problem(name) ||
+        !velstatus_snapshot_list_find(c->list, VELSTATUS_SNAPSHOT_KIND_CONTENT, NULL, 0, name->s, name->n, &i)) {
         grpc_prefix(c);
-        get_error(&c->text, "volumesnapshotcontents", NULL, &name, &c->rel->pol);
-        return;
+        get_error(&c->text, "volumesnapshotcontents", NULL, name, &c->rel->pol);
+        return NULL;
     }
-    vsc = velstatus__snapshot_at(c->list, i);
+    return velstatus__snapshot_at(c->list, i);
+}
+
+/* A VolumeSnapshotContent's status decides: completed when ready to use or
+ * in error (its message is Err); Updated is now when `updated`. */
+static void content_decides(snap_call *c, const vs_snap *vsc, int updated)
+{
     if (!vsc->has_status)
         return;
     if (vsc->has_ready && vsc->ready) {
@@ -170,8 +177,38 @@ static void from_content(snap_call *c, const vs_snap *vs)
     } else {
         return;
     }
-    c->out->has_updated = 1;
-    c->out->updated_ns = c->now_ns;
+    c->out->has_updated = updated;
+    c->out->updated_ns = updated ? c->now_ns : 0;
+}
+
+/* 1.14 to 1.18: the bound VolumeSnapshotContent decides. */
+static void from_content(snap_call *c, const vs_snap *vs)
+{
+    const vs_text *bound = &vs->text[VELSTATUS_SNAPSHOT_FIELD_BOUND_CONTENT];
+    vs_part name = {bound->s, bound->len};
+    const vs_snap *vsc;
+    if (!bound->s)
+        return;
+    vsc = get_content(c, &name);
+    if (vsc)
+        content_decides(c, vsc, 1);
+}
+
+/* The VolumeSnapshotContent action's backup operation, 1.12 and 1.13: the
+ * ID is `<content name>/<started, RFC 3339>`; no Updated. */
+static void content_progress(snap_call *c, const char *id, size_t n)
+{
+    vs_part p[2];
+    const vs_snap *vsc;
+    if (n == 0 || !split_parts(id, n, p, 2)) {
+        invalid_id(c, id, n);
+        return;
+    }
+    if (!started_from(c, &p[1], "fail to parse StartedTime: "))
+        return;
+    vsc = get_content(c, &p[0]);
+    if (vsc)
+        content_decides(c, vsc, 0);
 }
 
 /* A backup operation of release 1.12 and later. */
@@ -180,11 +217,11 @@ static void backup_progress(snap_call *c, const char *id, size_t n)
     vs_part p[3];
     const vs_snap *vs;
     size_t i;
-    if (n == 0 || !split3(id, n, p)) {
+    if (n == 0 || !split_parts(id, n, p, 3)) {
         invalid_id(c, id, n);
         return;
     }
-    if (!started_from(c, &p[2]))
+    if (!started_from(c, &p[2], ""))
         return;
     if (*path_segment_problem(&p[0]) || p[1].n == 0 || *path_segment_problem(&p[1]) ||
         !velstatus_snapshot_list_find(c->list, VELSTATUS_SNAPSHOT_KIND_VOLUME_SNAPSHOT, p[0].s, p[0].n, p[1].s, p[1].n,
@@ -205,12 +242,19 @@ static void backup_progress(snap_call *c, const char *id, size_t n)
     from_content(c, vs);
 }
 
-/* The answer itself, by kind and release. */
-static void answer(snap_call *c, velstatus_kind kind, const char *id, size_t n)
+/* The two actions answered: the VolumeSnapshot plugin's (a backup or a
+ * restore) and the VolumeSnapshotContent backup action's. */
+typedef enum snap_action { SNAP_ACTION_VS, SNAP_ACTION_VSC } snap_action;
+
+/* The answer itself, by action, kind and release. */
+static void answer(snap_call *c, snap_action action, velstatus_kind kind, const char *id, size_t n)
 {
     if (!c->rel->async) {
         c->out->report = VELSTATUS_OP_REPORT_PROGRESS_ERROR;
         velstatus__buf_puts(&c->text, "Plugin does not support asynchronous operations");
+    } else if (action == SNAP_ACTION_VSC) {
+        if (c->rel->content_op)
+            content_progress(c, id, n); /* 1.14 and later: an empty progress, whatever the ID */
     } else if (kind == VELSTATUS_KIND_BACKUP) {
         backup_progress(c, id, n);
     } else if (c->rel->restore_checks_id && n == 0) {
@@ -218,10 +262,10 @@ static void answer(snap_call *c, velstatus_kind kind, const char *id, size_t n)
     }
 }
 
-velstatus_status velstatus_snapshot_progress(velstatus_op_progress *out, char **text,
-                                             const velstatus_snapshot_list *list, velstatus_kind kind,
-                                             const char *operation_id, size_t id_len, int64_t now_ns, int major,
-                                             int minor, velstatus_error *err)
+/* Either public answer: the arguments checked, then answer(). */
+static velstatus_status snap_answer(velstatus_op_progress *out, char **text, const velstatus_snapshot_list *list,
+                                    snap_action action, velstatus_kind kind, const char *operation_id, size_t id_len,
+                                    int64_t now_ns, int major, int minor, velstatus_error *err)
 {
     snap_release rel;
     snap_call c;
@@ -240,7 +284,7 @@ velstatus_status velstatus_snapshot_progress(velstatus_op_progress *out, char **
     velstatus_op_progress_init(out, out->struct_size);
     c = (snap_call){out, {0}, list, &rel, now_ns};
     velstatus__buf_init(&c.text, list->pool.ctx);
-    answer(&c, kind, operation_id ? operation_id : "", id_len);
+    answer(&c, action, kind, operation_id ? operation_id : "", id_len);
     if (out->report == VELSTATUS_OP_REPORT_PROGRESS_ERROR) {
         /* the plugin's server answers an error alone: what Progress set
          * before it (Started) never reaches the controller */
@@ -253,4 +297,20 @@ velstatus_status velstatus_snapshot_progress(velstatus_op_progress *out, char **
     out->err = *text;
     out->err_len = tlen;
     return VELSTATUS_OK;
+}
+
+velstatus_status velstatus_snapshot_progress(velstatus_op_progress *out, char **text,
+                                             const velstatus_snapshot_list *list, velstatus_kind kind,
+                                             const char *operation_id, size_t id_len, int64_t now_ns, int major,
+                                             int minor, velstatus_error *err)
+{
+    return snap_answer(out, text, list, SNAP_ACTION_VS, kind, operation_id, id_len, now_ns, major, minor, err);
+}
+
+velstatus_status velstatus_snapshot_content_progress(velstatus_op_progress *out, char **text,
+                                                     const velstatus_snapshot_list *list, const char *operation_id,
+                                                     size_t id_len, int major, int minor, velstatus_error *err)
+{
+    return snap_answer(out, text, list, SNAP_ACTION_VSC, VELSTATUS_KIND_BACKUP, operation_id, id_len, 0, major, minor,
+                       err);
 }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CSI snapshots without the data mover: the decoder, the VolumeSnapshot
-plugin's answers per release, and the library's plugin client in a pass."""
+plugin's and the VolumeSnapshotContent action's answers per release, and the
+library's plugin client in a pass."""
 
 import json
 import os
@@ -87,6 +88,53 @@ def test_progress_errors():
     with pytest.raises(velstatus.InvalidArgument) as e:
         snaps.progress("x", now=NOW, release="1.10")
     assert "Velero 1.10 is not supported" in str(e.value)
+
+
+# The VolumeSnapshotContent action (velero.io/csi-volumesnapshotcontent-backupper): 1.12 and 1.13
+# read the content (its error, velero #7356's failure, completes with the message), 1.14 on give
+# an empty progress, 1.11 Velero's own text.
+CONTENTS = json.dumps([{"kind": "VolumeSnapshotContent", "metadata": {"name": "c-1"},
+                        "status": {"readyToUse": False, "error": {"message": "snapshot quota exceeded"}}}])
+
+
+@pytest.mark.parametrize("release, completed, err, started", [
+    ("1.12", True, "snapshot quota exceeded", True),
+    ("1.13", True, "snapshot quota exceeded", True),
+    ("1.14", False, "", False),
+    ("1.18", False, "", False),
+])
+def test_content_progress_per_release(release, completed, err, started):
+    p = SnapshotList(CONTENTS).content_progress("c-1/2024-04-11T18:49:00+08:00", release=release)
+    assert p.report is OpReport.PROGRESS
+    assert (p.completed, p.err) == (completed, err)
+    assert p.started == (velstatus.time_ns("2024-04-11T10:49:00Z") if started else None)
+    assert p.updated is None
+
+
+def test_content_progress_errors():
+    snaps = SnapshotList(CONTENTS)
+    p = snaps.content_progress("c-1/invalid", release="1.12")
+    assert p.report is OpReport.PROGRESS_ERROR
+    assert p.err == GRPC + ('fail to parse StartedTime: parsing time "invalid" as "2006-01-02T15:04:05Z07:00": '
+                            'cannot parse "invalid" as "2006"')
+    assert snaps.content_progress("c-2/2024-04-11T18:49:00Z").err == \
+        GRPC + 'volumesnapshotcontents.snapshot.storage.k8s.io "c-2" not found'
+    assert snaps.content_progress("ns/c-1/2024-04-11T18:49:00Z").err == \
+        GRPC + "operation ID ns/c-1/2024-04-11T18:49:00Z is invalid"
+    assert snaps.content_progress("x", release="1.11").err == "Plugin does not support asynchronous operations"
+    with pytest.raises(velstatus.InvalidArgument):
+        snaps.content_progress("x", release="1.19")
+
+
+def test_client_answers_the_content_action():
+    ops = OpList.from_json(json.dumps([
+        {"spec": {"backupName": "b", "backupItemAction": "velero.io/csi-volumesnapshotcontent-backupper",
+                  "operationID": "c-1/2024-05-01T10:00:00Z"},
+         "status": {"phase": "InProgress", "created": "2024-05-01T10:00:00Z"}}]), Kind.BACKUP)
+    client = SnapshotClient(SnapshotList(CONTENTS), now=NOW, release="1.13")
+    r = ops.reconcile(client, now=NOW, policy=velstatus.Policy.velero_release("1.13"))
+    assert r.failed == 1 and r.phase is Phase.FINALIZING_PARTIALLY_FAILED
+    assert list(r.errors) == ["snapshot quota exceeded, plugin: velero.io/csi-volumesnapshotcontent-backupper"]
 
 
 OPS = json.dumps([
