@@ -105,10 +105,39 @@ START_TEST(whole_stream)
     log_t l;
     run(&l, stream, NULL, 0, 1 << 20);
     ck_assert_str_eq(l.text, expected);
-    /* quick: the five objects go unchecked, the bad literal's brackets
-     * close and it is sent back; the last one never closes */
+    /* quick: four objects go unchecked; the line of the two concatenated
+     * ones is handed out whole and sent back (the scanner cuts the first,
+     * the second goes unchecked); the bad literal's brackets close and it
+     * is sent back; the last one never closes */
     ck_assert_int_eq(l.unchecked, quick ? 6 : 0);
-    ck_assert_int_eq(l.rechecks, quick ? 1 : 0);
+    ck_assert_int_eq(l.rechecks, quick ? 2 : 0);
+}
+END_TEST
+
+/* Lines that end with '}' but are not one object: an object whose first
+ * line ends with '}', two objects on one line (after a blank, before a
+ * "\r\n"), a '}' in a string, and a last object without a newline. Quick
+ * mode hands out each such line, is sent back and the scanner cuts it: the
+ * same log as the validating splitter's, at every single cut. */
+static const char lines_stream[] = "{\"a\":{\"b\":1}\n,\"c\":2}\n{\"d\":1} {\"e\":2}\r\n{\"f\":\"}\"}\n{\"g\":1}";
+static const char lines_expected[] = "O@0:1:{\"a\":{\"b\":1}\n,\"c\":2}\n"
+                                     "O@21:3:{\"d\":1}\n"
+                                     "O@29:3:{\"e\":2}\n"
+                                     "O@38:4:{\"f\":\"}\"}\n"
+                                     "O@48:5:{\"g\":1}\n";
+
+START_TEST(lines_that_are_not_one_object)
+{
+    quick = _i;
+    log_t l;
+    run(&l, lines_stream, NULL, 0, 1 << 20);
+    ck_assert_str_eq(l.text, lines_expected);
+    ck_assert_int_eq(l.unchecked, quick ? 5 : 0); /* the two lines sent back, then e, f and g */
+    ck_assert_int_eq(l.rechecks, quick ? 2 : 0);
+    for (size_t c = 0; c <= strlen(lines_stream); c++) {
+        run(&l, lines_stream, &c, 1, 1 << 20);
+        ck_assert_msg(strcmp(l.text, lines_expected) == 0, "cut at %zu:\n%s", c, l.text);
+    }
 }
 END_TEST
 
@@ -266,6 +295,7 @@ Suite *velstatus_test_suite(void)
     TCase *tc = tcase_create("split");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, whole_stream, 0, 2);
+    tcase_add_loop_test(tc, lines_that_are_not_one_object, 0, 2);
     tcase_add_loop_test(tc, every_single_cut, 0, 2);
     tcase_add_loop_test(tc, random_cuts, 0, 2);
     tcase_add_loop_test(tc, byte_at_a_time, 0, 2);
