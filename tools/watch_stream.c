@@ -221,7 +221,7 @@ static int split(vs_watch_split *s, int at_end)
     }
 }
 
-int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
+char *vs_watch_split_space(vs_watch_split *s, size_t n)
 {
     if (s->buf != s->mem && s->len > 0)
         memmove(s->mem, s->buf, s->len);
@@ -233,14 +233,27 @@ int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
             cap *= 2;
         p = s->realloc_fn(s->mem, cap);
         if (!p)
-            return -1;
+            return NULL;
         s->mem = s->buf = p;
         s->cap = cap;
     }
-    if (n)
-        memcpy(s->buf + s->len, data, n);
+    return s->buf + s->len;
+}
+
+int vs_watch_split_commit(vs_watch_split *s, size_t n)
+{
     s->len += n;
     return split(s, 0);
+}
+
+int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
+{
+    char *room = n ? vs_watch_split_space(s, n) : NULL;
+    if (n && !room)
+        return -1;
+    if (n)
+        memcpy(room, data, n);
+    return vs_watch_split_commit(s, n);
 }
 
 int vs_watch_split_end(vs_watch_split *s)

@@ -75,6 +75,11 @@ void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_f
  * there; the rest of data is dropped), or -1 when memory ran out (nothing
  * fed is lost: the same data may be fed again). */
 int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n);
+/* The same without a copy: room for n > 0 more bytes after the buffered ones
+ * (NULL when memory ran out; nothing is lost), which the caller fills (a
+ * read) and then feeds with vs_watch_split_commit(s, got), got <= n. */
+char *vs_watch_split_space(vs_watch_split *s, size_t n);
+int vs_watch_split_commit(vs_watch_split *s, size_t n);
 /* The end of the stream: what is buffered is reported malformed ("the
  * stream ends inside an object"). Returns 0 or the callback's value. */
 int vs_watch_split_end(vs_watch_split *s);
