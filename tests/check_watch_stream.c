@@ -107,18 +107,35 @@ static const char expected[] =
     "O@241:12:{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410}}\n"
     "E@334:13:unterminated string\n";
 
+/* s split whole gives the log want; in quick mode `unchecked` objects went
+ * out unchecked and `rechecks` of them were sent back (none otherwise). */
+static void assert_whole(const char *s, const char *want, int unchecked, int rechecks)
+{
+    log_t l;
+    run(&l, s, NULL, 0, 1 << 20);
+    ck_assert_str_eq(l.text, want);
+    ck_assert_int_eq(l.unchecked, quick ? unchecked : 0);
+    ck_assert_int_eq(l.rechecks, quick ? rechecks : 0);
+}
+
+/* s split at every single byte gives the log want. */
+static void assert_every_cut(const char *s, const char *want)
+{
+    log_t l;
+    for (size_t c = 0; c <= strlen(s); c++) {
+        run(&l, s, &c, 1, 1 << 20);
+        ck_assert_msg(strcmp(l.text, want) == 0, "cut at %zu:\n%s", c, l.text);
+    }
+}
+
 START_TEST(whole_stream)
 {
     quick = _i;
-    log_t l;
-    run(&l, stream, NULL, 0, 1 << 20);
-    ck_assert_str_eq(l.text, expected);
     /* quick: four objects go unchecked; the line of the two concatenated
      * ones is handed out whole and sent back (the scanner cuts the first,
      * the second goes unchecked); the bad literal's brackets close and it
      * is sent back; the last one never closes */
-    ck_assert_int_eq(l.unchecked, quick ? 6 : 0);
-    ck_assert_int_eq(l.rechecks, quick ? 2 : 0);
+    assert_whole(stream, expected, 6, 2);
 }
 END_TEST
 
@@ -137,26 +154,15 @@ static const char lines_expected[] = "O@0:1:{\"a\":{\"b\":1}\n,\"c\":2}\n"
 START_TEST(lines_that_are_not_one_object)
 {
     quick = _i;
-    log_t l;
-    run(&l, lines_stream, NULL, 0, 1 << 20);
-    ck_assert_str_eq(l.text, lines_expected);
-    ck_assert_int_eq(l.unchecked, quick ? 5 : 0); /* the two lines sent back, then e, f and g */
-    ck_assert_int_eq(l.rechecks, quick ? 2 : 0);
-    for (size_t c = 0; c <= strlen(lines_stream); c++) {
-        run(&l, lines_stream, &c, 1, 1 << 20);
-        ck_assert_msg(strcmp(l.text, lines_expected) == 0, "cut at %zu:\n%s", c, l.text);
-    }
+    assert_whole(lines_stream, lines_expected, 5, 2); /* the two lines sent back, then e, f and g */
+    assert_every_cut(lines_stream, lines_expected);
 }
 END_TEST
 
 START_TEST(every_single_cut)
 {
     quick = _i;
-    log_t l;
-    for (size_t c = 0; c <= strlen(stream); c++) {
-        run(&l, stream, &c, 1, 1 << 20);
-        ck_assert_msg(strcmp(l.text, expected) == 0, "cut at %zu:\n%s", c, l.text);
-    }
+    assert_every_cut(stream, expected);
 }
 END_TEST
 
