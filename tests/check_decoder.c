@@ -151,6 +151,46 @@ START_TEST(errors_and_edges_have_the_one_shot_positions)
 }
 END_TEST
 
+/* The column of text[off] by its definition: 1 + the characters (bytes
+ * that do not continue a UTF-8 sequence) after the last newline before it. */
+static uint32_t column_of(const char *text, size_t off)
+{
+    size_t start = off;
+    uint32_t col = 1;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    for (size_t i = start; i < off; i++)
+        col += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return col;
+}
+
+/* Error columns after texts of 1- to 4-byte characters of every count from
+ * 0 to 40 (every alignment of the eight-byte counting), in one go and fed
+ * in chunks of 1 to 9 bytes: the column counts characters, not bytes. */
+START_TEST(columns_count_characters_at_every_alignment)
+{
+    static const char *const chars[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (size_t c = 0; c < sizeof(chars) / sizeof(chars[0]); c++)
+        for (size_t k = 0; k <= 40; k++) {
+            char text[512];
+            size_t len = (size_t)sprintf(text, "%s[{\"status\":{\"description\":\"", k % 3 ? "" : " \n ");
+            for (size_t j = 0; j < k; j++)
+                len += (size_t)sprintf(text + len, "%s%s", chars[(c + j * (k % 2)) % 4], k % 5 == 4 ? "x" : "");
+            len += (size_t)sprintf(text + len, "\"}},?]");
+            for (size_t chunk = 0; chunk <= 9; chunk++) {
+                velstatus_oplist *l = NULL;
+                velstatus_error err;
+                ck_assert_int_eq(stream(ctx, VELSTATUS_KIND_BACKUP, text, len, chunk, &l, &err), VELSTATUS_E_PARSE);
+                ck_assert_uint_eq(err.offset, len - 2); /* the '?' */
+                ck_assert_uint_eq(err.line, k % 3 ? 1 : 2);
+                ck_assert_uint_eq(err.column, column_of(text, len - 2));
+            }
+        }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* One record whose description is n bytes of 'x' (malloc'ed). */
 static char *long_record(size_t n, size_t *len)
 {
@@ -606,6 +646,7 @@ Suite *velstatus_test_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, chunks_of_every_size_decode_the_examples);
     tcase_add_test(tc, errors_and_edges_have_the_one_shot_positions);
+    tcase_add_test(tc, columns_count_characters_at_every_alignment);
     tcase_add_test(tc, a_long_record_in_one_byte_chunks);
     tcase_add_test(tc, arguments_and_the_replayed_error);
     tcase_add_test(tc, every_allocation_failure);

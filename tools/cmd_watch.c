@@ -305,16 +305,20 @@ int cli_status_exit(velstatus_server_status s)
     }
 }
 
-/* Feeds the stream through the splitter until it ends or an event stops it. */
+/* Feeds the stream through the splitter until it ends or an event stops
+ * it, read straight into the splitter's buffer. */
 static int pump(watch *w, cli_reader *r, vs_watch_split *sp)
 {
-    static char chunk[65536];
     for (;;) {
-        long got = cli_reader_read(r, chunk, sizeof(chunk));
+        char *room = vs_watch_split_space(sp, 65536);
+        long got;
         int fr;
+        if (!room)
+            return cli_fail(w->cmd, "out of memory");
+        got = cli_reader_read(r, room, 65536);
         if (got < 0)
             return CLI_BAD_INPUT;
-        fr = got == 0 ? vs_watch_split_end(sp) : vs_watch_split_feed(sp, chunk, (size_t)got);
+        fr = got == 0 ? vs_watch_split_end(sp) : vs_watch_split_commit(sp, (size_t)got);
         if (fr < 0)
             return cli_fail(w->cmd, "out of memory");
         if (fr > 0 || got == 0)

@@ -116,12 +116,33 @@ static size_t quick_end(const char *b, size_t n)
     return 0;
 }
 
-/* Quick mode: hands out the object at buf[0] cut by quick_end(), unchecked.
+/* Where the object at buf[0] ends if it is the whole of its line (the
+ * line, trailing blanks apart, ends with '}'); 0 when it does not look so.
+ * A watch stream is one object a line: the callback's validation decides
+ * whether the line is one object, and a line that is not goes back to the
+ * scanner (VS_WATCH_RECHECK), which cuts the first object of the line. An
+ * object is self-delimiting, so a line that validates as one object is
+ * where the scanner would have cut it. */
+static size_t line_end(const char *b, size_t n)
+{
+    const char *nl = memchr(b, '\n', n);
+    size_t e;
+    if (!nl)
+        return 0;
+    for (e = (size_t)(nl - b); e > 0 && (b[e - 1] == ' ' || b[e - 1] == '\t' || b[e - 1] == '\r'); e--)
+        ;
+    return e > 0 && b[e - 1] == '}' ? e : 0;
+}
+
+/* Quick mode: hands out the object at buf[0], unchecked, cut at the end of
+ * its line (line_end) or else where its brackets close (quick_end).
  * Returns 0 when it went (*r the callback's answer), 1 when the scanner
  * must cut it (no end found, or the callback asked for a recheck). */
 static int quick_object(vs_watch_split *s, int *r)
 {
-    size_t end = s->quick && s->on_object ? quick_end(s->buf, s->len) : 0;
+    size_t end = 0;
+    if (s->quick && s->on_object && (end = line_end(s->buf, s->len)) == 0)
+        end = quick_end(s->buf, s->len);
     if (end == 0)
         return 1;
     s->unchecked = 1;
@@ -200,7 +221,7 @@ static int split(vs_watch_split *s, int at_end)
     }
 }
 
-int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
+char *vs_watch_split_space(vs_watch_split *s, size_t n)
 {
     if (s->buf != s->mem && s->len > 0)
         memmove(s->mem, s->buf, s->len);
@@ -212,14 +233,27 @@ int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
             cap *= 2;
         p = s->realloc_fn(s->mem, cap);
         if (!p)
-            return -1;
+            return NULL;
         s->mem = s->buf = p;
         s->cap = cap;
     }
-    if (n)
-        memcpy(s->buf + s->len, data, n);
+    return s->buf + s->len;
+}
+
+int vs_watch_split_commit(vs_watch_split *s, size_t n)
+{
     s->len += n;
     return split(s, 0);
+}
+
+int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n)
+{
+    char *room = n ? vs_watch_split_space(s, n) : NULL;
+    if (n && !room)
+        return -1;
+    if (n)
+        memcpy(room, data, n);
+    return vs_watch_split_commit(s, n);
 }
 
 int vs_watch_split_end(vs_watch_split *s)

@@ -21,12 +21,15 @@
  *   Buffered bytes never exceed max_object plus one feed;
  * - memory: one object and one feed, whatever the stream's length;
  * - quick (a host that validates each object itself, as the decoders do):
- *   an object is first cut where its brackets close, strings skipped,
- *   without validating it, and handed out with `unchecked` set; a callback
- *   that finds it invalid JSON returns VS_WATCH_RECHECK, and the object is
- *   then cut by the scanner as above (reported malformed, or handed out
- *   again, validated). Valid JSON closes its brackets where the scanner
- *   ends the value, so either way the same objects and errors come out, and
+ *   an object is first cut at the end of its line when the line ends with
+ *   '}' (a watch stream is one object a line), else where its brackets
+ *   close, strings skipped, without validating it, and handed out with
+ *   `unchecked` set; a callback that finds it invalid JSON returns
+ *   VS_WATCH_RECHECK, and the object is then cut by the scanner as above
+ *   (reported malformed, or handed out again, validated). Valid JSON
+ *   closes its brackets where the scanner
+ *   ends the value (and a line that is one valid object ends where the
+ *   value does), so either way the same objects and errors come out, and
  *   a valid object is scanned once (by the host's decoder), not twice. */
 #ifndef VS_WATCH_STREAM_H
 #define VS_WATCH_STREAM_H
@@ -75,6 +78,11 @@ void vs_watch_split_init(vs_watch_split *s, size_t max_object, vs_watch_object_f
  * there; the rest of data is dropped), or -1 when memory ran out (nothing
  * fed is lost: the same data may be fed again). */
 int vs_watch_split_feed(vs_watch_split *s, const char *data, size_t n);
+/* The same without a copy: room for n > 0 more bytes after the buffered ones
+ * (NULL when memory ran out; nothing is lost), which the caller fills (a
+ * read) and then feeds with vs_watch_split_commit(s, got), got <= n. */
+char *vs_watch_split_space(vs_watch_split *s, size_t n);
+int vs_watch_split_commit(vs_watch_split *s, size_t n);
 /* The end of the stream: what is buffered is reported malformed ("the
  * stream ends inside an object"). Returns 0 or the callback's value. */
 int vs_watch_split_end(vs_watch_split *s);

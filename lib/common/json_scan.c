@@ -765,6 +765,27 @@ int velstatus__json_key_find(const char *key, size_t klen, const char *const *na
 
 /* ---- positions and errors ---- */
 
+/* The characters of p[0..n): its bytes less its UTF-8 continuation bytes
+ * (10xxxxxx), eight bytes at a time. A byte continues a sequence when its
+ * top bit is set and the next is clear: `w & ~(w << 1)` has the top bit of
+ * exactly those bytes (the shift moves each byte's bit 6 to its bit 7 and
+ * its bit 7 out into the next byte's bit 0, which the mask drops); their
+ * count is the sum of the eight bytes of that mask shifted to bit 0. */
+static uint64_t utf8_chars(const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    uint64_t chars = n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = velstatus__swar_load(s + i);
+        uint64_t cont = (w & ~(w << 1) & VS__SWAR_HIGHS) >> 7;
+        chars -= (cont * VS__SWAR_ONES) >> 56;
+    }
+    for (; i < n; i++)
+        chars -= (s[i] & 0xC0) == 0x80;
+    return chars;
+}
+
 void velstatus__json_advance(const char *p, size_t n, uint64_t *line, uint64_t *col)
 {
     const char *nl, *end = p + n;
@@ -774,9 +795,7 @@ void velstatus__json_advance(const char *p, size_t n, uint64_t *line, uint64_t *
         c = 1;
         p = nl + 1;
     }
-    for (; p < end; p++)
-        c += ((unsigned char)*p & 0xC0) != 0x80;
-    *col = c;
+    *col = c + utf8_chars(p, (size_t)(end - p));
 }
 
 void velstatus__json_pos(const char *p, size_t off, uint32_t *line, uint32_t *col)

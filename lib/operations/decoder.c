@@ -338,6 +338,33 @@ static int hold(velstatus_oplist_decoder *dc, const char *p, size_t n)
     return 1;
 }
 
+/* While bytes are held (a record the last chunk cut), appends the chunk
+ * *p to them a piece at a time (the held bytes and 4 KiB more) and walks
+ * them, until the walk goes past the held bytes: what is left of the piece
+ * is then let go and walked in place with the rest of the chunk (*p, *len
+ * moved to it), so a chunk is not copied whole behind every cut record. */
+static velstatus_status complete_held(velstatus_oplist_decoder *dc, const char **p, size_t *len)
+{
+    velstatus_status st = VELSTATUS_OK;
+    while (st == VELSTATUS_OK && dc->blen > 0 && *len > 0) {
+        size_t held = dc->blen, k = *len < held + 4096 ? *len : held + 4096, used;
+        if (!hold(dc, *p, k))
+            return velstatus__error_nomem(&dc->error);
+        st = walk_window(dc, dc->buf, dc->blen, 0, &used);
+        if (used >= held) { /* the rest of the piece is the chunk's: let it go */
+            dc->blen = 0;
+            *p += used - held;
+            *len -= used - held;
+        } else {
+            memmove(dc->buf, dc->buf + used, dc->blen - used);
+            dc->blen -= used;
+            *p += k;
+            *len -= k;
+        }
+    }
+    return st;
+}
+
 /* The state a call needs, else E_INVALID or the replayed error. */
 static velstatus_status check_live(velstatus_oplist_decoder *dc, velstatus_error *err)
 {
@@ -360,16 +387,11 @@ velstatus_status velstatus_oplist_decoder_feed(velstatus_oplist_decoder *dc, con
     VS_TRY(velstatus__text_arg(p, &len, "input", err));
     if (len == 0)
         return VELSTATUS_OK;
-    if (dc->blen == 0) { /* at a boundary: the chunk itself is the window */
+    st = complete_held(dc, &p, &len);
+    if (st == VELSTATUS_OK && len > 0) { /* at a boundary: the chunk itself is the window */
         st = walk_window(dc, p, len, 0, &used);
         if (st == VELSTATUS_OK && !hold(dc, p + used, len - used))
             st = velstatus__error_nomem(&dc->error);
-    } else if (!hold(dc, p, len)) {
-        st = velstatus__error_nomem(&dc->error);
-    } else {
-        st = walk_window(dc, dc->buf, dc->blen, 0, &used);
-        memmove(dc->buf, dc->buf + used, dc->blen - used);
-        dc->blen -= used;
     }
     return st == VELSTATUS_OK ? VELSTATUS_OK : fail(dc, st, err);
 }
