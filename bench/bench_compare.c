@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The table of `make bench`: libvelstatus against Velero's own Go path.
  *
- *   bench_compare LIB PEER FILE RUNS [lin=F1,F2,...] [cli=VELSTATUS stream=S]
+ *   bench_compare LIB PEER FILE RUNS [lin=F1,F2,...] [cli=VELSTATUS stream=S[,S2]]
  *                 [simd=BENCH_SIMDJSON|- floor=BENCH_FLOOR]
  *
  * LIB is bench/bench_operations, PEER bench/go-peer/go-peer (or "-" when
@@ -16,8 +16,9 @@
  * and encoded enough times for a million records, after one untimed pass:
  * records per CPU second, the sizes in turn in each of RUNS rounds (at
  * least 3).
- * cli= and stream=: `velstatus server-status --watch` over a watch stream
- * against the same events upserted in process, and the tracker's cost per
+ * cli= and stream=: `velstatus server-status --watch` over watch streams
+ * (comma-separated: the compact form, one event a line, and the indented
+ * form kubectl writes) against the same events upserted in process, and the tracker's cost per
  * event at 1,000 and 100,000 BSLs. simd= and floor=: the codec table, the
  * library's decode and encode beside simdjson's DOM parse and minify
  * (bench/bench_simdjson, or "-" when configure found no simdjson) and the
@@ -274,13 +275,11 @@ static void memory_row(const char *lib)
            val(&p, "set_bytes_per_bsl"), val(&p, "set_text_bytes_per_bsl"), val(&p, "tracker_bytes_per_bsl"));
 }
 
-static void tracker_and_watch(const char *lib, const char *cli, const char *stream, int runs)
+/* The watch path over one stream: the CLI's whole process per event
+ * against the same objects upserted in process. */
+static void watch_row(const char *lib, const char *cli, const char *stream, int runs)
 {
     double w[2][MAXRUNS], up, watch, events = 0;
-    printf("\nserver-status tracker, velstatus_server_tracker_upsert per event (median of %d)\n", runs);
-    tracker_row(lib, "", runs);
-    tracker_row(lib, "in-order", runs);
-    memory_row(lib);
     for (int k = 0; k < runs; k++) {
         proc p;
         char *a3[] = {(char *)lib, "upsert", (char *)stream, NULL};
@@ -293,12 +292,25 @@ static void tracker_and_watch(const char *lib, const char *cli, const char *stre
     }
     up = median(w[0], runs);
     watch = median(w[1], runs);
-    printf("\nwatch path: `velstatus server-status --watch` (whole process) vs the same %.0f events'\n"
-           "objects upserted in process (velstatus_server_tracker_upsert_json)\n",
-           events);
-    printf("  bare upsert: %8.1f ns/event  %10.0f events/s\n", up, 1e9 / up);
-    printf("  CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 1.5x): %s\n", watch, 1e9 / watch,
+    printf("  %s, %.0f events\n", stream, events);
+    printf("    bare upsert: %8.1f ns/event  %10.0f events/s\n", up, 1e9 / up);
+    printf("    CLI watch:   %8.1f ns/event  %10.0f events/s   %.2fx (goal <= 1.5x): %s\n", watch, 1e9 / watch,
            watch / up, watch / up <= 1.5 ? "met" : "NOT met");
+}
+
+/* `streams`: the watch streams, comma-separated (compact, then indented). */
+static void tracker_and_watch(const char *lib, const char *cli, const char *streams, int runs)
+{
+    char buf[4096], *s, *save = NULL;
+    printf("\nserver-status tracker, velstatus_server_tracker_upsert per event (median of %d)\n", runs);
+    tracker_row(lib, "", runs);
+    tracker_row(lib, "in-order", runs);
+    memory_row(lib);
+    printf("\nwatch path: `velstatus server-status --watch` (whole process) vs the same events'\n"
+           "objects upserted in process (velstatus_server_tracker_upsert_json)\n");
+    snprintf(buf, sizeof buf, "%s", streams);
+    for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save))
+        watch_row(lib, cli, s, runs);
 }
 
 /* ---- the codec table: decode and encode against simdjson and the floors ---- */
@@ -396,7 +408,7 @@ int main(int argc, char **argv)
     char load[64] = "?";
     FILE *la = fopen("/proc/loadavg", "r");
     if (argc < 5) {
-        fprintf(stderr, "usage: bench_compare LIB PEER|- FILE RUNS [lin=F,...] [cli=VELSTATUS stream=S]"
+        fprintf(stderr, "usage: bench_compare LIB PEER|- FILE RUNS [lin=F,...] [cli=VELSTATUS stream=S[,S2]]"
                         " [simd=BENCH_SIMDJSON|- floor=BENCH_FLOOR]\n");
         return 2;
     }

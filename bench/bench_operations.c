@@ -430,28 +430,40 @@ static void memory(long nbsl)
     free(js);
 }
 
-/* The objects of a compact watch stream (one {"type":..,"object":{..}} a
- * line, tests/watch-stream.py bulk), upserted in process: the bare tracker
- * cost of the events `velstatus server-status --watch` reads. */
+/* Where the event at p ends (after its closing brace): the end of its line
+ * when the line is the whole event (compact: tests/watch-stream.py bulk),
+ * else the first "\n}" (kubectl's indented form closes a top-level object
+ * in column 0 and indents every nested one). */
+static char *event_end(char *p, char *end)
+{
+    char *nl = memchr(p, '\n', (size_t)(end - p)), *close;
+    if (!nl)
+        return end;
+    if (nl > p && nl[-1] == '}')
+        return nl;
+    close = memmem(nl, (size_t)(end - nl), "\n}", 2);
+    return close ? close + 2 : end;
+}
+
+/* The objects of a watch stream (compact, one {"type":..,"object":{..}} a
+ * line, or indented as kubectl writes it), upserted in process: the bare
+ * tracker cost of the events `velstatus server-status --watch` reads. */
 static void upsert(const char *path)
 {
     size_t n, events = 0;
-    char *p = read_file(path, &n), *line = p, *end = p + n;
+    char *p = read_file(path, &n), *ev = p, *end = p + n;
     velstatus_ctx *ctx = new_ctx();
     velstatus_server_tracker *t = new_tracker(ctx);
     double t0 = cpu_s(), t1;
-    while (line < end) {
-        char *nl = memchr(line, '\n', (size_t)(end - line)), *obj;
-        size_t len = (nl ? nl : end) - line;
-        obj = memmem(line, len, "\"object\":", 9);
-        if (obj && !memmem(line, len, "\"type\":\"ERROR\"", 14)) {
-            obj += 9;
-            if (velstatus_server_tracker_upsert_json(t, NULL, obj, (size_t)(line + len - 1 - obj), NULL) !=
-                VELSTATUS_OK)
+    while (ev < end) {
+        char *e = event_end(ev, end), *obj = memmem(ev, (size_t)(e - ev), "\"object\":", 9), *close = e - 1;
+        if (obj && !memmem(ev, (size_t)(e - ev), "\"ERROR\"", 7)) {
+            obj += 9; /* the object runs to the event's closing brace */
+            if (velstatus_server_tracker_upsert_json(t, NULL, obj, (size_t)(close - obj), NULL) != VELSTATUS_OK)
                 die("upsert failed");
             events++;
         }
-        line += len + 1;
+        ev = e + 1;
     }
     t1 = cpu_s();
     printf("upsert_ns %.3f\nevents %zu\n", (t1 - t0) * 1e9 / (double)events, events);

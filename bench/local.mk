@@ -45,13 +45,16 @@ bench: bench/gen_itemops$(EXEEXT) bench/bench_operations$(EXEEXT) bench/bench_co
 	done
 	@py='$(PYTHON)'; test -n "$$py" || py=python3; test -s bench/watch-$(BENCH_WATCH_EVENTS).json || \
 	  $$py $(top_srcdir)/tests/watch-stream.py bulk $(BENCH_WATCH_EVENTS) >bench/watch-$(BENCH_WATCH_EVENTS).json
+	@py='$(PYTHON)'; test -n "$$py" || py=python3; test -s bench/watch-$(BENCH_WATCH_EVENTS)-indented.json || \
+	  $$py $(top_srcdir)/tests/watch-stream.py bulk $(BENCH_WATCH_EVENTS) --indent >bench/watch-$(BENCH_WATCH_EVENTS)-indented.json
 	@peer=-; \
 	if test -n "$(GO)" && command -v $(GO) >/dev/null 2>&1; then \
 	  $(MAKE) $(AM_MAKEFLAGS) bench/go-peer/go-peer && peer=bench/go-peer/go-peer; \
 	else echo "make bench: no Go toolchain (go not found): the Go peer is left out"; fi; \
 	lin=; for n in $(BENCH_LINEAR); do lin=$$lin$${lin:+,}bench/itemoperations-$$n.json; done; \
 	bench/bench_compare$(EXEEXT) bench/bench_operations$(EXEEXT) $$peer $(BENCH_FILE) $(BENCH_RUNS) \
-	  lin=$$lin cli=tools/velstatus$(EXEEXT) stream=bench/watch-$(BENCH_WATCH_EVENTS).json $(VS_BENCH_CODEC_ARGS)
+	  lin=$$lin cli=tools/velstatus$(EXEEXT) stream=bench/watch-$(BENCH_WATCH_EVENTS).json,bench/watch-$(BENCH_WATCH_EVENTS)-indented.json \
+	  $(VS_BENCH_CODEC_ARGS)
 EXTRA_DIST += bench/watch.sh bench/watch-soak.sh
 
 # The codec table of `make bench`: the library's decode and encode beside

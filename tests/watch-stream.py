@@ -7,8 +7,11 @@
   watch-stream.py chunked SEED FILE      copies FILE to stdout in random-sized
                                          writes (1..300 bytes), flushed, with pauses,
                                          so the reader sees reads split at any byte
-  watch-stream.py bulk N                 N compact events over 50 BSLs (a status
-                                         change every 1000th), then an ERROR
+  watch-stream.py bulk N [--indent]      N compact events over 50 BSLs (a status
+                                         change every 1000th), then an ERROR; one
+                                         event a line, as the API server's watch
+                                         sends them, or indented as kubectl -o json
+                                         writes them
 """
 import json
 import random
@@ -71,18 +74,19 @@ def chunked(seed, path):
             time.sleep(0.002)
 
 
-def bulk(n):
+def bulk(n, indent):
     out = sys.stdout
     names = ["bsl-%02d" % i for i in range(50)]
-    out.write(json.dumps({"type": "ADDED", "object": bsl("default", "Available", True)},
-                         separators=(",", ":")) + "\n")
+
+    def put(doc):
+        out.write((json.dumps(doc, indent=4) if indent else json.dumps(doc, separators=(",", ":"))) + "\n")
+
+    put({"type": "ADDED", "object": bsl("default", "Available", True)})
     for i in range(1, int(n) - 1):
         name = names[i % 50]
         phase = "Unavailable" if (i // 1000) % 2 else "Available"
-        out.write(json.dumps({"type": "MODIFIED", "object": bsl(name, phase)},
-                             separators=(",", ":")) + "\n")
-    out.write(json.dumps({"type": "ERROR", "object": ERROR}, separators=(",", ":")) + "\n")
-
+        put({"type": "MODIFIED", "object": bsl(name, phase)})
+    put({"type": "ERROR", "object": ERROR})
 
 if __name__ == "__main__":
     cmd = sys.argv[1]
@@ -91,4 +95,4 @@ if __name__ == "__main__":
     elif cmd == "chunked":
         chunked(sys.argv[2], sys.argv[3])
     elif cmd == "bulk":
-        bulk(sys.argv[2])
+        bulk(sys.argv[2], "--indent" in sys.argv)
