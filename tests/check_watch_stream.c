@@ -159,6 +159,23 @@ START_TEST(lines_that_are_not_one_object)
 }
 END_TEST
 
+/* Indented objects cut at the first '}' in column 0 (kubectl's layout):
+ * one whose nested object closes in column 0 is sent back at that cut,
+ * and the scanner cuts it whole; then one in kubectl's layout goes out
+ * unchecked, and a last one never closes. */
+static const char column0_stream[] = "{\n\"a\": {\n\"b\": 1\n}\n}\n{\n    \"c\": 2\n}\n{\n    \"d\": [\n";
+static const char column0_expected[] = "O@0:1:{\n\"a\": {\n\"b\": 1\n}\n}\n"
+                                       "O@20:6:{\n    \"c\": 2\n}\n"
+                                       "E@48:11:the stream ends inside an object\n";
+
+START_TEST(column_zero_braces)
+{
+    quick = _i;
+    assert_whole(column0_stream, column0_expected, 2, 1);
+    assert_every_cut(column0_stream, column0_expected);
+}
+END_TEST
+
 START_TEST(every_single_cut)
 {
     quick = _i;
@@ -310,6 +327,7 @@ Suite *velstatus_test_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, whole_stream, 0, 2);
     tcase_add_loop_test(tc, lines_that_are_not_one_object, 0, 2);
+    tcase_add_loop_test(tc, column_zero_braces, 0, 2);
     tcase_add_loop_test(tc, every_single_cut, 0, 2);
     tcase_add_loop_test(tc, random_cuts, 0, 2);
     tcase_add_loop_test(tc, byte_at_a_time, 0, 2);

@@ -116,13 +116,15 @@ static size_t quick_end(const char *b, size_t n)
     return 0;
 }
 
-/* Where the object at buf[0] ends if it is the whole of its line (the
- * line, trailing blanks apart, ends with '}'); 0 when it does not look so.
- * A watch stream is one object a line: the callback's validation decides
- * whether the line is one object, and a line that is not goes back to the
- * scanner (VS_WATCH_RECHECK), which cuts the first object of the line. An
- * object is self-delimiting, so a line that validates as one object is
- * where the scanner would have cut it. */
+/* Where the object at buf[0] ends if it is laid out as a watch stream lays
+ * one out; 0 when it does not look so. Compact, the object is the whole of
+ * its line (the line, trailing blanks apart, ends with '}'); indented as
+ * kubectl writes it, it ends at the first '}' in column 0 (every nested
+ * value is indented, and a JSON string holds no raw newline). The
+ * callback's validation decides whether the cut is one object, and one
+ * that is not goes back to the scanner (VS_WATCH_RECHECK), which cuts the
+ * first object there. An object is self-delimiting, so a cut that
+ * validates as one object is where the scanner would have cut it. */
 static size_t line_end(const char *b, size_t n)
 {
     const char *nl = memchr(b, '\n', n);
@@ -131,11 +133,15 @@ static size_t line_end(const char *b, size_t n)
         return 0;
     for (e = (size_t)(nl - b); e > 0 && (b[e - 1] == ' ' || b[e - 1] == '\t' || b[e - 1] == '\r'); e--)
         ;
-    return e > 0 && b[e - 1] == '}' ? e : 0;
+    if (e > 0 && b[e - 1] == '}')
+        return e;
+    while (nl && (size_t)(nl - b) + 1 < n && nl[1] != '}')
+        nl = memchr(nl + 1, '\n', n - (size_t)(nl - b) - 1);
+    return nl && (size_t)(nl - b) + 1 < n ? (size_t)(nl - b) + 2 : 0;
 }
 
-/* Quick mode: hands out the object at buf[0], unchecked, cut at the end of
- * its line (line_end) or else where its brackets close (quick_end).
+/* Quick mode: hands out the object at buf[0], unchecked, cut where its
+ * layout ends it (line_end) or else where its brackets close (quick_end).
  * Returns 0 when it went (*r the callback's answer), 1 when the scanner
  * must cut it (no end found, or the callback asked for a recheck). */
 static int quick_object(vs_watch_split *s, int *r)

@@ -22,8 +22,8 @@
  * - memory: one object and one feed, whatever the stream's length;
  * - quick (a host that validates each object itself, as the decoders do):
  *   an object is first cut at the end of its line when the line ends with
- *   '}' (a watch stream is one object a line), else where its brackets
- *   close, strings skipped, without validating it, and handed out with
+ *   '}' (compact: one object a line), else at the first '}' in column 0
+ *   (indented as kubectl writes it), else where its brackets close, strings skipped, without validating it, and handed out with
  *   `unchecked` set; a callback that finds it invalid JSON returns
  *   VS_WATCH_RECHECK, and the object is then cut by the scanner as above
  *   (reported malformed, or handed out again, validated). Valid JSON
