@@ -33,6 +33,9 @@ done
 for f in "$src"/tests/data/fuzz-regress/bsl-*.json; do
     [ -f "$f" ] && put "$f" bsl oom
 done
+for f in "$src"/tests/data/fuzz-regress/yaml-*.yaml; do
+    [ -f "$f" ] && put "$f" yaml
+done
 for f in "$src"/tests/data/server-status/*.json "$src"/examples/bsl/*.json; do
     [ -f "$f" ] && put "$f" bsl oom scan watch
 done
