@@ -74,21 +74,33 @@ static velstatus_status string_text(velstatus__kdec *d, velstatus__buf *buf, vel
     return velstatus__json_string_text(buf, d->text, v.vs, v.ve, s, n) ? VELSTATUS_OK : velstatus__error_nomem(d->err);
 }
 
+/* The index of s[0..len) among names[0..n) (a NULL ends them early), or -1.
+ * s holds no NUL byte when raw (a JSON string's own bytes cannot). */
+static int find_name(const char *const *names, size_t n, const char *s, size_t len, int raw)
+{
+    for (size_t i = 0; i < n && names[i]; i++) {
+        if (names[i][0] != s[0])
+            continue;
+        if (raw ? strncmp(names[i], s, len) == 0 && names[i][len] == '\0'
+                : strlen(names[i]) == len && memcmp(names[i], s, len) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
 velstatus_status velstatus__kdec_key(velstatus__kdec *d, size_t ks, size_t ke, const char *const *names, size_t n,
                                      int *k)
 {
-    const char *key;
-    size_t klen, i;
+    const char *key = d->text + ks + 1;
+    size_t klen = ke - ks - 2;
     velstatus__kspan span = {ks, ke};
-    velstatus_status st;
-    *k = -1;
-    if (ke - ks > 2 + 6 * 18) /* longer than any name here, even escaped */
+    /* a name has no backslash: a key that is one as it stands needs no decoding */
+    *k = klen ? find_name(names, n, key, klen, 1) : -1;
+    if (*k >= 0 || klen > 6 * 18 || !memchr(key, '\\', klen)) /* longer: no name here, even escaped */
         return VELSTATUS_OK;
-    st = string_text(d, &d->kbuf, span, &key, &klen);
-    for (i = 0; st == VELSTATUS_OK && i < n && names[i]; i++)
-        if (strlen(names[i]) == klen && memcmp(names[i], key, klen) == 0)
-            *k = (int)i;
-    return st;
+    VS_TRY(string_text(d, &d->kbuf, span, &key, &klen));
+    *k = klen ? find_name(names, n, key, klen, 0) : -1;
+    return VELSTATUS_OK;
 }
 
 /* E_SCHEMA "<parent.key>: <what><arg>" at byte at (parent NULL: a top-level key). */
