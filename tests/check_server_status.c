@@ -1699,27 +1699,73 @@ START_TEST(failalloc_tracker_upsert_json)
 }
 END_TEST
 
-/* velstatus_bsl_watch_event_from_json() gives what the two decoders give in
+/* velstatus_bsl_watch_event_foreach() gives what the two decoders give in
  * turn (the event, then the BSLs of its object): the same types, spans,
  * BSLs, statuses and messages, including an error's position, which counts
- * from the object's first byte. */
-/* One event through velstatus_bsl_watch_event_from_json() and through the
+ * from the object's first byte. Its BSLs are collected into a set as they
+ * come (collect_bsl); a failed event makes no call. */
+typedef struct collected {
+    velstatus_bsl_set *set;
+    const velstatus_watch_event *ev;
+    size_t calls;
+    int stop_at; /* the call that returns -7 (1-based), or 0 */
+} collected;
+
+static int collect_bsl(void *ud, const velstatus_watch_event *ev, const velstatus_bsl_record *bsl)
+{
+    collected *c = ud;
+    velstatus_watch_type t = velstatus_watch_event_type(ev);
+    c->ev = ev;
+    ck_assert(t == VELSTATUS_WATCH_ADDED || t == VELSTATUS_WATCH_MODIFIED || t == VELSTATUS_WATCH_DELETED ||
+              t == VELSTATUS_WATCH_OBJECT);
+    if (++c->calls == (size_t)c->stop_at)
+        return -7;
+    ck_assert_int_eq(velstatus_bsl_set_add_record(c->set, bsl, NULL), VELSTATUS_OK);
+    return 0;
+}
+
+/* Every field of two records, by their lengths. */
+static void same_record(const velstatus_bsl_record *a, const velstatus_bsl_record *b)
+{
+    const char *const txa[] = {a->name, a->ns, a->phase, a->message, a->provider, a->bucket, a->prefix};
+    const char *const txb[] = {b->name, b->ns, b->phase, b->message, b->provider, b->bucket, b->prefix};
+    const size_t na[] = {a->name_len,     a->ns_len,     a->phase_len, a->message_len,
+                         a->provider_len, a->bucket_len, a->prefix_len};
+    const size_t nb[] = {b->name_len,     b->ns_len,     b->phase_len, b->message_len,
+                         b->provider_len, b->bucket_len, b->prefix_len};
+    for (size_t k = 0; k < 7; k++) {
+        ck_assert_uint_eq(na[k], nb[k]);
+        ck_assert(na[k] == 0 || memcmp(txa[k], txb[k], na[k]) == 0);
+    }
+    ck_assert_int_eq(a->is_default, b->is_default);
+    ck_assert_int_eq(a->access, b->access);
+    ck_assert_int_eq(a->has_created, b->has_created);
+    ck_assert_int_eq(a->created_ns, b->created_ns);
+    ck_assert_int_eq(a->has_validated, b->has_validated);
+    ck_assert_int_eq(a->validated_ns, b->validated_ns);
+}
+
+/* One event through velstatus_bsl_watch_event_foreach() and through the
  * two decoders in turn (bsl_watch_event_is_the_two_decoders). */
 static void same_as_two_decoders(velstatus_ctx *ctx, const char *js, size_t len, size_t k)
 {
     velstatus_watch_event *ev = NULL, *ev2 = NULL;
-    velstatus_bsl_set *set = (velstatus_bsl_set *)1, *set2 = NULL;
+    velstatus_bsl_set *set2 = NULL;
+    collected c = {NULL, NULL, 0, 0};
     velstatus_error err, err2;
     velstatus_status st, st2;
     size_t off = 0, off2 = 0;
-    st = velstatus_bsl_watch_event_from_json(&ev, &set, ctx, js, len, &err);
+    ck_assert_int_eq(velstatus_bsl_set_new(&c.set, ctx, NULL), VELSTATUS_OK);
+    st = velstatus_bsl_watch_event_foreach(&ev, ctx, js, len, collect_bsl, &c, &err);
     st2 = velstatus_watch_event_from_json(&ev2, ctx, js, len, &err2);
     ck_assert_msg((ev != NULL) == (st2 == VELSTATUS_OK), "event %zu", k);
+    ck_assert(c.calls == 0 || c.ev == ev);
     if (st2 != VELSTATUS_OK) { /* the event itself fails: the same error */
         ck_assert_int_eq(st, st2);
         ck_assert_str_eq(err.message, err2.message);
         ck_assert_uint_eq(err.offset, err2.offset);
-        ck_assert_ptr_null(set);
+        ck_assert_uint_eq(c.calls, 0);
+        velstatus_bsl_set_free(c.set);
         return;
     }
     ck_assert_int_eq(velstatus_watch_event_type(ev), velstatus_watch_event_type(ev2));
@@ -1728,31 +1774,28 @@ static void same_as_two_decoders(velstatus_ctx *ctx, const char *js, size_t len,
     if (velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_ERROR ||
         velstatus_watch_event_type(ev2) == VELSTATUS_WATCH_BOOKMARK) {
         ck_assert_int_eq(st, VELSTATUS_OK);
-        ck_assert_ptr_null(set);
+        ck_assert_uint_eq(c.calls, 0);
     } else {
         st2 = velstatus_bsl_set_from_json(&set2, ctx, js + off2, velstatus_watch_event_object(ev2, NULL), &err2);
         ck_assert_msg(st == st2, "event %zu: %d, %d", k, st, st2);
-        ck_assert_int_eq(set != NULL, set2 != NULL);
         if (st != VELSTATUS_OK) {
             ck_assert_str_eq(err.message, err2.message);
             ck_assert_uint_eq(err.offset, err2.offset);
+            ck_assert_uint_eq(c.calls, 0); /* every BSL is checked before the first call */
         } else {
-            ck_assert_uint_eq(velstatus_bsl_set_count(set), velstatus_bsl_set_count(set2));
-            for (size_t i = 0; i < velstatus_bsl_set_count(set); i++) {
+            ck_assert_uint_eq(c.calls, velstatus_bsl_set_count(set2));
+            ck_assert_uint_eq(velstatus_bsl_set_count(c.set), velstatus_bsl_set_count(set2));
+            for (size_t i = 0; i < velstatus_bsl_set_count(c.set); i++) {
                 velstatus_bsl_record a, b;
                 velstatus_bsl_record_init(&a, sizeof(a));
                 velstatus_bsl_record_init(&b, sizeof(b));
-                ck_assert_int_eq(velstatus_bsl_set_get(set, i, &a, NULL), VELSTATUS_OK);
+                ck_assert_int_eq(velstatus_bsl_set_get(c.set, i, &a, NULL), VELSTATUS_OK);
                 ck_assert_int_eq(velstatus_bsl_set_get(set2, i, &b, NULL), VELSTATUS_OK);
-                ck_assert_str_eq(a.name, b.name);
-                ck_assert_str_eq(a.ns, b.ns);
-                ck_assert_uint_eq(a.message_len, b.message_len);
-                ck_assert(memcmp(a.message, b.message, a.message_len) == 0);
-                ck_assert_int_eq(a.is_default, b.is_default);
+                same_record(&a, &b);
             }
         }
     }
-    velstatus_bsl_set_free(set);
+    velstatus_bsl_set_free(c.set);
     velstatus_bsl_set_free(set2);
     velstatus_watch_event_free(ev);
     velstatus_watch_event_free(ev2);
@@ -1793,6 +1836,23 @@ START_TEST(bsl_watch_event_is_the_two_decoders)
         "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"},\"metadata\":{\"name\":\"a\"}},\"x\":[1,2}",
         "{\"type\":\"SYNC\",\"object\":{}}",
         "{\"type\":\"ADDED\",\"object\":[]}",
+        /* a member of the wrong type before a List's items: still a List (empty, or with a BSL) */
+        "{\"type\":\"ADDED\",\"object\":{\"metadata\":5,\"items\":[]}}",
+        "{\"type\":\"ADDED\",\"object\":{\"spec\":{\"objectStorage\":1},\"it\\u0065ms\":[{\"metadata\":{\"name\":\"i\"}"
+        "}]}}",
+        "{\"type\":\"ADDED\",\"object\":{\"items\":null,\"status\":[]}}",
+        /* else the first such member is the error, as it comes */
+        "{\"type\":\"ADDED\",\"object\":{\"spec\":{\"objectStorage\":1},\"metadata\":2}}",
+        "{\"type\":\"ADDED\",\"object\":{\"status\":\"x\",\"spec\":{\"objectStorage\":[]},\"kind\":\"Nope\"}}",
+        "{\"type\":\"DELETED\",\"object\":{\"kind\":\"Nope\",\"metadata\":{\"name\":\"a\"}}}",
+        /* every field, escaped keys and texts */
+        "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"n\\u0061me\":\"e\\u00e9\",\"namespace\":\"n\","
+        "\"creationTimestamp\":"
+        "\"2026-11-30T12:00:00Z\"},\"spec\":{\"default\":true,\"accessMode\":\"ReadOnly\",\"provider\":\"aws\","
+        "\"objectStorage\":{\"bucket\":\"b\",\"prefix\":\"p\\/q\"}},\"status\":{\"phase\":\"Unavailable\","
+        "\"lastValidationTime\":\"2026-11-30T12:59:00.5Z\",\"message\":\"no \\\"bucket\\\"\"}}}",
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"d\"}},"
+        "{\"metadata\":{\"name\":\"d\"}}]}}",
     };
     velstatus_ctx *ctx = vs_test_ctx();
     for (size_t k = 0; k < sizeof(events) / sizeof(events[0]); k++)
@@ -1823,8 +1883,9 @@ START_TEST(bsl_watch_event_is_the_two_decoders)
     }
     {
         velstatus_watch_event *ev = (velstatus_watch_event *)1;
-        ck_assert_int_eq(velstatus_bsl_watch_event_from_json(&ev, NULL, ctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
-        ck_assert_int_eq(velstatus_bsl_watch_event_from_json(NULL, NULL, ctx, "{}", 2, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_watch_event_foreach(&ev, ctx, "{}", 2, NULL, NULL, NULL), VELSTATUS_E_INVALID);
+        ck_assert_int_eq(velstatus_bsl_watch_event_foreach(NULL, ctx, "{}", 2, collect_bsl, NULL, NULL),
+                         VELSTATUS_E_INVALID);
     }
     velstatus_ctx_free(ctx);
 }
@@ -1917,29 +1978,67 @@ START_TEST(watch_event_kinds_and_errors)
 }
 END_TEST
 
-/* Every allocation of velstatus_bsl_watch_event_from_json() may fail: then
- * nothing is left (the context's allocator counts) and the error is E_NOMEM. */
-START_TEST(failalloc_bsl_watch_event)
+/* A callback that stops: the call returns E_HOST with its value, the
+ * event, and the BSLs handed out before; each BSL of a List is checked
+ * before the first call. */
+START_TEST(bsl_watch_event_foreach_stops)
 {
-    static const char js[] = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"List\",\"items\":[{\"metadata\":{"
-                             "\"name\":\"a\\u0062\"}},{\"metadata\":{\"name\":\"b\",\"namespace\":\"x\"}}]}}";
-    velstatus_status st;
-    VS_FAILALLOC_LOOP(fa, ctx)
-    {
+    static const char list[] = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"List\",\"items\":[{\"metadata\":{"
+                               "\"name\":\"a\"}},{\"metadata\":{\"name\":\"b\"}},{\"metadata\":{\"name\":\"c\"}}]}}";
+    static const char one[] = "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}}";
+    velstatus_ctx *ctx = vs_test_ctx();
+    for (int k = 0; k < 2; k++) {
+        collected c = {NULL, NULL, 0, k ? 1 : 2};
         velstatus_watch_event *ev = NULL;
-        velstatus_bsl_set *set = NULL;
-        st = velstatus_bsl_watch_event_from_json(&ev, &set, ctx, js, sizeof(js) - 1, NULL);
-        if (st == VELSTATUS_OK) {
-            ck_assert_uint_eq(velstatus_bsl_set_count(set), 2);
-            ck_assert_str_eq(velstatus_bsl_set_name(set, 0), "ab");
-        } else {
-            ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
-            ck_assert_ptr_null(set);
-        }
-        velstatus_bsl_set_free(set);
+        velstatus_error err;
+        ck_assert_int_eq(velstatus_bsl_set_new(&c.set, ctx, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_bsl_watch_event_foreach(&ev, ctx, k ? one : list, VELSTATUS_NUL_TERMINATED,
+                                                           collect_bsl, &c, &err),
+                         VELSTATUS_E_HOST);
+        ck_assert_int_eq(err.host_code, -7);
+        ck_assert_ptr_nonnull(strstr(err.message, "bsl"));
+        ck_assert_ptr_nonnull(ev);
+        ck_assert_int_eq(velstatus_watch_event_type(ev), k ? VELSTATUS_WATCH_ADDED : VELSTATUS_WATCH_MODIFIED);
+        ck_assert_uint_eq(c.calls, (size_t)c.stop_at);
+        ck_assert_uint_eq(velstatus_bsl_set_count(c.set), (size_t)c.stop_at - 1);
+        velstatus_bsl_set_free(c.set);
         velstatus_watch_event_free(ev);
     }
-    VS_FAILALLOC_END(fa, ctx, st);
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
+/* Every allocation of velstatus_bsl_watch_event_foreach() may fail: then
+ * nothing is left (the context's allocator counts), the error is E_NOMEM and
+ * no BSL was handed out; a List and a single object with escaped texts. */
+START_TEST(failalloc_bsl_watch_event)
+{
+    static const char *const js[2] = {"{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"List\",\"items\":[{\"metadata\":{"
+                                      "\"name\":\"a\\u0062\"}},{\"metadata\":{\"name\":\"b\",\"namespace\":\"x\"}}]}}",
+                                      "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"n\\u0061me\":\"a\\u0062\"},"
+                                      "\"status\":{\"message\":\"m\\n\"}}}"};
+    velstatus_ctx *plain = vs_test_ctx(); /* the collected set's: its allocations never fail */
+    velstatus_status st;
+    for (int k = 0; k < 2; k++) {
+        VS_FAILALLOC_LOOP(fa, ctx)
+        {
+            velstatus_watch_event *ev = NULL;
+            collected c = {NULL, NULL, 0, 0};
+            ck_assert_int_eq(velstatus_bsl_set_new(&c.set, plain, NULL), VELSTATUS_OK);
+            st = velstatus_bsl_watch_event_foreach(&ev, ctx, js[k], VELSTATUS_NUL_TERMINATED, collect_bsl, &c, NULL);
+            if (st == VELSTATUS_OK) {
+                ck_assert_uint_eq(velstatus_bsl_set_count(c.set), k ? 1 : 2);
+                ck_assert_str_eq(velstatus_bsl_set_name(c.set, 0), "ab");
+            } else {
+                ck_assert_int_eq(st, VELSTATUS_E_NOMEM);
+                ck_assert_uint_eq(c.calls, 0);
+            }
+            velstatus_bsl_set_free(c.set);
+            velstatus_watch_event_free(ev);
+        }
+        VS_FAILALLOC_END(fa, ctx, st);
+    }
+    velstatus_ctx_free(plain);
 }
 END_TEST
 
@@ -2184,6 +2283,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, failalloc_tracker_upsert_json);
     tcase_add_test(tc, bsl_watch_event_is_the_two_decoders);
     tcase_add_test(tc, failalloc_bsl_watch_event);
+    tcase_add_test(tc, bsl_watch_event_foreach_stops);
     tcase_add_test(tc, watch_event_kinds_and_errors);
     tcase_add_test(tc, failalloc_set_new_add);
     tcase_add_test(tc, failalloc_classify);

@@ -36,6 +36,12 @@ typedef struct watch {
     int64_t stale_eval_ns; /* when staleness was last evaluated */
     uint64_t events, malformed;
     const vs_watch_split *sp;
+    /* the event in hand: its clock (0 not yet read, 1 read, -1 failed) and
+     * time, and the first failure of its BSLs' upserts */
+    int ev_clock;
+    int64_t ev_now;
+    velstatus_status bsl_st;
+    velstatus_error bsl_err;
 } watch;
 
 /* An event that cannot be applied: reported, fatal with --strict. */
@@ -58,14 +64,16 @@ static int on_malformed(void *ud, vs_watch_pos at, const char *reason)
 
 /* The tracker of namespace ns, made (with the clock the others have) when
  * it is new; NULL when -n names another namespace, or on no memory (*st). */
-static ns_tracker *tracker_of(watch *w, const char *ns, velstatus_status *st, velstatus_error *err)
+static ns_tracker *tracker_of(watch *w, const char *ns, size_t ns_len, velstatus_status *st, velstatus_error *err)
 {
     ns_tracker *grown, *t;
     *st = VELSTATUS_OK;
-    if (w->ns_s && strcmp(ns, w->ns_s) != 0)
+    if (!ns)
+        ns = "";
+    if (w->ns_s && (strlen(w->ns_s) != ns_len || memcmp(ns, w->ns_s, ns_len) != 0))
         return NULL;
     for (size_t k = 0; k < w->ntr; k++)
-        if (strcmp(w->trs[k].ns, ns) == 0)
+        if (strlen(w->trs[k].ns) == ns_len && memcmp(w->trs[k].ns, ns, ns_len) == 0)
             return &w->trs[k];
     grown = realloc(w->trs, (w->ntr + 1) * sizeof(*grown));
     if (grown)
@@ -73,7 +81,7 @@ static ns_tracker *tracker_of(watch *w, const char *ns, velstatus_status *st, ve
     t = grown ? &w->trs[w->ntr] : NULL;
     if (t) {
         memset(t, 0, sizeof(*t));
-        t->ns = strdup(ns);
+        t->ns = strndup(ns, ns_len);
         *st = t->ns ? velstatus_server_tracker_new(&t->tr, w->ctx, w->opts, err) : VELSTATUS_E_NOMEM;
         if (*st == VELSTATUS_OK && w->clock_set)
             *st = velstatus_server_tracker_set_now(t->tr, NULL, w->stale_eval_ns, err);
@@ -89,25 +97,38 @@ static ns_tracker *tracker_of(watch *w, const char *ns, velstatus_status *st, ve
     return NULL;
 }
 
-/* Upserts (or deletes) each BSL of an event's object (one object, or a
- * List), in the tracker of its namespace. */
-static velstatus_status apply(watch *w, const velstatus_bsl_set *set, int is_delete, velstatus_error *err)
+static int set_clock(watch *w, int64_t now);
+static int event_now(watch *w, int64_t *now);
+
+/* The event's clock, read once before its first BSL is applied: 0, or 1
+ * when it failed (w->rc says why). */
+static int event_clock(watch *w)
 {
-    velstatus_status st = VELSTATUS_OK;
-    for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
-        int ch = 0;
-        velstatus_bsl_record rec;
-        ns_tracker *t = tracker_of(w, velstatus_bsl_set_namespace(set, i), &st, err);
-        if (!t)
-            continue;
-        velstatus_bsl_record_init(&rec, sizeof(rec));
-        st = velstatus_bsl_set_get(set, i, &rec, err);
-        if (st == VELSTATUS_OK)
-            st = is_delete ? velstatus_server_tracker_delete(t->tr, &ch, rec.name, rec.name_len, err)
-                           : velstatus_server_tracker_upsert(t->tr, &ch, &rec, err);
+    if (w->ev_clock == 0)
+        w->ev_clock = event_now(w, &w->ev_now) != 0 || set_clock(w, w->ev_now) != 0 ? -1 : 1;
+    if (w->ev_clock > 0)
+        return 0;
+    w->rc = CLI_BAD_INPUT;
+    return 1;
+}
+
+/* Upserts (or deletes) one BSL of the event in hand in the tracker of its
+ * namespace (velstatus_bsl_fn); the first failure stops the event. */
+static int on_bsl(void *ud, const velstatus_watch_event *ev, const velstatus_bsl_record *rec)
+{
+    watch *w = ud;
+    int ch = 0;
+    ns_tracker *t;
+    if (event_clock(w) != 0)
+        return -1;
+    t = tracker_of(w, rec->ns, rec->ns_len, &w->bsl_st, &w->bsl_err);
+    if (t)
+        w->bsl_st = velstatus_watch_event_type(ev) == VELSTATUS_WATCH_DELETED
+                        ? velstatus_server_tracker_delete(t->tr, &ch, rec->name, rec->name_len, &w->bsl_err)
+                        : velstatus_server_tracker_upsert(t->tr, &ch, rec, &w->bsl_err);
+    if (t)
         t->changed |= ch;
-    }
-    return st;
+    return w->bsl_st == VELSTATUS_OK ? 0 : -1;
 }
 
 /* Prints a Status text of the ERROR event, or nothing when it is absent. */
@@ -240,19 +261,17 @@ static int event_now(watch *w, int64_t *now)
     return 0;
 }
 
-/* Applies one decoded event (not an ERROR or a BOOKMARK) to the trackers
- * of its BSLs' namespaces, and prints what changed; st and err are the
- * decoding of its BSLs (set). */
-static int apply_event(watch *w, const velstatus_bsl_set *set, velstatus_status st, velstatus_error *err, int is_delete,
-                       vs_watch_pos at)
+/* Ends one event (not an ERROR or a BOOKMARK) whose BSLs on_bsl() applied:
+ * st and err are the decoder's; prints what changed. An event with no BSL
+ * applied still moves the clock. */
+static int finish_event(watch *w, velstatus_status st, velstatus_error *err, vs_watch_pos at)
 {
-    int64_t now;
-    if (event_now(w, &now) != 0 || set_clock(w, now) != 0) {
-        w->rc = CLI_BAD_INPUT;
+    if (event_clock(w) != 0)
         return 1;
+    if (st == VELSTATUS_E_HOST) { /* on_bsl() stopped it: its own failure */
+        st = w->bsl_st;
+        err = &w->bsl_err;
     }
-    if (st == VELSTATUS_OK)
-        st = apply(w, set, is_delete, err);
     if (st == VELSTATUS_E_NOMEM) {
         w->rc = cli_fail(w->cmd, "out of memory");
         return 1;
@@ -260,21 +279,23 @@ static int apply_event(watch *w, const velstatus_bsl_set *set, velstatus_status 
     if (st != VELSTATUS_OK && bad_event(w, at, "event", err->message))
         return 1;
     /* a skipped event prints only what its clock changed */
-    return print_changes(w, now, st == VELSTATUS_OK);
+    return print_changes(w, w->ev_now, st == VELSTATUS_OK);
 }
 
-/* One event, and its object's BSLs, decoded with one validation of the
- * text: the splitter cuts the stream without validating it (quick mode). */
+/* One event, its object's BSLs applied as they are decoded (on_bsl()),
+ * with one validation of the text: the splitter cuts the stream without
+ * validating it (quick mode). */
 static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
 {
     watch *w = ud;
     velstatus_watch_event *ev = NULL;
-    velstatus_bsl_set *set = NULL;
     velstatus_error err;
     velstatus_status st;
     velstatus_watch_type type;
     int r;
-    st = velstatus_bsl_watch_event_from_json(&ev, &set, w->ctx, text, len, &err);
+    w->ev_clock = 0;
+    w->bsl_st = VELSTATUS_OK;
+    st = velstatus_bsl_watch_event_foreach(&ev, w->ctx, text, len, on_bsl, w, &err);
     if (!ev && w->sp->unchecked && (st == VELSTATUS_E_PARSE || st == VELSTATUS_E_RANGE))
         return VS_WATCH_RECHECK; /* not JSON: the splitter's scanner reports it, or hands it out again */
     w->events++;
@@ -288,8 +309,7 @@ static int on_object(void *ud, const char *text, size_t len, vs_watch_pos at)
     if (type == VELSTATUS_WATCH_ERROR)
         r = watch_error(w, ev, at);
     else
-        r = type == VELSTATUS_WATCH_BOOKMARK ? 0 : apply_event(w, set, st, &err, type == VELSTATUS_WATCH_DELETED, at);
-    velstatus_bsl_set_free(set);
+        r = type == VELSTATUS_WATCH_BOOKMARK ? 0 : finish_event(w, st, &err, at);
     velstatus_watch_event_free(ev);
     return r;
 }

@@ -9,6 +9,10 @@ package velstatus
 // shim.c: fills the vtable with the C trampolines of callbacks.go.
 extern void vs_go_server_host_setup(velstatus_server_status_host *host, void *userdata, int with_read,
                                     int with_classify);
+// shim.c: velstatus_bsl_watch_event_foreach() with each BSL added to set.
+extern velstatus_status vs_go_bsl_watch_event(velstatus_watch_event **event, velstatus_bsl_set *set,
+                                              velstatus_ctx *ctx, const char *json, size_t len,
+                                              velstatus_error *err);
 */
 import "C"
 
@@ -418,7 +422,7 @@ func DecodeBSLs(bslsJSON []byte) ([]BSL, error) {
 
 // DecodeBSLWatchEvent decodes one event of a BackupStorageLocation watch and
 // the BSLs of its object, validating the text once
-// (velstatus_bsl_watch_event_from_json): the event as DecodeWatchEvent gives
+// (velstatus_bsl_watch_event_foreach): the event as DecodeWatchEvent gives
 // it, the BSLs as DecodeBSLs gives those of its object (none for an ERROR or
 // a BOOKMARK).
 func DecodeBSLWatchEvent(text []byte) (WatchEvent, []BSL, error) {
@@ -428,8 +432,11 @@ func DecodeBSLWatchEvent(text []byte) (WatchEvent, []BSL, error) {
 		var e *C.velstatus_watch_event
 		var set *C.velstatus_bsl_set
 		var cerr C.velstatus_error
+		if err := check(C.velstatus_bsl_set_new(&set, c, &cerr), &cerr); err != nil {
+			return err
+		}
 		p, n := cbuf(text)
-		st := C.velstatus_bsl_watch_event_from_json(&e, &set, c, p, n, &cerr)
+		st := C.vs_go_bsl_watch_event(&e, set, c, p, n, &cerr)
 		runtime.KeepAlive(text)
 		defer C.velstatus_watch_event_free(e)
 		defer C.velstatus_bsl_set_free(set)

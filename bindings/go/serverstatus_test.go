@@ -221,6 +221,17 @@ func TestDecodeBSLWatchEvent(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(ev, wantEv) || !reflect.DeepEqual(bsls, wantBsls) || len(bsls) != 2 {
 		t.Errorf("DecodeBSLWatchEvent: %+v %+v %v", ev, bsls, err)
 	}
+	// one object (no List): decoded straight to the callback, escapes and times included
+	text = []byte(`{"type":"ADDED","object":{"metadata":{"n\u0061me":"\u00e9t\u00e9","creationTimestamp":
+		"2026-11-30T12:00:00Z"},"spec":{"accessMode":"ReadOnly"},"status":{"phase":"Available",
+		"lastValidationTime":"2026-11-30T12:59:00.5Z","message":"m\n"}}}`)
+	ev, bsls, err = DecodeBSLWatchEvent(text)
+	wantBsls, _ = DecodeBSLs(ev.Object)
+	if err != nil || ev.Type != WatchAdded || !reflect.DeepEqual(bsls, wantBsls) || len(bsls) != 1 ||
+		bsls[0].Name != "\u00e9t\u00e9" || bsls[0].Message != "m\n" || !bsls[0].ReadOnly ||
+		bsls[0].LastValidated.Nanosecond() != 500000000 {
+		t.Errorf("one object: %+v %+v %v", ev, bsls, err)
+	}
 	ev, bsls, err = DecodeBSLWatchEvent([]byte(`{"type":"ERROR","object":{"kind":"Status","code":410}}`))
 	if err != nil || ev.Type != WatchError || len(bsls) != 0 || ev.Code == nil || *ev.Code != 410 {
 		t.Errorf("ERROR event: %+v %+v %v", ev, bsls, err)

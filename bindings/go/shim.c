@@ -28,6 +28,42 @@ static int vs_go_server_publish(void *ud, velstatus_server_status status, uint32
     return vsGoServerPublish(VS_HANDLE(ud), status, reasons, (char *)json, json_len);
 }
 
+/* ---- BSL watch events ---- */
+
+/* The BSLs velstatus_bsl_watch_event_foreach() hands out, added to a set
+ * (DecodeBSLWatchEvent): pure C, nothing crosses into Go per BSL. */
+typedef struct vs_go_bsls {
+    velstatus_bsl_set *set;
+    velstatus_status st;
+    velstatus_error err;
+} vs_go_bsls;
+
+static int vs_go_bsl_collect(void *ud, const velstatus_watch_event *event, const velstatus_bsl_record *bsl)
+{
+    vs_go_bsls *c = ud;
+    (void)event;
+    c->st = velstatus_bsl_set_add_record(c->set, bsl, &c->err);
+    return c->st == VELSTATUS_OK ? 0 : -1;
+}
+
+velstatus_status vs_go_bsl_watch_event(velstatus_watch_event **event, velstatus_bsl_set *set, velstatus_ctx *ctx,
+                                       const char *json, size_t len, velstatus_error *err);
+velstatus_status vs_go_bsl_watch_event(velstatus_watch_event **event, velstatus_bsl_set *set, velstatus_ctx *ctx,
+                                       const char *json, size_t len, velstatus_error *err)
+{
+    vs_go_bsls c;
+    velstatus_status st;
+    memset(&c, 0, sizeof(c));
+    c.set = set;
+    st = velstatus_bsl_watch_event_foreach(event, ctx, json, len, vs_go_bsl_collect, &c, err);
+    if (st == VELSTATUS_E_HOST && c.st != VELSTATUS_OK) { /* the set's own failure (out of memory) */
+        if (err)
+            *err = c.err;
+        st = c.st;
+    }
+    return st;
+}
+
 /* The retry hooks' trampolines, shared with the retry drivers below. */
 static int vs_go_retry_classify(void *ud, uint64_t attempt, const char *err_text, size_t err_len,
                                 velstatus_retry_class *cls, int *interrupted);

@@ -831,32 +831,55 @@ VELSTATUS_API velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **o
                                                            const char *json, size_t len, velstatus_error *err);
 
 /**
- * @brief Decodes one watch event of a BackupStorageLocation watch (`kubectl
- * get bsl --watch -o json`, with or without `--output-watch-events`) and the
- * BSLs of its object, validating the text once.
+ * @brief The host's callback for each BSL of a watch event
+ * (velstatus_bsl_watch_event_foreach()).
+ * @param[in] userdata The pointer the host passed with the callback.
+ * @param[in] event The event: its type is ::VELSTATUS_WATCH_ADDED,
+ *            ::VELSTATUS_WATCH_MODIFIED, ::VELSTATUS_WATCH_DELETED or
+ *            ::VELSTATUS_WATCH_OBJECT (a bare object or List).
+ * @param[in] bsl The BSL, every field as velstatus_bsl_set_get() gives it
+ *            except that the texts need not be NUL-terminated (read them by
+ *            their lengths; one of length 0 may be NULL); valid only during
+ *            the call.
+ * @return 0 (or any non-negative value) to go on; a negative value stops
+ *         the call, which then returns ::VELSTATUS_E_HOST with the value in
+ *         velstatus_error::host_code.
+ */
+typedef int (*velstatus_bsl_fn)(void *userdata, const velstatus_watch_event *event, const velstatus_bsl_record *bsl);
+
+/**
+ * @brief Decodes one event of a BackupStorageLocation watch (`kubectl get
+ * bsl --watch -o json`, with or without `--output-watch-events`) and hands
+ * each BSL of its object to `fn`, validating the text once and building no
+ * set.
  *
  * The event is what velstatus_watch_event_from_json() gives for the same
- * text; the set what velstatus_bsl_set_from_json() gives for the event's
- * object (velstatus_watch_event_object()), with the same checks and
- * messages (positions count from the object's first byte). The two calls
- * in turn validate the object twice; here the event's validation covers it.
- * An ERROR or a BOOKMARK event has no BSLs: *set is NULL.
+ * text; the BSLs, in order, what velstatus_bsl_set_from_json() gives for the
+ * event's object (velstatus_watch_event_object()), with the same checks and
+ * messages (positions count from the object's first byte). Every BSL is
+ * decoded and checked before the first call of `fn`, so a bad object makes
+ * no call at all. An ERROR or a BOOKMARK event makes no call. A host that
+ * wants the BSLs kept adds each to a set (velstatus_bsl_set_add_record());
+ * one that tracks a server upserts or deletes each in its tracker
+ * (velstatus_server_tracker_upsert(), velstatus_server_tracker_delete()).
  * @param[out] event Receives the event: on success, and also when the event
- *        decodes but its object's BSLs do not (an error is returned; the
- *        caller releases the event with velstatus_watch_event_free()); else NULL.
- * @param[out] set Receives the BSLs of the object, in order, or NULL.
+ *        decodes but its object's BSLs do not or `fn` stops (an error is
+ *        returned; the caller releases the event with
+ *        velstatus_watch_event_free()); else NULL.
  * @param[in] ctx The context.
  * @param[in] json The text of one event (need not be NUL-terminated).
  * @param[in] len Its length, or #VELSTATUS_NUL_TERMINATED.
+ * @param[in] fn The callback.
+ * @param[in] userdata Its first argument.
  * @param[out] err Error details on failure, or NULL.
- * @return ::VELSTATUS_OK, or the errors of velstatus_watch_event_from_json()
+ * @return ::VELSTATUS_OK, the errors of velstatus_watch_event_from_json()
  *         and of velstatus_bsl_set_from_json() (::VELSTATUS_E_INVALID for a
- *         NULL set).
- * @owned Release the event with velstatus_watch_event_free() and the set with velstatus_bsl_set_free().
+ *         NULL `fn`), or ::VELSTATUS_E_HOST when `fn` stopped it.
+ * @owned Release the event with velstatus_watch_event_free().
  */
-VELSTATUS_API velstatus_status velstatus_bsl_watch_event_from_json(velstatus_watch_event **event,
-                                                                   velstatus_bsl_set **set, velstatus_ctx *ctx,
-                                                                   const char *json, size_t len, velstatus_error *err);
+VELSTATUS_API velstatus_status velstatus_bsl_watch_event_foreach(velstatus_watch_event **event, velstatus_ctx *ctx,
+                                                                 const char *json, size_t len, velstatus_bsl_fn fn,
+                                                                 void *userdata, velstatus_error *err);
 
 /**
  * @brief Writes the BSLs of a set (of one namespace, or all) as a compact

@@ -32,10 +32,13 @@ enum {
 
 typedef struct bsl_fields {
     velstatus__kspan f[F_N];
-    size_t meta_at; /* the last metadata object, or SIZE_MAX */
+    size_t meta_at;  /* the last metadata object, or SIZE_MAX */
+    size_t items_at; /* an "items" member (the object is a List), or SIZE_MAX */
+    size_t bad_at;   /* the first metadata, spec, status or spec.objectStorage that is no object, or SIZE_MAX */
+    int bad_key;     /* which: its index in top_keys, or 0 for spec.objectStorage */
 } bsl_fields;
 
-static const char *const top_keys[4] = {"kind", "metadata", "spec", "status"};
+static const char *const top_keys[5] = {"kind", "metadata", "spec", "status", "items"};
 /* metadata (g 0), spec (1), status (2) and spec.objectStorage (3); -2 marks
  * spec.objectStorage, an object whose members are read in turn. */
 static const char *const sub_keys[4][4] = {{"name", "creationTimestamp", "namespace", NULL},
@@ -46,6 +49,15 @@ static const int sub_field[4][4] = {{F_NAME, F_CREATED, F_NS, -1},
                                     {F_DEFAULT, F_MODE, F_PROVIDER, -2},
                                     {F_PHASE, F_VALIDATED, F_MESSAGE, -1},
                                     {F_BUCKET, F_PREFIX, -1, -1}};
+
+/* Notes the first member that should be an object and is not (bad_key as in bsl_fields). */
+static void note_bad(bsl_fields *f, size_t at, int key)
+{
+    if (f->bad_at == SIZE_MAX) {
+        f->bad_at = at;
+        f->bad_key = key;
+    }
+}
 
 /* The members of metadata (g 0), spec (1), status (2) or spec.objectStorage (3) into f. */
 static velstatus_status collect_sub(velstatus__kdec *d, int g, size_t vs, size_t ve, bsl_fields *f)
@@ -59,13 +71,10 @@ static velstatus_status collect_sub(velstatus__kdec *d, int g, size_t vs, size_t
         if (k < 0 || d->text[ss] == 'n')
             continue;
         if (sub_field[g][k] == -2) {
-            if (d->text[ss] != '{') {
-                velstatus__kdec_push_key(d, "spec");
-                velstatus__kdec_push_key(d, "objectStorage");
-                return velstatus__kdec_error(d, ss, "expected an object, got %s",
-                                             velstatus__kdec_type_name(d->text[ss]));
-            }
-            VS_TRY(collect_sub(d, 3, ss, se, f));
+            if (d->text[ss] != '{')
+                note_bad(f, ss, 0);
+            else
+                VS_TRY(collect_sub(d, 3, ss, se, f));
             continue;
         }
         f->f[sub_field[g][k]].vs = ss;
@@ -74,6 +83,9 @@ static velstatus_status collect_sub(velstatus__kdec *d, int g, size_t vs, size_t
     return VELSTATUS_OK;
 }
 
+/* The members of one object into f, in one walk: a member of the wrong type
+ * is noted (the first one), not reported, so that a List's "items" further
+ * on is still seen. */
 static velstatus_status collect(velstatus__kdec *d, velstatus__kspan item, bsl_fields *f)
 {
     velstatus__json_iter it;
@@ -81,29 +93,37 @@ static velstatus_status collect(velstatus__kdec *d, velstatus__kspan item, bsl_f
     int i;
     for (i = 0; i < F_N; i++)
         f->f[i] = velstatus__kabsent;
-    f->meta_at = SIZE_MAX;
+    f->meta_at = f->items_at = f->bad_at = SIZE_MAX;
     velstatus__json_iter_init_tape(&it, d->text, item.vs, item.ve, d->tape);
     while (velstatus__json_next_member(&it, &ks, &ke, &vs, &ve)) {
         int k;
-        velstatus_status st = velstatus__kdec_key(d, ks, ke, top_keys, 4, &k);
-        if (st != VELSTATUS_OK)
-            return st;
-        if (k < 0 || d->text[vs] == 'n')
+        VS_TRY(velstatus__kdec_key(d, ks, ke, top_keys, 5, &k));
+        if (k == 4)
+            f->items_at = vs;
+        if (k < 0 || k == 4 || d->text[vs] == 'n')
             continue;
         if (k == 0) {
             f->f[F_KIND].vs = vs;
             f->f[F_KIND].ve = ve;
-            continue;
+        } else if (d->text[vs] != '{') {
+            note_bad(f, vs, k);
+        } else {
+            if (k == 1)
+                f->meta_at = vs;
+            VS_TRY(collect_sub(d, k - 1, vs, ve, f));
         }
-        if (d->text[vs] != '{') {
-            velstatus__kdec_push_key(d, top_keys[k]);
-            return velstatus__kdec_error(d, vs, "expected an object, got %s", velstatus__kdec_type_name(d->text[vs]));
-        }
-        if (k == 1)
-            f->meta_at = vs;
-        VS_TRY(collect_sub(d, k - 1, vs, ve, f));
     }
     return VELSTATUS_OK;
+}
+
+/* The member collect() noted, as the error it is. */
+static velstatus_status bad_member(velstatus__kdec *d, const bsl_fields *f)
+{
+    velstatus__kdec_push_key(d, f->bad_key ? top_keys[f->bad_key] : "spec");
+    if (!f->bad_key)
+        velstatus__kdec_push_key(d, "objectStorage");
+    return velstatus__kdec_error(d, f->bad_at, "expected an object, got %s",
+                                 velstatus__kdec_type_name(d->text[f->bad_at]));
 }
 
 /* metadata.namespace: a string without a NUL character, or absent. */
@@ -192,40 +212,50 @@ static velstatus_status decode_spec(velstatus__kdec *d, const bsl_fields *f, vel
     return VELSTATUS_OK;
 }
 
-/* One BSL object into r (its texts in the text or in d's buffers, valid
- * until the next BSL); `set`, when given, is where its name must be new. */
-static velstatus_status decode_record(velstatus__kdec *d, const velstatus_bsl_set *set, velstatus__kspan item,
-                                      velstatus_bsl_record *r)
+/* The fields collect() found into r (its texts in the text or in d's
+ * buffers, valid until the next BSL); `set`, when given, is where its name
+ * must be new. */
+static velstatus_status decode_fields(velstatus__kdec *d, const velstatus_bsl_set *set, velstatus__kspan item,
+                                      const bsl_fields *f, velstatus_bsl_record *r)
 {
     const char *kind;
     size_t kind_len;
-    bsl_fields f;
 
+    if (f->bad_at != SIZE_MAX)
+        return bad_member(d, f);
+    VS_TRY(velstatus__kdec_string(d, f->f[F_KIND], NULL, "kind", VS_KBUF_TOKEN, &kind, &kind_len));
+    if (kind && !velstatus__kdec_is(kind, kind_len, "BackupStorageLocation")) {
+        velstatus__kdec_push_key(d, "kind");
+        return velstatus__kdec_error(d, f->f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.*s\"",
+                                     (int)(kind_len > 64 ? 64 : kind_len), kind);
+    }
+    velstatus_bsl_record_init(r, sizeof(*r));
+    VS_TRY(decode_name(d, set, item, f, r));
+    VS_TRY(velstatus__kdec_time(d, f->f[F_CREATED], "metadata", "creationTimestamp", &r->has_created, &r->created_ns));
+    VS_TRY(decode_spec(d, f, r));
+    VS_TRY(velstatus__kdec_string(d, f->f[F_PHASE], "status", "phase", VS_KBUF_TOKEN, &r->phase, &r->phase_len));
+    if (r->phase && memchr(r->phase, '\0', r->phase_len)) {
+        velstatus__kdec_push_key(d, "status");
+        velstatus__kdec_push_key(d, "phase");
+        return velstatus__kdec_error(d, f->f[F_PHASE].vs, "contains a NUL character");
+    }
+    /* the times share one buffer: each is converted before the next is read */
+    VS_TRY(velstatus__kdec_time(d, f->f[F_VALIDATED], "status", "lastValidationTime", &r->has_validated,
+                                &r->validated_ns));
+    return velstatus__kdec_string(d, f->f[F_MESSAGE], "status", "message", VS_KBUF_MESSAGE, &r->message,
+                                  &r->message_len);
+}
+
+/* One BSL object into r, as decode_fields() says. */
+static velstatus_status decode_record(velstatus__kdec *d, const velstatus_bsl_set *set, velstatus__kspan item,
+                                      velstatus_bsl_record *r)
+{
+    bsl_fields f;
     if (d->text[item.vs] != '{')
         return velstatus__kdec_error(d, item.vs, "expected a BackupStorageLocation object, got %s",
                                      velstatus__kdec_type_name(d->text[item.vs]));
     VS_TRY(collect(d, item, &f));
-    VS_TRY(velstatus__kdec_string(d, f.f[F_KIND], NULL, "kind", VS_KBUF_TOKEN, &kind, &kind_len));
-    if (kind && !velstatus__kdec_is(kind, kind_len, "BackupStorageLocation")) {
-        velstatus__kdec_push_key(d, "kind");
-        return velstatus__kdec_error(d, f.f[F_KIND].vs, "expected \"BackupStorageLocation\", got \"%.*s\"",
-                                     (int)(kind_len > 64 ? 64 : kind_len), kind);
-    }
-    velstatus_bsl_record_init(r, sizeof(*r));
-    VS_TRY(decode_name(d, set, item, &f, r));
-    VS_TRY(velstatus__kdec_time(d, f.f[F_CREATED], "metadata", "creationTimestamp", &r->has_created, &r->created_ns));
-    VS_TRY(decode_spec(d, &f, r));
-    VS_TRY(velstatus__kdec_string(d, f.f[F_PHASE], "status", "phase", VS_KBUF_TOKEN, &r->phase, &r->phase_len));
-    if (r->phase && memchr(r->phase, '\0', r->phase_len)) {
-        velstatus__kdec_push_key(d, "status");
-        velstatus__kdec_push_key(d, "phase");
-        return velstatus__kdec_error(d, f.f[F_PHASE].vs, "contains a NUL character");
-    }
-    /* the times share one buffer: each is converted before the next is read */
-    VS_TRY(
-        velstatus__kdec_time(d, f.f[F_VALIDATED], "status", "lastValidationTime", &r->has_validated, &r->validated_ns));
-    return velstatus__kdec_string(d, f.f[F_MESSAGE], "status", "message", VS_KBUF_MESSAGE, &r->message,
-                                  &r->message_len);
+    return decode_fields(d, set, item, &f, r);
 }
 
 static velstatus_status decode_bsl(velstatus__kdec *d, void *set, velstatus__kspan item)
@@ -270,27 +300,65 @@ velstatus_status velstatus_bsl_set_from_json(velstatus_bsl_set **out, velstatus_
     return set_decode(out, ctx, json, len, root, NULL, err);
 }
 
-velstatus_status velstatus_bsl_watch_event_from_json(velstatus_watch_event **event, velstatus_bsl_set **set,
-                                                     velstatus_ctx *ctx, const char *json, size_t len,
-                                                     velstatus_error *err)
+/* Each BSL of the List obj (of a text already validated) to fn, through a
+ * set: every one is decoded, and the names checked, before the first call. */
+static velstatus_status foreach_listed(velstatus_ctx *ctx, const char *json, velstatus__kspan obj,
+                                       velstatus__json_tape *tape, const velstatus_watch_event *ev, velstatus_bsl_fn fn,
+                                       void *userdata, velstatus_error *err)
 {
-    velstatus_watch_type type;
+    velstatus_bsl_set *set = NULL;
+    velstatus_status st = set_decode(&set, ctx, json, obj.ve, obj, tape, err);
+    for (size_t i = 0; st == VELSTATUS_OK && i < velstatus_bsl_set_count(set); i++) {
+        velstatus_bsl_record r;
+        int rc;
+        velstatus_bsl_record_init(&r, sizeof(r));
+        st = velstatus_bsl_set_get(set, i, &r, err);
+        rc = st == VELSTATUS_OK ? fn(userdata, ev, &r) : 0;
+        if (rc < 0)
+            st = velstatus__error_host(err, rc, "bsl");
+    }
+    velstatus_bsl_set_free(set);
+    return st;
+}
+
+velstatus_status velstatus_bsl_watch_event_foreach(velstatus_watch_event **event, velstatus_ctx *ctx, const char *json,
+                                                   size_t len, velstatus_bsl_fn fn, void *userdata,
+                                                   velstatus_error *err)
+{
     velstatus__kspan obj = velstatus__kabsent;
     velstatus__json_tape tape;
+    velstatus__kdec d;
+    velstatus_bsl_record r;
+    velstatus_status st;
+    bsl_fields f;
     size_t off = 0;
-    if (!set)
-        return velstatus__error_set(err, VELSTATUS_E_INVALID, "set is NULL");
-    *set = NULL;
+    int rc;
+    if (!fn)
+        return velstatus__error_set(err, VELSTATUS_E_INVALID, "fn is NULL");
     VS_TRY(velstatus__watch_event_decode(event, ctx, json, len, &tape, err));
-    type = velstatus_watch_event_type(*event);
-    if (type == VELSTATUS_WATCH_ERROR || type == VELSTATUS_WATCH_BOOKMARK)
+    if (velstatus_watch_event_type(*event) == VELSTATUS_WATCH_ERROR ||
+        velstatus_watch_event_type(*event) == VELSTATUS_WATCH_BOOKMARK)
         return VELSTATUS_OK;
-    /* the object is part of the text the event's decoder validated: not scanned again */
+    /* the object is part of the text the event's decoder validated: not
+     * scanned again, nor walked for its values' ends (the tape's offsets,
+     * from json, taken from json + off: unsigned, modulo) */
     obj.vs = 0;
     obj.ve = velstatus_watch_event_object(*event, &off);
-    /* nor walked for its values' ends again: the tape's offsets, from json, taken from json + off (unsigned, modulo) */
     tape.base -= off;
-    return set_decode(set, ctx, json + off, obj.ve, obj, &tape, err);
+    velstatus__kdec_init(&d, ctx, json + off, obj.ve, err);
+    d.tape = &tape;
+    st = collect(&d, obj, &f);
+    if (st == VELSTATUS_OK && f.items_at != SIZE_MAX) { /* a List: rare in a watch */
+        velstatus__kdec_release(&d);
+        return foreach_listed(ctx, json + off, obj, &tape, *event, fn, userdata, err);
+    }
+    if (st == VELSTATUS_OK)
+        st = decode_fields(&d, NULL, obj, &f, &r);
+    rc = st == VELSTATUS_OK ? fn(userdata, *event, &r) : 0;
+    if (rc < 0)
+        st = velstatus__error_host(err, rc, "bsl");
+    velstatus__kdec_release(&d);
+    return st;
 }
 
 velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *tracker, int *changed, const char *json,

@@ -165,6 +165,15 @@ def test_bsl_watch_event_is_the_event_and_its_bsls():
     assert bsls == [vs.Bsl("a", "Unavailable"), vs.Bsl("b", default=True)]
     ev, bsls = vs.bsl_watch_event('{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}')
     assert ev.type == vs.WatchType.BOOKMARK and bsls == []
+    # one object (no List): decoded straight to the callback, escapes and times included
+    text = ('{"type":"ADDED","object":{"metadata":{"n\\u0061me":"\\u00e9t\\u00e9","creationTimestamp":'
+            '"2026-11-30T12:00:00Z"},"spec":{"accessMode":"ReadOnly"},"status":{"phase":"Available",'
+            '"lastValidationTime":"2026-11-30T12:59:00.5Z","message":"m\\n"}}}')
+    ev, bsls = vs.bsl_watch_event(text.encode("utf-8"))
+    assert ev.type == vs.WatchType.ADDED
+    assert bsls == [vs.Bsl.from_dict(json.loads(text)["object"])]
+    assert bsls[0] == vs.Bsl("\u00e9t\u00e9", "Available", access=vs.BslAccess.READ_ONLY,
+                             created="2026-11-30T12:00:00Z", validated="2026-11-30T12:59:00.5Z", message="m\n")
     with pytest.raises(vs.SchemaError, match=r"^metadata\.name: missing"):
         vs.bsl_watch_event('{"type":"ADDED","object":{"metadata":{}}}')
     with pytest.raises(vs.ParseError):

@@ -157,7 +157,11 @@ class Bsl(collections.namedtuple("Bsl", "name phase default access created valid
         err = new_error()
         lib.velstatus_bsl_record_init(r, ffi.sizeof("velstatus_bsl_record"))
         check(lib.velstatus_bsl_set_get(cset, i, r, err), err)
+        return cls._from_record(r)
 
+    @classmethod
+    def _from_record(cls, r):
+        """A Bsl of a C record (its texts read by their lengths)."""
         def text(p, n):
             return ffi.unpack(p, n).decode("utf-8") if n else ""
         return cls(text(r.name, r.name_len), text(r.phase, r.phase_len), bool(r.is_default), BslAccess(r.access),
@@ -330,23 +334,34 @@ def _decode(ctx, data, use):
             lib.velstatus_bsl_set_free(out[0])
 
 
+class _BslSink(_Host):
+    __slots__ = ("bsls",)
+
+
+@ffi.def_extern(onerror=_onerror)
+def _vs_bsl_each(userdata, event, bsl):
+    ffi.from_handle(userdata).bsls.append(Bsl._from_record(bsl))
+    return 0
+
+
 def bsl_watch_event(text: Union[str, bytes], ctx: Optional[Context] = None) -> Tuple[WatchEvent, List[Bsl]]:
     """Decodes one event of a BackupStorageLocation watch and the BSLs of its
-    object, validating the text once (velstatus_bsl_watch_event_from_json):
+    object, validating the text once (velstatus_bsl_watch_event_foreach):
     the event as ``watch_event()`` gives it, and the BSLs of its object in
     order (none for an ERROR or a BOOKMARK). Raises ParseError or SchemaError
     as ``watch_event()`` and ``server_status()`` do."""
     raw = _raw(text)
     out = ffi.new("velstatus_watch_event **")
-    cset = ffi.new("velstatus_bsl_set **")
     err = new_error()
+    sink = _BslSink()
+    sink.bsls = []
     with (ctx if ctx is not None else Context())._held() as p:
         try:
-            check(lib.velstatus_bsl_watch_event_from_json(out, cset, p, raw, len(raw), err), err)
-            n = lib.velstatus_bsl_set_count(cset[0])
-            return _event_of(out[0], raw), [Bsl._from_set(cset[0], i) for i in range(n)]
+            sink.check(lib.velstatus_bsl_watch_event_foreach(out, p, raw, len(raw), lib._vs_bsl_each, sink.userdata,
+                                                             err), err)
+            return _event_of(out[0], raw), sink.bsls
         finally:
-            lib.velstatus_bsl_set_free(cset[0])
+            sink.release()
             lib.velstatus_watch_event_free(out[0])
 
 
