@@ -1891,6 +1891,59 @@ START_TEST(bsl_watch_event_is_the_two_decoders)
 }
 END_TEST
 
+/* velstatus_server_tracker_upsert_json() walks its object with its scan's
+ * notes: past the 256 values and the 16 levels the scan notes, and to an
+ * error past them, it reads what the set decoder reads of the same text. */
+START_TEST(upsert_json_past_the_scan_notes)
+{
+    char *t[2];
+    velstatus_ctx *ctx = vs_test_ctx();
+    t[0] = repeated("{\"metadata\":{\"labels\":{", "\"k@#\":\"v\"", 300,
+                    "},\"name\":\"big\"},\"spec\":{\"default\":true},\"status\":{\"phase\":\"Available\"}}");
+    t[1] = repeated("{\"spec\":{\"x\":[[[[[[[[[[[[[[[[[[[[", "{\"a\":[1,{\"b\":\"}]\\\"\"}]}", 2,
+                    "]]]]]]]]]]]]]]]]]]]]},\"metadata\":{\"name\":\"deep\"},\"status\":{\"phase\":7}}");
+    for (int k = 0; k < 2; k++) {
+        velstatus_server_tracker *a = NULL, *b = NULL;
+        velstatus_bsl_set *set = NULL;
+        velstatus_bsl_record r;
+        velstatus_error err, err2;
+        velstatus_status st;
+        ck_assert_int_eq(velstatus_server_tracker_new(&a, ctx, NULL, NULL), VELSTATUS_OK);
+        ck_assert_int_eq(velstatus_server_tracker_new(&b, ctx, NULL, NULL), VELSTATUS_OK);
+        st = velstatus_server_tracker_upsert_json(a, NULL, t[k], strlen(t[k]), &err);
+        ck_assert_int_eq(st, velstatus_bsl_set_from_json(&set, ctx, t[k], strlen(t[k]), &err2));
+        if (k == 0) {
+            velstatus_server_verdict *va = NULL, *vb = NULL;
+            char *ja, *jb;
+            ck_assert_int_eq(st, VELSTATUS_OK);
+            velstatus_bsl_record_init(&r, sizeof(r));
+            ck_assert_int_eq(velstatus_bsl_set_get(set, 0, &r, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_server_tracker_upsert(b, NULL, &r, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_server_tracker_verdict(&va, a, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_server_tracker_verdict(&vb, b, NULL), VELSTATUS_OK);
+            ck_assert_int_eq(velstatus_server_verdict_status(va), S_READY);
+            ja = encode(va);
+            jb = encode(vb);
+            ck_assert_str_eq(ja, jb);
+            velstatus_free(ctx, ja);
+            velstatus_free(ctx, jb);
+            velstatus_server_verdict_free(va);
+            velstatus_server_verdict_free(vb);
+        } else {
+            ck_assert_int_eq(st, VELSTATUS_E_SCHEMA);
+            ck_assert_str_eq(err.message, err2.message);
+            ck_assert_uint_eq(err.offset, err2.offset);
+            ck_assert_uint_eq(velstatus_server_tracker_count(a), 0);
+        }
+        velstatus_bsl_set_free(set);
+        velstatus_server_tracker_free(a);
+        velstatus_server_tracker_free(b);
+        free(t[k]);
+    }
+    velstatus_ctx_free(ctx);
+}
+END_TEST
+
 /* velstatus_watch_event_from_json() on each kind of event and on malformed
  * ones: bare Status objects, wrong-typed kinds, long unknown types. */
 static velstatus_status watch_one(velstatus_ctx *ctx, const char *js, velstatus_watch_event **ev, velstatus_error *err)
@@ -2284,6 +2337,7 @@ Suite *velstatus_test_suite(void)
     tcase_add_test(tc, bsl_watch_event_is_the_two_decoders);
     tcase_add_test(tc, failalloc_bsl_watch_event);
     tcase_add_test(tc, bsl_watch_event_foreach_stops);
+    tcase_add_test(tc, upsert_json_past_the_scan_notes);
     tcase_add_test(tc, watch_event_kinds_and_errors);
     tcase_add_test(tc, failalloc_set_new_add);
     tcase_add_test(tc, failalloc_classify);

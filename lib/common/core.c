@@ -460,7 +460,8 @@ void velstatus__buf_printf(velstatus__buf *b, const char *fmt, ...)
 
 void velstatus__buf_reset(velstatus__buf *b)
 {
-    velstatus__free(b->ctx, b->p);
+    if (b->p) /* most buffers of a decoder never hold a byte */
+        velstatus__free(b->ctx, b->p);
     b->p = NULL;
     b->len = b->cap = 0;
     b->failed = 0;

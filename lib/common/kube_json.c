@@ -300,10 +300,11 @@ velstatus_status velstatus__kdec_items(velstatus__kdec *d, velstatus__kspan root
 
 void velstatus__kdec_init(velstatus__kdec *d, velstatus_ctx *ctx, const char *json, size_t len, velstatus_error *err)
 {
-    memset(d, 0, sizeof(*d));
     d->text = json;
     d->len = len;
     d->err = err;
+    d->path.n = 0; /* the path's segments are read only below n */
+    d->tape = NULL;
     velstatus__buf_init(&d->kbuf, ctx);
     for (int k = 0; k < VS_KNBUF; k++)
         velstatus__buf_init(&d->vbuf[k], ctx);
