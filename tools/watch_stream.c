@@ -135,9 +135,11 @@ static size_t line_end(const char *b, size_t n)
         ;
     if (e > 0 && b[e - 1] == '}')
         return e;
-    while (nl && (size_t)(nl - b) + 1 < n && nl[1] != '}')
-        nl = memchr(nl + 1, '\n', n - (size_t)(nl - b) - 1);
-    return nl && (size_t)(nl - b) + 1 < n ? (size_t)(nl - b) + 2 : 0;
+    /* the first '}' right after a newline: an object has a few '}', and far more lines */
+    for (const char *q = nl + 1; (q = memchr(q, '}', n - (size_t)(q - b))) != NULL; q++)
+        if (q[-1] == '\n')
+            return (size_t)(q - b) + 1;
+    return 0;
 }
 
 /* Quick mode: hands out the object at buf[0], unchecked, cut where its
