@@ -228,22 +228,29 @@ static void linearity(const char *lib, char *files, int runs)
     printf("  slowest/fastest %.2f (goal >= 0.80: within 20%%): %s\n", lo / hi, lo / hi >= 0.8 ? "met" : "NOT met");
 }
 
-/* ns per event of `mode` (tracker: an upsert; floor: one line touched) at
- * 1,000 and 100,000 BSLs, median of runs, into t[2]. */
-static void per_event(double t[2], const char *lib, const char *mode, const char *order, int runs)
+/* ns per event of the tracker (an upsert, t[0]) and of the floor (one line
+ * touched, t[1]) at 1,000 and 100,000 BSLs: in every round the four runs in
+ * turn (the floor first in odd rounds), so that the machine's load drifts
+ * over both alike; the median of the rounds of each. */
+static void per_event(double t[2][2], const char *lib, const char *order, int runs)
 {
-    double v[2][MAXRUNS];
-    char key[32];
-    snprintf(key, sizeof(key), "%s_ns", mode);
+    static const char *const modes[2] = {"tracker", "floor"};
+    double v[2][2][MAXRUNS];
     for (int k = 0; k < runs; k++)
-        for (int j = 0; j < 2; j++) {
-            proc p;
-            char *a[] = {(char *)lib, (char *)mode, j ? "100000" : "1000", "1000000", (char *)order, NULL};
-            run(&p, a, NULL, 0);
-            v[j][k] = val(&p, key);
+        for (int i = 0; i < 2; i++) {
+            int m = k % 2 ? 1 - i : i;
+            for (int j = 0; j < 2; j++) {
+                proc p;
+                char key[32];
+                char *a[] = {(char *)lib, (char *)modes[m], j ? "100000" : "1000", "1000000", (char *)order, NULL};
+                snprintf(key, sizeof(key), "%s_ns", modes[m]);
+                run(&p, a, NULL, 0);
+                v[m][j][k] = val(&p, key);
+            }
         }
-    t[0] = median(v[0], runs);
-    t[1] = median(v[1], runs);
+    for (int m = 0; m < 2; m++)
+        for (int j = 0; j < 2; j++)
+            t[m][j] = median(v[m][j], runs);
 }
 
 /* The tracker's ns per upsert at 1,000 and 100,000 BSLs, and beside it the
@@ -252,9 +259,8 @@ static void per_event(double t[2], const char *lib, const char *mode, const char
  * 1,000 plus what one line costs more at 100,000 than at 1,000. */
 static void tracker_row(const char *lib, const char *order, int runs)
 {
-    double t[2], f[2], fl;
-    per_event(t, lib, "tracker", order, runs);
-    per_event(f, lib, "floor", order, runs);
+    double m[2][2], *t = m[0], *f = m[1], fl;
+    per_event(m, lib, order, runs);
     fl = t[0] + f[1] - f[0];
     printf("  %-9s %8.1f ns at 1,000 BSLs, %8.1f ns at 100,000: %.2fx\n", order[0] ? order : "random", t[0], t[1],
            t[1] / t[0]);
