@@ -1891,9 +1891,10 @@ START_TEST(bsl_watch_event_is_the_two_decoders)
 }
 END_TEST
 
-/* velstatus_server_tracker_upsert_json() walks its object with its scan's
- * notes: past the 256 values and the 16 levels the scan notes, and to an
- * error past them, it reads what the set decoder reads of the same text. */
+/* velstatus_server_tracker_upsert_json() reads what the set decoder reads
+ * of the same text, past the 256 values and the 16 levels a scan notes
+ * (where the set decoder's walk goes on without the notes), and to an error
+ * past them. */
 START_TEST(upsert_json_past_the_scan_notes)
 {
     char *t[2];

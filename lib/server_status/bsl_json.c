@@ -368,7 +368,6 @@ velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *
     velstatus_status st;
     velstatus__kdec d;
     velstatus__kspan root = velstatus__kabsent;
-    velstatus__json_tape tape;
     len = velstatus__text_len(json, len);
 
     if (changed)
@@ -377,9 +376,8 @@ velstatus_status velstatus_server_tracker_upsert_json(velstatus_server_tracker *
         return velstatus__error_set(err, VELSTATUS_E_INVALID, "tracker or json is NULL");
     if (!json)
         json = "";
-    VS_TRY(velstatus__kdec_scan_tape(json, len, &root, &tape, err));
+    VS_TRY(velstatus__kdec_scan(json, len, &root, err));
     velstatus__kdec_init(&d, velstatus__ss_tracker_ctx(tracker), json, len, err);
-    d.tape = &tape;
     st = decode_record(&d, NULL, root, &r);
     if (st == VELSTATUS_OK)
         st = velstatus_server_tracker_upsert(tracker, changed, &r, err);
