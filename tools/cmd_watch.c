@@ -97,40 +97,6 @@ static ns_tracker *tracker_of(watch *w, const char *ns, size_t ns_len, velstatus
     return NULL;
 }
 
-static int set_clock(watch *w, int64_t now);
-static int event_now(watch *w, int64_t *now);
-
-/* The event's clock, read once before its first BSL is applied: 0, or 1
- * when it failed (w->rc says why). */
-static int event_clock(watch *w)
-{
-    if (w->ev_clock == 0)
-        w->ev_clock = event_now(w, &w->ev_now) != 0 || set_clock(w, w->ev_now) != 0 ? -1 : 1;
-    if (w->ev_clock > 0)
-        return 0;
-    w->rc = CLI_BAD_INPUT;
-    return 1;
-}
-
-/* Upserts (or deletes) one BSL of the event in hand in the tracker of its
- * namespace (velstatus_bsl_fn); the first failure stops the event. */
-static int on_bsl(void *ud, const velstatus_watch_event *ev, const velstatus_bsl_record *rec)
-{
-    watch *w = ud;
-    int ch = 0;
-    ns_tracker *t;
-    if (event_clock(w) != 0)
-        return -1;
-    t = tracker_of(w, rec->ns, rec->ns_len, &w->bsl_st, &w->bsl_err);
-    if (t)
-        w->bsl_st = velstatus_watch_event_type(ev) == VELSTATUS_WATCH_DELETED
-                        ? velstatus_server_tracker_delete(t->tr, &ch, rec->name, rec->name_len, &w->bsl_err)
-                        : velstatus_server_tracker_upsert(t->tr, &ch, rec, &w->bsl_err);
-    if (t)
-        t->changed |= ch;
-    return w->bsl_st == VELSTATUS_OK ? 0 : -1;
-}
-
 /* Prints a Status text of the ERROR event, or nothing when it is absent. */
 static void put_text(const char *t, size_t n)
 {
@@ -259,6 +225,37 @@ static int event_now(watch *w, int64_t *now)
     w->now_ns = *now;
     w->now_read = 1;
     return 0;
+}
+
+/* The event's clock, read once before its first BSL is applied: 0, or 1
+ * when it failed (w->rc says why). */
+static int event_clock(watch *w)
+{
+    if (w->ev_clock == 0)
+        w->ev_clock = event_now(w, &w->ev_now) != 0 || set_clock(w, w->ev_now) != 0 ? -1 : 1;
+    if (w->ev_clock > 0)
+        return 0;
+    w->rc = CLI_BAD_INPUT;
+    return 1;
+}
+
+/* Upserts (or deletes) one BSL of the event in hand in the tracker of its
+ * namespace (velstatus_bsl_fn); the first failure stops the event. */
+static int on_bsl(void *ud, const velstatus_watch_event *ev, const velstatus_bsl_record *rec)
+{
+    watch *w = ud;
+    int ch = 0;
+    ns_tracker *t;
+    if (event_clock(w) != 0)
+        return -1;
+    t = tracker_of(w, rec->ns, rec->ns_len, &w->bsl_st, &w->bsl_err);
+    if (t)
+        w->bsl_st = velstatus_watch_event_type(ev) == VELSTATUS_WATCH_DELETED
+                        ? velstatus_server_tracker_delete(t->tr, &ch, rec->name, rec->name_len, &w->bsl_err)
+                        : velstatus_server_tracker_upsert(t->tr, &ch, rec, &w->bsl_err);
+    if (t)
+        t->changed |= ch;
+    return w->bsl_st == VELSTATUS_OK ? 0 : -1;
 }
 
 /* Ends one event (not an ERROR or a BOOKMARK) whose BSLs on_bsl() applied:
