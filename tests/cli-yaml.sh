@@ -138,6 +138,8 @@ err() { # err NAME TEXT YAML
 err syntax "YAML: could not find expected ':' (while scanning a simple key at line 4, column 2) (line 5, column 1)" 'a: 1\nb:\n c: 1\n d\n'
 err tab "YAML: found character that cannot start any token" 'items:\n\t- a\n'
 err duplicate 'YAML: duplicate key "name" in a mapping' 'metadata:\n  name: a\n  name: b\n'
+# an empty key twice (a fuzz finding: the arena held no byte yet; tests/data/fuzz-regress)
+err duplicate-empty 'YAML: duplicate key "" in a mapping' 'metadata:\n  "": a\n  "": b\n'
 err merge "YAML: merge keys (<<) are not supported" 'a: &x {b: 1}\nc:\n  <<: *x\n'
 err alias "YAML: the alias *nope names no anchor" 'a: *nope\n'
 err inf "YAML: an infinity (.inf) has no JSON form" 'a: .inf\n'

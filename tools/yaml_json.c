@@ -266,7 +266,8 @@ static int key_add(vs_yaml *y, frame *f, const char *s, size_t n, yaml_mark_t m)
         return -1;
     for (j = h & (f->kcap - 1); f->keys[j].off != SIZE_MAX; j = (j + 1) & (f->kcap - 1)) {
         key_ent *k = &f->keys[j];
-        if (k->hash == h && k->len == n && memcmp(y->arena.p + k->off, s, n) == 0) {
+        /* an empty key has no bytes in the arena, which may not be allocated yet */
+        if (k->hash == h && k->len == n && (n == 0 || memcmp(y->arena.p + k->off, s, n) == 0)) {
             char shown[64];
             snprintf(shown, sizeof(shown), "%.*s%s", n > 48 ? 48 : (int)n, s, n > 48 ? "..." : "");
             for (char *c = shown; *c; c++)
